@@ -1,0 +1,6 @@
+// The contract imports nothing of ours beyond this folder. Services, transports and the renderer import it.
+export * from './channels';
+export * from './client';
+export * from './validate';
+export * from './hardware';
+export * from './runs';

@@ -1,0 +1,7 @@
+// `npm run serve [-- --port N --host H --data-dir D]`: the app headless, UI in any browser.
+import { runServe } from './serve';
+
+runServe(process.argv.slice(2)).catch((error) => {
+  console.error(`serve: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

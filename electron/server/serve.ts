@@ -1,0 +1,52 @@
+// Starting the headless server from command-line arguments (shared by `npm run serve` and `cli serve`).
+import path from 'node:path';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createBackend } from '../services/backend';
+import { defaultDataDir } from '../services/backend/data-dir';
+import { startServer } from './index';
+
+export function parseFlags(argv: string[]): Record<string, string | boolean> {
+  const flags: Record<string, string | boolean> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) continue;
+    const [name, inline] = arg.slice(2).split('=', 2);
+    if (inline !== undefined) flags[name] = inline;
+    else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) flags[name] = argv[++i];
+    else flags[name] = true;
+  }
+  return flags;
+}
+
+export function findRendererDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [path.resolve(here, '../../dist/renderer'), path.resolve(here, '../renderer'), path.resolve(process.cwd(), 'dist/renderer')])
+    if (fs.existsSync(path.join(candidate, 'index.html'))) return candidate;
+  return path.resolve(here, '../../dist/renderer');
+}
+
+export async function runServe(argv: string[]): Promise<void> {
+  const flags = parseFlags(argv);
+  const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
+  const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
+  if (!loopback && flags['allow-remote'] !== true)
+    throw new Error(`refusing to bind ${host}: the server is loopback-only unless you pass --allow-remote (the token is still required). For a remote GPU box, prefer an SSH tunnel: ssh -L 8765:127.0.0.1:8765 host.`);
+  const port = typeof flags.port === 'string' ? Number(flags.port) : 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${String(flags.port)}`);
+  const dataDir = typeof flags['data-dir'] === 'string' ? path.resolve(flags['data-dir']) : defaultDataDir();
+  const rendererDir = findRendererDir();
+  if (!fs.existsSync(path.join(rendererDir, 'index.html')))
+    throw new Error(`the renderer is not built (${rendererDir}/index.html missing). Run \`npm run build\` first.`);
+  const backend = createBackend({ dataDir, transport: 'server' });
+  const server = await startServer({ backend, rendererDir, host, port, token: typeof flags.token === 'string' ? flags.token : undefined });
+  console.log(`Offload Studio (headless) — data folder ${dataDir}`);
+  console.log(`Open: ${server.url}`);
+  const stop = async () => {
+    await server.close();
+    backend.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

@@ -1,0 +1,79 @@
+// Opening the SQLite file: WAL, foreign keys, a busy timeout, and migrations.
+// Binding: @photostructure/sqlite (node:sqlite's API, N-API prebuilt), so one build loads in
+// Node 20 (tests, serve, cli) and in Electron without a rebuild.
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from '@photostructure/sqlite';
+import { migrations } from './migrations';
+
+export type Database = InstanceType<typeof DatabaseSync>;
+
+export class HistoryError extends Error {
+  constructor(
+    public readonly code: 'db_locked' | 'disk_full' | 'read_only' | 'corrupt' | 'io',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HistoryError';
+  }
+}
+
+/** Translate SQLite's terse failures into what the user should do. */
+export function explainSqliteError(error: unknown, file: string): HistoryError | unknown {
+  const text = error instanceof Error ? error.message : String(error);
+  if (/database is locked|SQLITE_BUSY/i.test(text))
+    return new HistoryError('db_locked', `The history database ${file} is locked by another process. Close the other Offload Studio (or the tool holding it) and try again.`);
+  if (/database or disk is full|SQLITE_FULL/i.test(text))
+    return new HistoryError('disk_full', `The disk holding ${file} is full. Free space there; finished runs are kept.`);
+  if (/readonly|read-only|SQLITE_READONLY/i.test(text))
+    return new HistoryError('read_only', `The data folder ${path.dirname(file)} is read-only. Choose a writable data folder (--data-dir).`);
+  if (/malformed|not a database|SQLITE_CORRUPT|SQLITE_NOTADB/i.test(text))
+    return new HistoryError('corrupt', `${file} is not a valid history database. Move it aside to start a new one.`);
+  return error;
+}
+
+export function openDatabase(dataDir: string): Database {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'history.db');
+  try {
+    const db = new DatabaseSync(file);
+    db.exec('PRAGMA busy_timeout = 3000');
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+    db.exec('PRAGMA foreign_keys = ON');
+    migrate(db);
+    return db;
+  } catch (error) {
+    throw explainSqliteError(error, file);
+  }
+}
+
+export function schemaVersion(db: Database): number {
+  const row = db.prepare('PRAGMA user_version').get() as { user_version: number };
+  return row.user_version;
+}
+
+export function migrate(db: Database): number {
+  let current = schemaVersion(db);
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    inTransaction(db, () => {
+      db.exec(migration.sql);
+      db.exec(`PRAGMA user_version = ${migration.version}`);
+    });
+    current = migration.version;
+  }
+  return current;
+}
+
+export function inTransaction<T>(db: Database, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
