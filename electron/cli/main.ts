@@ -3,7 +3,8 @@ import path from 'node:path';
 import { createBackend } from '../services/backend';
 import { defaultDataDir } from '../services/backend/data-dir';
 import { parseFlags, runServe } from '../server/serve';
-import { commands, type CommandContext } from './commands';
+import { commands } from './commands';
+import type { CommandContext } from './command';
 
 const USAGE = `Offload Studio CLI
 
@@ -40,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(context);
   } finally {
-    backend.close();
+    await backend.close();
   }
 }
 

@@ -3,10 +3,11 @@
 // the preload bridge and the headless server all serve exactly this table; nothing else.
 // Channel names are 'domain/action'.
 import { z } from 'zod';
-import { MachineSchema } from './hardware';
-import { RunFilterSchema, RunSummarySchema } from './runs';
-
-const Empty = z.object({}).strict();
+import { hardwareEvents, hardwareRequests } from './hardware';
+import { runsEvents, runsRequests } from './runs';
+import { planEvents, planRequests } from './plan';
+import { engineEvents, engineRequests } from './engine';
+import { Empty } from './common';
 
 export const AppInfoSchema = z.object({
   name: z.string(),
@@ -16,21 +17,30 @@ export const AppInfoSchema = z.object({
   platform: z.string(),
 });
 
-export const requests = {
+const appRequests = {
   'app/info': { request: Empty, response: AppInfoSchema },
-  'hardware/detect': {
-    request: z.object({ refresh: z.boolean().optional() }).strict(),
-    response: MachineSchema,
-  },
-  'runs/list': {
-    request: RunFilterSchema,
-    response: z.object({ runs: z.array(RunSummarySchema), total: z.number().int() }),
-  },
+} as const;
+
+const appEvents = {
+  // A message shown to the user by the backend (e.g. a run left 'running' was marked interrupted).
+  'app/notice': z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+} as const;
+
+// Each domain declares its own channels in its own contract file; this is the one table.
+export const requests = {
+  ...appRequests,
+  ...hardwareRequests,
+  ...planRequests,
+  ...engineRequests,
+  ...runsRequests,
 } as const;
 
 export const events = {
-  // A message shown to the user by the backend (e.g. a run left 'running' was marked interrupted).
-  'app/notice': z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  ...appEvents,
+  ...hardwareEvents,
+  ...planEvents,
+  ...engineEvents,
+  ...runsEvents,
 } as const;
 
 export type Channel = keyof typeof requests;

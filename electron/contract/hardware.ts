@@ -119,3 +119,13 @@ export type GpuLink = z.infer<typeof GpuLinkSchema>;
 export type Gpu = z.infer<typeof GpuSchema>;
 export type Disk = z.infer<typeof DiskSchema>;
 export type Machine = z.infer<typeof MachineSchema>;
+
+// ---- channels of the hardware domain ----
+export const hardwareRequests = {
+  'hardware/detect': {
+    request: z.object({ refresh: z.boolean().optional() }).strict(),
+    response: MachineSchema,
+  },
+} as const;
+
+export const hardwareEvents = {} as const;

@@ -51,3 +51,13 @@ export const RunFilterSchema = z
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 export type RunFilter = z.infer<typeof RunFilterSchema>;
+
+// ---- channels of the history domain ----
+export const runsRequests = {
+  'runs/list': {
+    request: RunFilterSchema,
+    response: z.object({ runs: z.array(RunSummarySchema), total: z.number().int() }),
+  },
+} as const;
+
+export const runsEvents = {} as const;

@@ -44,7 +44,7 @@ export async function runServe(argv: string[]): Promise<void> {
   console.log(`Open: ${server.url}`);
   const stop = async () => {
     await server.close();
-    backend.close();
+    await backend.close();
     process.exit(0);
   };
   process.on('SIGINT', stop);

@@ -1,6 +1,6 @@
-// The backend: one handler per contract channel, wired to the services. Electron main, the
-// headless server and the CLI all call `invoke`, so every transport serves the same contract
-// and every payload is validated on the way in and on the way out.
+// The backend: one handler per contract channel, composed from one module per domain
+// (handlers/*.ts). Electron main, the headless server and the CLI all call `invoke`, so every
+// transport serves the same contract and every payload is validated on the way in and out.
 import { EventEmitter } from 'node:events';
 import {
   ApiError,
@@ -13,50 +13,54 @@ import {
   type RequestOf,
   type ResponseOf,
 } from '../../contract';
-import { detectMachine } from '../hardware';
 import { openHistory } from '../history';
-import { appVersion } from './version';
+import type { BackendContext } from './context';
+import type { HandlerMap } from './handler-types';
+import { appHandlers } from './handlers/app';
+import { hardwareHandlers } from './handlers/hardware';
+import { runsHandlers } from './handlers/runs';
+import { planHandlers } from './handlers/plan';
+import { engineHandlers } from './handlers/engine';
 
 export interface BackendOptions {
   dataDir: string;
   transport: 'electron' | 'server' | 'cli';
 }
 
-type Handlers = {
-  [C in Channel]: (request: ResponseOfRequest<C>) => Promise<ResponseOf<C>> | ResponseOf<C>;
-};
-type ResponseOfRequest<C extends Channel> = ReturnType<typeof parseRequest<C>>;
-
 export interface Backend {
   readonly dataDir: string;
   invoke<C extends Channel>(channel: C, request: RequestOf<C> | unknown): Promise<ResponseOf<C>>;
   on<E extends EventName>(event: E, listener: (payload: EventOf<E>) => void): () => void;
   emit<E extends EventName>(event: E, payload: EventOf<E>): void;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export function createBackend(options: BackendOptions): Backend {
   const history = openHistory(options.dataDir);
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
-  let machineCache: Promise<ResponseOf<'hardware/detect'>> | null = null;
-
-  const handlers: Handlers = {
-    'app/info': () => ({
-      name: 'Offload Studio',
-      version: appVersion(),
-      dataDir: options.dataDir,
-      transport: options.transport,
-      platform: process.platform,
-    }),
-    'hardware/detect': (request) => {
-      if (!machineCache || request.refresh) machineCache = detectMachine();
-      return machineCache;
-    },
-    'runs/list': (request) => history.listRuns(request),
+  const closers: (() => void | Promise<void>)[] = [];
+  const emit = <E extends EventName>(event: E, payload: EventOf<E>) => {
+    emitter.emit(event, parseEvent(event, payload));
+  };
+  const ctx: BackendContext = {
+    dataDir: options.dataDir,
+    transport: options.transport,
+    history,
+    emit,
+    onClose: (fn) => closers.push(fn),
   };
 
-  const backend: Backend = {
+  // `satisfies` makes the compiler check that every channel of the contract has a handler.
+  const handlers = {
+    ...appHandlers(ctx),
+    ...hardwareHandlers(ctx),
+    ...runsHandlers(ctx),
+    ...planHandlers(ctx),
+    ...engineHandlers(ctx),
+  } satisfies HandlerMap<Channel>;
+
+  return {
     dataDir: options.dataDir,
     async invoke(channel, payload) {
       if (!Object.prototype.hasOwnProperty.call(handlers, channel))
@@ -71,13 +75,11 @@ export function createBackend(options: BackendOptions): Backend {
       emitter.on(event, wrapped);
       return () => emitter.off(event, wrapped);
     },
-    emit(event, payload) {
-      emitter.emit(event, parseEvent(event, payload));
-    },
-    close() {
+    emit,
+    async close() {
+      for (const fn of closers.reverse()) await fn();
       history.close();
       emitter.removeAllListeners();
     },
   };
-  return backend;
 }

@@ -7,7 +7,7 @@ export interface GpuDetection {
   status: Machine['gpuStatus'];
 }
 
-export function runTool(file: string, args: string[], timeoutMs = 10_000): Promise<{ stdout: string } | { error: NodeJS.ErrnoException & { code?: unknown } }> {
+export function runTool(file: string, args: string[], timeoutMs = 10_000): Promise<{ stdout: string } | { error: Error & { code?: string | number | null } }> {
   return new Promise((resolve) => {
     execFile(file, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, shell: false }, (error, stdout) => {
       if (error) resolve({ error });

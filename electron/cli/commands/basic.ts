@@ -1,21 +1,8 @@
 // The CLI's commands. Each is a thin layer: parse flags, call the backend, print.
-import type { Backend } from '../services/backend';
-import { formatBytes } from './format';
+import type { Command } from '../command';
+import { formatBytes } from '../format';
 
-export interface CommandContext {
-  backend: Backend;
-  flags: Record<string, string | boolean>;
-  positionals: string[];
-  json: boolean;
-  out(line: string): void;
-}
-
-export interface Command {
-  summary: string;
-  run(context: CommandContext): Promise<number>;
-}
-
-export const commands: Record<string, Command> = {
+export const basicCommands: Record<string, Command> = {
   detect: {
     summary: 'detect this machine (CPU, NUMA, memory, GPUs, links, disks)',
     async run({ backend, json, out }) {

@@ -1,0 +1,12 @@
+// What every handler module gets: the data folder, the open history store, and a way to emit events.
+import type { EventName, EventOf } from '../../contract';
+import type { HistoryStore } from '../history';
+
+export interface BackendContext {
+  dataDir: string;
+  transport: 'electron' | 'server' | 'cli';
+  history: HistoryStore;
+  emit<E extends EventName>(event: E, payload: EventOf<E>): void;
+  /** Functions to run on close (stop child processes, close files). */
+  onClose(fn: () => void | Promise<void>): void;
+}
