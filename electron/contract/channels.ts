@@ -7,6 +7,8 @@ import { hardwareEvents, hardwareRequests } from './hardware';
 import { runsEvents, runsRequests } from './runs';
 import { planEvents, planRequests } from './plan';
 import { engineEvents, engineRequests } from './engine';
+import { measureEvents, measureRequests } from './measure';
+import { environmentEvents, environmentRequests } from './environment';
 import { Empty } from './common';
 
 export const AppInfoSchema = z.object({
@@ -30,6 +32,8 @@ const appEvents = {
 export const requests = {
   ...appRequests,
   ...hardwareRequests,
+  ...measureRequests,
+  ...environmentRequests,
   ...planRequests,
   ...engineRequests,
   ...runsRequests,
@@ -38,6 +42,8 @@ export const requests = {
 export const events = {
   ...appEvents,
   ...hardwareEvents,
+  ...measureEvents,
+  ...environmentEvents,
   ...planEvents,
   ...engineEvents,
   ...runsEvents,

@@ -7,3 +7,5 @@ export * from './hardware';
 export * from './runs';
 export * from './plan';
 export * from './engine';
+export * from './measure';
+export * from './environment';

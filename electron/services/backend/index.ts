@@ -21,6 +21,8 @@ import { hardwareHandlers } from './handlers/hardware';
 import { runsHandlers } from './handlers/runs';
 import { planHandlers } from './handlers/plan';
 import { engineHandlers } from './handlers/engine';
+import { measureHandlers } from './handlers/measure';
+import { environmentHandlers } from './handlers/environment';
 
 export interface BackendOptions {
   dataDir: string;
@@ -58,6 +60,8 @@ export function createBackend(options: BackendOptions): Backend {
     ...runsHandlers(ctx),
     ...planHandlers(ctx),
     ...engineHandlers(ctx),
+    ...measureHandlers(ctx),
+    ...environmentHandlers(ctx),
   } satisfies HandlerMap<Channel>;
 
   return {
