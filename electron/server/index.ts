@@ -7,6 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiError, eventNames, isChannel, type WireResult } from '../contract';
 import type { Backend } from '../services/backend';
 import { TOKEN_COOKIE, newToken, requestToken, tokensEqual } from './auth';
+import { toWireError } from './wire-error';
 import { contentType, readStatic, resolveStatic } from './static-files';
 
 export interface ServerOptions {
@@ -148,11 +149,4 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-export function toWireError(error: unknown): { code: string; message: string; field?: string } {
-  if (error instanceof ApiError) return { code: error.code, message: error.message, field: error.field };
-  if (error instanceof SyntaxError) return { code: 'bad_request', message: 'Request is not valid JSON.' };
-  const e = error as { code?: unknown; message?: unknown };
-  return { code: typeof e?.code === 'string' ? e.code : 'internal', message: String(e?.message ?? error) };
 }

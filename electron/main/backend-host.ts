@@ -1,0 +1,27 @@
+// Runs the backend inside Electron's utility process (plain Node, no 'electron' import), so
+// detection, SQLite and child-process work never block the main thread.
+import { eventNames, type Channel, type WireResult } from '../contract';
+import { createBackend } from '../services/backend';
+import { toWireError } from '../server/wire-error';
+
+interface ParentPort {
+  on(event: 'message', listener: (message: { data: { id: number; channel: Channel; payload: unknown } }) => void): void;
+  postMessage(message: unknown): void;
+}
+
+const parentPort = (process as unknown as { parentPort: ParentPort }).parentPort;
+const dataDir = process.env.OFFLOAD_STUDIO_DATA_DIR;
+if (!dataDir) throw new Error('OFFLOAD_STUDIO_DATA_DIR is not set');
+
+const backend = createBackend({ dataDir, transport: 'electron' });
+for (const name of eventNames) backend.on(name, (payload) => parentPort.postMessage({ event: name, payload }));
+
+parentPort.on('message', async ({ data }) => {
+  let result: WireResult<unknown>;
+  try {
+    result = { ok: true, value: await backend.invoke(data.channel, data.payload) };
+  } catch (error) {
+    result = { ok: false, error: toWireError(error) };
+  }
+  parentPort.postMessage({ id: data.id, result });
+});

@@ -1,0 +1,137 @@
+// Hardware: what `detect` found — CPU, NUMA, memory, GPUs and their links, disks, warnings.
+import { useEffect } from 'react';
+import type { Machine } from '../../../electron/contract';
+import { Card, ErrorBox, KeyValues, PageHeader, Skeleton } from '../components/ui';
+import { formatBytes } from '../format';
+import { useHardware } from '../stores/hardware';
+
+function warningText(w: unknown): string {
+  if (typeof w === 'string') return w;
+  const o = w as { message?: string; fix?: string };
+  return [o.message, o.fix].filter(Boolean).join(' — ');
+}
+
+function CpuCard({ machine }: { machine: Machine }) {
+  const { cpu } = machine;
+  return (
+    <Card title="CPU" testId="cpu-card">
+      <KeyValues
+        rows={[
+          ['Model', <span data-testid="cpu-model">{cpu.model}</span>],
+          ['Architecture', cpu.architecture],
+          ['Sockets', cpu.sockets],
+          ['Cores', `${cpu.physicalCores} physical / ${cpu.logicalCores} logical${cpu.smt ? ' (SMT on)' : ''}`],
+          ['NUMA nodes', cpu.numaNodes.length ? cpu.numaNodes.map((n) => `node${n.id}: ${n.cpus.length} CPUs, ${formatBytes(n.memoryBytes)}`).join('; ') : 'not reported'],
+          ['SIMD', cpu.simd.length ? cpu.simd.join(', ') : 'not reported'],
+          ['Caches', cpu.caches.length ? cpu.caches.map((c) => `L${c.level} ${c.type} ${formatBytes(c.sizeBytes)}`).join(', ') : 'not reported'],
+        ]}
+      />
+    </Card>
+  );
+}
+
+function MemoryCard({ machine }: { machine: Machine }) {
+  const { memory } = machine;
+  return (
+    <Card title="Memory" testId="memory-card">
+      <KeyValues
+        rows={[
+          ['Total', formatBytes(memory.totalBytes)],
+          ['Available', formatBytes(memory.availableBytes)],
+          ['Pinned-memory limit (ulimit -l)', memory.lockedMemoryUnlimited ? 'unlimited' : formatBytes(memory.lockedMemoryLimitBytes)],
+          ['Huge pages', memory.hugePages ? `${memory.hugePages.total} × ${formatBytes(memory.hugePages.sizeBytes)}` : 'none'],
+        ]}
+      />
+    </Card>
+  );
+}
+
+function GpuCard({ machine }: { machine: Machine }) {
+  return (
+    <Card title="GPUs" testId="gpu-card">
+      {machine.gpus.length === 0 ? (
+        <p className="muted" data-testid="no-gpu">
+          No GPU found: {machine.gpuStatus.message}. Planning still works against a saved machine description; runs use the CPU path.
+        </p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Name</th>
+              <th>Memory</th>
+              <th>Compute</th>
+              <th>PCIe</th>
+              <th>NUMA</th>
+              <th>Links</th>
+            </tr>
+          </thead>
+          <tbody>
+            {machine.gpus.map((g) => (
+              <tr key={g.index}>
+                <td>{g.index}</td>
+                <td>{g.name}</td>
+                <td>{formatBytes(g.memoryBytes)}</td>
+                <td>{g.computeCapability ?? '—'}</td>
+                <td>
+                  Gen{g.pcie.gen ?? '?'} x{g.pcie.width ?? '?'}
+                  {g.pcie.maxGen && g.pcie.gen !== g.pcie.maxGen ? ` (max Gen${g.pcie.maxGen})` : ''}
+                </td>
+                <td>{g.numaNode ?? '—'}</td>
+                <td>{g.links.map((l) => `${l.peer}: ${l.bandwidthClass}`).join('; ') || '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+}
+
+export function HardwarePage() {
+  const { machine, loading, error, detect } = useHardware();
+  useEffect(() => {
+    if (!machine) void detect();
+  }, [machine, detect]);
+
+  return (
+    <div className="page">
+      <PageHeader
+        title="Hardware"
+        subtitle="What offload speed depends on: cores, NUMA, memory, GPUs and the links between them."
+        actions={
+          <button type="button" onClick={() => void detect(true)} disabled={loading}>
+            {loading ? 'Detecting…' : 'Detect again'}
+          </button>
+        }
+      />
+      {error && <ErrorBox message={error} onRetry={() => void detect(true)} />}
+      {!machine && !error && <Skeleton lines={8} />}
+      {machine && (
+        <div className="grid" data-testid="hardware-loaded">
+          <Card title="System">
+            <KeyValues
+              rows={[
+                ['Host', machine.hostname],
+                ['OS', `${machine.os.distro} ${machine.os.release} (${machine.os.kernel})`],
+                ['Detected', new Date(machine.detectedAt).toLocaleString()],
+              ]}
+            />
+          </Card>
+          <CpuCard machine={machine} />
+          <MemoryCard machine={machine} />
+          <GpuCard machine={machine} />
+          {machine.warnings.length > 0 && (
+            <Card title="Warnings for offload">
+              <ul className="warnings">
+                {machine.warnings.map((w, i) => (
+                  <li key={i}>{warningText(w)}</li>
+                ))}
+              </ul>
+            </Card>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+// Starts a real `serve` process on a free loopback port with a fresh data folder and returns its URL.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface ServeHandle {
+  url: string; // with ?token=
+  origin: string;
+  token: string;
+  dataDir: string;
+  process: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+
+export async function startServe(extraArgs: string[] = [], dataDir?: string): Promise<ServeHandle> {
+  const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'offload-studio-e2e-'));
+  const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+  const child = spawn(tsx, ['electron/server/cli-entry.ts', '--port', '0', '--data-dir', dir, ...extraArgs], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env },
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not print its URL in 30 s:\n${output}`)), 30_000);
+    const check = () => {
+      const match = output.match(/Open: (http:\/\/\S+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => reject(new Error(`serve exited (${code}):\n${output}`)));
+  });
+  const parsed = new URL(url);
+  return {
+    url,
+    origin: parsed.origin,
+    token: parsed.searchParams.get('token')!,
+    dataDir: dir,
+    process: child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
