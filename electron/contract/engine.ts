@@ -1,6 +1,298 @@
-// Engine (benchmark runs) shapes, runner protocol and channels. Filled in by the engine issue.
+// Engine (benchmark runs): the runner's JSON-lines protocol, the run spec it is given, the
+// failure classes, and the channels that start/cancel sweeps and stream their progress.
+// Runner messages use `.passthrough()` so a field a newer runner adds survives validation and
+// is stored; requests are `.strict()` like every request of the contract.
 import { z } from 'zod';
+import { RunStatusSchema } from './runs';
 
-export const engineRequests = {} as const;
-export const engineEvents = {} as const;
-export const _engineSchemasPlaceholder = z.object({});
+// ---------------------------------------------------------------- the run spec (spec.json)
+
+export const EngineKindSchema = z.enum(['deepspeed', 'fsdp2']);
+export const PrecisionSchema = z.enum(['bf16', 'fp16', 'fp32']);
+
+export const SpecModelSchema = z
+  .object({
+    id: z.string(),
+    family: z.string(),
+    hiddenSize: z.number().int().positive(),
+    numLayers: z.number().int().positive(),
+    numHeads: z.number().int().positive(),
+    numKvHeads: z.number().int().positive(),
+    intermediateSize: z.number().int().positive(),
+    vocabSize: z.number().int().positive(),
+    tieEmbeddings: z.boolean(),
+    ropeTheta: z.number(),
+    rmsNormEps: z.number(),
+    headDim: z.number().int().positive(),
+  })
+  .passthrough();
+
+export const RunSpecSchema = z
+  .object({
+    runId: z.string(),
+    engine: EngineKindSchema,
+    model: SpecModelSchema,
+    seqLen: z.number().int().positive(),
+    microBatch: z.number().int().positive(),
+    gradAccum: z.number().int().positive(),
+    steps: z.number().int().positive(),
+    warmup: z.number().int().nonnegative(),
+    precision: PrecisionSchema,
+    activationCheckpointing: z.boolean(),
+    seed: z.number().int(),
+    dsConfig: z.record(z.string(), z.unknown()).nullable(),
+    fsdp: z.object({ cpuOffload: z.boolean(), reshardAfterForward: z.boolean() }).passthrough().nullable(),
+    maxSeconds: z.number().positive(),
+  })
+  .passthrough();
+
+// ---------------------------------------------------------------- runner → app messages
+
+const base = { v: z.literal(1), t: z.number() };
+const stats = z.object({ median: z.number(), min: z.number(), max: z.number(), mean: z.number() }).passthrough();
+const bytes = z.number().nullable();
+
+export const HelloMessageSchema = z
+  .object({
+    ...base,
+    type: z.literal('hello'),
+    runnerVersion: z.string(),
+    python: z.string(),
+    torch: z.string(),
+    deepspeed: z.string().nullable(),
+    cuda: z.string().nullable(),
+    accelerator: z.enum(['cuda', 'cpu']),
+    devices: z.array(z.object({ index: z.number().int(), name: z.string(), memoryBytes: bytes }).passthrough()),
+    rank: z.number().int(),
+    worldSize: z.number().int(),
+    hostname: z.string(),
+  })
+  .passthrough();
+
+export const ConfigMessageSchema = z
+  .object({
+    ...base,
+    type: z.literal('config'),
+    engine: EngineKindSchema,
+    params: z.number(),
+    trainableParams: z.number(),
+    layers: z.number().int(),
+    hidden: z.number().int(),
+    seqLen: z.number().int(),
+    globalBatch: z.number().int(),
+    microBatch: z.number().int(),
+    gradAccum: z.number().int(),
+    worldSize: z.number().int(),
+    activationCheckpointing: z.boolean(),
+    precision: PrecisionSchema,
+    effectiveConfig: z.unknown(),
+    formula: z.unknown(),
+  })
+  .passthrough();
+
+export const StepMessageSchema = z
+  .object({
+    ...base,
+    type: z.literal('step'),
+    step: z.number().int().positive(), // 1-based, warm-up steps included
+    warmup: z.boolean(),
+    stepSeconds: z.number(),
+    tokensPerSecond: z.number().nullable(),
+    // null where the formula does not apply (MoE models print no TFLOPS)
+    tflopsPerGpu: z.number().nullable(),
+    tflopsAggregate: z.number().nullable(),
+    // null when the loss was NaN/inf (the parser maps bare NaN tokens to null)
+    loss: z.number().nullable(),
+    gpuAllocatedBytes: bytes,
+    gpuReservedBytes: bytes,
+    gpuPeakBytes: bytes,
+    hostRssBytes: bytes,
+  })
+  .passthrough();
+
+export const MemoryMessageSchema = z.object({ ...base, type: z.literal('memory') }).passthrough();
+
+export const ResultMessageSchema = z
+  .object({
+    ...base,
+    type: z.literal('result'),
+    status: z.literal('completed'),
+    measuredSteps: z.number().int(),
+    stepSeconds: stats,
+    tflopsPerGpu: stats.nullable(),
+    tflopsAggregate: stats.nullable(),
+    tokensPerSecond: stats,
+    peakGpuBytes: bytes,
+    peakHostBytes: bytes,
+    lossFirst: z.number().nullable(),
+    lossLast: z.number().nullable(),
+    overheadFraction: z.number().nullable(),
+  })
+  .passthrough();
+
+/** Classes the runner itself reports. */
+export const RunnerErrorClassSchema = z.enum([
+  'cuda_oom',
+  'host_oom',
+  'op_build',
+  'distributed',
+  'missing_package',
+  'bad_config',
+  'timeout',
+  'cancelled',
+  'unsupported',
+  'internal',
+]);
+
+/** Every class a finished run can carry: the runner's, plus what only the orchestrator can see
+ *  (a crash without an error line; a runner that broke the protocol; one that never started). */
+export const ErrorClassSchema = z.enum([...RunnerErrorClassSchema.options, 'crashed', 'protocol', 'spawn']);
+
+export const ErrorMessageSchema = z
+  .object({
+    ...base,
+    type: z.literal('error'),
+    class: RunnerErrorClassSchema,
+    message: z.string(),
+    fix: z.string().nullable(),
+    detail: z.unknown(),
+  })
+  .passthrough();
+
+export const runnerMessageSchemas = {
+  hello: HelloMessageSchema,
+  config: ConfigMessageSchema,
+  step: StepMessageSchema,
+  memory: MemoryMessageSchema,
+  result: ResultMessageSchema,
+  error: ErrorMessageSchema,
+} as const;
+
+export const RunnerMessageSchema = z.discriminatedUnion('type', [
+  HelloMessageSchema,
+  ConfigMessageSchema,
+  StepMessageSchema,
+  MemoryMessageSchema,
+  ResultMessageSchema,
+  ErrorMessageSchema,
+]);
+
+export type EngineKind = z.infer<typeof EngineKindSchema>;
+export type Precision = z.infer<typeof PrecisionSchema>;
+export type SpecModel = z.infer<typeof SpecModelSchema>;
+export type RunSpec = z.infer<typeof RunSpecSchema>;
+export type HelloMessage = z.infer<typeof HelloMessageSchema>;
+export type ConfigMessage = z.infer<typeof ConfigMessageSchema>;
+export type StepMessage = z.infer<typeof StepMessageSchema>;
+export type MemoryMessage = z.infer<typeof MemoryMessageSchema>;
+export type ResultMessage = z.infer<typeof ResultMessageSchema>;
+export type ErrorMessage = z.infer<typeof ErrorMessageSchema>;
+export type RunnerMessage = z.infer<typeof RunnerMessageSchema>;
+export type RunnerMessageType = keyof typeof runnerMessageSchemas;
+export type RunnerErrorClass = z.infer<typeof RunnerErrorClassSchema>;
+export type ErrorClass = z.infer<typeof ErrorClassSchema>;
+
+// ---------------------------------------------------------------- requests
+
+/** What to benchmark. Loose on purpose: the tuner owns the full workload shape; the engine needs
+ *  the model (preset id or a config.json path) and the batch geometry. */
+export const RunWorkloadSchema = z
+  .object({
+    model: z.string().min(1),
+    seqLen: z.number().int().positive(),
+    microBatch: z.number().int().positive(),
+    gradAccum: z.number().int().positive().optional(),
+    gpus: z.number().int().positive().optional(),
+    precision: PrecisionSchema.optional(),
+    activationCheckpointing: z.boolean().optional(),
+  })
+  .passthrough();
+
+export const StartRunsRequestSchema = z
+  .object({
+    workload: RunWorkloadSchema,
+    strategies: z.array(z.string().min(1)).min(1).max(64),
+    repeats: z.number().int().positive().max(100).default(1),
+    steps: z.number().int().positive().max(100000).default(10),
+    warmup: z.number().int().nonnegative().max(10000).default(3),
+    // An interpreter chosen by the user (Setup); run with an argument vector, never a shell.
+    python: z.string().min(1).optional(),
+    // Per-run wall-clock limit in seconds (the runner gets it; the orchestrator enforces it too).
+    maxSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
+    seed: z.number().int().optional(),
+    tags: z.array(z.string()).max(32).optional(),
+  })
+  .strict();
+
+export type RunWorkload = z.infer<typeof RunWorkloadSchema>;
+export type StartRunsRequest = z.infer<typeof StartRunsRequestSchema>;
+
+// ---------------------------------------------------------------- events
+
+const sweepPosition = {
+  sweepId: z.string(),
+  runId: z.string(),
+  runIndex: z.number().int(), // 0-based position of this run in the sweep
+  runCount: z.number().int(),
+  strategy: z.string(),
+  repeatIndex: z.number().int(),
+};
+
+export const RunProgressEventSchema = z.object({
+  ...sweepPosition,
+  step: z.number().int(),
+  total: z.number().int(), // warm-up + measured steps
+  warmup: z.boolean(),
+  stepSeconds: z.number(),
+  tflopsPerGpu: z.number().nullable(),
+  tokensPerSecond: z.number().nullable(),
+  loss: z.number().nullable(),
+  gpuAllocatedBytes: z.number().nullable(),
+  gpuReservedBytes: z.number().nullable(),
+  gpuPeakBytes: z.number().nullable(),
+  hostRssBytes: z.number().nullable(),
+  elapsedSeconds: z.number(), // since the sweep started
+  etaSeconds: z.number().nullable(), // until the sweep ends; null until one step is timed
+});
+
+export const RunStatusEventSchema = z.object({
+  ...sweepPosition,
+  phase: z.enum(['started', 'finished']),
+  status: RunStatusSchema,
+  errorClass: ErrorClassSchema.nullable(),
+  message: z.string().nullable(),
+  fix: z.string().nullable(),
+  tflopsPerGpu: z.number().nullable(),
+  stepSeconds: z.number().nullable(),
+  // true on the last event of a sweep: nothing more will come for this sweepId
+  sweepDone: z.boolean(),
+});
+
+export const RunLogEventSchema = z.object({
+  sweepId: z.string(),
+  runId: z.string(),
+  lines: z.array(z.string()),
+});
+
+export type RunProgressEvent = z.infer<typeof RunProgressEventSchema>;
+export type RunStatusEvent = z.infer<typeof RunStatusEventSchema>;
+export type RunLogEvent = z.infer<typeof RunLogEventSchema>;
+
+// ---------------------------------------------------------------- channels of the engine domain
+
+export const engineRequests = {
+  'runs/start': {
+    request: StartRunsRequestSchema,
+    response: z.object({ sweepId: z.string(), runIds: z.array(z.string()) }),
+  },
+  'runs/cancel': {
+    request: z.object({ sweepId: z.string() }).strict(),
+    response: z.object({ cancelled: z.boolean() }),
+  },
+} as const;
+
+export const engineEvents = {
+  'runs/progress': RunProgressEventSchema,
+  'runs/status': RunStatusEventSchema,
+  'runs/log': RunLogEventSchema,
+} as const;

@@ -52,8 +52,50 @@ export type RunStatus = z.infer<typeof RunStatusSchema>;
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 export type RunFilter = z.infer<typeof RunFilterSchema>;
 
+// One stored step of a run (compact: the samples table keeps these columns only).
+export const RunSampleSchema = z.object({
+  step: z.number().int(),
+  warmup: z.boolean(),
+  stepSeconds: z.number(),
+  tflopsPerGpu: z.number().nullable(),
+  tokensPerSecond: z.number().nullable(),
+  loss: z.number().nullable(),
+  gpuAllocatedBytes: z.number().nullable(),
+  gpuReservedBytes: z.number().nullable(),
+  gpuPeakBytes: z.number().nullable(),
+  hostRssBytes: z.number().nullable(),
+});
+
+// Everything stored about one run: `runs/get`. JSON documents stay `unknown` here (their shapes
+// live with their owners: RunSpec/runner messages in engine.ts, Machine in hardware.ts).
+export const RunDetailSchema = z.object({
+  summary: RunSummarySchema,
+  errorFix: z.string().nullable(),
+  exitCode: z.number().int().nullable(),
+  exitSignal: z.string().nullable(),
+  steps: z.number().int().nullable(), // measured steps asked for
+  warmup: z.number().int().nullable(),
+  spec: z.unknown(), // the spec.json given to the runner
+  hello: z.unknown(), // the runner's hello (versions, devices)
+  config: z.unknown(), // the runner's config message (params, effective config, formula)
+  result: z.unknown(), // the runner's result message
+  predicted: z.unknown(), // the tuner's prediction, kept beside the measurement
+  snapshotId: z.string().nullable(),
+  snapshot: z.unknown(), // the Machine at run time
+  samples: z.array(RunSampleSchema),
+  logPath: z.string().nullable(),
+  logTail: z.array(z.string()),
+});
+
+export type RunSample = z.infer<typeof RunSampleSchema>;
+export type RunDetail = z.infer<typeof RunDetailSchema>;
+
 // ---- channels of the history domain ----
 export const runsRequests = {
+  'runs/get': {
+    request: z.object({ id: z.string(), logLines: z.number().int().nonnegative().max(100000).optional() }).strict(),
+    response: RunDetailSchema,
+  },
   'runs/list': {
     request: RunFilterSchema,
     response: z.object({ runs: z.array(RunSummarySchema), total: z.number().int() }),

@@ -1,8 +1,24 @@
 // The history store: every run, kept in SQLite in the data folder.
-import type { RunFilter, RunSummary } from '../../contract';
+import type { RunDetail, RunFilter, RunSample, RunSummary } from '../../contract';
 import { openDatabase, explainSqliteError, type Database } from './database';
+import {
+  createRun,
+  finishRun,
+  interruptOwned,
+  recordDocument,
+  recoverOrphans,
+  startRun,
+  type NewRun,
+  type RecoveredRun,
+  type RunEnd,
+  type RunStart,
+} from './lifecycle';
+import { readLogTail } from './log-tail';
+import { newOwner } from './owner';
+import { insertSamples, readSamples } from './samples';
 
 export { HistoryError } from './database';
+export type { NewRun, RecoveredRun, RunEnd, RunStart, FinalStatus, ResultLike } from './lifecycle';
 
 interface RunRow {
   id: string;
@@ -52,10 +68,115 @@ function toSummary(row: RunRow): RunSummary {
   };
 }
 
+interface DetailRow {
+  error_fix: string | null;
+  exit_code: number | null;
+  exit_signal: string | null;
+  steps: number | null;
+  warmup: number | null;
+  log_path: string | null;
+  snapshot_id: string | null;
+  spec: string | null;
+  hello: string | null;
+  config: string | null;
+  result: string | null;
+  predicted: string | null;
+  snapshot: string | null;
+}
+
+const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
 export class HistoryStore {
   readonly db: Database;
+  /** 'host:pid:token' stamped on the rows this store runs (see owner.ts). */
+  readonly owner: string;
+  /** Runs found queued/running at open whose process was gone: now 'interrupted'. */
+  readonly recovered: RecoveredRun[];
+  private readonly releaseOwner: () => void;
+
   constructor(readonly dataDir: string) {
     this.db = openDatabase(dataDir);
+    const { owner, release } = newOwner();
+    this.owner = owner;
+    this.releaseOwner = release;
+    try {
+      this.recovered = recoverOrphans(this.db);
+    } catch (error) {
+      throw explainSqliteError(error, this.dataDir);
+    }
+  }
+
+  /** The notice to show for `recovered` (null when nothing was recovered). */
+  recoveryNotice(): string | null {
+    const running = this.recovered.filter((r) => r.previousStatus === 'running').length;
+    const queued = this.recovered.length - running;
+    if (this.recovered.length === 0) return null;
+    const parts = [running ? `${running} run(s) left running` : '', queued ? `${queued} queued run(s)` : ''].filter(Boolean);
+    return `${parts.join(' and ')} when Offload Studio last stopped ${this.recovered.length === 1 ? 'was' : 'were'} marked interrupted; their samples up to then are kept.`;
+  }
+
+  // ---- run lifecycle (the engine writes these; see lifecycle.ts) ----
+  private guard<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw explainSqliteError(error, this.dataDir);
+    }
+  }
+  createRun(run: NewRun): void {
+    this.guard(() => createRun(this.db, this.owner, run));
+  }
+  startRun(id: string, start: RunStart): void {
+    this.guard(() => startRun(this.db, id, start));
+  }
+  recordHello(id: string, hello: unknown): void {
+    this.guard(() => recordDocument(this.db, id, 'hello', hello));
+  }
+  recordConfig(id: string, config: unknown): void {
+    this.guard(() => recordDocument(this.db, id, 'config', config));
+  }
+  appendSamples(id: string, samples: readonly RunSample[]): void {
+    this.guard(() => insertSamples(this.db, id, samples));
+  }
+  /** Returns false when the run had already ended (the first end wins). */
+  finishRun(id: string, end: RunEnd): boolean {
+    return this.guard(() => finishRun(this.db, id, end));
+  }
+  samples(id: string): RunSample[] {
+    return this.guard(() => readSamples(this.db, id));
+  }
+
+  getRun(id: string, logLines = 200): RunDetail | null {
+    return this.guard(() => {
+      const row = this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as unknown as RunRow | undefined;
+      if (!row) return null;
+      const d = this.db
+        .prepare(
+          `SELECT r.error_fix, r.exit_code, r.exit_signal, r.steps, r.warmup, r.log_path, r.snapshot_id,
+             d.spec, d.hello, d.config, d.result, d.predicted, s.body AS snapshot
+           FROM runs r LEFT JOIN run_details d ON d.run_id = r.id LEFT JOIN snapshots s ON s.id = r.snapshot_id
+           WHERE r.id = ?`,
+        )
+        .get(id) as unknown as DetailRow;
+      return {
+        summary: toSummary(row),
+        errorFix: d.error_fix,
+        exitCode: d.exit_code,
+        exitSignal: d.exit_signal,
+        steps: d.steps,
+        warmup: d.warmup,
+        spec: parseJson(d.spec),
+        hello: parseJson(d.hello),
+        config: parseJson(d.config),
+        result: parseJson(d.result),
+        predicted: parseJson(d.predicted),
+        snapshotId: d.snapshot_id,
+        snapshot: parseJson(d.snapshot),
+        samples: readSamples(this.db, id),
+        logPath: d.log_path,
+        logTail: readLogTail(d.log_path, logLines),
+      };
+    });
   }
 
   listRuns(filter: RunFilter = {}): { runs: RunSummary[]; total: number } {
@@ -81,7 +202,13 @@ export class HistoryStore {
   }
 
   close(): void {
-    this.db.close();
+    if (!this.db.isOpen) return;
+    try {
+      interruptOwned(this.db, this.owner);
+    } finally {
+      this.releaseOwner();
+      this.db.close();
+    }
   }
 }
 

@@ -38,4 +38,59 @@ export const migrations: Migration[] = [
       CREATE INDEX runs_status ON runs(status);
     `,
   },
+  {
+    // The run lifecycle (engine): who owns a running row (so start-up recovery can tell a crashed
+    // run from one another process is still running), how it ended, where its log is; the large
+    // JSON documents in run_details so `runs` stays narrow for listing and comparison; machine
+    // snapshots deduplicated by content; and per-step samples.
+    version: 2,
+    name: 'run lifecycle, details, snapshots, samples',
+    sql: `
+      ALTER TABLE runs ADD COLUMN owner TEXT;            -- 'host:pid:token' of the process running it
+      ALTER TABLE runs ADD COLUMN steps INTEGER;         -- measured steps asked for
+      ALTER TABLE runs ADD COLUMN warmup INTEGER;        -- warm-up steps asked for
+      ALTER TABLE runs ADD COLUMN snapshot_id TEXT REFERENCES snapshots(id);
+      ALTER TABLE runs ADD COLUMN log_path TEXT;
+      ALTER TABLE runs ADD COLUMN error_fix TEXT;
+      ALTER TABLE runs ADD COLUMN exit_code INTEGER;
+      ALTER TABLE runs ADD COLUMN exit_signal TEXT;
+      ALTER TABLE runs ADD COLUMN predicted_tflops_per_gpu REAL;
+      ALTER TABLE runs ADD COLUMN predicted_step_seconds REAL;
+      CREATE INDEX runs_sweep ON runs(sweep_id);
+
+      CREATE TABLE snapshots (
+        id TEXT PRIMARY KEY,                             -- sha256 of the machine minus detection time
+        machine_id TEXT,
+        hostname TEXT NOT NULL,
+        captured_at TEXT NOT NULL,
+        body TEXT NOT NULL                               -- JSON: contract Machine
+      );
+
+      CREATE TABLE run_details (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        spec TEXT,                                       -- JSON: spec.json given to the runner
+        hello TEXT,                                      -- JSON: runner hello
+        config TEXT,                                     -- JSON: runner config
+        result TEXT,                                     -- JSON: runner result
+        predicted TEXT                                   -- JSON: tuner prediction
+      );
+
+      -- One row per step. WITHOUT ROWID: the (run_id, step) key is the table itself, so rows
+      -- stay compact and a run's samples are contiguous on disk (fast at 1,000,000 rows).
+      CREATE TABLE samples (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        warmup INTEGER NOT NULL,
+        step_seconds REAL NOT NULL,
+        tflops_per_gpu REAL,
+        tokens_per_second REAL,
+        loss REAL,
+        gpu_allocated INTEGER,
+        gpu_reserved INTEGER,
+        gpu_peak INTEGER,
+        host_rss INTEGER,
+        PRIMARY KEY (run_id, step)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -1,0 +1,65 @@
+// Per-step samples: batch-inserted in one transaction per batch (a transaction per row would
+// cost a WAL commit each), read back in step order through the (run_id, step) key.
+import type { RunSample } from '../../contract';
+import { inTransaction, type Database } from './database';
+
+interface SampleRow {
+  step: number;
+  warmup: number;
+  step_seconds: number;
+  tflops_per_gpu: number | null;
+  tokens_per_second: number | null;
+  loss: number | null;
+  gpu_allocated: number | null;
+  gpu_reserved: number | null;
+  gpu_peak: number | null;
+  host_rss: number | null;
+}
+
+// SQLite stores NaN as NULL anyway; say so explicitly and keep Infinity out of REAL columns.
+const num = (x: number | null | undefined): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+const int = (x: number | null | undefined): number | null => (typeof x === 'number' && Number.isFinite(x) ? Math.round(x) : null);
+
+const statements = new WeakMap<Database, ReturnType<Database['prepare']>>();
+
+export function insertSamples(db: Database, runId: string, samples: readonly RunSample[]): void {
+  if (samples.length === 0) return;
+  let insert = statements.get(db);
+  if (!insert) {
+    // OR REPLACE: a runner that repeats a step number (a restart inside the runner) keeps the last.
+    insert = db.prepare(
+      `INSERT OR REPLACE INTO samples (run_id, step, warmup, step_seconds, tflops_per_gpu, tokens_per_second, loss,
+         gpu_allocated, gpu_reserved, gpu_peak, host_rss) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    statements.set(db, insert);
+  }
+  const stmt = insert;
+  inTransaction(db, () => {
+    for (const s of samples)
+      stmt.run(
+        runId, s.step, s.warmup ? 1 : 0, num(s.stepSeconds) ?? 0, num(s.tflopsPerGpu), num(s.tokensPerSecond), num(s.loss),
+        int(s.gpuAllocatedBytes), int(s.gpuReservedBytes), int(s.gpuPeakBytes), int(s.hostRssBytes),
+      );
+  });
+}
+
+export function readSamples(db: Database, runId: string): RunSample[] {
+  const rows = db
+    .prepare(
+      `SELECT step, warmup, step_seconds, tflops_per_gpu, tokens_per_second, loss, gpu_allocated, gpu_reserved, gpu_peak, host_rss
+       FROM samples WHERE run_id = ? ORDER BY step`,
+    )
+    .all(runId) as unknown as SampleRow[];
+  return rows.map((r) => ({
+    step: r.step,
+    warmup: r.warmup === 1,
+    stepSeconds: r.step_seconds,
+    tflopsPerGpu: r.tflops_per_gpu,
+    tokensPerSecond: r.tokens_per_second,
+    loss: r.loss,
+    gpuAllocatedBytes: r.gpu_allocated,
+    gpuReservedBytes: r.gpu_reserved,
+    gpuPeakBytes: r.gpu_peak,
+    hostRssBytes: r.host_rss,
+  }));
+}
