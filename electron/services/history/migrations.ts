@@ -93,4 +93,21 @@ export const migrations: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // History queries and import/export (issue 6): where an imported run came from (kept here,
+    // not in the run row, so an export of an imported run equals the file it came from), and the
+    // indexes the Runs filters and repeat grouping use.
+    version: 3,
+    name: 'run imports, filter indexes',
+    sql: `
+      CREATE TABLE run_imports (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        file TEXT NOT NULL,                              -- the runs JSON it was imported from
+        source_label TEXT,                               -- the file's source.label (datasets: where and when measured)
+        imported_at TEXT NOT NULL
+      );
+      CREATE INDEX runs_machine ON runs(machine_id);
+      CREATE INDEX runs_strategy ON runs(strategy);
+    `,
+  },
 ];
