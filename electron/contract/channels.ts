@@ -9,6 +9,7 @@ import { planEvents, planRequests } from './plan';
 import { engineEvents, engineRequests } from './engine';
 import { measureEvents, measureRequests } from './measure';
 import { environmentEvents, environmentRequests } from './environment';
+import { reportsEvents, reportsRequests } from './reports';
 import { Empty } from './common';
 
 export const AppInfoSchema = z.object({
@@ -37,6 +38,7 @@ export const requests = {
   ...planRequests,
   ...engineRequests,
   ...runsRequests,
+  ...reportsRequests,
 } as const;
 
 export const events = {
@@ -47,6 +49,7 @@ export const events = {
   ...planEvents,
   ...engineEvents,
   ...runsEvents,
+  ...reportsEvents,
 } as const;
 
 export type Channel = keyof typeof requests;

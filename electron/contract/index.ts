@@ -9,3 +9,4 @@ export * from './plan';
 export * from './engine';
 export * from './measure';
 export * from './environment';
+export * from './reports';

@@ -23,6 +23,7 @@ import { planHandlers } from './handlers/plan';
 import { engineHandlers } from './handlers/engine';
 import { measureHandlers } from './handlers/measure';
 import { environmentHandlers } from './handlers/environment';
+import { reportsHandlers } from './handlers/reports';
 
 export interface BackendOptions {
   dataDir: string;
@@ -62,6 +63,7 @@ export function createBackend(options: BackendOptions): Backend {
     ...engineHandlers(ctx),
     ...measureHandlers(ctx),
     ...environmentHandlers(ctx),
+    ...reportsHandlers(ctx),
   } satisfies HandlerMap<Channel>;
 
   return {

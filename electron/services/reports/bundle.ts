@@ -1,0 +1,116 @@
+// The reproduction bundle: per run its ds_config.json, spec.json, the launch command as run.sh,
+// a hostfile on several nodes, and the runner version; a README that says how to rerun.
+// Returned as a file list, written as a folder or a .zip by the caller.
+import { samplesCsv } from './csv';
+import { strategyName } from './format';
+import type { ReportRun } from './types';
+import type { ZipEntry } from './zip';
+
+/** Text safe inside a shell comment or a file name: no control characters, no newlines. */
+const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'run';
+const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export function runFolderName(run: ReportRun, index: number): string {
+  return `${String(index + 1).padStart(2, '0')}-${slug(run.summary.strategy)}-${slug(run.summary.id).slice(0, 12)}`;
+}
+
+/** The launcher line, as an argument list: deepspeed, torchrun (FSDP2), or a single python process. */
+export function launchCommand(run: ReportRun): { argv: string[]; env: Record<string, string>; launcher: string } {
+  const w = run.workload;
+  const gpus = run.machine ? run.machine.gpus.length > 0 : true;
+  const perNode = Math.max(1, Math.round(w.worldSize / Math.max(1, w.nodes)));
+  const script = ['"$ENGINE/bench.py"', '--spec', 'spec.json'];
+  if (!gpus && w.worldSize <= 1)
+    return {
+      launcher: 'python',
+      // One process without the launcher needs all five of these, or torch.distributed tries MPI discovery.
+      env: { RANK: '0', LOCAL_RANK: '0', WORLD_SIZE: '1', MASTER_ADDR: '127.0.0.1', MASTER_PORT: '29500' },
+      argv: ['python', '-u', ...script],
+    };
+  if (run.summary.engine === 'fsdp2') {
+    const nodes = w.nodes > 1 ? ['--nnodes', String(w.nodes), '--node_rank', '"${NODE_RANK:-0}"', '--rdzv_backend', 'c10d', '--rdzv_endpoint', '"${MASTER_ADDR:?set MASTER_ADDR}:29500"'] : [];
+    return { launcher: 'torchrun', env: {}, argv: ['torchrun', ...nodes, '--nproc_per_node', String(perNode), ...script] };
+  }
+  const nodes = w.nodes > 1 ? ['--hostfile', 'hostfile', '--num_nodes', String(w.nodes)] : [];
+  return { launcher: 'deepspeed', env: {}, argv: ['deepspeed', ...nodes, '--num_gpus', String(perNode), '--bind_cores_to_rank', ...script] };
+}
+
+export function runScript(run: ReportRun): string {
+  const { argv, env } = launchCommand(run);
+  const s = run.summary;
+  const lines = [
+    '#!/usr/bin/env bash',
+    `# Reruns Offload Studio run ${oneLine(s.id)}: ${oneLine(strategyName(s.strategy))}, ${oneLine(s.model)}, ${run.workload.worldSize} GPU(s) on ${run.workload.nodes} node(s).`,
+    `# Runner version at the time: ${oneLine(run.versions.runner ?? 'unknown')}. See ../README.md.`,
+    '# ENGINE: the folder that holds Offload Studio\'s bench.py (resources/engine in the app or in a checkout).',
+    'set -euo pipefail',
+    'cd "$(dirname "$0")"',
+    'ENGINE="${OFFLOAD_STUDIO_ENGINE:-resources/engine}"',
+    'if [ ! -f "$ENGINE/bench.py" ]; then echo "bench.py not found in $ENGINE: set OFFLOAD_STUDIO_ENGINE to Offload Studio\'s resources/engine folder" >&2; exit 2; fi',
+    ...Object.entries(env).map(([k, v]) => `export ${k}="\${${k}:-${v}}"`),
+  ];
+  if (run.launchArgv) lines.push(`# The runner was started as: ${oneLine(run.launchArgv.map(shQuote).join(' '))}`);
+  lines.push(`exec ${argv.join(' ')}`, '');
+  return lines.join('\n');
+}
+
+function hostfile(run: ReportRun): string | null {
+  if (run.workload.nodes <= 1) return null;
+  const slots = Math.max(1, Math.round(run.workload.worldSize / run.workload.nodes));
+  const hosts = run.hosts.length ? run.hosts : Array.from({ length: run.workload.nodes }, (_, i) => `node${i + 1}`);
+  return hosts.map((h) => `${oneLine(h).replace(/\s+/g, '')} slots=${slots}`).join('\n') + '\n';
+}
+
+function readme(runs: ReportRun[], folders: string[], generatedAt: Date, appVersion: string): string {
+  const rows = runs.map((r, i) => {
+    const { launcher } = launchCommand(r);
+    return `| ${folders[i]} | ${oneLine(r.summary.id)} | ${oneLine(strategyName(r.summary.strategy))} | ${oneLine(r.summary.model)} | ${r.workload.worldSize} × ${r.workload.nodes} node(s) | ${launcher} | ${r.figures.tflopsPerGpu?.median.toFixed(1) ?? '—'} |`;
+  });
+  return `# Offload Studio reproduction bundle
+
+Made ${generatedAt.toISOString()} by Offload Studio ${appVersion}: ${runs.length} run(s).
+
+Each folder reruns one run exactly as Offload Studio ran it:
+
+- \`spec.json\` — the run spec the runner was given (model shape, sequence length, batch, steps, seed, config).
+- \`ds_config.json\` — the DeepSpeed config (absent for FSDP2 runs).
+- \`run.sh\` — the launch command (\`deepspeed\`, \`torchrun\` for FSDP2, or one \`python -u\` process on a machine without GPUs).
+- \`hostfile\` — only for runs on several nodes: one line per node, \`host slots=GPUs\`. Replace the names with your nodes.
+- \`runner-version.txt\` — the runner (resources/engine/bench.py) version, Python, torch and DeepSpeed versions of the original run.
+
+## How to rerun
+
+1. Install Offload Studio (or clone its repository) and a Python environment with the versions in
+   \`runner-version.txt\` (the app's Setup page makes one; or \`bash scripts/setup-engine-venv.sh\`).
+2. Point the scripts at the runner: \`export OFFLOAD_STUDIO_ENGINE=/path/to/offload-studio/resources/engine\`.
+3. Activate that environment and run \`bash <folder>/run.sh\`. The runner prints one JSON line per step and
+   a \`result\` line with the medians; compare them with the figures below.
+
+| folder | run | strategy | model | GPUs | launcher | TFLOPS/GPU (median) |
+|---|---|---|---|---|---|---|
+${rows.join('\n')}
+`;
+}
+
+export function bundleEntries(runs: ReportRun[], options: { includeSamples?: boolean; generatedAt?: Date; appVersion?: string } = {}): ZipEntry[] {
+  const generatedAt = options.generatedAt ?? new Date();
+  const appVersion = options.appVersion ?? '';
+  const folders = runs.map(runFolderName);
+  const entries: ZipEntry[] = [{ name: 'README.md', data: readme(runs, folders, generatedAt, appVersion) }];
+  runs.forEach((run, i) => {
+    const dir = folders[i];
+    if (run.dsConfig != null) entries.push({ name: `${dir}/ds_config.json`, data: JSON.stringify(run.dsConfig, null, 2) + '\n' });
+    entries.push({ name: `${dir}/spec.json`, data: JSON.stringify(run.spec ?? {}, null, 2) + '\n' });
+    entries.push({ name: `${dir}/run.sh`, data: runScript(run), mode: 0o755 });
+    const hosts = hostfile(run);
+    if (hosts) entries.push({ name: `${dir}/hostfile`, data: hosts });
+    const v = run.versions;
+    entries.push({
+      name: `${dir}/runner-version.txt`,
+      data: `runner ${v.runner ?? 'unknown'}\npython ${v.python ?? 'unknown'}\ntorch ${v.torch ?? 'unknown'}\ndeepspeed ${v.deepspeed ?? 'n/a'}\ncuda ${v.cuda ?? 'n/a'}\ndriver ${v.driver ?? 'n/a'}\n`,
+    });
+    if (options.includeSamples) entries.push({ name: `${dir}/samples.csv`, data: samplesCsv([run]) });
+  });
+  return entries;
+}

@@ -1,0 +1,76 @@
+// CSV (RFC 4180): CRLF rows, fields quoted when they hold a comma, quote, CR or LF, quotes
+// doubled. Text cells that a spreadsheet would run as a formula (= + - @, tab, CR) get a
+// leading apostrophe; numbers are written as numbers (a number cannot be a formula).
+import { runDelta } from './analysis';
+import type { ReportRun } from './types';
+
+type Cell = string | number | boolean | null | undefined;
+
+export function neutralise(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+export function csvCell(value: Cell): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  const text = neutralise(String(value));
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function toCsv(header: string[], rows: Cell[][]): string {
+  return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+export const RUN_COLUMNS = [
+  'id', 'created_at', 'started_at', 'finished_at', 'status', 'model', 'strategy', 'engine', 'sweep_id', 'repeat_index',
+  'machine_id', 'hostname', 'tags', 'notes', 'error_class', 'error_message',
+  'gpus', 'nodes', 'seq_len', 'global_batch', 'micro_batch', 'grad_accum', 'precision', 'activation_checkpointing', 'params',
+  'measured_steps', 'figures_source',
+  'tflops_per_gpu_median', 'tflops_per_gpu_min', 'tflops_per_gpu_max',
+  'tflops_aggregate_median', 'tflops_aggregate_min', 'tflops_aggregate_max',
+  'tokens_per_second_median', 'tokens_per_second_min', 'tokens_per_second_max',
+  'step_seconds_median', 'step_seconds_min', 'step_seconds_max',
+  'peak_gpu_bytes', 'peak_host_bytes', 'predicted_tflops_per_gpu', 'predicted_step_seconds',
+  'baseline_id', 'delta_tflops_per_gpu_pct', 'delta_step_seconds_pct', 'speedup_vs_baseline',
+  'runner_version', 'python', 'torch', 'deepspeed', 'cuda', 'driver',
+];
+
+export function runsCsv(runs: ReportRun[], baselineId?: string): string {
+  const baseline = runs.find((r) => r.summary.id === baselineId) ?? runs[0];
+  const rows = runs.map((r) => {
+    const s = r.summary;
+    const f = r.figures;
+    const w = r.workload;
+    const d = runDelta(r, baseline);
+    return [
+      s.id, s.createdAt, s.startedAt, s.finishedAt, s.status, s.model, s.strategy, s.engine, s.sweepId, s.repeatIndex,
+      s.machineId, r.machine?.hostname ?? null, s.tags.join(';'), s.notes, s.errorClass, s.errorMessage,
+      w.worldSize, w.nodes, w.seqLen, w.globalBatch, w.microBatch, w.gradAccum, w.precision,
+      w.activationCheckpointing === null ? null : String(w.activationCheckpointing), w.params,
+      f.measuredSteps, f.source,
+      f.tflopsPerGpu?.median, f.tflopsPerGpu?.min, f.tflopsPerGpu?.max,
+      f.tflopsAggregate?.median, f.tflopsAggregate?.min, f.tflopsAggregate?.max,
+      f.tokensPerSecond?.median, f.tokensPerSecond?.min, f.tokensPerSecond?.max,
+      f.stepSeconds?.median, f.stepSeconds?.min, f.stepSeconds?.max,
+      f.peakGpuBytes, f.peakHostBytes, r.predicted.tflopsPerGpu, r.predicted.stepSeconds,
+      baseline.summary.id, d.tflopsPerGpuPct, d.stepSecondsPct, d.speedup,
+      r.versions.runner, r.versions.python, r.versions.torch, r.versions.deepspeed, r.versions.cuda, r.versions.driver,
+    ];
+  });
+  return toCsv(RUN_COLUMNS, rows);
+}
+
+export const SAMPLE_COLUMNS = [
+  'run_id', 'strategy', 'step', 'warmup', 'step_seconds', 'tflops_per_gpu', 'tokens_per_second', 'loss',
+  'gpu_allocated_bytes', 'gpu_reserved_bytes', 'gpu_peak_bytes', 'host_rss_bytes',
+];
+
+export function samplesCsv(runs: ReportRun[]): string {
+  const rows = runs.flatMap((r) =>
+    r.samples.map((s) => [
+      r.summary.id, r.summary.strategy, s.step, s.warmup ? 'true' : 'false', s.stepSeconds, s.tflopsPerGpu, s.tokensPerSecond, s.loss,
+      s.gpuAllocatedBytes, s.gpuReservedBytes, s.gpuPeakBytes, s.hostRssBytes,
+    ]),
+  );
+  return toCsv(SAMPLE_COLUMNS, rows);
+}

@@ -1,0 +1,34 @@
+// Number and name formatting for reports (plain text; escaping happens where it is placed).
+import type { Spread } from './types';
+
+export function fmt(value: number | null | undefined, digits = 1): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+export function fmtBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return '—';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+}
+
+export function fmtSpread(s: Spread | null, digits = 1): string {
+  if (!s) return '—';
+  if (s.n <= 1 || s.min === s.max) return fmt(s.median, digits);
+  return `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
+}
+
+export function fmtPct(value: number | null): string {
+  if (value === null || !Number.isFinite(value)) return '—';
+  const sign = value > 0 ? '+' : value < 0 ? '−' : '±';
+  return `${sign}${Math.abs(value).toFixed(1)} %`;
+}
+
+// Strategy display names are shared with the Compare page (contract/charts/labels).
+export { strategyLabel as strategyName } from '../../contract/charts/labels';

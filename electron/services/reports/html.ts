@@ -1,0 +1,183 @@
+// The self-contained HTML report: one file, inline CSS and inline SVG charts, no script, no
+// external reference, and a CSP that forbids loading or running anything. Every interpolated
+// value goes through the `html` template, which escapes it. The same document is printed to PDF.
+import { diffJson } from '../../contract/charts/diff';
+import { groupRuns, headline, reportWarnings, runDelta, speedup, systemName } from './analysis';
+import { memoryChart, stepTimeChart, tflopsChart } from './charts';
+import { html, raw, type Raw } from './escape';
+import { fmt, fmtBytes, fmtPct, fmtSpread, strategyName } from './format';
+import { FORMULA_CONVENTION, FORMULA_TEXT, formulaFor } from './formula';
+import { percentDelta } from './stats';
+import { renderSvg } from './svg';
+import type { ReportGroup, ReportRun } from './types';
+
+export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+export interface HtmlOptions {
+  baselineId?: string;
+  pageSize?: 'A4' | 'Letter';
+  generatedAt?: Date;
+  appVersion?: string;
+}
+
+const CSS = `
+:root { color-scheme: light; }
+body { font: 13px/1.45 Helvetica, Arial, sans-serif; color: #1b1f24; margin: 24px auto; max-width: 1100px; padding: 0 16px; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; border-bottom: 2px solid #2563eb; padding-bottom: 3px; margin-top: 28px; }
+h3 { font-size: 14px; margin: 16px 0 6px; }
+.muted { color: #5d6672; } .headline { font-size: 17px; font-weight: 600; margin: 12px 0; }
+.warn { color: #8a4b00; background: #fff7e6; border: 1px solid #f0c36d; padding: 6px 10px; border-radius: 6px; margin: 6px 0; }
+table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 12px; }
+th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #d9dee5; vertical-align: top; }
+th { color: #5d6672; font-size: 11px; text-transform: uppercase; letter-spacing: .03em; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.baseline td { background: #eef4ff; }
+pre { background: #f6f7f9; border: 1px solid #d9dee5; border-radius: 6px; padding: 8px; font: 11px/1.35 Menlo, Consolas, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+figure { margin: 10px 0 18px; } figure svg { max-width: 100%; height: auto; } figcaption { font-weight: 600; margin-bottom: 4px; }
+code { font: 12px Menlo, Consolas, monospace; background: #f6f7f9; padding: 0 3px; }
+.tag { display: inline-block; border: 1px solid #9aa4b1; border-radius: 999px; padding: 0 6px; margin: 0 2px 2px 0; font-size: 11px; }
+dl.kv { display: grid; grid-template-columns: 200px 1fr; gap: 2px 12px; margin: 0 0 10px; } dl.kv dt { color: #5d6672; } dl.kv dd { margin: 0; overflow-wrap: anywhere; }
+@media print {
+  body { margin: 0; max-width: none; padding: 0; }
+  section.major { break-before: page; }
+  section.major:first-of-type { break-before: auto; }
+  h2, h3 { break-after: avoid; }
+  tr, figure, .keep, dl.kv { break-inside: avoid; }
+  thead { display: table-header-group; }
+  pre { white-space: pre-wrap; }
+}`;
+
+function pageCss(size: HtmlOptions['pageSize']): string {
+  return size ? `@page { size: ${size}; margin: 14mm 12mm; }` : '@page { margin: 14mm 12mm; }';
+}
+
+function tags(run: ReportRun): Raw {
+  return html`${run.summary.tags.map((t) => html`<span class="tag">${t}</span>`)}`;
+}
+
+function chartFigure(title: string, option: Record<string, unknown>, height = 360): Raw {
+  // The SVG comes from ECharts' SSR renderer, which escapes the text it draws.
+  return html`<figure class="keep"><figcaption>${title}</figcaption>${raw(renderSvg(option, 860, height))}</figure>`;
+}
+
+function groupsTable(groups: ReportGroup[], baseline: ReportGroup): Raw {
+  return html`<table><thead><tr><th>Strategy</th><th>Model</th><th>Engine</th><th class="num">Repeats</th>
+    <th class="num">TFLOPS/GPU median (min–max)</th><th class="num">Aggregate TFLOPS</th><th class="num">Tokens/s</th>
+    <th class="num">Step time s</th><th class="num">vs baseline</th><th class="num">Δ TFLOPS/GPU</th></tr></thead><tbody>
+    ${groups.map((g) => {
+      const x = g === baseline ? null : speedup(g, baseline);
+      return html`<tr class="${g === baseline ? 'baseline' : ''}"><td>${strategyName(g.strategy)}${g === baseline ? ' (baseline)' : ''}</td><td>${g.model}</td><td>${g.engine}</td>
+        <td class="num">${g.runs.length}</td><td class="num">${fmtSpread(g.tflopsPerGpu)}</td><td class="num">${fmtSpread(g.tflopsAggregate)}</td>
+        <td class="num">${fmtSpread(g.tokensPerSecond, 0)}</td><td class="num">${fmtSpread(g.stepSeconds, 3)}</td>
+        <td class="num">${g === baseline ? 'baseline' : x === null ? '—' : `${x.toFixed(2)}×`}</td>
+        <td class="num">${g === baseline ? '—' : fmtPct(percentDelta(g.tflopsPerGpu?.median, baseline.tflopsPerGpu?.median))}</td></tr>`;
+    })}</tbody></table>`;
+}
+
+function runsTable(runs: ReportRun[], baseline: ReportRun): Raw {
+  return html`<table><thead><tr><th>Run</th><th>Strategy</th><th>Status</th><th>Started</th><th class="num">Steps</th>
+    <th class="num">TFLOPS/GPU median (min–max)</th><th class="num">Step time s</th><th class="num">Tokens/s</th>
+    <th class="num">GPU peak</th><th class="num">Host peak</th><th class="num">Predicted TFLOPS/GPU</th><th class="num">Δ vs baseline</th><th>Tags / notes</th></tr></thead><tbody>
+    ${runs.map((r) => {
+      const d = runDelta(r, baseline);
+      const s = r.summary;
+      return html`<tr class="${r === baseline ? 'baseline' : ''}"><td><code>${s.id}</code></td><td>${r.label}</td><td>${s.status}${s.errorClass ? ` (${s.errorClass})` : ''}</td>
+        <td>${s.startedAt ?? s.createdAt}</td><td class="num">${r.figures.measuredSteps}</td>
+        <td class="num">${fmtSpread(r.figures.tflopsPerGpu)}</td><td class="num">${fmtSpread(r.figures.stepSeconds, 3)}</td>
+        <td class="num">${fmtSpread(r.figures.tokensPerSecond, 0)}</td><td class="num">${fmtBytes(r.figures.peakGpuBytes)}</td>
+        <td class="num">${fmtBytes(r.figures.peakHostBytes)}</td><td class="num">${fmt(r.predicted.tflopsPerGpu)}</td>
+        <td class="num">${r === baseline ? 'baseline' : fmtPct(d.tflopsPerGpuPct)}</td>
+        <td>${tags(r)}${s.notes ? html`<div>${s.notes}</div>` : ''}${s.errorMessage ? html`<div class="muted">${s.errorMessage}</div>` : ''}</td></tr>`;
+    })}</tbody></table>`;
+}
+
+function systemsSection(runs: ReportRun[]): Raw {
+  const machines = new Map<string, ReportRun[]>();
+  for (const r of runs) {
+    const key = r.machine ? JSON.stringify({ ...r.machine, detectedAt: null, detectionMs: null }) : 'none';
+    machines.set(key, [...(machines.get(key) ?? []), r]);
+  }
+  const blocks = [...machines.values()].map((members) => {
+    const m = members[0].machine;
+    const ids = members.map((r) => r.summary.id).join(', ');
+    if (!m) return html`<div class="keep"><h3>No system snapshot</h3><p class="muted">Runs: ${ids}</p></div>`;
+    const gpus = m.gpus.length ? m.gpus.map((g) => `${g.index}: ${g.name} (${fmtBytes(g.memoryBytes)})`).join('; ') : `none — ${m.gpuStatus.message}`;
+    return html`<div class="keep"><h3>${m.hostname} — ${systemName(members[0]) ?? ''}</h3><dl class="kv">
+      <dt>Runs</dt><dd>${ids}</dd>
+      <dt>OS</dt><dd>${m.os.distro} ${m.os.release}, kernel ${m.os.kernel} (${m.os.arch})</dd>
+      <dt>CPU</dt><dd>${m.cpu.model}: ${m.cpu.sockets} socket(s), ${m.cpu.physicalCores} cores / ${m.cpu.logicalCores} threads, ${m.cpu.numaNodes.length} NUMA node(s); ${m.cpu.simd.join(' ')}</dd>
+      <dt>Memory</dt><dd>${fmtBytes(m.memory.totalBytes)}</dd>
+      <dt>GPUs</dt><dd>${gpus}</dd>
+      <dt>Driver / CUDA</dt><dd>${m.gpus[0]?.driverVersion ?? '—'} / ${m.gpus[0]?.cudaVersion ?? '—'}</dd>
+      ${m.superchip ? html`<dt>Superchip</dt><dd>${m.superchip.kind}: ${m.superchip.description}</dd>` : ''}
+      <dt>Detected</dt><dd>${m.detectedAt}</dd></dl></div>`;
+  });
+  const distinct = [...machines.values()].map((ms) => ms[0].machine);
+  const diffs = distinct.length > 1 ? diffJson(distinct, ['detectedAt', 'detectionMs', 'memory.availableBytes'], 60) : [];
+  return html`${blocks}${
+    diffs.length
+      ? html`<h3>What differs between the systems</h3><table><thead><tr><th>Field</th>${distinct.map((m, i) => html`<th>${m?.hostname ?? `system ${i + 1}`}</th>`)}</tr></thead>
+        <tbody>${diffs.map((d) => html`<tr><td><code>${d.path}</code></td>${d.values.map((v) => html`<td>${v}</td>`)}</tr>`)}</tbody></table>`
+      : ''
+  }
+  <h3>Software versions</h3><table><thead><tr><th>Run</th><th>Runner</th><th>Python</th><th>torch</th><th>DeepSpeed</th><th>CUDA</th><th>Driver</th></tr></thead><tbody>
+  ${runs.map((r) => html`<tr><td><code>${r.summary.id}</code></td><td>${r.versions.runner ?? '—'}</td><td>${r.versions.python ?? '—'}</td><td>${r.versions.torch ?? '—'}</td>
+    <td>${r.versions.deepspeed ?? '—'}</td><td>${r.versions.cuda ?? '—'}</td><td>${r.versions.driver ?? '—'}</td></tr>`)}</tbody></table>`;
+}
+
+function configsSection(runs: ReportRun[]): Raw {
+  // Identical configs are shown once, with the runs that used them (50 repeats = one block).
+  const byText = new Map<string, ReportRun[]>();
+  for (const r of runs) {
+    const text = r.dsConfig == null ? '' : JSON.stringify(r.dsConfig, null, 2);
+    byText.set(text, [...(byText.get(text) ?? []), r]);
+  }
+  return html`${[...byText].map(
+    ([text, members]) => html`<h3>${[...new Set(members.map((r) => strategyName(r.summary.strategy)))].join(', ')} — ds_config.json</h3>
+      <p class="muted">Runs: ${members.map((r) => r.summary.id).join(', ')}</p>
+      ${text ? html`<pre>${text}</pre>` : html`<p class="muted">No DeepSpeed config stored (${members[0].summary.engine}).</p>`}`,
+  )}`;
+}
+
+function formulaSection(runs: ReportRun[]): Raw {
+  return html`<p><strong>Model TFLOPS</strong>, ${FORMULA_TEXT}.</p><p>${FORMULA_CONVENTION}</p>
+    <p class="muted">A figure is the median over the measured steps (warm-up steps are not counted), with min–max; a strategy's figure is the median of its repeats' medians, with min–max over repeats. Step times are taken after a device synchronize.</p>
+    <table><thead><tr><th>Run</th><th>Workload</th><th>Formula with this run's numbers</th></tr></thead><tbody>
+    ${runs.map((r) => {
+      const w = r.workload;
+      return html`<tr><td><code>${r.summary.id}</code></td><td>${r.summary.model}, seq ${w.seqLen ?? '—'}, global batch ${w.globalBatch ?? '—'} (micro ${w.microBatch ?? '—'} × accum ${w.gradAccum ?? '—'} × ${w.worldSize} GPU), ${w.precision ?? '—'}, checkpointing ${w.activationCheckpointing === null ? '—' : w.activationCheckpointing ? 'on' : 'off'}</td><td>${formulaFor(r)}</td></tr>`;
+    })}</tbody></table>`;
+}
+
+export function renderHtml(runs: ReportRun[], options: HtmlOptions = {}): string {
+  if (runs.length === 0) throw new Error('a report needs at least one run');
+  const baselineRun = runs.find((r) => r.summary.id === options.baselineId) ?? runs[0];
+  const groups = groupRuns(runs);
+  const baseline = groups.find((g) => g.runs.includes(baselineRun))!;
+  const generated = options.generatedAt ?? new Date();
+  const warnings = reportWarnings(runs);
+  const withSteps = runs.some((r) => r.samples.some((s) => !s.warmup));
+  const body = html`<header class="keep"><h1>Offload Studio benchmark report</h1>
+    <p class="muted">Generated ${generated.toISOString()} by Offload Studio ${options.appVersion ?? ''} · ${runs.length} run(s) · baseline: ${strategyName(baselineRun.summary.strategy)} (<code>${baselineRun.summary.id}</code>)</p></header>
+    <section class="summary"><h2>Summary</h2><p class="headline" data-testid="headline">${headline(groups, baseline)}</p>
+    ${warnings.map((w) => html`<p class="warn">${w}</p>`)}
+    ${groupsTable(groups, baseline)}</section>
+    <section class="major charts"><h2>Charts</h2>
+    ${chartFigure('Model TFLOPS per GPU by strategy (bar: median of repeats; dots: each repeat)', tflopsChart(groups))}
+    ${withSteps ? chartFigure('Step time over the measured steps', stepTimeChart(runs)) : ''}
+    ${chartFigure('Memory peaks by strategy', memoryChart(groups), 320)}</section>
+    <section class="major runs"><h2>Runs</h2><p class="muted">Spread in parentheses: min–max over the run's measured steps. Δ: percent change of TFLOPS per GPU against the baseline run.</p>${runsTable(runs, baselineRun)}</section>
+    <section class="major formula"><h2>How the figures are computed</h2>${formulaSection(runs)}</section>
+    <section class="major system"><h2>System snapshot</h2>${systemsSection(runs)}</section>
+    <section class="major configs"><h2>Configs</h2>${configsSection(runs)}</section>
+    <footer class="muted"><p>Report date ${generated.toISOString()}. Offload Studio ${options.appVersion ?? ''}.</p></footer>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Offload Studio report — ${html`${headline(groups, baseline)}`.__html}</title>
+<style>${CSS}
+${pageCss(options.pageSize)}</style></head>
+<body>${body.__html}</body></html>
+`;
+}

@@ -1,0 +1,100 @@
+// The reports service: selected runs → HTML, PDF, CSV, JSON or a reproduction bundle, written
+// only at the path the caller chose (see output.ts). Plain Node: the PDF renderer is injected
+// (default: headless Chromium; the Electron app may pass one built on webContents.printToPDF).
+import path from 'node:path';
+import { ApiError, type ReportExportRequest, type ReportExportResponse, type RunDetail } from '../../contract';
+import { bundleEntries } from './bundle';
+import { runsCsv, samplesCsv } from './csv';
+import { renderHtml } from './html';
+import { normaliseRuns } from './load';
+import { validateTarget, writeFileAtomic, writeFolderAtomic } from './output';
+import { createChromiumPdfRenderer, PdfError, type PdfRenderer } from './pdf';
+import type { ReportRun } from './types';
+import { buildZip } from './zip';
+
+export type { PdfRenderer } from './pdf';
+export type { ReportRun } from './types';
+export { createChromiumPdfRenderer } from './pdf';
+export { renderHtml } from './html';
+export { runsCsv, samplesCsv, RUN_COLUMNS, SAMPLE_COLUMNS } from './csv';
+export { toReportRun } from './normalize';
+
+export interface ReportsDeps {
+  /** history.getRun: the stored run, or null when there is no such id. */
+  getRun(id: string): RunDetail | null;
+  /** history's lossless runs export (the JSON format); when absent, the run details are written as they are. */
+  exportRuns?(ids: string[]): unknown;
+  pdfRenderer?: PdfRenderer;
+  appVersion?: string;
+  now?: () => Date;
+}
+
+export interface ReportsService {
+  export(request: ReportExportRequest): Promise<ReportExportResponse>;
+  /** The HTML of a report without writing it (the PDF path and the benchmarks use it). */
+  html(runIds: string[], options?: { baselineId?: string; pageSize?: 'A4' | 'Letter' }): string;
+}
+
+export function createReports(deps: ReportsDeps): ReportsService {
+  const now = deps.now ?? (() => new Date());
+  const pdfRenderer = deps.pdfRenderer ?? createChromiumPdfRenderer();
+  const load = (ids: string[]): ReportRun[] => normaliseRuns(ids, deps.getRun);
+  const htmlOf = (runs: ReportRun[], baselineId?: string, pageSize?: 'A4' | 'Letter') =>
+    renderHtml(runs, { baselineId, pageSize, generatedAt: now(), appVersion: deps.appVersion });
+
+  return {
+    html: (runIds, options = {}) => htmlOf(load(runIds), options.baselineId, options.pageSize),
+    async export(request) {
+      const started = performance.now();
+      // Validate the destination before any work, so a bad path fails fast.
+      const target = validateTarget(request.path, request.format, request.overwrite === true);
+      const runs = load(request.runIds);
+      let bytes = 0;
+      const extraPaths: string[] = [];
+      switch (request.format) {
+        case 'html':
+          bytes = writeFileAtomic(target.path, htmlOf(runs, request.baselineId, request.pageSize));
+          break;
+        case 'pdf': {
+          const pageSize = request.pageSize ?? 'A4';
+          let pdf: Buffer;
+          try {
+            pdf = await pdfRenderer(htmlOf(runs, request.baselineId, pageSize), { pageSize });
+          } catch (error) {
+            throw new ApiError('pdf_failed', error instanceof PdfError ? error.message : `Printing the PDF failed: ${(error as Error).message}`);
+          }
+          bytes = writeFileAtomic(target.path, pdf);
+          break;
+        }
+        case 'csv': {
+          bytes = writeFileAtomic(target.path, runsCsv(runs, request.baselineId));
+          if (request.includeSamples) {
+            const samplesPath = target.path.replace(/\.csv$/i, '.samples.csv');
+            validateTarget(samplesPath, 'csv', request.overwrite === true);
+            writeFileAtomic(samplesPath, samplesCsv(runs));
+            extraPaths.push(samplesPath);
+          }
+          break;
+        }
+        case 'json': {
+          const document = deps.exportRuns
+            ? deps.exportRuns(request.runIds)
+            : { format: 'offload-studio/run-details', version: 1, exportedAt: now().toISOString(), runs: request.runIds.map((id) => deps.getRun(id)) };
+          bytes = writeFileAtomic(target.path, JSON.stringify(document, null, 2) + '\n');
+          break;
+        }
+        case 'bundle': {
+          const entries = bundleEntries(runs, { includeSamples: request.includeSamples, generatedAt: now(), appVersion: deps.appVersion });
+          if (target.folder) bytes = writeFolderAtomic(target.path, entries);
+          else {
+            // Inside the zip everything sits under one folder named like the archive.
+            const root = path.basename(target.path, path.extname(target.path));
+            bytes = writeFileAtomic(target.path, buildZip(entries.map((e) => ({ ...e, name: `${root}/${e.name}` })), now()));
+          }
+          break;
+        }
+      }
+      return { path: target.path, bytes, format: request.format, extraPaths: extraPaths.length ? extraPaths : undefined, ms: Math.round(performance.now() - started) };
+    },
+  };
+}

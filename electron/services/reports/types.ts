@@ -1,0 +1,78 @@
+// The report's own view of a run: everything every format needs, normalised once from the
+// history's RunDetail so the HTML, CSV and bundle writers never re-derive a figure differently.
+import type { Machine, RunSample, RunSummary } from '../../contract';
+
+/** Median, min and max of one figure over a set of values (measured steps, or repeats). */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  n: number;
+}
+
+export interface ReportWorkload {
+  params: number | null; // N
+  layers: number | null; // L
+  hidden: number | null; // h
+  seqLen: number | null; // s
+  globalBatch: number | null;
+  microBatch: number | null;
+  gradAccum: number | null;
+  worldSize: number; // GPUs (processes) in the run
+  nodes: number;
+  activationCheckpointing: boolean | null;
+  precision: string | null;
+}
+
+export interface ReportVersions {
+  runner: string | null;
+  python: string | null;
+  torch: string | null;
+  deepspeed: string | null;
+  cuda: string | null;
+  driver: string | null;
+}
+
+export interface ReportFigures {
+  measuredSteps: number;
+  stepSeconds: Spread | null;
+  tflopsPerGpu: Spread | null;
+  tflopsAggregate: Spread | null;
+  tokensPerSecond: Spread | null;
+  peakGpuBytes: number | null;
+  peakHostBytes: number | null;
+  /** Where the figures came from: per-step samples, the runner's result, or the summary row only. */
+  source: 'samples' | 'result' | 'summary';
+}
+
+export interface ReportRun {
+  summary: RunSummary;
+  /** Short human name: "superoffload · repeat 2". */
+  label: string;
+  samples: RunSample[];
+  dsConfig: unknown | null;
+  spec: unknown | null;
+  machine: Machine | null;
+  versions: ReportVersions;
+  workload: ReportWorkload;
+  figures: ReportFigures;
+  predicted: { tflopsPerGpu: number | null; stepSeconds: number | null };
+  /** Hostnames of a multi-node run (for the bundle's hostfile); empty on one node. */
+  hosts: string[];
+  /** The runner's launch argv as stored, when the engine recorded it. */
+  launchArgv: string[] | null;
+}
+
+/** A group of repeats of the same thing (model, strategy, engine, machine). */
+export interface ReportGroup {
+  key: string;
+  model: string;
+  strategy: string;
+  engine: string;
+  runs: ReportRun[];
+  // Spread over repeats of each run's median.
+  stepSeconds: Spread | null;
+  tflopsPerGpu: Spread | null;
+  tflopsAggregate: Spread | null;
+  tokensPerSecond: Spread | null;
+}
