@@ -1,6 +1,290 @@
-// Planning (tuner) shapes and channels. Filled in by the tuner issue.
+// Planning (tuner) shapes and channels: model architectures, strategy presets, workloads, and the
+// plan the tuner computes. One pure function (services/tuner `planWorkload`) produces the plan, so
+// the CLI (`plan --json`), the `plan/compute` channel and the Plan page show identical numbers.
 import { z } from 'zod';
+import { MachineSchema } from './hardware';
 
-export const planRequests = {} as const;
+// ---------------------------------------------------------------- model architectures
+
+export const ModelFamilySchema = z.enum(['llama', 'qwen2', 'mistral', 'gpt2']);
+
+/** A dense decoder-only transformer, as far as the memory/throughput model and the runner need it. */
+export const ModelArchSchema = z.object({
+  id: z.string().min(1),
+  label: z.string(),
+  family: ModelFamilySchema,
+  hiddenSize: z.number().int().positive(),
+  numLayers: z.number().int().positive(),
+  numHeads: z.number().int().positive(),
+  numKvHeads: z.number().int().positive(),
+  intermediateSize: z.number().int().positive(),
+  vocabSize: z.number().int().positive(),
+  tieEmbeddings: z.boolean(),
+  /** 0 for families without rotary embeddings (gpt2 uses learned positions). */
+  ropeTheta: z.number().nonnegative(),
+  /** RMSNorm eps (llama/qwen2/mistral) or LayerNorm eps (gpt2). */
+  rmsNormEps: z.number().positive(),
+  headDim: z.number().int().positive(),
+  maxPositionEmbeddings: z.number().int().positive(),
+  /** q/k/v projections carry a bias (qwen2); gpt2 has biases on every linear (implied by family). */
+  attentionBias: z.boolean(),
+  /** The published parameter count, where one is published; null for imports. */
+  publishedParams: z.number().int().positive().nullable(),
+  /** Where the architecture values and published count come from. */
+  source: z.string().nullable(),
+});
+export type ModelArch = z.infer<typeof ModelArchSchema>;
+
+// ---------------------------------------------------------------- strategies (resources/presets/strategies.json)
+
+export const OffloadDeviceSchema = z.enum(['none', 'cpu', 'nvme']);
+
+export const StrategyPresetSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  engine: z.enum(['deepspeed', 'fsdp2']),
+  /** ZeRO stage; FSDP2 full sharding is modelled as stage 3. */
+  stage: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  offloadOptimizer: OffloadDeviceSchema,
+  offloadParam: OffloadDeviceSchema,
+  superOffload: z.boolean(),
+  description: z.string(),
+  /** 0..1: share of the CPU optimizer step hidden behind backward (0 = serial after backward). */
+  cpuStepOverlap: z.number().min(0).max(1),
+  /** 0..1: share of host↔device and NVMe traffic hidden behind compute. */
+  transferOverlap: z.number().min(0).max(1),
+  /** 0..1: share of GPU↔GPU collectives hidden behind compute. */
+  commOverlap: z.number().min(0).max(1),
+  requires: z.array(z.enum(['cuda', 'nvme', 'async_io'])),
+  notes: z.array(z.string()),
+});
+export type StrategyPreset = z.infer<typeof StrategyPresetSchema>;
+
+// ---------------------------------------------------------------- GPU catalog (resources/presets/gpus.json)
+
+export const GpuCatalogEntrySchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  /** Lower-case substrings of the nvidia-smi name that identify this GPU. */
+  match: z.array(z.string()),
+  bf16DenseTflops: z.number().positive(),
+  /** Measured matmul ceiling where one exists (what the model uses before a measurement of this host). */
+  matmulTflops: z.number().positive(),
+  memoryBytes: z.number().positive(),
+  hostLink: z.object({ kind: z.enum(['pcie', 'c2c']), bytesPerSecond: z.number().positive(), label: z.string() }),
+  peerLink: z.object({ kind: z.enum(['nvlink', 'pcie']), bytesPerSecond: z.number().positive(), label: z.string() }),
+  source: z.string(),
+});
+export type GpuCatalogEntry = z.infer<typeof GpuCatalogEntrySchema>;
+
+// ---------------------------------------------------------------- workloads
+
+export const PlanPrecisionSchema = z.enum(['bf16', 'fp16']);
+
+export const WorkloadSchema = z
+  .object({
+    /** A preset id (`llama-3.1-8b`), a path to a config.json (CLI), or an inline architecture (imports). */
+    model: z.union([z.string().min(1), ModelArchSchema]),
+    seqLen: z.number().int().positive(),
+    microBatch: z.number().int().positive(),
+    gradAccum: z.number().int().positive().default(1),
+    /** GPUs per node. */
+    gpus: z.number().int().positive(),
+    nodes: z.number().int().positive().default(1),
+    precision: PlanPrecisionSchema.default('bf16'),
+    activationCheckpointing: z.boolean().default(true),
+    /** Override of the generated gradient_clipping (SuperOffload loses its overlap when non-zero). */
+    gradientClipping: z.number().nonnegative().optional(),
+    /** Override of SuperOffload's cpuadam_cores_perc (else from the measured CPU Adam sweep). */
+    cpuadamCoresPerc: z.number().gt(0).lt(1).optional(),
+    /** Where ZeRO-Infinity swaps; default /local_nvme. */
+    nvmePath: z.string().optional(),
+    /** Search the micro batch (largest that fits, fastest per token) for the recommendation. */
+    searchMicroBatch: z.boolean().default(true),
+  })
+  .strict();
+export type Workload = z.infer<typeof WorkloadSchema>;
+export type WorkloadInput = z.input<typeof WorkloadSchema>;
+
+/** Fields that override a scenario's workload: no defaults here, so an absent field keeps the scenario's value. */
+export const WorkloadOverridesSchema = z
+  .object({
+    model: z.union([z.string().min(1), ModelArchSchema]),
+    seqLen: z.number().int().positive(),
+    microBatch: z.number().int().positive(),
+    gradAccum: z.number().int().positive(),
+    gpus: z.number().int().positive(),
+    nodes: z.number().int().positive(),
+    precision: PlanPrecisionSchema,
+    activationCheckpointing: z.boolean(),
+    gradientClipping: z.number().nonnegative(),
+    cpuadamCoresPerc: z.number().gt(0).lt(1),
+    nvmePath: z.string(),
+    searchMicroBatch: z.boolean(),
+  })
+  .partial()
+  .strict();
+export type WorkloadOverrides = z.infer<typeof WorkloadOverridesSchema>;
+
+// ---------------------------------------------------------------- scenarios (resources/presets/scenarios.json)
+
+export const ScenarioSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  description: z.string(),
+  workload: WorkloadSchema,
+  /** Strategies the scenario compares (the plan still lists every strategy). */
+  compare: z.array(z.string()),
+  /** A synthetic machine; `catalogued` says it was not detected. */
+  machine: z.object({ catalogued: z.literal(true), description: z.string(), value: MachineSchema }).nullable(),
+  source: z.string(),
+});
+export type Scenario = z.infer<typeof ScenarioSchema>;
+
+// ---------------------------------------------------------------- the plan
+
+const bytes = z.number().nonnegative();
+
+export const MemoryEstimateSchema = z.object({
+  /** Per GPU: model states + activations + buffers + overhead. */
+  gpuBytes: bytes,
+  /** Per node. */
+  hostBytes: bytes,
+  /** Per node. */
+  nvmeBytes: bytes,
+  /** Exactly DeepSpeed's estimate_zero{2,3}_model_states_mem_needs (factor 1.5, zero_init true). */
+  modelStates: z.object({ gpuBytes: bytes, hostBytes: bytes, estimator: z.string() }),
+  /** The terms, named, so a reader can check the sum. */
+  gpuTerms: z.record(z.string(), bytes),
+  hostTerms: z.record(z.string(), bytes),
+  nvmeTerms: z.record(z.string(), bytes),
+});
+export type MemoryEstimate = z.infer<typeof MemoryEstimateSchema>;
+
+export const PredictionSchema = z.object({
+  stepSeconds: z.number().nonnegative(),
+  tflopsPerGpu: z.number().nonnegative(),
+  tflopsAggregate: z.number().nonnegative(),
+  tokensPerSecond: z.number().nonnegative(),
+  /** Seconds per optimizer step, by term (compute, exposed comm/transfer/cpu/nvme). */
+  terms: z.record(z.string(), z.number()),
+  formula: z.string(),
+  calibrated: z.boolean(),
+});
+export type Prediction = z.infer<typeof PredictionSchema>;
+
+export const ConfigValidationSchema = z.object({
+  ok: z.boolean(),
+  errors: z.array(z.object({ field: z.string(), message: z.string() })),
+  /** Legal but costly settings (e.g. gradient clipping that turns SuperOffload's overlap off). */
+  warnings: z.array(z.object({ field: z.string(), message: z.string() })),
+});
+export type ConfigValidation = z.infer<typeof ConfigValidationSchema>;
+
+export const LimitingResourceSchema = z.enum(['gpu-memory', 'host-memory', 'nvme', 'gpu-count', 'requirement']);
+
+export const StrategyPlanSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  engine: z.enum(['deepspeed', 'fsdp2']),
+  fits: z.boolean(),
+  /** Why it fits (with the headroom left) or which resource it exceeds. */
+  reason: z.string(),
+  limitedBy: LimitingResourceSchema.nullable(),
+  memory: MemoryEstimateSchema,
+  predicted: PredictionSchema,
+  /** ds_config.json (deepspeed) or the runner's fsdp block (fsdp2). */
+  config: z.record(z.string(), z.unknown()),
+  validation: ConfigValidationSchema,
+  warnings: z.array(z.string()),
+});
+export type StrategyPlan = z.infer<typeof StrategyPlanSchema>;
+
+export const RecommendationSchema = z.object({
+  strategyId: z.string(),
+  microBatch: z.number().int().positive(),
+  gradAccum: z.number().int().positive(),
+  cpuadamCoresPerc: z.number().nullable(),
+  predicted: PredictionSchema,
+  reason: z.string(),
+  runnerUp: z.object({ strategyId: z.string(), microBatch: z.number().int(), predicted: PredictionSchema, reason: z.string() }).nullable(),
+});
+export type Recommendation = z.infer<typeof RecommendationSchema>;
+
+export const HardwareProfileSchema = z.object({
+  machineLabel: z.string(),
+  machineSource: z.enum(['detected', 'file', 'catalogued']),
+  gpuName: z.string().nullable(),
+  gpuCount: z.number().int().nonnegative(),
+  gpuMemoryBytes: bytes,
+  hostMemoryBytes: bytes,
+  nvmeBytes: bytes,
+  physicalCores: z.number().int().nonnegative(),
+  matmulTflops: z.number().nonnegative(),
+  hostLinkBytesPerSecond: z.number().nonnegative(),
+  peerLinkBytesPerSecond: z.number().nonnegative(),
+  interNodeBytesPerSecond: z.number().nonnegative(),
+  diskBytesPerSecond: z.number().nonnegative(),
+  hostMemoryBytesPerSecond: z.number().nonnegative(),
+  /** CPU Adam (params/s for the whole node) by thread count. */
+  cpuAdam: z.array(z.object({ threads: z.number().int().positive(), paramsPerSecond: z.number().positive() })),
+  /** Where each figure came from: 'measured' | 'catalog:<id>' | 'default'. */
+  sources: z.record(z.string(), z.string()),
+});
+export type HardwareProfile = z.infer<typeof HardwareProfileSchema>;
+
+export const PlanResultSchema = z.object({
+  params: z.number().int().positive(),
+  largestLayerParams: z.number().int().positive(),
+  model: ModelArchSchema,
+  workload: WorkloadSchema,
+  profile: HardwareProfileSchema,
+  strategies: z.array(StrategyPlanSchema),
+  recommended: RecommendationSchema.nullable(),
+  scenario: z.string().nullable(),
+  notes: z.array(z.string()),
+});
+export type PlanResult = z.infer<typeof PlanResultSchema>;
+
+// ---------------------------------------------------------------- channels of the plan domain
+
+export const planRequests = {
+  'plan/presets': {
+    request: z.object({}).strict(),
+    response: z.object({
+      models: z.array(ModelArchSchema.extend({ params: z.number().int().positive() })),
+      strategies: z.array(StrategyPresetSchema),
+      scenarios: z.array(ScenarioSchema),
+      gpus: z.array(GpuCatalogEntrySchema),
+    }),
+  },
+  'plan/compute': {
+    request: z
+      .object({
+        /** Either a workload or a scenario id (the scenario's workload and machine, fields of `workload` overriding). */
+        workload: WorkloadOverridesSchema.optional(),
+        scenario: z.string().optional(),
+        /** Plan for this machine instead of the detected one. */
+        machine: MachineSchema.optional(),
+      })
+      .strict(),
+    response: PlanResultSchema,
+  },
+  'plan/import-hf-config': {
+    request: z.object({ text: z.string(), id: z.string().optional() }).strict(),
+    response: ModelArchSchema,
+  },
+  'plan/config': {
+    request: z
+      .object({
+        workload: WorkloadSchema,
+        strategyId: z.string(),
+        /** A user-edited ds_config to validate against the workload instead of the generated one. */
+        config: z.record(z.string(), z.unknown()).optional(),
+      })
+      .strict(),
+    response: z.object({ config: z.record(z.string(), z.unknown()), validation: ConfigValidationSchema }),
+  },
+} as const;
+
 export const planEvents = {} as const;
-export const _planSchemasPlaceholder = z.object({});

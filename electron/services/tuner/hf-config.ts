@@ -1,0 +1,86 @@
+// Import of a Hugging Face config.json (model_type llama / qwen2 / mistral / gpt2) into a ModelArch.
+// A malformed file is refused with the offending field named, never guessed around.
+import { ApiError, type ModelArch } from '../../contract';
+
+type Json = Record<string, unknown>;
+
+function fail(field: string, message: string): never {
+  throw new ApiError('invalid_hf_config', `config.json: field '${field}' ${message}`, field);
+}
+
+function int(cfg: Json, field: string, fallback?: number): number {
+  const v = cfg[field];
+  if (v === undefined || v === null) {
+    if (fallback !== undefined) return fallback;
+    fail(field, 'is missing');
+  }
+  if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) fail(field, `must be a positive integer (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+function num(cfg: Json, field: string, fallback: number): number {
+  const v = cfg[field];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail(field, `must be a non-negative number (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+function bool(cfg: Json, field: string, fallback: boolean): boolean {
+  const v = cfg[field];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'boolean') fail(field, `must be true or false (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+/** Parse config.json text. `id` names the imported model (default: from _name_or_path or model_type). */
+export function importHfConfig(text: string, id?: string): ModelArch {
+  let cfg: unknown;
+  try {
+    cfg = JSON.parse(text);
+  } catch (error) {
+    fail('(root)', `is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg)) fail('(root)', 'must be a JSON object');
+  const c = cfg as Json;
+  const type = c.model_type;
+  if (typeof type !== 'string') fail('model_type', 'is missing');
+  const name = id ?? (typeof c._name_or_path === 'string' && c._name_or_path ? c._name_or_path.split('/').pop()!.toLowerCase() : `imported-${type}`);
+
+  if (type === 'gpt2') {
+    const h = int(c, 'n_embd');
+    const heads = int(c, 'n_head');
+    if (h % heads !== 0) fail('n_head', `must divide n_embd (${h})`);
+    const inner = c.n_inner === null || c.n_inner === undefined ? 4 * h : int(c, 'n_inner');
+    return {
+      id: name, label: `${name} (imported gpt2)`, family: 'gpt2',
+      hiddenSize: h, numLayers: int(c, 'n_layer'), numHeads: heads, numKvHeads: heads,
+      intermediateSize: inner, vocabSize: int(c, 'vocab_size'), tieEmbeddings: bool(c, 'tie_word_embeddings', true),
+      ropeTheta: 0, rmsNormEps: num(c, 'layer_norm_epsilon', 1e-5) || 1e-5, headDim: h / heads,
+      maxPositionEmbeddings: int(c, 'n_positions', 1024), attentionBias: true, publishedParams: null, source: 'imported config.json',
+    };
+  }
+  if (type !== 'llama' && type !== 'qwen2' && type !== 'mistral')
+    fail('model_type', `'${type}' is not supported (llama, qwen2, mistral, gpt2)`);
+
+  const h = int(c, 'hidden_size');
+  const heads = int(c, 'num_attention_heads');
+  const kv = int(c, 'num_key_value_heads', heads);
+  if (heads % kv !== 0) fail('num_key_value_heads', `must divide num_attention_heads (${heads})`);
+  if (c.head_dim === undefined || c.head_dim === null) {
+    if (h % heads !== 0) fail('num_attention_heads', `must divide hidden_size (${h}) when head_dim is absent`);
+  }
+  const headDim = int(c, 'head_dim', h / heads);
+  const defaults = { llama: { eps: 1e-6, pos: 2048 }, qwen2: { eps: 1e-6, pos: 32768 }, mistral: { eps: 1e-6, pos: 131072 } }[type];
+  const eps = num(c, 'rms_norm_eps', defaults.eps);
+  if (eps <= 0) fail('rms_norm_eps', 'must be positive');
+  return {
+    id: name, label: `${name} (imported ${type})`, family: type,
+    hiddenSize: h, numLayers: int(c, 'num_hidden_layers'), numHeads: heads, numKvHeads: kv,
+    intermediateSize: int(c, 'intermediate_size'), vocabSize: int(c, 'vocab_size'),
+    tieEmbeddings: bool(c, 'tie_word_embeddings', false), ropeTheta: num(c, 'rope_theta', 10000), rmsNormEps: eps,
+    headDim, maxPositionEmbeddings: int(c, 'max_position_embeddings', defaults.pos),
+    // Qwen2 always puts biases on q/k/v; llama/mistral only when attention_bias says so.
+    attentionBias: type === 'qwen2' ? true : bool(c, 'attention_bias', false),
+    publishedParams: null, source: 'imported config.json',
+  };
+}

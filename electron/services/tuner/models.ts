@@ -1,0 +1,24 @@
+// Model resolution: a preset id, a path to a Hugging Face config.json, or an inline architecture.
+import fs from 'node:fs';
+import { ApiError, type ModelArch } from '../../contract';
+import { importHfConfig } from './hf-config';
+import { catalog } from './presets';
+
+function looksLikePath(s: string): boolean {
+  return s.endsWith('.json') || s.includes('/') || s.includes('\\');
+}
+
+/** `llama-3.1-8b` → its preset; `path/to/config.json` → the imported architecture. */
+export function resolveModel(idOrPath: string | ModelArch): ModelArch {
+  if (typeof idOrPath !== 'string') return idOrPath;
+  const preset = catalog().models.find((m) => m.id === idOrPath.toLowerCase());
+  if (preset) return preset;
+  if (looksLikePath(idOrPath)) {
+    if (!fs.existsSync(idOrPath)) throw new ApiError('not_found', `model config '${idOrPath}' does not exist`, 'model');
+    const base = idOrPath.replace(/\\/g, '/').split('/');
+    const dir = base.length > 1 ? base[base.length - 2] : undefined;
+    const file = base[base.length - 1].replace(/\.json$/, '');
+    return importHfConfig(fs.readFileSync(idOrPath, 'utf8'), file === 'config' && dir ? dir : file);
+  }
+  throw new ApiError('unknown_model', `unknown model '${idOrPath}' (presets: ${catalog().models.map((m) => m.id).join(', ')}; or a path to a config.json)`, 'model');
+}

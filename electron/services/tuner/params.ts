@@ -1,0 +1,41 @@
+// Parameter counts from the architecture, the way the Hugging Face modules allocate them, and
+// the "largest layer" DeepSpeed's ZeRO-3 estimator uses (model_to_params: the most parameters
+// held directly by one module, recurse=False — for these models the embedding or the LM head).
+import type { ModelArch } from '../../contract';
+
+export interface ParamCount {
+  total: number;
+  perLayer: number;
+  embedding: number;
+  /** Largest single module (DeepSpeed's ℓ): max over embedding, LM head, each projection. */
+  largestLayer: number;
+}
+
+export function countParams(m: ModelArch): ParamCount {
+  const h = m.hiddenSize;
+  const qDim = m.numHeads * m.headDim;
+  const kvDim = m.numKvHeads * m.headDim;
+  const V = m.vocabSize;
+  const I = m.intermediateSize;
+  if (m.family === 'gpt2') {
+    // GPT-2: Conv1D c_attn (h → 3h) and c_proj with biases, MLP c_fc (h → I) / c_proj with biases,
+    // two LayerNorms (weight + bias) per block, learned positions wpe, final ln_f, tied head.
+    const attn = h * 3 * h + 3 * h + h * h + h;
+    const mlp = h * I + I + I * h + h;
+    const perLayer = attn + mlp + 4 * h;
+    const embedding = V * h + m.maxPositionEmbeddings * h;
+    const total = embedding + m.numLayers * perLayer + 2 * h + (m.tieEmbeddings ? 0 : V * h);
+    const largestLayer = Math.max(V * h, m.maxPositionEmbeddings * h, h * 3 * h + 3 * h, h * I + I, I * h + h);
+    return { total, perLayer, embedding, largestLayer };
+  }
+  // Llama / Qwen2 / Mistral: q,k,v,o projections (q/k/v biases for qwen2), gated MLP (gate, up,
+  // down; no bias), two RMSNorm weights per block, final norm, untied or tied LM head.
+  const bias = m.attentionBias ? qDim + 2 * kvDim : 0;
+  const attn = h * qDim + 2 * h * kvDim + qDim * h + bias;
+  const mlp = 3 * h * I;
+  const perLayer = attn + mlp + 2 * h;
+  const embedding = V * h;
+  const total = embedding + m.numLayers * perLayer + h + (m.tieEmbeddings ? 0 : V * h);
+  const largestLayer = Math.max(V * h, h * I, h * qDim + (m.attentionBias ? qDim : 0));
+  return { total, perLayer, embedding, largestLayer };
+}
