@@ -10,6 +10,8 @@ import { engineEvents, engineRequests } from './engine';
 import { measureEvents, measureRequests } from './measure';
 import { environmentEvents, environmentRequests } from './environment';
 import { reportsEvents, reportsRequests } from './reports';
+import { settingsEvents, settingsRequests } from './settings';
+import { clusterEvents, clusterRequests } from './cluster';
 import { Empty } from './common';
 
 export const AppInfoSchema = z.object({
@@ -38,6 +40,8 @@ export const requests = {
   ...planRequests,
   ...engineRequests,
   ...runsRequests,
+  ...settingsRequests,
+  ...clusterRequests,
   ...reportsRequests,
 } as const;
 
@@ -49,6 +53,8 @@ export const events = {
   ...planEvents,
   ...engineEvents,
   ...runsEvents,
+  ...settingsEvents,
+  ...clusterEvents,
   ...reportsEvents,
 } as const;
 

@@ -10,3 +10,5 @@ export * from './engine';
 export * from './measure';
 export * from './environment';
 export * from './reports';
+export * from './settings';
+export * from './cluster';

@@ -2,6 +2,7 @@
 // detection, SQLite and child-process work never block the main thread.
 import { eventNames, type Channel, type WireResult } from '../contract';
 import { createBackend } from '../services/backend';
+import { followDataDirPointer } from '../services/settings';
 import { toWireError } from '../server/wire-error';
 
 interface ParentPort {
@@ -10,8 +11,10 @@ interface ParentPort {
 }
 
 const parentPort = (process as unknown as { parentPort: ParentPort }).parentPort;
-const dataDir = process.env.OFFLOAD_STUDIO_DATA_DIR;
-if (!dataDir) throw new Error('OFFLOAD_STUDIO_DATA_DIR is not set');
+const baseDir = process.env.OFFLOAD_STUDIO_DATA_DIR;
+if (!baseDir) throw new Error('OFFLOAD_STUDIO_DATA_DIR is not set');
+// A data folder moved in Settings is recorded as a pointer in the default folder; follow it at start.
+const dataDir = followDataDirPointer(baseDir);
 
 const backend = createBackend({ dataDir, transport: 'electron' });
 for (const name of eventNames) backend.on(name, (payload) => parentPort.postMessage({ event: name, payload }));

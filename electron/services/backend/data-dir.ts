@@ -2,10 +2,18 @@
 // userData for this app, so the CLI, `serve` and the desktop app share one history.
 import os from 'node:os';
 import path from 'node:path';
+import { followDataDirPointer } from '../settings';
 
 export const APP_FOLDER_NAME = 'Offload Studio';
 
+// The data folder to use: the per-user folder, or the folder its pointer file names when the
+// user moved it in Settings (read once at start, hence "restart needed").
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  return followDataDirPointer(baseDataDir(env, platform));
+}
+
+/** The per-user folder itself, where the pointer file lives. */
+export function baseDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
   if (env.OFFLOAD_STUDIO_DATA_DIR) return env.OFFLOAD_STUDIO_DATA_DIR;
   const home = os.homedir();
   if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', APP_FOLDER_NAME);

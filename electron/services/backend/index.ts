@@ -23,6 +23,8 @@ import { planHandlers } from './handlers/plan';
 import { engineHandlers } from './handlers/engine';
 import { measureHandlers } from './handlers/measure';
 import { environmentHandlers } from './handlers/environment';
+import { settingsHandlers } from './handlers/settings';
+import { clusterHandlers } from './handlers/cluster';
 import { reportsHandlers } from './handlers/reports';
 
 export interface BackendOptions {
@@ -63,6 +65,8 @@ export function createBackend(options: BackendOptions): Backend {
     ...engineHandlers(ctx),
     ...measureHandlers(ctx),
     ...environmentHandlers(ctx),
+    ...settingsHandlers(ctx),
+    ...clusterHandlers(ctx),
     ...reportsHandlers(ctx),
   } satisfies HandlerMap<Channel>;
 

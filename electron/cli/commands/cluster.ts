@@ -1,0 +1,70 @@
+// `cluster …`: define clusters from a JSON file, detect hosts, pre-flight, and show the DeepSpeed
+// launch (hostfile + argument vector) a multi-node run will use.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from '../command';
+
+const USAGE = `cluster list | save FILE.json | delete NAME | detect NAME | preflight NAME | launch NAME [--spec spec.json] | assumptions NAME`;
+
+export const clusterCommands: Record<string, Command> = {
+  cluster: {
+    summary: `multi-node clusters over DeepSpeed's launcher: ${USAGE}`,
+    async run({ backend, positionals, flags, json, out }) {
+      const [action, arg] = positionals;
+      const print = (value: unknown) => out(JSON.stringify(value, null, 2));
+      switch (action) {
+        case 'list': {
+          const { clusters } = await backend.invoke('cluster/list', {});
+          if (json) return print(clusters), 0;
+          if (clusters.length === 0) out('No clusters. Define one in a JSON file and run: cluster save FILE.json');
+          for (const r of clusters) out(`${r.cluster.name}: ${r.cluster.hosts.map((h) => `${h.host} slots=${h.slots}`).join(', ')} (master ${r.cluster.masterAddr}:${r.cluster.masterPort})`);
+          return 0;
+        }
+        case 'save': {
+          if (!arg) return out(USAGE), 2;
+          const record = await backend.invoke('cluster/save', JSON.parse(fs.readFileSync(path.resolve(arg), 'utf8')));
+          if (json) return print(record), 0;
+          out(`saved cluster '${record.cluster.name}' (${record.cluster.hosts.length} host(s))`);
+          return 0;
+        }
+        case 'delete': {
+          const { deleted } = await backend.invoke('cluster/delete', { name: arg });
+          out(deleted ? `deleted '${arg}'` : `no cluster '${arg}'`);
+          return deleted ? 0 : 1;
+        }
+        case 'detect': {
+          const { hosts } = await backend.invoke('cluster/detect', { name: arg });
+          if (json) return print(hosts), 0;
+          for (const h of hosts) out(`${h.ok ? 'ok  ' : 'FAIL'} ${h.host.padEnd(20)} ${h.detail}`);
+          return hosts.every((h) => h.ok) ? 0 : 1;
+        }
+        case 'preflight': {
+          const result = await backend.invoke('cluster/preflight', { name: arg });
+          if (json) return print(result), result.ok ? 0 : 1;
+          for (const r of result.rows) {
+            out(`${r.ok ? 'ok  ' : 'FAIL'} ${r.host.padEnd(18)} ${r.check.padEnd(10)} ${r.detail}`);
+            if (r.fix) out(`     fix: ${r.fix}`);
+          }
+          return result.ok ? 0 : 1;
+        }
+        case 'launch': {
+          const spec = typeof flags.spec === 'string' ? path.resolve(flags.spec) : undefined;
+          const launch = await backend.invoke('cluster/launch-preview', { name: arg, specPath: spec });
+          if (json) return print(launch), 0;
+          out(`# hostfile (${launch.hostfilePath})\n${launch.hostfileText}`);
+          out(`# environment\n${Object.entries(launch.env).map(([k, v]) => `${k}='${v}'`).join(' ')}`);
+          out(`# command (cwd ${launch.cwd})\n${[launch.file, ...launch.args].join(' ')}`);
+          return 0;
+        }
+        case 'assumptions': {
+          const a = await backend.invoke('cluster/assumptions', { name: arg });
+          print(a);
+          return 0;
+        }
+        default:
+          out(USAGE);
+          return 2;
+      }
+    },
+  },
+};
