@@ -1,0 +1,70 @@
+"""DeepSpeed adapter: builds the model (under zero.Init for ZeRO-3), initialises the
+engine from the spec's dsConfig, and runs one optimizer step per call."""
+import copy
+
+import torch
+
+from model import LlamaDecoder
+from spec import offload_settings, reconcile_batch
+
+# Used only when dsConfig has no "optimizer" block: with offload, DeepSpeed must create
+# DeepSpeedCPUAdam itself (zero_force_ds_cpu_optimizer refuses a torch optimizer).
+DEFAULT_OPTIMIZER = {"type": "AdamW", "params": {"lr": 1e-5, "betas": [0.9, 0.999], "eps": 1e-8, "weight_decay": 0.0}}
+
+
+class DeepSpeedRun:
+    engine_name = "deepspeed"
+
+    def __init__(self, spec, device, world_size, log):
+        import deepspeed
+
+        self.spec = spec
+        self.log = log
+        ds = reconcile_batch(spec["dsConfig"], spec, world_size)
+        if "optimizer" not in ds:
+            ds["optimizer"] = copy.deepcopy(DEFAULT_OPTIMIZER)
+            log("dsConfig has no optimizer block; using AdamW lr 1e-5 (DeepSpeed builds it)")
+        self.requested_config = ds
+        settings = offload_settings(ds)
+        deepspeed.init_distributed()
+        m, ac = spec["model"], spec["activationCheckpointing"]
+        if settings["stage"] == 3:
+            # Parameters are partitioned (and offloaded if offload_param says so) as each
+            # module is constructed, so the whole model never materialises on one device.
+            with deepspeed.zero.Init(config_dict_or_path=ds):
+                model = LlamaDecoder(m, ac)
+        else:
+            with torch.device(device):
+                model = LlamaDecoder(m, ac)
+        self.model_for_count = model
+        self.engine, self.optimizer, _, _ = deepspeed.initialize(
+            model=model, model_parameters=[p for p in model.parameters() if p.requires_grad], config=ds)
+        self.device = self.engine.device
+
+    def effective_config(self):
+        """The configuration as DeepSpeed resolved it: batch keys computed, ZeRO block with
+        its defaults, the clipping actually applied and the optimizer class it built."""
+        cfg = self.engine._config
+        out = copy.deepcopy(cfg._param_dict)
+        out["train_batch_size"] = self.engine.train_batch_size()
+        out["train_micro_batch_size_per_gpu"] = self.engine.train_micro_batch_size_per_gpu()
+        out["gradient_accumulation_steps"] = self.engine.gradient_accumulation_steps()
+        out["gradient_clipping"] = self.engine.gradient_clipping()
+        out["zero_optimization"] = cfg.zero_config.model_dump(mode="json")
+        return out
+
+    def optimizer_names(self):
+        basic = getattr(self.engine, "basic_optimizer", None)
+        wrapper = self.engine.optimizer
+        return (type(basic).__name__ if basic is not None else None,
+                type(wrapper).__name__ if wrapper is not None else None)
+
+    def train_step(self, micro_batches):
+        """gradAccum micro-batches; DeepSpeed applies the optimizer at the boundary."""
+        loss_sum = None
+        for ids in micro_batches:
+            loss = self.engine(ids)
+            self.engine.backward(loss)
+            self.engine.step()
+            loss_sum = loss.detach() if loss_sum is None else loss_sum + loss.detach()
+        return loss_sum / len(micro_batches)

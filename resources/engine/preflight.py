@@ -1,0 +1,142 @@
+"""Host-side checks run before the engine starts, so a run that cannot work fails in
+seconds with a named reason instead of minutes later inside DeepSpeed.
+
+Each check returns a dict {name, ok, severity, detail}; severity "error" fails the run
+(class given by "cls"), "warning" is reported and the run goes on.
+"""
+import os
+import resource
+import tempfile
+
+from spec import offload_settings
+
+GiB = 1024 ** 3
+# fp32 master weights + Adam m and v (12 B) + fp32 gradients (4 B) held on the host for
+# optimizer offload; parameter offload adds the bf16/fp16 weights (2 B).
+OPTIMIZER_OFFLOAD_BYTES_PER_PARAM = 16
+PARAM_OFFLOAD_BYTES_PER_PARAM = 2
+# Python, torch, CUDA context and DeepSpeed's own host buffers.
+PROCESS_OVERHEAD_BYTES = 3 * GiB
+
+
+def mem_available_bytes(meminfo_path="/proc/meminfo"):
+    try:
+        with open(meminfo_path, encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def host_bytes_needed(params, ds_config, ranks_per_host=1):
+    """Host bytes for offloaded model states on this host, plus pinned staging buffers."""
+    s = offload_settings(ds_config)
+    zero = ds_config.get("zero_optimization") or {}
+    need = 0
+    if s["optimizerDevice"] == "cpu":
+        need += OPTIMIZER_OFFLOAD_BYTES_PER_PARAM * params
+    if s["paramDevice"] == "cpu":
+        need += PARAM_OFFLOAD_BYTES_PER_PARAM * params
+    if need and s["pinMemory"]:
+        # Pinned bucket buffers (reduce bucket, sub-group swap buffers): 4 bytes per element.
+        need += 4 * int(float(zero.get("reduce_bucket_size", 5e8)))
+        if s["stage"] == 3:
+            need += 4 * int(float(zero.get("sub_group_size", 1e9)))
+    return need + PROCESS_OVERHEAD_BYTES * ranks_per_host
+
+
+def check_host_memory(params, ds_config, ranks_per_host=1, available=None):
+    available = mem_available_bytes() if available is None else available
+    need = host_bytes_needed(params, ds_config, ranks_per_host)
+    if available is None:
+        return _check("host_memory", True, "warning", "MemAvailable unknown (no /proc/meminfo)")
+    ok = need <= available
+    return _check("host_memory", ok, "error", f"need ~{need / GiB:.1f} GiB of host memory for offloaded "
+                  f"states and buffers, MemAvailable is {available / GiB:.1f} GiB", cls="host_oom",
+                  fix="Offload less to the CPU, turn pin_memory off, or use a host with more RAM.",
+                  needBytes=need, availableBytes=available)
+
+
+def check_memlock(ds_config, accelerator):
+    """Pinned host memory is allocated by the CUDA driver, which does not count it against
+    RLIMIT_MEMLOCK, but a low limit still breaks other pinning paths (io_uring/libaio for
+    NVMe): report it as a warning only."""
+    s = offload_settings(ds_config)
+    if not (s["pinMemory"] and (s["optimizerDevice"] != "none" or s["paramDevice"] != "none")):
+        return None
+    soft, _hard = resource.getrlimit(resource.RLIMIT_MEMLOCK)
+    unlimited = soft == resource.RLIM_INFINITY
+    detail = "ulimit -l is unlimited" if unlimited else f"ulimit -l is {soft // 1024} KiB"
+    ok = unlimited or soft >= GiB or accelerator != "cuda"
+    return _check("memlock", ok, "warning", detail, fix="Raise it with `ulimit -l unlimited` "
+                  "(or memlock in /etc/security/limits.conf) if pinned buffers fail.")
+
+
+def check_nvme_paths(ds_config):
+    results = []
+    for path in offload_settings(ds_config)["nvmePaths"]:
+        ok, why = True, "exists and is writable"
+        if not os.path.isdir(path):
+            ok, why = False, "does not exist"
+        else:
+            try:
+                with tempfile.NamedTemporaryFile(dir=path):
+                    pass
+            except OSError as exc:
+                ok, why = False, f"is not writable ({exc.strerror})"
+        results.append(_check("nvme_path", ok, "error", f"nvme_path {path} {why}", cls="bad_config",
+                              fix="Point zero_optimization.offload_*.nvme_path at a writable folder on a fast NVMe drive."))
+    return results
+
+
+def check_ops(ds_config, accelerator):
+    """The ops the config needs must be buildable here (CPU Adam for offload, async_io for NVMe)."""
+    s = offload_settings(ds_config)
+    results = []
+    if s["superOffload"] and accelerator != "cuda":
+        results.append(_check("super_offload", False, "error",
+                              "SuperOffload asserts a CUDA device; this accelerator is " + accelerator,
+                              cls="unsupported", fix="Use ZeRO-3 with CPU optimizer offload here."))
+    wants = []
+    if s["optimizerDevice"] in ("cpu", "nvme"):
+        wants.append(("cpu_adam", "CPUAdamBuilder", "Install a C++ compiler (g++) and ninja."))
+    if "nvme" in (s["optimizerDevice"], s["paramDevice"]):
+        wants.append(("async_io", "AsyncIOBuilder", "Install libaio (apt install libaio-dev) and a C++ compiler."))
+    for name, builder_name, fix in wants:
+        try:
+            from deepspeed.ops import op_builder
+            builder = getattr(op_builder, builder_name)()
+            ok = bool(builder.is_compatible(verbose=False))
+        except Exception as exc:  # a broken install must not hide behind the check itself
+            results.append(_check(f"op_{name}", False, "error", f"cannot check the {name} op: {exc}",
+                                  cls="op_build", fix=fix))
+            continue
+        results.append(_check(f"op_{name}", ok, "error",
+                              f"DeepSpeed op {name} is {'buildable' if ok else 'not buildable'} here",
+                              cls="op_build", fix=fix))
+    return results
+
+
+def run_all(params, ds_config, accelerator, ranks_per_host=1):
+    checks = [check_host_memory(params, ds_config, ranks_per_host), check_memlock(ds_config, accelerator)]
+    checks += check_nvme_paths(ds_config) + check_ops(ds_config, accelerator)
+    return [c for c in checks if c is not None]
+
+
+def first_failure(checks):
+    for c in checks:
+        if not c["ok"] and c["severity"] == "error":
+            return c
+    return None
+
+
+def _check(name, ok, severity, detail, cls=None, fix="", **extra):
+    out = {"name": name, "ok": bool(ok), "severity": severity, "detail": detail}
+    if cls:
+        out["cls"] = cls
+    if fix:
+        out["fix"] = fix
+    out.update(extra)
+    return out
