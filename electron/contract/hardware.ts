@@ -6,6 +6,8 @@ export const NumaNodeSchema = z.object({
   id: z.number().int(),
   cpus: z.array(z.number().int()),
   memoryBytes: z.number().nullable(),
+  // Free memory of the node at detection time (sysfs node*/meminfo MemFree); absent from old snapshots.
+  memoryFreeBytes: z.number().nullable().optional(),
 });
 
 export const CacheSchema = z.object({
@@ -31,6 +33,9 @@ export const CpuSchema = z.object({
   caches: z.array(CacheSchema),
   simd: z.array(z.string()), // the flags that matter for CPU Adam: avx2, avx512f, amx_bf16, neon, sve, ...
   flags: z.array(z.string()).optional(),
+  // The best CPU Adam code path DeepSpeed can build here: avx512 | avx256 | sve | neon | scalar.
+  adamSimd: z.string().optional(),
+  hypervisor: z.string().nullable().optional(), // "KVM" etc.: a VM's NUMA/PCIe view may not be the host's
 });
 
 export const MemorySchema = z.object({
@@ -73,6 +78,9 @@ export const GpuSchema = z.object({
   cpuAffinity: z.string().nullable(),
   powerLimitWatts: z.number().nullable(),
   links: z.array(GpuLinkSchema),
+  architecture: z.string().nullable().optional(), // Hopper, Ampere, ...
+  c2cMode: z.boolean().nullable().optional(), // NVLink-C2C to a Grace CPU (GH200/GB200)
+  addressingMode: z.string().nullable().optional(), // ATS / HMM / None
 });
 
 export const DiskSchema = z.object({
@@ -83,6 +91,34 @@ export const DiskSchema = z.object({
   rotational: z.boolean().nullable(),
   mountpoints: z.array(z.string()),
   isNvme: z.boolean(),
+});
+
+export const WarningSchema = z.object({
+  id: z.string(), // stable, e.g. 'pinned-memory-limit', 'pcie-degraded:0'
+  severity: z.enum(['info', 'warning', 'critical']),
+  message: z.string(),
+  fix: z.string(),
+});
+
+// A picture-ready summary: the UI draws these nodes and edges without re-deriving topology.
+export const TopologyNodeSchema = z.object({
+  id: z.string(), // 'socket0', 'numa0', 'gpu0', 'nvme:nvme0n1'
+  kind: z.enum(['socket', 'numa', 'gpu', 'nvme']),
+  label: z.string(),
+  parent: z.string().nullable(), // numa → socket, gpu/nvme → numa where known
+  memoryBytes: z.number().nullable(),
+});
+export const TopologyEdgeSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  kind: z.enum(['nvlink', 'pcie', 'c2c', 'xgmi', 'numa-local', 'node', 'sys']),
+  topo: z.string().nullable(), // the nvidia-smi class the edge came from (NV18, PIX, SYS, ...)
+  bandwidthClass: z.string(),
+  bytesPerSecond: z.number().nullable(),
+});
+export const TopologySchema = z.object({
+  nodes: z.array(TopologyNodeSchema),
+  edges: z.array(TopologyEdgeSchema),
 });
 
 export const MachineSchema = z.object({
@@ -107,7 +143,10 @@ export const MachineSchema = z.object({
     .object({ kind: z.string(), description: z.string() })
     .nullable(), // GH200 / GB200 detection
   disks: z.array(DiskSchema),
-  warnings: z.array(z.string()),
+  warnings: z.array(WarningSchema),
+  // Hash of hostname + CPU model + GPU UUIDs: groups history per machine across detections.
+  machineId: z.string(),
+  topology: TopologySchema,
   detectionMs: z.number().optional(),
 });
 
@@ -118,13 +157,34 @@ export type Memory = z.infer<typeof MemorySchema>;
 export type GpuLink = z.infer<typeof GpuLinkSchema>;
 export type Gpu = z.infer<typeof GpuSchema>;
 export type Disk = z.infer<typeof DiskSchema>;
+export type HardwareWarning = z.infer<typeof WarningSchema>;
+export type TopologyNode = z.infer<typeof TopologyNodeSchema>;
+export type TopologyEdge = z.infer<typeof TopologyEdgeSchema>;
+export type Topology = z.infer<typeof TopologySchema>;
 export type Machine = z.infer<typeof MachineSchema>;
+
+export const DiskFreeSchema = z.object({
+  path: z.string(), // the path asked about, resolved
+  freeBytes: z.number(), // available to this (non-root) user
+  totalBytes: z.number(),
+  writable: z.boolean(),
+  device: z.string().nullable(), // block device of the mount, e.g. /dev/nvme0n1p2
+  mountpoint: z.string().nullable(),
+  isNvme: z.boolean().nullable(),
+  exists: z.boolean(), // false: the path's nearest existing parent was measured
+});
+export type DiskFree = z.infer<typeof DiskFreeSchema>;
 
 // ---- channels of the hardware domain ----
 export const hardwareRequests = {
   'hardware/detect': {
     request: z.object({ refresh: z.boolean().optional() }).strict(),
     response: MachineSchema,
+  },
+  // Free space where ZeRO-Infinity's nvme_path would live.
+  'hardware/disk-free': {
+    request: z.object({ path: z.string().min(1) }).strict(),
+    response: DiskFreeSchema,
   },
 } as const;
 

@@ -1,0 +1,150 @@
+// Warnings that matter for offload, computed from a detected machine. Pure, so the setup
+// wizard, the CLI and tests show the same list. Each has a stable id, a message and a fix.
+import type { HardwareWarning, Machine } from '../../contract';
+import { formatCpuList } from './parse/util';
+
+function fmt(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) (v /= 1024), u++;
+  return `${v.toFixed(u >= 3 ? (u === 4 ? 2 : 1) : 0)} ${units[u]}`;
+}
+
+// Model states with CPU offload of the optimizer: fp32 master + Adam m, v (12 B/param) in host
+// memory, plus fp16/bf16 params and gradients (4 B) and transfer buffers: ~18 B/param in all.
+export const HOST_BYTES_PER_PARAM = 18;
+export const REFERENCE_MODEL_PARAMS = 70e9;
+
+export type MachineFacts = Omit<Machine, 'warnings' | 'detectionMs'>;
+
+export function computeWarnings(m: MachineFacts): HardwareWarning[] {
+  const out: HardwareWarning[] = [];
+  const { cpu, memory, gpus } = m;
+
+  if (gpus.length === 0)
+    out.push({
+      id: 'no-gpu',
+      severity: 'warning',
+      message: `No GPU found: ${m.gpuStatus.message}. Only CPU runs (ZeRO with CPU offload on gloo) are possible; SuperOffload needs CUDA.`,
+      fix: 'Install the NVIDIA driver (nvidia-smi must work) or run on a GPU host: `npm run serve` there and open it over SSH.',
+    });
+
+  // Pinned (page-locked) host buffers back DeepSpeed's offload copies. Half the RAM is a rough
+  // floor for what a big CPU-offload run pins; container defaults (64 KiB / 8 MiB) are far below.
+  if (!memory.lockedMemoryUnlimited && memory.lockedMemoryLimitBytes !== null && memory.lockedMemoryLimitBytes < memory.totalBytes / 2)
+    out.push({
+      id: 'pinned-memory-limit',
+      severity: 'warning',
+      message: `Locked-memory limit (ulimit -l) is ${fmt(memory.lockedMemoryLimitBytes)}: pinned host buffers for offload and RDMA may fail to register or fall back to slow pageable copies.`,
+      fix: 'Raise it: add "* - memlock unlimited" to /etc/security/limits.conf and log in again (Docker: --ulimit memlock=-1; systemd: LimitMEMLOCK=infinity).',
+    });
+
+  for (const g of gpus) {
+    const { gen, width, maxGen, maxWidth } = g.pcie;
+    if (g.links.some((l) => l.kind === 'c2c')) continue; // the host path is C2C, not PCIe
+    if (width !== null && maxWidth !== null && width < maxWidth)
+      out.push({
+        id: `pcie-width:${g.index}`,
+        severity: 'warning',
+        message: `GPU ${g.index} (${g.name}) runs its PCIe link at x${width} of x${maxWidth}: host↔GPU copies (the offload path) get ${Math.round((100 * width) / maxWidth)}% of the bandwidth.`,
+        fix: 'Reseat the card or move it to a full x16 slot; check the BIOS lane bifurcation and riser cables.',
+      });
+    else if (maxWidth !== null && maxWidth < 16)
+      out.push({
+        id: `pcie-width:${g.index}`,
+        severity: 'warning',
+        message: `GPU ${g.index} (${g.name}) sits on an x${maxWidth} PCIe link: offload copies get at most half the bandwidth of x16.`,
+        fix: 'Use an x16 slot for GPUs that offload to the CPU.',
+      });
+    // The current gen drops while a GPU idles to save power, so a lower gen here is a hint only.
+    if (gen !== null && maxGen !== null && gen < maxGen)
+      out.push({
+        id: `pcie-gen:${g.index}`,
+        severity: 'info',
+        message: `GPU ${g.index} (${g.name}) reports PCIe Gen${gen} of Gen${maxGen}. GPUs drop the link speed while idle, so this may be power saving.`,
+        fix: 'Check again under load (nvidia-smi -q -d PCIE while a run is active); if it stays low, check the slot and BIOS PCIe speed setting.',
+      });
+  }
+
+  const cpuNodes = cpu.numaNodes.filter((n) => n.cpus.length > 0);
+  if (cpuNodes.length > 1 && gpus.length > 0) {
+    const unknown = gpus.filter((g) => g.numaNode === null);
+    if (unknown.length)
+      out.push({
+        id: 'gpu-numa-unknown',
+        severity: 'warning',
+        message: `The NUMA node of GPU ${unknown.map((g) => g.index).join(', ')} is unknown on a ${cpuNodes.length}-node host: CPU Adam threads may run on the far socket and copy across the inter-socket link.`,
+        fix: 'Bind each rank to the cores of its GPU: `deepspeed --bind_cores_to_rank`, or `numactl --cpunodebind=N --membind=N`.',
+      });
+    const local = gpus.filter((g) => g.numaNode !== null);
+    const nodes = [...new Set(local.map((g) => g.numaNode))];
+    if (local.length)
+      out.push({
+        id: 'gpu-numa-binding',
+        severity: 'info',
+        message: `GPUs are local to NUMA node(s) ${nodes.join(', ')} (${local.map((g) => `GPU ${g.index} → node ${g.numaNode}`).join(', ')}). Host buffers and CPU Adam threads on another node cross the SYS link.`,
+        fix: `Run with \`deepspeed --bind_cores_to_rank\` so each rank's threads and memory stay on its GPU's node${nodes.length === 1 ? ` (node ${nodes[0]}: CPUs ${formatCpuList(cpuNodes.find((n) => n.id === nodes[0])?.cpus ?? [])})` : ''}.`,
+      });
+  }
+
+  if (!m.disks.some((d) => d.isNvme))
+    out.push({
+      id: 'no-nvme',
+      severity: 'info',
+      message: 'No NVMe drive found: ZeRO-Infinity (offload to NVMe) would use slower storage or is not worth running here.',
+      fix: 'Add a local NVMe SSD and point nvme_path at a folder on it (check with hardware/disk-free).',
+    });
+
+  const needed = HOST_BYTES_PER_PARAM * REFERENCE_MODEL_PARAMS;
+  if (memory.totalBytes < needed) {
+    const fits = memory.totalBytes / HOST_BYTES_PER_PARAM / 1e9;
+    out.push({
+      id: 'host-ram-70b',
+      severity: 'info',
+      message: `CPU offload of a 70B model needs ~${fmt(needed)} host RAM (~${HOST_BYTES_PER_PARAM} B/param for optimizer states, params, gradients and buffers); this machine has ${fmt(memory.totalBytes)}, enough for ~${fits < 10 ? fits.toFixed(1) : Math.round(fits)}B parameters.`,
+      fix: 'Plan a smaller model, offload parameters to NVMe (ZeRO-Infinity), or spread the model over more nodes.',
+    });
+  }
+
+  if (cpu.smt)
+    out.push({
+      id: 'smt-on',
+      severity: 'info',
+      message: `SMT is on (${cpu.threadsPerCore} threads per core): CPU Adam is bound by FPU and memory bandwidth, so sibling threads add little and can slow each other.`,
+      fix: `Give CPU Adam one thread per physical core (${cpu.physicalCores}), e.g. OMP_NUM_THREADS / --bind_cores_to_rank, or turn SMT off in the BIOS.`,
+    });
+
+  if (cpu.architecture === 'x86_64' && !cpu.simd.includes('avx512f'))
+    out.push({
+      id: 'cpu-adam-no-avx512',
+      severity: 'info',
+      message: `No AVX-512: DeepSpeed's CPU Adam builds its ${cpu.simd.includes('avx2') ? 'AVX2' : 'scalar'} path, slower per core than AVX-512.`,
+      fix: 'Nothing to change in software; expect a lower CPU Adam rate (measure it in the setup wizard).',
+    });
+  if (/^(aarch64|arm64)$/.test(cpu.architecture))
+    out.push({
+      id: 'cpu-adam-scalar-arm',
+      severity: 'info',
+      message: 'On aarch64 DeepSpeed builds CPU Adam without SVE/NEON kernels (GraceAdam is not in the DeepSpeed repository), so the optimizer step is slower per core than on AVX-512.',
+      fix: 'Measure CPU Adam in the setup wizard; SuperOffload overlaps it with backward, which hides part of the cost.',
+    });
+
+  if (m.superchip)
+    out.push({
+      id: 'superchip',
+      severity: 'info',
+      message: `${m.superchip.description}. SuperOffload is designed for this machine.`,
+      fix: 'Plan SuperOffload with gradient_clipping 0.0 to keep its overlap, and bind cores to ranks (NUMA/MPAM matter on GH200).',
+    });
+
+  if (cpu.hypervisor)
+    out.push({
+      id: 'virtual-machine',
+      severity: 'info',
+      message: `Running under a hypervisor (${cpu.hypervisor}): NUMA, PCIe and NVLink topology are what the VM is shown, which may differ from the host.`,
+      fix: 'Compare against bare-metal numbers before drawing conclusions about topology effects.',
+    });
+
+  return out;
+}
