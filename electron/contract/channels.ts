@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { hardwareEvents, hardwareRequests } from './hardware';
 import { runsEvents, runsRequests } from './runs';
+import { compareEvents, compareRequests } from './compare';
 import { planEvents, planRequests } from './plan';
 import { engineEvents, engineRequests } from './engine';
 import { measureEvents, measureRequests } from './measure';
@@ -42,6 +43,7 @@ export const requests = {
   ...runsRequests,
   ...settingsRequests,
   ...clusterRequests,
+  ...compareRequests,
   ...reportsRequests,
 } as const;
 
@@ -55,6 +57,7 @@ export const events = {
   ...runsEvents,
   ...settingsEvents,
   ...clusterEvents,
+  ...compareEvents,
   ...reportsEvents,
 } as const;
 

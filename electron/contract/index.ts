@@ -5,6 +5,8 @@ export * from './validate';
 export * from './common';
 export * from './hardware';
 export * from './runs';
+export * from './compare';
+export * from './charts';
 export * from './plan';
 export * from './engine';
 export * from './measure';

@@ -19,6 +19,7 @@ import type { HandlerMap } from './handler-types';
 import { appHandlers } from './handlers/app';
 import { hardwareHandlers } from './handlers/hardware';
 import { runsHandlers } from './handlers/runs';
+import { compareHandlers } from './handlers/compare';
 import { planHandlers } from './handlers/plan';
 import { engineHandlers } from './handlers/engine';
 import { measureHandlers } from './handlers/measure';
@@ -61,6 +62,7 @@ export function createBackend(options: BackendOptions): Backend {
     ...appHandlers(ctx),
     ...hardwareHandlers(ctx),
     ...runsHandlers(ctx),
+    ...compareHandlers(ctx),
     ...planHandlers(ctx),
     ...engineHandlers(ctx),
     ...measureHandlers(ctx),

@@ -1,5 +1,5 @@
 // The history store: every run, kept in SQLite in the data folder.
-import type { RunDetail, RunFilter, RunSample, RunSummary } from '../../contract';
+import type { Comparison, ImportResult, RunDetail, RunFilter, RunSample, RunsFile, RunSummary } from '../../contract';
 import { openDatabase, explainSqliteError, type Database } from './database';
 import {
   createRun,
@@ -16,8 +16,12 @@ import {
 import { readLogTail } from './log-tail';
 import { newOwner } from './owner';
 import { insertSamples, readSamples } from './samples';
+import { compareRuns, deleteRuns, listRepeatGroups, updateRun } from './queries';
+import { exportRuns, importRuns, type ImportOptions } from './import-export';
 
 export { HistoryError } from './database';
+export { readRunsFile, writeRunsFile } from './import-export';
+export { repeatStats, deltaPercent, speedup } from './stats';
 export type { NewRun, RecoveredRun, RunEnd, RunStart, FinalStatus, ResultLike } from './lifecycle';
 
 interface RunRow {
@@ -199,6 +203,26 @@ export class HistoryStore {
     } catch (error) {
       throw explainSqliteError(error, this.dataDir);
     }
+  }
+
+  // ---- comparison, repeat groups, edits, import/export (queries.ts, import-export.ts) ----
+  compare(ids: readonly string[], baselineId?: string): Comparison {
+    return this.guard(() => compareRuns(this.db, ids, baselineId));
+  }
+  repeatGroups(filter: RunFilter = {}): ReturnType<typeof listRepeatGroups> {
+    return this.guard(() => listRepeatGroups(this.db, filter));
+  }
+  deleteRuns(ids: readonly string[]): number {
+    return this.guard(() => deleteRuns(this.db, ids));
+  }
+  updateRun(id: string, change: { tags?: string[]; notes?: string }): RunSummary {
+    return this.guard(() => updateRun(this.db, id, change));
+  }
+  exportRuns(ids?: readonly string[], source: RunsFile['source'] = null): RunsFile {
+    return this.guard(() => exportRuns(this.db, ids, source));
+  }
+  importRuns(content: RunsFile, options: ImportOptions): ImportResult {
+    return this.guard(() => importRuns(this.db, content, options));
   }
 
   close(): void {

@@ -1,0 +1,207 @@
+// echarts options for a comparison: built once here, drawn live by the Compare page and rendered
+// to SVG by the HTML report (echarts SSR). Pure functions of a Comparison; type imports only.
+// Animation is off: a benchmark chart should show the numbers, and SSR has no frames anyway.
+import type { EChartsOption } from 'echarts';
+import type { Comparison, MetricId } from '../compare';
+import { METRIC_SHORT } from './labels';
+
+export interface ChartTheme {
+  text: string;
+  muted: string;
+  grid: string;
+  palette: string[];
+}
+
+export const LIGHT_THEME: ChartTheme = {
+  text: '#1b1f24',
+  muted: '#5d6672',
+  grid: '#d9dee5',
+  palette: ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#4b5563'],
+};
+export const DARK_THEME: ChartTheme = {
+  text: '#e6e9ee',
+  muted: '#9aa4b1',
+  grid: '#2a313a',
+  palette: ['#60a5fa', '#f87171', '#4ade80', '#fbbf24', '#a78bfa', '#22d3ee', '#f472b6', '#9ca3af'],
+};
+
+const GIB = 2 ** 30;
+
+function base(theme: ChartTheme, title: string, subtitle?: string): EChartsOption {
+  return {
+    animation: false,
+    color: theme.palette,
+    textStyle: { color: theme.text },
+    title: { text: title, subtext: subtitle, left: 0, textStyle: { fontSize: 13, color: theme.text }, subtextStyle: { color: theme.muted } },
+    grid: { left: 56, right: 24, top: 64, bottom: 48, containLabel: true },
+    tooltip: { trigger: 'item', confine: true },
+  };
+}
+
+const axis = (theme: ChartTheme) => ({
+  axisLine: { lineStyle: { color: theme.grid } },
+  axisLabel: { color: theme.muted },
+  splitLine: { lineStyle: { color: theme.grid } },
+  nameTextStyle: { color: theme.muted },
+});
+
+const round = (x: number, digits = 3) => Number(x.toPrecision(digits));
+
+/**
+ * Median per group as a bar, the min–max spread of its repeats as an error bar (a custom
+ * series), and every raw repeat as a dot: the spread and the raw values stay visible.
+ */
+export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, theme: ChartTheme = LIGHT_THEME): EChartsOption {
+  const metric = c.metrics.find((m) => m.id === metricId)!;
+  const bytes = metric.unit === 'bytes';
+  const scale = (x: number) => (bytes ? x / GIB : x);
+  const unit = bytes ? 'GiB' : metric.unit;
+  const categories = c.groups.map((g) => (g.isBaseline ? `${g.label} (baseline)` : g.label));
+  const medians = c.groups.map((g) => (g.stats[metricId] ? round(scale(g.stats[metricId]!.median), 4) : null));
+  const spread = c.groups.flatMap((g, i) => (g.stats[metricId] ? [[i, scale(g.stats[metricId]!.min), scale(g.stats[metricId]!.max)]] : []));
+  const raw = c.groups.flatMap((g, i) => (g.stats[metricId]?.values ?? []).map((v) => [i, scale(v)]));
+  return {
+    ...base(theme, `${metric.label} (${unit}) — ${metric.better} is better`, 'bar: median of repeats · whisker: min–max · dots: each repeat'),
+    xAxis: { type: 'category', data: categories, ...axis(theme), axisLabel: { color: theme.muted, interval: 0, overflow: 'truncate', width: 140 } },
+    yAxis: { type: 'value', name: unit, ...axis(theme) },
+    series: [
+      {
+        name: 'median',
+        type: 'bar',
+        data: medians,
+        barMaxWidth: 64,
+        label: { show: true, position: 'insideTop', color: '#fff', formatter: (p: { value?: unknown }) => (typeof p.value === 'number' ? String(round(p.value)) : '') },
+        itemStyle: { color: theme.palette[0] },
+      },
+      {
+        name: 'min–max',
+        type: 'custom',
+        data: spread,
+        z: 10,
+        tooltip: { formatter: (p: { value?: unknown }) => { const v = p.value as number[]; return `min ${round(v[1])} · max ${round(v[2])} ${unit}`; } },
+        renderItem: (_params: unknown, api: { value(i: number): number; coord(p: number[]): number[]; size(p: number[]): number[] }) => {
+          const x = api.value(0);
+          const low = api.coord([x, api.value(1)]);
+          const high = api.coord([x, api.value(2)]);
+          const half = Math.max(4, api.size([1, 0])[0] * 0.08);
+          const style = { stroke: theme.text, lineWidth: 1.5 };
+          return {
+            type: 'group',
+            children: [
+              { type: 'line', shape: { x1: high[0] - half, y1: high[1], x2: high[0] + half, y2: high[1] }, style },
+              { type: 'line', shape: { x1: high[0], y1: high[1], x2: low[0], y2: low[1] }, style },
+              { type: 'line', shape: { x1: low[0] - half, y1: low[1], x2: low[0] + half, y2: low[1] }, style },
+            ],
+          };
+        },
+      },
+      { name: 'repeat', type: 'scatter', data: raw, symbolSize: 7, z: 11, itemStyle: { color: theme.palette[3], borderColor: theme.text, borderWidth: 0.5 } },
+    ],
+  } as EChartsOption;
+}
+
+/** One line per run over its measured steps: step time or TFLOPS per GPU. */
+export function stepLinesOption(c: Comparison, which: 'stepSeconds' | 'tflopsPerGpu', theme: ChartTheme = LIGHT_THEME): EChartsOption {
+  const isTime = which === 'stepSeconds';
+  return {
+    ...base(theme, isTime ? 'Step time over measured steps (s) — lower is better' : 'Model TFLOPS per GPU over measured steps — higher is better'),
+    tooltip: { trigger: 'axis', confine: true },
+    legend: { type: 'scroll', bottom: 0, textStyle: { color: theme.muted } },
+    grid: { left: 56, right: 24, top: 56, bottom: 56, containLabel: true },
+    xAxis: { type: 'value', name: 'step', minInterval: 1, ...axis(theme) },
+    yAxis: { type: 'value', name: isTime ? 's' : 'TFLOPS', scale: true, ...axis(theme) },
+    series: c.series.map((s) => ({
+      name: s.label,
+      type: 'line',
+      showSymbol: s.steps.length <= 50,
+      sampling: 'lttb',
+      data: s.steps.map((step, i) => [step, (isTime ? s.stepSeconds : s.tflopsPerGpu)[i]]),
+    })),
+  } as EChartsOption;
+}
+
+/** Peak memory per resource, stacked per group (median of repeats), against the machine's capacity. */
+export function memoryPerResourceOption(c: Comparison, theme: ChartTheme = LIGHT_THEME): EChartsOption {
+  const gib = (x: number | null | undefined) => (x == null ? null : round(x / GIB, 4));
+  const resources: [MetricId, string][] = [
+    ['peakGpuBytes', 'GPU peak'],
+    ['peakHostBytes', 'host peak'],
+    ['peakNvmeBytes', 'NVMe'],
+  ];
+  const stackMax = Math.max(0, ...c.groups.map((g) => resources.reduce((s, [id]) => s + (g.stats[id]?.median ?? 0), 0)));
+  const capacities: [string, number | null][] = [
+    ['GPU capacity', c.capacity.gpuBytes],
+    ['host capacity', c.capacity.hostBytes],
+    ['NVMe capacity', c.capacity.nvmeBytes],
+  ];
+  // A capacity far above everything measured would flatten the bars: those are named, not drawn.
+  const lines = capacities.filter(([, v]) => v != null && v <= Math.max(stackMax * 4, 1));
+  const offScale = capacities.filter(([, v]) => v != null && !lines.some(([, w]) => w === v));
+  return {
+    ...base(theme, 'Peak memory per resource (GiB) — lower is better', offScale.length ? `off scale: ${offScale.map(([n, v]) => `${n} ${gib(v)} GiB`).join(', ')}` : 'median of repeats; lines: this machine\'s capacity'),
+    tooltip: { trigger: 'axis', confine: true },
+    legend: { bottom: 0, textStyle: { color: theme.muted } },
+    grid: { left: 56, right: 110, top: 64, bottom: 56, containLabel: true },
+    xAxis: { type: 'category', data: c.groups.map((g) => g.label), ...axis(theme), axisLabel: { color: theme.muted, interval: 0, overflow: 'truncate', width: 140 } },
+    yAxis: { type: 'value', name: 'GiB', ...axis(theme) },
+    series: resources.map(([id, name], k) => ({
+      name,
+      type: 'bar',
+      stack: 'memory',
+      barMaxWidth: 64,
+      data: c.groups.map((g) => gib(g.stats[id]?.median)),
+      ...(k === 0
+        ? {
+            markLine: {
+              symbol: 'none',
+              silent: true,
+              lineStyle: { type: 'dashed', color: theme.muted },
+              label: { formatter: '{b}: {c} GiB', color: theme.muted, position: 'end' },
+              data: lines.map(([n, v]) => ({ name: n, yAxis: gib(v) })),
+            },
+          }
+        : {}),
+    })),
+  } as EChartsOption;
+}
+
+/** Predicted vs measured per run, with the y = x line: distance from the line is the tuner's error. */
+export function predictedOption(c: Comparison, theme: ChartTheme = LIGHT_THEME): EChartsOption {
+  const useTflops = c.runs.some((r) => r.predictedTflopsPerGpu != null && r.tflopsPerGpu != null);
+  const points = c.runs.flatMap((r) => {
+    const p = useTflops ? r.predictedTflopsPerGpu : r.predictedStepSeconds;
+    const m = useTflops ? r.tflopsPerGpu : r.stepSeconds;
+    return p != null && m != null ? [{ name: r.label, value: [p, m, ((m - p) / p) * 100] }] : [];
+  });
+  const max = Math.max(1e-9, ...points.flatMap((p) => [p.value[0], p.value[1]])) * 1.1;
+  const unit = useTflops ? 'TFLOPS/GPU' : 'step s';
+  return {
+    ...base(theme, `Predicted vs measured ${unit}`, points.length ? 'on the line: the tuner was exact; tooltip: its error' : 'no run with both a prediction and a measurement'),
+    xAxis: { type: 'value', name: `predicted ${unit}`, min: 0, max: round(max), ...axis(theme) },
+    yAxis: { type: 'value', name: `measured ${unit}`, min: 0, max: round(max), ...axis(theme) },
+    series: [
+      {
+        name: 'runs',
+        type: 'scatter',
+        symbolSize: 10,
+        data: points,
+        tooltip: { formatter: (p: { name?: string; value?: unknown }) => { const v = p.value as number[]; return `${p.name}<br/>predicted ${round(v[0])} · measured ${round(v[1])} ${unit}<br/>error ${v[2] >= 0 ? '+' : ''}${v[2].toFixed(1)} %`; } },
+      },
+      { name: 'y = x', type: 'line', silent: true, showSymbol: false, lineStyle: { type: 'dashed', color: theme.muted }, data: [[0, 0], [round(max), round(max)]] },
+    ],
+  } as EChartsOption;
+}
+
+/** Rows of the delta table beside the bars: one per group, the primary metric's median and % vs baseline. */
+export function deltaRows(c: Comparison, metricId: MetricId = c.primary) {
+  const metric = c.metrics.find((m) => m.id === metricId)!;
+  return c.groups.map((g) => {
+    const s = g.stats[metricId];
+    const delta = g.deltaPct[metricId];
+    // "better" follows the metric's direction: +5 % step time is worse, +5 % TFLOPS is better.
+    const better = delta == null || g.isBaseline ? null : metric.better === 'higher' ? delta > 0 : delta < 0;
+    return { key: g.key, label: g.label, isBaseline: g.isBaseline, n: s?.n ?? 0, median: s?.median ?? null, min: s?.min ?? null, max: s?.max ?? null, stdev: s?.stdev ?? null, values: s?.values ?? [], deltaPct: g.isBaseline ? 0 : delta, better };
+  });
+}
+
+export { METRIC_SHORT };

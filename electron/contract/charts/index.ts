@@ -1,0 +1,7 @@
+// Shared, pure chart and comparison helpers (type imports only): used by the renderer's Compare
+// page, the comparison service and the server-side HTML reports.
+export * from './diff';
+export * from './labels';
+export * from './compare-charts';
+export * from './plan-charts';
+export * from './live-charts';

@@ -1,0 +1,64 @@
+// History beyond the list: compare, export/import, delete, annotate, and the sample dataset.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApiError } from '../../../contract';
+import { readRunsFile, writeRunsFile } from '../../history';
+import { samplesPath } from '../../resources';
+import type { BackendContext } from '../context';
+import type { HandlerMap } from '../handler-types';
+
+type CompareChannels = 'compare/runs' | 'runs/export' | 'runs/import' | 'runs/delete' | 'runs/update' | 'samples/load';
+
+/** The committed sample dataset(s): resources/samples/*.runs.json. */
+export function sampleDatasets(): string[] {
+  let dir: string;
+  try {
+    dir = samplesPath();
+  } catch {
+    return [];
+  }
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.runs.json'))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+export function compareHandlers(ctx: BackendContext): HandlerMap<CompareChannels> {
+  return {
+    'compare/runs': ({ ids, baselineId }) => ctx.history.compare(ids, baselineId),
+    'runs/export': ({ ids, path: target }) => {
+      // The path is on the machine the backend runs on (the server machine under `serve`).
+      const file = path.resolve(target);
+      const content = ctx.history.exportRuns(ids);
+      const bytes = writeRunsFile(file, content);
+      return { path: file, count: content.runs.length, bytes };
+    },
+    'runs/import': ({ path: source }) => {
+      const file = path.resolve(source);
+      const result = ctx.history.importRuns(readRunsFile(file), { file });
+      if (result.imported.length) ctx.emit('runs/changed', { reason: 'import', ids: result.imported });
+      return result;
+    },
+    'runs/delete': ({ ids }) => {
+      const deleted = ctx.history.deleteRuns(ids);
+      ctx.emit('runs/changed', { reason: 'delete', ids });
+      return { deleted };
+    },
+    'runs/update': ({ id, tags, notes }) => {
+      const summary = ctx.history.updateRun(id, { tags, notes });
+      ctx.emit('runs/changed', { reason: 'update', ids: [id] });
+      return summary;
+    },
+    'samples/load': () => {
+      const [file] = sampleDatasets();
+      if (!file)
+        throw new ApiError('not_found', 'No sample dataset is bundled in this build (resources/samples/*.runs.json). Import a runs file instead (runs/import).');
+      // Labelled 'sample' so measured-elsewhere runs never pass for this machine's own.
+      const result = ctx.history.importRuns(readRunsFile(file), { file, addTags: ['sample'] });
+      if (result.imported.length) ctx.emit('runs/changed', { reason: 'import', ids: result.imported });
+      return { ...result, file };
+    },
+  };
+}

@@ -1,0 +1,337 @@
+// History queries beyond the list: repeat groups with statistics, a comparison of selected runs
+// against a baseline, deleting and annotating runs. SQL stays here; the figures are computed by
+// stats.ts and the differences by the contract's pure diff, so the UI, CLI and reports agree.
+import {
+  ApiError,
+  METRICS,
+  diffJson,
+  isZeroOffload,
+  METRIC_SHORT,
+  strategyLabel,
+  type CompareGroup,
+  type ComparedRun,
+  type Comparison,
+  type DiffEntry,
+  type MetricId,
+  type RunFilter,
+  type RunSummary,
+} from '../../contract';
+import { inTransaction, type Database } from './database';
+import { deltaPercent, repeatStats, speedup } from './stats';
+
+/** The columns of `runs` a summary needs, as SQLite returns them. */
+export interface SummaryRow {
+  id: string;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  status: RunSummary['status'];
+  model: string;
+  strategy: string;
+  engine: string;
+  sweep_id: string | null;
+  repeat_index: number;
+  machine_id: string | null;
+  tags: string;
+  notes: string;
+  error_class: string | null;
+  error_message: string | null;
+  tflops_per_gpu: number | null;
+  tokens_per_second: number | null;
+  step_seconds: number | null;
+  peak_gpu_bytes: number | null;
+  peak_host_bytes: number | null;
+}
+
+export function summaryFromRow(row: SummaryRow): RunSummary {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    status: row.status,
+    model: row.model,
+    strategy: row.strategy,
+    engine: row.engine,
+    sweepId: row.sweep_id,
+    repeatIndex: row.repeat_index,
+    machineId: row.machine_id,
+    tags: JSON.parse(row.tags) as string[],
+    notes: row.notes,
+    errorClass: row.error_class,
+    errorMessage: row.error_message,
+    tflopsPerGpu: row.tflops_per_gpu,
+    tokensPerSecond: row.tokens_per_second,
+    stepSeconds: row.step_seconds,
+    peakGpuBytes: row.peak_gpu_bytes,
+    peakHostBytes: row.peak_host_bytes,
+  };
+}
+
+const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+const parse = (text: string | null): unknown => {
+  if (text == null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
+const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+
+/** WHERE clause of a run filter (the same fields `runs/list` takes). */
+export function filterClause(filter: RunFilter): { clause: string; params: (string | number)[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (filter.model) (where.push('model = ?'), params.push(filter.model));
+  if (filter.strategy) (where.push('strategy = ?'), params.push(filter.strategy));
+  if (filter.status) (where.push('status = ?'), params.push(filter.status));
+  if (filter.machineId) (where.push('machine_id = ?'), params.push(filter.machineId));
+  if (filter.since) (where.push('created_at >= ?'), params.push(filter.since));
+  if (filter.until) (where.push('created_at <= ?'), params.push(filter.until));
+  if (filter.tag) (where.push('EXISTS (SELECT 1 FROM json_each(runs.tags) WHERE value = ?)'), params.push(filter.tag));
+  return { clause: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+}
+
+// ---------------------------------------------------------------- repeat groups
+
+/** Repeats are runs of the same sweep, workload (model), strategy, engine and machine. */
+export function groupKey(r: Pick<RunSummary, 'sweepId' | 'model' | 'strategy' | 'engine' | 'machineId'>): string {
+  return [r.sweepId ?? '-', r.model, r.strategy, r.engine, r.machineId ?? '-'].join('|');
+}
+
+const METRIC_COLUMN: Record<Exclude<MetricId, 'peakNvmeBytes'>, keyof RunSummary> = {
+  tflopsPerGpu: 'tflopsPerGpu',
+  tokensPerSecond: 'tokensPerSecond',
+  stepSeconds: 'stepSeconds',
+  peakGpuBytes: 'peakGpuBytes',
+  peakHostBytes: 'peakHostBytes',
+};
+
+interface Groupable extends RunSummary {
+  peakNvmeBytes?: number | null;
+}
+
+function metricValue(run: Groupable, metric: MetricId): number | null {
+  if (metric === 'peakNvmeBytes') return run.peakNvmeBytes ?? null;
+  return num(run[METRIC_COLUMN[metric]]);
+}
+
+/** Runs grouped into repeats, in order of first appearance, with statistics per metric. */
+export function groupRepeats(runs: readonly Groupable[]): Omit<CompareGroup, 'deltaPct' | 'speedup' | 'isBaseline' | 'label'>[] {
+  const byKey = new Map<string, Groupable[]>();
+  for (const r of runs) {
+    const key = groupKey(r);
+    const list = byKey.get(key) ?? [];
+    list.push(r);
+    byKey.set(key, list);
+  }
+  return [...byKey.entries()].map(([key, members]) => {
+    members.sort((a, b) => a.repeatIndex - b.repeatIndex || a.createdAt.localeCompare(b.createdAt));
+    const first = members[0];
+    const stats = Object.fromEntries(METRICS.map((m) => [m.id, repeatStats(members.map((r) => metricValue(r, m.id)))])) as CompareGroup['stats'];
+    return { key, model: first.model, strategy: first.strategy, engine: first.engine, machineId: first.machineId, sweepId: first.sweepId, runIds: members.map((r) => r.id), stats };
+  });
+}
+
+/** Repeat groups over the whole history (or a filtered part): `runs --group` in the CLI. */
+export function listRepeatGroups(db: Database, filter: RunFilter = {}) {
+  const { clause, params } = filterClause(filter);
+  const rows = db.prepare(`SELECT * FROM runs ${clause} ORDER BY created_at, id`).all(...params) as unknown as SummaryRow[];
+  return groupRepeats(rows.map(summaryFromRow)).map((g) => ({ ...g, label: strategyLabel(g.strategy) }));
+}
+
+// ---------------------------------------------------------------- comparison
+
+interface CompareRow extends SummaryRow {
+  snapshot_id: string | null;
+  predicted_tflops_per_gpu: number | null;
+  predicted_step_seconds: number | null;
+  spec: string | null;
+  hello: string | null;
+  result: string | null;
+  snapshot_body: string | null;
+  snapshot_hostname: string | null;
+}
+
+// Paths that change on every detection or run without the machine or the setup changing.
+const SNAPSHOT_VOLATILE = ['machine.detectedAt', 'machine.detectionMs', 'machine.memory.availableBytes', 'software.t', 'software.v', 'software.rank'];
+const CONFIG_VOLATILE = ['runId', 'seed', 'maxSeconds'];
+
+function distinctLabels(groups: { strategy: string; model: string; engine: string; machineId: string | null; sweepId: string | null }[], hostOf: (machineId: string | null) => string): string[] {
+  const differ = <T>(pick: (g: (typeof groups)[number]) => T) => new Set(groups.map(pick)).size > 1;
+  const byModel = differ((g) => g.model);
+  const byEngine = differ((g) => g.engine);
+  const byMachine = differ((g) => g.machineId);
+  const labels = groups.map((g) => {
+    const parts = [strategyLabel(g.strategy)];
+    if (byEngine) parts.push(g.engine);
+    if (byModel) parts.push(g.model);
+    if (byMachine) parts.push(hostOf(g.machineId));
+    return parts.join(' · ');
+  });
+  // Same strategy from two sweeps: tell them apart by sweep.
+  return labels.map((l, i) => (labels.indexOf(l) !== labels.lastIndexOf(l) ? `${l} (sweep ${(groups[i].sweepId ?? '-').slice(0, 8)})` : l));
+}
+
+function chooseBaseline(groups: { key: string; strategy: string; runIds: string[] }[], baselineId: string | undefined): string | null {
+  if (groups.length === 0) return null;
+  if (baselineId) {
+    const g = groups.find((x) => x.runIds.includes(baselineId));
+    if (!g) throw new ApiError('bad_request', `The baseline run ${baselineId} is not among the compared runs.`, 'baselineId');
+    return g.key;
+  }
+  // The seed comparison reads "SuperOffload vs ZeRO-Offload": ZeRO-Offload is the natural baseline.
+  return (groups.find((g) => isZeroOffload(g.strategy)) ?? groups[0]).key;
+}
+
+function primaryMetric(groups: Pick<CompareGroup, 'stats'>[]): MetricId {
+  for (const id of ['tflopsPerGpu', 'tokensPerSecond', 'stepSeconds'] as const) if (groups.some((g) => g.stats[id])) return id;
+  return 'tflopsPerGpu';
+}
+
+/** "SuperOffload was 1.52× faster than ZeRO-Offload (TFLOPS/GPU median of 2 repeats)". */
+export function headline(groups: CompareGroup[], primary: MetricId): string | null {
+  const base = groups.find((g) => g.isBaseline);
+  const measured = groups.filter((g) => g.stats[primary]);
+  if (!base || !base.stats[primary] || measured.length < 2) return null;
+  const others = measured.filter((g) => g !== base);
+  const best = others.reduce((a, b) => ((b.speedup ?? 0) > (a.speedup ?? 0) ? b : a));
+  const ratio = best.speedup;
+  if (ratio == null) return null;
+  const repeats = (g: CompareGroup) => g.stats[primary]!.n;
+  const counts = repeats(best) === repeats(base) ? `${repeats(base)} repeat${repeats(base) === 1 ? '' : 's'}` : `${repeats(best)} vs ${repeats(base)} repeats`;
+  const basis = `(${METRIC_SHORT[primary]} median of ${counts})`;
+  const word = primary === 'tflopsPerGpu' || primary === 'tokensPerSecond' || primary === 'stepSeconds' ? 'faster' : 'better';
+  if (Math.abs(ratio - 1) < 0.01) return `${best.label} and ${base.label} were within 1 % of each other ${basis}`;
+  if (ratio > 1) return `${best.label} was ${ratio.toFixed(2)}× ${word} than ${base.label} ${basis}`;
+  // The baseline won against every other group: say it the other way round.
+  return `${base.label} was ${(1 / ratio).toFixed(2)}× ${word} than ${best.label} ${basis}`;
+}
+
+function capacityOf(snapshot: unknown): Comparison['capacity'] {
+  const m = (snapshot ?? {}) as { gpus?: { memoryBytes?: unknown }[]; memory?: { totalBytes?: unknown }; disks?: { isNvme?: unknown; sizeBytes?: unknown }[] };
+  const gpu = (m.gpus ?? []).map((g) => num(g.memoryBytes)).filter((x): x is number => x !== null);
+  const nvme = (m.disks ?? []).filter((d) => d.isNvme === true).map((d) => num(d.sizeBytes) ?? 0);
+  return {
+    gpuBytes: gpu.length ? Math.min(...gpu) : null, // the smallest GPU is the one that runs out
+    hostBytes: num(m.memory?.totalBytes),
+    nvmeBytes: nvme.length ? nvme.reduce((a, b) => a + b, 0) : null,
+  };
+}
+
+export function compareRuns(db: Database, ids: readonly string[], baselineId?: string): Comparison {
+  const unique = [...new Set(ids)];
+  const rows = db
+    .prepare(
+      `SELECT r.*, d.spec, d.hello, d.result, s.body AS snapshot_body, s.hostname AS snapshot_hostname
+       FROM runs r LEFT JOIN run_details d ON d.run_id = r.id LEFT JOIN snapshots s ON s.id = r.snapshot_id
+       WHERE r.id IN (${placeholders(unique.length)}) ORDER BY r.created_at, r.id`,
+    )
+    .all(...unique) as unknown as CompareRow[];
+  const missing = unique.filter((id) => !rows.some((r) => r.id === id));
+  if (missing.length) throw new ApiError('not_found', `No stored run with id ${missing.join(', ')}.`, 'ids');
+
+  const snapshots = rows.map((r) => parse(r.snapshot_body));
+  const hellos = rows.map((r) => parse(r.hello));
+  const results = rows.map((r) => parse(r.result) as Record<string, unknown> | null);
+  const hostByMachine = new Map(rows.map((r) => [r.machine_id, r.snapshot_hostname ?? r.machine_id ?? 'unknown machine']));
+  const runs: (ComparedRun & Groupable)[] = rows.map((r, i) => ({
+    ...summaryFromRow(r),
+    label: '',
+    peakNvmeBytes: num(results[i]?.peakNvmeBytes),
+    predictedTflopsPerGpu: r.predicted_tflops_per_gpu,
+    predictedStepSeconds: r.predicted_step_seconds,
+    snapshotId: r.snapshot_id,
+    hostname: r.snapshot_hostname,
+  }));
+
+  const raw = groupRepeats(runs);
+  const labels = distinctLabels(raw, (m) => hostByMachine.get(m) ?? 'unknown machine');
+  const baselineKey = chooseBaseline(raw, baselineId);
+  const primary = primaryMetric(raw);
+  const base = raw.find((g) => g.key === baselineKey);
+  const groups: CompareGroup[] = raw.map((g, i) => ({
+    ...g,
+    label: labels[i],
+    isBaseline: g.key === baselineKey,
+    deltaPct: Object.fromEntries(METRICS.map((m) => [m.id, deltaPercent(g.stats[m.id]?.median, base?.stats[m.id]?.median)])) as CompareGroup['deltaPct'],
+    speedup: speedup(METRICS.find((m) => m.id === primary)!, g.stats[primary]?.median, base?.stats[primary]?.median),
+  }));
+  const labelOf = new Map(groups.flatMap((g) => g.runIds.map((id, k) => [id, g.runIds.length > 1 ? `${g.label} #${k + 1}` : g.label] as const)));
+  for (const r of runs) r.label = labelOf.get(r.id) ?? r.id;
+
+  // Measured steps only: warm-up steps include compilation and allocation.
+  const series = runs.map((r) => ({ runId: r.id, label: r.label, steps: [] as number[], stepSeconds: [] as (number | null)[], tflopsPerGpu: [] as (number | null)[] }));
+  const seriesById = new Map(series.map((s) => [s.runId, s]));
+  const sampleRows = db
+    .prepare(`SELECT run_id, step, step_seconds, tflops_per_gpu FROM samples WHERE run_id IN (${placeholders(unique.length)}) AND warmup = 0 ORDER BY run_id, step`)
+    .all(...unique) as unknown as { run_id: string; step: number; step_seconds: number; tflops_per_gpu: number | null }[];
+  for (const s of sampleRows) {
+    const target = seriesById.get(s.run_id)!;
+    target.steps.push(s.step);
+    target.stepSeconds.push(s.step_seconds);
+    target.tflopsPerGpu.push(s.tflops_per_gpu);
+  }
+
+  // Systems: the machine plus the software the runner reported (torch, DeepSpeed, CUDA).
+  const systemDocs = rows.map((_, i) => ({ machine: snapshots[i], software: hellos[i] }));
+  const toEntry = (d: { path: string; values: string[] }): DiffEntry => ({ path: d.path, values: d.values });
+  const snapshotDiff = diffJson(systemDocs, SNAPSHOT_VOLATILE).map(toEntry);
+  const configDiff = diffJson(rows.map((r) => parse(r.spec)), CONFIG_VOLATILE).map(toEntry);
+
+  const warnings: string[] = [];
+  const machines = new Set(rows.map((r) => r.snapshot_id ?? r.machine_id ?? 'unknown'));
+  if (machines.size > 1) {
+    const hosts = [...new Set(rows.map((r) => r.snapshot_hostname ?? r.machine_id ?? 'unknown'))];
+    warnings.push(`These runs come from ${hosts.length > 1 ? `different machines (${hosts.join(', ')})` : 'different system snapshots'}: ${snapshotDiff.length} difference(s) below. Compare with care.`);
+  }
+  const versions = snapshotDiff.filter((d) => /^software\.(torch|deepspeed|cuda|python|runnerVersion)$/.test(d.path));
+  if (versions.length) warnings.push(`Software versions differ: ${versions.map((d) => d.path.replace('software.', '')).join(', ')}.`);
+  const notCompleted = runs.filter((r) => r.status !== 'completed');
+  if (notCompleted.length) warnings.push(`${notCompleted.length} run(s) did not complete (${notCompleted.map((r) => `${r.label}: ${r.status}`).join('; ')}); they add no figures.`);
+
+  const comparison: Comparison = {
+    metrics: [...METRICS],
+    primary,
+    runs,
+    series,
+    groups,
+    baselineKey,
+    headline: null,
+    snapshotDiff,
+    configDiff,
+    capacity: capacityOf(snapshots.find((s) => s != null)),
+    warnings,
+  };
+  comparison.headline = headline(groups, primary);
+  return comparison;
+}
+
+// ---------------------------------------------------------------- edits
+
+export function deleteRuns(db: Database, ids: readonly string[]): number {
+  const unique = [...new Set(ids)];
+  return inTransaction(db, () => {
+    const busy = db
+      .prepare(`SELECT id FROM runs WHERE id IN (${placeholders(unique.length)}) AND status IN ('queued', 'running')`)
+      .all(...unique) as unknown as { id: string }[];
+    if (busy.length) throw new ApiError('busy', `Run ${busy.map((b) => b.id).join(', ')} is still queued or running; cancel it first.`, 'ids');
+    // Samples, details and import records go with the run (ON DELETE CASCADE).
+    const deleted = Number(db.prepare(`DELETE FROM runs WHERE id IN (${placeholders(unique.length)})`).run(...unique).changes);
+    db.exec('DELETE FROM snapshots WHERE id NOT IN (SELECT snapshot_id FROM runs WHERE snapshot_id IS NOT NULL)');
+    return deleted;
+  });
+}
+
+export function updateRun(db: Database, id: string, change: { tags?: string[]; notes?: string }): RunSummary {
+  return inTransaction(db, () => {
+    const row = db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as unknown as SummaryRow | undefined;
+    if (!row) throw new ApiError('not_found', `No stored run with id ${id}.`, 'id');
+    // Tags: trimmed, unique, in the order given.
+    const tags = change.tags ? [...new Set(change.tags.map((t) => t.trim()).filter(Boolean))] : (JSON.parse(row.tags) as string[]);
+    const notes = change.notes ?? row.notes;
+    db.prepare('UPDATE runs SET tags = ?, notes = ? WHERE id = ?').run(JSON.stringify(tags), notes, id);
+    return summaryFromRow({ ...row, tags: JSON.stringify(tags), notes });
+  });
+}
