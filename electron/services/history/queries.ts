@@ -281,11 +281,10 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
   const configDiff = diffJson(rows.map((r) => parse(r.spec)), CONFIG_VOLATILE).map(toEntry);
 
   const warnings: string[] = [];
-  const machines = new Set(rows.map((r) => r.snapshot_id ?? r.machine_id ?? 'unknown'));
-  if (machines.size > 1) {
-    const hosts = [...new Set(rows.map((r) => r.snapshot_hostname ?? r.machine_id ?? 'unknown'))];
-    warnings.push(`These runs come from ${hosts.length > 1 ? `different machines (${hosts.join(', ')})` : 'different system snapshots'}: ${snapshotDiff.length} difference(s) below. Compare with care.`);
-  }
+  // Snapshot ids differ whenever a volatile field does (free memory): judge by the diff instead.
+  const hosts = [...new Set(rows.map((r) => r.snapshot_hostname ?? r.machine_id ?? 'unknown'))];
+  if (hosts.length > 1) warnings.push(`These runs come from different machines (${hosts.join(', ')}): ${snapshotDiff.length} system difference(s) below. Compare with care.`);
+  else if (snapshotDiff.length) warnings.push(`The system changed between these runs (${snapshotDiff.length} difference(s) below). Compare with care.`);
   const versions = snapshotDiff.filter((d) => /^software\.(torch|deepspeed|cuda|python|runnerVersion)$/.test(d.path));
   if (versions.length) warnings.push(`Software versions differ: ${versions.map((d) => d.path.replace('software.', '')).join(', ')}.`);
   const notCompleted = runs.filter((r) => r.status !== 'completed');

@@ -1,0 +1,85 @@
+// Comparisons on a real SQLite store: groups, baseline, deltas, headline, series, diffs.
+import { describe, expect, it } from 'vitest';
+import { storeWith } from './helpers';
+
+const seed = () =>
+  storeWith([
+    { id: 'z1', strategy: 'zero3-offload', tflops: 100, repeatIndex: 0, predicted: 110 },
+    { id: 's1', strategy: 'superoffload', tflops: 150, repeatIndex: 0, predicted: 140, ratio: 0.9 },
+    { id: 'z2', strategy: 'zero3-offload', tflops: 102, repeatIndex: 1, predicted: 110 },
+    { id: 's2', strategy: 'superoffload', tflops: 156, repeatIndex: 1, predicted: 140, ratio: 0.9 },
+  ]);
+
+describe('compare/runs', () => {
+  it('groups repeats, takes ZeRO-Offload as the baseline and writes the seed headline', () => {
+    const store = seed();
+    const c = store.compare(['s1', 's2', 'z1', 'z2']);
+    expect(c.primary).toBe('tflopsPerGpu');
+    expect(c.groups.map((g) => [g.label, g.runIds, g.isBaseline])).toEqual([
+      ['ZeRO-3 Offload', ['z1', 'z2'], true],
+      ['SuperOffload', ['s1', 's2'], false],
+    ]);
+    const superG = c.groups[1];
+    expect(superG.stats.tflopsPerGpu).toMatchObject({ n: 2, median: 153, min: 150, max: 156, values: [150, 156] });
+    expect(superG.deltaPct.tflopsPerGpu).toBeCloseTo((153 / 101 - 1) * 100, 10); // medians 153 vs 101
+    expect(superG.deltaPct.stepSeconds!).toBeLessThan(0); // faster steps are a negative delta
+    expect(superG.speedup).toBeCloseTo(153 / 101, 10);
+    expect(c.headline).toBe('SuperOffload was 1.51× faster than ZeRO-3 Offload (TFLOPS/GPU median of 2 repeats)');
+    store.close();
+  });
+
+  it('honours an explicit baseline and says it the other way round when the baseline wins', () => {
+    const store = seed();
+    const c = store.compare(['s1', 's2', 'z1', 'z2'], 's1');
+    expect(c.groups.find((g) => g.isBaseline)!.strategy).toBe('superoffload');
+    expect(c.groups.find((g) => !g.isBaseline)!.deltaPct.tflopsPerGpu).toBeCloseTo((101 / 153 - 1) * 100, 10);
+    expect(c.headline).toBe('SuperOffload was 1.51× faster than ZeRO-3 Offload (TFLOPS/GPU median of 2 repeats)');
+    expect(() => store.compare(['s1'], 'z1')).toThrow(/not among the compared runs/);
+    expect(() => store.compare(['nope'])).toThrow(/No stored run with id nope/);
+    store.close();
+  });
+
+  it('keeps measured steps only in the series, and predictions beside measurements', () => {
+    const store = seed();
+    const c = store.compare(['z1', 's1']);
+    const s1 = c.series.find((s) => s.runId === 's1')!;
+    expect(s1.steps).toEqual([2, 3, 4, 5]); // step 1 was warm-up
+    expect(s1.tflopsPerGpu).toEqual([150, 150, 150, 150]);
+    const run = c.runs.find((r) => r.id === 's1')!;
+    expect([run.predictedTflopsPerGpu, run.tflopsPerGpu, run.hostname]).toEqual([140, 150, 'h200-a']);
+    expect(c.capacity).toEqual({ gpuBytes: 141 * 2 ** 30, hostBytes: 256 * 2 ** 30, nvmeBytes: 2e12 });
+    // Configs differ where the strategies differ; the run id is not a difference.
+    expect(c.configDiff.map((d) => d.path)).toEqual(['dsConfig.zero_optimization.offload_optimizer.ratio']);
+    expect(c.snapshotDiff).toEqual([]);
+    expect(c.warnings).toEqual([]);
+    store.close();
+  });
+
+  it('says so when runs come from different machines or software versions', () => {
+    const store = storeWith([
+      { id: 'a', strategy: 'zero3-offload', tflops: 100, host: 'box-a' },
+      { id: 'b', strategy: 'superoffload', tflops: 120, host: 'box-b', sweepId: 'sweep-2', torch: '2.10.0' },
+    ]);
+    const c = store.compare(['a', 'b']);
+    expect(c.warnings[0]).toMatch(/different machines \(box-a, box-b\)/);
+    expect(c.warnings[1]).toBe('Software versions differ: torch.');
+    expect(c.snapshotDiff.map((d) => d.path)).toEqual(['machine.hostname', 'machine.machineId', 'software.torch']);
+    expect(c.snapshotDiff[0].values).toEqual(['"box-a"', '"box-b"']);
+    expect(c.groups.map((g) => g.label)).toEqual(['ZeRO-3 Offload · box-a', 'SuperOffload · box-b']);
+    store.close();
+  });
+
+  it('counts a failed repeat as a run without figures, and says so', () => {
+    const store = storeWith([
+      { id: 'z', strategy: 'zero3-offload', tflops: 100 },
+      { id: 's1', strategy: 'superoffload', tflops: 130, repeatIndex: 0 },
+      { id: 's2', strategy: 'superoffload', tflops: 1, repeatIndex: 1, status: 'failed' },
+    ]);
+    const c = store.compare(['z', 's1', 's2']);
+    expect(c.groups[1].runIds).toEqual(['s1', 's2']);
+    expect(c.groups[1].stats.tflopsPerGpu!.n).toBe(1);
+    expect(c.headline).toBe('SuperOffload was 1.30× faster than ZeRO-3 Offload (TFLOPS/GPU median of 1 repeat)');
+    expect(c.warnings.join(' ')).toMatch(/1 run\(s\) did not complete \(SuperOffload #2: failed\)/);
+    store.close();
+  });
+});
