@@ -17,3 +17,10 @@ export {
   type FsdpBlock,
 } from './ds-config';
 export { validateDsConfig, validateFsdpBlock } from './validate-config';
+export { estimateZero2, estimateZero3, type EstimatorResult } from './estimators';
+export { estimateMemory, activationBytes, layerActivationBytesPerToken, modelStatesFor, MEMORY_CONSTANTS } from './memory';
+export { normalizeMeasurements, type TunerMeasurements } from './measurements';
+export { buildProfile, cpuAdamRate, matchGpu, PROFILE_DEFAULTS } from './profile';
+export { flopsPerSample, phaseTimes, predictFrom, stepSecondsFrom, TFLOPS_FORMULA, THROUGHPUT_CONSTANTS, UNIT_FACTORS, type EfficiencyFactors, type PhaseTimes, type ThroughputInputs } from './throughput';
+export { checkFit, gib, type FitVerdict } from './fit';
+export { planWorkload, predict, chooseCpuadamCoresPerc, type PlanOptions } from './plan';

@@ -1,0 +1,85 @@
+// Does a strategy's memory fit the machine, and if not, which resource it exceeds and by how much.
+import type { HardwareProfile, LimitingResourceSchema, Machine, MemoryEstimate, StrategyPreset, Workload } from '../../contract';
+import type { z } from 'zod';
+import { MEMORY_CONSTANTS } from './memory';
+
+export type LimitingResource = z.infer<typeof LimitingResourceSchema>;
+
+export interface FitVerdict {
+  fits: boolean;
+  limitedBy: LimitingResource | null;
+  reason: string;
+  warnings: string[];
+}
+
+export function gib(bytes: number): string {
+  if (bytes >= 1e12) return `${(bytes / 2 ** 40).toFixed(2)} TiB`;
+  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+}
+
+const TERM_LABELS: Record<string, string> = {
+  modelStates: 'model states',
+  activations: 'activations',
+  logits: 'logits',
+  stage1FullGradients: 'whole gradients (ZeRO-1)',
+  superOffloadGpuOptimizerShare: "optimizer share kept on the GPU (ratio 0.90)",
+  commBuffers: 'communication buffers',
+  framework: 'framework overhead',
+  pinnedGradientBuffers: 'pinned gradient buffers',
+  pinnedSwapBuffers: 'pinned swap buffers',
+  processes: 'processes',
+  adamWorkers: 'CPU Adam workers',
+  fp32Gradients: 'fp32 gradients',
+  paramsBf16: 'bf16 parameters',
+  optimizerStates: 'optimizer states',
+};
+
+function largestTerms(terms: Record<string, number>): string {
+  return Object.entries(terms)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 2)
+    .map(([k, v]) => `${TERM_LABELS[k] ?? k} ${gib(v)}`)
+    .join(', ');
+}
+
+export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile): FitVerdict {
+  const warnings: string[] = [];
+  if (hw.gpuCount === 0)
+    return { fits: false, limitedBy: 'gpu-count', reason: `no GPU on this machine (${machine.gpuStatus.message}); only CPU smoke runs (tiny-llama) can run here`, warnings };
+  if (w.gpus > hw.gpuCount)
+    return { fits: false, limitedBy: 'gpu-count', reason: `the workload needs ${w.gpus} GPUs per node, this machine has ${hw.gpuCount}`, warnings };
+  if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia'))
+    return { fits: false, limitedBy: 'requirement', reason: `${s.label} needs a CUDA GPU`, warnings };
+  if (s.requires.includes('nvme') && hw.nvmeBytes === 0)
+    return { fits: false, limitedBy: 'requirement', reason: 'no NVMe disk detected for the swap path (ZeRO-Infinity needs one, and libaio for the async_io op)', warnings };
+
+  const gpuUsable = hw.gpuMemoryBytes * (1 - MEMORY_CONSTANTS.gpuHeadroom);
+  const hostUsable = hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom);
+  const nvmeUsable = hw.nvmeBytes * (1 - MEMORY_CONSTANTS.nvmeHeadroom);
+  if (mem.gpuBytes > gpuUsable)
+    return {
+      fits: false,
+      limitedBy: 'gpu-memory',
+      reason: `GPU memory: needs ${gib(mem.gpuBytes)} per GPU, ${gib(gpuUsable)} usable (${gib(hw.gpuMemoryBytes)} less ${MEMORY_CONSTANTS.gpuHeadroom * 100}% headroom) — largest: ${largestTerms(mem.gpuTerms)}`,
+      warnings,
+    };
+  if (mem.hostBytes > hostUsable)
+    return {
+      fits: false,
+      limitedBy: 'host-memory',
+      reason: `host memory: needs ${gib(mem.hostBytes)} per node, ${gib(hostUsable)} usable (${gib(hw.hostMemoryBytes)} less ${MEMORY_CONSTANTS.hostHeadroom * 100}% headroom) — largest: ${largestTerms(mem.hostTerms)}`,
+      warnings,
+    };
+  if (mem.nvmeBytes > nvmeUsable)
+    return { fits: false, limitedBy: 'nvme', reason: `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk`, warnings };
+
+  const pinned = (mem.hostTerms.modelStates && s.offloadOptimizer === 'cpu' ? mem.hostTerms.modelStates : 0) + (mem.hostTerms.pinnedGradientBuffers ?? 0) + (mem.hostTerms.pinnedSwapBuffers ?? 0);
+  if (pinned > 0 && !machine.memory.lockedMemoryUnlimited && machine.memory.lockedMemoryLimitBytes !== null && machine.memory.lockedMemoryLimitBytes < pinned)
+    warnings.push(`pinned host memory (${gib(pinned)}) exceeds the locked-memory limit (ulimit -l ${gib(machine.memory.lockedMemoryLimitBytes)}): raise it or set pin_memory false`);
+  if (machine.memory.availableBytes !== null && mem.hostBytes > machine.memory.availableBytes * (1 - MEMORY_CONSTANTS.hostHeadroom))
+    warnings.push(`host memory available now (${gib(machine.memory.availableBytes)}) is below the estimate: other processes hold memory`);
+
+  const parts = [`GPU ${gib(mem.gpuBytes)} of ${gib(gpuUsable)}`, `host ${gib(mem.hostBytes)} of ${gib(hostUsable)}`];
+  if (mem.nvmeBytes > 0) parts.push(`NVMe ${gib(mem.nvmeBytes)} of ${gib(nvmeUsable)}`);
+  return { fits: true, limitedBy: null, reason: `fits: ${parts.join(', ')} usable`, warnings };
+}

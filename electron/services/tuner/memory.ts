@@ -1,0 +1,121 @@
+// Memory of one strategy × workload: DeepSpeed's model-state estimators (reported as they are)
+// plus what they leave out — activations, communication and pinned buffers, gradients ZeRO-1
+// keeps whole, SuperOffload's GPU share of the optimizer, and a stated framework overhead.
+// GPU figures per GPU, host and NVMe figures per node. docs/tuner-model.md states every term.
+import type { MemoryEstimate, ModelArch, StrategyPreset, Workload } from '../../contract';
+import { SEED_ZERO_KEYS, SUPER_OFFLOAD_RATIO } from './ds-config';
+import { estimateZero2, estimateZero3 } from './estimators';
+import type { ParamCount } from './params';
+
+const GiB = 2 ** 30;
+
+export const MEMORY_CONSTANTS = {
+  /** CUDA context, cuBLAS/cuDNN workspaces, NCCL channels: per GPU. */
+  gpuFrameworkBytes: 1.5 * GiB,
+  /** Caching-allocator fragmentation, as a share of model states + activations. */
+  gpuFragmentation: 0.05,
+  /** Python, torch, CUDA host libraries, the runner: per rank. */
+  hostProcessBytes: 4 * GiB,
+  /** SuperOffload's CPU Adam worker process: per rank. */
+  hostAdamWorkerBytes: 2 * GiB,
+  /** Bytes kept per logit element: bf16 logits + fp32 upcast for the loss + fp32 gradient. */
+  logitBytes: 10,
+  /** Headroom kept free when deciding "fits". */
+  gpuHeadroom: 0.05,
+  hostHeadroom: 0.05,
+  nvmeHeadroom: 0.1,
+} as const;
+
+/** Activation bytes of one transformer block per token (bf16, fused SDPA/flash attention: no s² scores). */
+export function layerActivationBytesPerToken(m: ModelArch): number {
+  const h = m.hiddenSize;
+  const q = m.numHeads * m.headDim;
+  const kv = m.numKvHeads * m.headDim;
+  // attention block: norm input + norm output, q, k, v, attention output
+  const attn = 2 * h + 2 * q + 2 * kv;
+  // MLP block: norm input + norm output, then gate, up, act(gate), act·up (gated) or fc, gelu (gpt2)
+  const mlp = 2 * h + (m.family === 'gpt2' ? 2 : 4) * m.intermediateSize;
+  return 2 * (attn + mlp);
+}
+
+export interface ActivationBytes {
+  total: number;
+  layers: number;
+  logits: number;
+}
+
+export function activationBytes(m: ModelArch, w: Pick<Workload, 'seqLen' | 'microBatch' | 'activationCheckpointing'>): ActivationBytes {
+  const tokens = w.seqLen * w.microBatch;
+  const perLayer = layerActivationBytesPerToken(m) * tokens;
+  // checkpointing keeps each block's bf16 input and recomputes one block at a time in backward
+  const layers = w.activationCheckpointing ? m.numLayers * 2 * m.hiddenSize * tokens + perLayer : m.numLayers * perLayer;
+  const embeddings = 2 * m.hiddenSize * tokens;
+  const logits = MEMORY_CONSTANTS.logitBytes * m.vocabSize * tokens;
+  return { total: layers + embeddings + logits, layers: layers + embeddings, logits };
+}
+
+/** DeepSpeed's estimator for the strategy (FSDP2 CPU offload: the equivalent ZeRO-3 with optimizer + param offload). */
+export function modelStatesFor(s: StrategyPreset, p: ParamCount, w: Workload): MemoryEstimate['modelStates'] {
+  const offload = s.offloadOptimizer !== 'none';
+  if (s.stage === 3) {
+    const params = s.offloadParam !== 'none';
+    const r = estimateZero3(p.total, p.largestLayer, w.gpus, w.nodes, offload, params, true, 1.5);
+    return {
+      gpuBytes: r.gpuBytes,
+      hostBytes: r.cpuBytes,
+      estimator: `estimate_zero3_model_states_mem_needs(total_params=${p.total}, largest_layer_params=${p.largestLayer}, num_gpus_per_node=${w.gpus}, num_nodes=${w.nodes}, cpu_offload=${offload ? 'True' : 'False'}, cpu_offload_params=${params ? 'True' : 'False'}, zero_init=True, additional_buffer_factor=1.5)`,
+    };
+  }
+  // DeepSpeed has no stage-1 estimator: ZeRO-1 reports the ZeRO-2 figure and adds its whole gradients below.
+  const r = estimateZero2(p.total, w.gpus, w.nodes, offload, 1.5);
+  return {
+    gpuBytes: r.gpuBytes,
+    hostBytes: r.cpuBytes,
+    estimator: `estimate_zero2_model_states_mem_needs(total_params=${p.total}, num_gpus_per_node=${w.gpus}, num_nodes=${w.nodes}, cpu_offload=${offload ? 'True' : 'False'}, additional_buffer_factor=1.5)`,
+  };
+}
+
+export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w: Workload): MemoryEstimate {
+  const P = p.total;
+  const G = w.gpus * w.nodes;
+  const states = modelStatesFor(s, p, w);
+  const act = activationBytes(m, w);
+  const bucket = SEED_ZERO_KEYS.reduce_bucket_size;
+  const perNodeParams = P / w.nodes;
+
+  const gpuTerms: Record<string, number> = { modelStates: states.gpuBytes, activations: act.layers, logits: act.logits };
+  if (s.engine === 'deepspeed' && s.stage === 1) gpuTerms.stage1FullGradients = Math.round(2 * P * (1 - 1 / G));
+  if (s.superOffload) gpuTerms.superOffloadGpuOptimizerShare = Math.round(((1 - SUPER_OFFLOAD_RATIO) * 16 * P) / G);
+  // bf16 reduce bucket + fp32 reduction copy; stage 1/2 also an all-gather bucket of the same size;
+  // stage 3 a prefetch bucket (5e7 elements, bf16) for the parameter all-gathers.
+  gpuTerms.commBuffers = s.engine === 'fsdp2' ? 2 * (2 * p.perLayer) : s.stage === 3 ? 6 * bucket + 2 * 5e7 : 8 * bucket;
+  gpuTerms.framework = Math.round(MEMORY_CONSTANTS.gpuFrameworkBytes + MEMORY_CONSTANTS.gpuFragmentation * (states.gpuBytes + act.total));
+
+  const hostTerms: Record<string, number> = {};
+  const nvmeTerms: Record<string, number> = {};
+  if (s.offloadOptimizer === 'nvme') {
+    // ZeRO-Infinity: the estimator knows nothing of NVMe. The host keeps fp32 gradient partitions
+    // (+ bf16 params if they are offloaded to CPU) and pinned swap buffers; the states live on NVMe.
+    hostTerms.fp32Gradients = 4 * perNodeParams;
+    if (s.offloadParam === 'cpu') hostTerms.paramsBf16 = 2 * perNodeParams;
+    hostTerms.pinnedSwapBuffers = w.gpus * (4 * SEED_ZERO_KEYS.sub_group_size * 4 + (s.offloadParam === 'nvme' ? 5 * 1e8 * 2 : 0));
+    nvmeTerms.optimizerStates = 12 * perNodeParams; // fp32 params, Adam m and v
+    if (s.offloadParam === 'nvme') nvmeTerms.paramsBf16 = 2 * perNodeParams;
+  } else {
+    hostTerms.modelStates = states.hostBytes;
+    if (s.offloadOptimizer === 'cpu') hostTerms.pinnedGradientBuffers = w.gpus * 2 * 4 * bucket; // double-buffered fp32 staging per rank
+  }
+  hostTerms.processes = w.gpus * MEMORY_CONSTANTS.hostProcessBytes;
+  if (s.superOffload) hostTerms.adamWorkers = w.gpus * MEMORY_CONSTANTS.hostAdamWorkerBytes;
+
+  const sum = (t: Record<string, number>) => Object.values(t).reduce((a, b) => a + b, 0);
+  return {
+    gpuBytes: Math.round(sum(gpuTerms)),
+    hostBytes: Math.round(sum(hostTerms)),
+    nvmeBytes: Math.round(sum(nvmeTerms)),
+    modelStates: states,
+    gpuTerms,
+    hostTerms,
+    nvmeTerms,
+  };
+}

@@ -1,0 +1,191 @@
+// The one pure function that produces a plan: every strategy × the workload on one machine —
+// fits (and why not), memory, predicted step time and TFLOPS, config + validation — and the
+// recommendation. The CLI, the plan/compute channel and the Plan page all show its output.
+import type {
+  HardwareProfile,
+  Machine,
+  ModelArch,
+  PlanResult,
+  Prediction,
+  Recommendation,
+  StrategyPlan,
+  StrategyPreset,
+  Workload,
+  WorkloadInput,
+} from '../../contract';
+import { DEFAULT_CPUADAM_CORES_PERC, effectiveGradientClipping, generateConfig } from './ds-config';
+import { checkFit } from './fit';
+import { normalizeMeasurements, type TunerMeasurements } from './measurements';
+import { estimateMemory } from './memory';
+import { resolveModel } from './models';
+import { countParams, type ParamCount } from './params';
+import { catalog, strategyById } from './presets';
+import { buildProfile, cpuAdamRate } from './profile';
+import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './throughput';
+import { validateDsConfig, validateFsdpBlock } from './validate-config';
+import { parseWorkload } from './workload';
+
+export interface PlanOptions {
+  machine: Machine;
+  machineSource?: HardwareProfile['machineSource'];
+  /** Host measurements of any known shape (normalised structurally). */
+  measurements?: unknown;
+  /** Fitted efficiency factors (calibration from history), per strategy id or for all ('*'). */
+  calibration?: Record<string, EfficiencyFactors>;
+  scenario?: string | null;
+  /** Restrict to these strategies (default: all). */
+  strategies?: string[];
+}
+
+const MICRO_CANDIDATES = [1, 2, 4, 8, 16, 32, 64];
+
+/**
+ * cpuadam_cores_perc for SuperOffload: from the measured CPU Adam sweep, the fewest threads that reach
+ * 95% of the best rate while the training processes keep 2 cores per rank; without a measured sweep,
+ * the DeepSpeedExamples value 0.90 (lowered only if it would starve the training processes).
+ */
+export function chooseCpuadamCoresPerc(hw: HardwareProfile, gpusPerNode: number, measured: boolean, measuredPick?: number): number {
+  const cores = hw.physicalCores;
+  if (measuredPick !== undefined) return Math.min(0.95, Math.max(0.05, Math.round(measuredPick * 100) / 100));
+  const maxThreads = Math.max(1, cores - THROUGHPUT_CONSTANTS.minTrainingCoresPerRank * gpusPerNode);
+  const clamp = (p: number) => Math.min(0.95, Math.max(0.05, Math.round(p * 100) / 100));
+  if (!measured) return clamp(Math.min(DEFAULT_CPUADAM_CORES_PERC, maxThreads / cores));
+  const candidates = [...new Set([...hw.cpuAdam.map((r) => r.threads), maxThreads])].filter((t) => t <= maxThreads).sort((a, b) => a - b);
+  const best = Math.max(...candidates.map((t) => cpuAdamRate(hw, t)));
+  const chosen = candidates.find((t) => cpuAdamRate(hw, t) >= 0.95 * best) ?? maxThreads;
+  return clamp(chosen / cores);
+}
+
+interface Evaluated {
+  plan: StrategyPlan;
+  workload: Workload;
+}
+
+function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors): Evaluated {
+  const memory = estimateMemory(s, model, params, w);
+  const fit = checkFit(s, memory, w, machine, hw);
+  const predicted = predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: perc }, factors);
+  const config = generateConfig(s, w, perc);
+  const validation = s.engine === 'deepspeed' ? validateDsConfig(config, w) : validateFsdpBlock(config);
+  const warnings = [...fit.warnings, ...validation.warnings.map((v) => `${v.field}: ${v.message}`)];
+  if (s.superOffload) {
+    if (effectiveGradientClipping(s, w) === 0)
+      warnings.push('gradient_clipping 0.0: no gradient-norm clipping, so a loss spike is not damped — the price of overlapping CPU Adam with backward (DeepSpeed ≥ 0.18.9 turns the overlap off under any clipping)');
+    else warnings.push(`gradient_clipping ${effectiveGradientClipping(s, w)}: SuperOffload's overlap is off, the CPU Adam step runs serially in step()`);
+    if (!/gh200|gb200|mi300a/i.test(hw.gpuName ?? '')) warnings.push('SuperOffload is designed for superchips (GH200/GB200/MI300A); on PCIe hosts its gain is limited (DeepSpeed issue #7966)');
+  }
+  return {
+    workload: w,
+    plan: {
+      id: s.id,
+      label: s.label,
+      engine: s.engine,
+      fits: fit.fits,
+      reason: fit.reason,
+      limitedBy: fit.limitedBy,
+      memory,
+      predicted,
+      config,
+      validation,
+      warnings,
+    },
+  };
+}
+
+const TERM_WHY: Record<string, string> = {
+  compute: 'more compute per step',
+  commExposed: 'GPU↔GPU collectives not hidden behind compute',
+  transferExposed: 'host↔GPU transfers not hidden behind compute',
+  cpuAdamExposed: 'its CPU Adam step is not hidden behind backward',
+  nvmeExposed: 'NVMe swapping of optimizer states / parameters',
+};
+
+function whyLost(winner: Prediction, loser: Prediction): string {
+  let worst = 'compute';
+  let delta = -Infinity;
+  for (const key of Object.keys(TERM_WHY)) {
+    const d = (loser.terms[key] ?? 0) - (winner.terms[key] ?? 0);
+    if (d > delta) [worst, delta] = [key, d];
+  }
+  return `${TERM_WHY[worst]} (+${delta.toFixed(2)} s/step)`;
+}
+
+function tps(p: Prediction): number {
+  return p.tokensPerSecond;
+}
+
+function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, calibration?: Record<string, EfficiencyFactors>): Recommendation | null {
+  const micros = w.searchMicroBatch ? [...new Set([w.microBatch, ...MICRO_CANDIDATES])].sort((a, b) => a - b) : [w.microBatch];
+  const bests: Evaluated[] = [];
+  for (const s of all) {
+    let best: Evaluated | null = null;
+    for (const micro of micros) {
+      const e = evaluate(s, model, params, { ...w, microBatch: micro }, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*']);
+      if (!e.plan.fits) break; // memory grows with the micro batch: larger ones will not fit either
+      if (!best || tps(e.plan.predicted) > tps(best.plan.predicted)) best = e;
+    }
+    if (best) bests.push(best);
+  }
+  if (bests.length === 0) return null;
+  bests.sort((a, b) => tps(b.plan.predicted) - tps(a.plan.predicted));
+  const [win, second] = bests;
+  const p = win.plan.predicted;
+  const speedup = second ? ` — ${(tps(p) / tps(second.plan.predicted)).toFixed(2)}× ${second.plan.label}` : ' — the only strategy that fits';
+  const batchNote = win.workload.microBatch !== w.microBatch ? `, micro batch ${win.workload.microBatch} (searched; global batch ${win.workload.microBatch * w.gradAccum * w.gpus * w.nodes})` : `, micro batch ${win.workload.microBatch}`;
+  const strategy = strategyById(win.plan.id);
+  return {
+    strategyId: win.plan.id,
+    microBatch: win.workload.microBatch,
+    gradAccum: win.workload.gradAccum,
+    cpuadamCoresPerc: strategy.superOffload ? perc : null,
+    predicted: p,
+    reason: `${win.plan.label}: fastest predicted that fits — ${p.tflopsPerGpu.toFixed(0)} TFLOPS/GPU, ${p.stepSeconds.toFixed(2)} s/step${batchNote}${speedup}`,
+    runnerUp: second
+      ? {
+          strategyId: second.plan.id,
+          microBatch: second.workload.microBatch,
+          predicted: second.plan.predicted,
+          reason: `${second.plan.label} is ${((1 - tps(second.plan.predicted) / tps(p)) * 100).toFixed(0)}% slower: ${whyLost(p, second.plan.predicted)}`,
+        }
+      : null,
+  };
+}
+
+/** Plan a workload on a machine. Pure: the same inputs give the same numbers everywhere. */
+export function planWorkload(input: WorkloadInput | Workload, options: PlanOptions): PlanResult {
+  const workload = parseWorkload(input);
+  const model = resolveModel(workload.model);
+  const params = countParams(model);
+  const measurements: TunerMeasurements | undefined = normalizeMeasurements(options.measurements);
+  const hw = buildProfile(options.machine, options.machineSource ?? 'detected', measurements);
+  const perc = workload.cpuadamCoresPerc ?? chooseCpuadamCoresPerc(hw, workload.gpus, !!measurements?.cpuAdam?.length, measurements?.recommendedCoresPerc);
+  const strategies = options.strategies ? options.strategies.map(strategyById) : catalog().strategies;
+  const plans = strategies.map((s) => evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*']).plan);
+  const notes = [
+    'Memory: DeepSpeed estimator model states (factor 1.5, zero_init) + activations + buffers + framework overhead; GPU per GPU, host and NVMe per node (docs/tuner-model.md).',
+    `Throughput figures use ${Object.entries(hw.sources).map(([k, v]) => `${k}: ${v}`).join('; ')}.`,
+  ];
+  if (options.machineSource === 'catalogued') notes.push('The machine is catalogued (a synthetic description), not detected.');
+  return {
+    params: params.total,
+    largestLayerParams: params.largestLayer,
+    model,
+    workload,
+    profile: hw,
+    strategies: plans,
+    recommended: recommend(strategies, model, params, workload, options.machine, hw, perc, options.calibration),
+    scenario: options.scenario ?? null,
+    notes,
+  };
+}
+
+/** Predicted figures of one strategy (stored beside the measured ones of a run). */
+export function predict(input: WorkloadInput | Workload, strategyId: string, machine: Machine, measurements?: unknown, calibration?: EfficiencyFactors): Prediction {
+  const workload = parseWorkload(input);
+  const model = resolveModel(workload.model);
+  const params = countParams(model);
+  const m = normalizeMeasurements(measurements);
+  const hw = buildProfile(machine, 'detected', m);
+  const perc = workload.cpuadamCoresPerc ?? chooseCpuadamCoresPerc(hw, workload.gpus, !!m?.cpuAdam?.length, m?.recommendedCoresPerc);
+  return predictFrom({ strategy: strategyById(strategyId), model, params, workload, profile: hw, cpuadamCoresPerc: perc }, calibration);
+}
