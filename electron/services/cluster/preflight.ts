@@ -17,6 +17,7 @@ export interface Versions {
   deepspeedError?: string | null;
   runnerHash: string | null;
   runnerFiles?: string[];
+  runnerMissing?: string[];
   engineDirExists?: boolean;
   headPythonExists?: boolean;
 }
@@ -37,8 +38,8 @@ function sshFailure(r: ExecResult): string {
   return (r.stderr.trim().split('\n').pop() || `ssh exited with ${r.code}`).slice(0, 400);
 }
 
-async function localVersions(python: string, engineDir: string, timeoutMs: number): Promise<Versions | string> {
-  const r = await execFileWithInput(python, ['-', engineDir, python], VERSIONS_PY, timeoutMs);
+async function localVersions(python: string, engineDir: string, timeoutMs: number, files: string[] = []): Promise<Versions | string> {
+  const r = await execFileWithInput(python, ['-', engineDir, python, ...files], VERSIONS_PY, timeoutMs);
   const v = lastJsonObject(r.stdout);
   if (r.code !== 0 || !v) return r.spawnError ?? (r.stderr.trim().split('\n').pop() || `exited with ${r.code}`);
   return v as unknown as Versions;
@@ -64,7 +65,9 @@ export async function preflight(cluster: Cluster, options: PreflightOptions): Pr
     return rows;
   }
   row(HEAD, 'python', head.torch !== null && head.deepspeed !== null, `${options.headPython}: Python ${head.python}, torch ${head.torch ?? 'missing'}, DeepSpeed ${head.deepspeed ?? 'missing'}`, 'install torch and deepspeed into the head interpreter (Setup page)');
-  const staged = await localVersions(options.headPython, engineDir, timeoutMs);
+  // Only plain file names travel to the remote shell line.
+  const runnerFiles = (head.runnerFiles ?? []).filter((f) => /^[A-Za-z0-9._-]+\.py$/.test(f));
+  const staged = await localVersions(options.headPython, engineDir, timeoutMs, runnerFiles);
   const stagedHash = typeof staged === 'string' ? null : staged.runnerHash;
   row(HEAD, 'runner', stagedHash !== null && stagedHash === head.runnerHash, stagedHash === null ? `no runner at ${engineDir}` : stagedHash === head.runnerHash ? `runner at ${engineDir} matches this app (${head.runnerHash!.slice(0, 12)})` : `runner at ${engineDir} differs from this app's (${stagedHash.slice(0, 12)} ≠ ${head.runnerHash?.slice(0, 12)})`, `copy the app's runner there: offload-studio cluster stage ${cluster.name} (or cp -r ${options.bundledEngineDir}/. ${engineDir}/)`);
 
@@ -81,7 +84,7 @@ export async function preflight(cluster: Cluster, options: PreflightOptions): Pr
         return;
       }
       add('ssh', true, `${who} reachable, key-based login works`);
-      const r = await runSsh(options.sshConfigPath, h.host, [h.pythonPath, '-', engineDir, options.headPython], VERSIONS_PY, timeoutMs);
+      const r = await runSsh(options.sshConfigPath, h.host, [h.pythonPath, '-', engineDir, options.headPython, ...runnerFiles], VERSIONS_PY, timeoutMs);
       const v = lastJsonObject(r.stdout) as unknown as Versions | null;
       if (r.code !== 0 || !v) {
         add('python', false, `${h.pythonPath}: ${sshFailure(r)}`, `install Python there or correct the host's pythonPath (now ${h.pythonPath})`);
@@ -93,7 +96,7 @@ export async function preflight(cluster: Cluster, options: PreflightOptions): Pr
       add('torch', v.torch !== null && v.torch === head.torch, `torch ${v.torch ?? `missing (${v.torchError})`}; head has ${head.torch}`, `install torch==${head.torch} on ${h.host}`);
       add('deepspeed', v.deepspeed !== null && v.deepspeed === head.deepspeed, `DeepSpeed ${v.deepspeed ?? 'missing'}; head has ${head.deepspeed}`, `install deepspeed==${head.deepspeed} on ${h.host}`);
       const runnerOk = v.runnerHash !== null && v.runnerHash === head.runnerHash;
-      add('runner', runnerOk, v.runnerHash === null ? `no runner at ${engineDir}` : runnerOk ? `runner matches (${v.runnerHash.slice(0, 12)})` : `runner at ${engineDir} differs (${v.runnerHash.slice(0, 12)} ≠ ${head.runnerHash?.slice(0, 12)})`, `copy the runner: rsync -a -e 'ssh -p ${h.sshPort}' ${options.bundledEngineDir}/ ${h.sshUser ? h.sshUser + '@' : ''}${h.host}:${engineDir}/`);
+      add('runner', runnerOk, v.runnerHash === null ? `no runner at ${engineDir}` : v.runnerMissing?.length ? `runner at ${engineDir} lacks ${v.runnerMissing.join(', ')}` : runnerOk ? `runner matches (${v.runnerHash.slice(0, 12)})` : `runner at ${engineDir} differs (${v.runnerHash.slice(0, 12)} ≠ ${head.runnerHash?.slice(0, 12)})`, `copy the runner: rsync -a -e 'ssh -p ${h.sshPort}' ${options.bundledEngineDir}/ ${h.sshUser ? h.sshUser + '@' : ''}${h.host}:${engineDir}/`);
       rows.push(...hostRows);
     }),
   );

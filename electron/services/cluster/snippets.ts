@@ -19,18 +19,26 @@ try:
     out["deepspeed"] = md.version("deepspeed")
 except Exception as e:
     out["deepspeedError"] = f"{type(e).__name__}: {e}"
+# The head hashes every *.py of its runner; other hosts hash exactly the head's file names, so
+# extra files there do not matter and a missing one changes the hash.
+names = sys.argv[3:]
+if not names and os.path.isdir(engine_dir):
+    names = [n for n in os.listdir(engine_dir) if n.endswith(".py")]
 h = hashlib.sha256()
-files = []
-if os.path.isdir(engine_dir):
-    for name in sorted(os.listdir(engine_dir)):
-        if name.endswith(".py"):
-            files.append(name)
-            h.update(name.encode()); h.update(b"\0")
-            with open(os.path.join(engine_dir, name), "rb") as f:
-                h.update(f.read())
-            h.update(b"\0")
-out["runnerFiles"] = files
-out["runnerHash"] = h.hexdigest() if files else None
+found = []
+for name in sorted(names):
+    h.update(name.encode()); h.update(b"\0")
+    p = os.path.join(engine_dir, name)
+    if os.path.isfile(p):
+        found.append(name)
+        with open(p, "rb") as f:
+            h.update(f.read())
+    else:
+        h.update(b"<missing>")
+    h.update(b"\0")
+out["runnerFiles"] = sorted(names)
+out["runnerMissing"] = sorted(set(names) - set(found))
+out["runnerHash"] = h.hexdigest() if found else None
 out["engineDirExists"] = os.path.isdir(engine_dir)
 print(json.dumps(out))
 `;
