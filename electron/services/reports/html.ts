@@ -1,6 +1,8 @@
 // The self-contained HTML report: one file, inline CSS and inline SVG charts, no script, no
 // external reference, and a CSP that forbids loading or running anything. Every interpolated
 // value goes through the `html` template, which escapes it. The same document is printed to PDF.
+import type { Comparison } from '../../contract';
+import { memoryPerResourceOption, predictedOption, repeatBarsOption, stepLinesOption } from '../../contract/charts/compare-charts';
 import { diffJson } from '../../contract/charts/diff';
 import { groupRuns, headline, reportWarnings, runDelta, speedup, systemName } from './analysis';
 import { memoryChart, stepTimeChart, tflopsChart } from './charts';
@@ -18,6 +20,9 @@ export interface HtmlOptions {
   pageSize?: 'A4' | 'Letter';
   generatedAt?: Date;
   appVersion?: string;
+  /** history's comparison of the same runs: when given, the charts and the headline are the
+   *  Compare page's own (contract/charts builders), so the report shows what the user saw. */
+  comparison?: Comparison | null;
 }
 
 const CSS = `
@@ -30,6 +35,7 @@ h3 { font-size: 14px; margin: 16px 0 6px; }
 table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 12px; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #d9dee5; vertical-align: top; }
 th { color: #5d6672; font-size: 11px; text-transform: uppercase; letter-spacing: .03em; }
+table.runs { font-size: 11px; } table.runs code { word-break: break-all; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.baseline td { background: #eef4ff; }
 pre { background: #f6f7f9; border: 1px solid #d9dee5; border-radius: 6px; padding: 8px; font: 11px/1.35 Menlo, Consolas, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -75,7 +81,7 @@ function groupsTable(groups: ReportGroup[], baseline: ReportGroup): Raw {
 }
 
 function runsTable(runs: ReportRun[], baseline: ReportRun): Raw {
-  return html`<table><thead><tr><th>Run</th><th>Strategy</th><th>Status</th><th>Started</th><th class="num">Steps</th>
+  return html`<table class="runs"><thead><tr><th>Run</th><th>Strategy</th><th>Status</th><th>Started</th><th class="num">Steps</th>
     <th class="num">TFLOPS/GPU median (min–max)</th><th class="num">Step time s</th><th class="num">Tokens/s</th>
     <th class="num">GPU peak</th><th class="num">Host peak</th><th class="num">Predicted TFLOPS/GPU</th><th class="num">Δ vs baseline</th><th>Tags / notes</th></tr></thead><tbody>
     ${runs.map((r) => {
@@ -94,29 +100,29 @@ function runsTable(runs: ReportRun[], baseline: ReportRun): Raw {
 function systemsSection(runs: ReportRun[]): Raw {
   const machines = new Map<string, ReportRun[]>();
   for (const r of runs) {
-    const key = r.machine ? JSON.stringify({ ...r.machine, detectedAt: null, detectionMs: null }) : 'none';
+    const key = r.machine ? JSON.stringify({ ...(r.machine.raw as object), detectedAt: null, detectionMs: null }) : 'none';
     machines.set(key, [...(machines.get(key) ?? []), r]);
   }
   const blocks = [...machines.values()].map((members) => {
     const m = members[0].machine;
     const ids = members.map((r) => r.summary.id).join(', ');
     if (!m) return html`<div class="keep"><h3>No system snapshot</h3><p class="muted">Runs: ${ids}</p></div>`;
-    const gpus = m.gpus.length ? m.gpus.map((g) => `${g.index}: ${g.name} (${fmtBytes(g.memoryBytes)})`).join('; ') : `none — ${m.gpuStatus.message}`;
+    const gpus = m.gpus.length ? m.gpus.map((g) => `${g.index}: ${g.name} (${fmtBytes(g.memoryBytes)})`).join('; ') : `none — ${m.gpuStatus ?? 'no GPU detected'}`;
     return html`<div class="keep"><h3>${m.hostname} — ${systemName(members[0]) ?? ''}</h3><dl class="kv">
       <dt>Runs</dt><dd>${ids}</dd>
       <dt>OS</dt><dd>${m.os.distro} ${m.os.release}, kernel ${m.os.kernel} (${m.os.arch})</dd>
-      <dt>CPU</dt><dd>${m.cpu.model}: ${m.cpu.sockets} socket(s), ${m.cpu.physicalCores} cores / ${m.cpu.logicalCores} threads, ${m.cpu.numaNodes.length} NUMA node(s); ${m.cpu.simd.join(' ')}</dd>
+      <dt>CPU</dt><dd>${m.cpu.model}: ${m.cpu.sockets ?? '—'} socket(s), ${m.cpu.physicalCores ?? '—'} cores / ${m.cpu.logicalCores ?? '—'} threads, ${m.cpu.numaNodes ?? '—'} NUMA node(s); ${m.cpu.simd.join(' ')}</dd>
       <dt>Memory</dt><dd>${fmtBytes(m.memory.totalBytes)}</dd>
       <dt>GPUs</dt><dd>${gpus}</dd>
       <dt>Driver / CUDA</dt><dd>${m.gpus[0]?.driverVersion ?? '—'} / ${m.gpus[0]?.cudaVersion ?? '—'}</dd>
       ${m.superchip ? html`<dt>Superchip</dt><dd>${m.superchip.kind}: ${m.superchip.description}</dd>` : ''}
-      <dt>Detected</dt><dd>${m.detectedAt}</dd></dl></div>`;
+      <dt>Detected</dt><dd>${m.detectedAt ?? '—'}</dd></dl></div>`;
   });
-  const distinct = [...machines.values()].map((ms) => ms[0].machine);
+  const distinct = [...machines.values()].map((ms) => ms[0].machine?.raw ?? null);
   const diffs = distinct.length > 1 ? diffJson(distinct, ['detectedAt', 'detectionMs', 'memory.availableBytes'], 60) : [];
   return html`${blocks}${
     diffs.length
-      ? html`<h3>What differs between the systems</h3><table><thead><tr><th>Field</th>${distinct.map((m, i) => html`<th>${m?.hostname ?? `system ${i + 1}`}</th>`)}</tr></thead>
+      ? html`<h3>What differs between the systems</h3><table><thead><tr><th>Field</th>${[...machines.values()].map((ms, i) => html`<th>${ms[0].machine?.hostname ?? `system ${i + 1}`}</th>`)}</tr></thead>
         <tbody>${diffs.map((d) => html`<tr><td><code>${d.path}</code></td>${d.values.map((v) => html`<td>${v}</td>`)}</tr>`)}</tbody></table>`
       : ''
   }
@@ -149,23 +155,36 @@ function formulaSection(runs: ReportRun[]): Raw {
     })}</tbody></table>`;
 }
 
+function charts(runs: ReportRun[], groups: ReportGroup[], comparison: Comparison | null): Raw {
+  const withSteps = runs.some((r) => r.samples.some((s) => !s.warmup));
+  if (comparison) {
+    const withPrediction = comparison.runs.some((r) => r.predictedTflopsPerGpu != null || r.predictedStepSeconds != null);
+    return html`${chartFigure('Model TFLOPS per GPU by strategy', repeatBarsOption(comparison, 'tflopsPerGpu') as Record<string, unknown>, 380)}
+      ${withSteps ? chartFigure('Step time over the measured steps', stepLinesOption(comparison, 'stepSeconds') as Record<string, unknown>, 380) : ''}
+      ${chartFigure('Peak memory per resource', memoryPerResourceOption(comparison) as Record<string, unknown>, 360)}
+      ${withPrediction ? chartFigure('Predicted vs measured', predictedOption(comparison) as Record<string, unknown>, 360) : ''}`;
+  }
+  return html`${chartFigure('Model TFLOPS per GPU by strategy (bar: median of repeats; dots: each repeat)', tflopsChart(groups))}
+    ${withSteps ? chartFigure('Step time over the measured steps', stepTimeChart(runs)) : ''}
+    ${chartFigure('Memory peaks by strategy', memoryChart(groups), 320)}`;
+}
+
 export function renderHtml(runs: ReportRun[], options: HtmlOptions = {}): string {
   if (runs.length === 0) throw new Error('a report needs at least one run');
   const baselineRun = runs.find((r) => r.summary.id === options.baselineId) ?? runs[0];
   const groups = groupRuns(runs);
   const baseline = groups.find((g) => g.runs.includes(baselineRun))!;
   const generated = options.generatedAt ?? new Date();
-  const warnings = reportWarnings(runs);
-  const withSteps = runs.some((r) => r.samples.some((s) => !s.warmup));
+  const comparison = options.comparison ?? null;
+  const title = comparison?.headline ?? headline(groups, baseline);
+  const warnings = [...new Set([...reportWarnings(runs), ...(comparison?.warnings ?? [])])];
   const body = html`<header class="keep"><h1>Offload Studio benchmark report</h1>
     <p class="muted">Generated ${generated.toISOString()} by Offload Studio ${options.appVersion ?? ''} · ${runs.length} run(s) · baseline: ${strategyName(baselineRun.summary.strategy)} (<code>${baselineRun.summary.id}</code>)</p></header>
-    <section class="summary"><h2>Summary</h2><p class="headline" data-testid="headline">${headline(groups, baseline)}</p>
+    <section class="summary"><h2>Summary</h2><p class="headline" data-testid="headline">${title}</p>
     ${warnings.map((w) => html`<p class="warn">${w}</p>`)}
     ${groupsTable(groups, baseline)}</section>
     <section class="major charts"><h2>Charts</h2>
-    ${chartFigure('Model TFLOPS per GPU by strategy (bar: median of repeats; dots: each repeat)', tflopsChart(groups))}
-    ${withSteps ? chartFigure('Step time over the measured steps', stepTimeChart(runs)) : ''}
-    ${chartFigure('Memory peaks by strategy', memoryChart(groups), 320)}</section>
+    ${charts(runs, groups, options.comparison ?? null)}</section>
     <section class="major runs"><h2>Runs</h2><p class="muted">Spread in parentheses: min–max over the run's measured steps. Δ: percent change of TFLOPS per GPU against the baseline run.</p>${runsTable(runs, baselineRun)}</section>
     <section class="major formula"><h2>How the figures are computed</h2>${formulaSection(runs)}</section>
     <section class="major system"><h2>System snapshot</h2>${systemsSection(runs)}</section>
@@ -175,7 +194,7 @@ export function renderHtml(runs: ReportRun[], options: HtmlOptions = {}): string
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Offload Studio report — ${html`${headline(groups, baseline)}`.__html}</title>
+<title>Offload Studio report — ${html`${title}`.__html}</title>
 <style>${CSS}
 ${pageCss(options.pageSize)}</style></head>
 <body>${body.__html}</body></html>

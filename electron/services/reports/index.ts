@@ -2,7 +2,7 @@
 // only at the path the caller chose (see output.ts). Plain Node: the PDF renderer is injected
 // (default: headless Chromium; the Electron app may pass one built on webContents.printToPDF).
 import path from 'node:path';
-import { ApiError, type ReportExportRequest, type ReportExportResponse, type RunDetail } from '../../contract';
+import { ApiError, type Comparison, type ReportExportRequest, type ReportExportResponse, type RunDetail } from '../../contract';
 import { bundleEntries } from './bundle';
 import { runsCsv, samplesCsv } from './csv';
 import { renderHtml } from './html';
@@ -24,6 +24,8 @@ export interface ReportsDeps {
   getRun(id: string): RunDetail | null;
   /** history's lossless runs export (the JSON format); when absent, the run details are written as they are. */
   exportRuns?(ids: string[]): unknown;
+  /** history.compare: the Compare page's comparison (charts, headline); when absent the report builds its own. */
+  compare?(ids: string[], baselineId?: string): Comparison;
   pdfRenderer?: PdfRenderer;
   appVersion?: string;
   now?: () => Date;
@@ -40,7 +42,13 @@ export function createReports(deps: ReportsDeps): ReportsService {
   const pdfRenderer = deps.pdfRenderer ?? createChromiumPdfRenderer();
   const load = (ids: string[]): ReportRun[] => normaliseRuns(ids, deps.getRun);
   const htmlOf = (runs: ReportRun[], baselineId?: string, pageSize?: 'A4' | 'Letter') =>
-    renderHtml(runs, { baselineId, pageSize, generatedAt: now(), appVersion: deps.appVersion });
+    renderHtml(runs, {
+      baselineId,
+      pageSize,
+      generatedAt: now(),
+      appVersion: deps.appVersion,
+      comparison: deps.compare ? deps.compare(runs.map((r) => r.summary.id), baselineId) : null,
+    });
 
   return {
     html: (runIds, options = {}) => htmlOf(load(runIds), options.baselineId, options.pageSize),

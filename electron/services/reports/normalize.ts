@@ -1,9 +1,9 @@
 // RunDetail (history's record of one run) → ReportRun. The JSON documents in a RunDetail are
 // `unknown` in the contract (their owners may add fields), so they are read field by field with
 // type checks: a report of an old or partial run shows "—" instead of failing.
-import { MachineSchema, type Machine, type RunDetail } from '../../contract';
+import type { RunDetail } from '../../contract';
 import { spread } from './stats';
-import type { ReportFigures, ReportRun, ReportVersions, ReportWorkload, Spread } from './types';
+import type { ReportFigures, ReportMachine, ReportRun, ReportVersions, ReportWorkload, Spread } from './types';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
@@ -18,9 +18,38 @@ function statsSpread(v: unknown, n: number): Spread | null {
   return { median, min: num(o.min) ?? median, max: num(o.max) ?? median, n };
 }
 
-function parseMachine(v: unknown): Machine | null {
-  const parsed = MachineSchema.safeParse(v);
-  return parsed.success ? parsed.data : null;
+function parseMachine(v: unknown): ReportMachine | null {
+  const m = obj(v);
+  if (!m) return null;
+  const os = obj(m.os);
+  const cpu = obj(m.cpu);
+  const memory = obj(m.memory);
+  const superchip = obj(m.superchip);
+  const gpus = (Array.isArray(m.gpus) ? m.gpus : []).map(obj).filter((g): g is Obj => g !== null);
+  return {
+    hostname: str(m.hostname) ?? 'unknown host',
+    detectedAt: str(m.detectedAt),
+    os: { distro: str(os?.distro) ?? '', release: str(os?.release) ?? '', kernel: str(os?.kernel) ?? '', arch: str(os?.arch) ?? '' },
+    cpu: {
+      model: str(cpu?.model) ?? 'unknown CPU',
+      sockets: num(cpu?.sockets),
+      physicalCores: num(cpu?.physicalCores),
+      logicalCores: num(cpu?.logicalCores),
+      numaNodes: Array.isArray(cpu?.numaNodes) ? cpu.numaNodes.length : null,
+      simd: Array.isArray(cpu?.simd) ? cpu.simd.filter((x): x is string => typeof x === 'string') : [],
+    },
+    memory: { totalBytes: num(memory?.totalBytes) },
+    gpus: gpus.map((g, i) => ({
+      index: num(g.index) ?? i,
+      name: str(g.name) ?? 'GPU',
+      memoryBytes: num(g.memoryBytes),
+      driverVersion: str(g.driverVersion),
+      cudaVersion: str(g.cudaVersion),
+    })),
+    gpuStatus: str(obj(m.gpuStatus)?.message),
+    superchip: superchip && str(superchip.kind) ? { kind: str(superchip.kind)!, description: str(superchip.description) ?? '' } : null,
+    raw: v,
+  };
 }
 
 function workloadOf(detail: RunDetail): ReportWorkload {
@@ -48,7 +77,7 @@ function workloadOf(detail: RunDetail): ReportWorkload {
   };
 }
 
-function versionsOf(detail: RunDetail, machine: Machine | null): ReportVersions {
+function versionsOf(detail: RunDetail, machine: ReportMachine | null): ReportVersions {
   const hello = obj(detail.hello);
   return {
     runner: str(hello?.runnerVersion),

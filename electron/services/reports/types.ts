@@ -1,6 +1,20 @@
 // The report's own view of a run: everything every format needs, normalised once from the
 // history's RunDetail so the HTML, CSV and bundle writers never re-derive a figure differently.
-import type { Machine, RunSample, RunSummary } from '../../contract';
+import type { RunSample, RunSummary } from '../../contract';
+
+/** The part of a system snapshot (contract Machine) a report shows, read leniently so snapshots
+ *  from older or newer schema versions still show; `raw` is the stored document, for diffs. */
+export interface ReportMachine {
+  hostname: string;
+  detectedAt: string | null;
+  os: { distro: string; release: string; kernel: string; arch: string };
+  cpu: { model: string; sockets: number | null; physicalCores: number | null; logicalCores: number | null; numaNodes: number | null; simd: string[] };
+  memory: { totalBytes: number | null };
+  gpus: { index: number; name: string; memoryBytes: number | null; driverVersion: string | null; cudaVersion: string | null }[];
+  gpuStatus: string | null;
+  superchip: { kind: string; description: string } | null;
+  raw: unknown;
+}
 
 /** Median, min and max of one figure over a set of values (measured steps, or repeats). */
 export interface Spread {
@@ -52,7 +66,7 @@ export interface ReportRun {
   samples: RunSample[];
   dsConfig: unknown | null;
   spec: unknown | null;
-  machine: Machine | null;
+  machine: ReportMachine | null;
   versions: ReportVersions;
   workload: ReportWorkload;
   figures: ReportFigures;

@@ -7,6 +7,8 @@ import { appVersion } from '../version';
 export function reportsHandlers(ctx: BackendContext, options: { pdfRenderer?: PdfRenderer } = {}): HandlerMap<'reports/export'> {
   const reports = createReports({
     getRun: (id) => ctx.history.getRun(id, 0),
+    compare: (ids, baselineId) => ctx.history.compare(ids, baselineId),
+    exportRuns: (ids) => ctx.history.exportRuns(ids),
     pdfRenderer: options.pdfRenderer,
     appVersion: appVersion(),
   });
