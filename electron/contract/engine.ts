@@ -4,6 +4,7 @@
 // is stored; requests are `.strict()` like every request of the contract.
 import { z } from 'zod';
 import { RunStatusSchema } from './runs';
+import { WorkloadSchema } from './plan';
 
 // ---------------------------------------------------------------- the run spec (spec.json)
 
@@ -194,25 +195,14 @@ export type ErrorClass = z.infer<typeof ErrorClassSchema>;
 
 // ---------------------------------------------------------------- requests
 
-/** What to benchmark. Loose on purpose: the tuner owns the full workload shape; the engine needs
- *  the model (preset id or a config.json path) and the batch geometry. */
-export const RunWorkloadSchema = z
-  .object({
-    model: z.string().min(1),
-    seqLen: z.number().int().positive(),
-    microBatch: z.number().int().positive(),
-    gradAccum: z.number().int().positive().optional(),
-    gpus: z.number().int().positive().optional(),
-    precision: PrecisionSchema.optional(),
-    activationCheckpointing: z.boolean().optional(),
-  })
-  .passthrough();
-
 export const StartRunsRequestSchema = z
   .object({
-    workload: RunWorkloadSchema,
+    // The tuner's workload (contract/plan.ts): one shape for planning and running.
+    workload: WorkloadSchema,
+    // Strategy ids of the catalog (resources/presets/strategies.json).
     strategies: z.array(z.string().min(1)).min(1).max(64),
     repeats: z.number().int().positive().max(100).default(1),
+    // Measured steps per run; the warm-up steps come on top (the runner's spec counts both).
     steps: z.number().int().positive().max(100000).default(10),
     warmup: z.number().int().nonnegative().max(10000).default(3),
     // An interpreter chosen by the user (Setup); run with an argument vector, never a shell.
@@ -224,7 +214,6 @@ export const StartRunsRequestSchema = z
   })
   .strict();
 
-export type RunWorkload = z.infer<typeof RunWorkloadSchema>;
 export type StartRunsRequest = z.infer<typeof StartRunsRequestSchema>;
 
 // ---------------------------------------------------------------- events

@@ -1,6 +1,43 @@
+// runs/start, runs/cancel, runs/get: the engine service wired to the contract. The sweep runs in
+// the background; its progress, status and log reach every transport as events.
+import { ApiError } from '../../../contract';
+import { EngineService } from '../../engine';
+import { detectMachine } from '../../hardware';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 
-export function engineHandlers(_ctx: BackendContext): HandlerMap<never> {
-  return {};
+export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | 'runs/cancel' | 'runs/get'> {
+  let machine: Promise<unknown> | null = null;
+  const engine = new EngineService({
+    history: ctx.history,
+    dataDir: ctx.dataDir,
+    // Detected once per backend (hardware does not change under a running app) and stored per run.
+    machine: () => (machine ??= detectMachine()),
+    events: {
+      progress: (e) => ctx.emit('runs/progress', e),
+      status: (e) => ctx.emit('runs/status', e),
+      log: (e) => ctx.emit('runs/log', e),
+    },
+  });
+  ctx.onClose(async () => {
+    await engine.close();
+  });
+
+  // Runs a crash left 'running' were marked interrupted when the store opened; say so once the
+  // transports are listening (they subscribe right after the backend is created).
+  const notice = ctx.history.recoveryNotice();
+  if (notice) setTimeout(() => ctx.emit('app/notice', { level: 'warning', message: notice }), 0);
+
+  return {
+    'runs/start': async (request) => {
+      const sweep = await engine.start(request);
+      return { sweepId: sweep.id, runIds: sweep.runIds };
+    },
+    'runs/cancel': (request) => ({ cancelled: engine.cancel(request.sweepId) }),
+    'runs/get': (request) => {
+      const run = ctx.history.getRun(request.id, request.logLines ?? 200);
+      if (!run) throw new ApiError('not_found', `No run '${request.id}' in this data folder.`, 'id');
+      return run;
+    },
+  };
 }

@@ -1,0 +1,216 @@
+// One runner child process: spawned with an argument vector (never a shell) as the leader of its
+// own process group, so a cancel reaches every rank the deepspeed launcher starts and a
+// straggler (a CPU Adam worker) cannot outlive the run. Cancel and timeout are graceful first
+// (SIGINT to the group: the runner reports 'cancelled' and exits 130), forced after a grace
+// period (SIGKILL to the group).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ErrorMessage, ResultMessage, RunnerMessage } from '../../contract';
+import { classifyRun, type RunEvidence, type Verdict } from './classify';
+import { LineSplitter, createStdoutParser } from './jsonl';
+
+export interface RunnerLaunch {
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export interface RunnerOptions {
+  launch: RunnerLaunch;
+  /** Written to the child's stdin, then closed (for `--spec -`). Without it stdin is /dev/null. */
+  stdin?: string;
+  /** Wall-clock limit; past it the run is stopped and classed 'timeout'. */
+  timeoutMs?: number;
+  /** Time between the graceful signal and SIGKILL. */
+  graceMs?: number;
+  /** The run's log: stderr lines and stdout lines that are not protocol. */
+  logFile?: string;
+  stderrTailLines?: number;
+  onMessage?(message: RunnerMessage): void;
+  onLog?(line: string): void;
+}
+
+export interface RunnerOutcome extends Verdict {
+  exitCode: number | null;
+  signal: string | null;
+  stopReason: 'cancel' | 'timeout' | null;
+  forced: boolean; // SIGKILL was needed
+  result: ResultMessage | null;
+  errorLine: ErrorMessage | null;
+  stderrTail: string[];
+  protocolErrors: number;
+  durationMs: number;
+}
+
+export interface RunnerHandle {
+  readonly pid: number | undefined;
+  readonly done: Promise<RunnerOutcome>;
+  /** Graceful stop (SIGINT to the group), SIGKILL after the grace period. Idempotent. */
+  cancel(): void;
+  /** Immediate SIGKILL of the group (a second Ctrl-C). */
+  kill(): void;
+}
+
+export const DEFAULT_GRACE_MS = 10_000;
+const STREAM_DRAIN_MS = 2_000;
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): boolean {
+  if (!child.pid) return false;
+  try {
+    process.kill(-child.pid, signal); // negative pid: the whole process group
+    return true;
+  } catch {
+    // ESRCH: the group is gone already. Fall back to the leader alone (not detached on some platforms).
+    try {
+      return child.kill(signal);
+    } catch {
+      return false;
+    }
+  }
+}
+
+export function startRunner(options: RunnerOptions): RunnerHandle {
+  const started = Date.now();
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const tailMax = options.stderrTailLines ?? 200;
+  const tail: string[] = [];
+  let stopReason: RunnerOutcome['stopReason'] = null;
+  let forced = false;
+  let result: ResultMessage | null = null;
+  let errorLine: ErrorMessage | null = null;
+  let protocolErrors = 0;
+  let spawnError: string | null = null;
+  let log: fs.WriteStream | null = null;
+  if (options.logFile) {
+    fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
+    log = fs.createWriteStream(options.logFile, { flags: 'a' });
+    log.on('error', () => (log = null)); // a full disk must not kill the run; the DB still has it
+  }
+  const logLine = (line: string) => {
+    log?.write(line + '\n');
+    options.onLog?.(line);
+  };
+
+  const child = spawn(options.launch.command, options.launch.args, {
+    cwd: options.launch.cwd,
+    env: { ...process.env, PYTHONUNBUFFERED: '1', ...options.launch.env },
+    shell: false,
+    detached: true, // own process group: signals go to -pid; Ctrl-C in a terminal reaches only us
+    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+
+  const stdout = createStdoutParser({
+    message(message) {
+      if (message.type === 'result') result = message;
+      if (message.type === 'error') errorLine = message;
+      options.onMessage?.(message);
+    },
+    log: logLine,
+    protocolError: () => protocolErrors++,
+  });
+  // stderr is the log as it is; split into lines only to keep a tail and stream events.
+  const stderr = new LineSplitter(
+    {
+      line(text) {
+        tail.push(text);
+        if (tail.length > tailMax) tail.shift();
+        logLine(text);
+      },
+      overflow(bytes) {
+        logLine(`[log] a stderr line of ${bytes} bytes was too long to keep`);
+      },
+    },
+    1024 * 1024,
+  );
+  child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+  if (options.stdin !== undefined && child.stdin) {
+    child.stdin.on('error', () => {}); // EPIPE when the runner exits before reading
+    child.stdin.end(options.stdin);
+  }
+
+  let exited = false;
+  let graceTimer: NodeJS.Timeout | null = null;
+  const stop = (reason: 'cancel' | 'timeout') => {
+    if (stopReason || exited) return;
+    stopReason = reason;
+    signalGroup(child, 'SIGINT');
+    graceTimer = setTimeout(() => {
+      forced = true;
+      signalGroup(child, 'SIGKILL');
+    }, graceMs);
+  };
+  const timeoutTimer = options.timeoutMs ? setTimeout(() => stop('timeout'), options.timeoutMs) : null;
+
+  const done = new Promise<RunnerOutcome>((resolve) => {
+    let finished = false;
+    const finish = (exitCode: number | null, signal: string | null) => {
+      if (finished) return;
+      finished = true;
+      exited = true;
+      if (timeoutTimer) clearTimeout(timeoutTimer);
+      if (graceTimer) clearTimeout(graceTimer);
+      // Whatever the leader left behind in its group (workers, launcher ranks) goes with it.
+      if (child.pid) signalGroup(child, 'SIGKILL');
+      const streamsClosed = Promise.all(
+        [child.stdout, child.stderr].map((s) => (s && !s.readableEnded && !s.destroyed ? new Promise((r) => s.once('close', r)) : null)),
+      );
+      // A grandchild that escaped the group could hold the pipes open: do not wait forever.
+      const drained = new Promise((r) => setTimeout(r, STREAM_DRAIN_MS).unref());
+      void Promise.race([streamsClosed, drained]).then(() => {
+        stdout.end();
+        stderr.end();
+        const evidence: RunEvidence = {
+          exitCode,
+          signal,
+          errorLine,
+          resultSeen: result !== null,
+          stderrTail: tail,
+          stopReason,
+          limitSeconds: options.timeoutMs ? options.timeoutMs / 1000 : undefined,
+          spawnError,
+        };
+        const verdict = classifyRun(evidence);
+        const outcome: RunnerOutcome = {
+          ...verdict,
+          exitCode,
+          signal,
+          stopReason,
+          forced,
+          result,
+          errorLine,
+          stderrTail: [...tail],
+          protocolErrors,
+          durationMs: Date.now() - started,
+        };
+        const close = log ? new Promise<void>((r) => log!.end(() => r())) : Promise.resolve();
+        void close.then(() => resolve(outcome));
+      });
+    };
+    child.once('error', (error) => {
+      // Spawn failure (ENOENT/EACCES): no 'exit' will follow.
+      if (!child.pid) {
+        spawnError = `${options.launch.command}: ${(error as NodeJS.ErrnoException).code ?? ''} ${error.message}`.trim();
+        finish(null, null);
+      }
+    });
+    child.once('exit', (code, signal) => finish(code, signal));
+  });
+
+  return {
+    get pid() {
+      return child.pid;
+    },
+    done,
+    cancel: () => stop('cancel'),
+    kill() {
+      if (exited) return;
+      if (!stopReason) stopReason = 'cancel';
+      forced = true;
+      signalGroup(child, 'SIGKILL');
+    },
+  };
+}

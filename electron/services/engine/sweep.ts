@@ -1,0 +1,376 @@
+// A sweep: strategies × repeats, run one after another (never two runs on one machine at once:
+// they would measure each other). Every run is in history from the moment the sweep is
+// accepted (queued), 'running' while its runner lives, and final when it ends — whatever the
+// way it ends — so nothing is lost or left 'running' (start-up recovery covers a crash of
+// this process: see history/lifecycle.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import type {
+  RunLogEvent,
+  RunProgressEvent,
+  RunSample,
+  RunSpec,
+  RunStatusEvent,
+  RunnerMessage,
+  StartRunsRequest,
+} from '../../contract';
+import type { HistoryStore } from '../history';
+import { DEFAULT_FIX } from './classify';
+import { newSweepId, runIdFor } from './ids';
+import type { Planner, Prediction, SpecParts } from './planner';
+import { startRunner, type RunnerHandle, type RunnerLaunch, type RunnerOutcome } from './runner-process';
+
+export interface SweepEvents {
+  progress(event: RunProgressEvent): void;
+  status(event: RunStatusEvent): void;
+  log(event: RunLogEvent): void;
+}
+
+export interface SweepDeps {
+  history: HistoryStore;
+  dataDir: string;
+  planner: Planner;
+  events: SweepEvents;
+  /** The system snapshot (contract Machine), taken once per sweep. */
+  machine(): Promise<unknown>;
+  /** The command line for one run (its spec already written to specFile). */
+  launch(specFile: string, spec: RunSpec): RunnerLaunch;
+  graceMs?: number;
+  /** Added to the spec's maxSeconds for the orchestrator's own hard limit (start-up, op builds). */
+  timeoutSlackSeconds?: number;
+  /** Overrides the hard limit (tests). */
+  timeoutMs?: number;
+  defaultMaxSeconds?: number;
+  sampleBatch?: number;
+  sampleFlushMs?: number;
+  logFlushMs?: number;
+}
+
+export interface RunEnd {
+  runId: string;
+  strategy: string;
+  repeatIndex: number;
+  status: 'completed' | 'failed' | 'cancelled';
+  errorClass: string | null;
+  message: string | null;
+  fix: string | null;
+  outcome: RunnerOutcome | null;
+}
+
+export interface Sweep {
+  readonly id: string;
+  readonly runIds: string[];
+  readonly done: Promise<RunEnd[]>;
+  /** Graceful: the current run gets SIGINT (SIGKILL after the grace period); queued runs are cancelled. */
+  cancel(): void;
+  /** Immediate SIGKILL of the current run; queued runs are cancelled. */
+  kill(): void;
+  readonly cancelled: boolean;
+}
+
+interface PlannedRun {
+  id: string;
+  strategy: string;
+  repeatIndex: number;
+  spec: RunSpec;
+  predicted: Prediction | null;
+}
+
+const LOG_BATCH_LINES = 200;
+
+function toSample(m: Extract<RunnerMessage, { type: 'step' }>): RunSample {
+  return {
+    step: m.step,
+    warmup: m.warmup,
+    stepSeconds: m.stepSeconds,
+    tflopsPerGpu: m.tflopsPerGpu,
+    tokensPerSecond: m.tokensPerSecond,
+    loss: m.loss,
+    gpuAllocatedBytes: m.gpuAllocatedBytes,
+    gpuReservedBytes: m.gpuReservedBytes,
+    gpuPeakBytes: m.gpuPeakBytes,
+    hostRssBytes: m.hostRssBytes,
+  };
+}
+
+function machineIdOf(machine: unknown): string | null {
+  const id = (machine as { machineId?: unknown } | null)?.machineId;
+  return typeof id === 'string' ? id : null;
+}
+
+/** Validates and plans every run, writes them queued, and starts the first. Throws (writing
+ *  nothing) when a strategy cannot be planned, so a typo fails before anything runs. */
+export async function startSweep(request: StartRunsRequest, deps: SweepDeps): Promise<Sweep> {
+  const sweepId = newSweepId();
+  const maxSeconds = request.maxSeconds ?? deps.defaultMaxSeconds ?? 3600;
+  const parts = new Map<string, SpecParts>();
+  for (const strategy of new Set(request.strategies)) parts.set(strategy, await deps.planner.buildRunSpec(request.workload, strategy));
+
+  let machine: unknown = null;
+  try {
+    machine = await deps.machine();
+  } catch {
+    machine = null; // a run without a snapshot is still a run; comparisons will say it lacks one
+  }
+  const predictions = new Map<string, Prediction | null>();
+  for (const strategy of parts.keys()) {
+    try {
+      predictions.set(strategy, deps.planner.predict ? await deps.planner.predict(request.workload, strategy, machine) : null);
+    } catch {
+      predictions.set(strategy, null);
+    }
+  }
+
+  // Repeats outer, strategies inner: drift of the machine (thermals, page cache) spreads over
+  // all strategies instead of favouring the first.
+  const planned: PlannedRun[] = [];
+  for (let r = 0; r < request.repeats; r++)
+    for (const strategy of request.strategies) {
+      const id = runIdFor(sweepId, planned.length);
+      const spec: RunSpec = {
+        runId: id,
+        ...parts.get(strategy)!,
+        // The runner counts warm-up inside `steps`; the request asks for measured steps.
+        steps: request.steps + request.warmup,
+        warmup: request.warmup,
+        seed: request.seed ?? 1234,
+        maxSeconds,
+      };
+      planned.push({ id, strategy, repeatIndex: r, spec, predicted: predictions.get(strategy) ?? null });
+    }
+
+  for (const run of planned)
+    deps.history.createRun({
+      id: run.id,
+      sweepId,
+      repeatIndex: run.repeatIndex,
+      model: typeof request.workload.model === 'string' ? request.workload.model : request.workload.model.id,
+      strategy: run.strategy,
+      engine: run.spec.engine,
+      steps: request.steps,
+      warmup: request.warmup,
+      tags: request.tags,
+      spec: run.spec,
+      predicted: run.predicted ?? undefined,
+    });
+
+  return new SweepExecution(sweepId, planned, machine, deps, request.workload.gpus).start();
+}
+
+class SweepExecution implements Sweep {
+  readonly runIds: string[];
+  done!: Promise<RunEnd[]>;
+  private stopRequested: 'cancel' | 'kill' | null = null;
+  private current: RunnerHandle | null = null;
+  private readonly startedAt = Date.now();
+  private readonly finishedDurations: number[] = [];
+
+  constructor(
+    readonly id: string,
+    private readonly planned: PlannedRun[],
+    private readonly machine: unknown,
+    private readonly deps: SweepDeps,
+    private readonly gpus: number,
+  ) {
+    this.runIds = planned.map((p) => p.id);
+  }
+
+  get cancelled(): boolean {
+    return this.stopRequested !== null;
+  }
+
+  start(): this {
+    this.done = this.runAll();
+    return this;
+  }
+
+  cancel(): void {
+    if (!this.stopRequested) this.stopRequested = 'cancel';
+    this.current?.cancel();
+  }
+
+  kill(): void {
+    this.stopRequested = 'kill';
+    this.current?.kill();
+  }
+
+  private position(i: number) {
+    const p = this.planned[i];
+    return { sweepId: this.id, runId: p.id, runIndex: i, runCount: this.planned.length, strategy: p.strategy, repeatIndex: p.repeatIndex };
+  }
+
+  private async runAll(): Promise<RunEnd[]> {
+    const ends: RunEnd[] = [];
+    for (let i = 0; i < this.planned.length; i++) {
+      let end: RunEnd;
+      try {
+        end = this.stopRequested ? this.skip(i) : await this.runOne(i);
+      } catch (error) {
+        // The orchestrator itself failed (a DB write, a full disk): the run must still end.
+        end = this.endWith(i, {
+          status: 'failed',
+          errorClass: 'internal',
+          message: `The orchestrator failed: ${error instanceof Error ? error.message : String(error)}`,
+          fix: DEFAULT_FIX.internal,
+          outcome: null,
+        });
+      }
+      ends.push(end);
+    }
+    return ends;
+  }
+
+  private endWith(i: number, e: Omit<RunEnd, 'runId' | 'strategy' | 'repeatIndex'>): RunEnd {
+    const p = this.planned[i];
+    try {
+      this.deps.history.finishRun(p.id, {
+        status: e.status,
+        errorClass: e.errorClass,
+        errorMessage: e.message,
+        errorFix: e.fix,
+        exitCode: e.outcome?.exitCode ?? null,
+        exitSignal: e.outcome?.signal ?? null,
+        result: e.outcome?.result ?? null, // kept even for a failed run: it says how far it got
+      });
+    } catch {
+      // Nothing more can be done here; start-up recovery will mark it interrupted.
+    }
+    const r = e.outcome?.result;
+    this.deps.events.status({
+      ...this.position(i),
+      phase: 'finished',
+      status: e.status,
+      errorClass: (e.errorClass as RunStatusEvent['errorClass']) ?? null,
+      message: e.message,
+      fix: e.fix,
+      tflopsPerGpu: r?.tflopsPerGpu?.median ?? null,
+      stepSeconds: r?.stepSeconds?.median ?? null,
+      sweepDone: i === this.planned.length - 1,
+    });
+    return { runId: p.id, strategy: p.strategy, repeatIndex: p.repeatIndex, ...e };
+  }
+
+  private skip(i: number): RunEnd {
+    return this.endWith(i, { status: 'cancelled', errorClass: 'cancelled', message: 'Cancelled before it started.', fix: null, outcome: null });
+  }
+
+  private async runOne(i: number): Promise<RunEnd> {
+    const p = this.planned[i];
+    const { deps } = this;
+    const logPath = path.join(deps.dataDir, 'logs', `${p.id}.log`);
+    const specFile = path.join(deps.dataDir, 'specs', `${p.id}.json`);
+    fs.mkdirSync(path.dirname(specFile), { recursive: true });
+    fs.writeFileSync(specFile, JSON.stringify(p.spec, null, 2));
+    deps.history.startRun(p.id, { snapshot: this.machine ?? undefined, machineId: machineIdOf(this.machine), logPath });
+    const runStarted = Date.now();
+    deps.events.status({
+      ...this.position(i), phase: 'started', status: 'running', errorClass: null, message: null, fix: null,
+      tflopsPerGpu: null, stepSeconds: null, sweepDone: false,
+    });
+
+    // Samples: batched into one transaction per flush (per step would cost a WAL commit each).
+    let samples: RunSample[] = [];
+    const flushSamples = () => {
+      if (samples.length === 0) return;
+      const batch = samples;
+      samples = [];
+      deps.history.appendSamples(p.id, batch);
+    };
+    const sampleTimer = setInterval(() => safely(flushSamples), deps.sampleFlushMs ?? 1000);
+    // Log lines: batched into events (a noisy op build prints thousands of lines).
+    let lines: string[] = [];
+    const flushLog = () => {
+      if (lines.length === 0) return;
+      deps.events.log({ sweepId: this.id, runId: p.id, lines });
+      lines = [];
+    };
+    const logTimer = setInterval(flushLog, deps.logFlushMs ?? 250);
+    const safely = (work: () => void) => {
+      try {
+        work();
+      } catch (error) {
+        lines.push(`[offload-studio] could not store: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
+
+    const total = p.spec.steps;
+    let firstStepAt = 0;
+    let stepsSeen = 0;
+    const onMessage = (m: RunnerMessage) => {
+      switch (m.type) {
+        case 'hello':
+          safely(() => deps.history.recordHello(p.id, m));
+          break;
+        case 'config':
+          safely(() => deps.history.recordConfig(p.id, m));
+          break;
+        case 'step': {
+          samples.push(toSample(m));
+          if (samples.length >= (deps.sampleBatch ?? 64)) safely(flushSamples);
+          const now = Date.now();
+          stepsSeen++;
+          if (stepsSeen === 1) firstStepAt = now - m.stepSeconds * 1000;
+          deps.events.progress({
+            ...this.position(i),
+            step: m.step,
+            total,
+            warmup: m.warmup,
+            stepSeconds: m.stepSeconds,
+            tflopsPerGpu: m.tflopsPerGpu,
+            tokensPerSecond: m.tokensPerSecond,
+            loss: m.loss,
+            gpuAllocatedBytes: m.gpuAllocatedBytes,
+            gpuReservedBytes: m.gpuReservedBytes,
+            gpuPeakBytes: m.gpuPeakBytes,
+            hostRssBytes: m.hostRssBytes,
+            elapsedSeconds: (now - this.startedAt) / 1000,
+            etaSeconds: this.eta(i, m.step, total, (now - firstStepAt) / stepsSeen / 1000, (now - runStarted) / 1000),
+          });
+          break;
+        }
+        default:
+          break;
+      }
+    };
+
+    const maxSeconds = p.spec.maxSeconds;
+    const handle = startRunner({
+      launch: deps.launch(specFile, p.spec),
+      timeoutMs: deps.timeoutMs ?? (maxSeconds + (deps.timeoutSlackSeconds ?? 120)) * 1000,
+      graceMs: deps.graceMs,
+      logFile: logPath,
+      onMessage,
+      onLog: (line) => {
+        lines.push(line);
+        if (lines.length >= LOG_BATCH_LINES) flushLog();
+      },
+    });
+    this.current = handle;
+    // A cancel that arrived while this run was being prepared.
+    if (this.stopRequested === 'cancel') handle.cancel();
+    if (this.stopRequested === 'kill') handle.kill();
+    let outcome: RunnerOutcome;
+    try {
+      outcome = await handle.done;
+    } finally {
+      this.current = null;
+      clearInterval(sampleTimer);
+      clearInterval(logTimer);
+    }
+    safely(flushSamples);
+    flushLog();
+    this.finishedDurations.push(Date.now() - runStarted);
+    return this.endWith(i, { status: outcome.status, errorClass: outcome.errorClass, message: outcome.message, fix: outcome.fix, outcome });
+  }
+
+  /** Seconds until the sweep ends: this run's remaining steps at its pace, plus the remaining
+   *  runs at the mean duration of the finished ones (or this one's projected duration). */
+  private eta(i: number, step: number, total: number, wallPerStep: number, runElapsed: number): number | null {
+    if (!Number.isFinite(wallPerStep) || wallPerStep <= 0) return null;
+    const remainingHere = Math.max(0, total - step) * wallPerStep;
+    const perRun = this.finishedDurations.length
+      ? this.finishedDurations.reduce((a, b) => a + b, 0) / this.finishedDurations.length / 1000
+      : runElapsed + remainingHere;
+    return remainingHere + (this.planned.length - i - 1) * perRun;
+  }
+}
