@@ -1,11 +1,19 @@
 // Every CLI command, one module per area.
 import type { Command } from '../command';
 import { basicCommands } from './basic';
+import { historyCommands } from './history';
+import { hardwareCommands } from './hardware';
 import { settingsCommands } from './settings';
 import { clusterCommands } from './cluster';
+import { measureCommands } from './measure';
+import { engineCommands } from './engine';
 
 export const commands: Record<string, Command> = {
+  ...hardwareCommands,
   ...basicCommands,
+  ...historyCommands,
   ...settingsCommands,
   ...clusterCommands,
+  ...measureCommands,
+  ...engineCommands,
 };

@@ -1,0 +1,97 @@
+// History commands: compare runs, move runs between machines as JSON, load the sample dataset.
+import { deltaRows, type Comparison } from '../../contract';
+import type { Command, CommandContext } from '../command';
+
+/** `--json` written before an id swallows it as its value (`compare --json a b`): give it back. */
+function boolFlag(ctx: CommandContext, name: string): { on: boolean; positionals: string[] } {
+  const value = ctx.flags[name];
+  if (typeof value === 'string') return { on: true, positionals: [value, ...ctx.positionals.filter((p) => p !== value)] };
+  return { on: value === true, positionals: ctx.positionals };
+}
+
+const fmt = (x: number | null | undefined, digits = 3) => (x == null || !Number.isFinite(x) ? '—' : Number(x.toPrecision(digits)).toString());
+
+export function printComparison(c: Comparison, out: (line: string) => void): void {
+  const metric = c.metrics.find((m) => m.id === c.primary)!;
+  if (c.headline) out(c.headline);
+  out('');
+  out(`${metric.label} (${metric.unit}; ${metric.better} is better), median of repeats:`);
+  const rows = deltaRows(c);
+  const width = Math.max(8, ...rows.map((r) => r.label.length + (r.isBaseline ? 11 : 0)));
+  for (const r of rows) {
+    const delta = r.isBaseline ? 'baseline' : r.deltaPct == null ? '—' : `${r.deltaPct >= 0 ? '+' : ''}${r.deltaPct.toFixed(1)} %`;
+    out(`  ${(r.label + (r.isBaseline ? ' (baseline)' : '')).padEnd(width)}  ${fmt(r.median).padStart(8)}  ${delta.padStart(9)}  n=${r.n}  min ${fmt(r.min)} max ${fmt(r.max)} sd ${fmt(r.stdev, 2)}  raw [${r.values.map((v) => fmt(v)).join(', ')}]`);
+  }
+  for (const w of c.warnings) out(`warning: ${w}`);
+  if (c.configDiff.length) {
+    out('');
+    out('Config differences:');
+    for (const d of c.configDiff.slice(0, 20)) out(`  ${d.path}: ${d.values.join(' | ')}`);
+  }
+  if (c.snapshotDiff.length) {
+    out('');
+    out('System differences:');
+    for (const d of c.snapshotDiff.slice(0, 20)) out(`  ${d.path}: ${d.values.join(' | ')}`);
+  }
+}
+
+export const historyCommands: Record<string, Command> = {
+  compare: {
+    summary: 'compare runs: compare <id…> [--baseline id] [--json]',
+    async run(ctx) {
+      const { on: json, positionals: ids } = boolFlag(ctx, 'json');
+      if (ids.length === 0) {
+        ctx.out('usage: compare <run id…> [--baseline id] [--json]   (ids from: runs --json)');
+        return 2;
+      }
+      const baselineId = typeof ctx.flags.baseline === 'string' ? ctx.flags.baseline : undefined;
+      const c = await ctx.backend.invoke('compare/runs', { ids, baselineId });
+      if (json) ctx.out(JSON.stringify(c, null, 2));
+      else printComparison(c, ctx.out);
+      return 0;
+    },
+  },
+  'export-runs': {
+    summary: 'write runs to a JSON file: export-runs --out file.json [ids…] (all finished runs by default)',
+    async run(ctx) {
+      const out = ctx.flags.out;
+      if (typeof out !== 'string') {
+        ctx.out('usage: export-runs --out file.json [run id…]');
+        return 2;
+      }
+      const ids = ctx.positionals.length ? ctx.positionals : undefined;
+      const r = await ctx.backend.invoke('runs/export', { path: out, ids });
+      if (ctx.json) ctx.out(JSON.stringify(r));
+      else ctx.out(`wrote ${r.count} run(s) to ${r.path} (${(r.bytes / 1024).toFixed(1)} KiB)`);
+      return 0;
+    },
+  },
+  'import-runs': {
+    summary: 'import runs from a JSON file: import-runs file.json (runs already stored are skipped)',
+    async run(ctx) {
+      const { on: json, positionals } = boolFlag(ctx, 'json');
+      const [file] = positionals;
+      if (!file) {
+        ctx.out('usage: import-runs file.json');
+        return 2;
+      }
+      const r = await ctx.backend.invoke('runs/import', { path: file });
+      if (json) ctx.out(JSON.stringify(r, null, 2));
+      else {
+        ctx.out(`imported ${r.imported.length} run(s), skipped ${r.skipped.length}${r.source ? ` — ${r.source.label}` : ''}`);
+        for (const s of r.skipped) ctx.out(`  skipped ${s.id}: ${s.reason}`);
+        if (r.droppedColumns.length) ctx.out(`warning: this version does not store ${r.droppedColumns.join(', ')} (left out)`);
+      }
+      return 0;
+    },
+  },
+  'load-samples': {
+    summary: 'import the bundled sample dataset (resources/samples), tagged "sample"',
+    async run(ctx) {
+      const r = await ctx.backend.invoke('samples/load', {});
+      if (ctx.json) ctx.out(JSON.stringify(r, null, 2));
+      else ctx.out(`imported ${r.imported.length} sample run(s) from ${r.file}, skipped ${r.skipped.length}${r.source ? ` — ${r.source.label}` : ''}`);
+      return 0;
+    },
+  },
+};
