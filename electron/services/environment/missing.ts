@@ -1,0 +1,87 @@
+// What is missing from an interpreter for the engine, each with the command that fixes it.
+// Pure: facts from probe.py in, a list out — the setup wizard and the CLI show the same list.
+import type { InterpreterProbe, MissingPiece } from '../../contract';
+import { pinOf } from './requirements';
+
+export const MIN_PYTHON: [number, number] = [3, 9];
+
+export function versionAtLeast(version: string | null, min: [number, number]): boolean {
+  const m = /^(\d+)\.(\d+)/.exec(version ?? '');
+  if (!m) return false;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  return a > min[0] || (a === min[0] && b >= min[1]);
+}
+
+/** Quote a path for a copy-pasteable shell command. */
+function sh(p: string): string {
+  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
+}
+
+type Facts = Pick<InterpreterProbe, 'pythonVersion' | 'torch' | 'deepspeed' | 'build' | 'isVenv'>;
+
+export function missingPieces(python: string, facts: Facts, requirements: string[], platform: NodeJS.Platform = process.platform): MissingPiece[] {
+  const out: MissingPiece[] = [];
+  const pip = `${sh(python)} -m pip install`;
+  const torchPin = pinOf(requirements, 'torch');
+  const dsPin = pinOf(requirements, 'deepspeed');
+  const torchReq = torchPin ? `torch==${torchPin}` : 'torch';
+  const dsReq = dsPin ? `deepspeed==${dsPin}` : 'deepspeed';
+  const apt = platform === 'linux';
+
+  if (!versionAtLeast(facts.pythonVersion, MIN_PYTHON)) {
+    out.push({
+      id: 'python-version',
+      severity: 'required',
+      what: `Python ${facts.pythonVersion ?? '?'} is too old: torch ${torchPin ?? ''} and DeepSpeed need Python ≥ ${MIN_PYTHON.join('.')}`.replace('  ', ' '),
+      fix: 'Choose a newer interpreter, or let Offload Studio create its own environment (Setup → Install engine).',
+    });
+    return out; // nothing else can be installed into it
+  }
+  if (!facts.torch)
+    out.push({ id: 'torch', severity: 'required', what: 'PyTorch is not installed', fix: `${pip} ${torchReq}` });
+  else if (facts.torch.error)
+    out.push({ id: 'torch-broken', severity: 'required', what: `PyTorch ${facts.torch.version} does not import: ${facts.torch.error}`, fix: `${pip} --force-reinstall ${torchReq}` });
+  else if (torchPin && !facts.torch.version.startsWith(torchPin))
+    out.push({ id: 'torch-version', severity: 'optional', what: `PyTorch ${facts.torch.version} is not the tested ${torchPin}`, fix: `${pip} ${torchReq}` });
+
+  if (!facts.deepspeed)
+    out.push({
+      id: 'deepspeed',
+      severity: 'required',
+      what: 'DeepSpeed is not installed',
+      // DeepSpeed's setup imports torch: install it after torch, without build isolation.
+      fix: facts.torch ? `${pip} --no-build-isolation ${dsReq}` : `${pip} ${torchReq} && ${pip} --no-build-isolation ${dsReq}`,
+    });
+  else {
+    const ds = facts.deepspeed;
+    if (ds.error && !ds.cpuAdam.compatible)
+      out.push({ id: 'deepspeed-broken', severity: 'required', what: `DeepSpeed ${ds.version} does not import: ${ds.error}`, fix: `${pip} --force-reinstall --no-build-isolation ${dsReq}` });
+    if (dsPin && ds.version !== dsPin)
+      out.push({ id: 'deepspeed-version', severity: 'optional', what: `DeepSpeed ${ds.version} is not the tested ${dsPin}`, fix: `${pip} --no-build-isolation ${dsReq}` });
+    // CPU Adam (every offload strategy) is either prebuilt or JIT-built: JIT needs a compiler and ninja.
+    if (!ds.cpuAdam.prebuilt) {
+      if (!facts.build.cxx)
+        out.push({ id: 'cxx', severity: 'required', what: "No C++ compiler: DeepSpeed JIT-builds its CPU Adam op on first use", fix: apt ? 'Install a C++ compiler (build-essential): sudo apt-get install build-essential' : 'Install a C++ compiler (Xcode command line tools / MSVC build tools)' });
+      if (!facts.build.ninja)
+        out.push({ id: 'ninja', severity: 'required', what: 'ninja is missing: torch builds DeepSpeed ops with it', fix: `${pip} ninja` });
+      if (!ds.cpuAdam.compatible && facts.build.cxx)
+        out.push({ id: 'cpu-adam', severity: 'required', what: `DeepSpeed's CPU Adam op is not compatible here${ds.cpuAdam.error ? ` (${ds.cpuAdam.error})` : ''}`, fix: `Run ${sh(python)} -m deepspeed.env_report (ds_report) to see why; reinstall with: ${pip} --force-reinstall --no-build-isolation ${dsReq}` });
+    }
+    // async_io (ZeRO-Infinity, NVMe offload) needs libaio headers for its JIT build.
+    if (!ds.asyncIo.compatible && !ds.asyncIo.prebuilt)
+      out.push({
+        id: 'async-io',
+        severity: 'optional',
+        what: `DeepSpeed's async_io op is unavailable${facts.build.libaio ? '' : ' (libaio not found)'}: ZeRO-Infinity (NVMe offload) cannot run`,
+        fix: apt ? 'sudo apt-get install libaio-dev' : 'Install libaio (Linux only); NVMe offload is not supported on this OS',
+      });
+  }
+  if (facts.torch && !facts.torch.error && !facts.torch.cudaAvailable)
+    out.push({
+      id: 'no-cuda-device',
+      severity: 'optional',
+      what: facts.torch.cuda ? `torch is a CUDA ${facts.torch.cuda} build but sees no GPU: only CPU runs (gloo) are possible` : 'torch is a CPU-only build: only CPU runs (gloo) are possible',
+      fix: facts.torch.cuda ? 'Install or fix the NVIDIA driver (nvidia-smi must work), then probe again' : `${pip} --force-reinstall ${torchReq} (the PyPI wheel is a CUDA build)`,
+    });
+  return out;
+}

@@ -1,0 +1,19 @@
+// The chosen interpreter lives in <dataDir>/settings.json under `pythonPath` (the settings
+// service owns the file; every write is read-merge-write, so other keys survive).
+import path from 'node:path';
+import { readJsonObject, writeJsonAtomic, SETTINGS_FILE } from '../settings';
+
+export async function selectedInterpreter(dataDir: string): Promise<string | null> {
+  try {
+    const value = readJsonObject(path.join(dataDir, SETTINGS_FILE)).pythonPath;
+    return typeof value === 'string' && value ? value : null;
+  } catch {
+    return null; // a corrupt settings.json is the settings page's to report
+  }
+}
+
+export async function rememberInterpreter(dataDir: string, pythonPath: string | null): Promise<void> {
+  const file = path.join(dataDir, SETTINGS_FILE);
+  const current = readJsonObject(file);
+  writeJsonAtomic(file, { ...current, pythonPath });
+}
