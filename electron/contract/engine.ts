@@ -275,7 +275,8 @@ export const engineRequests = {
     response: z.object({ sweepId: z.string(), runIds: z.array(z.string()) }),
   },
   'runs/cancel': {
-    request: z.object({ sweepId: z.string() }).strict(),
+    // force: SIGKILL now instead of SIGINT then SIGKILL after the grace period (a second Ctrl-C).
+    request: z.object({ sweepId: z.string(), force: z.boolean().optional() }).strict(),
     response: z.object({ cancelled: z.boolean() }),
   },
 } as const;

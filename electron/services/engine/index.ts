@@ -66,10 +66,11 @@ export class EngineService {
     return sweep;
   }
 
-  cancel(sweepId: string): boolean {
+  cancel(sweepId: string, force = false): boolean {
     const sweep = this.sweeps.get(sweepId);
     if (!sweep) return false;
-    sweep.cancel();
+    if (force) sweep.kill();
+    else sweep.cancel();
     return true;
   }
 

@@ -33,7 +33,7 @@ export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | '
       const sweep = await engine.start(request);
       return { sweepId: sweep.id, runIds: sweep.runIds };
     },
-    'runs/cancel': (request) => ({ cancelled: engine.cancel(request.sweepId) }),
+    'runs/cancel': (request) => ({ cancelled: engine.cancel(request.sweepId, request.force ?? false) }),
     'runs/get': (request) => {
       const run = ctx.history.getRun(request.id, request.logLines ?? 200);
       if (!run) throw new ApiError('not_found', `No run '${request.id}' in this data folder.`, 'id');

@@ -1,0 +1,162 @@
+// `run`: a sweep of strategies × repeats through the same backend channel the app uses
+// (runs/start), progress streamed as it comes, every run stored in history.
+// Ctrl-C cancels gracefully (the run is recorded cancelled); a second Ctrl-C forces.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EventOf, RequestOf, ResponseOf } from '../../contract';
+import type { Command, CommandContext } from '../command';
+import { formatBytes } from '../format';
+
+const USAGE = `usage: npm run cli -- run --model ID|config.json --strategy ID[,ID…]
+  [--seq N] [--micro-batch N] [--grad-accum N] [--gpus N] [--precision bf16|fp16]
+  [--activation-checkpointing true|false] [--steps N] [--warmup N] [--repeats N]
+  [--max-seconds S] [--python PATH] [--data-dir D] [--json]
+--steps counts measured steps; warm-up steps come on top.`;
+
+function intFlag(flags: CommandContext['flags'], name: string, fallback?: number): number | undefined {
+  const v = flags[name];
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (typeof v !== 'string' || !Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number, got ${String(v)}`);
+  return n;
+}
+
+function boolFlag(flags: CommandContext['flags'], name: string): boolean | undefined {
+  const v = flags[name];
+  if (v === undefined) return undefined;
+  if (v === true || v === 'true' || v === 'on' || v === '1') return true;
+  if (v === 'false' || v === 'off' || v === '0') return false;
+  throw new Error(`--${name} must be true or false, got ${String(v)}`);
+}
+
+export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'runs/start'> {
+  if (typeof flags.model !== 'string' || typeof flags.strategy !== 'string') throw new Error(`--model and --strategy are required.\n${USAGE}`);
+  // A config.json path is resolved here, where the working directory means something.
+  const model = fs.existsSync(flags.model) ? path.resolve(flags.model) : flags.model;
+  const workload: Record<string, unknown> = {
+    model,
+    seqLen: intFlag(flags, 'seq', 2048),
+    microBatch: intFlag(flags, 'micro-batch', 1),
+    gpus: intFlag(flags, 'gpus', 1),
+  };
+  if (flags['grad-accum'] !== undefined) workload.gradAccum = intFlag(flags, 'grad-accum');
+  if (typeof flags.precision === 'string') workload.precision = flags.precision;
+  const ac = boolFlag(flags, 'activation-checkpointing');
+  if (ac !== undefined) workload.activationCheckpointing = ac;
+  const request: Record<string, unknown> = {
+    workload,
+    strategies: flags.strategy.split(',').map((s) => s.trim()).filter(Boolean),
+    repeats: intFlag(flags, 'repeats', 1),
+    steps: intFlag(flags, 'steps', 10),
+    warmup: intFlag(flags, 'warmup', 3),
+  };
+  if (typeof flags.python === 'string') request.python = path.resolve(flags.python);
+  if (flags['max-seconds'] !== undefined) request.maxSeconds = Number(flags['max-seconds']);
+  return request as RequestOf<'runs/start'>;
+}
+
+const num = (x: number | null | undefined, digits = 2) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '—');
+const seconds = (s: number | null) => (s === null ? '—' : s >= 90 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`);
+
+function progressLine(e: EventOf<'runs/progress'>): string {
+  const where = `[${e.runIndex + 1}/${e.runCount} ${e.strategy}${e.repeatIndex ? ` #${e.repeatIndex + 1}` : ''}]`;
+  const memory = e.gpuPeakBytes !== null ? `gpu peak ${formatBytes(e.gpuPeakBytes)}` : `host ${formatBytes(e.hostRssBytes)}`;
+  return `${where} step ${e.step}/${e.total}${e.warmup ? ' (warm-up)' : ''}  ${num(e.stepSeconds, 3)} s  ${num(e.tflopsPerGpu)} TFLOPS/GPU  ${num(e.tokensPerSecond, 0)} tok/s  loss ${num(e.loss, 4)}  ${memory}  ETA ${seconds(e.etaSeconds)}`;
+}
+
+function statusLine(e: EventOf<'runs/status'>): string {
+  const where = `[${e.runIndex + 1}/${e.runCount} ${e.strategy}${e.repeatIndex ? ` #${e.repeatIndex + 1}` : ''}]`;
+  if (e.phase === 'started') return `${where} ${e.runId} started`;
+  if (e.status === 'completed') return `${where} ${e.runId} completed: ${num(e.tflopsPerGpu)} TFLOPS/GPU, ${num(e.stepSeconds, 3)} s/step (median)`;
+  return `${where} ${e.runId} ${e.status}${e.errorClass ? ` (${e.errorClass})` : ''}: ${e.message ?? ''}${e.fix ? `\n  fix: ${e.fix}` : ''}`;
+}
+
+/** What `run --json` prints per run. */
+function runJson(d: ResponseOf<'runs/get'>) {
+  const s = d.summary;
+  const result = (d.result ?? null) as Record<string, unknown> | null;
+  return {
+    id: s.id,
+    sweepId: s.sweepId,
+    status: s.status,
+    model: s.model,
+    strategy: s.strategy,
+    repeatIndex: s.repeatIndex,
+    errorClass: s.errorClass,
+    message: s.errorMessage,
+    fix: d.errorFix,
+    result:
+      s.status === 'completed'
+        ? {
+            engine: s.engine,
+            steps: d.steps,
+            warmup: d.warmup,
+            measuredSteps: result?.measuredSteps ?? null,
+            tflopsPerGpu: s.tflopsPerGpu,
+            tokensPerSecond: s.tokensPerSecond,
+            stepSeconds: s.stepSeconds,
+            memory: { peakGpuBytes: s.peakGpuBytes, peakHostBytes: s.peakHostBytes },
+            lossFirst: result?.lossFirst ?? null,
+            lossLast: result?.lossLast ?? null,
+          }
+        : null,
+    samples: d.samples.length,
+    logPath: d.logPath,
+  };
+}
+
+export const engineCommands: Record<string, Command> = {
+  run: {
+    summary: 'benchmark strategies on this machine (--model, --strategy a,b, --steps, --repeats); stored in history',
+    async run({ backend, flags, json, out }) {
+      if (flags.help === true) {
+        out(USAGE);
+        return 0;
+      }
+      const request = buildStartRequest(flags);
+      // With --json, stdout carries only the final JSON: progress goes to stderr.
+      const say = json ? (line: string) => process.stderr.write(line + '\n') : out;
+      const unsubscribe = [
+        backend.on('app/notice', (e) => say(`${e.level}: ${e.message}`)),
+        backend.on('runs/progress', (e) => say(progressLine(e))),
+      ];
+      // The CLI's backend is its own: every sweep event is this command's.
+      const finished = new Promise<void>((resolve) => {
+        unsubscribe.push(
+          backend.on('runs/status', (e) => {
+            say(statusLine(e));
+            if (e.sweepDone) resolve();
+          }),
+        );
+      });
+
+      let sweepId: string | null = null;
+      let interrupts = 0;
+      const onSigint = () => {
+        interrupts++;
+        if (!sweepId) return;
+        say(interrupts === 1 ? 'cancelling… (Ctrl-C again to stop at once)' : 'stopping now');
+        void backend.invoke('runs/cancel', { sweepId, force: interrupts > 1 });
+      };
+      process.on('SIGINT', onSigint);
+      process.on('SIGTERM', onSigint);
+      try {
+        const started = await backend.invoke('runs/start', request);
+        sweepId = started.sweepId;
+        say(`sweep ${sweepId}: ${started.runIds.length} run(s)`);
+        if (interrupts) void backend.invoke('runs/cancel', { sweepId });
+        await finished;
+        const runs = await Promise.all(started.runIds.map((id) => backend.invoke('runs/get', { id, logLines: 0 })));
+        if (json) out(JSON.stringify(runs.map(runJson), null, 2));
+        else for (const r of runs) if (r.summary.status !== 'completed' && r.logPath) out(`log of ${r.summary.id}: ${r.logPath}`);
+        if (runs.some((r) => r.summary.status === 'failed' || r.summary.status === 'interrupted')) return 1;
+        if (runs.some((r) => r.summary.status === 'cancelled')) return 130;
+        return 0;
+      } finally {
+        process.off('SIGINT', onSigint);
+        process.off('SIGTERM', onSigint);
+        for (const u of unsubscribe) u();
+      }
+    },
+  },
+};
