@@ -9,7 +9,6 @@ import { clusterCommands } from './cluster';
 import { measureCommands } from './measure';
 import { engineCommands } from './engine';
 import { planCommands } from './plan';
-import { engineCommands } from './engine';
 
 export const commands: Record<string, Command> = {
   ...hardwareCommands,
@@ -21,5 +20,4 @@ export const commands: Record<string, Command> = {
   ...measureCommands,
   ...engineCommands,
   ...planCommands,
-  ...engineCommands,
 };
