@@ -50,6 +50,8 @@ dl.kv { display: grid; grid-template-columns: 200px 1fr; gap: 2px 12px; margin: 
   h2, h3 { break-after: avoid; }
   tr, figure, .keep, dl.kv { break-inside: avoid; }
   thead { display: table-header-group; }
+  table.runs { font-size: 8.5px; } table.runs td.num, table.runs th.num { white-space: normal; }
+  table.runs th, table.runs td { padding: 3px 3px; }
   pre { white-space: pre-wrap; }
 }`;
 
@@ -88,7 +90,7 @@ function runsTable(runs: ReportRun[], baseline: ReportRun): Raw {
       const d = runDelta(r, baseline);
       const s = r.summary;
       return html`<tr class="${r === baseline ? 'baseline' : ''}"><td><code>${s.id}</code></td><td>${r.label}</td><td>${s.status}${s.errorClass ? ` (${s.errorClass})` : ''}</td>
-        <td>${s.startedAt ?? s.createdAt}</td><td class="num">${r.figures.measuredSteps}</td>
+        <td>${(s.startedAt ?? s.createdAt).replace('T', ' ').slice(0, 16)}</td><td class="num">${r.figures.measuredSteps}</td>
         <td class="num">${fmtSpread(r.figures.tflopsPerGpu)}</td><td class="num">${fmtSpread(r.figures.stepSeconds, 3)}</td>
         <td class="num">${fmtSpread(r.figures.tokensPerSecond, 0)}</td><td class="num">${fmtBytes(r.figures.peakGpuBytes)}</td>
         <td class="num">${fmtBytes(r.figures.peakHostBytes)}</td><td class="num">${fmt(r.predicted.tflopsPerGpu)}</td>
@@ -176,11 +178,13 @@ export function renderHtml(runs: ReportRun[], options: HtmlOptions = {}): string
   const baseline = groups.find((g) => g.runs.includes(baselineRun))!;
   const generated = options.generatedAt ?? new Date();
   const comparison = options.comparison ?? null;
-  const title = comparison?.headline ?? headline(groups, baseline);
+  // The report's headline names the model and the system (it travels without the app); the
+  // Compare page's own headline follows it when there is one.
+  const title = headline(groups, baseline);
   const warnings = [...new Set([...reportWarnings(runs), ...(comparison?.warnings ?? [])])];
   const body = html`<header class="keep"><h1>Offload Studio benchmark report</h1>
     <p class="muted">Generated ${generated.toISOString()} by Offload Studio ${options.appVersion ?? ''} · ${runs.length} run(s) · baseline: ${strategyName(baselineRun.summary.strategy)} (<code>${baselineRun.summary.id}</code>)</p></header>
-    <section class="summary"><h2>Summary</h2><p class="headline" data-testid="headline">${title}</p>
+    <section class="summary"><h2>Summary</h2><p class="headline" data-testid="headline">${title}</p>${comparison?.headline ? html`<p class="muted">${comparison.headline}</p>` : ''}
     ${warnings.map((w) => html`<p class="warn">${w}</p>`)}
     ${groupsTable(groups, baseline)}</section>
     <section class="major charts"><h2>Charts</h2>
