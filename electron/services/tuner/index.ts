@@ -24,3 +24,13 @@ export { buildProfile, cpuAdamRate, matchGpu, PROFILE_DEFAULTS } from './profile
 export { flopsPerSample, phaseTimes, predictFrom, stepSecondsFrom, TFLOPS_FORMULA, THROUGHPUT_CONSTANTS, UNIT_FACTORS, type EfficiencyFactors, type PhaseTimes, type ThroughputInputs } from './throughput';
 export { checkFit, gib, type FitVerdict } from './fit';
 export { planWorkload, predict, chooseCpuadamCoresPerc, type PlanOptions } from './plan';
+export { fitEfficiency, phaseTimesOf, type CalibrationSample, type CalibrationResult } from './calibrate';
+export { computePlan, parseMachine, type ComputePlanInput } from './compute';
+
+import { catalog as catalogOf } from './presets';
+import { countParams as count } from './params';
+/** What plan/presets answers: models (with computed parameter counts), strategies, scenarios, GPUs. */
+export function presetsPayload() {
+  const c = catalogOf();
+  return { models: c.models.map((m) => ({ ...m, params: count(m).total })), strategies: c.strategies, scenarios: c.scenarios, gpus: c.gpus };
+}

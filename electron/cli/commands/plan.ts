@@ -1,0 +1,129 @@
+// `plan`: every strategy for a workload on this machine (or a saved/catalogued one): fits,
+// memory, predicted step time and TFLOPS, the recommendation; --write-configs writes each config.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ModelArch, PlanResult, WorkloadOverrides } from '../../contract';
+import { parseMachine } from '../../services/tuner';
+import type { Command, CommandContext } from '../command';
+import { formatBytes } from '../format';
+
+const USAGE =
+  'plan --model <preset|path/to/config.json> --seq N --micro-batch N --gpus N [--nodes N] [--grad-accum N] [--precision bf16|fp16] [--no-checkpointing] [--scenario id] [--machine detect.json] [--write-configs DIR] [--json]';
+
+function intFlag(flags: CommandContext['flags'], name: string): number | undefined {
+  const v = flags[name];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (typeof v !== 'string' || !Number.isInteger(n) || n <= 0) throw Object.assign(new Error(`--${name} must be a positive integer (got ${String(v)})`), { field: name });
+  return n;
+}
+
+async function modelFlag({ backend, flags }: CommandContext): Promise<string | ModelArch | undefined> {
+  const v = flags.model;
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw Object.assign(new Error('--model needs a preset id or a path to a config.json'), { field: 'model' });
+  if (!v.endsWith('.json') && !fs.existsSync(v)) return v; // a preset id; the tuner names unknown ones
+  const file = fs.statSync(v).isDirectory() ? path.join(v, 'config.json') : v;
+  const dir = path.basename(path.dirname(path.resolve(file)));
+  const id = path.basename(file) === 'config.json' ? dir : path.basename(file, '.json');
+  return backend.invoke('plan/import-hf-config', { text: fs.readFileSync(file, 'utf8'), id });
+}
+
+function printPlan(plan: PlanResult, out: (s: string) => void): void {
+  const w = plan.workload;
+  const modelName = typeof w.model === 'string' ? w.model : w.model.id;
+  out(`${plan.model.label} — ${plan.params.toLocaleString('en-US')} parameters (largest layer ${plan.largestLayerParams.toLocaleString('en-US')})`);
+  out(`workload: seq ${w.seqLen}, micro ${w.microBatch} × accumulation ${w.gradAccum} × ${w.gpus} GPU(s) × ${w.nodes} node(s), ${w.precision}, checkpointing ${w.activationCheckpointing ? 'on' : 'off'} [${modelName}]`);
+  out(`machine: ${plan.profile.machineLabel} (${plan.profile.machineSource}); matmul ${plan.profile.matmulTflops.toFixed(0)} TFLOPS, host link ${(plan.profile.hostLinkBytesPerSecond / 1e9).toFixed(0)} GB/s`);
+  out('');
+  out(`${'strategy'.padEnd(20)} ${'fits'.padEnd(4)} ${'GPU/GPU'.padStart(10)} ${'host/node'.padStart(10)} ${'NVMe'.padStart(10)} ${'step s'.padStart(8)} ${'TFLOPS/GPU'.padStart(10)}  why`);
+  for (const s of plan.strategies)
+    out(
+      `${s.id.padEnd(20)} ${(s.fits ? 'yes' : 'no').padEnd(4)} ${formatBytes(s.memory.gpuBytes).padStart(10)} ${formatBytes(s.memory.hostBytes).padStart(10)} ${formatBytes(s.memory.nvmeBytes).padStart(10)} ${s.predicted.stepSeconds.toFixed(2).padStart(8)} ${s.predicted.tflopsPerGpu.toFixed(1).padStart(10)}  ${s.reason}`,
+    );
+  out('');
+  const r = plan.recommended;
+  if (!r) out('recommended: none — no strategy fits this machine.');
+  else {
+    out(`recommended: ${r.strategyId} (micro batch ${r.microBatch}${r.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${r.cpuadamCoresPerc}` : ''}) — ${r.reason}`);
+    out(`  aggregate ${r.predicted.tflopsAggregate.toFixed(0)} TFLOPS over ${w.gpus * w.nodes} GPU(s), ${r.predicted.tokensPerSecond.toFixed(0)} tokens/s`);
+    if (r.runnerUp) out(`runner-up: ${r.runnerUp.strategyId} — ${r.runnerUp.reason}`);
+  }
+  const warned = plan.strategies.filter((s) => s.warnings.length && (s.fits || s.id === r?.strategyId));
+  for (const s of warned) for (const warning of s.warnings) out(`note (${s.id}): ${warning}`);
+  out(`TFLOPS: ${plan.strategies[0]?.predicted.formula ?? ''}`);
+}
+
+function writeConfigs(plan: PlanResult, dir: string): string[] {
+  fs.mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  const manifest = {
+    workload: plan.workload,
+    params: plan.params,
+    largestLayerParams: plan.largestLayerParams,
+    strategies: plan.strategies.map((s) => {
+      const file = `${s.id}.${s.engine === 'deepspeed' ? 'ds_config' : 'fsdp'}.json`;
+      fs.writeFileSync(path.join(dir, file), JSON.stringify(s.config, null, 2) + '\n');
+      written.push(file);
+      return { id: s.id, engine: s.engine, file, valid: s.validation.ok, modelStates: s.memory.modelStates };
+    }),
+  };
+  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return written;
+}
+
+export const planCommands: Record<string, Command> = {
+  plan: {
+    summary: 'plan every strategy for a workload: fits, memory, predicted step time/TFLOPS, recommendation',
+    async run(context) {
+      const { backend, flags, json, out } = context;
+      if (flags.help) {
+        out(`usage: npm run cli -- ${USAGE}`);
+        return 0;
+      }
+      const scenario = typeof flags.scenario === 'string' ? flags.scenario : undefined;
+      const workload: WorkloadOverrides = {
+        model: await modelFlag(context),
+        seqLen: intFlag(flags, 'seq'),
+        microBatch: intFlag(flags, 'micro-batch'),
+        gpus: intFlag(flags, 'gpus'),
+        nodes: intFlag(flags, 'nodes'),
+        gradAccum: intFlag(flags, 'grad-accum'),
+        precision: typeof flags.precision === 'string' ? (flags.precision as 'bf16' | 'fp16') : undefined,
+        activationCheckpointing: flags['no-checkpointing'] === true ? false : undefined,
+      };
+      for (const key of Object.keys(workload) as (keyof WorkloadOverrides)[]) if (workload[key] === undefined) delete workload[key];
+      if (!scenario) for (const [key, flag] of [['model', 'model'], ['seqLen', 'seq'], ['microBatch', 'micro-batch'], ['gpus', 'gpus']] as const)
+        if (workload[key] === undefined) throw Object.assign(new Error(`--${flag} is required (or --scenario id)\nusage: npm run cli -- ${USAGE}`), { field: flag });
+
+      let machine: unknown;
+      if (typeof flags.machine === 'string') {
+        let text: string;
+        try {
+          text = fs.readFileSync(flags.machine, 'utf8');
+        } catch {
+          throw Object.assign(new Error(`--machine: cannot read '${flags.machine}'`), { field: 'machine' });
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch (error) {
+          throw Object.assign(new Error(`--machine ${flags.machine}: not JSON (${(error as Error).message})`), { field: 'machine' });
+        }
+        machine = parseMachine(parsed, `--machine ${flags.machine}`);
+      } else if (!scenario) machine = await backend.invoke('hardware/detect', {});
+      const plan = await backend.invoke('plan/compute', { workload, scenario, machine: machine as never });
+
+      if (typeof flags['write-configs'] === 'string') {
+        const files = writeConfigs(plan, flags['write-configs']);
+        if (!json) out(`wrote ${files.length} configs and manifest.json to ${flags['write-configs']}`);
+      }
+      if (json) {
+        out(JSON.stringify(plan, null, 2));
+        return 0;
+      }
+      printPlan(plan, out);
+      return 0;
+    },
+  },
+};

@@ -1,0 +1,41 @@
+// The shared entry of the CLI and the plan/compute channel: a workload or a scenario (its workload,
+// overridden field by field, and its catalogued machine), a machine, measurements → the plan.
+import { ApiError, MachineSchema, type Machine, type PlanResult, type WorkloadOverrides, type WorkloadInput } from '../../contract';
+import { planWorkload } from './plan';
+import { scenarioById } from './presets';
+import type { EfficiencyFactors } from './throughput';
+
+export interface ComputePlanInput {
+  workload?: WorkloadOverrides;
+  scenario?: string;
+  /** An explicit machine (a file or a request); wins over the scenario's catalogued machine. */
+  machine?: unknown;
+  /** Resolves the detected machine, only when neither an explicit nor a catalogued one applies. */
+  detect: () => Promise<Machine>;
+  measurements?: unknown;
+  calibration?: Record<string, EfficiencyFactors>;
+}
+
+export function parseMachine(value: unknown, where = 'machine'): Machine {
+  const result = MachineSchema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue?.path.length ? issue.path.join('.') : '(root)';
+    throw new ApiError('bad_machine', `${where}: field '${field}' ${issue?.message ?? 'invalid'} (expected the JSON of \`detect --json\`)`, field);
+  }
+  return result.data;
+}
+
+export async function computePlan(input: ComputePlanInput): Promise<PlanResult> {
+  const scenario = input.scenario ? scenarioById(input.scenario) : null;
+  const overrides = Object.fromEntries(Object.entries(input.workload ?? {}).filter(([, v]) => v !== undefined));
+  const workload = { ...(scenario?.workload ?? {}), ...overrides } as WorkloadInput;
+  let machine: Machine;
+  let source: 'detected' | 'file' | 'catalogued';
+  if (input.machine !== undefined) [machine, source] = [parseMachine(input.machine), 'file'];
+  else if (scenario?.machine) [machine, source] = [scenario.machine.value, 'catalogued'];
+  else [machine, source] = [await input.detect(), 'detected'];
+  // a catalogued machine was never measured: this host's measurements do not describe it
+  const measurements = source === 'catalogued' ? undefined : input.measurements;
+  return planWorkload(workload, { machine, machineSource: source, measurements, calibration: input.calibration, scenario: scenario?.id ?? null });
+}
