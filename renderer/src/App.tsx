@@ -3,26 +3,34 @@
 import { useEffect, type ReactElement } from 'react';
 import { useApp, type PageId } from './stores/app';
 import { useHardware } from './stores/hardware';
+import { useWizard } from './stores/wizard';
 import { HardwarePage } from './pages/HardwarePage';
 import { RunsPage } from './pages/RunsPage';
 import { PlaceholderPage } from './pages/PlaceholderPage';
+import { PlanPage } from './pages/PlanPage';
+import { SetupPage } from './pages/SetupPage';
+import { RunPage } from './pages/RunPage';
 
 const NAV: { id: PageId; label: string }[] = [
   { id: 'setup', label: 'Setup' },
   { id: 'hardware', label: 'Hardware' },
   { id: 'plan', label: 'Plan' },
+  { id: 'run', label: 'Run' },
   { id: 'runs', label: 'Runs' },
   { id: 'compare', label: 'Compare' },
   { id: 'reports', label: 'Reports' },
+  { id: 'settings', label: 'Settings' },
 ];
 
 const PAGES: Record<PageId, () => ReactElement> = {
-  setup: () => <PlaceholderPage title="Setup" what="The guided setup: detect hardware, choose or create the Python engine environment, measure the host, pick a workload." />,
+  setup: () => <SetupPage />,
   hardware: () => <HardwarePage />,
-  plan: () => <PlaceholderPage title="Plan" what="For a workload, every offload strategy with its memory fit, predicted step time and TFLOPS, and the generated ds_config.json." />,
+  plan: () => <PlanPage />,
+  run: () => <RunPage />,
   runs: () => <RunsPage />,
   compare: () => <PlaceholderPage title="Compare" what="Runs side by side: TFLOPS per strategy with spread, deltas against a baseline, step-time lines, memory per resource." />,
   reports: () => <PlaceholderPage title="Reports" what="Export selected runs as HTML, PDF, CSV, JSON or a reproduction bundle." />,
+  settings: () => <PlaceholderPage title="Settings" what="Data folder, default interpreter, default steps / warm-up / repeats, theme." />,
 };
 
 export function App() {
@@ -32,7 +40,16 @@ export function App() {
 
   useEffect(() => {
     void loadInfo();
-  }, [loadInfo]);
+    // First run: with no page asked for in the URL, open the setup wizard until it is finished or closed.
+    if (!window.location.hash)
+      void useWizard
+        .getState()
+        .load()
+        .then(() => {
+          const state = useWizard.getState().state;
+          if (state && !state.dismissed && !window.location.hash) go('setup');
+        });
+  }, [loadInfo, go]);
 
   useEffect(() => {
     const root = document.getElementById('root');

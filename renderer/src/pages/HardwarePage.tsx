@@ -2,6 +2,7 @@
 import { useEffect } from 'react';
 import type { Machine } from '../../../electron/contract';
 import { Card, ErrorBox, KeyValues, PageHeader, Skeleton } from '../components/ui';
+import { TopologyView } from '../components/TopologyView';
 import { formatBytes } from '../format';
 import { useHardware } from '../stores/hardware';
 
@@ -118,6 +119,13 @@ export function HardwarePage() {
               ]}
             />
           </Card>
+          {machine.topology && machine.topology.nodes.length > 0 && (
+            <div className="span-all">
+              <Card title="Topology" testId="topology-card">
+                <TopologyView topology={machine.topology} />
+              </Card>
+            </div>
+          )}
           <CpuCard machine={machine} />
           <MemoryCard machine={machine} />
           <GpuCard machine={machine} />
@@ -125,7 +133,9 @@ export function HardwarePage() {
             <Card title="Warnings for offload">
               <ul className="warnings">
                 {machine.warnings.map((w, i) => (
-                  <li key={i}>{warningText(w)}</li>
+                  <li key={i} className={`severity-${(w as { severity?: string }).severity ?? 'warning'}`}>
+                    {warningText(w)}
+                  </li>
                 ))}
               </ul>
             </Card>

@@ -1,52 +1,249 @@
-// Runs: every stored benchmark run.
-import { useEffect } from 'react';
+// Runs: every stored benchmark run in one sortable, filterable table. The table is windowed by
+// hand (fixed row height; only the visible rows plus an overscan are in the DOM), so 10,000+
+// runs scroll smoothly. Select runs to compare or delete; click a row to edit its tags and notes.
+import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import { strategyLabel, type RunSummary } from '../../../electron/contract';
 import { EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { formatNumber } from '../format';
-import { useRuns } from '../stores/runs';
+import { useApp } from '../stores/app';
+import { useCompare } from '../stores/compare';
+import { EMPTY_FILTER, filterRuns, useRuns, type SortKey } from '../stores/runs';
+
+export const ROW_HEIGHT = 36;
+const OVERSCAN = 8;
+const VIEWPORT_HEIGHT = 520;
+
+const COLUMNS: { key: SortKey | null; label: string; className?: string }[] = [
+  { key: null, label: '' },
+  { key: 'createdAt', label: 'Created' },
+  { key: 'status', label: 'Status' },
+  { key: 'model', label: 'Model' },
+  { key: 'strategy', label: 'Strategy' },
+  { key: null, label: 'Tags' },
+  { key: 'tflopsPerGpu', label: 'TFLOPS/GPU ↑', className: 'num' },
+  { key: 'tokensPerSecond', label: 'Tokens/s ↑', className: 'num' },
+  { key: 'stepSeconds', label: 'Step s ↓', className: 'num' },
+];
+
+/** The rows to render for a scroll position: [first, last) with overscan on both sides. */
+export function visibleWindow(scrollTop: number, viewport: number, count: number, rowHeight = ROW_HEIGHT, overscan = OVERSCAN) {
+  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
+  const last = Math.min(count, Math.ceil((scrollTop + viewport) / rowHeight) + overscan);
+  return { first, last };
+}
+
+const distinct = (runs: RunSummary[], pick: (r: RunSummary) => string[]) => [...new Set(runs.flatMap(pick))].sort();
+
+function RunEditor({ run, onClose }: { run: RunSummary; onClose: () => void }) {
+  const update = useRuns((s) => s.update);
+  const [tags, setTags] = useState(run.tags.join(', '));
+  const [notes, setNotes] = useState(run.notes);
+  useEffect(() => {
+    setTags(run.tags.join(', '));
+    setNotes(run.notes);
+  }, [run.id, run.tags, run.notes]);
+  return (
+    <section className="card run-editor" aria-label={`Edit run ${run.id}`} data-testid="run-editor">
+      <h2>
+        {strategyLabel(run.strategy)} · {run.model} <span className="muted small">{run.id}</span>
+      </h2>
+      {run.errorMessage && <p className="warn-text small">{run.errorClass ? `${run.errorClass}: ` : ''}{run.errorMessage}</p>}
+      <label className="field">
+        <span>Tags (comma separated)</span>
+        <input value={tags} onChange={(e) => setTags(e.target.value)} data-testid="run-tags" />
+      </label>
+      <label className="field">
+        <span>Notes</span>
+        <textarea rows={3} value={notes} onChange={(e) => setNotes(e.target.value)} data-testid="run-notes" />
+      </label>
+      <div className="button-row">
+        <button
+          type="button"
+          onClick={() =>
+            void update(run.id, { tags: tags.split(',').map((t) => t.trim()).filter(Boolean), notes }).then(onClose)
+          }
+        >
+          Save
+        </button>
+        <button type="button" className="secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </section>
+  );
+}
 
 export function RunsPage() {
-  const { runs, total, loaded, error, load } = useRuns();
+  const { runs, total, loaded, error, load, filter, setFilter, sort, sortBy, selected, toggle, setSelected, remove, notice, loadSamples } = useRuns();
+  const go = useApp((s) => s.go);
+  const openCompare = useCompare((s) => s.open);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const viewport = useRef<HTMLDivElement | null>(null);
+
   useEffect(() => {
     void load();
   }, [load]);
+
+  const rows = useMemo(() => filterRuns(runs, filter, sort), [runs, filter, sort]);
+  const options = useMemo(
+    () => ({
+      models: distinct(runs, (r) => [r.model]),
+      strategies: distinct(runs, (r) => [r.strategy]),
+      tags: distinct(runs, (r) => r.tags),
+    }),
+    [runs],
+  );
+  // A new filter starts at the top: the old scroll offset may be past the end.
+  useEffect(() => {
+    if (viewport.current) viewport.current.scrollTop = 0;
+    setScrollTop(0);
+  }, [filter, sort]);
+
+  const { first, last } = visibleWindow(scrollTop, VIEWPORT_HEIGHT, rows.length);
+  const selectedSet = new Set(selected);
+  const editingRun = editing ? runs.find((r) => r.id === editing) : undefined;
+  const allVisibleSelected = rows.length > 0 && rows.every((r) => selectedSet.has(r.id));
+
+  const actions = (
+    <>
+      <button type="button" disabled={selected.length < 1} data-testid="compare-selected" onClick={() => (openCompare(selected), go('compare'))}>
+        Compare {selected.length ? `(${selected.length})` : ''}
+      </button>
+      <button type="button" className="secondary" disabled={selected.length < 1} onClick={() => setConfirming(true)}>
+        Delete…
+      </button>
+    </>
+  );
+
   return (
-    <div className="page">
-      <PageHeader title="Runs" subtitle="Every benchmark run, with its status and headline figures." />
+    <div className="page" data-testid="runs-page">
+      <PageHeader title="Runs" subtitle="Every benchmark run, with its status and headline figures. Select runs to compare them." actions={actions} />
       {error && <ErrorBox message={error} onRetry={() => void load()} />}
+      {notice && <p className="muted small" role="status">{notice}</p>}
+      {confirming && (
+        <div className="confirm" role="alertdialog" aria-label="Confirm delete">
+          <span>
+            Delete {selected.length} run(s) with their samples and details? This cannot be undone (export them first to keep a copy).
+          </span>
+          <button type="button" className="danger" data-testid="confirm-delete" onClick={() => void remove(selected).then(() => setConfirming(false))}>
+            Delete
+          </button>
+          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      )}
       {!loaded && <Skeleton lines={5} />}
       {loaded && !error && runs.length === 0 && (
         <EmptyState title="No runs yet">
-          <p>Run your first comparison: pick a workload on the Plan page and start a sweep.</p>
+          <p>Run your first comparison: pick a workload on the Plan page and start a sweep — or import a runs file (CLI: import-runs).</p>
+          <button type="button" className="secondary" onClick={() => void loadSamples()}>
+            Load the sample dataset
+          </button>
         </EmptyState>
       )}
       {runs.length > 0 && (
-        <table className="table" data-testid="runs-table">
-          <caption className="muted">{total} run(s)</caption>
-          <thead>
-            <tr>
-              <th>Started</th>
-              <th>Status</th>
-              <th>Model</th>
-              <th>Strategy</th>
-              <th>TFLOPS/GPU</th>
-              <th>Tokens/s</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.map((r) => (
-              <tr key={r.id}>
-                <td>{new Date(r.createdAt).toLocaleString()}</td>
-                <td>
-                  <span className={`badge badge-${r.status}`}>{r.status}</span>
-                </td>
-                <td>{r.model}</td>
-                <td>{r.strategy}</td>
-                <td>{formatNumber(r.tflopsPerGpu)}</td>
-                <td>{formatNumber(r.tokensPerSecond, 0)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <div className="runs-filters" role="search">
+            <input type="search" placeholder="Search id, model, strategy, tag, note" aria-label="Search runs" value={filter.text} onChange={(e) => setFilter({ text: e.target.value })} data-testid="runs-search" />
+            <select aria-label="Model" value={filter.model} onChange={(e) => setFilter({ model: e.target.value })}>
+              <option value="">All models</option>
+              {options.models.map((m) => <option key={m}>{m}</option>)}
+            </select>
+            <select aria-label="Strategy" value={filter.strategy} onChange={(e) => setFilter({ strategy: e.target.value })}>
+              <option value="">All strategies</option>
+              {options.strategies.map((s) => <option key={s} value={s}>{strategyLabel(s)}</option>)}
+            </select>
+            <select aria-label="Status" value={filter.status} onChange={(e) => setFilter({ status: e.target.value as typeof filter.status })}>
+              <option value="">Any status</option>
+              {['completed', 'failed', 'cancelled', 'interrupted', 'running', 'queued'].map((s) => <option key={s}>{s}</option>)}
+            </select>
+            <select aria-label="Tag" value={filter.tag} onChange={(e) => setFilter({ tag: e.target.value })}>
+              <option value="">Any tag</option>
+              {options.tags.map((t) => <option key={t}>{t}</option>)}
+            </select>
+            {filter !== EMPTY_FILTER && (
+              <button type="button" className="secondary" onClick={() => setFilter(EMPTY_FILTER)}>
+                Clear
+              </button>
+            )}
+            <span className="muted small" data-testid="runs-count">
+              {rows.length === total ? `${total} run(s)` : `${rows.length} of ${total} run(s)`} · {selected.length} selected
+            </span>
+          </div>
+          <div className="runs-grid" role="grid" aria-rowcount={rows.length + 1} data-testid="runs-table">
+            <div className="runs-row runs-head" role="row">
+              {COLUMNS.map((c, i) =>
+                i === 0 ? (
+                  <span key="sel" role="columnheader">
+                    <input
+                      type="checkbox"
+                      aria-label="Select all shown"
+                      checked={allVisibleSelected}
+                      onChange={() => setSelected(allVisibleSelected ? [] : rows.map((r) => r.id))}
+                    />
+                  </span>
+                ) : (
+                  <span key={c.label} role="columnheader" className={c.className} aria-sort={c.key && sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
+                    {c.key ? (
+                      <button type="button" className="sort" onClick={() => sortBy(c.key!)}>
+                        {c.label}
+                        {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                      </button>
+                    ) : (
+                      c.label
+                    )}
+                  </span>
+                ),
+              )}
+            </div>
+            <div className="runs-viewport" ref={viewport} style={{ height: Math.min(VIEWPORT_HEIGHT, Math.max(rows.length, 1) * ROW_HEIGHT + 2) }} onScroll={(e: UIEvent<HTMLDivElement>) => setScrollTop(e.currentTarget.scrollTop)}>
+              <div style={{ height: rows.length * ROW_HEIGHT, position: 'relative' }}>
+                {rows.slice(first, last).map((r, k) => {
+                  const index = first + k;
+                  return (
+                    <div
+                      key={r.id}
+                      role="row"
+                      aria-rowindex={index + 2}
+                      aria-selected={selectedSet.has(r.id)}
+                      className={`runs-row${selectedSet.has(r.id) ? ' selected' : ''}${editing === r.id ? ' editing' : ''}`}
+                      style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT }}
+                      data-testid="run-row"
+                      data-run-id={r.id}
+                      onClick={() => setEditing(r.id)}
+                    >
+                      <span role="gridcell" onClick={(e) => e.stopPropagation()}>
+                        <input type="checkbox" aria-label={`Select run ${r.id}`} checked={selectedSet.has(r.id)} onChange={() => toggle(r.id)} />
+                      </span>
+                      <span role="gridcell" title={r.createdAt}>{new Date(r.createdAt).toLocaleString()}</span>
+                      <span role="gridcell">
+                        <span className={`badge badge-${r.status}`}>{r.status}</span>
+                      </span>
+                      <span role="gridcell" title={r.model}>{r.model}</span>
+                      <span role="gridcell" title={r.strategy}>
+                        {strategyLabel(r.strategy)}
+                        {r.repeatIndex > 0 ? <span className="muted small"> #{r.repeatIndex + 1}</span> : null}
+                      </span>
+                      <span role="gridcell" className="tags" title={r.notes || undefined}>
+                        {r.tags.map((t) => (
+                          <span key={t} className={`tag${t === 'sample' ? ' tag-sample' : ''}`}>{t}</span>
+                        ))}
+                        {r.notes ? <span className="muted small" aria-label="has notes"> ✎</span> : null}
+                      </span>
+                      <span role="gridcell" className="num">{formatNumber(r.tflopsPerGpu)}</span>
+                      <span role="gridcell" className="num">{formatNumber(r.tokensPerSecond, 0)}</span>
+                      <span role="gridcell" className="num">{formatNumber(r.stepSeconds, 3)}</span>
+                    </div>
+                  );
+                })}
+              </div>
+            </div>
+          </div>
+          {editingRun && <RunEditor run={editingRun} onClose={() => setEditing(null)} />}
+        </>
       )}
     </div>
   );

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import type { ResponseOf } from '../../../electron/contract';
 import { api } from '../api/client';
 
-export const pages = ['setup', 'hardware', 'plan', 'runs', 'compare', 'reports'] as const;
+export const pages = ['setup', 'hardware', 'plan', 'run', 'runs', 'compare', 'reports', 'settings'] as const;
 export type PageId = (typeof pages)[number];
 
 function pageFromHash(): PageId {

@@ -1,0 +1,42 @@
+// Live charts of a running sweep (pure; type imports only): TFLOPS/GPU and memory per step,
+// one line per run.
+import type { EChartsOption } from 'echarts';
+
+export interface LiveSeriesInput {
+  name: string;
+  points: { step: number; warmup: boolean; tflopsPerGpu: number | null; gpuPeakBytes: number | null; hostRssBytes: number | null; stepSeconds: number }[];
+}
+
+const GiB = 2 ** 30;
+
+export function liveTflopsOption(runs: LiveSeriesInput[]): EChartsOption {
+  return {
+    animation: false,
+    legend: { top: 0, type: 'scroll' },
+    grid: { left: 60, right: 20, top: 36, bottom: 36 },
+    tooltip: { trigger: 'axis' },
+    xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1 },
+    yAxis: { type: 'value', name: 'TFLOPS / GPU' },
+    series: runs.map((r) => ({
+      type: 'line',
+      name: r.name,
+      showSymbol: true,
+      data: r.points.map((p) => ({ value: [p.step, p.tflopsPerGpu ?? 0], symbol: p.warmup ? 'emptyCircle' : 'circle' })),
+    })),
+  };
+}
+
+export function liveMemoryOption(runs: LiveSeriesInput[]): EChartsOption {
+  return {
+    animation: false,
+    legend: { top: 0, type: 'scroll' },
+    grid: { left: 60, right: 20, top: 36, bottom: 36 },
+    tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} GiB` },
+    xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1 },
+    yAxis: { type: 'value', name: 'GiB' },
+    series: runs.flatMap((r) => [
+      { type: 'line' as const, name: `${r.name} · GPU peak`, data: r.points.filter((p) => p.gpuPeakBytes !== null).map((p) => [p.step, (p.gpuPeakBytes ?? 0) / GiB]) },
+      { type: 'line' as const, name: `${r.name} · host RSS`, lineStyle: { type: 'dashed' as const }, data: r.points.filter((p) => p.hostRssBytes !== null).map((p) => [p.step, (p.hostRssBytes ?? 0) / GiB]) },
+    ]),
+  };
+}

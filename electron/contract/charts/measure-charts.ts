@@ -1,0 +1,24 @@
+// The CPU Adam sweep as a curve: params/s by thread count, with the recommended point marked.
+import type { EChartsOption } from 'echarts';
+import type { Measurement } from '../measure';
+
+export function cpuAdamCurveOption(m: Measurement): EChartsOption {
+  const knee = m.recommendedThreads ?? null;
+  return {
+    animation: false,
+    grid: { left: 70, right: 20, top: 20, bottom: 40 },
+    tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} G params/s` },
+    xAxis: { type: 'value', name: 'threads', nameLocation: 'middle', nameGap: 24, minInterval: 1 },
+    yAxis: { type: 'value', name: 'G params/s' },
+    series: [
+      {
+        type: 'line',
+        name: 'CPU Adam',
+        data: m.cpuAdam.map((p) => [p.threads, p.paramsPerSecond / 1e9]),
+        markPoint: knee
+          ? { data: m.cpuAdam.filter((p) => p.threads === knee).map((p) => ({ coord: [p.threads, p.paramsPerSecond / 1e9], value: `knee: ${knee}` })) }
+          : undefined,
+      },
+    ],
+  };
+}

@@ -1,0 +1,318 @@
+// Plan: for a workload, every strategy's memory fit, predicted speed and generated config,
+// and the tuner's recommendation. From here a sweep of the chosen strategies starts.
+import { Fragment, useEffect, useMemo, useState } from 'react';
+import { memoryOption, predictedTflopsOption } from '../../../electron/contract/charts/plan-charts';
+import type { StrategyPlan } from '../../../electron/contract';
+import { Chart } from '../components/Chart';
+import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
+import { formatBytes, formatNumber } from '../format';
+import { useApp } from '../stores/app';
+import { useEngine } from '../stores/engine';
+import { usePlan } from '../stores/plan';
+
+function NumberField({ label, value, min = 1, onChange, testId }: { label: string; value: number; min?: number; onChange: (v: number) => void; testId?: string }) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input type="number" min={min} value={value} data-testid={testId} onChange={(e) => onChange(Math.max(min, Number(e.target.value) || min))} />
+    </label>
+  );
+}
+
+export function WorkloadForm() {
+  const { presets, workload, setWorkload, imported, importConfig } = usePlan();
+  const models = [...(presets?.models ?? []), ...imported.map((m) => ({ ...m, params: 0 }))];
+  return (
+    <div className="form-grid" data-testid="workload-form">
+      <label className="field wide">
+        <span>Model</span>
+        <select value={workload.model} onChange={(e) => setWorkload({ model: e.target.value })} data-testid="model-select">
+          {models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.label}
+              {m.params ? ` — ${(m.params / 1e9).toFixed(m.params < 1e9 ? 3 : 1)} B params` : ' (imported)'}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field wide">
+        <span>…or import a Hugging Face config.json</span>
+        <input
+          type="file"
+          accept=".json,application/json"
+          data-testid="hf-import"
+          onChange={async (e) => {
+            const file = e.target.files?.[0];
+            if (file) await importConfig(await file.text(), file.name);
+          }}
+        />
+      </label>
+      <NumberField label="Sequence length" value={workload.seqLen} onChange={(v) => setWorkload({ seqLen: v })} testId="seq-len" />
+      <NumberField label="Micro batch / GPU" value={workload.microBatch} onChange={(v) => setWorkload({ microBatch: v })} />
+      <NumberField label="Gradient accumulation" value={workload.gradAccum} onChange={(v) => setWorkload({ gradAccum: v })} />
+      <NumberField label="GPUs per node" value={workload.gpus} onChange={(v) => setWorkload({ gpus: v })} testId="gpus" />
+      <NumberField label="Nodes" value={workload.nodes} onChange={(v) => setWorkload({ nodes: v })} />
+      <label className="field">
+        <span>Precision</span>
+        <select value={workload.precision} onChange={(e) => setWorkload({ precision: e.target.value as 'bf16' | 'fp16' })}>
+          <option value="bf16">bf16</option>
+          <option value="fp16">fp16</option>
+        </select>
+      </label>
+      <label className="field checkbox">
+        <input type="checkbox" checked={workload.activationCheckpointing} onChange={(e) => setWorkload({ activationCheckpointing: e.target.checked })} />
+        <span>Activation checkpointing</span>
+      </label>
+    </div>
+  );
+}
+
+function ConfigView({ strategy }: { strategy: StrategyPlan }) {
+  const text = JSON.stringify(strategy.config, null, 2);
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="config-view">
+      <div className="config-actions">
+        <span className="muted">{strategy.engine === 'deepspeed' ? 'ds_config.json' : 'runner fsdp block'}</span>
+        <button
+          type="button"
+          className="secondary"
+          onClick={async () => {
+            await navigator.clipboard?.writeText(text).catch(() => undefined);
+            setCopied(true);
+            setTimeout(() => setCopied(false), 1500);
+          }}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+      {!strategy.validation.ok && (
+        <ul className="warnings">
+          {strategy.validation.errors.map((e) => (
+            <li key={e.field}>
+              <code>{e.field}</code>: {e.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      <pre className="code">{text}</pre>
+    </div>
+  );
+}
+
+export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
+  const { plan, selected, toggle } = usePlan();
+  const [open, setOpen] = useState<string | null>(null);
+  if (!plan) return null;
+  return (
+    <table className="table" data-testid="strategy-table">
+      <thead>
+        <tr>
+          {selectable && <th>Run</th>}
+          <th>Strategy</th>
+          <th>Fits</th>
+          <th>GPU / GPU</th>
+          <th>Host</th>
+          <th>NVMe</th>
+          <th>Step (s)</th>
+          <th>TFLOPS / GPU</th>
+          <th>Config</th>
+        </tr>
+      </thead>
+      <tbody>
+        {plan.strategies.map((s) => (
+          <Fragment key={s.id}>
+            <tr data-testid={`strategy-${s.id}`} className={s.id === plan.recommended?.strategyId ? 'recommended' : undefined}>
+              {selectable && (
+                <td>
+                  <input type="checkbox" aria-label={`run ${s.label}`} checked={selected.includes(s.id)} onChange={() => toggle(s.id)} />
+                </td>
+              )}
+              <td>
+                <strong>{s.label}</strong>
+                <div className="muted small">{s.reason}</div>
+                {s.warnings.map((w) => (
+                  <div key={w} className="small warn-text">
+                    {w}
+                  </div>
+                ))}
+              </td>
+              <td>
+                <span className={`badge ${s.fits ? 'badge-completed' : 'badge-failed'}`}>{s.fits ? 'fits' : (s.limitedBy ?? 'no')}</span>
+              </td>
+              <td>{formatBytes(s.memory.gpuBytes)}</td>
+              <td>{formatBytes(s.memory.hostBytes)}</td>
+              <td>{s.memory.nvmeBytes ? formatBytes(s.memory.nvmeBytes) : '—'}</td>
+              <td>{formatNumber(s.predicted.stepSeconds, 2)}</td>
+              <td>{formatNumber(s.predicted.tflopsPerGpu)}</td>
+              <td>
+                <button type="button" className="secondary" onClick={() => setOpen(open === s.id ? null : s.id)} aria-expanded={open === s.id}>
+                  {open === s.id ? 'Hide' : 'Open'}
+                </button>
+              </td>
+            </tr>
+            {open === s.id && (
+              <tr>
+                <td colSpan={selectable ? 9 : 8}>
+                  <ConfigView strategy={s} />
+                </td>
+              </tr>
+            )}
+          </Fragment>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function Recommendation() {
+  const plan = usePlan((s) => s.plan);
+  if (!plan) return null;
+  const rec = plan.recommended;
+  return (
+    <Card title="Recommendation" testId="recommendation">
+      {rec ? (
+        <>
+          <p className="headline">
+            <strong>{plan.strategies.find((s) => s.id === rec.strategyId)?.label ?? rec.strategyId}</strong> at micro batch {rec.microBatch}
+            {rec.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${rec.cpuadamCoresPerc}` : ''} — predicted {formatNumber(rec.predicted.tflopsPerGpu)} TFLOPS/GPU,{' '}
+            {formatNumber(rec.predicted.stepSeconds, 2)} s/step.
+          </p>
+          <p>{rec.reason}</p>
+          {rec.runnerUp && (
+            <p className="muted">
+              Runner-up: {plan.strategies.find((s) => s.id === rec.runnerUp!.strategyId)?.label ?? rec.runnerUp.strategyId} — {rec.runnerUp.reason}
+            </p>
+          )}
+        </>
+      ) : (
+        <p>Nothing fits this machine for this workload. Lower the sequence length or micro batch, add GPUs, or pick a smaller model.</p>
+      )}
+      <p className="muted small">
+        Planned for {plan.profile.machineLabel} ({plan.profile.machineSource}). {plan.strategies[0]?.predicted.formula}
+      </p>
+      {plan.notes.map((n) => (
+        <p key={n} className="muted small">
+          {n}
+        </p>
+      ))}
+    </Card>
+  );
+}
+
+export function PlanCharts() {
+  const plan = usePlan((s) => s.plan);
+  const tflops = useMemo(() => (plan ? predictedTflopsOption(plan) : null), [plan]);
+  const memory = useMemo(() => (plan ? memoryOption(plan) : null), [plan]);
+  if (!plan || !tflops || !memory) return null;
+  const height = 60 + plan.strategies.length * 34;
+  return (
+    <div className="grid">
+      <Card title="Predicted model TFLOPS per GPU">
+        <Chart option={tflops} height={height} testId="chart-predicted-tflops" ariaLabel="Predicted TFLOPS per strategy" />
+      </Card>
+      <Card title="Memory per resource">
+        <Chart option={memory} height={height + 30} testId="chart-memory" ariaLabel="Memory per strategy and resource" />
+      </Card>
+    </div>
+  );
+}
+
+export function RunControls({ onStarted }: { onStarted?: () => void }) {
+  const { plan, selected, workload, imported } = usePlan();
+  const { start, starting, error } = useEngine();
+  const go = useApp((s) => s.go);
+  const [steps, setSteps] = useState(10);
+  const [warmup, setWarmup] = useState(3);
+  const [repeats, setRepeats] = useState(1);
+  if (!plan) return null;
+  const importedModel = imported.some((m) => m.id === workload.model);
+  return (
+    <Card title="Run the comparison">
+      <div className="form-grid">
+        <NumberField label="Measured steps" value={steps} onChange={setSteps} />
+        <NumberField label="Warm-up steps" value={warmup} min={0} onChange={setWarmup} />
+        <NumberField label="Repeats" value={repeats} onChange={setRepeats} />
+      </div>
+      {error && <ErrorBox message={error} />}
+      {importedModel && <p className="warn-text">Runs of imported architectures are not supported yet; pick a preset to run.</p>}
+      <button
+        type="button"
+        data-testid="start-sweep"
+        disabled={starting || selected.length === 0 || importedModel}
+        onClick={async () => {
+          const ok = await start({
+            workload: {
+              model: workload.model,
+              seqLen: workload.seqLen,
+              microBatch: workload.microBatch,
+              gradAccum: workload.gradAccum,
+              gpus: workload.gpus,
+              precision: workload.precision,
+              activationCheckpointing: workload.activationCheckpointing,
+            },
+            strategies: selected,
+            repeats,
+            steps,
+            warmup,
+          });
+          if (ok) {
+            onStarted?.();
+            go('run');
+          }
+        }}
+      >
+        {starting ? 'Starting…' : `Run ${selected.length} strateg${selected.length === 1 ? 'y' : 'ies'} × ${repeats}`}
+      </button>
+    </Card>
+  );
+}
+
+export function PlanPage() {
+  const { presets, presetsError, loadPresets, plan, computing, error, compute, computeScenario, scenario } = usePlan();
+  useEffect(() => {
+    void loadPresets();
+  }, [loadPresets]);
+
+  return (
+    <div className="page">
+      <PageHeader title="Plan" subtitle="What fits and what will be fastest — before you spend an hour finding out." />
+      {presetsError && <ErrorBox message={presetsError} onRetry={() => void loadPresets()} />}
+      {!presets && !presetsError && <Skeleton lines={4} />}
+      {presets && (
+        <>
+          <Card title="Workload">
+            <WorkloadForm />
+            <div className="button-row">
+              <button type="button" onClick={() => void compute()} disabled={computing} data-testid="compute-plan">
+                {computing ? 'Planning…' : 'Plan every strategy'}
+              </button>
+              {presets.scenarios.map((s) => (
+                <button key={s.id} type="button" className="secondary" onClick={() => void computeScenario(s.id)} disabled={computing} title={s.description} data-testid={`scenario-${s.id}`}>
+                  {s.label}
+                </button>
+              ))}
+            </div>
+            {scenario && <p className="muted small">Scenario: {presets.scenarios.find((s) => s.id === scenario)?.description}</p>}
+          </Card>
+          {error && <ErrorBox message={error} />}
+          {!plan && !error && (
+            <EmptyState title="No plan yet">
+              <p>Choose a model and batch, then plan every strategy — or open the seed scenario in one click.</p>
+            </EmptyState>
+          )}
+          {plan && (
+            <div className="stack" data-testid="plan-result">
+              <Recommendation />
+              <PlanCharts />
+              <Card title={`Every strategy — ${plan.model.label}, ${(plan.params / 1e9).toFixed(2)} B params`}>
+                <StrategyTable />
+              </Card>
+              <RunControls />
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

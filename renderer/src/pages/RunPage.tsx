@@ -1,0 +1,116 @@
+// Run: the sweep in flight — per-run status, overall progress, live TFLOPS and memory per step,
+// the engine's log, and cancel. Failures are shown with their class, what happened and the fix.
+import { useMemo } from 'react';
+import { liveMemoryOption, liveTflopsOption, type LiveSeriesInput } from '../../../electron/contract/charts/live-charts';
+import { strategyLabel } from '../../../electron/contract/charts/labels';
+import { Chart } from '../components/Chart';
+import { ProgressBar } from '../components/Progress';
+import { Card, EmptyState, ErrorBox, PageHeader } from '../components/ui';
+import { formatNumber } from '../format';
+import { useApp } from '../stores/app';
+import { useEngine } from '../stores/engine';
+
+export function RunPage() {
+  const { sweepId, runIds, runs, last, log, cancel, cancelling, done, error, startedAt } = useEngine();
+  const go = useApp((s) => s.go);
+  const series: LiveSeriesInput[] = useMemo(
+    () => runIds.map((id) => runs[id]).filter((r) => r && r.samples.length).map((r) => ({ name: `${strategyLabel(r.strategy)} #${r.repeatIndex + 1}`, points: r.samples })),
+    [runIds, runs],
+  );
+  const tflops = useMemo(() => liveTflopsOption(series), [series]);
+  const memory = useMemo(() => liveMemoryOption(series), [series]);
+
+  if (!sweepId)
+    return (
+      <div className="page">
+        <PageHeader title="Run" />
+        <EmptyState title="Nothing is running">
+          <p>Plan a workload and start a sweep of the strategies you want to compare.</p>
+          <button type="button" onClick={() => go('plan')}>
+            Go to Plan
+          </button>
+        </EmptyState>
+      </div>
+    );
+
+  const finished = runIds.filter((id) => !['queued', 'running'].includes(runs[id]?.status)).length;
+  const current = last ? runs[last.runId] : null;
+  const fraction = runIds.length ? (finished + (last && !done ? last.step / Math.max(1, last.total) : 0)) / runIds.length : 0;
+
+  return (
+    <div className="page" data-testid="run-page" data-sweep-state={done ? 'done' : 'running'}>
+      <PageHeader
+        title="Run"
+        subtitle={`Sweep ${sweepId.slice(0, 8)} — ${runIds.length} run(s)`}
+        actions={
+          done ? (
+            <button type="button" onClick={() => go('runs')}>
+              See in Runs
+            </button>
+          ) : (
+            <button type="button" className="danger" onClick={() => void cancel()} disabled={cancelling} data-testid="cancel-sweep">
+              {cancelling ? 'Cancelling…' : 'Cancel sweep'}
+            </button>
+          )
+        }
+      />
+      {error && <ErrorBox message={error} />}
+      <Card>
+        <ProgressBar
+          testId="sweep-progress"
+          fraction={done ? 1 : fraction}
+          startedAt={done ? null : startedAt}
+          etaSeconds={done ? null : (last?.etaSeconds ?? null)}
+          label={done ? `Sweep finished: ${finished}/${runIds.length} run(s)` : `Run ${Math.min(finished + 1, runIds.length)} of ${runIds.length}${current ? ` — ${strategyLabel(current.strategy)}, step ${last!.step}/${last!.total}${last!.warmup ? ' (warm-up)' : ''}` : ' — starting the engine…'}`}
+        />
+        <table className="table" data-testid="sweep-runs">
+          <thead>
+            <tr>
+              <th>Strategy</th>
+              <th>Repeat</th>
+              <th>Status</th>
+              <th>Last step (s)</th>
+              <th>TFLOPS / GPU</th>
+              <th>What happened</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runIds.map((id) => {
+              const r = runs[id];
+              const lastSample = r.samples[r.samples.length - 1];
+              return (
+                <tr key={id}>
+                  <td>{strategyLabel(r.strategy)}</td>
+                  <td>{r.repeatIndex + 1}</td>
+                  <td>
+                    <span className={`badge badge-${r.status}`}>{r.status}</span>
+                  </td>
+                  <td>{formatNumber(lastSample?.stepSeconds, 3)}</td>
+                  <td>{formatNumber(lastSample?.tflopsPerGpu ?? null, 2)}</td>
+                  <td className="small">
+                    {r.errorClass && <strong>{r.errorClass}: </strong>}
+                    {r.message}
+                    {r.fix && <div className="muted">Fix: {r.fix}</div>}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </Card>
+      <div className="grid" style={{ marginTop: 16 }}>
+        <Card title="TFLOPS per GPU, per step (hollow = warm-up)">
+          <Chart option={tflops} height={280} testId="chart-live-tflops" />
+        </Card>
+        <Card title="Memory per step">
+          <Chart option={memory} height={280} testId="chart-live-memory" />
+        </Card>
+      </div>
+      <Card title="Engine log (stderr)">
+        <pre className="code log" data-testid="run-log">
+          {log.length ? log.slice(-400).join('\n') : 'No output yet.'}
+        </pre>
+      </Card>
+    </div>
+  );
+}

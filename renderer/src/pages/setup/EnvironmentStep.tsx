@@ -1,0 +1,113 @@
+// Wizard step 3: the Python environment that runs the engine. Shows every interpreter found with
+// torch / CUDA / DeepSpeed status and, for each missing piece, the command that fixes it; or
+// creates the app's own environment with a progress bar that can be cancelled.
+import { useEffect } from 'react';
+import type { InterpreterCandidate } from '../../../../electron/contract';
+import { ProgressBar } from '../../components/Progress';
+import { Card, ErrorBox, Skeleton } from '../../components/ui';
+import { useEnvironment } from '../../stores/environment';
+import type { StepProps } from './steps';
+
+function Status({ candidate }: { candidate: InterpreterCandidate }) {
+  const p = candidate.probe;
+  if (!p) return <span className="muted">not probed</span>;
+  if (!p.ok) return <span className="warn-text">{p.error}</span>;
+  return (
+    <div className="small">
+      <div>
+        Python {p.pythonVersion} · torch {p.torch ? `${p.torch.version}${p.torch.cuda ? ` (CUDA ${p.torch.cuda}${p.torch.cudaAvailable ? `, ${p.torch.devices.length} GPU` : ', no GPU visible'})` : ' (CPU build)'}` : '—'} · DeepSpeed{' '}
+        {p.deepspeed ? `${p.deepspeed.version}${p.deepspeed.cpuAdam.compatible ? ', CPU Adam ok' : ', CPU Adam cannot build'}` : '—'}
+      </div>
+      {p.missing.length > 0 && (
+        <ul className="missing">
+          {p.missing.map((m) => (
+            <li key={m.id} className={m.severity === 'required' ? 'warn-text' : 'muted'}>
+              {m.what} — fix: <code>{m.fix}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function EnvironmentStep({ done }: StepProps) {
+  const { candidates, selected, loading, error, list, select, install, cancelInstall, installing, installProgress, installStartedAt, installResult } = useEnvironment();
+  useEffect(() => {
+    if (!candidates.length && !loading) void list();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const chosen = candidates.find((c) => c.path === selected);
+  return (
+    <Card title="Engine environment (torch + DeepSpeed)">
+      {error && <ErrorBox message={error} onRetry={() => void list()} />}
+      {loading && (
+        <>
+          <p className="muted">Probing interpreters (importing torch and DeepSpeed takes a few seconds each)…</p>
+          <Skeleton lines={3} />
+        </>
+      )}
+      {!loading && (
+        <table className="table" data-testid="interpreters">
+          <thead>
+            <tr>
+              <th />
+              <th>Interpreter</th>
+              <th>Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {candidates.map((c) => (
+              <tr key={c.path}>
+                <td>
+                  <input type="radio" name="interpreter" aria-label={`use ${c.path}`} checked={c.path === selected} onChange={() => void select(c.path)} />
+                </td>
+                <td>
+                  <code>{c.path}</code>
+                  <div className="muted small">{c.sources.join(', ')}</div>
+                </td>
+                <td>
+                  {c.probe?.ready && <span className="badge badge-completed">ready</span>} <Status candidate={c} />
+                </td>
+              </tr>
+            ))}
+            {candidates.length === 0 && (
+              <tr>
+                <td colSpan={3} className="muted">
+                  No Python interpreter found. Create the app's own environment below.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
+      <h3>Or create the app's own environment</h3>
+      <p className="muted small">A virtual environment in the data folder with the pinned torch and DeepSpeed (about 5 GB from PyPI). A failed or cancelled install leaves your current environment as it was.</p>
+      {installing && (
+        <>
+          <ProgressBar fraction={installProgress?.fraction ?? null} label={installProgress?.message ?? 'Preparing…'} startedAt={installStartedAt} testId="install-progress" />
+          <button type="button" className="danger" onClick={() => void cancelInstall()}>
+            Cancel install
+          </button>
+        </>
+      )}
+      {installResult && !installResult.ok && (
+        <ErrorBox message={`${installResult.message}${installResult.log.length ? ` — last output: ${installResult.log.slice(-3).join(' / ')}` : ''}`} />
+      )}
+      {installResult?.ok && <p className="ok-text">Installed: {installResult.python}</p>}
+      <div className="button-row">
+        {!installing && (
+          <button type="button" className="secondary" onClick={() => void install()}>
+            Create environment
+          </button>
+        )}
+        <button type="button" className="secondary" onClick={() => void list()} disabled={loading}>
+          Look again
+        </button>
+        <button type="button" onClick={() => done()} disabled={installing} data-testid="wizard-next">
+          {chosen?.probe?.ready ? 'Continue' : 'Continue without a ready engine'}
+        </button>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,174 @@
+// The wizard's steps other than the engine environment (EnvironmentStep.tsx). Each step does its
+// work through the contract client and calls `done` to move on; nothing here is simulated.
+import { useEffect, useMemo } from 'react';
+import { cpuAdamCurveOption } from '../../../../electron/contract/charts/measure-charts';
+import { Chart } from '../../components/Chart';
+import { ProgressBar } from '../../components/Progress';
+import { TopologyView } from '../../components/TopologyView';
+import { Card, ErrorBox, KeyValues, Skeleton } from '../../components/ui';
+import { formatBytes, formatNumber } from '../../format';
+import { useHardware } from '../../stores/hardware';
+import { useMeasure } from '../../stores/measure';
+import { usePlan, type WorkloadForm as WorkloadValues } from '../../stores/plan';
+import { Recommendation, RunControls, StrategyTable, WorkloadForm } from '../PlanPage';
+
+export interface StepProps {
+  done(patch?: { workload?: Record<string, unknown> }): void;
+}
+
+export function WelcomeStep({ done }: StepProps) {
+  return (
+    <Card title="Welcome to Offload Studio">
+      <p>In a few steps this finds out which DeepSpeed offload strategy trains your model fastest on this machine — and proves it with real runs.</p>
+      <ol>
+        <li>Detect the hardware: cores, NUMA, memory, GPUs and the links between them.</li>
+        <li>Find or create the Python environment that holds torch and DeepSpeed.</li>
+        <li>Measure the host: CPU Adam speed per thread count, memory bandwidth, host↔GPU copies.</li>
+        <li>Pick a workload, see every strategy's fit and predicted speed, and run the comparison.</li>
+      </ol>
+      <p className="muted">
+        What it needs: a Python 3.9+ with torch and DeepSpeed (the app can create one, ~5 GB download), and for real GPU numbers an NVIDIA GPU. Without a GPU you can still plan for
+        another machine and run the CPU path on a tiny model.
+      </p>
+      <button type="button" onClick={() => done()} data-testid="wizard-next">
+        Start
+      </button>
+    </Card>
+  );
+}
+
+export function HardwareStep({ done }: StepProps) {
+  const { machine, loading, error, detect } = useHardware();
+  useEffect(() => {
+    if (!machine) void detect();
+  }, [machine, detect]);
+  if (error) return <ErrorBox message={error} onRetry={() => void detect(true)} />;
+  if (!machine || loading) return <Skeleton lines={6} />;
+  return (
+    <Card title="Your machine">
+      <KeyValues
+        rows={[
+          ['CPU', <span data-testid="cpu-model">{machine.cpu.model}</span>],
+          ['Cores', `${machine.cpu.physicalCores} physical / ${machine.cpu.logicalCores} logical, ${machine.cpu.numaNodes.length || 1} NUMA node(s)`],
+          ['Memory', formatBytes(machine.memory.totalBytes)],
+          ['GPUs', machine.gpus.length ? machine.gpus.map((g) => g.name).join(', ') : `none — ${machine.gpuStatus.message}`],
+        ]}
+      />
+      {machine.topology && machine.topology.nodes.length > 0 && <TopologyView topology={machine.topology} />}
+      <h3>What matters for offload here</h3>
+      {machine.warnings.length === 0 ? (
+        <p className="muted">Nothing to warn about.</p>
+      ) : (
+        <ul className="warnings" data-testid="wizard-warnings">
+          {machine.warnings.map((w) => (
+            <li key={w.id} className={`severity-${w.severity}`}>
+              {w.message} <span className="muted">— {w.fix}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="button-row">
+        <button type="button" onClick={() => done()} data-testid="wizard-next">
+          Continue
+        </button>
+        <button type="button" className="secondary" onClick={() => void detect(true)}>
+          Detect again
+        </button>
+      </div>
+    </Card>
+  );
+}
+
+export function MeasureStep({ done }: StepProps) {
+  const { result, running, progress, startedAt, error, measure, cancel } = useMeasure();
+  const curve = useMemo(() => (result && result.cpuAdam.length ? cpuAdamCurveOption(result) : null), [result]);
+  return (
+    <Card title="Measure the host">
+      <p>
+        CPU offload is as fast as the CPU Adam step and the host↔GPU copies. This measures them natively (about 30 s) and picks <code>cpuadam_cores_perc</code> for SuperOffload from the
+        knee of the curve.
+      </p>
+      {running && (
+        <>
+          <ProgressBar fraction={progress?.fraction ?? 0} label={progress?.message ?? 'Starting…'} startedAt={startedAt} testId="measure-progress" />
+          <button type="button" className="danger" onClick={() => void cancel()}>
+            Cancel
+          </button>
+        </>
+      )}
+      {error && <ErrorBox message={error} />}
+      {result && (
+        <div data-testid="measure-result">
+          <KeyValues
+            rows={[
+              ['Best CPU Adam rate', `${formatNumber(Math.max(...result.cpuAdam.map((p) => p.paramsPerSecond), 0) / 1e9, 2)} G params/s (${result.simdPath})`],
+              ['Recommended cpuadam_cores_perc', result.recommendedCoresPerc !== null ? String(result.recommendedCoresPerc) : '—'],
+              ['Memory bandwidth (triad)', result.memoryBandwidthBytesPerSecond ? `${formatNumber(result.memoryBandwidthBytesPerSecond / 1e9)} GB/s` : '—'],
+              [
+                'Host↔GPU (pinned H2D / D2H)',
+                result.hostDevice
+                  ? `${formatNumber(result.hostDevice.pinned.h2dBytesPerSecond / 1e9)} / ${formatNumber(result.hostDevice.pinned.d2hBytesPerSecond / 1e9)} GB/s`
+                  : (result.hostDeviceReason ?? '—'),
+              ],
+            ]}
+          />
+          {curve && <Chart option={curve} height={240} testId="chart-cpu-adam" ariaLabel="CPU Adam params per second by thread count" />}
+        </div>
+      )}
+      <div className="button-row">
+        {!running && (
+          <button type="button" className={result ? 'secondary' : undefined} onClick={() => void measure(30)} data-testid="measure-start">
+            {result ? 'Measure again' : 'Measure now'}
+          </button>
+        )}
+        <button type="button" className={result ? undefined : 'secondary'} onClick={() => done()} disabled={running} data-testid="wizard-next">
+          {result ? 'Continue' : 'Skip (use catalogued figures)'}
+        </button>
+      </div>
+    </Card>
+  );
+}
+
+export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string, unknown> | null }) {
+  const { presets, loadPresets, presetsError, setWorkload, workload } = usePlan();
+  useEffect(() => {
+    void loadPresets();
+  }, [loadPresets]);
+  useEffect(() => {
+    if (saved) setWorkload(saved as Partial<WorkloadValues>);
+  }, [saved, setWorkload]);
+  if (presetsError) return <ErrorBox message={presetsError} onRetry={() => void loadPresets()} />;
+  if (!presets) return <Skeleton lines={4} />;
+  return (
+    <Card title="What do you want to train?">
+      <WorkloadForm />
+      <button type="button" onClick={() => done({ workload: { ...workload } })} data-testid="wizard-next">
+        Plan it
+      </button>
+    </Card>
+  );
+}
+
+export function PlanStep({ done }: StepProps) {
+  const { plan, compute, computing, error } = usePlan();
+  useEffect(() => {
+    if (!plan && !computing) void compute();
+  }, [plan, computing, compute]);
+  if (error) return <ErrorBox message={error} onRetry={() => void compute()} />;
+  if (!plan) return <Skeleton lines={6} />;
+  return (
+    <div className="stack" data-testid="wizard-plan">
+      <Recommendation />
+      <Card title="Strategies to compare (preselected: the recommendation, its runner-up and others that fit)">
+        <StrategyTable />
+      </Card>
+      <button type="button" onClick={() => done()} data-testid="wizard-next">
+        Continue to run
+      </button>
+    </div>
+  );
+}
+
+export function RunStep({ done }: StepProps) {
+  return <RunControls onStarted={() => done()} />;
+}

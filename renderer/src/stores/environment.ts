@@ -1,0 +1,62 @@
+// Engine-environment state: the interpreters found, the selected one, and the managed install.
+import { create } from 'zustand';
+import type { InstallProgress, InstallResult, InterpreterCandidate } from '../../../electron/contract';
+import { api } from '../api/client';
+
+interface EnvironmentState {
+  candidates: InterpreterCandidate[];
+  selected: string | null;
+  loading: boolean;
+  error: string | null;
+  installing: boolean;
+  installProgress: InstallProgress | null;
+  installStartedAt: number | null;
+  installResult: InstallResult | null;
+  list(): Promise<void>;
+  select(path: string): Promise<void>;
+  install(): Promise<void>;
+  cancelInstall(): Promise<void>;
+}
+
+export const useEnvironment = create<EnvironmentState>((set, get) => ({
+  candidates: [],
+  selected: null,
+  loading: false,
+  error: null,
+  installing: false,
+  installProgress: null,
+  installStartedAt: null,
+  installResult: null,
+  async list() {
+    set({ loading: true, error: null });
+    try {
+      const { candidates, selected } = await api.invoke('environment/list', { probe: true });
+      set({ candidates, selected, loading: false });
+    } catch (error) {
+      set({ loading: false, error: (error as Error).message });
+    }
+  },
+  async select(path) {
+    try {
+      const { selected } = await api.invoke('environment/select', { path });
+      set({ selected, error: null });
+    } catch (error) {
+      set({ error: (error as Error).message });
+    }
+  },
+  async install() {
+    set({ installing: true, installProgress: null, installResult: null, installStartedAt: Date.now(), error: null });
+    try {
+      const installResult = await api.invoke('environment/install', { select: true });
+      set({ installing: false, installResult });
+      if (installResult.ok) await get().list();
+    } catch (error) {
+      set({ installing: false, error: (error as Error).message });
+    }
+  },
+  async cancelInstall() {
+    await api.invoke('environment/install-cancel', {}).catch(() => undefined);
+  },
+}));
+
+api.on('environment/install-progress', (installProgress) => useEnvironment.setState({ installProgress }));
