@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { classifyRun, type RunEvidence } from '../../../electron/services/engine';
+
+const base: RunEvidence = { exitCode: 0, signal: null, errorLine: null, resultSeen: true, stderrTail: [], stopReason: null };
+const run = (e: Partial<RunEvidence>) => classifyRun({ ...base, ...e });
+
+describe('failure classifier', () => {
+  it('a result and exit 0 is completed', () => {
+    expect(run({})).toEqual({ status: 'completed', errorClass: null, message: null, fix: null });
+  });
+
+  it("takes the runner's error line first, with its fix or the default", () => {
+    const v = run({ exitCode: 3, resultSeen: false, errorLine: { class: 'cuda_oom', message: 'CUDA out of memory at step 4.', fix: 'Lower the micro batch.' } });
+    expect(v).toMatchObject({ status: 'failed', errorClass: 'cuda_oom', message: 'CUDA out of memory at step 4.', fix: 'Lower the micro batch.' });
+    expect(run({ exitCode: 3, resultSeen: false, errorLine: { class: 'op_build', message: 'x', fix: '' } }).fix).toMatch(/compiler/);
+  });
+
+  it('SIGKILL without an error line is suspected host OOM', () => {
+    const v = run({ exitCode: null, signal: 'SIGKILL', resultSeen: false });
+    expect(v.errorClass).toBe('host_oom');
+    expect(v.message).toMatch(/killed by the OS — likely out of host memory/);
+    expect(run({ exitCode: 137, resultSeen: false }).errorClass).toBe('host_oom');
+  });
+
+  it('a cancel or timeout we asked for wins over what the runner said', () => {
+    expect(run({ exitCode: 130, resultSeen: false, stopReason: 'cancel', errorLine: { class: 'cancelled', message: 'c', fix: '' } })).toMatchObject({ status: 'cancelled', errorClass: 'cancelled', fix: null });
+    expect(run({ exitCode: null, signal: 'SIGKILL', resultSeen: false, stopReason: 'timeout', limitSeconds: 30 })).toMatchObject({ status: 'failed', errorClass: 'timeout' });
+    expect(run({ exitCode: null, signal: 'SIGKILL', resultSeen: false, stopReason: 'timeout', limitSeconds: 30 }).message).toMatch(/30 s/);
+    expect(run({ exitCode: 130, resultSeen: false }).status).toBe('cancelled');
+  });
+
+  it('a crash without an error line is classified from the stderr tail', () => {
+    const tail = (...lines: string[]) => run({ exitCode: 1, resultSeen: false, stderrTail: lines });
+    expect(tail('Traceback', 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB').errorClass).toBe('cuda_oom');
+    expect(tail("ModuleNotFoundError: No module named 'deepspeed.ops'")).toMatchObject({ errorClass: 'missing_package', fix: expect.stringContaining('pip install deepspeed') });
+    expect(tail("RuntimeError: Error building extension 'cpu_adam'").message).toMatch(/cpu_adam/);
+    expect(tail('/bin/sh: 1: c++: not found').errorClass).toBe('op_build');
+    expect(tail('torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970').errorClass).toBe('distributed');
+    expect(tail('RuntimeError: DefaultCPUAllocator: not enough memory: you tried to allocate 1 GB').errorClass).toBe('host_oom');
+    const plain = tail('something odd happened', '');
+    expect(plain).toMatchObject({ status: 'failed', errorClass: 'crashed' });
+    expect(plain.message).toMatch(/exited with code 1 .*Last log line: something odd happened/);
+    expect(run({ exitCode: null, signal: 'SIGSEGV', resultSeen: false }).message).toMatch(/SIGSEGV/);
+  });
+
+  it('exit 2 without an error line is a bad config; exit 0 without a result a protocol failure; a spawn error is named', () => {
+    expect(run({ exitCode: 2, resultSeen: false, stderrTail: ['usage: bench.py --spec SPEC', 'bench.py: error: the following arguments are required: --spec'] }).errorClass).toBe('bad_config');
+    expect(run({ exitCode: 0, resultSeen: false }).errorClass).toBe('protocol');
+    expect(run({ exitCode: null, resultSeen: false, spawnError: 'python9: ENOENT' })).toMatchObject({ errorClass: 'spawn', message: expect.stringContaining('ENOENT') });
+  });
+});
