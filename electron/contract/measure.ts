@@ -1,6 +1,70 @@
-// measure shapes and channels. Filled in by its owner (see channels.ts for how domains merge).
+// Host measurements: the CPU Adam step rate by thread count, memory bandwidth and host<->GPU
+// copy bandwidth, measured by the native addon. What `hardware/measure` returns, what
+// `measure --json` prints, and what is kept in <dataDir>/measurements.json for the tuner.
 import { z } from 'zod';
+import { Empty } from './common';
 
-export const measureRequests = {} as const;
-export const measureEvents = {} as const;
-export const _measureSchemasPlaceholder = z.object({});
+export const MeasureKindSchema = z.enum(['cpuAdam', 'memoryBandwidth', 'hostDevice']);
+
+export const MeasureRequestSchema = z
+  .object({
+    // Whole-measurement budget; each phase gets a share and stops on time.
+    budgetSeconds: z.number().positive().max(3600).optional(),
+    include: z.array(MeasureKindSchema).min(1).optional(),
+  })
+  .strict();
+
+export const CpuAdamPointSchema = z.object({
+  threads: z.number().int().positive(),
+  paramsPerSecond: z.number().nonnegative(),
+});
+
+export const CopyPairSchema = z.object({
+  h2dBytesPerSecond: z.number().nonnegative(),
+  d2hBytesPerSecond: z.number().nonnegative(),
+});
+
+export const HostDeviceSchema = z.object({
+  pinned: CopyPairSchema,
+  pageable: CopyPairSchema,
+  deviceName: z.string().nullable().optional(),
+  bytesPerCopy: z.number().optional(),
+});
+
+export const MeasurementSchema = z.object({
+  cpuAdam: z.array(CpuAdamPointSchema), // empty when not measured
+  recommendedCoresPerc: z.number().min(0).max(1).nullable(), // DeepSpeed's cpuadam_cores_perc
+  recommendedThreads: z.number().int().positive().nullable().optional(),
+  simdPath: z.enum(['avx512', 'avx2', 'neon', 'scalar']),
+  logicalCores: z.number().int().positive().optional(),
+  cpuAdamParams: z.number().int().nonnegative().optional(), // params per step in the sweep
+  memoryBandwidthBytesPerSecond: z.number().nonnegative().nullable(), // triad, null when not measured
+  hostDevice: HostDeviceSchema.nullable(),
+  hostDeviceReason: z.string().nullable(), // why hostDevice is null
+  measuredAt: z.string(),
+  durationMs: z.number().nonnegative(),
+});
+
+export const MeasureProgressSchema = z.object({
+  phase: z.enum(['cpuAdam', 'memoryBandwidth', 'hostDevice', 'done']),
+  fraction: z.number().min(0).max(1), // of the whole measurement
+  message: z.string(),
+});
+
+export type MeasureKind = z.infer<typeof MeasureKindSchema>;
+export type MeasureRequest = z.infer<typeof MeasureRequestSchema>;
+export type CpuAdamPoint = z.infer<typeof CpuAdamPointSchema>;
+export type HostDevice = z.infer<typeof HostDeviceSchema>;
+export type Measurement = z.infer<typeof MeasurementSchema>;
+export type MeasureProgress = z.infer<typeof MeasureProgressSchema>;
+
+// ---- channels of the measure domain ----
+export const measureRequests = {
+  'hardware/measure': { request: MeasureRequestSchema, response: MeasurementSchema },
+  // Stops the measurement in flight; its `hardware/measure` then fails with code 'cancelled'.
+  'hardware/measure-cancel': { request: Empty, response: z.object({ cancelled: z.boolean() }) },
+} as const;
+
+export const measureEvents = {
+  'hardware/measure-progress': MeasureProgressSchema,
+} as const;

@@ -36,11 +36,13 @@ std::string fmt_rate(double perSecond, const char* unit) {
  * Runs rounds of `work` on `threads` threads: one warm-up round, then at least minRounds and at
  * most maxRounds measured ones, stopping once `sliceEnd` is passed (soft) and aborting a round
  * in flight at `hardEnd` or on cancel (the aborted round is not counted). Returns the measured
- * round times.
+ * round times. With guaranteeOne (the first thread count of a sweep) the hard end waits for one
+ * measured round: a budget too short for a single step still yields one figure, late, rather
+ * than none; only cancel stops it sooner. `work` must use the same rule (see work_deadline).
  */
 std::vector<double> timed_rounds(int threads, int minRounds, int maxRounds, Clock::time_point sliceEnd,
-                                 Clock::time_point hardEnd, const Control& control, std::atomic<bool>& abort,
-                                 const std::function<void(int tid)>& work) {
+                                 Clock::time_point hardEnd, bool guaranteeOne, const Control& control,
+                                 std::atomic<bool>& abort, const std::function<void(int tid)>& work) {
   std::vector<double> times;
   int round = -1;  // -1 = the warm-up round
   Clock::time_point roundStart;
@@ -52,8 +54,9 @@ std::vector<double> timed_rounds(int threads, int minRounds, int maxRounds, Cloc
         if (round >= 0 && !abort.load()) {
           if (round > 0) times.push_back(std::chrono::duration<double>(now - roundStart).count());
         }
-        if (abort.load() || control.cancelled() || now >= hardEnd) return false;
         const int measured = static_cast<int>(times.size());
+        if (abort.load() || control.cancelled()) return false;
+        if (now >= hardEnd && (!guaranteeOne || measured >= 1)) return false;
         if (round >= 0 && measured >= maxRounds) return false;
         if (round >= 0 && measured >= minRounds && now >= sliceEnd) return false;
         ++round;
@@ -131,19 +134,21 @@ AdamSweepResult run_adam_sweep(const AdamSweepOptions& o, const Control& control
   for (size_t k = 0; k < counts; ++k) {
     const int threads = o.threadCounts[k];
     const double left = o.budgetSeconds - seconds_since(t0);
-    if (left <= 0 || control.cancelled()) {
+    if ((left <= 0 && !result.points.empty()) || control.cancelled()) {
       result.status.truncated = !control.cancelled();
       break;
     }
     // Budget left is shared evenly by the counts still to measure, so a fast early count
     // leaves its unused time to the later (slower to converge) ones.
     const auto sliceEnd = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(left / static_cast<double>(counts - k)));
+                                             std::chrono::duration<double>(std::max(0.0, left) / static_cast<double>(counts - k)));
+    const bool first = result.points.empty();
+    const auto workEnd = first ? Clock::time_point::max() : hardEnd;
     std::vector<double> times = timed_rounds(
-        threads, o.minSteps, o.maxSteps, sliceEnd, hardEnd, control, abort, [&](int tid) {
+        threads, o.minSteps, o.maxSteps, sliceEnd, hardEnd, first, control, abort, [&](int tid) {
           const Chunk ch = chunk_of(o.params, threads, tid);
           for (size_t b = ch.begin; b < ch.end; b += kBlock) {
-            if (should_abort(control, abort, hardEnd)) return;
+            if (should_abort(control, abort, workEnd)) return;
             const size_t e = std::min(ch.end, b + kBlock);
             adam_step(o.path, consts, p.get() + b, g.get() + b, m.get() + b, v.get() + b, e - b);
           }
@@ -195,17 +200,19 @@ TriadResult run_triad(const TriadOptions& o, const Control& control) {
   for (size_t k = 0; k < counts; ++k) {
     const int threads = o.threadCounts[k];
     const double left = o.budgetSeconds - seconds_since(t0);
-    if (left <= 0 || control.cancelled()) {
+    if ((left <= 0 && !result.points.empty()) || control.cancelled()) {
       result.status.truncated = !control.cancelled();
       break;
     }
     const auto sliceEnd = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(left / static_cast<double>(counts - k)));
-    std::vector<double> times = timed_rounds(threads, o.minRounds, o.maxRounds, sliceEnd, hardEnd, control, abort,
+                                             std::chrono::duration<double>(std::max(0.0, left) / static_cast<double>(counts - k)));
+    const bool first = result.points.empty();
+    const auto workEnd = first ? Clock::time_point::max() : hardEnd;
+    std::vector<double> times = timed_rounds(threads, o.minRounds, o.maxRounds, sliceEnd, hardEnd, first, control, abort,
                                              [&](int tid) {
                                                const Chunk ch = chunk_of(o.elements, threads, tid);
                                                for (size_t i = ch.begin; i < ch.end; i += kBlock) {
-                                                 if (should_abort(control, abort, hardEnd)) return;
+                                                 if (should_abort(control, abort, workEnd)) return;
                                                  const size_t e = std::min(ch.end, i + kBlock);
                                                  triad(o.path, a.get() + i, b.get() + i, c.get() + i, 0.5f, e - i);
                                                }

@@ -1,0 +1,43 @@
+// `measure`: measure this host (CPU Adam rate per thread count, memory bandwidth, host<->GPU
+// copies) and store the result for the tuner. --json prints the hardware/measure response.
+import type { MeasureKind } from '../../contract';
+import type { Command } from '../command';
+
+const KINDS: MeasureKind[] = ['cpuAdam', 'memoryBandwidth', 'hostDevice'];
+const gb = (bytesPerSecond: number) => `${(bytesPerSecond / 1e9).toFixed(2)} GB/s`;
+
+export const measureCommands: Record<string, Command> = {
+  measure: {
+    summary: 'measure the host: CPU Adam by thread count, memory and host-GPU bandwidth (--budget-seconds N, --only cpuAdam,hostDevice)',
+    async run({ backend, flags, json, out }) {
+      const request: { budgetSeconds?: number; include?: MeasureKind[] } = {};
+      if (typeof flags['budget-seconds'] === 'string') request.budgetSeconds = Number(flags['budget-seconds']);
+      if (typeof flags.only === 'string') request.include = flags.only.split(',').map((s) => s.trim()) as MeasureKind[];
+      for (const k of request.include ?? []) if (!KINDS.includes(k)) throw new Error(`--only: unknown measurement '${k}' (use ${KINDS.join(', ')})`);
+      // Progress goes to stderr so --json output stays one parseable document.
+      const off = backend.on('hardware/measure-progress', (p) => {
+        process.stderr.write(`[${Math.round(p.fraction * 100).toString().padStart(3)}%] ${p.message}\n`);
+      });
+      const cancel = () => void backend.invoke('hardware/measure-cancel', {});
+      process.once('SIGINT', cancel);
+      try {
+        const m = await backend.invoke('hardware/measure', request);
+        if (json) {
+          out(JSON.stringify(m, null, 2));
+          return 0;
+        }
+        out(`SIMD path   ${m.simdPath}`);
+        for (const p of m.cpuAdam) out(`CPU Adam    ${String(p.threads).padStart(3)} threads  ${(p.paramsPerSecond / 1e9).toFixed(3)} G params/s`);
+        if (m.recommendedCoresPerc !== null) out(`recommended cpuadam_cores_perc ${m.recommendedCoresPerc} (${m.recommendedThreads} threads)`);
+        if (m.memoryBandwidthBytesPerSecond !== null) out(`memory      ${gb(m.memoryBandwidthBytesPerSecond)} (triad)`);
+        if (m.hostDevice)
+          out(`host↔GPU    pinned H2D ${gb(m.hostDevice.pinned.h2dBytesPerSecond)}, D2H ${gb(m.hostDevice.pinned.d2hBytesPerSecond)}; pageable H2D ${gb(m.hostDevice.pageable.h2dBytesPerSecond)}, D2H ${gb(m.hostDevice.pageable.d2hBytesPerSecond)}`);
+        else out(`host↔GPU    ${m.hostDeviceReason}`);
+        return 0;
+      } finally {
+        off();
+        process.off('SIGINT', cancel);
+      }
+    },
+  },
+};

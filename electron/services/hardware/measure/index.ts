@@ -1,0 +1,126 @@
+// Host measurement service: runs the native measurements (CPU Adam sweep, triad bandwidth,
+// host<->GPU copies) within a time budget, cancellable, reporting progress; turns them into
+// the contract's Measurement (with the recommended cpuadam_cores_perc) and stores the latest
+// in <dataDir>/measurements.json for the tuner.
+import os from 'node:os';
+import { ApiError, type MeasureKind, type MeasureProgress, type Measurement } from '../../../contract';
+import { recommendCoresPerc, recommendThreads } from './knee';
+import { loadNative, NATIVE_NOT_BUILT, type NativeAddon } from './native';
+import { planMeasurement } from './plan';
+import { saveMeasurement } from './store';
+
+export { loadLatestMeasurement, loadMeasurementHistory, saveMeasurement, measurementsPath } from './store';
+export { recommendCoresPerc, recommendThreads, KNEE_FRACTION } from './knee';
+export { planMeasurement, DEFAULT_BUDGET_SECONDS } from './plan';
+export { loadNative, NATIVE_NOT_BUILT } from './native';
+export type { NativeAddon } from './native';
+
+export interface MeasureHostOptions {
+  budgetSeconds?: number;
+  include?: readonly MeasureKind[];
+  onProgress?: (progress: MeasureProgress) => void;
+  signal?: AbortSignal;
+  /** Extra places to find libcudart (files or folders), e.g. torch's nvidia/<package>/lib folders in the engine venv. */
+  cudaLibraryPaths?: string[];
+  /** Where to store the result; omitted = not stored. */
+  dataDir?: string;
+  /** Overrides for tests and benchmarks. */
+  adamParams?: number;
+  threadCounts?: number[];
+}
+
+/** Fails with 'native_unavailable' (and the build hint) when the addon is not built. */
+export function requireNative(): NativeAddon {
+  const load = loadNative();
+  if (!load.ok) throw new ApiError('native_unavailable', load.reason);
+  return load.addon;
+}
+
+export function nativeAvailable(): { available: boolean; reason: string | null } {
+  const load = loadNative();
+  return load.ok ? { available: true, reason: null } : { available: false, reason: load.reason ?? NATIVE_NOT_BUILT };
+}
+
+export async function measureHost(options: MeasureHostOptions = {}): Promise<Measurement> {
+  const addon = requireNative();
+  const started = Date.now();
+  const plan = planMeasurement({ budgetSeconds: options.budgetSeconds, include: options.include, freeMemoryBytes: os.freemem() });
+  const token = new addon.CancelToken();
+  const onAbort = () => token.cancel();
+  if (options.signal?.aborted) token.cancel();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const total = plan.kinds.reduce((s, k) => s + plan.seconds[k], 0);
+  let done = 0; // seconds of budget of the phases already finished
+  const progressFor = (phase: MeasureKind) => (fraction: number, message: string) => {
+    const overall = total > 0 ? (done + plan.seconds[phase] * Math.min(1, Math.max(0, fraction))) / total : 1;
+    options.onProgress?.({ phase, fraction: Math.min(1, overall), message });
+  };
+  const checkCancelled = () => {
+    if (token.cancelled) throw new ApiError('cancelled', 'Measurement cancelled.');
+  };
+  const threadCounts = options.threadCounts ?? addon.defaultThreadCounts(addon.logicalCores);
+
+  const result: Measurement = {
+    cpuAdam: [],
+    recommendedCoresPerc: null,
+    recommendedThreads: null,
+    simdPath: addon.bestSimdPath,
+    logicalCores: addon.logicalCores,
+    memoryBandwidthBytesPerSecond: null,
+    hostDevice: null,
+    hostDeviceReason: 'not measured (not requested)',
+    measuredAt: new Date(started).toISOString(),
+    durationMs: 0,
+  };
+  try {
+    if (plan.kinds.includes('cpuAdam')) {
+      const sweep = await addon.cpuAdamSweep(
+        { params: options.adamParams ?? plan.adamParams, threadCounts, budgetSeconds: plan.seconds.cpuAdam },
+        token,
+        progressFor('cpuAdam'),
+      );
+      checkCancelled();
+      if (sweep.status.error) throw new ApiError('measure_failed', `CPU Adam: ${sweep.status.error}`);
+      result.cpuAdam = sweep.points.map((p) => ({ threads: p.threads, paramsPerSecond: p.paramsPerSecond }));
+      result.cpuAdamParams = sweep.params;
+      result.recommendedThreads = recommendThreads(result.cpuAdam);
+      result.recommendedCoresPerc = recommendCoresPerc(result.cpuAdam, addon.logicalCores);
+      done += plan.seconds.cpuAdam;
+    }
+    if (plan.kinds.includes('memoryBandwidth')) {
+      const n = addon.logicalCores;
+      const triad = await addon.memoryBandwidth(
+        // All cores, and half of them: on some hosts fewer streams share the memory bus better.
+        { elements: plan.triadElements, threadCounts: n >= 4 ? [n, Math.floor(n / 2)] : [n], budgetSeconds: plan.seconds.memoryBandwidth },
+        token,
+        progressFor('memoryBandwidth'),
+      );
+      checkCancelled();
+      if (triad.status.error) throw new ApiError('measure_failed', `memory bandwidth: ${triad.status.error}`);
+      result.memoryBandwidthBytesPerSecond = triad.points.length ? triad.bytesPerSecond : null;
+      done += plan.seconds.memoryBandwidth;
+    }
+    if (plan.kinds.includes('hostDevice')) {
+      const copy = await addon.hostDeviceCopy(
+        { bytes: plan.copyBytes, budgetSeconds: plan.seconds.hostDevice, libraryPaths: options.cudaLibraryPaths ?? [] },
+        token,
+        progressFor('hostDevice'),
+      );
+      checkCancelled();
+      if (copy.available) {
+        result.hostDevice = { pinned: copy.pinned, pageable: copy.pageable, deviceName: copy.deviceName, bytesPerCopy: copy.bytes };
+        result.hostDeviceReason = null;
+      } else {
+        result.hostDeviceReason = copy.reason ?? 'host-device copy not measured';
+      }
+      done += plan.seconds.hostDevice;
+    }
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  result.durationMs = Date.now() - started;
+  options.onProgress?.({ phase: 'done', fraction: 1, message: `measured in ${(result.durationMs / 1000).toFixed(1)} s` });
+  if (options.dataDir) saveMeasurement(options.dataDir, result);
+  return result;
+}
