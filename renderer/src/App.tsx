@@ -7,6 +7,7 @@ import { useWizard } from './stores/wizard';
 import { HardwarePage } from './pages/HardwarePage';
 import { RunsPage } from './pages/RunsPage';
 import { PlaceholderPage } from './pages/PlaceholderPage';
+import { ReportsPage } from './pages/ReportsPage';
 import { PlanPage } from './pages/PlanPage';
 import { SetupPage } from './pages/SetupPage';
 import { RunPage } from './pages/RunPage';
@@ -29,7 +30,7 @@ const PAGES: Record<PageId, () => ReactElement> = {
   run: () => <RunPage />,
   runs: () => <RunsPage />,
   compare: () => <PlaceholderPage title="Compare" what="Runs side by side: TFLOPS per strategy with spread, deltas against a baseline, step-time lines, memory per resource." />,
-  reports: () => <PlaceholderPage title="Reports" what="Export selected runs as HTML, PDF, CSV, JSON or a reproduction bundle." />,
+  reports: () => <ReportsPage />,
   settings: () => <PlaceholderPage title="Settings" what="Data folder, default interpreter, default steps / warm-up / repeats, theme." />,
 };
 

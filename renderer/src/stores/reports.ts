@@ -1,0 +1,63 @@
+// Reports domain state: which runs, which format, where to write it, and the last export's outcome.
+import { create } from 'zustand';
+import type { PageSize, ReportExportResponse, ReportFormat } from '../../../electron/contract';
+import { api } from '../api/client';
+
+const EXT: Record<ReportFormat, string> = { html: '.html', pdf: '.pdf', csv: '.csv', json: '.json', bundle: '' };
+
+/** Swap the path's extension when the format changes, so the two stay in step. */
+export function pathForFormat(path: string, format: ReportFormat): string {
+  const base = path.replace(/\.(html?|pdf|csv|json|zip)$/i, '');
+  return base + EXT[format];
+}
+
+interface ReportsState {
+  selected: string[];
+  format: ReportFormat;
+  path: string;
+  overwrite: boolean;
+  pageSize: PageSize;
+  includeSamples: boolean;
+  busy: boolean;
+  result: ReportExportResponse | null;
+  error: { code: string; message: string } | null;
+  toggle(id: string): void;
+  setSelected(ids: string[]): void;
+  set(patch: Partial<Pick<ReportsState, 'format' | 'path' | 'overwrite' | 'pageSize' | 'includeSamples'>>): void;
+  exportNow(): Promise<void>;
+}
+
+export const useReports = create<ReportsState>((set, get) => ({
+  selected: [],
+  format: 'html',
+  path: '',
+  overwrite: false,
+  pageSize: 'A4',
+  includeSamples: false,
+  busy: false,
+  result: null,
+  error: null,
+  toggle(id) {
+    const { selected } = get();
+    set({ selected: selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id] });
+  },
+  setSelected(ids) {
+    set({ selected: ids });
+  },
+  set(patch) {
+    const next = { ...patch };
+    if (patch.format && !patch.path) next.path = pathForFormat(get().path, patch.format);
+    set({ ...next, result: null, error: null });
+  },
+  async exportNow() {
+    const { selected, format, path, overwrite, pageSize, includeSamples } = get();
+    set({ busy: true, error: null, result: null });
+    try {
+      const result = await api.invoke('reports/export', { runIds: selected, format, path, overwrite, pageSize, includeSamples });
+      set({ result, busy: false });
+    } catch (error) {
+      const e = error as { code?: string; message?: string };
+      set({ error: { code: e.code ?? 'error', message: e.message ?? String(error) }, busy: false });
+    }
+  },
+}));
