@@ -202,7 +202,11 @@ def main(argv=None):
     rank, local_rank, world_size = distenv.ensure_single_process_env()
     if args.local_rank is not None and "LOCAL_RANK" not in os.environ:
         local_rank = args.local_rank
+    import opbuild_env
+    old_arch = opbuild_env.sanitize_cuda_arch_list()
     stream = protocol.take_over_stdout()
+    if old_arch is not None:
+        log(f"TORCH_CUDA_ARCH_LIST {old_arch!r} -> {os.environ['TORCH_CUDA_ARCH_LIST']!r} (DeepSpeed cannot parse arch suffixes)")
     writer = protocol.ProtocolWriter(stream, enabled=rank == 0)
     install_signal_handlers()
     code = 0

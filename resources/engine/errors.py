@@ -40,7 +40,7 @@ _RULES = [
      "Offload less to the CPU, turn pin_memory off, close other programs, or use a host with more RAM."),
     ("op_build", r"Error building extension|ninja: build stopped|ninja: error|CalledProcessError.*ninja|"
                  r"fatal error: .*\.h: No such file|cannot find -l|is not compatible with the current|OpBuilder|"
-                 r"Unable to JIT load",
+                 r"Unable to JIT load|deepspeed/ops/op_builder/",
      "A DeepSpeed C++/CUDA op failed to build.",
      "Install a C++ compiler and ninja (pip install ninja), and for NVMe libaio-dev; see the log for the compiler error."),
     ("distributed", r"NCCL|ProcessGroup|\bgloo\b|Gloo|c10d|init_process_group|DistNetworkError|"

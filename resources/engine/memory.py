@@ -6,27 +6,36 @@ holds the optimizer states, which a self-only RSS would miss.
 import os
 import resource
 
-try:
-    import psutil
-except ImportError:  # psutil is a DeepSpeed dependency; the fallback keeps fsdp2 runs alive
-    psutil = None
-
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
+def _statm_rss(pid):
+    try:
+        with open(f"/proc/{pid}/statm", encoding="ascii") as fh:
+            return int(fh.read().split()[1]) * _PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _children(pid):
+    # The kernel's per-thread children list is far cheaper than scanning /proc (psutil's
+    # children() walks every process: ~30 ms on a busy host, vs the <1% overhead budget).
+    # Workers are started from each process's main thread, whose tid equals its pid.
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as fh:
+            return [int(x) for x in fh.read().split()]
+    except OSError:
+        return []
+
+
 def host_rss_bytes():
-    """(self + children RSS, children RSS) in bytes."""
-    if psutil is None:
-        with open("/proc/self/statm", encoding="ascii") as fh:
-            return int(fh.read().split()[1]) * _PAGE, 0
-    proc = psutil.Process()
-    own = proc.memory_info().rss
-    kids = 0
-    for child in proc.children(recursive=True):
-        try:
-            kids += child.memory_info().rss
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            pass
+    """(self + children RSS, children RSS) in bytes, descendants included."""
+    own = _statm_rss("self")
+    kids, todo = 0, _children(os.getpid())
+    while todo:
+        pid = todo.pop()
+        kids += _statm_rss(pid)
+        todo.extend(_children(pid))
     return own + kids, kids
 
 
