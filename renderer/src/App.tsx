@@ -6,7 +6,9 @@ import { useHardware } from './stores/hardware';
 import { useWizard } from './stores/wizard';
 import { HardwarePage } from './pages/HardwarePage';
 import { RunsPage } from './pages/RunsPage';
+import { ComparePage } from './pages/ComparePage';
 import { PlaceholderPage } from './pages/PlaceholderPage';
+import { SettingsPage } from './pages/SettingsPage';
 import { ReportsPage } from './pages/ReportsPage';
 import { PlanPage } from './pages/PlanPage';
 import { SetupPage } from './pages/SetupPage';
@@ -29,9 +31,9 @@ const PAGES: Record<PageId, () => ReactElement> = {
   plan: () => <PlanPage />,
   run: () => <RunPage />,
   runs: () => <RunsPage />,
-  compare: () => <PlaceholderPage title="Compare" what="Runs side by side: TFLOPS per strategy with spread, deltas against a baseline, step-time lines, memory per resource." />,
+  compare: () => <ComparePage />,
   reports: () => <ReportsPage />,
-  settings: () => <PlaceholderPage title="Settings" what="Data folder, default interpreter, default steps / warm-up / repeats, theme." />,
+  settings: () => <SettingsPage />,
 };
 
 export function App() {

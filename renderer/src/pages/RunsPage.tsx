@@ -164,7 +164,7 @@ export function RunsPage() {
               <option value="">Any tag</option>
               {options.tags.map((t) => <option key={t}>{t}</option>)}
             </select>
-            {filter !== EMPTY_FILTER && (
+            {JSON.stringify(filter) !== JSON.stringify(EMPTY_FILTER) && (
               <button type="button" className="secondary" onClick={() => setFilter(EMPTY_FILTER)}>
                 Clear
               </button>

@@ -1,0 +1,230 @@
+// Compare: the selected runs side by side. A headline says who won and by how much; bars show
+// the median per strategy with the spread of its repeats and a delta table against the baseline;
+// lines show every measured step; memory is stacked per resource against the machine's capacity;
+// predicted vs measured shows the tuner's error; differences of systems and configs are listed.
+// The page records data arrival → every chart 'finished' in data-render-ms (tests, bench).
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  DARK_THEME,
+  LIGHT_THEME,
+  deltaRows,
+  memoryPerResourceOption,
+  predictedOption,
+  repeatBarsOption,
+  stepLinesOption,
+  type Comparison,
+  type DiffEntry,
+  type MetricId,
+} from '../../../electron/contract';
+import { Chart } from '../components/Chart';
+import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
+import { formatBytes, formatNumber } from '../format';
+import { useApp } from '../stores/app';
+import { useCompare } from '../stores/compare';
+
+const CHART_COUNT = 5;
+const BAR_METRICS: MetricId[] = ['tflopsPerGpu', 'tokensPerSecond', 'stepSeconds'];
+
+function prefersDark(): boolean {
+  return document.documentElement.dataset.theme === 'dark' || (document.documentElement.dataset.theme !== 'light' && !!window.matchMedia?.('(prefers-color-scheme: dark)').matches);
+}
+
+function formatMetric(value: number | null, unit: string): string {
+  if (value == null) return '—';
+  if (unit === 'bytes') return formatBytes(value);
+  return formatNumber(value, unit === 's' ? 3 : 1);
+}
+
+function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
+  const metric = c.metrics.find((m) => m.id === metricId)!;
+  return (
+    <table className="table delta-table" data-testid="delta-table">
+      <caption className="muted small">
+        {metric.label} ({metric.unit === 'bytes' ? 'GiB' : metric.unit}), {metric.better} is better · median of repeats, raw values per repeat
+      </caption>
+      <thead>
+        <tr>
+          <th>Strategy</th>
+          <th className="num">Median</th>
+          <th className="num">Δ vs baseline</th>
+          <th>Repeats</th>
+        </tr>
+      </thead>
+      <tbody>
+        {deltaRows(c, metricId).map((r) => (
+          <tr key={r.key} className={r.isBaseline ? 'baseline' : undefined}>
+            <td>
+              {r.label}
+              {r.isBaseline && <span className="tag">baseline</span>}
+            </td>
+            <td className="num">{formatMetric(r.median, metric.unit)}</td>
+            <td className={`num ${r.better === true ? 'ok-text' : r.better === false ? 'bad-text' : ''}`}>
+              {r.isBaseline ? '—' : r.deltaPct == null ? '—' : `${r.deltaPct >= 0 ? '+' : ''}${r.deltaPct.toFixed(1)} %`}
+            </td>
+            <td className="small muted">
+              n={r.n}
+              {r.n > 1 && r.stdev != null ? ` · sd ${formatMetric(r.stdev, metric.unit)}` : ''} · [{r.values.map((v) => formatMetric(v, metric.unit)).join(', ')}]
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function DiffTable({ title, entries, labels, testId }: { title: string; entries: DiffEntry[]; labels: string[]; testId: string }) {
+  return (
+    <Card title={title} testId={testId}>
+      {entries.length === 0 ? (
+        <p className="muted small">No differences.</p>
+      ) : (
+        <div className="diff-scroll">
+          <table className="table diff-table">
+            <thead>
+              <tr>
+                <th>Path</th>
+                {labels.map((l, i) => (
+                  <th key={i}>{l}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((d) => (
+                <tr key={d.path}>
+                  <td className="mono">{d.path}</td>
+                  {d.values.map((v, i) => (
+                    <td key={i} className={`mono${v !== d.values[0] ? ' diff-changed' : ''}`}>
+                      {v}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+export function ComparePage() {
+  const { ids, comparison: c, loading, error, load, baselineId, setBaseline, metric, setMetric, arrivedAt } = useCompare();
+  const go = useApp((s) => s.go);
+  const root = useRef<HTMLDivElement | null>(null);
+  const finished = useRef(new Set<string>());
+  const [dark] = useState(prefersDark);
+
+  useEffect(() => {
+    void load();
+  }, [ids, load]);
+
+  const theme = dark ? DARK_THEME : LIGHT_THEME;
+  const barMetric = metric ?? c?.primary ?? 'tflopsPerGpu';
+  const options = useMemo(
+    () =>
+      c && {
+        bars: repeatBarsOption(c, barMetric, theme),
+        stepTime: stepLinesOption(c, 'stepSeconds', theme),
+        tflops: stepLinesOption(c, 'tflopsPerGpu', theme),
+        memory: memoryPerResourceOption(c, theme),
+        predicted: predictedOption(c, theme),
+      },
+    [c, barMetric, theme],
+  );
+
+  // Data → every chart's first 'finished': written on the page root for tests and the bench.
+  useEffect(() => {
+    finished.current = new Set();
+    if (root.current) delete root.current.dataset.renderMs;
+  }, [options]);
+  const rendered = useCallback(
+    (name: string) => () => {
+      finished.current.add(name);
+      if (finished.current.size === CHART_COUNT && root.current && arrivedAt != null && !root.current.dataset.renderMs)
+        root.current.dataset.renderMs = (performance.now() - arrivedAt).toFixed(1);
+    },
+    [arrivedAt],
+  );
+  const on = useMemo(() => Object.fromEntries(['bars', 'stepTime', 'tflops', 'memory', 'predicted'].map((n) => [n, rendered(n)])), [rendered]);
+
+  const runLabels = c?.runs.map((r) => r.label) ?? [];
+  const baselineGroup = c?.groups.find((g) => g.isBaseline);
+
+  return (
+    <div className="page compare-page" ref={root} data-testid="compare-page">
+      <PageHeader
+        title="Compare"
+        subtitle="Runs side by side: median per strategy with the spread of repeats, deltas against a baseline."
+        actions={
+          <button type="button" className="secondary" onClick={() => go('runs')}>
+            Choose runs…
+          </button>
+        }
+      />
+      {ids.length === 0 && (
+        <EmptyState title="Nothing to compare yet">
+          <p>Select two or more runs on the Runs page and press Compare.</p>
+          <button type="button" onClick={() => go('runs')}>
+            Open Runs
+          </button>
+        </EmptyState>
+      )}
+      {error && <ErrorBox message={error} onRetry={() => void load()} />}
+      {ids.length > 0 && !c && loading && <Skeleton lines={6} />}
+      {c && options && (
+        <>
+          <div className="compare-headline card" data-testid="compare-headline">
+            <strong>{c.headline ?? (c.groups.length < 2 ? 'Only one strategy is selected: select runs of another strategy to compare.' : 'No figure to compare: the selected runs have no measurements.')}</strong>
+            <div className="muted small">
+              {c.runs.length} run(s) in {c.groups.length} group(s) · baseline{' '}
+              <select aria-label="Baseline" value={baselineId ?? baselineGroup?.runIds[0] ?? ''} onChange={(e) => void setBaseline(e.target.value)} data-testid="baseline-select">
+                {c.groups.map((g) => (
+                  <option key={g.key} value={g.runIds[0]}>
+                    {g.label}
+                  </option>
+                ))}
+              </select>{' '}
+              · model TFLOPS per GPU: (2·c·N·s + 4·c·L·h·s²)·batch / step time, c = 4 with activation checkpointing
+            </div>
+            {c.warnings.length > 0 && (
+              <ul className="warnings small" data-testid="compare-warnings">
+                {c.warnings.map((w) => (
+                  <li key={w}>{w}</li>
+                ))}
+              </ul>
+            )}
+          </div>
+          <div className="compare-grid">
+            <Card title="Median per strategy" testId="compare-bars">
+              <div className="metric-switch" role="radiogroup" aria-label="Metric">
+                {BAR_METRICS.map((m) => (
+                  <label key={m} className="small">
+                    <input type="radio" name="bar-metric" checked={barMetric === m} onChange={() => setMetric(m)} /> {c.metrics.find((x) => x.id === m)!.label}
+                  </label>
+                ))}
+              </div>
+              <div className="bars-with-table">
+                <Chart option={options.bars} height={320} testId="chart-bars" ariaLabel="Median per strategy with min–max spread" onRendered={on.bars} />
+                <DeltaTable c={c} metricId={barMetric} />
+              </div>
+            </Card>
+            <Card title="Step time over steps">
+              <Chart option={options.stepTime} height={280} testId="chart-step-time" ariaLabel="Step time per measured step" onRendered={on.stepTime} />
+            </Card>
+            <Card title="TFLOPS per GPU over steps">
+              <Chart option={options.tflops} height={280} testId="chart-step-tflops" ariaLabel="TFLOPS per GPU per measured step" onRendered={on.tflops} />
+            </Card>
+            <Card title="Memory per resource">
+              <Chart option={options.memory} height={300} testId="chart-memory" ariaLabel="Peak memory per resource against capacity" onRendered={on.memory} />
+            </Card>
+            <Card title="Predicted vs measured">
+              <Chart option={options.predicted} height={300} testId="chart-predicted" ariaLabel="Predicted versus measured per run" onRendered={on.predicted} />
+            </Card>
+            <DiffTable title="Config differences" entries={c.configDiff} labels={runLabels} testId="config-diff" />
+            <DiffTable title="System differences (machine and software)" entries={c.snapshotDiff} labels={runLabels} testId="system-diff" />
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
