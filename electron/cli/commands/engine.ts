@@ -55,7 +55,9 @@ export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'ru
   return request as RequestOf<'runs/start'>;
 }
 
-const num = (x: number | null | undefined, digits = 2) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '—');
+// Tiny CPU smoke runs give figures like 1.5e-5 TFLOPS: keep three significant digits there.
+const num = (x: number | null | undefined, digits = 2) =>
+  typeof x !== 'number' || !Number.isFinite(x) ? '—' : x !== 0 && Math.abs(x) < 10 ** -digits ? x.toPrecision(3) : x.toFixed(digits);
 const seconds = (s: number | null) => (s === null ? '—' : s >= 90 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`);
 
 function progressLine(e: EventOf<'runs/progress'>): string {
