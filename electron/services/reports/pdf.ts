@@ -35,7 +35,7 @@ export function createChromiumPdfRenderer(executable = chromiumPath(), timeoutMs
         '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
         '--no-first-run', '--no-default-browser-check', '--disable-extensions', '--mute-audio',
         `--user-data-dir=${path.join(dir, 'profile')}`,
-        '--no-pdf-header-footer', '--generate-pdf-document-outline',
+        '--no-pdf-header-footer',
         `--print-to-pdf=${output}`,
         pathToFileURL(input).href,
       ];
