@@ -89,10 +89,13 @@ export async function readRawHost(): Promise<RawHost> {
     ]);
     return { computeCap, topo, nvlink, rocmSmi: null };
   });
+  // systeminformation's cpu() only where lscpu is missing (macOS, Windows): it costs ~100 ms.
+  const lscpu = toolText('lscpu', ['-J']);
+  const staticCpu = lscpu.then((text) => (text ? null : si.cpu().catch(() => null)));
   const [siCpu, osInfo, lscpuJson, cpuinfo, meminfo, limits, thp, numa, caches, lsblk, pciNuma, blockNuma, nvidiaSmi, extra] = await Promise.all([
-    si.cpu().catch(() => null),
+    staticCpu,
     si.osInfo().catch(() => null),
-    toolText('lscpu', ['-J']),
+    lscpu,
     readText('/proc/cpuinfo'),
     readText('/proc/meminfo'),
     readText('/proc/self/limits'),
