@@ -42,6 +42,18 @@ function largestTerms(terms: Record<string, number>): string {
     .join(', ');
 }
 
+/** The verdict without the words: what the micro-batch search needs, cheaply. */
+export function fitsQuick(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile): boolean {
+  if (hw.gpuCount === 0 || w.gpus > hw.gpuCount) return false;
+  if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia')) return false;
+  if (s.requires.includes('nvme') && hw.nvmeBytes === 0) return false;
+  return (
+    mem.gpuBytes <= hw.gpuMemoryBytes * (1 - MEMORY_CONSTANTS.gpuHeadroom) &&
+    mem.hostBytes <= hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom) &&
+    mem.nvmeBytes <= hw.nvmeBytes * (1 - MEMORY_CONSTANTS.nvmeHeadroom)
+  );
+}
+
 export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile): FitVerdict {
   const warnings: string[] = [];
   if (hw.gpuCount === 0)

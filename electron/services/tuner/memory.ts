@@ -55,7 +55,7 @@ export function activationBytes(m: ModelArch, w: Pick<Workload, 'seqLen' | 'micr
 }
 
 /** DeepSpeed's estimator for the strategy (FSDP2 CPU offload: the equivalent ZeRO-3 with optimizer + param offload). */
-export function modelStatesFor(s: StrategyPreset, p: ParamCount, w: Workload): MemoryEstimate['modelStates'] {
+export function modelStatesFor(s: StrategyPreset, p: ParamCount, w: Workload, label = true): MemoryEstimate['modelStates'] {
   const offload = s.offloadOptimizer !== 'none';
   if (s.stage === 3) {
     const params = s.offloadParam !== 'none';
@@ -63,7 +63,7 @@ export function modelStatesFor(s: StrategyPreset, p: ParamCount, w: Workload): M
     return {
       gpuBytes: r.gpuBytes,
       hostBytes: r.cpuBytes,
-      estimator: `estimate_zero3_model_states_mem_needs(total_params=${p.total}, largest_layer_params=${p.largestLayer}, num_gpus_per_node=${w.gpus}, num_nodes=${w.nodes}, cpu_offload=${offload ? 'True' : 'False'}, cpu_offload_params=${params ? 'True' : 'False'}, zero_init=True, additional_buffer_factor=1.5)`,
+      estimator: !label ? '' : `estimate_zero3_model_states_mem_needs(total_params=${p.total}, largest_layer_params=${p.largestLayer}, num_gpus_per_node=${w.gpus}, num_nodes=${w.nodes}, cpu_offload=${offload ? 'True' : 'False'}, cpu_offload_params=${params ? 'True' : 'False'}, zero_init=True, additional_buffer_factor=1.5)`,
     };
   }
   // DeepSpeed has no stage-1 estimator: ZeRO-1 reports the ZeRO-2 figure and adds its whole gradients below.
@@ -71,14 +71,15 @@ export function modelStatesFor(s: StrategyPreset, p: ParamCount, w: Workload): M
   return {
     gpuBytes: r.gpuBytes,
     hostBytes: r.cpuBytes,
-    estimator: `estimate_zero2_model_states_mem_needs(total_params=${p.total}, num_gpus_per_node=${w.gpus}, num_nodes=${w.nodes}, cpu_offload=${offload ? 'True' : 'False'}, additional_buffer_factor=1.5)`,
+    estimator: !label ? '' : `estimate_zero2_model_states_mem_needs(total_params=${p.total}, num_gpus_per_node=${w.gpus}, num_nodes=${w.nodes}, cpu_offload=${offload ? 'True' : 'False'}, additional_buffer_factor=1.5)`,
   };
 }
 
-export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w: Workload): MemoryEstimate {
+/** `label` false skips the estimator call text (the micro-batch search does not show it). */
+export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w: Workload, label = true): MemoryEstimate {
   const P = p.total;
   const G = w.gpus * w.nodes;
-  const states = modelStatesFor(s, p, w);
+  const states = modelStatesFor(s, p, w, label);
   const act = activationBytes(m, w);
   const bucket = SEED_ZERO_KEYS.reduce_bucket_size;
   const perNodeParams = P / w.nodes;

@@ -14,7 +14,7 @@ import type {
   WorkloadInput,
 } from '../../contract';
 import { DEFAULT_CPUADAM_CORES_PERC, effectiveGradientClipping, generateConfig } from './ds-config';
-import { checkFit } from './fit';
+import { checkFit, fitsQuick } from './fit';
 import { normalizeMeasurements, type TunerMeasurements } from './measurements';
 import { estimateMemory } from './memory';
 import { resolveModel } from './models';
@@ -56,12 +56,8 @@ export function chooseCpuadamCoresPerc(hw: HardwareProfile, gpusPerNode: number,
   return clamp(chosen / cores);
 }
 
-interface Evaluated {
-  plan: StrategyPlan;
-  workload: Workload;
-}
 
-function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors): Evaluated {
+function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors): StrategyPlan {
   const memory = estimateMemory(s, model, params, w);
   const fit = checkFit(s, memory, w, machine, hw);
   const predicted = predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: perc }, factors);
@@ -75,8 +71,6 @@ function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Wo
     if (!/gh200|gb200|mi300a/i.test(hw.gpuName ?? '')) warnings.push('SuperOffload is designed for superchips (GH200/GB200/MI300A); on PCIe hosts its gain is limited (DeepSpeed issue #7966)');
   }
   return {
-    workload: w,
-    plan: {
       id: s.id,
       label: s.label,
       engine: s.engine,
@@ -88,7 +82,6 @@ function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Wo
       config,
       validation,
       warnings,
-    },
   };
 }
 
@@ -114,38 +107,51 @@ function tps(p: Prediction): number {
   return p.tokensPerSecond;
 }
 
+interface Candidate {
+  id: string;
+  label: string;
+  microBatch: number;
+  predicted: Prediction;
+}
+
+/** Memory + fit + prediction only (no config, no validation): the micro-batch search runs this many times. */
+function quick(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors): Candidate | null {
+  if (!fitsQuick(s, estimateMemory(s, model, params, w, false), w, machine, hw)) return null;
+  return { id: s.id, label: s.label, microBatch: w.microBatch, predicted: predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: perc }, factors) };
+}
+
 function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, calibration?: Record<string, EfficiencyFactors>): Recommendation | null {
   const micros = w.searchMicroBatch ? [...new Set([w.microBatch, ...MICRO_CANDIDATES])].sort((a, b) => a - b) : [w.microBatch];
-  const bests: Evaluated[] = [];
+  const bests: Candidate[] = [];
   for (const s of all) {
-    let best: Evaluated | null = null;
+    let best: Candidate | null = null;
     for (const micro of micros) {
-      const e = evaluate(s, model, params, { ...w, microBatch: micro }, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*']);
-      if (!e.plan.fits) break; // memory grows with the micro batch: larger ones will not fit either
-      if (!best || tps(e.plan.predicted) > tps(best.plan.predicted)) best = e;
+      const c = quick(s, model, params, { ...w, microBatch: micro }, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*']);
+      if (!c) break; // memory grows with the micro batch: larger ones will not fit either
+      if (!best || tps(c.predicted) > tps(best.predicted)) best = c;
     }
     if (best) bests.push(best);
   }
   if (bests.length === 0) return null;
-  bests.sort((a, b) => tps(b.plan.predicted) - tps(a.plan.predicted));
+  bests.sort((a, b) => tps(b.predicted) - tps(a.predicted));
   const [win, second] = bests;
-  const p = win.plan.predicted;
-  const speedup = second ? ` — ${(tps(p) / tps(second.plan.predicted)).toFixed(2)}× ${second.plan.label}` : ' — the only strategy that fits';
-  const batchNote = win.workload.microBatch !== w.microBatch ? `, micro batch ${win.workload.microBatch} (searched; global batch ${win.workload.microBatch * w.gradAccum * w.gpus * w.nodes})` : `, micro batch ${win.workload.microBatch}`;
-  const strategy = strategyById(win.plan.id);
+  const p = win.predicted;
+  const speedup = second ? ` — ${(tps(p) / tps(second.predicted)).toFixed(2)}× ${second.label}` : ' — the only strategy that fits';
+  const batchNote = win.microBatch !== w.microBatch ? `, micro batch ${win.microBatch} (searched; global batch ${win.microBatch * w.gradAccum * w.gpus * w.nodes})` : `, micro batch ${win.microBatch}`;
+  const strategy = strategyById(win.id);
   return {
-    strategyId: win.plan.id,
-    microBatch: win.workload.microBatch,
-    gradAccum: win.workload.gradAccum,
+    strategyId: win.id,
+    microBatch: win.microBatch,
+    gradAccum: w.gradAccum,
     cpuadamCoresPerc: strategy.superOffload ? perc : null,
     predicted: p,
-    reason: `${win.plan.label}: fastest predicted that fits — ${p.tflopsPerGpu.toFixed(0)} TFLOPS/GPU, ${p.stepSeconds.toFixed(2)} s/step${batchNote}${speedup}`,
+    reason: `${win.label}: fastest predicted that fits — ${p.tflopsPerGpu.toFixed(0)} TFLOPS/GPU, ${p.stepSeconds.toFixed(2)} s/step${batchNote}${speedup}`,
     runnerUp: second
       ? {
-          strategyId: second.plan.id,
-          microBatch: second.workload.microBatch,
-          predicted: second.plan.predicted,
-          reason: `${second.plan.label} is ${((1 - tps(second.plan.predicted) / tps(p)) * 100).toFixed(0)}% slower: ${whyLost(p, second.plan.predicted)}`,
+          strategyId: second.id,
+          microBatch: second.microBatch,
+          predicted: second.predicted,
+          reason: `${second.label} is ${((1 - tps(second.predicted) / tps(p)) * 100).toFixed(0)}% slower: ${whyLost(p, second.predicted)}`,
         }
       : null,
   };
@@ -160,7 +166,7 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
   const hw = buildProfile(options.machine, options.machineSource ?? 'detected', measurements);
   const perc = workload.cpuadamCoresPerc ?? chooseCpuadamCoresPerc(hw, workload.gpus, !!measurements?.cpuAdam?.length, measurements?.recommendedCoresPerc);
   const strategies = options.strategies ? options.strategies.map(strategyById) : catalog().strategies;
-  const plans = strategies.map((s) => evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*']).plan);
+  const plans = strategies.map((s) => evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*']));
   const notes = [
     'Memory: DeepSpeed estimator model states (factor 1.5, zero_init) + activations + buffers + framework overhead; GPU per GPU, host and NVMe per node (docs/tuner-model.md).',
     `Throughput figures use ${Object.entries(hw.sources).map(([k, v]) => `${k}: ${v}`).join('; ')}.`,

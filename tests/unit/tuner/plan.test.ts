@@ -1,0 +1,152 @@
+// Fits / does-not-fit and why, on the real 1×H200 fixture host; the seed scenario's recommendation;
+// one pure function behind the CLI and the contract; calibration recovers known factors.
+import { describe, expect, it } from 'vitest';
+import {
+  buildProfile,
+  computePlan,
+  fitEfficiency,
+  normalizeMeasurements,
+  planWorkload,
+  predict,
+  scenarioById,
+  stepSecondsFrom,
+  phaseTimesOf,
+} from '../../../electron/services/tuner';
+import { h200Machine, h200Measurements } from './h200-machine';
+
+const machine = h200Machine();
+const measurements = h200Measurements();
+const plan = (w: Record<string, unknown>) => planWorkload({ seqLen: 4096, microBatch: 1, gpus: 1, ...w } as never, { machine, measurements });
+const byId = (p: ReturnType<typeof plan>) => Object.fromEntries(p.strategies.map((s) => [s.id, s]));
+
+describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)', () => {
+  it('uses the measured ceilings', () => {
+    const hw = buildProfile(machine, 'detected', normalizeMeasurements(measurements));
+    expect(hw.matmulTflops).toBeCloseTo(796.1);
+    expect(hw.hostLinkBytesPerSecond).toBeCloseTo(55.4e9);
+    expect(hw.cpuAdam.find((r) => r.threads === 16)?.paramsPerSecond).toBeCloseTo(3.799e9);
+    expect(hw.sources.cpuAdam).toBe('measured');
+  });
+  it('Llama-3.1-8B: no-offload ZeRO exceeds the GPU, CPU offload the host (16P·1.5 = 193 GB > 126 GiB)', () => {
+    const p = plan({ model: 'llama-3.1-8b' });
+    const s = byId(p);
+    for (const id of ['gpu-zero1', 'gpu-zero2', 'gpu-zero3']) {
+      expect(s[id]).toMatchObject({ fits: false, limitedBy: 'gpu-memory' });
+      expect(s[id].reason).toMatch(/^GPU memory: needs .* per GPU/);
+    }
+    for (const id of ['zero2-offload', 'zero3-offload', 'superoffload', 'fsdp2-cpu-offload']) {
+      expect(s[id]).toMatchObject({ fits: false, limitedBy: 'host-memory' });
+      expect(s[id].reason).toMatch(/^host memory: needs .* per node/);
+    }
+    expect(s['zero-infinity-nvme']).toMatchObject({ fits: false, limitedBy: 'requirement' });
+    expect(s['zero-infinity-nvme'].reason).toMatch(/NVMe/);
+    expect(p.recommended).toBeNull();
+  });
+  it('Llama-3.2-3B: CPU offload fits (host 77 GB), no-offload ZeRO-1 does not', () => {
+    const p = plan({ model: 'llama-3.2-3b' });
+    const s = byId(p);
+    expect(s['zero2-offload'].fits).toBe(true);
+    expect(s['zero3-offload'].fits).toBe(true);
+    expect(s['superoffload'].fits).toBe(true);
+    expect(s['zero2-offload'].reason).toMatch(/^fits: GPU/);
+    expect(p.recommended).not.toBeNull();
+  });
+  it('Llama-3.1-70B: nothing fits — GPU for ZeRO-3 + optimizer offload (2P/G = 141 GB), host for parameter offload', () => {
+    const s = byId(plan({ model: 'llama-3.1-70b' }));
+    for (const id of ['zero2-offload', 'zero3-offload', 'superoffload']) expect(s[id]).toMatchObject({ fits: false, limitedBy: 'gpu-memory' });
+    for (const id of ['zero3-offload-param', 'fsdp2-cpu-offload']) expect(s[id]).toMatchObject({ fits: false, limitedBy: 'host-memory' });
+    expect(plan({ model: 'llama-3.1-70b' }).recommended).toBeNull();
+  });
+  it('more GPUs than the machine has', () => {
+    expect(byId(plan({ model: 'gpt2', gpus: 2 }))['gpu-zero1']).toMatchObject({ fits: false, limitedBy: 'gpu-count' });
+  });
+  it('GPT-2 fits everywhere but NVMe and the fastest is a no-offload stage', () => {
+    const p = plan({ model: 'gpt2', seqLen: 1024 });
+    expect(p.recommended?.strategyId).toMatch(/^gpu-zero/);
+    expect(p.recommended?.microBatch).toBeGreaterThan(1); // searched
+    expect(p.recommended?.runnerUp).not.toBeNull();
+  });
+  it('the measured CPU Adam sweep sets cpuadam_cores_perc (16 cores, 2 kept for training → 0.88)', () => {
+    const s = byId(plan({ model: 'llama-3.2-3b' }))['superoffload'];
+    expect((s.config as any).zero_optimization.offload_optimizer.cpuadam_cores_perc).toBe(0.88);
+  });
+  it('gradient clipping turns SuperOffload serial: slower, and the plan says so', () => {
+    const on = byId(plan({ model: 'llama-3.1-8b' }))['superoffload'];
+    const off = byId(plan({ model: 'llama-3.1-8b', gradientClipping: 1.0 }))['superoffload'];
+    expect(off.predicted.stepSeconds).toBeGreaterThan(on.predicted.stepSeconds);
+    expect(off.warnings.join(' ')).toMatch(/overlap is off/);
+    expect(on.warnings.join(' ')).toMatch(/gradient_clipping 0.0/);
+  });
+  it('TFLOPS follow the ENGINE.md formula (c = 4 with checkpointing)', () => {
+    const s = byId(plan({ model: 'llama-3.1-8b' }))['zero3-offload'];
+    const N = 8_030_261_248;
+    const perSample = 2 * 4 * N * 4096 + 4 * 4 * 32 * 4096 * 4096 * 4096;
+    expect(s.predicted.tflopsPerGpu).toBeCloseTo(perSample / s.predicted.stepSeconds / 1e12, 6);
+    expect(s.predicted.tflopsAggregate).toBeCloseTo(s.predicted.tflopsPerGpu, 6);
+  });
+});
+
+describe('the seed scenario: Llama-70B on 4× GH200 (catalogued), SuperOffload vs ZeRO-Offload', () => {
+  const sc = scenarioById('superoffload-llama-70b-4gpu');
+  it('is labelled catalogued and compares superoffload with zero3-offload', () => {
+    expect(sc.machine?.catalogued).toBe(true);
+    expect(sc.compare).toEqual(['superoffload', 'zero3-offload']);
+    expect(sc.workload).toMatchObject({ model: 'llama-3.1-70b', seqLen: 4096, microBatch: 1, gpus: 4, activationCheckpointing: true });
+  });
+  it('recommends SuperOffload, ZeRO-Offload the runner-up because its CPU step is serial', async () => {
+    const p = await computePlan({ scenario: sc.id, detect: () => Promise.reject(new Error('must not detect')) });
+    expect(p.profile.machineSource).toBe('catalogued');
+    expect(p.recommended?.strategyId).toBe('superoffload');
+    expect(p.recommended?.cpuadamCoresPerc).toBe(0.9);
+    expect(p.recommended?.runnerUp?.strategyId).toBe('zero3-offload');
+    expect(p.recommended?.runnerUp?.reason).toMatch(/CPU Adam/);
+    const s = Object.fromEntries(p.strategies.map((x) => [x.id, x]));
+    expect(s['zero2-offload']).toMatchObject({ fits: false, limitedBy: 'gpu-memory' }); // 2P bf16 params per GPU
+    const ratio = s['superoffload'].predicted.tflopsPerGpu / s['zero3-offload'].predicted.tflopsPerGpu;
+    expect(ratio).toBeGreaterThan(1.3);
+    expect(ratio).toBeLessThan(2.5);
+    const c = s['superoffload'].config as any;
+    expect(c.train_batch_size).toBe(4);
+    expect(c.gradient_clipping).toBe(0);
+  });
+});
+
+describe('one function behind CLI and contract', () => {
+  it('predict() equals the plan figure', () => {
+    const w = { model: 'llama-3.1-8b', seqLen: 4096, microBatch: 1, gpus: 1 };
+    const p = byId(plan(w))['zero3-offload'].predicted;
+    expect(predict(w, 'zero3-offload', machine, measurements)).toEqual(p);
+  });
+  it('scenario fields are overridden one by one', async () => {
+    const p = await computePlan({ scenario: 'superoffload-llama-70b-4gpu', workload: { seqLen: 2048 }, detect: () => Promise.reject(new Error('no')) });
+    expect(p.workload).toMatchObject({ seqLen: 2048, gpus: 4, model: 'llama-3.1-70b' });
+  });
+  it('an invalid machine is refused naming the field', async () => {
+    const bad = { ...machine, cpu: { ...machine.cpu, physicalCores: 'many' } };
+    await expect(computePlan({ workload: { model: 'gpt2', seqLen: 1024, microBatch: 1, gpus: 1 }, machine: bad, detect: async () => machine })).rejects.toMatchObject({ field: 'cpu.physicalCores' });
+  });
+});
+
+describe('calibration', () => {
+  it('recovers the efficiency factors of synthetic runs', () => {
+    const hw = buildProfile(machine, 'detected', normalizeMeasurements(measurements));
+    const truth = { compute: 1.25, comm: 1, transfer: 1, cpuAdam: 1.6, nvme: 1 };
+    const samples = [
+      ['llama-3.1-8b', 'zero3-offload', 1],
+      ['llama-3.1-8b', 'zero2-offload', 2],
+      ['llama-3.2-3b', 'zero3-offload', 4],
+      ['llama-3.2-1b', 'gpu-zero2', 4],
+      ['llama-3.2-3b', 'superoffload', 1],
+      ['qwen2.5-7b', 'zero3-offload', 1],
+    ].map(([model, strategyId, micro]) => {
+      const sample = { strategyId: strategyId as string, workload: { model: model as string, seqLen: 2048, microBatch: micro as number, gpus: 1 }, profile: hw, measuredStepSeconds: 0 };
+      sample.measuredStepSeconds = stepSecondsFrom(phaseTimesOf(sample), truth).seconds;
+      return sample;
+    });
+    const fit = fitEfficiency(samples);
+    expect(fit.factors.compute).toBeCloseTo(1.25, 1);
+    expect(fit.factors.cpuAdam).toBeCloseTo(1.6, 1);
+    expect(fit.rmsRelativeErrorAfter).toBeLessThan(fit.rmsRelativeErrorBefore / 5);
+    expect(fit.rows[0]).toMatchObject({ strategyId: 'zero3-offload' });
+  });
+});
