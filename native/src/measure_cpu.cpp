@@ -108,13 +108,13 @@ AdamSweepResult run_adam_sweep(const AdamSweepOptions& o, const Control& control
   control.report(0.0, "CPU Adam: filling " + std::to_string(o.params * 16 >> 20) + " MiB of optimizer state");
   // First touch in parallel, so pages land spread over the NUMA nodes the threads run on.
   {
-    std::atomic<bool> abort{false};
     bool once = true;
     run_team(
         maxThreads, [&]() { bool r = once; once = false; return r; },
         [&](int tid) {
           const Chunk ch = chunk_of(o.params, maxThreads, tid);
           for (size_t i = ch.begin; i < ch.end; ++i) {
+            if (i % kBlock == 0 && control.cancelled()) return;  // filling 1 GiB takes a while
             p[i] = 0.1f * hash_unit(i, 1);
             g[i] = 0.01f * hash_unit(i, 2);
             m[i] = 0.0f;
@@ -189,6 +189,7 @@ TriadResult run_triad(const TriadOptions& o, const Control& control) {
         [&](int tid) {
           const Chunk ch = chunk_of(o.elements, maxThreads, tid);
           for (size_t i = ch.begin; i < ch.end; ++i) {
+            if (i % kBlock == 0 && control.cancelled()) return;
             a[i] = 0.0f;
             b[i] = hash_unit(i, 3);
             c[i] = hash_unit(i, 4);

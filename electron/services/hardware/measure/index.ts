@@ -113,6 +113,7 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
         result.hostDeviceReason = null;
       } else {
         result.hostDeviceReason = copy.reason ?? 'host-device copy not measured';
+        progressFor('hostDevice')(1, `host-device copy: ${result.hostDeviceReason}`); // the addon said nothing
       }
       done += plan.seconds.hostDevice;
     }
