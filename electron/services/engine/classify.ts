@@ -130,7 +130,7 @@ export function classifyRun(e: RunEvidence): Verdict {
   if (e.signal === 'SIGKILL' || e.exitCode === 137)
     return fromLog && fromLog.errorClass !== 'host_oom'
       ? fail(fromLog.errorClass, fromLog.message, fromLog.fix)
-      : fail('host_oom', 'The runner was killed by the OS (SIGKILL) — likely out of host memory.', DEFAULT_FIX.host_oom);
+      : fail('host_oom', 'The runner was killed by the OS — likely out of host memory (SIGKILL without an error line).', DEFAULT_FIX.host_oom);
 
   if (e.exitCode === 130 || e.signal === 'SIGINT' || e.signal === 'SIGTERM')
     return fail('cancelled', `The runner was stopped from outside the app (${e.signal ?? `exit ${e.exitCode}`}).`);

@@ -27,7 +27,7 @@ export interface EngineOptions {
   machine(): Promise<unknown>;
   planner?: Planner;
   /** The interpreter the user selected (environment service), consulted after request.python. */
-  selectedPython?(): string | null;
+  selectedPython?(): Promise<string | null> | string | null;
   /** The runner script; default: the bundled resources/engine/bench.py. */
   benchScript?: string;
   /** Overrides of the sweep's timing knobs and launch (tests). */
@@ -38,13 +38,24 @@ export interface EngineOptions {
 export class EngineService {
   private readonly sweeps = new Map<string, Sweep>();
   private active: Sweep | null = null;
+  /** True while a start is being planned (before its Sweep exists): a second start must wait its turn. */
+  private starting = false;
 
   constructor(private readonly options: EngineOptions) {}
 
   async start(request: StartRunsRequest): Promise<Sweep> {
-    if (this.active)
-      throw new ApiError('engine_busy', `A sweep (${this.active.id}) is already running; cancel it or wait for it to finish — two at once would measure each other.`);
-    const python = chooseInterpreter(request.python ?? this.options.selectedPython?.() ?? null).python;
+    if (this.active || this.starting)
+      throw new ApiError('engine_busy', `A sweep${this.active ? ` (${this.active.id})` : ''} is already running; cancel it or wait for it to finish — two at once would measure each other.`);
+    this.starting = true;
+    try {
+      return await this.begin(request);
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  private async begin(request: StartRunsRequest): Promise<Sweep> {
+    const python = chooseInterpreter(request.python ?? (await this.options.selectedPython?.()) ?? null).python;
     const benchScript = this.options.benchScript ?? enginePath('bench.py');
     const gpus = request.workload.gpus;
     const launch = this.options.sweep?.launch ?? ((specFile: string, _spec: RunSpec) => buildLaunch({ python, benchScript, specFile, gpus }));

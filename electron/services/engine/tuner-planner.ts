@@ -1,10 +1,8 @@
 // The tuner service as the orchestrator's Planner: the same spec generation and the same
 // predictions the Plan view shows, so a run executes exactly what was planned.
 import * as tuner from '../tuner';
-import type { Workload } from '../../contract';
+import type { Machine } from '../../contract';
 import type { Planner, Prediction, SpecParts } from './planner';
-
-type PredictFn = (workload: Workload, strategyId: string, machine: unknown) => unknown;
 
 /** Reduce the tuner's prediction to what is stored beside the measurement (the whole object is
  *  kept as JSON; the two headline figures are also columns for comparisons). */
@@ -30,10 +28,10 @@ export const tunerPlanner: Planner = {
     const spec = tuner.buildRunSpec(workload, strategyId);
     return { ...spec, model: { ...spec.model } }; // (spread: the contract's passthrough model type is open)
   },
-  async predict(workload, strategyId, machine) {
-    // `predict` arrives with the tuner's throughput model; until it is exported, runs store none.
-    const predict = (tuner as unknown as { predict?: PredictFn }).predict;
-    if (typeof predict !== 'function' || !machine) return null;
-    return toPrediction(await predict(workload, strategyId, machine));
+  predict(workload, strategyId, machine) {
+    // Without a snapshot there is nothing to predict against. Host measurements (CPU Adam rate,
+    // copy bandwidth) are not passed yet: the prediction uses the tuner's defaults for them.
+    if (!machine) return null;
+    return toPrediction(tuner.predict(workload, strategyId, machine as Machine));
   },
 };

@@ -14,13 +14,23 @@ const choice = chooseInterpreter(null);
 // Only an engine venv (or an explicit OFFLOAD_STUDIO_PYTHON) has torch + deepspeed; a bare python3 does not.
 const haveEngine = choice.source !== 'path';
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the CLI; `onStderr` may interrupt it (Ctrl-C is SIGINT to the CLI's process group). */
+function cli(args: string[], onStderr?: (text: string, interrupt: () => void) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args], { cwd: root, shell: false });
+    // Own group, as a terminal would give it: Ctrl-C reaches tsx and the CLI, not the runner.
+    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args], { cwd: root, shell: false, detached: true });
     let stdout = '';
     let stderr = '';
+    let interrupted = false;
+    const interrupt = () => {
+      if (!interrupted) process.kill(-child.pid!, 'SIGINT');
+      interrupted = true;
+    };
     child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      onStderr?.(stderr, interrupt);
+    });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
@@ -53,6 +63,29 @@ describe.skipIf(!haveEngine)(`real runner (${haveEngine ? choice.python : 'skipp
       });
       expect(run.snapshot).toMatchObject({ schemaVersion: 1 });
       expect(run.logTail.length).toBeGreaterThan(0);
+    } finally {
+      history.close();
+    }
+  });
+
+  it('Ctrl-C cancels the sweep gracefully and records the run cancelled (exit 130)', { timeout: 600_000 }, async () => {
+    const dataDir = tmpDir('os-real-cancel-');
+    const { code, stderr } = await cli(
+      ['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload,zero2-offload', '--seq', '32', '--steps', '50', '--warmup', '1',
+        '--data-dir', dataDir, '--python', choice.python, '--json'],
+      (text, interrupt) => {
+        if (/step 2\/51/.test(text)) interrupt();
+      },
+    );
+    expect(code, stderr.slice(-3000)).toBe(130);
+    const history = openHistory(dataDir);
+    try {
+      const { runs } = history.listRuns({});
+      expect(runs.map((r) => r.status).sort()).toEqual(['cancelled', 'cancelled']);
+      const first = runs.find((r) => r.strategy === 'zero3-offload')!;
+      const detail = history.getRun(first.id)!;
+      expect(detail.exitCode).toBe(130); // the runner saw SIGINT and reported it (graceful, not killed)
+      expect(detail.samples.length).toBeGreaterThanOrEqual(2);
     } finally {
       history.close();
     }

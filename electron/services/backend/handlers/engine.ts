@@ -2,6 +2,7 @@
 // the background; its progress, status and log reach every transport as events.
 import { ApiError } from '../../../contract';
 import { EngineService } from '../../engine';
+import { selectedInterpreter } from '../../environment';
 import { detectMachine } from '../../hardware';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
@@ -13,6 +14,8 @@ export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | '
     dataDir: ctx.dataDir,
     // Detected once per backend (hardware does not change under a running app) and stored per run.
     machine: () => (machine ??= detectMachine()),
+    // The interpreter chosen in Setup (environment/select); request.python still wins.
+    selectedPython: () => selectedInterpreter(ctx.dataDir).catch(() => null),
     events: {
       progress: (e) => ctx.emit('runs/progress', e),
       status: (e) => ctx.emit('runs/status', e),
