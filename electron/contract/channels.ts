@@ -13,6 +13,7 @@ import { environmentEvents, environmentRequests } from './environment';
 import { reportsEvents, reportsRequests } from './reports';
 import { settingsEvents, settingsRequests } from './settings';
 import { clusterEvents, clusterRequests } from './cluster';
+import { wizardEvents, wizardRequests } from './wizard';
 import { Empty } from './common';
 
 export const AppInfoSchema = z.object({
@@ -36,6 +37,7 @@ const appEvents = {
 export const requests = {
   ...appRequests,
   ...hardwareRequests,
+  ...wizardRequests,
   ...measureRequests,
   ...environmentRequests,
   ...planRequests,
@@ -50,6 +52,7 @@ export const requests = {
 export const events = {
   ...appEvents,
   ...hardwareEvents,
+  ...wizardEvents,
   ...measureEvents,
   ...environmentEvents,
   ...planEvents,

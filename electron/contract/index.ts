@@ -14,3 +14,4 @@ export * from './environment';
 export * from './reports';
 export * from './settings';
 export * from './cluster';
+export * from './wizard';

@@ -5,3 +5,4 @@ export * from './labels';
 export * from './compare-charts';
 export * from './plan-charts';
 export * from './live-charts';
+export * from './measure-charts';

@@ -16,7 +16,7 @@ export function cpuAdamCurveOption(m: Measurement): EChartsOption {
         name: 'CPU Adam',
         data: m.cpuAdam.map((p) => [p.threads, p.paramsPerSecond / 1e9]),
         markPoint: knee
-          ? { data: m.cpuAdam.filter((p) => p.threads === knee).map((p) => ({ coord: [p.threads, p.paramsPerSecond / 1e9], value: `knee: ${knee}` })) }
+          ? { data: m.cpuAdam.filter((p) => p.threads === knee).map((p) => ({ coord: [p.threads, p.paramsPerSecond / 1e9] as [number, number], value: knee, name: 'knee' })) }
           : undefined,
       },
     ],

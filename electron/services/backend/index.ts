@@ -17,6 +17,7 @@ import { openHistory } from '../history';
 import type { BackendContext } from './context';
 import type { HandlerMap } from './handler-types';
 import { appHandlers } from './handlers/app';
+import { wizardHandlers } from './handlers/wizard';
 import { hardwareHandlers } from './handlers/hardware';
 import { runsHandlers } from './handlers/runs';
 import { compareHandlers } from './handlers/compare';
@@ -60,6 +61,7 @@ export function createBackend(options: BackendOptions): Backend {
   // `satisfies` makes the compiler check that every channel of the contract has a handler.
   const handlers = {
     ...appHandlers(ctx),
+    ...wizardHandlers(ctx),
     ...hardwareHandlers(ctx),
     ...runsHandlers(ctx),
     ...compareHandlers(ctx),
