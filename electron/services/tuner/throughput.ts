@@ -147,21 +147,18 @@ export function predictFrom(x: ThroughputInputs, factors?: EfficiencyFactors): P
   const w = x.workload;
   const G = w.gpus * w.nodes;
   const flops = w.microBatch * w.gradAccum * flopsPerSample(x.params, x.model, w.seqLen, w.activationCheckpointing);
+  // no GPU (matmul rate 0): no prediction — every figure 0 rather than Infinity, which JSON cannot carry
   const finite = Number.isFinite(seconds) && seconds > 0;
+  const clean = (v: number) => (finite && Number.isFinite(v) ? v : 0);
   const tflopsPerGpu = finite ? flops / seconds / 1e12 : 0;
   return {
     stepSeconds: finite ? seconds : 0,
     tflopsPerGpu,
     tflopsAggregate: tflopsPerGpu * G,
     tokensPerSecond: finite ? (w.seqLen * w.microBatch * w.gradAccum * G) / seconds : 0,
-    terms: {
-      ...terms,
-      computeRaw: t.compute,
-      commRaw: t.comm,
-      transferRaw: t.transfer,
-      cpuAdamRaw: t.cpuAdam,
-      nvmeRaw: t.nvme,
-    },
+    terms: Object.fromEntries(
+      Object.entries({ ...terms, computeRaw: t.compute, commRaw: t.comm, transferRaw: t.transfer, cpuAdamRaw: t.cpuAdam, nvmeRaw: t.nvme }).map(([k, v]) => [k, clean(v)]),
+    ),
     formula: TFLOPS_FORMULA,
     calibrated: !!factors && factors !== UNIT_FACTORS,
   };

@@ -150,3 +150,16 @@ describe('calibration', () => {
     expect(fit.rows[0]).toMatchObject({ strategyId: 'zero3-offload' });
   });
 });
+
+describe('a machine without GPU (the CI VM)', () => {
+  it('plans with finite numbers, nothing fits, and says why', () => {
+    const cpuOnly = { ...machine, gpus: [], gpuStatus: { driver: 'none' as const, message: 'no NVIDIA driver found' } };
+    const p = planWorkload({ model: 'tiny-llama', seqLen: 128, microBatch: 1, gpus: 1 }, { machine: cpuOnly });
+    expect(p.recommended).toBeNull();
+    for (const s of p.strategies) {
+      expect(s).toMatchObject({ fits: false, limitedBy: 'gpu-count' });
+      expect(Object.values(s.predicted.terms).every(Number.isFinite)).toBe(true);
+    }
+    expect(() => JSON.parse(JSON.stringify(p))).not.toThrow();
+  });
+});
