@@ -2,7 +2,7 @@
 // measurement at a time: a second request while one runs is refused (both would fight over
 // the same cores and memory bus and measure nothing useful).
 import { ApiError } from '../../../contract';
-import { measureHost } from '../../hardware/measure';
+import { measureHost } from '../../hardware';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 

@@ -2,7 +2,7 @@
 // detected one (through the hardware service), measurements to <dataDir>/measurements.json.
 import { ApiError } from '../../../contract';
 import { detectMachine } from '../../hardware';
-import { loadLatestMeasurement } from '../../hardware/measure';
+import { loadLatestMeasurement } from '../../hardware';
 import { computePlan, generateConfig, importHfConfig, parseWorkload, presetsPayload, strategyById, validateDsConfig, validateFsdpBlock } from '../../tuner';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
