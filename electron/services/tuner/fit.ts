@@ -42,9 +42,21 @@ function largestTerms(terms: Record<string, number>): string {
     .join(', ');
 }
 
+/**
+ * Without a GPU, DeepSpeed picks its CPU accelerator (gloo): ZeRO with the optimizer offloaded to
+ * the CPU initialises and trains there (ENGINE.md), so small models can be smoke-run. Everything
+ * then lives in host memory, and the figures are CPU figures, not a prediction for a GPU.
+ */
+export function cpuSmokeRunnable(s: StrategyPreset, mem: MemoryEstimate, hw: HardwareProfile): boolean {
+  if (hw.gpuCount !== 0) return false;
+  const cpuPath = s.engine === 'deepspeed' && s.offloadOptimizer === 'cpu' && s.offloadParam !== 'nvme' && !s.superOffload; // 'requires: cuda' is about GPU runs; SuperOffload asserts CUDA itself
+  return cpuPath && mem.gpuBytes + mem.hostBytes <= hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom);
+}
+
 /** The verdict without the words: what the micro-batch search needs, cheaply. */
 export function fitsQuick(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile): boolean {
-  if (hw.gpuCount === 0 || w.gpus > hw.gpuCount) return false;
+  if (hw.gpuCount === 0) return cpuSmokeRunnable(s, mem, hw);
+  if (w.gpus > hw.gpuCount) return false;
   if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia')) return false;
   if (s.requires.includes('nvme') && hw.nvmeBytes === 0) return false;
   return (
@@ -56,6 +68,13 @@ export function fitsQuick(s: StrategyPreset, mem: MemoryEstimate, w: Workload, m
 
 export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile): FitVerdict {
   const warnings: string[] = [];
+  if (cpuSmokeRunnable(s, mem, hw))
+    return {
+      fits: true,
+      limitedBy: null,
+      reason: `CPU smoke run: no GPU here (${machine.gpuStatus.message}), so DeepSpeed's CPU accelerator runs it on the CPU with gloo; needs ${gib(mem.gpuBytes + mem.hostBytes)} of host memory. Its figures are CPU figures, not a GPU prediction.`,
+      warnings: ['CPU path: TFLOPS and step time measured here say nothing about a GPU machine'],
+    };
   if (hw.gpuCount === 0)
     return { fits: false, limitedBy: 'gpu-count', reason: `no GPU on this machine (${machine.gpuStatus.message}); only CPU smoke runs (tiny-llama) can run here`, warnings };
   if (w.gpus > hw.gpuCount)

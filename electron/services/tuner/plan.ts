@@ -133,6 +133,23 @@ function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, 
     if (best) bests.push(best);
   }
   if (bests.length === 0) return null;
+  if (hw.gpuCount === 0) {
+    // No GPU: only CPU smoke runs fit, and the model predicts nothing for them. Prefer the
+    // configuration the engine's own CI path exercises (ZeRO-3 + CPU optimizer offload).
+    const pick = bests.find((b) => b.id === 'zero3-offload') ?? bests[0];
+    const other = bests.find((b) => b !== pick);
+    return {
+      strategyId: pick.id,
+      microBatch: w.microBatch,
+      gradAccum: w.gradAccum,
+      cpuadamCoresPerc: null,
+      predicted: pick.predicted,
+      reason: `${pick.label}: a CPU smoke run — no GPU here, so this checks the engine end to end rather than predicting speed`,
+      runnerUp: other
+        ? { strategyId: other.id, microBatch: w.microBatch, predicted: other.predicted, reason: `${other.label} also runs on the CPU; neither has a GPU prediction` }
+        : null,
+    };
+  }
   bests.sort((a, b) => tps(b.predicted) - tps(a.predicted));
   const [win, second] = bests;
   const p = win.predicted;

@@ -152,14 +152,25 @@ describe('calibration', () => {
 });
 
 describe('a machine without GPU (the CI VM)', () => {
-  it('plans with finite numbers, nothing fits, and says why', () => {
-    const cpuOnly = { ...machine, gpus: [], gpuStatus: { driver: 'none' as const, message: 'no NVIDIA driver found' } };
+  const cpuOnly = { ...machine, gpus: [], gpuStatus: { driver: 'none' as const, message: 'no NVIDIA driver found' } };
+
+  it('offers CPU smoke runs of a tiny model through ZeRO + CPU optimizer offload, with finite numbers', () => {
     const p = planWorkload({ model: 'tiny-llama', seqLen: 128, microBatch: 1, gpus: 1 }, { machine: cpuOnly });
-    expect(p.recommended).toBeNull();
+    expect(p.recommended?.strategyId).toBe('zero3-offload');
+    expect(p.recommended?.reason).toMatch(/CPU smoke run/);
+    const fitting = p.strategies.filter((s) => s.fits).map((s) => s.id).sort();
+    expect(fitting).toEqual(['zero2-offload', 'zero3-offload', 'zero3-offload-param']);
     for (const s of p.strategies) {
-      expect(s).toMatchObject({ fits: false, limitedBy: 'gpu-count' });
+      if (!s.fits) expect(s).toMatchObject({ limitedBy: 'gpu-count' });
+      else expect(s.reason).toMatch(/CPU smoke run/);
       expect(Object.values(s.predicted.terms).every(Number.isFinite)).toBe(true);
     }
     expect(() => JSON.parse(JSON.stringify(p))).not.toThrow();
+  });
+
+  it('offers nothing for a model too large for host memory, and says why', () => {
+    const p = planWorkload({ model: 'llama-3.1-70b', seqLen: 2048, microBatch: 1, gpus: 1 }, { machine: cpuOnly });
+    expect(p.recommended).toBeNull();
+    for (const s of p.strategies) expect(s).toMatchObject({ fits: false, limitedBy: 'gpu-count' });
   });
 });
