@@ -1,5 +1,9 @@
 // `npm run bench:reports`: a 50-run report (5 strategies × 10 repeats, 13 steps each) seeded into
 // a temp history store; times the HTML (goal < 2 s) and the PDF through Chromium (goal < 5 s).
+// The default renderer keeps one Chromium alive between exports, so the PDF has two figures:
+// cold (the first export of a process: includes launching Chromium, as in a one-shot CLI
+// `export --format pdf`) and warm (every later export in a running app / serve, which is the
+// case the goal is about).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,8 +40,12 @@ const html = await time('html', 5);
 reportFigure({ id: 'reports-html-50-runs-ms', label: 'HTML report of 50 runs (median of 5)', value: median(html), unit: 'ms', goal: '< 2000 ms', ok: median(html) < 2000, note: `${(fs.statSync(path.join(dir, 'report.html')).size / 1024).toFixed(0)} KiB` });
 const pdfAvailable = fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
 if (pdfAvailable) {
-  const pdf = await time('pdf', 3);
-  reportFigure({ id: 'reports-pdf-50-runs-ms', label: 'PDF report of 50 runs via headless Chromium (median of 3)', value: median(pdf), unit: 'ms', goal: '< 5000 ms', ok: median(pdf) < 5000, note: `${(fs.statSync(path.join(dir, 'report.pdf')).size / 1024).toFixed(0)} KiB, Chromium cold start included` });
+  const [cold] = await time('pdf', 1);
+  const pdfKiB = () => `${(fs.statSync(path.join(dir, 'report.pdf')).size / 1024).toFixed(0)} KiB`;
+  reportFigure({ id: 'reports-pdf-50-runs-cold-ms', label: 'PDF report of 50 runs, first export (Chromium launch included)', value: cold, unit: 'ms', goal: '< 5000 ms', ok: cold < 5000, note: `${pdfKiB()}; what a one-shot CLI export pays` });
+  const warm = await time('pdf', 5);
+  reportFigure({ id: 'reports-pdf-50-runs-ms', label: 'PDF report of 50 runs, warm Chromium (median of 5)', value: median(warm), unit: 'ms', goal: '< 5000 ms', ok: median(warm) < 5000, note: `${pdfKiB()}; HTML included (see above); min ${Math.min(...warm).toFixed(0)} max ${Math.max(...warm).toFixed(0)} ms` });
 } else reportFigure({ id: 'reports-pdf-50-runs-ms', label: 'PDF report of 50 runs', value: NaN, unit: 'ms', goal: '< 5000 ms', ok: null, note: 'no Chromium here' });
+await reports.close();
 store.close();
 fs.rmSync(dir, { recursive: true, force: true });

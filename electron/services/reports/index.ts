@@ -1,6 +1,7 @@
 // The reports service: selected runs → HTML, PDF, CSV, JSON or a reproduction bundle, written
 // only at the path the caller chose (see output.ts). Plain Node: the PDF renderer is injected
-// (default: headless Chromium; the Electron app may pass one built on webContents.printToPDF).
+// (default: one headless Chromium kept alive between exports; the Electron app passes one built
+// on webContents.printToPDF). close() stops the default browser; the owner calls it on shutdown.
 import path from 'node:path';
 import { ApiError, type Comparison, type ReportExportRequest, type ReportExportResponse, type RunDetail } from '../../contract';
 import { bundleEntries } from './bundle';
@@ -12,9 +13,9 @@ import { createChromiumPdfRenderer, PdfError, type PdfRenderer } from './pdf';
 import type { ReportRun } from './types';
 import { buildZip } from './zip';
 
-export type { PdfRenderer } from './pdf';
+export type { ClosablePdfRenderer, PdfRenderer } from './pdf';
 export type { ReportRun } from './types';
-export { createChromiumPdfRenderer } from './pdf';
+export { createChromiumPdfRenderer, PdfError } from './pdf';
 export { renderHtml } from './html';
 export { runsCsv, samplesCsv, RUN_COLUMNS, SAMPLE_COLUMNS } from './csv';
 export { toReportRun } from './normalize';
@@ -35,11 +36,14 @@ export interface ReportsService {
   export(request: ReportExportRequest): Promise<ReportExportResponse>;
   /** The HTML of a report without writing it (the PDF path and the benchmarks use it). */
   html(runIds: string[], options?: { baselineId?: string; pageSize?: 'A4' | 'Letter' }): string;
+  /** Stops the default Chromium if one was started (a renderer passed in belongs to the caller). */
+  close(): Promise<void>;
 }
 
 export function createReports(deps: ReportsDeps): ReportsService {
   const now = deps.now ?? (() => new Date());
-  const pdfRenderer = deps.pdfRenderer ?? createChromiumPdfRenderer();
+  const ownRenderer = deps.pdfRenderer ? null : createChromiumPdfRenderer();
+  const pdfRenderer: PdfRenderer = deps.pdfRenderer ?? ownRenderer!;
   const load = (ids: string[]): ReportRun[] => normaliseRuns(ids, deps.getRun);
   const htmlOf = (runs: ReportRun[], baselineId?: string, pageSize?: 'A4' | 'Letter') =>
     renderHtml(runs, {
@@ -52,6 +56,9 @@ export function createReports(deps: ReportsDeps): ReportsService {
 
   return {
     html: (runIds, options = {}) => htmlOf(load(runIds), options.baselineId, options.pageSize),
+    close: async () => {
+      await ownRenderer?.close();
+    },
     async export(request) {
       const started = performance.now();
       // Validate the destination before any work, so a bad path fails fast.

@@ -1,26 +1,63 @@
 // The PDF through real headless Chromium, checked with poppler: page size (A4 / Letter), more
 // than one page (sections break), and PNG renders of the pages kept in test-results/reports.
-import { spawnSync } from 'node:child_process';
+// Also the kept-alive browser's lifecycle: one Chromium across exports, closed when idle and on
+// close(), and a CLI `export --format pdf` that exits promptly leaving no Chromium behind.
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReports } from '../../../electron/services/reports';
+import { createChromiumPdfRenderer, createReports, type ReportsService } from '../../../electron/services/reports';
 import type { HistoryStore } from '../../../electron/services/history';
+import { createBackend } from '../../../electron/services/backend';
 import { openTempStore, seedComparison, tempDir } from './fixtures';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 const artifacts = path.join(repoRoot, 'test-results', 'reports');
 let store: HistoryStore;
+let storeDir: string;
 let ids: string[];
+const opened: ReportsService[] = [];
 const out = tempDir();
 const hasTools = fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') && spawnSync('pdfinfo', ['-v']).error === undefined;
 
 beforeAll(() => {
   fs.mkdirSync(artifacts, { recursive: true });
-  store = openTempStore().store;
+  ({ store, dir: storeDir } = openTempStore());
   ids = seedComparison(store);
 });
-afterAll(() => store?.close());
+afterAll(async () => {
+  for (const r of opened) await r.close();
+  store?.close();
+});
+
+/** Pids of live processes whose command line is Chromium and whose parent is `parent`. */
+function chromiumChildren(parent = process.pid): number[] {
+  const out: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+      if (ppid === parent && state !== 'Z' && /chrom/i.test(fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8'))) out.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return out;
+}
+
+/** Pids of live processes whose environment holds `marker` (children inherit it, orphans too). */
+function processesWithMarker(marker: string): number[] {
+  return fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((e) => {
+    try {
+      return fs.readFileSync(`/proc/${e}/environ`, 'latin1').includes(marker);
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
 
 function pdfInfo(file: string): { pages: number; size: string } {
   const info = spawnSync('pdfinfo', [file], { encoding: 'utf8' });
@@ -34,6 +71,7 @@ describe.skipIf(!hasTools)('PDF report (Chromium + poppler)', () => {
     ['Letter', /^612(\.0+)? x 792(\.0+)? pts/],
   ] as const)('prints %s pages with sections on their own pages', async (pageSize, sizePattern) => {
     const reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b) });
+    opened.push(reports);
     const file = path.join(out, `report-${pageSize}.pdf`);
     const res = await reports.export({ runIds: ids, format: 'pdf', path: file, pageSize });
     expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
@@ -52,9 +90,73 @@ describe.skipIf(!hasTools)('PDF report (Chromium + poppler)', () => {
   });
 
   it('names the failure when Chromium is missing', async () => {
-    const { createChromiumPdfRenderer } = await import('../../../electron/services/reports');
     const reports = createReports({ getRun: (id) => store.getRun(id, 0), pdfRenderer: createChromiumPdfRenderer('/nonexistent/chromium') });
     await expect(reports.export({ runIds: ids, format: 'pdf', path: path.join(out, 'none.pdf') })).rejects.toMatchObject({ code: 'pdf_failed' });
     expect(fs.existsSync(path.join(out, 'none.pdf'))).toBe(false);
+  });
+
+  it('keeps one Chromium for several exports, and closes it when idle', async () => {
+    // Other tests' browsers (closed in afterAll) are not this renderer's.
+    const before = new Set(chromiumChildren());
+    const ours = () => chromiumChildren().filter((pid) => !before.has(pid));
+    const render = createChromiumPdfRenderer(undefined, { idleMs: 1500 });
+    try {
+      const html = createReports({ getRun: (id) => store.getRun(id, 0), pdfRenderer: render }).html(ids.slice(0, 2), { pageSize: 'A4' });
+      expect(ours()).toEqual([]);
+      const [a, b] = await Promise.all([render(html, { pageSize: 'A4' }), render(html, { pageSize: 'A4' })]);
+      const first = ours();
+      expect(first).toHaveLength(1); // two concurrent exports, one launch
+      const c = await render(html, { pageSize: 'A4' });
+      expect(ours()).toEqual(first); // the same browser process served the third
+      for (const pdf of [a, b, c]) expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      // Idle: the browser goes away by itself (so a long-running serve does not hold it forever).
+      await expect.poll(() => ours(), { timeout: 10_000, interval: 200 }).toEqual([]);
+      // …and the next export starts a new one.
+      await render(html, { pageSize: 'Letter' });
+      expect(ours()).toHaveLength(1);
+    } finally {
+      await render.close();
+    }
+    expect(ours()).toEqual([]);
+  });
+
+  it('backend close stops the Chromium that a reports/export started', async () => {
+    const before = new Set(chromiumChildren());
+    const ours = () => chromiumChildren().filter((pid) => !before.has(pid));
+    const backend = createBackend({ dataDir: storeDir, transport: 'cli' });
+    try {
+      const res = await backend.invoke('reports/export', { runIds: ids.slice(0, 2), format: 'pdf', path: path.join(out, 'backend.pdf') });
+      expect(res.bytes).toBeGreaterThan(1000);
+      expect(ours()).toHaveLength(1); // still alive: the next export would reuse it
+    } finally {
+      await backend.close();
+    }
+    // Gone at once (ctx.onClose), not after the 60 s idle timeout.
+    expect(ours()).toEqual([]);
+  });
+
+  // Playwright also kills its browsers when the process exits; this checks the outcome a user
+  // sees (prompt exit, nothing left running) whichever of the two does it.
+  it('CLI export --format pdf exits promptly and leaves no Chromium behind', async () => {
+    const marker = `OFFLOAD_PDF_TEST_${crypto.randomBytes(6).toString('hex')}`;
+    const file = path.join(out, 'cli.pdf');
+    const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+    const started = performance.now();
+    const child = spawn(tsx, ['electron/cli/main.ts', 'export', '--data-dir', storeDir, '--runs', ids.join(','), '--format', 'pdf', '--out', file], {
+      cwd: repoRoot,
+      env: { ...process.env, [marker]: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const seconds = (performance.now() - started) / 1000;
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/wrote .*cli\.pdf/);
+    // Far below the 60 s idle timeout: the CLI closed the browser instead of waiting for it.
+    expect(seconds).toBeLessThan(40);
+    expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+    await expect.poll(() => processesWithMarker(marker), { timeout: 5000, interval: 200 }).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { appVersion } from '../version';
 
-/** `pdfRenderer`: the Electron shell may pass one built on webContents.printToPDF; default Chromium. */
+/** `pdfRenderer`: the Electron shell passes one built on webContents.printToPDF; default: a kept-alive headless Chromium. */
 export function reportsHandlers(ctx: BackendContext, options: { pdfRenderer?: PdfRenderer } = {}): HandlerMap<'reports/export'> {
   const reports = createReports({
     getRun: (id) => ctx.history.getRun(id, 0),
@@ -12,6 +12,8 @@ export function reportsHandlers(ctx: BackendContext, options: { pdfRenderer?: Pd
     pdfRenderer: options.pdfRenderer,
     appVersion: appVersion(),
   });
+  // The default renderer keeps a Chromium alive between exports; stop it with the backend.
+  ctx.onClose(() => reports.close());
   return {
     'reports/export': (request) => reports.export(request),
   };
