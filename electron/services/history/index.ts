@@ -16,7 +16,7 @@ import {
 import { readLogTail } from './log-tail';
 import { newOwner } from './owner';
 import { insertSamples, readSamples } from './samples';
-import { compareRuns, deleteRuns, listRepeatGroups, updateRun } from './queries';
+import { compareRuns, deleteRuns, listRepeatGroups, listRuns, updateRun } from './queries';
 import { exportRuns, importRuns, type ImportOptions } from './import-export';
 
 export { HistoryError } from './database';
@@ -184,25 +184,8 @@ export class HistoryStore {
   }
 
   listRuns(filter: RunFilter = {}): { runs: RunSummary[]; total: number } {
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (filter.model) (where.push('model = ?'), params.push(filter.model));
-    if (filter.strategy) (where.push('strategy = ?'), params.push(filter.strategy));
-    if (filter.status) (where.push('status = ?'), params.push(filter.status));
-    if (filter.machineId) (where.push('machine_id = ?'), params.push(filter.machineId));
-    if (filter.since) (where.push('created_at >= ?'), params.push(filter.since));
-    if (filter.until) (where.push('created_at <= ?'), params.push(filter.until));
-    if (filter.tag) (where.push('EXISTS (SELECT 1 FROM json_each(runs.tags) WHERE value = ?)'), params.push(filter.tag));
-    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    try {
-      const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM runs ${clause}`).get(...params) as { n: number }).n;
-      const rows = this.db
-        .prepare(`SELECT * FROM runs ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`)
-        .all(...params, filter.limit ?? 1000, filter.offset ?? 0) as unknown as RunRow[];
-      return { runs: rows.map(toSummary), total };
-    } catch (error) {
-      throw explainSqliteError(error, this.dataDir);
-    }
+    // Filters and their indexes live with the other history queries (queries.ts).
+    return this.guard(() => listRuns(this.db, filter));
   }
 
   // ---- comparison, repeat groups, edits, import/export (queries.ts, import-export.ts) ----

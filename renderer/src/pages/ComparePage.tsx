@@ -132,16 +132,21 @@ export function ComparePage() {
     [c, barMetric, theme],
   );
 
-  // Data → every chart's first 'finished': written on the page root for tests and the bench.
-  useEffect(() => {
-    finished.current = new Set();
-    if (root.current) delete root.current.dataset.renderMs;
-  }, [options]);
+  // Data → every chart's first 'finished', written on the page root for tests and the bench.
+  // Keyed by the data's arrival, not reset in an effect: echarts may finish synchronously inside
+  // setOption, i.e. before this page's own effects run.
   const rendered = useCallback(
     (name: string) => () => {
+      const el = root.current;
+      if (!el || arrivedAt == null) return;
+      const token = String(arrivedAt);
+      if (el.dataset.renderAt !== token) {
+        el.dataset.renderAt = token;
+        delete el.dataset.renderMs;
+        finished.current = new Set();
+      }
       finished.current.add(name);
-      if (finished.current.size === CHART_COUNT && root.current && arrivedAt != null && !root.current.dataset.renderMs)
-        root.current.dataset.renderMs = (performance.now() - arrivedAt).toFixed(1);
+      if (finished.current.size === CHART_COUNT && !el.dataset.renderMs) el.dataset.renderMs = (performance.now() - arrivedAt).toFixed(1);
     },
     [arrivedAt],
   );

@@ -7,7 +7,7 @@ import { EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { formatNumber } from '../format';
 import { useApp } from '../stores/app';
 import { useCompare } from '../stores/compare';
-import { EMPTY_FILTER, filterRuns, useRuns, type SortKey } from '../stores/runs';
+import { EMPTY_FILTER, filterRuns, sortRuns, useRuns, type SortKey } from '../stores/runs';
 
 export const ROW_HEIGHT = 36;
 const OVERSCAN = 8;
@@ -86,7 +86,8 @@ export function RunsPage() {
     void load();
   }, [load]);
 
-  const rows = useMemo(() => filterRuns(runs, filter, sort), [runs, filter, sort]);
+  const sorted = useMemo(() => sortRuns(runs, sort), [runs, sort]);
+  const rows = useMemo(() => filterRuns(sorted, filter), [sorted, filter]);
   const options = useMemo(
     () => ({
       models: distinct(runs, (r) => [r.model]),
@@ -94,6 +95,16 @@ export function RunsPage() {
       tags: distinct(runs, (r) => r.tags),
     }),
     [runs],
+  );
+  // The same <option> elements every render: React skips them, so a keystroke does not
+  // reconcile a thousand tag options.
+  const optionElements = useMemo(
+    () => ({
+      models: options.models.map((m) => <option key={m}>{m}</option>),
+      strategies: options.strategies.map((s) => <option key={s} value={s}>{strategyLabel(s)}</option>),
+      tags: options.tags.map((t) => <option key={t}>{t}</option>),
+    }),
+    [options],
   );
   // A new filter starts at the top: the old scroll offset may be past the end.
   useEffect(() => {
@@ -150,11 +161,11 @@ export function RunsPage() {
             <input type="search" placeholder="Search id, model, strategy, tag, note" aria-label="Search runs" value={filter.text} onChange={(e) => setFilter({ text: e.target.value })} data-testid="runs-search" />
             <select aria-label="Model" value={filter.model} onChange={(e) => setFilter({ model: e.target.value })}>
               <option value="">All models</option>
-              {options.models.map((m) => <option key={m}>{m}</option>)}
+              {optionElements.models}
             </select>
             <select aria-label="Strategy" value={filter.strategy} onChange={(e) => setFilter({ strategy: e.target.value })}>
               <option value="">All strategies</option>
-              {options.strategies.map((s) => <option key={s} value={s}>{strategyLabel(s)}</option>)}
+              {optionElements.strategies}
             </select>
             <select aria-label="Status" value={filter.status} onChange={(e) => setFilter({ status: e.target.value as typeof filter.status })}>
               <option value="">Any status</option>
@@ -162,7 +173,7 @@ export function RunsPage() {
             </select>
             <select aria-label="Tag" value={filter.tag} onChange={(e) => setFilter({ tag: e.target.value })}>
               <option value="">Any tag</option>
-              {options.tags.map((t) => <option key={t}>{t}</option>)}
+              {optionElements.tags}
             </select>
             {JSON.stringify(filter) !== JSON.stringify(EMPTY_FILTER) && (
               <button type="button" className="secondary" onClick={() => setFilter(EMPTY_FILTER)}>

