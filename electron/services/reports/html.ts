@@ -50,7 +50,14 @@ dl.kv { display: grid; grid-template-columns: 200px 1fr; gap: 2px 12px; margin: 
   h2, h3 { break-after: avoid; }
   tr, figure, .keep, dl.kv { break-inside: avoid; }
   thead { display: table-header-group; }
-  table.runs { font-size: 8.5px; } table.runs td.num, table.runs th.num { white-space: normal; }
+  /* The 13-column runs table must fit a portrait page (A4 leaves ~700 CSS px): one small size for
+     every cell, header, id and tag (their screen sizes are fixed in px and would not shrink with
+     the table), ids broken at their hyphens rather than anywhere, numbers allowed to wrap. */
+  table.runs, table.runs th, table.runs code, table.runs .tag { font-size: 8.5px; }
+  table.runs th { letter-spacing: 0; }
+  table.runs code { background: none; padding: 0; word-break: normal; overflow-wrap: anywhere; }
+  table.runs .tag { padding: 0 3px; }
+  table.runs td.num, table.runs th.num { white-space: normal; }
   table.runs th, table.runs td { padding: 3px 3px; }
   pre { white-space: pre-wrap; }
 }`;

@@ -83,6 +83,15 @@ describe.skipIf(!hasTools)('PDF report (Chromium + poppler)', () => {
     expect(text).toContain('Offload Studio benchmark report');
     expect(text).toMatch(/SuperOffload was \d\.\d+× faster than ZeRO-Offload for llama-3\.3-70b on 4× GH200/);
     expect(text).toContain('c = 4 counts recomputation');
+    // Nothing runs past the right margin (the wide runs table was once cut off there): every
+    // word poppler finds ends inside the 12 mm margin, and the table's last column is printed.
+    const pageWidth = Number(size.match(/^([\d.]+)/)![1]);
+    const rightEdge = pageWidth - (12 / 25.4) * 72;
+    const words = [...spawnSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' }).stdout.matchAll(/<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)"[^>]*>([^<]*)</g)];
+    expect(words.length).toBeGreaterThan(500);
+    const past = words.filter((w) => Number(w[2]) > rightEdge + 1).map((w) => `${w[3]} @ ${w[2]}`);
+    expect(past).toEqual([]);
+    expect(text).toMatch(/TAGS \/ NOTES/i);
     const prefix = path.join(artifacts, `report-${pageSize}`);
     const png = spawnSync('pdftoppm', ['-png', '-r', '60', file, prefix]);
     expect(png.status).toBe(0);
