@@ -13,10 +13,10 @@ export function liveTflopsOption(runs: LiveSeriesInput[]): EChartsOption {
   return {
     animation: false,
     legend: { top: 0, type: 'scroll' },
-    grid: { left: 60, right: 20, top: 36, bottom: 36 },
+    grid: { left: 64, right: 20, top: 56, bottom: 36 },
     tooltip: { trigger: 'axis' },
     xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1 },
-    yAxis: { type: 'value', name: 'TFLOPS / GPU' },
+    yAxis: { type: 'value', name: 'TFLOPS / GPU', nameGap: 12 },
     series: runs.map((r) => ({
       type: 'line',
       name: r.name,
@@ -30,10 +30,10 @@ export function liveMemoryOption(runs: LiveSeriesInput[]): EChartsOption {
   return {
     animation: false,
     legend: { top: 0, type: 'scroll' },
-    grid: { left: 60, right: 20, top: 36, bottom: 36 },
+    grid: { left: 64, right: 20, top: 56, bottom: 36 },
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} GiB` },
     xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1 },
-    yAxis: { type: 'value', name: 'GiB' },
+    yAxis: { type: 'value', name: 'GiB', nameGap: 12 },
     series: runs.flatMap((r) => [
       { type: 'line' as const, name: `${r.name} · GPU peak`, data: r.points.filter((p) => p.gpuPeakBytes !== null).map((p) => [p.step, (p.gpuPeakBytes ?? 0) / GiB]) },
       { type: 'line' as const, name: `${r.name} · host RSS`, lineStyle: { type: 'dashed' as const }, data: r.points.filter((p) => p.hostRssBytes !== null).map((p) => [p.step, (p.hostRssBytes ?? 0) / GiB]) },

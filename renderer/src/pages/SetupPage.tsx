@@ -41,7 +41,7 @@ export function SetupPage() {
     environment: <EnvironmentStep done={done} />,
     measure: <MeasureStep done={done} />,
     workload: <WorkloadStep done={done} saved={state.workload} />,
-    plan: <PlanStep done={done} />,
+    plan: <PlanStep done={done} saved={state.workload} />,
     run: (
       <RunStep
         done={() => {

@@ -37,7 +37,10 @@ export function EnvironmentStep({ done }: StepProps) {
     if (!candidates.length && !loading) void list();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  const chosen = candidates.find((c) => c.path === selected);
+  const isSelected = (c: InterpreterCandidate) => selected !== null && (c.path === selected || c.probe?.executable === selected);
+  const chosen = candidates.find(isSelected);
+  // Ready interpreters first: they are the ones a user wants to pick.
+  const ordered = [...candidates].sort((a, b) => Number(Boolean(b.probe?.ready)) - Number(Boolean(a.probe?.ready)));
   return (
     <Card title="Engine environment (torch + DeepSpeed)">
       {error && <ErrorBox message={error} onRetry={() => void list()} />}
@@ -57,10 +60,10 @@ export function EnvironmentStep({ done }: StepProps) {
             </tr>
           </thead>
           <tbody>
-            {candidates.map((c) => (
+            {ordered.map((c) => (
               <tr key={c.path}>
                 <td>
-                  <input type="radio" name="interpreter" aria-label={`use ${c.path}`} checked={c.path === selected} onChange={() => void select(c.path)} />
+                  <input type="radio" name="interpreter" aria-label={`use ${c.path}`} checked={isSelected(c)} onChange={() => void select(c.path)} />
                 </td>
                 <td>
                   <code>{c.path}</code>

@@ -1,6 +1,6 @@
 // The wizard's steps other than the engine environment (EnvironmentStep.tsx). Each step does its
 // work through the contract client and calls `done` to move on; nothing here is simulated.
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { cpuAdamCurveOption } from '../../../../electron/contract/charts/measure-charts';
 import { Chart } from '../../components/Chart';
 import { ProgressBar } from '../../components/Progress';
@@ -81,11 +81,12 @@ export function HardwareStep({ done }: StepProps) {
 
 export function MeasureStep({ done }: StepProps) {
   const { result, running, progress, startedAt, error, measure, cancel } = useMeasure();
+  const [budget, setBudget] = useState(30);
   const curve = useMemo(() => (result && result.cpuAdam.length ? cpuAdamCurveOption(result) : null), [result]);
   return (
     <Card title="Measure the host">
       <p>
-        CPU offload is as fast as the CPU Adam step and the host↔GPU copies. This measures them natively (about 30 s) and picks <code>cpuadam_cores_perc</code> for SuperOffload from the
+        CPU offload is as fast as the CPU Adam step and the host↔GPU copies. This measures them natively and picks <code>cpuadam_cores_perc</code> for SuperOffload from the
         knee of the curve.
       </p>
       {running && (
@@ -117,7 +118,14 @@ export function MeasureStep({ done }: StepProps) {
       )}
       <div className="button-row">
         {!running && (
-          <button type="button" className={result ? 'secondary' : undefined} onClick={() => void measure(30)} data-testid="measure-start">
+          <select value={budget} onChange={(e) => setBudget(Number(e.target.value))} aria-label="Time budget" data-testid="measure-budget">
+            <option value={10}>quick (10 s)</option>
+            <option value={30}>standard (30 s)</option>
+            <option value={90}>thorough (90 s)</option>
+          </select>
+        )}
+        {!running && (
+          <button type="button" className={result ? 'secondary' : undefined} onClick={() => void measure(budget)} data-testid="measure-start">
             {result ? 'Measure again' : 'Measure now'}
           </button>
         )}
@@ -149,11 +157,14 @@ export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string
   );
 }
 
-export function PlanStep({ done }: StepProps) {
-  const { plan, compute, computing, error } = usePlan();
+export function PlanStep({ done, saved }: StepProps & { saved: Record<string, unknown> | null }) {
+  const { plan, compute, error } = usePlan();
+  // Plan once on entering the step, for the workload chosen in step 5 (also after a restart).
   useEffect(() => {
-    if (!plan && !computing) void compute();
-  }, [plan, computing, compute]);
+    if (saved) usePlan.getState().setWorkload(saved as Partial<WorkloadValues>);
+    void compute();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   if (error) return <ErrorBox message={error} onRetry={() => void compute()} />;
   if (!plan) return <Skeleton lines={6} />;
   return (
