@@ -73,7 +73,13 @@ export function inTransaction<T>(db: Database, work: () => T): T {
     db.exec('COMMIT');
     return result;
   } catch (error) {
-    db.exec('ROLLBACK');
+    // SQLite rolls a transaction back by itself on SQLITE_FULL / IOERR / NOMEM; a second ROLLBACK
+    // then throws "no transaction is active" and would hide the real cause (a full disk).
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // already rolled back
+    }
     throw error;
   }
 }

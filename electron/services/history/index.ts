@@ -1,4 +1,5 @@
 // The history store: every run, kept in SQLite in the data folder.
+import path from 'node:path';
 import type { Comparison, ImportResult, RunDetail, RunFilter, RunSample, RunsFile, RunSummary } from '../../contract';
 import { openDatabase, explainSqliteError, type Database } from './database';
 import {
@@ -106,7 +107,7 @@ export class HistoryStore {
     try {
       this.recovered = recoverOrphans(this.db);
     } catch (error) {
-      throw explainSqliteError(error, this.dataDir);
+      throw explainSqliteError(error, path.join(this.dataDir, 'history.db')); // the file: its message names the folder
     }
   }
 
@@ -124,7 +125,7 @@ export class HistoryStore {
     try {
       return work();
     } catch (error) {
-      throw explainSqliteError(error, this.dataDir);
+      throw explainSqliteError(error, path.join(this.dataDir, 'history.db')); // the file: its message names the folder
     }
   }
   createRun(run: NewRun): void {
