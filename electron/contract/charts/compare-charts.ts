@@ -56,7 +56,7 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
   const bytes = metric.unit === 'bytes';
   const scale = (x: number) => (bytes ? x / GIB : x);
   const unit = bytes ? 'GiB' : metric.unit;
-  const categories = c.groups.map((g) => (g.isBaseline ? `${g.label} (baseline)` : g.label));
+  const categories = c.groups.map((g) => (g.isBaseline ? `${g.label}\n(baseline)` : g.label));
   const medians = c.groups.map((g) => (g.stats[metricId] ? round(scale(g.stats[metricId]!.median), 4) : null));
   const spread = c.groups.flatMap((g, i) => (g.stats[metricId] ? [[i, scale(g.stats[metricId]!.min), scale(g.stats[metricId]!.max)]] : []));
   const raw = c.groups.flatMap((g, i) => (g.stats[metricId]?.values ?? []).map((v) => [i, scale(v)]));
@@ -70,7 +70,7 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
         type: 'bar',
         data: medians,
         barMaxWidth: 64,
-        label: { show: true, position: 'insideTop', color: '#fff', formatter: (p: { value?: unknown }) => (typeof p.value === 'number' ? String(round(p.value)) : '') },
+        label: { show: true, position: 'insideBottom', color: '#fff', formatter: (p: { value?: unknown }) => (typeof p.value === 'number' ? String(round(p.value)) : '') },
         itemStyle: { color: theme.palette[0] },
       },
       {
@@ -143,7 +143,8 @@ export function memoryPerResourceOption(c: Comparison, theme: ChartTheme = LIGHT
     legend: { bottom: 0, textStyle: { color: theme.muted } },
     grid: { left: 56, right: 110, top: 64, bottom: 56, containLabel: true },
     xAxis: { type: 'category', data: c.groups.map((g) => g.label), ...axis(theme), axisLabel: { color: theme.muted, interval: 0, overflow: 'truncate', width: 140 } },
-    yAxis: { type: 'value', name: 'GiB', ...axis(theme) },
+    // The axis reaches the drawn capacity lines: markLines outside the extent are clipped.
+    yAxis: { type: 'value', name: 'GiB', max: (extent: { max: number }) => Math.ceil(Math.max(extent.max, ...lines.map(([, v]) => (v as number) / GIB)) * 1.08), ...axis(theme) },
     series: resources.map(([id, name], k) => ({
       name,
       type: 'bar',

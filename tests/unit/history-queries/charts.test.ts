@@ -1,0 +1,67 @@
+// The shared chart builders drawn the way reports draw them: echarts server-side rendering to SVG.
+import * as echarts from 'echarts';
+import { describe, expect, it } from 'vitest';
+import { deltaRows, memoryPerResourceOption, predictedOption, repeatBarsOption, stepLinesOption, type EChartsOption } from './charts-imports';
+import { storeWith } from './helpers';
+
+function svg(option: EChartsOption): string {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 640, height: 360 });
+  chart.setOption(option);
+  const out = chart.renderToSVGString();
+  chart.dispose();
+  return out;
+}
+
+const comparison = () => {
+  const store = storeWith([
+    { id: 'z1', strategy: 'zero3-offload', tflops: 100, repeatIndex: 0, predicted: 110 },
+    { id: 'z2', strategy: 'zero3-offload', tflops: 110, repeatIndex: 1, predicted: 110 },
+    { id: 's1', strategy: 'superoffload', tflops: 150, repeatIndex: 0, predicted: 140 },
+  ]);
+  const c = store.compare(['z1', 'z2', 's1']);
+  store.close();
+  return c;
+};
+
+describe('compare chart builders', () => {
+  it('render to SVG with the medians, the repeat spread and the baseline named', () => {
+    const c = comparison();
+    const bars = svg(repeatBarsOption(c));
+    expect(bars).toContain('(baseline)');
+    expect(bars).toContain('ZeRO-3 Offload');
+    expect(bars).toContain('higher is better');
+    expect(bars).toContain('>105<'); // median of 100 and 110, as the bar label
+    // The custom series draws one whisker per group: 3 lines each (cap, stem, cap).
+    const option = repeatBarsOption(c) as { series: { type: string; data: unknown[] }[] };
+    expect(option.series.find((s) => s.type === 'custom')!.data).toEqual([[0, 100, 110], [1, 150, 150]]);
+    expect(option.series.find((s) => s.type === 'scatter')!.data).toEqual([[0, 100], [0, 110], [1, 150]]);
+  });
+
+  it('draws step lines per run, memory against capacity, and predicted vs measured with y = x', () => {
+    const c = comparison();
+    const lines = stepLinesOption(c, 'stepSeconds') as { series: { name: string; data: number[][] }[] };
+    expect(lines.series.map((s) => s.name)).toEqual(['ZeRO-3 Offload #1', 'ZeRO-3 Offload #2', 'SuperOffload']);
+    expect(lines.series[0].data.map((p) => p[0])).toEqual([2, 3, 4, 5]);
+    const memory = svg(memoryPerResourceOption(c));
+    expect(memory).toContain('GPU capacity: 141 GiB');
+    expect(memory).toMatch(/host capacity|off scale/);
+    const predicted = predictedOption(c) as { series: { name: string; data: { name: string; value: number[] }[] }[] };
+    const s1 = predicted.series[0].data.find((d) => d.name === 'SuperOffload')!;
+    expect(s1.value[0]).toBe(140);
+    expect(s1.value[1]).toBe(150);
+    expect(s1.value[2]).toBeCloseTo((10 / 140) * 100, 10);
+    expect(svg(predictedOption(c))).toContain('Predicted vs measured TFLOPS/GPU');
+  });
+
+  it('gives delta rows whose "better" follows each metric\'s direction', () => {
+    const c = comparison();
+    const tflops = deltaRows(c, 'tflopsPerGpu');
+    expect(tflops.map((r) => [r.label, r.isBaseline, r.better])).toEqual([
+      ['ZeRO-3 Offload', true, null],
+      ['SuperOffload', false, true],
+    ]);
+    const step = deltaRows(c, 'stepSeconds');
+    expect(step[1].deltaPct!).toBeLessThan(0);
+    expect(step[1].better).toBe(true); // a shorter step is better
+  });
+});
