@@ -160,7 +160,18 @@ export const ErrorMessageSchema = z
   })
   .passthrough();
 
+// Host-side checks the runner makes before it starts (memory, pinned limit, NVMe path, ops).
+export const PreflightMessageSchema = z
+  .object({
+    ...base,
+    type: z.literal('preflight'),
+    checks: z.array(z.object({ name: z.string(), ok: z.boolean() }).passthrough()),
+    mode: z.unknown().optional(),
+  })
+  .passthrough();
+
 export const runnerMessageSchemas = {
+  preflight: PreflightMessageSchema,
   hello: HelloMessageSchema,
   config: ConfigMessageSchema,
   step: StepMessageSchema,
@@ -171,6 +182,7 @@ export const runnerMessageSchemas = {
 
 export const RunnerMessageSchema = z.discriminatedUnion('type', [
   HelloMessageSchema,
+  PreflightMessageSchema,
   ConfigMessageSchema,
   StepMessageSchema,
   MemoryMessageSchema,

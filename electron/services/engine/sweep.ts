@@ -328,6 +328,13 @@ class SweepExecution implements Sweep {
           });
           break;
         }
+        case 'preflight':
+          // Shown in the log view as the runner's own checks, one line each.
+          for (const check of m.checks) {
+            const detail = typeof check.detail === 'string' ? ` — ${check.detail}` : '';
+            lines.push(`[preflight] ${check.ok ? 'ok  ' : 'FAIL'} ${check.name}${detail}`);
+          }
+          break;
         default:
           break;
       }
