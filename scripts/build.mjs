@@ -3,7 +3,8 @@
 import { build as viteBuild } from 'vite';
 import { build } from 'esbuild';
 
-const external = ['electron', '@photostructure/sqlite', 'systeminformation', 'ws'];
+// playwright-core: only serve and the CLI print through it (the desktop app prints in its main process).
+const external = ['electron', '@photostructure/sqlite', 'systeminformation', 'ws', 'playwright-core'];
 await viteBuild({ configFile: 'vite.config.ts', logLevel: 'warn' });
 await Promise.all([
   build({ entryPoints: ['electron/main/main.ts'], outfile: 'dist/main/main.cjs', bundle: true, platform: 'node', format: 'cjs', target: 'node20', external, logLevel: 'warning' }),

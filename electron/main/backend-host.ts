@@ -4,9 +4,11 @@ import { eventNames, type Channel, type WireResult } from '../contract';
 import { createBackend } from '../services/backend';
 import { followDataDirPointer } from '../services/settings';
 import { toWireError } from '../server/wire-error';
+import { createPdfBridge } from './pdf-bridge';
 
 interface ParentPort {
-  on(event: 'message', listener: (message: { data: { id: number; channel: Channel; payload: unknown } }) => void): void;
+  // Requests from main ({id, channel, payload}) and replies to our PDF requests ({pdfResult}).
+  on(event: 'message', listener: (message: { data: unknown }) => void): void;
   postMessage(message: unknown): void;
 }
 
@@ -16,10 +18,14 @@ if (!baseDir) throw new Error('OFFLOAD_STUDIO_DATA_DIR is not set');
 // A data folder moved in Settings is recorded as a pointer in the default folder; follow it at start.
 const dataDir = followDataDirPointer(baseDir);
 
-const backend = createBackend({ dataDir, transport: 'electron' });
+// PDFs are printed by the main process (webContents.printToPDF): no system Chromium needed.
+const pdfBridge = createPdfBridge(parentPort);
+const backend = createBackend({ dataDir, transport: 'electron', reportsPdfRenderer: pdfBridge.render });
 for (const name of eventNames) backend.on(name, (payload) => parentPort.postMessage({ event: name, payload }));
 
-parentPort.on('message', async ({ data }) => {
+parentPort.on('message', async (message) => {
+  const data = message.data as { id?: number; channel?: Channel; payload?: unknown } | null;
+  if (!data || typeof data.id !== 'number' || typeof data.channel !== 'string') return; // e.g. a {pdfResult}: the bridge's
   let result: WireResult<unknown>;
   try {
     result = { ok: true, value: await backend.invoke(data.channel, data.payload) };

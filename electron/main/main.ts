@@ -1,8 +1,11 @@
 // The Electron shell: one window, locked down; the backend runs in a utility process so the
 // main thread only relays messages. This is the ONLY folder that imports 'electron'.
+import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, ipcMain, session, shell, utilityProcess, type UtilityProcess } from 'electron';
 import { channels, eventNames, isChannel, type WireResult } from '../contract';
+import { PdfRequestMessageSchema, type PdfReplyMessage, type PdfRequestMessage } from './pdf-bridge';
 
 let backend: UtilityProcess | null = null;
 let mainWindow: BrowserWindow | null = null;
@@ -24,6 +27,11 @@ function startBackend(): UtilityProcess {
     },
   });
   child.on('message', (message: { id?: number; result?: WireResult<unknown>; event?: string; payload?: unknown }) => {
+    const pdf = PdfRequestMessageSchema.safeParse(message);
+    if (pdf.success) {
+      void replyWithPdf(child, pdf.data.pdf);
+      return;
+    }
     if (message.event) {
       mainWindow?.webContents.send(`event:${message.event}`, message.payload);
       return;
@@ -48,6 +56,53 @@ function callBackend(channel: string, payload: unknown): Promise<WireResult<unkn
     pending.set(id, resolve);
     backend!.postMessage({ id, channel, payload });
   });
+}
+
+// Report printing for the backend (see pdf-bridge.ts). The report is our own self-contained HTML
+// (no script, a CSP of default-src 'none'); it is still shown only in a hidden, sandboxed window
+// with JavaScript off, on an in-memory session that may load nothing but the report file itself.
+const PDF_PARTITION = 'offload-report-pdf';
+const printableUrls = new Set<string>();
+
+function lockDownPdfSession(): void {
+  const pdfSession = session.fromPartition(PDF_PARTITION);
+  pdfSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  pdfSession.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !printableUrls.has(details.url) }));
+}
+
+async function printToPdf(html: string, pageSize: 'A4' | 'Letter'): Promise<Buffer> {
+  // A temp file, not a data: URL: Chromium caps URLs at 2 MB and a large report is bigger.
+  const dir = await fs.promises.mkdtemp(path.join(app.getPath('temp'), 'offload-report-'));
+  const file = path.join(dir, 'report.html');
+  const url = pathToFileURL(file).href;
+  await fs.promises.writeFile(file, html);
+  printableUrls.add(url);
+  const win = new BrowserWindow({
+    show: false,
+    width: 1100,
+    height: 1400,
+    webPreferences: { partition: PDF_PARTITION, sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false, webSecurity: true, spellcheck: false },
+  });
+  try {
+    win.webContents.on('will-navigate', (event) => event.preventDefault());
+    win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    await win.loadURL(url);
+    return await win.webContents.printToPDF({ pageSize, printBackground: true, preferCSSPageSize: true });
+  } finally {
+    printableUrls.delete(url);
+    win.destroy();
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function replyWithPdf(child: UtilityProcess, request: PdfRequestMessage['pdf']): Promise<void> {
+  let reply: PdfReplyMessage;
+  try {
+    reply = { pdfResult: { id: request.id, data: (await printToPdf(request.html, request.pageSize)).toString('base64') } };
+  } catch (error) {
+    reply = { pdfResult: { id: request.id, error: `printToPDF failed: ${(error as Error).message}` } };
+  }
+  if (child.pid !== undefined) child.postMessage(reply); // not to a backend that has exited meanwhile
 }
 
 function isOwnPage(url: string): boolean {
@@ -100,6 +155,7 @@ app.on('web-contents-created', (_event, contents) => {
 
 app.whenReady().then(() => {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  lockDownPdfSession();
   registerIpc();
   backend = startBackend();
   createWindow();

@@ -28,10 +28,13 @@ import { environmentHandlers } from './handlers/environment';
 import { settingsHandlers } from './handlers/settings';
 import { clusterHandlers } from './handlers/cluster';
 import { reportsHandlers } from './handlers/reports';
+import type { PdfRenderer } from '../reports';
 
 export interface BackendOptions {
   dataDir: string;
   transport: 'electron' | 'server' | 'cli';
+  /** The desktop app prints PDFs in its main process (webContents.printToPDF); default: headless Chromium. */
+  reportsPdfRenderer?: PdfRenderer;
 }
 
 export interface Backend {
@@ -71,7 +74,7 @@ export function createBackend(options: BackendOptions): Backend {
     ...environmentHandlers(ctx),
     ...settingsHandlers(ctx),
     ...clusterHandlers(ctx),
-    ...reportsHandlers(ctx),
+    ...reportsHandlers(ctx, { pdfRenderer: options.reportsPdfRenderer }),
   } satisfies HandlerMap<Channel>;
 
   return {
