@@ -1,5 +1,8 @@
 // History commands: compare runs, move runs between machines as JSON, load the sample dataset.
+import fs from 'node:fs';
+import path from 'node:path';
 import { deltaRows, type Comparison } from '../../contract';
+import { convertRunnerSweep, writeRunsFile } from '../../services/history';
 import type { Command, CommandContext } from '../command';
 
 /** `--json` written before an id swallows it as its value (`compare --json a b`): give it back. */
@@ -82,6 +85,30 @@ export const historyCommands: Record<string, Command> = {
         for (const s of r.skipped) ctx.out(`  skipped ${s.id}: ${s.reason}`);
         if (r.droppedColumns.length) ctx.out(`warning: this version does not store ${r.droppedColumns.join(', ')} (left out)`);
       }
+      return 0;
+    },
+  },
+  'convert-sweep': {
+    summary: 'raw runner output (sweep.py --out DIR) → runs file: convert-sweep DIR --out F.runs.json --label L [--machine M] [--measured-at D] [--snapshot detect.json]',
+    async run(ctx) {
+      const [dir] = ctx.positionals;
+      const out = ctx.flags.out;
+      const label = ctx.flags.label;
+      if (!dir || typeof out !== 'string' || typeof label !== 'string') {
+        ctx.out('usage: convert-sweep DIR --out file.runs.json --label "sample: <machine>, measured <date>" [--machine M] [--measured-at D] [--snapshot detect.json] [--sweep-id ID]');
+        return 2;
+      }
+      const str = (name: string) => (typeof ctx.flags[name] === 'string' ? (ctx.flags[name] as string) : null);
+      const snapshotFile = str('snapshot');
+      const { file, skipped, rejectedLines } = convertRunnerSweep(path.resolve(dir), {
+        source: { label, machine: str('machine'), measuredAt: str('measured-at'), note: str('note') },
+        sweepId: str('sweep-id') ?? `sw-sample-${path.basename(path.resolve(dir))}`,
+        snapshot: snapshotFile ? JSON.parse(fs.readFileSync(snapshotFile, 'utf8')) : undefined,
+      });
+      const bytes = writeRunsFile(path.resolve(out), file);
+      ctx.out(`wrote ${file.runs.length} run(s) to ${path.resolve(out)} (${(bytes / 1024).toFixed(1)} KiB)`);
+      for (const s of skipped) ctx.out(`  skipped ${s}`);
+      if (rejectedLines) ctx.out(`warning: ${rejectedLines} line(s) did not match the runner protocol and were left out`);
       return 0;
     },
   },
