@@ -122,6 +122,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   wss.on('connection', (ws) => {
     sockets.add(ws);
     ws.on('close', () => sockets.delete(ws));
+    // A frame over maxPayload (or a broken frame) errors the socket; without a listener that
+    // 'error' event would crash the whole server. ws closes the socket (1009/1002) itself.
+    ws.on('error', () => ws.terminate());
     ws.on('message', async (data) => {
       let id: unknown = null;
       let result: WireResult<unknown>;

@@ -90,9 +90,11 @@ export class WsClient {
     ws.on('message', (data) => {
       const msg = JSON.parse(data.toString()) as { id?: number; result?: WireResult<unknown>; event?: string; payload?: unknown };
       if (msg.event) this.events.push({ event: msg.event, payload: msg.payload });
-      else if (typeof msg.id === 'number') {
-        this.pending.get(msg.id)?.(msg.result!);
-        this.pending.delete(msg.id);
+      else {
+        // Answers to frames without a usable id come back with id null: key -1.
+        const key = typeof msg.id === 'number' ? msg.id : -1;
+        this.pending.get(key)?.(msg.result!);
+        this.pending.delete(key);
       }
     });
     ws.on('close', () => {
