@@ -204,6 +204,7 @@ def main(argv=None):
         local_rank = args.local_rank
     import opbuild_env
     old_arch = opbuild_env.sanitize_cuda_arch_list()
+    opbuild_env.default_extensions_dir()
     stream = protocol.take_over_stdout()
     if old_arch is not None:
         log(f"TORCH_CUDA_ARCH_LIST {old_arch!r} -> {os.environ['TORCH_CUDA_ARCH_LIST']!r} (DeepSpeed cannot parse arch suffixes)")

@@ -27,3 +27,13 @@ def sanitize_cuda_arch_list(environ=os.environ):
         return None
     environ["TORCH_CUDA_ARCH_LIST"] = new
     return value
+
+
+def default_extensions_dir(environ=os.environ, prefix=None):
+    """Use the ops that scripts/setup-engine-venv.sh pre-built into <venv>/torch_extensions,
+    unless the caller chose a TORCH_EXTENSIONS_DIR."""
+    prefix = prefix or __import__("sys").prefix
+    candidate = os.path.join(prefix, "torch_extensions")
+    if "TORCH_EXTENSIONS_DIR" not in environ and os.path.isdir(candidate):
+        environ["TORCH_EXTENSIONS_DIR"] = candidate
+    return environ.get("TORCH_EXTENSIONS_DIR")

@@ -1,0 +1,60 @@
+import os
+
+import preflight
+from conftest import ds_config
+
+GiB = 1024 ** 3
+
+
+def test_host_memory_counts_offloaded_states_and_pinned_buffers():
+    ds = ds_config(2)
+    need = preflight.host_bytes_needed(1_000_000_000, ds)
+    base = 16 * 1_000_000_000 + preflight.PROCESS_OVERHEAD_BYTES
+    assert need == base + 4 * int(1e6)  # pinned reduce bucket (4 B/element)
+    ds["zero_optimization"]["offload_optimizer"]["pin_memory"] = False
+    assert preflight.host_bytes_needed(1_000_000_000, ds) == base
+    assert preflight.host_bytes_needed(10, ds_config(2, offload=False)) == preflight.PROCESS_OVERHEAD_BYTES
+
+
+def test_host_memory_fails_when_not_available():
+    check = preflight.check_host_memory(3_000_000_000, ds_config(3), available=8 * GiB)
+    assert not check["ok"] and check["cls"] == "host_oom" and "GiB" in check["detail"]
+    assert preflight.first_failure([check]) is check
+    assert preflight.check_host_memory(1000, ds_config(3), available=64 * GiB)["ok"]
+
+
+def test_mem_available_parses_meminfo(tmp_path):
+    p = tmp_path / "meminfo"
+    p.write_text("MemTotal: 100 kB\nMemAvailable:  2048 kB\n")
+    assert preflight.mem_available_bytes(str(p)) == 2048 * 1024
+    assert preflight.mem_available_bytes(str(tmp_path / "missing")) is None
+
+
+def test_nvme_path_must_exist_and_be_writable(tmp_path):
+    ds = ds_config(3)
+    ds["zero_optimization"]["offload_optimizer"] = {"device": "nvme", "nvme_path": str(tmp_path)}
+    assert preflight.check_nvme_paths(ds)[0]["ok"]
+    ds["zero_optimization"]["offload_optimizer"]["nvme_path"] = str(tmp_path / "nope")
+    bad = preflight.check_nvme_paths(ds)[0]
+    assert not bad["ok"] and "does not exist" in bad["detail"] and bad["cls"] == "bad_config"
+    if os.geteuid() != 0:  # root can write anywhere
+        ro = tmp_path / "ro"
+        ro.mkdir(mode=0o500)
+        ds["zero_optimization"]["offload_optimizer"]["nvme_path"] = str(ro)
+        assert not preflight.check_nvme_paths(ds)[0]["ok"]
+
+
+def test_memlock_is_a_warning_only():
+    check = preflight.check_memlock(ds_config(2), "cuda")
+    assert check["severity"] == "warning" and "ulimit -l" in check["detail"]
+    assert preflight.check_memlock(ds_config(2, offload=False), "cuda") is None
+
+
+def test_ops_checked_with_the_real_builders():
+    # The real DeepSpeed CPUAdamBuilder on this host: a compiler and ninja are present in CI.
+    checks = preflight.check_ops(ds_config(3), "cpu")
+    assert [c["name"] for c in checks] == ["op_cpu_adam"] and checks[0]["ok"]
+    ds = ds_config(3)
+    ds["zero_optimization"]["offload_optimizer"]["super_offload"] = True
+    names = {c["name"]: c for c in preflight.check_ops(ds, "cpu")}
+    assert not names["super_offload"]["ok"] and names["super_offload"]["cls"] == "unsupported"
