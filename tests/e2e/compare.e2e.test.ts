@@ -78,7 +78,10 @@ describe('Runs → Compare', () => {
     expect(await page.textContent('[data-testid="delta-table"]')).toMatch(/\+50\.5 %/);
     expect(await page.textContent('[data-testid="config-diff"]')).toContain('dsConfig.zero_optimization.offload_optimizer.ratio');
     await page.screenshot({ path: path.join(artifacts, 'compare-1280x800.png'), fullPage: false });
-    await page.screenshot({ path: path.join(artifacts, 'compare-full.png'), fullPage: true });
+    // The page scrolls inside the shell's content pane: look at the lower charts too.
+    await page.$eval('.content', (el) => el.scrollTo(0, el.scrollHeight));
+    await page.screenshot({ path: path.join(artifacts, 'compare-lower-1280x800.png') });
+    await page.$eval('.content', (el) => el.scrollTo(0, 0));
 
     // Switching the baseline re-computes the deltas and the headline keeps reading the same way.
     await page.selectOption('[data-testid="baseline-select"]', 'super-r1');

@@ -38,12 +38,23 @@ function base(theme: ChartTheme, title: string, subtitle?: string): EChartsOptio
   };
 }
 
-const axis = (theme: ChartTheme) => ({
+// Axis names sit centred along the axis (not at its end, where a narrow chart clips them).
+const axis = (theme: ChartTheme, nameGap = 28) => ({
   axisLine: { lineStyle: { color: theme.grid } },
   axisLabel: { color: theme.muted },
   splitLine: { lineStyle: { color: theme.grid } },
   nameTextStyle: { color: theme.muted },
+  nameLocation: 'middle' as const,
+  nameGap,
 });
+const Y_GAP = 52;
+
+/** A round axis maximum at or above `v`: 277 → 300, 1.23 → 1.3. */
+export function niceCeil(v: number): number {
+  if (!(v > 0)) return 1;
+  const step = 10 ** (Math.floor(Math.log10(v)) - 1) * 5;
+  return Math.ceil(v / step) * step;
+}
 
 const round = (x: number, digits = 3) => Number(x.toPrecision(digits));
 
@@ -62,8 +73,8 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
   const raw = c.groups.flatMap((g, i) => (g.stats[metricId]?.values ?? []).map((v) => [i, scale(v)]));
   return {
     ...base(theme, `${metric.label} (${unit}) — ${metric.better} is better`, 'bar: median of repeats · whisker: min–max · dots: each repeat'),
-    xAxis: { type: 'category', data: categories, ...axis(theme), axisLabel: { color: theme.muted, interval: 0, overflow: 'truncate', width: 140 } },
-    yAxis: { type: 'value', name: unit, ...axis(theme) },
+    xAxis: { type: 'category', data: categories, ...axis(theme), axisLabel: { color: theme.muted, interval: 0, overflow: 'truncate', width: 140, lineHeight: 15 } },
+    yAxis: { type: 'value', name: unit, ...axis(theme, Y_GAP) },
     series: [
       {
         name: 'median',
@@ -107,9 +118,9 @@ export function stepLinesOption(c: Comparison, which: 'stepSeconds' | 'tflopsPer
     ...base(theme, isTime ? 'Step time over measured steps (s) — lower is better' : 'Model TFLOPS per GPU over measured steps — higher is better'),
     tooltip: { trigger: 'axis', confine: true },
     legend: { type: 'scroll', bottom: 0, textStyle: { color: theme.muted } },
-    grid: { left: 56, right: 24, top: 56, bottom: 56, containLabel: true },
+    grid: { left: 56, right: 24, top: 56, bottom: 64, containLabel: true },
     xAxis: { type: 'value', name: 'step', minInterval: 1, ...axis(theme) },
-    yAxis: { type: 'value', name: isTime ? 's' : 'TFLOPS', scale: true, ...axis(theme) },
+    yAxis: { type: 'value', name: isTime ? 's' : 'TFLOPS', scale: true, ...axis(theme, Y_GAP) },
     series: c.series.map((s) => ({
       name: s.label,
       type: 'line',
@@ -141,10 +152,10 @@ export function memoryPerResourceOption(c: Comparison, theme: ChartTheme = LIGHT
     ...base(theme, 'Peak memory per resource (GiB) — lower is better', offScale.length ? `off scale: ${offScale.map(([n, v]) => `${n} ${gib(v)} GiB`).join(', ')}` : 'median of repeats; lines: this machine\'s capacity'),
     tooltip: { trigger: 'axis', confine: true },
     legend: { bottom: 0, textStyle: { color: theme.muted } },
-    grid: { left: 56, right: 110, top: 64, bottom: 56, containLabel: true },
+    grid: { left: 56, right: 24, top: 64, bottom: 56, containLabel: true },
     xAxis: { type: 'category', data: c.groups.map((g) => g.label), ...axis(theme), axisLabel: { color: theme.muted, interval: 0, overflow: 'truncate', width: 140 } },
     // The axis reaches the drawn capacity lines: markLines outside the extent are clipped.
-    yAxis: { type: 'value', name: 'GiB', max: (extent: { max: number }) => Math.ceil(Math.max(extent.max, ...lines.map(([, v]) => (v as number) / GIB)) * 1.08), ...axis(theme) },
+    yAxis: { type: 'value', name: 'GiB', max: (extent: { max: number }) => niceCeil(1.05 * Math.max(extent.max, ...lines.map(([, v]) => (v as number) / GIB))), ...axis(theme, Y_GAP) },
     series: resources.map(([id, name], k) => ({
       name,
       type: 'bar',
@@ -157,7 +168,7 @@ export function memoryPerResourceOption(c: Comparison, theme: ChartTheme = LIGHT
               symbol: 'none',
               silent: true,
               lineStyle: { type: 'dashed', color: theme.muted },
-              label: { formatter: '{b}: {c} GiB', color: theme.muted, position: 'end' },
+              label: { formatter: '{b}: {c} GiB', color: theme.muted, position: 'insideEndTop' },
               data: lines.map(([n, v]) => ({ name: n, yAxis: gib(v) })),
             },
           }
@@ -178,8 +189,8 @@ export function predictedOption(c: Comparison, theme: ChartTheme = LIGHT_THEME):
   const unit = useTflops ? 'TFLOPS/GPU' : 'step s';
   return {
     ...base(theme, `Predicted vs measured ${unit}`, points.length ? 'on the line: the tuner was exact; tooltip: its error' : 'no run with both a prediction and a measurement'),
-    xAxis: { type: 'value', name: `predicted ${unit}`, min: 0, max: round(max), ...axis(theme) },
-    yAxis: { type: 'value', name: `measured ${unit}`, min: 0, max: round(max), ...axis(theme) },
+    xAxis: { type: 'value', name: `predicted ${unit}`, min: 0, max: niceCeil(max), ...axis(theme) },
+    yAxis: { type: 'value', name: `measured ${unit}`, min: 0, max: niceCeil(max), ...axis(theme, Y_GAP) },
     series: [
       {
         name: 'runs',
@@ -188,7 +199,7 @@ export function predictedOption(c: Comparison, theme: ChartTheme = LIGHT_THEME):
         data: points,
         tooltip: { formatter: (p: { name?: string; value?: unknown }) => { const v = p.value as number[]; return `${p.name}<br/>predicted ${round(v[0])} · measured ${round(v[1])} ${unit}<br/>error ${v[2] >= 0 ? '+' : ''}${v[2].toFixed(1)} %`; } },
       },
-      { name: 'y = x', type: 'line', silent: true, showSymbol: false, lineStyle: { type: 'dashed', color: theme.muted }, data: [[0, 0], [round(max), round(max)]] },
+      { name: 'y = x', type: 'line', silent: true, showSymbol: false, lineStyle: { type: 'dashed', color: theme.muted }, data: [[0, 0], [niceCeil(max), niceCeil(max)]] },
     ],
   } as EChartsOption;
 }
