@@ -38,7 +38,9 @@ export async function runServe(argv: string[]): Promise<void> {
   const rendererDir = findRendererDir();
   if (!fs.existsSync(path.join(rendererDir, 'index.html')))
     throw new Error(`the renderer is not built (${rendererDir}/index.html missing). Run \`npm run build\` first.`);
-  const backend = createBackend({ dataDir, transport: 'server' });
+  // --machine FILE: show and plan for a saved `detect --json` (e.g. a GPU box's) instead of this machine.
+  const machineFile = typeof flags.machine === 'string' ? path.resolve(flags.machine) : undefined;
+  const backend = createBackend({ dataDir, transport: 'server', machineFile });
   const server = await startServer({ backend, rendererDir, host, port, token: typeof flags.token === 'string' ? flags.token : undefined });
   console.log(`Offload Studio (headless) — data folder ${dataDir}`);
   console.log(`Open: ${server.url}`);

@@ -15,6 +15,7 @@ import {
 } from '../../contract';
 import { openHistory } from '../history';
 import type { BackendContext } from './context';
+import { createMachineSource } from './machine-source';
 import type { HandlerMap } from './handler-types';
 import { appHandlers } from './handlers/app';
 import { wizardHandlers } from './handlers/wizard';
@@ -33,6 +34,8 @@ import type { PdfRenderer } from '../reports';
 export interface BackendOptions {
   dataDir: string;
   transport: 'electron' | 'server' | 'cli';
+  /** Show and plan for a saved `detect --json` instead of detecting this machine. */
+  machineFile?: string;
   /** The desktop app prints PDFs in its main process (webContents.printToPDF); default: headless Chromium. */
   reportsPdfRenderer?: PdfRenderer;
 }
@@ -46,6 +49,7 @@ export interface Backend {
 }
 
 export function createBackend(options: BackendOptions): Backend {
+  const machine = createMachineSource(options.machineFile); // before the store opens: a bad file fails fast
   const history = openHistory(options.dataDir);
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
@@ -57,6 +61,7 @@ export function createBackend(options: BackendOptions): Backend {
     dataDir: options.dataDir,
     transport: options.transport,
     history,
+    machine,
     emit,
     onClose: (fn) => closers.push(fn),
   };

@@ -3,7 +3,8 @@
 // Input is the detected Machine's `topology` (nodes + edges), drawn without re-deriving anything.
 import type { Topology, TopologyEdge, TopologyNode } from '../../../electron/contract';
 
-const COL_W = 150;
+const COL_W = 220;
+const MAX_LABEL = 30; // characters that fit a box at 12px
 const BOX_H = 44;
 const ROW = { socket: 16, numa: 76, gpu: 210, nvme: 320 } as const;
 
@@ -53,7 +54,8 @@ export function layoutTopology(topology: Topology): { placed: Map<string, Placed
     placed.set(socket.id, { node: socket, x: left, y: ROW.socket, w: right - left });
   }
   const hasNvme = topology.nodes.some((n) => n.kind === 'nvme');
-  return { placed, width: Math.max(x, 320), height: (hasNvme ? ROW.nvme : ROW.gpu) + BOX_H + 24 };
+  // Room on the right for the last edge label.
+  return { placed, width: Math.max(x, 320) + 160, height: (hasNvme ? ROW.nvme : ROW.gpu) + BOX_H + 24 };
 }
 
 function edgeClass(edge: TopologyEdge): string {
@@ -72,7 +74,15 @@ export function TopologyView({ topology }: { topology: Topology }) {
   const fabricY = ROW.gpu + BOX_H + 14;
 
   return (
-    <svg className="topology" viewBox={`0 0 ${width} ${height + (fabric ? 24 : 0)}`} role="img" aria-label="Machine topology" data-testid="topology">
+    <svg
+      className="topology"
+      viewBox={`0 0 ${width} ${height + (fabric ? 24 : 0)}`}
+      // Natural size, shrunk to fit when narrow: stretching a small picture would blow the text up.
+      style={{ width, maxWidth: '100%', height: 'auto' }}
+      role="img"
+      aria-label="Machine topology"
+      data-testid="topology"
+    >
       {hostEdges.map((edge, i) => {
         const a = placed.get(edge.from);
         const b = placed.get(edge.to);
@@ -121,9 +131,10 @@ export function TopologyView({ topology }: { topology: Topology }) {
       )}
       {[...placed.values()].map((p) => (
         <g key={p.node.id} className={`topo-node topo-${p.node.kind}`}>
+          <title>{p.node.label}</title>
           <rect x={p.x} y={p.y} width={p.w} height={BOX_H} rx={6} />
           <text x={p.x + 8} y={p.y + 18}>
-            {p.node.label}
+            {p.node.label.length > MAX_LABEL ? `${p.node.label.slice(0, MAX_LABEL - 1)}…` : p.node.label}
           </text>
           {p.node.memoryBytes !== null && (
             <text className="topo-sub" x={p.x + 8} y={p.y + 34}>

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RawHost } from '../../../electron/services/hardware';
 
-export const HOSTS = path.resolve(__dirname, '../../fixtures/hosts');
+export const HOSTS = path.resolve(import.meta.dirname, '../../fixtures/hosts');
 
 export function fixtureText(host: string, file: string): string | null {
   const p = path.join(HOSTS, host, file);

@@ -3,17 +3,15 @@
 import { ApiError } from '../../../contract';
 import { EngineService } from '../../engine';
 import { selectedInterpreter } from '../../environment';
-import { detectMachine } from '../../hardware';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 
 export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | 'runs/cancel' | 'runs/get'> {
-  let machine: Promise<unknown> | null = null;
   const engine = new EngineService({
     history: ctx.history,
     dataDir: ctx.dataDir,
     // Detected once per backend (hardware does not change under a running app) and stored per run.
-    machine: () => (machine ??= detectMachine()),
+    machine: () => ctx.machine(),
     // The interpreter chosen in Setup (environment/select); request.python still wins.
     selectedPython: () => selectedInterpreter(ctx.dataDir).catch(() => null),
     events: {

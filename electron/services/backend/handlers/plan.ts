@@ -1,17 +1,16 @@
 // plan/* channels: the tuner's pure functions behind the contract. The machine defaults to the
 // detected one (through the hardware service), measurements to <dataDir>/measurements.json.
 import { ApiError } from '../../../contract';
-import { detectMachine } from '../../hardware';
 import { loadLatestMeasurement } from '../../hardware';
 import { computePlan, generateConfig, importHfConfig, parseWorkload, presetsPayload, strategyById, validateDsConfig, validateFsdpBlock } from '../../tuner';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
+import { calibrate } from './calibration';
 
 type PlanChannels = 'plan/presets' | 'plan/compute' | 'plan/import-hf-config' | 'plan/config';
 
 export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
-  let machine: ReturnType<typeof detectMachine> | null = null;
-  const detect = () => (machine ??= detectMachine());
+  const detect = () => ctx.machine();
   const measurements = () => {
     try {
       return loadLatestMeasurement(ctx.dataDir) ?? undefined;
@@ -21,8 +20,25 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
   };
   return {
     'plan/presets': () => presetsPayload(),
-    'plan/compute': (request) =>
-      computePlan({ workload: request.workload, scenario: request.scenario, machine: request.machine, detect, measurements: measurements() }),
+    'plan/compute': async (request) => {
+      const measured = measurements();
+      // Calibrate only when planning for this machine (not a file, not a scenario's catalogued one).
+      const forThisMachine = request.machine === undefined && request.scenario === undefined;
+      const fit = forThisMachine ? calibrate(ctx.history, await detect(), measured) : null;
+      const plan = await computePlan({
+        workload: request.workload,
+        scenario: request.scenario,
+        machine: request.machine,
+        detect,
+        measurements: measured,
+        calibration: fit ? { '*': fit.factors } : undefined,
+      });
+      if (fit)
+        plan.notes.push(
+          `Calibrated from ${fit.samples} completed run(s) on this machine: step-time error ${(fit.rmsRelativeErrorBefore * 100).toFixed(0)}% (catalogued model) → ${(fit.rmsRelativeErrorAfter * 100).toFixed(0)}% (fitted) RMS.`,
+        );
+      return plan;
+    },
     'plan/import-hf-config': (request) => importHfConfig(request.text, request.id),
     'plan/config': (request) => {
       const workload = parseWorkload(request.workload);

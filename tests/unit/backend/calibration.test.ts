@@ -1,0 +1,84 @@
+// Calibration from history for real: completed runs stored through the history store's own
+// lifecycle, on the H200 fixture machine (served as a --machine file), change the plan's numbers
+// toward what was measured and say so in the plan's notes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildMachine } from '../../../electron/services/hardware';
+import { createBackend, type Backend } from '../../../electron/services/backend';
+import { openHistory } from '../../../electron/services/history';
+import { buildRunSpec, predict } from '../../../electron/services/tuner';
+import { loadHost } from '../hardware/fixture-host';
+
+const backends: Backend[] = [];
+afterEach(async () => {
+  for (const b of backends.splice(0)) await b.close();
+});
+
+function setup() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'os-calib-'));
+  const machine = buildMachine(loadHost('h200-sxm-x86'));
+  const machineFile = path.join(dataDir, 'machine.json');
+  fs.writeFileSync(machineFile, JSON.stringify(machine));
+  return { dataDir, machine, machineFile };
+}
+
+const workload = { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gradAccum: 1, gpus: 1, precision: 'bf16' as const, activationCheckpointing: true };
+
+function storeRun(dataDir: string, machine: ReturnType<typeof buildMachine>, id: string, strategy: string, stepSeconds: number) {
+  const history = openHistory(dataDir);
+  const spec = { runId: id, ...buildRunSpec(workload, strategy), steps: 5, warmup: 1, seed: 1, maxSeconds: 600 };
+  history.createRun({ id, sweepId: 'sw', repeatIndex: 0, model: workload.model, strategy, engine: 'deepspeed', steps: 5, warmup: 1, spec });
+  history.startRun(id, { snapshot: machine, machineId: machine.machineId, spec });
+  history.finishRun(id, { status: 'completed', result: { stepSeconds: { median: stepSeconds }, tflopsPerGpu: { median: 1 }, tokensPerSecond: { median: 1 } } });
+  history.close();
+}
+
+describe('calibration from history', () => {
+  it('leaves the plan uncalibrated without runs, then fits measured step times and says so', async () => {
+    const { dataDir, machine, machineFile } = setup();
+    const first = createBackend({ dataDir, transport: 'cli', machineFile });
+    backends.push(first);
+    const before = await first.invoke('plan/compute', { workload });
+    expect(before.notes.some((n) => n.startsWith('Calibrated'))).toBe(false);
+    const strategies = ['zero2-offload', 'zero3-offload'];
+    for (const s of strategies) expect(before.strategies.find((p) => p.id === s)?.predicted.calibrated).toBe(false);
+    await first.close();
+    backends.pop();
+
+    // The machine turned out twice as slow as the catalogued model says.
+    for (const [i, s] of strategies.entries()) {
+      const predicted = predict(workload, s, machine).stepSeconds;
+      storeRun(dataDir, machine, `run-${i}`, s, predicted * 2);
+    }
+    const second = createBackend({ dataDir, transport: 'cli', machineFile });
+    backends.push(second);
+    const after = await second.invoke('plan/compute', { workload });
+    const note = after.notes.find((n) => n.startsWith('Calibrated'));
+    expect(note).toMatch(/from 2 completed run/);
+    for (const s of strategies) {
+      const b = before.strategies.find((p) => p.id === s)!.predicted.stepSeconds;
+      const a = after.strategies.find((p) => p.id === s)!;
+      expect(a.predicted.calibrated).toBe(true);
+      // Pulled toward the measured 2× (not all the way: the fit keeps a prior toward 1).
+      expect(a.predicted.stepSeconds).toBeGreaterThan(b * 1.3);
+    }
+  });
+
+  it('does not calibrate a plan for a scenario or an explicit machine', async () => {
+    const { dataDir, machine, machineFile } = setup();
+    for (const [i, s] of ['zero2-offload', 'zero3-offload'].entries()) storeRun(dataDir, machine, `r${i}`, s, 100);
+    const backend = createBackend({ dataDir, transport: 'cli', machineFile });
+    backends.push(backend);
+    const withMachine = await backend.invoke('plan/compute', { workload, machine });
+    expect(withMachine.notes.some((n) => n.startsWith('Calibrated'))).toBe(false);
+  });
+
+  it('refuses a --machine file that is not a detect --json, naming the field', () => {
+    const { dataDir } = setup();
+    const bad = path.join(dataDir, 'bad.json');
+    fs.writeFileSync(bad, JSON.stringify({ schemaVersion: 1, cpu: {} }));
+    expect(() => createBackend({ dataDir, transport: 'cli', machineFile: bad })).toThrow(/field '.+'/);
+  });
+});
