@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, ipcMain, session, shell, utilityProcess, type UtilityProcess } from 'electron';
+import { mainWindowWebPreferences } from './window-options';
 import { channels, eventNames, isChannel, type WireResult } from '../contract';
 import { PdfRequestMessageSchema, type PdfReplyMessage, type PdfRequestMessage } from './pdf-bridge';
 
@@ -128,14 +129,7 @@ function createWindow(): void {
     minHeight: 700,
     title: 'Offload Studio',
     show: false,
-    webPreferences: {
-      preload: path.join(__dirname, '..', 'preload', 'preload.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      spellcheck: false,
-    },
+    webPreferences: mainWindowWebPreferences(path.join(__dirname, '..', 'preload', 'preload.cjs')),
   });
   mainWindow.once('ready-to-show', () => mainWindow?.show());
   // No navigation away from the app, no new windows; external links open in the browser.
