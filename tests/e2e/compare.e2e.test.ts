@@ -10,6 +10,7 @@ import { launchChromium } from '../helpers/browser';
 import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 import { storeWith, tmpDir } from '../unit/history-queries/helpers';
 import { writeRunsFile } from '../../electron/services/history';
+import { generate } from '../../bench/history-synthetic';
 
 let serve: ServeHandle;
 let browser: Browser;
@@ -102,5 +103,28 @@ describe('Runs → Compare', () => {
     await page.screenshot({ path: path.join(artifacts, 'runs-1280x800.png') });
     expect(cli(['runs', '--json', '--tag', 'rerun', '--data-dir', serve.dataDir])).toContain('"zero-r2"');
     await page.close();
+  });
+
+  it('keeps the Runs table windowed: 3,000 runs, a few dozen rows in the DOM, the last reachable by scrolling', async () => {
+    const dir = tmpDir();
+    generate(dir, { runs: 3000, samplesPerRun: 3, warmup: 1 }); // synthetic benchmark rows
+    const big = await startServe([], dir);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(big.url + '#/runs');
+      await page.waitForSelector('[data-testid="run-row"]', { timeout: 60_000 });
+      expect(await page.textContent('[data-testid="runs-count"]')).toContain('3000 run(s)');
+      const inDom = await page.locator('[data-testid="run-row"]').count();
+      expect(inDom).toBeGreaterThan(10);
+      expect(inDom).toBeLessThan(60);
+      // Oldest first after sorting by Created ascending; then scroll to the end: the newest is there.
+      await page.click('button.sort >> text=Created');
+      await page.$eval('.runs-viewport', (el) => el.scrollTo(0, el.scrollHeight));
+      await page.waitForSelector('[data-run-id="r-20260103-syn00374-8"]');
+      expect(await page.locator('[data-testid="run-row"]').count()).toBeLessThan(60);
+    } finally {
+      await page.close();
+      await big.stop();
+    }
   });
 });

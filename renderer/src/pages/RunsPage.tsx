@@ -118,14 +118,14 @@ export function RunsPage() {
   const allVisibleSelected = rows.length > 0 && rows.every((r) => selectedSet.has(r.id));
 
   const actions = (
-    <>
+    <span className="button-row">
       <button type="button" disabled={selected.length < 1} data-testid="compare-selected" onClick={() => (openCompare(selected), go('compare'))}>
         Compare {selected.length ? `(${selected.length})` : ''}
       </button>
       <button type="button" className="secondary" disabled={selected.length < 1} onClick={() => setConfirming(true)}>
         Delete…
       </button>
-    </>
+    </span>
   );
 
   return (
