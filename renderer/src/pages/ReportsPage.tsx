@@ -61,7 +61,11 @@ export function ReportsPage() {
                       <input type="checkbox" aria-label={`select run ${run.id}`} checked={r.selected.includes(run.id)} onChange={() => r.toggle(run.id)} />
                     </td>
                     <td>{run.model}</td>
-                    <td>{run.strategy}{run.repeatIndex > 0 ? ` #${run.repeatIndex + 1}` : ''}</td>
+                    <td>
+                      {run.strategy}{run.repeatIndex > 0 ? ` #${run.repeatIndex + 1}` : ''}
+                      {/* Say which run the deltas read against: "Select all" makes it the newest one. */}
+                      {r.selected[0] === run.id && <span className="badge reports-baseline" data-testid="report-baseline">baseline</span>}
+                    </td>
                     <td><span className={`badge badge-${run.status}`}>{run.status}</span></td>
                     <td>{formatNumber(run.tflopsPerGpu)}</td>
                   </tr>
