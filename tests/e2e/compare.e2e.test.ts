@@ -102,6 +102,16 @@ describe('Runs → Compare', () => {
     await expect.poll(async () => page.locator('[data-testid="run-row"]').count()).toBe(1);
     await page.screenshot({ path: path.join(artifacts, 'runs-1280x800.png') });
     expect(cli(['runs', '--json', '--tag', 'rerun', '--data-dir', serve.dataDir])).toContain('"zero-r2"');
+
+    // Delete asks first, then removes the run from the table and from the store.
+    await page.fill('[data-testid="runs-search"]', '');
+    await page.check('[data-run-id="zero-r2"] input[type="checkbox"]');
+    await page.click('text=Delete…');
+    await page.waitForSelector('[role="alertdialog"]');
+    expect(await page.locator('[data-testid="run-row"]').count()).toBe(4);
+    await page.click('[data-testid="confirm-delete"]');
+    await expect.poll(async () => page.locator('[data-testid="run-row"]').count()).toBe(3);
+    expect(cli(['runs', '--json', '--data-dir', serve.dataDir])).not.toContain('"zero-r2"');
     await page.close();
   });
 

@@ -229,7 +229,7 @@ export function RunsPage() {
                       <span role="gridcell" onClick={(e) => e.stopPropagation()}>
                         <input type="checkbox" aria-label={`Select run ${r.id}`} checked={selectedSet.has(r.id)} onChange={() => toggle(r.id)} />
                       </span>
-                      <span role="gridcell" title={r.createdAt}>{new Date(r.createdAt).toLocaleString()}</span>
+                      <span role="gridcell" title={r.createdAt}>{new Date(r.createdAt).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}</span>
                       <span role="gridcell">
                         <span className={`badge badge-${r.status}`}>{r.status}</span>
                       </span>
