@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadNative } from '../electron/services/hardware/measure/native';
 import { recommendCoresPerc, recommendThreads } from '../electron/services/hardware/measure/knee';
+import { reportFigure } from './figure';
 
 interface Point {
   threads: number;
@@ -124,6 +125,10 @@ function render(f: Figures): number {
     const r = best.paramsPerSecond / torchBest.paramsPerSecond;
     rows.push(['  native / torch at that thread count', `${r.toFixed(2)} ×`, '≥ 1.00 ×', ok(r >= 1)]);
   } else if ('error' in f.torch) rows.push(['torch AdamW', f.torch.error, '≥ 1.00 ×', 'not measured']);
+  // The same figures for `npm run bench`'s table (bench/figure.ts).
+  reportFigure({ id: 'native-adam-bound-share', label: `native CPU Adam share of the triad bound (${best.threads} threads, ${f.simdPath})`, value: frac * 100, unit: '%', goal: '≥ 90 %', ok: frac >= 0.9 });
+  if (torchBest && 'impl' in f.torch)
+    reportFigure({ id: 'native-adam-vs-torch', label: `native CPU Adam / torch AdamW at ${best.threads} threads`, value: best.paramsPerSecond / torchBest.paramsPerSecond, unit: '×', goal: '≥ 1.00 ×', ok: best.paramsPerSecond >= torchBest.paramsPerSecond });
   rows.push(['recommended cpuadam_cores_perc (knee at 90%)', `${recommendCoresPerc(f.adam, f.logicalCores)} (${recommendThreads(f.adam)} threads)`, '', '']);
 
   console.log(`\nNative CPU Adam — ${f.source}; ${f.params / 2 ** 20}M fp32 params (${(f.params * 16) / 2 ** 30} GiB of state)\n`);
