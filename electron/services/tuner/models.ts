@@ -18,7 +18,13 @@ export function resolveModel(idOrPath: string | ModelArch): ModelArch {
     const base = idOrPath.replace(/\\/g, '/').split('/');
     const dir = base.length > 1 ? base[base.length - 2] : undefined;
     const file = base[base.length - 1].replace(/\.json$/, '');
-    return importHfConfig(fs.readFileSync(idOrPath, 'utf8'), file === 'config' && dir ? dir : file);
+    // Never echo the file's content: over `serve` this path comes from the wire, and a parse
+    // error quoting it would read any file (/etc/passwd) back to the client.
+    try {
+      return importHfConfig(fs.readFileSync(idOrPath, 'utf8'), file === 'config' && dir ? dir : file);
+    } catch {
+      throw new ApiError('bad_model_file', `model config '${idOrPath}' is not a readable Hugging Face config.json`, 'model');
+    }
   }
   throw new ApiError('unknown_model', `unknown model '${idOrPath}' (presets: ${catalog().models.map((m) => m.id).join(', ')}; or a path to a config.json)`, 'model');
 }
