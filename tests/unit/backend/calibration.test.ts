@@ -82,3 +82,20 @@ describe('calibration from history', () => {
     expect(() => createBackend({ dataDir, transport: 'cli', machineFile: bad })).toThrow(/field '.+'/);
   });
 });
+
+describe('model paths over the wire', () => {
+  it('the server and the app refuse a file path as the model; the CLI reads it', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'os-guard-'));
+    const server = createBackend({ dataDir, transport: 'server' });
+    backends.push(server);
+    const hf = path.resolve(import.meta.dirname, '../../fixtures/hf-configs');
+    const file = path.join(hf, fs.readdirSync(hf).find((f) => f.endsWith('.json'))!);
+    for (const model of [file, '../../etc/passwd', 'x.json'])
+      await expect(server.invoke('plan/compute', { workload: { ...workload, model } })).rejects.toMatchObject({ code: 'bad_request', field: 'workload.model' });
+    await expect(server.invoke('runs/start', { workload: { ...workload, model: '/etc/passwd' }, strategies: ['zero3-offload'] })).rejects.toMatchObject({ field: 'workload.model' });
+    const cli = createBackend({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'os-guard-')), transport: 'cli' });
+    backends.push(cli);
+    const plan = await cli.invoke('plan/compute', { workload: { ...workload, model: file } });
+    expect(plan.params).toBeGreaterThan(0);
+  });
+});

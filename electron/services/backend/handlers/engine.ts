@@ -5,6 +5,7 @@ import { EngineService } from '../../engine';
 import { selectedInterpreter } from '../../environment';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
+import { refuseModelPath } from './model-guard';
 
 export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | 'runs/cancel' | 'runs/get'> {
   const engine = new EngineService({
@@ -31,6 +32,7 @@ export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | '
 
   return {
     'runs/start': async (request) => {
+      refuseModelPath(ctx, request.workload.model);
       const sweep = await engine.start(request);
       return { sweepId: sweep.id, runIds: sweep.runIds };
     },

@@ -6,6 +6,7 @@ import { computePlan, generateConfig, importHfConfig, parseWorkload, presetsPayl
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { calibrate } from './calibration';
+import { refuseModelPath } from './model-guard';
 
 type PlanChannels = 'plan/presets' | 'plan/compute' | 'plan/import-hf-config' | 'plan/config';
 
@@ -21,6 +22,7 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
   return {
     'plan/presets': () => presetsPayload(),
     'plan/compute': async (request) => {
+      refuseModelPath(ctx, request.workload?.model);
       const measured = measurements();
       // Calibrate only when planning for this machine (not a file, not a scenario's catalogued one).
       const forThisMachine = request.machine === undefined && request.scenario === undefined;
@@ -41,6 +43,7 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
     },
     'plan/import-hf-config': (request) => importHfConfig(request.text, request.id),
     'plan/config': (request) => {
+      refuseModelPath(ctx, request.workload.model);
       const workload = parseWorkload(request.workload);
       const strategy = strategyById(request.strategyId);
       const config = request.config ?? generateConfig(strategy, workload, workload.cpuadamCoresPerc);
