@@ -145,6 +145,7 @@ def offload_settings(ds):
         "paramDevice": op.get("device", "none") or "none",
         "superOffload": bool(oo.get("super_offload", False)),
         # DeepSpeed >= 0.19.5 defaults offload pin_memory to true.
-        "pinMemory": bool(oo.get("pin_memory", True)) or bool(op.get("pin_memory", True)),
+        "pinMemory": any(bool(block.get("pin_memory", True)) for block in (oo, op)
+                         if (block.get("device") or "none") != "none"),
         "nvmePaths": nvme,
     }

@@ -88,7 +88,7 @@ def test_superoffload_on_cpu_is_unsupported(bench):
 
 def test_sigterm_cancels_with_exit_130(tmp_path):
     path = tmp_path / "spec.json"
-    path.write_text(json.dumps(tiny_spec(dsConfig=ds_config(2, offload=False), steps=10_000, warmup=1)))
+    path.write_text(json.dumps(tiny_spec(dsConfig=ds_config(2), steps=10_000, warmup=1)))
     proc = subprocess.Popen([sys.executable, "-u", os.path.join(ENGINE, "bench.py"), "--spec", str(path)],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=bench_env(), cwd=ROOT)
     lines = []
