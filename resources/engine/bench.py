@@ -222,6 +222,9 @@ def main(argv=None):
     except BaseException as exc:  # noqa: BLE001 - every failure must become an error line
         if isinstance(exc, SystemExit) and exc.code in (0, None):
             raise
+        # A second Ctrl-C / SIGTERM while reporting must not cut the error line short.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         cls, message, fix, detail = errors.classify(exc)
         log(f"{cls}: {message}\n{detail}")
         # Other ranks stay silent on stdout but still say why in their log.
