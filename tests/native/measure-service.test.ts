@@ -43,7 +43,18 @@ describe('knee rule (recommended cpuadam_cores_perc)', () => {
     const perc = recommendCoresPerc(flat, 16)!; // 3/16 = 0.1875
     expect(perc).toBe(0.19);
     expect(Math.floor(perc * 16)).toBe(3);
-    expect(recommendCoresPerc([{ threads: 32, paramsPerSecond: 1 }], 16)).toBe(1);
+    // Never every core: the training process keeps at least one (15/16 → 0.94, int(0.94·16) = 15).
+    expect(recommendCoresPerc([{ threads: 32, paramsPerSecond: 1 }], 16)).toBe(0.94);
+    expect(Math.floor(0.94 * 16)).toBe(15);
+    expect(recommendCoresPerc([{ threads: 1, paramsPerSecond: 1 }], 1)).toBe(1);
+  });
+
+  it('on the H200 host (still climbing at 16 threads) leaves the trainer one core', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const file = path.resolve(import.meta.dirname, '../fixtures/hosts/h200-sxm-x86/native-measure.json');
+    const captured = JSON.parse(fs.readFileSync(file, 'utf8')) as { logicalCores: number; cpuAdam: { points: { threads: number; paramsPerSecond: number }[] } };
+    expect(recommendCoresPerc(captured.cpuAdam.points, captured.logicalCores)).toBe(0.94);
   });
   it('has no recommendation without data', () => {
     expect(recommendThreads([])).toBeNull();

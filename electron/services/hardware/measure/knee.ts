@@ -23,10 +23,13 @@ export function recommendThreads(points: readonly CpuAdamPoint[], fraction = KNE
 /**
  * threads / logicalCores, rounded UP to two decimals so that DeepSpeed, which takes
  * int(perc * cores) threads, gets at least the recommended count; clamped to (0, 1].
+ * The training process keeps (1 − perc) of the cores, so when the curve never flattens (the H200
+ * host: still climbing at 16 threads) the Adam worker gets all cores but one, never all of them.
  */
 export function recommendCoresPerc(points: readonly CpuAdamPoint[], logicalCores: number, fraction = KNEE_FRACTION): number | null {
   const threads = recommendThreads(points, fraction);
   if (threads === null || logicalCores <= 0) return null;
-  const perc = Math.ceil((Math.min(threads, logicalCores) / logicalCores) * 100 - 1e-9) / 100;
+  const cap = logicalCores > 1 ? logicalCores - 1 : 1;
+  const perc = Math.ceil((Math.min(threads, cap) / logicalCores) * 100 - 1e-9) / 100;
   return Math.min(1, Math.max(0.01, perc));
 }
