@@ -1,10 +1,44 @@
 // hardware/measure, hardware/measure-cancel and the hardware/measure-progress event. One
 // measurement at a time: a second request while one runs is refused (both would fight over
 // the same cores and memory bus and measure nothing useful).
+import fs from 'node:fs';
+import path from 'node:path';
 import { ApiError } from '../../../contract';
+import { selectedInterpreter } from '../../environment';
 import { measureHost } from '../../hardware';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
+
+/**
+ * PyPI's torch ships the CUDA runtime in its nvidia-* wheels; the copy test can dlopen that
+ * libcudart when the system has none on its library path. <venv>/bin/python → the venv's
+ * site-packages/nvidia/<pkg>/lib folders.
+ */
+export async function torchCudaLibraryPaths(dataDir: string): Promise<string[]> {
+  const python = await selectedInterpreter(dataDir).catch(() => null);
+  if (!python) return [];
+  const venv = path.dirname(path.dirname(python));
+  const out: string[] = [];
+  for (const libDir of ['lib', 'lib64']) {
+    let versions: string[] = [];
+    try {
+      versions = fs.readdirSync(path.join(venv, libDir)).filter((d) => d.startsWith('python'));
+    } catch {
+      continue;
+    }
+    for (const version of versions) {
+      const nvidia = path.join(venv, libDir, version, 'site-packages', 'nvidia');
+      let packages: string[] = [];
+      try {
+        packages = fs.readdirSync(nvidia);
+      } catch {
+        continue;
+      }
+      for (const pkg of packages) if (fs.existsSync(path.join(nvidia, pkg, 'lib'))) out.push(path.join(nvidia, pkg, 'lib'));
+    }
+  }
+  return out;
+}
 
 export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measure' | 'hardware/measure-cancel'> {
   let running: AbortController | null = null;
@@ -15,7 +49,9 @@ export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measu
       const controller = new AbortController();
       running = controller;
       try {
+        const cudaLibraryPaths = await torchCudaLibraryPaths(ctx.dataDir);
         return await measureHost({
+          cudaLibraryPaths,
           budgetSeconds: request.budgetSeconds,
           include: request.include,
           signal: controller.signal,
