@@ -119,8 +119,9 @@ export function RunsPage() {
 
   const actions = (
     <span className="button-row">
-      <button type="button" disabled={selected.length < 1} data-testid="compare-selected" onClick={() => (openCompare(selected), go('compare'))}>
-        Compare {selected.length ? `(${selected.length})` : ''}
+      {/* compare/runs takes at most 64 runs: more would not read as a chart anyway. */}
+      <button type="button" disabled={selected.length < 1 || selected.length > 64} title={selected.length > 64 ? 'Compare at most 64 runs at a time' : undefined} data-testid="compare-selected" onClick={() => (openCompare(selected), go('compare'))}>
+        Compare {selected.length ? `(${selected.length}${selected.length > 64 ? ' — max 64' : ''})` : ''}
       </button>
       <button type="button" className="secondary" disabled={selected.length < 1} onClick={() => setConfirming(true)}>
         Delete…
