@@ -100,7 +100,7 @@ export const historyCommands: Record<string, Command> = {
       }
       const str = (name: string) => (typeof ctx.flags[name] === 'string' ? (ctx.flags[name] as string) : null);
       const snapshotFile = str('snapshot');
-      const { file, skipped, rejectedLines } = convertRunnerSweep(path.resolve(dir), {
+      const { file, skipped, rejectedLines, otherTypes } = convertRunnerSweep(path.resolve(dir), {
         source: { label, machine: str('machine'), measuredAt: str('measured-at'), note: str('note') },
         sweepId: str('sweep-id') ?? `sw-sample-${path.basename(path.resolve(dir))}`,
         snapshot: snapshotFile ? JSON.parse(fs.readFileSync(snapshotFile, 'utf8')) : undefined,
@@ -109,6 +109,8 @@ export const historyCommands: Record<string, Command> = {
       ctx.out(`wrote ${file.runs.length} run(s) to ${path.resolve(out)} (${(bytes / 1024).toFixed(1)} KiB)`);
       for (const s of skipped) ctx.out(`  skipped ${s}`);
       if (rejectedLines) ctx.out(`warning: ${rejectedLines} line(s) did not match the runner protocol and were left out`);
+      const other = Object.entries(otherTypes);
+      if (other.length) ctx.out(`note: message types this version does not store were left out: ${other.map(([t, n]) => `${t} ×${n}`).join(', ')}`);
       return 0;
     },
   },

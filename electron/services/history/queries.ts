@@ -187,7 +187,7 @@ interface CompareRow extends SummaryRow {
 }
 
 // Paths that change on every detection or run without the machine or the setup changing.
-const SNAPSHOT_VOLATILE = ['machine.detectedAt', 'machine.detectionMs', 'machine.memory.availableBytes', 'software.t', 'software.v', 'software.rank'];
+const SNAPSHOT_VOLATILE = ['machine.detectedAt', 'machine.detectionMs', 'machine.memory.availableBytes', 'software.t', 'software.v', 'software.rank', 'software.pid'];
 const CONFIG_VOLATILE = ['runId', 'seed', 'maxSeconds'];
 
 function distinctLabels(groups: { strategy: string; model: string; engine: string; machineId: string | null; sweepId: string | null }[], hostOf: (machineId: string | null) => string): string[] {
@@ -241,9 +241,12 @@ export function headline(groups: CompareGroup[], primary: MetricId): string | nu
   return `${base.label} was ${(1 / ratio).toFixed(2)}× ${word} than ${best.label} ${basis}`;
 }
 
-function capacityOf(snapshot: unknown): Comparison['capacity'] {
+function capacityOf(snapshot: unknown, hello: unknown): Comparison['capacity'] {
   const m = (snapshot ?? {}) as { gpus?: { memoryBytes?: unknown }[]; memory?: { totalBytes?: unknown }; disks?: { isNvme?: unknown; sizeBytes?: unknown }[] };
-  const gpu = (m.gpus ?? []).map((g) => num(g.memoryBytes)).filter((x): x is number => x !== null);
+  // Without a machine snapshot (runs converted from raw runner output), the runner's own device
+  // list still says how much memory each GPU has.
+  const devices = m.gpus ?? ((hello ?? {}) as { devices?: { memoryBytes?: unknown }[] }).devices ?? [];
+  const gpu = devices.map((g) => num(g.memoryBytes)).filter((x): x is number => x !== null);
   const nvme = (m.disks ?? []).filter((d) => d.isNvme === true).map((d) => num(d.sizeBytes) ?? 0);
   return {
     gpuBytes: gpu.length ? Math.min(...gpu) : null, // the smallest GPU is the one that runs out
@@ -334,7 +337,7 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
     headline: null,
     snapshotDiff,
     configDiff,
-    capacity: capacityOf(snapshots.find((s) => s != null)),
+    capacity: capacityOf(snapshots.find((s) => s != null), hellos.find((h) => h != null)),
     warnings,
   };
   comparison.headline = headline(groups, primary);

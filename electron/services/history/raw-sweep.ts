@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiError, RunnerMessageSchema, type RunnerMessage, type RunsFile, type RunSample } from '../../contract';
+import { ApiError, RunnerMessageSchema, runnerMessageSchemas, type RunnerMessage, type RunsFile, type RunSample } from '../../contract';
 import { openDatabase } from './database';
 import { exportRuns } from './import-export';
 import { createRun, finishRun, recordDocument, startRun } from './lifecycle';
@@ -38,30 +38,42 @@ export interface RawSweepOptions {
 
 const RUN_ID = /^(?<model>.+)-(?<strategy>zero2_offload|zero3_offload|fsdp2_offload|superoffload|zero2)-mb(?<micro>\d+)-r(?<repeat>\d+)$/;
 
-export function parseRunnerLines(text: string): { messages: RunnerMessage[]; rejected: number } {
+/** Protocol lines by type; a line of a type this version does not know (e.g. a newer runner's
+ *  `preflight`) is counted in `otherTypes`, a line that is not valid JSON or fails its schema in `rejected`. */
+export function parseRunnerLines(text: string): { messages: RunnerMessage[]; rejected: number; otherTypes: Record<string, number> } {
   const messages: RunnerMessage[] = [];
+  const otherTypes: Record<string, number> = {};
   let rejected = 0;
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
+    let json: unknown;
     try {
-      const parsed = RunnerMessageSchema.safeParse(JSON.parse(line));
-      if (parsed.success) messages.push(parsed.data);
-      else rejected++;
+      json = JSON.parse(line);
     } catch {
       rejected++;
+      continue;
     }
+    const type = (json as { type?: unknown } | null)?.type;
+    if (typeof type === 'string' && !(type in runnerMessageSchemas)) {
+      otherTypes[type] = (otherTypes[type] ?? 0) + 1;
+      continue;
+    }
+    const parsed = RunnerMessageSchema.safeParse(json);
+    if (parsed.success) messages.push(parsed.data);
+    else rejected++;
   }
-  return { messages, rejected };
+  return { messages, rejected, otherTypes };
 }
 
 const iso = (t: number | undefined) => (typeof t === 'number' ? new Date(t * 1000).toISOString() : null);
 
-export function convertRunnerSweep(dir: string, options: RawSweepOptions): { file: RunsFile; rejectedLines: number; skipped: string[] } {
+export function convertRunnerSweep(dir: string, options: RawSweepOptions): { file: RunsFile; rejectedLines: number; otherTypes: Record<string, number>; skipped: string[] } {
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort() : [];
   if (files.length === 0) throw new ApiError('not_found', `No runner output (*.jsonl) in ${dir}.`, 'path');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'offload-convert-'));
   const db = openDatabase(tmp);
   let rejectedLines = 0;
+  const otherTypes: Record<string, number> = {};
   const skipped: string[] = [];
   try {
     for (const name of files) {
@@ -71,8 +83,9 @@ export function convertRunnerSweep(dir: string, options: RawSweepOptions): { fil
         skipped.push(`${name}: the name is not <model>-<strategy>-mb<N>-r<N>`);
         continue;
       }
-      const { messages, rejected } = parseRunnerLines(fs.readFileSync(path.join(dir, name), 'utf8'));
+      const { messages, rejected, otherTypes: other } = parseRunnerLines(fs.readFileSync(path.join(dir, name), 'utf8'));
       rejectedLines += rejected;
+      for (const [k, n] of Object.entries(other)) otherTypes[k] = (otherTypes[k] ?? 0) + n;
       const of = <T extends RunnerMessage['type']>(type: T) => messages.find((x) => x.type === type) as Extract<RunnerMessage, { type: T }> | undefined;
       const hello = of('hello');
       const config = of('config');
@@ -109,7 +122,7 @@ export function convertRunnerSweep(dir: string, options: RawSweepOptions): { fil
         iso(messages[0]?.t), iso(messages[0]?.t), iso(last?.t), runId,
       );
     }
-    return { file: exportRuns(db, undefined, options.source), rejectedLines, skipped };
+    return { file: exportRuns(db, undefined, options.source), rejectedLines, otherTypes, skipped };
   } finally {
     db.close();
     fs.rmSync(tmp, { recursive: true, force: true });
