@@ -16,10 +16,12 @@ export interface ServeHandle {
 
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
-export async function startServe(extraArgs: string[] = [], dataDir?: string): Promise<ServeHandle> {
+export async function startServe(extraArgs: string[] = [], dataDir?: string, options: { bundle?: boolean } = {}): Promise<ServeHandle> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'offload-studio-e2e-'));
   const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, ['electron/server/cli-entry.ts', '--port', '0', '--data-dir', dir, ...extraArgs], {
+  // From source through tsx (what `npm run serve` runs), or the plain-Node bundle scripts/build.mjs writes.
+  const [file, entry] = options.bundle ? [process.execPath, 'dist/server/serve.mjs'] : [tsx, 'electron/server/cli-entry.ts'];
+  const child = spawn(file, [entry, '--port', '0', '--data-dir', dir, ...extraArgs], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env },

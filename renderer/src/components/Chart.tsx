@@ -1,9 +1,10 @@
 // An echarts wrapper: init once per element, setOption on change, follow the element's size,
 // dispose on unmount. Options come from pure builders (electron/contract/charts) so the same
 // chart renders here and, as SVG, in reports.
-import { useEffect, useRef } from 'react';
-import * as echarts from 'echarts';
-import type { EChartsOption } from 'echarts';
+// echarts (~1 MB) is loaded on the first chart, not with the app: the first page is interactive
+// sooner, and pages without charts never pay for it.
+import { useEffect, useRef, useState } from 'react';
+import type { ECharts, EChartsOption } from 'echarts';
 
 export interface ChartProps {
   option: EChartsOption;
@@ -14,32 +15,42 @@ export interface ChartProps {
   ariaLabel?: string;
 }
 
+let echartsModule: Promise<typeof import('echarts')> | null = null;
+export function loadEcharts(): Promise<typeof import('echarts')> {
+  return (echartsModule ??= import('echarts'));
+}
+
 export function Chart({ option, height = 320, testId, onRendered, ariaLabel }: ChartProps) {
   const element = useRef<HTMLDivElement | null>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
+  const [chart, setChart] = useState<ECharts | null>(null);
 
   useEffect(() => {
-    if (!element.current) return;
-    const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches || document.documentElement.dataset.theme === 'dark';
-    chart.current = echarts.init(element.current, dark ? 'dark' : undefined, { renderer: 'canvas' });
-    const observer = new ResizeObserver(() => chart.current?.resize());
-    observer.observe(element.current);
+    let disposed = false;
+    let instance: ECharts | null = null;
+    let observer: ResizeObserver | null = null;
+    void loadEcharts().then((echarts) => {
+      if (disposed || !element.current) return;
+      const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches || document.documentElement.dataset.theme === 'dark';
+      instance = echarts.init(element.current, dark ? 'dark' : undefined, { renderer: 'canvas' });
+      observer = new ResizeObserver(() => instance?.resize());
+      observer.observe(element.current);
+      setChart(instance);
+    });
     return () => {
-      observer.disconnect();
-      chart.current?.dispose();
-      chart.current = null;
+      disposed = true;
+      observer?.disconnect();
+      instance?.dispose();
     };
   }, []);
 
   useEffect(() => {
-    const instance = chart.current;
-    if (!instance) return;
-    if (onRendered) instance.on('finished', onRendered);
-    instance.setOption({ backgroundColor: 'transparent', ...option }, { notMerge: true });
+    if (!chart) return;
+    if (onRendered) chart.on('finished', onRendered);
+    chart.setOption({ backgroundColor: 'transparent', ...option }, { notMerge: true });
     return () => {
-      if (onRendered) instance.off('finished', onRendered);
+      if (onRendered) chart.off('finished', onRendered);
     };
-  }, [option, onRendered]);
+  }, [chart, option, onRendered]);
 
   return <div ref={element} className="chart" style={{ height }} data-testid={testId} role="img" aria-label={ariaLabel} />;
 }
