@@ -1,0 +1,28 @@
+// The committed sample dataset (real H200 measurements) through the backend's own channels.
+import { describe, expect, it } from 'vitest';
+import { createBackend } from '../../../electron/services/backend';
+import { tmpDir } from './helpers';
+
+describe('samples/load', () => {
+  it('imports the H200 sweep tagged sample, says where it was measured, and compares', async () => {
+    const backend = createBackend({ dataDir: tmpDir(), transport: 'cli' });
+    try {
+      const loaded = await backend.invoke('samples/load', {});
+      expect(loaded.file).toMatch(/resources\/samples\/h200-llama-3\.2-3b\.runs\.json$/);
+      expect(loaded.imported).toHaveLength(9);
+      expect(loaded.source?.label).toMatch(/H200.*measured 2026-12-02/);
+      const { runs } = await backend.invoke('runs/list', { tag: 'sample' });
+      expect(runs).toHaveLength(9);
+      expect(runs.every((r) => r.status === 'completed' && r.notes.includes('measured 2026-12-02'))).toBe(true);
+      const ids = runs.filter((r) => r.strategy === 'superoffload' || r.strategy === 'zero3-offload').map((r) => r.id);
+      const c = await backend.invoke('compare/runs', { ids });
+      expect(c.headline).toBe('ZeRO-3 Offload was 1.15× faster than SuperOffload (TFLOPS/GPU median of 2 repeats)');
+      expect(c.capacity.gpuBytes).toBe(150109880320); // from the runner's device list
+      expect(c.configDiff.map((d) => d.path)).toContain('dsConfig.zero_optimization.offload_optimizer.super_offload');
+      // Loading again imports nothing twice.
+      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(9);
+    } finally {
+      await backend.close();
+    }
+  });
+});
