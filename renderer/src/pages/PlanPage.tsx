@@ -175,8 +175,10 @@ export function Recommendation() {
         <>
           <p className="headline">
             <strong>{plan.strategies.find((s) => s.id === rec.strategyId)?.label ?? rec.strategyId}</strong> at micro batch {rec.microBatch}
-            {rec.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${rec.cpuadamCoresPerc}` : ''} — predicted {formatNumber(rec.predicted.tflopsPerGpu)} TFLOPS/GPU,{' '}
-            {formatNumber(rec.predicted.stepSeconds, 2)} s/step.
+            {rec.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${rec.cpuadamCoresPerc}` : ''} —{' '}
+            {rec.predicted.stepSeconds > 0
+              ? `predicted ${formatNumber(rec.predicted.tflopsPerGpu)} TFLOPS/GPU, ${formatNumber(rec.predicted.stepSeconds, 2)} s/step.`
+              : 'no GPU prediction (a CPU smoke run measures the engine, not GPU speed).'}
           </p>
           <p>{rec.reason}</p>
           {rec.runnerUp && (
