@@ -7,7 +7,6 @@ import { useWizard } from './stores/wizard';
 import { HardwarePage } from './pages/HardwarePage';
 import { RunsPage } from './pages/RunsPage';
 import { ComparePage } from './pages/ComparePage';
-import { PlaceholderPage } from './pages/PlaceholderPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { ReportsPage } from './pages/ReportsPage';
 import { PlanPage } from './pages/PlanPage';
