@@ -49,6 +49,9 @@ const axis = (theme: ChartTheme, nameGap = 28) => ({
 });
 const Y_GAP = 52;
 
+/** Every category named, wrapped to fit its share of the width (5 strategies side by side). */
+const categoryLabel = (theme: ChartTheme, n: number) => ({ color: theme.muted, interval: 0, overflow: 'break' as const, width: n <= 3 ? 150 : n <= 5 ? 84 : 64, lineHeight: 14 });
+
 /** A round axis maximum at or above `v`: 277 → 300, 1.23 → 1.3. */
 export function niceCeil(v: number): number {
   if (!(v > 0)) return 1;
@@ -73,7 +76,7 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
   const raw = c.groups.flatMap((g, i) => (g.stats[metricId]?.values ?? []).map((v) => [i, scale(v)]));
   return {
     ...base(theme, `${metric.label} (${unit}) — ${metric.better} is better`, 'bar: median of repeats · whisker: min–max · dots: each repeat'),
-    xAxis: { type: 'category', data: categories, ...axis(theme), axisLabel: { color: theme.muted, interval: 0, overflow: 'truncate', width: 140, lineHeight: 15 } },
+    xAxis: { type: 'category', data: categories, ...axis(theme), axisLabel: categoryLabel(theme, categories.length) },
     yAxis: { type: 'value', name: unit, ...axis(theme, Y_GAP) },
     series: [
       {
@@ -111,6 +114,9 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
   } as EChartsOption;
 }
 
+const groupOf = (c: Comparison, runId: string) => c.groups.findIndex((g) => g.runIds.includes(runId));
+const repeatOf = (c: Comparison, runId: string) => c.groups[groupOf(c, runId)]?.runIds.indexOf(runId) ?? 0;
+
 /** One line per run over its measured steps: step time or TFLOPS per GPU. */
 export function stepLinesOption(c: Comparison, which: 'stepSeconds' | 'tflopsPerGpu', theme: ChartTheme = LIGHT_THEME): EChartsOption {
   const isTime = which === 'stepSeconds';
@@ -121,11 +127,14 @@ export function stepLinesOption(c: Comparison, which: 'stepSeconds' | 'tflopsPer
     grid: { left: 56, right: 24, top: 56, bottom: 64, containLabel: true },
     xAxis: { type: 'value', name: 'step', minInterval: 1, ...axis(theme) },
     yAxis: { type: 'value', name: isTime ? 's' : 'TFLOPS', scale: true, ...axis(theme, Y_GAP) },
+    // One colour per group (strategy), a dashed line for each further repeat.
     series: c.series.map((s) => ({
       name: s.label,
       type: 'line',
       showSymbol: s.steps.length <= 50,
       sampling: 'lttb',
+      itemStyle: { color: theme.palette[Math.max(0, groupOf(c, s.runId)) % theme.palette.length] },
+      lineStyle: { type: repeatOf(c, s.runId) > 0 ? 'dashed' : 'solid', width: 1.5 },
       data: s.steps.map((step, i) => [step, (isTime ? s.stepSeconds : s.tflopsPerGpu)[i]]),
     })),
   } as EChartsOption;
@@ -153,7 +162,7 @@ export function memoryPerResourceOption(c: Comparison, theme: ChartTheme = LIGHT
     tooltip: { trigger: 'axis', confine: true },
     legend: { bottom: 0, textStyle: { color: theme.muted } },
     grid: { left: 56, right: 24, top: 64, bottom: 56, containLabel: true },
-    xAxis: { type: 'category', data: c.groups.map((g) => g.label), ...axis(theme), axisLabel: { color: theme.muted, interval: 0, overflow: 'truncate', width: 140 } },
+    xAxis: { type: 'category', data: c.groups.map((g) => g.label), ...axis(theme), axisLabel: categoryLabel(theme, c.groups.length) },
     // The axis reaches the drawn capacity lines: markLines outside the extent are clipped.
     yAxis: { type: 'value', name: 'GiB', max: (extent: { max: number }) => niceCeil(1.05 * Math.max(extent.max, ...lines.map(([, v]) => (v as number) / GIB))), ...axis(theme, Y_GAP) },
     series: resources.map(([id, name], k) => ({
@@ -185,7 +194,8 @@ export function predictedOption(c: Comparison, theme: ChartTheme = LIGHT_THEME):
     const m = useTflops ? r.tflopsPerGpu : r.stepSeconds;
     return p != null && m != null ? [{ name: r.label, value: [p, m, ((m - p) / p) * 100] }] : [];
   });
-  const max = Math.max(1e-9, ...points.flatMap((p) => [p.value[0], p.value[1]])) * 1.1;
+  // With nothing to plot, a plain 0–100 frame (and the subtitle says why), not a 1e-9 axis.
+  const max = points.length ? Math.max(...points.flatMap((p) => [p.value[0], p.value[1]])) * 1.1 : 100;
   const unit = useTflops ? 'TFLOPS/GPU' : 'step s';
   return {
     ...base(theme, `Predicted vs measured ${unit}`, points.length ? 'on the line: the tuner was exact; tooltip: its error' : 'no run with both a prediction and a measurement'),

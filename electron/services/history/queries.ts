@@ -193,7 +193,8 @@ const CONFIG_VOLATILE = ['runId', 'seed', 'maxSeconds'];
 function distinctLabels(groups: { strategy: string; model: string; engine: string; machineId: string | null; sweepId: string | null }[], hostOf: (machineId: string | null) => string): string[] {
   const differ = <T>(pick: (g: (typeof groups)[number]) => T) => new Set(groups.map(pick)).size > 1;
   const byModel = differ((g) => g.model);
-  const byEngine = differ((g) => g.engine);
+  // The engine only where one strategy ran on two engines (strategy ids already imply it otherwise).
+  const byEngine = groups.some((g) => groups.some((h) => h.strategy === g.strategy && h.engine !== g.engine));
   const byMachine = differ((g) => g.machineId);
   const labels = groups.map((g) => {
     const parts = [strategyLabel(g.strategy)];
