@@ -9,10 +9,10 @@ describe('samples/load', () => {
     try {
       const loaded = await backend.invoke('samples/load', {});
       expect(loaded.file).toMatch(/resources\/samples\/h200-llama-3\.2-3b\.runs\.json$/);
-      expect(loaded.imported).toHaveLength(9);
+      expect(loaded.imported).toHaveLength(10);
       expect(loaded.source?.label).toMatch(/H200.*measured 2026-12-02/);
       const { runs } = await backend.invoke('runs/list', { tag: 'sample' });
-      expect(runs).toHaveLength(9);
+      expect(runs).toHaveLength(10);
       expect(runs.every((r) => r.status === 'completed' && r.notes.includes('measured 2026-12-02'))).toBe(true);
       const ids = runs.filter((r) => r.strategy === 'superoffload' || r.strategy === 'zero3-offload').map((r) => r.id);
       const c = await backend.invoke('compare/runs', { ids });
@@ -20,7 +20,7 @@ describe('samples/load', () => {
       expect(c.capacity.gpuBytes).toBe(150109880320); // from the runner's device list
       expect(c.configDiff.map((d) => d.path)).toContain('dsConfig.zero_optimization.offload_optimizer.super_offload');
       // Loading again imports nothing twice.
-      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(9);
+      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(10);
     } finally {
       await backend.close();
     }
