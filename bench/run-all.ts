@@ -9,7 +9,7 @@ const benchDir = path.dirname(new URL(import.meta.url).pathname);
 const only = process.argv.slice(2);
 const scripts = fs
   .readdirSync(benchDir)
-  .filter((f) => /\.(ts|mjs)$/.test(f) && !['run-all.ts', 'figure.ts'].includes(f) && !f.startsWith('_'))
+  .filter((f) => /\.(ts|mjs)$/.test(f) && !['run-all.ts', 'figure.ts', 'history-synthetic.ts' /* a data generator, run by history-bench */].includes(f) && !f.startsWith('_'))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
