@@ -3,7 +3,7 @@
 // generation and validation, recommendation, calibration. Other services import only this index.
 export { countParams, type ParamCount } from './params';
 export { importHfConfig } from './hf-config';
-export { resolveModel } from './models';
+export { looksLikePath, resolveModel } from './models';
 export { catalog, strategyById, scenarioById, type Catalog } from './presets';
 export { parseWorkload } from './workload';
 export { buildRunSpec, specModel, type TunerRunSpec, type RunSpecModel } from './run-spec';

@@ -4,7 +4,8 @@ import { ApiError, type ModelArch } from '../../contract';
 import { importHfConfig } from './hf-config';
 import { catalog } from './presets';
 
-function looksLikePath(s: string): boolean {
+/** A model argument that names a file (a config.json) rather than a preset id. */
+export function looksLikePath(s: string): boolean {
   return s.endsWith('.json') || s.includes('/') || s.includes('\\');
 }
 
