@@ -15,3 +15,4 @@ export * from './reports';
 export * from './settings';
 export * from './cluster';
 export * from './wizard';
+export * from './format';

@@ -305,24 +305,17 @@ class SweepExecution implements Sweep {
           safely(() => deps.history.recordConfig(p.id, m));
           break;
         case 'step': {
-          samples.push(toSample(m));
+          const sample = toSample(m);
+          samples.push(sample);
           if (samples.length >= (deps.sampleBatch ?? 64)) safely(flushSamples);
           const now = Date.now();
           stepsSeen++;
           if (stepsSeen === 1) firstStepAt = now - m.stepSeconds * 1000;
+          // The event carries the stored sample's fields, plus where the sweep stands.
           deps.events.progress({
             ...this.position(i),
-            step: m.step,
+            ...sample,
             total,
-            warmup: m.warmup,
-            stepSeconds: m.stepSeconds,
-            tflopsPerGpu: m.tflopsPerGpu,
-            tokensPerSecond: m.tokensPerSecond,
-            loss: m.loss,
-            gpuAllocatedBytes: m.gpuAllocatedBytes,
-            gpuReservedBytes: m.gpuReservedBytes,
-            gpuPeakBytes: m.gpuPeakBytes,
-            hostRssBytes: m.hostRssBytes,
             elapsedSeconds: (now - this.startedAt) / 1000,
             etaSeconds: this.eta(i, m.step, total, (now - firstStepAt) / stepsSeen / 1000, (now - runStarted) / 1000),
           });

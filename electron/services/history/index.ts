@@ -17,7 +17,7 @@ import {
 import { readLogTail } from './log-tail';
 import { newOwner } from './owner';
 import { insertSamples, readSamples } from './samples';
-import { compareRuns, deleteRuns, listRepeatGroups, listRuns, updateRun } from './queries';
+import { compareRuns, deleteRuns, listRepeatGroups, listRuns, summaryFromRow, updateRun, type SummaryRow } from './queries';
 import { exportRuns, importRuns, type ImportOptions } from './import-export';
 
 export { HistoryError } from './database';
@@ -25,54 +25,6 @@ export { readRunsFile, writeRunsFile } from './import-export';
 export { convertRunnerSweep, RUNNER_STRATEGY_IDS } from './raw-sweep';
 export { repeatStats, deltaPercent, speedup } from './stats';
 export type { NewRun, RecoveredRun, RunEnd, RunStart, FinalStatus, ResultLike } from './lifecycle';
-
-interface RunRow {
-  id: string;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  status: RunSummary['status'];
-  model: string;
-  strategy: string;
-  engine: string;
-  sweep_id: string | null;
-  repeat_index: number;
-  machine_id: string | null;
-  tags: string;
-  notes: string;
-  error_class: string | null;
-  error_message: string | null;
-  tflops_per_gpu: number | null;
-  tokens_per_second: number | null;
-  step_seconds: number | null;
-  peak_gpu_bytes: number | null;
-  peak_host_bytes: number | null;
-}
-
-function toSummary(row: RunRow): RunSummary {
-  return {
-    id: row.id,
-    createdAt: row.created_at,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-    status: row.status,
-    model: row.model,
-    strategy: row.strategy,
-    engine: row.engine,
-    sweepId: row.sweep_id,
-    repeatIndex: row.repeat_index,
-    machineId: row.machine_id,
-    tags: JSON.parse(row.tags) as string[],
-    notes: row.notes,
-    errorClass: row.error_class,
-    errorMessage: row.error_message,
-    tflopsPerGpu: row.tflops_per_gpu,
-    tokensPerSecond: row.tokens_per_second,
-    stepSeconds: row.step_seconds,
-    peakGpuBytes: row.peak_gpu_bytes,
-    peakHostBytes: row.peak_host_bytes,
-  };
-}
 
 interface DetailRow {
   error_fix: string | null;
@@ -154,7 +106,7 @@ export class HistoryStore {
 
   getRun(id: string, logLines = 200): RunDetail | null {
     return this.guard(() => {
-      const row = this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as unknown as RunRow | undefined;
+      const row = this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as unknown as SummaryRow | undefined;
       if (!row) return null;
       const d = this.db
         .prepare(
@@ -165,7 +117,7 @@ export class HistoryStore {
         )
         .get(id) as unknown as DetailRow;
       return {
-        summary: toSummary(row),
+        summary: summaryFromRow(row),
         errorFix: d.error_fix,
         exitCode: d.exit_code,
         exitSignal: d.exit_signal,

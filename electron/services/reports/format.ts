@@ -6,17 +6,8 @@ export function fmt(value: number | null | undefined, digits = 1): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
-export function fmtBytes(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return '—';
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-  let value = bytes;
-  let unit = 0;
-  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
-}
+/** Byte sizes as the UI and the CLI show them. */
+export { formatBytes as fmtBytes } from '../../contract/format';
 
 export function fmtSpread(s: Spread | null, digits = 1): string {
   if (!s) return '—';
