@@ -8,6 +8,7 @@ error); everything else goes to stderr, the run's log. Exit codes: 0 ok, 2 bad_c
 3 runtime error, 130 cancelled.
 """
 import argparse
+import math
 import os
 import platform
 import signal
@@ -83,7 +84,8 @@ def run(spec, writer, rank, local_rank, world_size, started):
     import flops
     import memory
     import preflight
-    from model import count_params, expected_param_count, synthetic_batches
+    from families import expected_param_count
+    from model import count_params, synthetic_batches
 
     accelerator = "cuda" if torch.cuda.is_available() else "cpu"
     writer.emit("hello", **hello_fields(torch, accelerator, rank, world_size))
@@ -130,13 +132,14 @@ def run(spec, writer, rank, local_rank, world_size, started):
     micro, accum, seq = spec["microBatch"], spec["gradAccum"], spec["seqLen"]
     global_batch = micro * accum * world_size
     opt_basic, opt_wrapper = runner.optimizer_names()
+    opt_impl = runner.optimizer_implementation() if hasattr(runner, "optimizer_implementation") else None
     writer.emit("config", engine=runner.engine_name, params=params, trainableParams=trainable,
                 layers=m["numLayers"], hidden=m["hiddenSize"], seqLen=seq, globalBatch=global_batch,
                 microBatch=micro, gradAccum=accum, worldSize=world_size,
                 activationCheckpointing=spec["activationCheckpointing"], precision=spec["precision"],
                 effectiveConfig=runner.effective_config(), formula=flops.FORMULA_TEXT,
-                optimizer=opt_basic, optimizerWrapper=opt_wrapper, initSeconds=init_seconds,
-                modelId=m.get("id"), runId=spec["runId"])
+                optimizer=opt_basic, optimizerWrapper=opt_wrapper, optimizerImpl=opt_impl, initSeconds=init_seconds,
+                modelId=m.get("id"), modelFamily=m.get("family"), runId=spec["runId"])
 
     # Distinct synthetic batches per micro-batch slot, reused across steps (generation is
     # outside the timed region either way).
@@ -179,6 +182,12 @@ def run(spec, writer, rank, local_rank, world_size, started):
                     gpuAllocatedBytes=allocated, gpuReservedBytes=reserved, gpuPeakBytes=peak,
                     hostRssBytes=rss, hostRssChildrenBytes=_kids)
         overhead = time.perf_counter() - t1
+        if not math.isfinite(loss_value):
+            # The step line above carries the loss (NaN/inf → null on the app's side); the run
+            # must not end `completed` with figures of a model that no longer trains.
+            raise errors.RunnerError(
+                "diverged", f"The loss became {loss_value} at step {step}{' (warm-up)' if warm else ''}.",
+                errors.fix_for("diverged"))
         if not warm:
             overhead_measured += overhead
             step_time_measured += step_seconds
@@ -217,6 +226,10 @@ def main(argv=None):
             spec = spec_mod.load(args.spec)
         except spec_mod.SpecError as exc:
             raise errors.RunnerError("bad_config", f"The run spec is invalid: {exc}.", "Fix the named field.") from exc
+        import families
+        refused = families.refusal(spec["model"], spec["seqLen"])
+        if refused:
+            raise errors.RunnerError(*refused)
         start_watchdog(writer, float(spec["maxSeconds"]))
         run(spec, writer, rank, local_rank, world_size, started)
     except BaseException as exc:  # noqa: BLE001 - every failure must become an error line

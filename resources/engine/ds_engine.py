@@ -4,7 +4,7 @@ import copy
 
 import torch
 
-from model import LlamaDecoder
+from model import build_model
 from spec import offload_settings, reconcile_batch
 
 # Used only when dsConfig has no "optimizer" block: with offload, DeepSpeed must create
@@ -32,10 +32,10 @@ class DeepSpeedRun:
             # Parameters are partitioned (and offloaded if offload_param says so) as each
             # module is constructed, so the whole model never materialises on one device.
             with deepspeed.zero.Init(config_dict_or_path=ds):
-                model = LlamaDecoder(m, ac)
+                model = build_model(m, ac)
         else:
             with torch.device(device):
-                model = LlamaDecoder(m, ac)
+                model = build_model(m, ac)
         self.model_for_count = model
         self.engine, self.optimizer, _, _ = deepspeed.initialize(
             model=model, model_parameters=[p for p in model.parameters() if p.requires_grad], config=ds)
@@ -58,6 +58,15 @@ class DeepSpeedRun:
         wrapper = self.engine.optimizer
         return (type(basic).__name__ if basic is not None else None,
                 type(wrapper).__name__ if wrapper is not None else None)
+
+    def optimizer_implementation(self):
+        """For a torch optimizer DeepSpeed built (no offload): 'fused' | 'foreach' | 'default'
+        (torch picks per step); None for DeepSpeed's own (DeepSpeedCPUAdam, FusedAdam)."""
+        opt = getattr(self.engine, "basic_optimizer", None)
+        if not isinstance(opt, torch.optim.Optimizer) or type(opt).__module__.split(".")[0] != "torch":
+            return None
+        d = opt.defaults
+        return "fused" if d.get("fused") else "foreach" if d.get("foreach") else "default"
 
     def train_step(self, micro_batches):
         """gradAccum micro-batches; DeepSpeed applies the optimizer at the boundary."""

@@ -1,9 +1,14 @@
 """Turns an exception (plus any log text) into the protocol's error classes.
 
-Order matters: an OOM raised while building an op is still an OOM, and a RuntimeError
-wrapping "Error building extension" is an op build failure, not an internal error.
+The classes, their texts and the signatures are data: error-signatures.json, which the app's
+classify.ts reads too (one table, no second copy to drift). Order matters: an OOM raised while
+building an op is still an OOM, and a RuntimeError wrapping "Error building extension" is an op
+build failure, not an internal error.
 """
+import json
+import os
 import re
+import sys
 import traceback
 
 
@@ -28,30 +33,61 @@ def exit_code(cls):
     return EXIT_CODES.get(cls, RUNTIME_EXIT)
 
 
-_PIP_NAMES = {"cpuinfo": "py-cpuinfo", "yaml": "pyyaml", "google": "protobuf"}
+_SIGNATURES_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "error-signatures.json")
+_TABLE = None
 
-_RULES = [
-    # (class, regex over "Type: message\ntraceback", message, fix)
-    ("cuda_oom", r"OutOfMemoryError|CUDA out of memory|CUBLAS_STATUS_ALLOC_FAILED|cudaErrorMemoryAllocation",
-     "The GPU ran out of memory.",
-     "Lower the micro batch or sequence length, turn activation checkpointing on, or offload more (optimizer, then parameters)."),
-    ("host_oom", r"\bMemoryError\b|Cannot allocate memory|std::bad_alloc|DefaultCPUAllocator: can't allocate|ENOMEM",
-     "The host ran out of memory.",
-     "Offload less to the CPU, turn pin_memory off, close other programs, or use a host with more RAM."),
-    ("op_build", r"Error building extension|ninja: build stopped|ninja: error|CalledProcessError.*ninja|"
-                 r"fatal error: .*\.h: No such file|cannot find -l|is not compatible with the current|OpBuilder|"
-                 r"Unable to JIT load|deepspeed/ops/op_builder/",
-     "A DeepSpeed C++/CUDA op failed to build.",
-     "Install a C++ compiler and ninja (pip install ninja), and for NVMe libaio-dev; see the log for the compiler error."),
-    ("distributed", r"NCCL|ProcessGroup|\bgloo\b|Gloo|c10d|init_process_group|DistNetworkError|"
-                    r"address already in use|Connection refused|MASTER_ADDR|\bMPI\b",
-     "The distributed backend failed.",
-     "Check that no other run holds the GPUs or port, that RANK/WORLD_SIZE/MASTER_ADDR/MASTER_PORT are sane, and NCCL_DEBUG=INFO in the log."),
-    ("bad_config", r"ValidationError|DeepSpeedConfigError|extra_forbidden|Extra inputs are not permitted|"
-                   r"train_batch_size|Check batch related parameters",
-     "DeepSpeed refused the configuration.",
-     "Fix the named field in ds_config.json."),
-]
+
+def table():
+    """error-signatures.json (shared with the app's classify.ts), patterns compiled. A missing
+    or broken file leaves the classes' generic texts and no signatures: every failure is still
+    reported, as 'internal', with the reason in the log."""
+    global _TABLE
+    if _TABLE is None:
+        try:
+            with open(_SIGNATURES_PATH, encoding="utf-8") as fh:
+                raw = json.load(fh)
+            sigs = [dict(s, regex=re.compile(s["pattern"], re.IGNORECASE if s.get("ignoreCase") else 0))
+                    for s in raw["signatures"]]
+            _TABLE = {"classes": raw["classes"], "pipNames": raw.get("pipNames", {}), "signatures": sigs}
+        except (OSError, ValueError, KeyError, re.error) as exc:
+            print(f"[offload-studio] cannot read {_SIGNATURES_PATH}: {exc}", file=sys.stderr, flush=True)
+            _TABLE = {"classes": {}, "pipNames": {}, "signatures": []}
+    return _TABLE
+
+
+def message_for(cls):
+    return (table()["classes"].get(cls) or {}).get("message") or cls
+
+
+def fix_for(cls):
+    return (table()["classes"].get(cls) or {}).get("fix") or ""
+
+
+def pip_name(module):
+    return table()["pipNames"].get(module, module)
+
+
+def _fill(template, match):
+    """{1}: capture group 1; {package}: its pip name. None when the group did not match."""
+    if template is None:
+        return None
+    group = match.group(1) if match.re.groups >= 1 else None
+    if ("{1}" in template or "{package}" in template) and not group:
+        return None
+    return template.replace("{package}", pip_name(group or "")).replace("{1}", group or "")
+
+
+def match_signature(text, scopes=("any", "exception")):
+    """(cls, message, fix) of the first signature in the table matching `text`, else None."""
+    for sig in table()["signatures"]:
+        if sig.get("scope", "any") not in scopes:
+            continue
+        m = sig["regex"].search(text)
+        if m:
+            cls = sig["class"]
+            return (cls, _fill(sig.get("message"), m) or message_for(cls),
+                    _fill(sig.get("fix"), m) or fix_for(cls))
+    return None
 
 
 def _config_field(text):
@@ -69,32 +105,26 @@ def classify(exc, log_text=""):
     if isinstance(exc, RunnerError):
         return exc.cls, exc.message, exc.fix, exc.detail or detail
     if isinstance(exc, Cancelled):
-        return "cancelled", "The run was cancelled.", "", ""
+        return "cancelled", message_for("cancelled"), "", ""
     if isinstance(exc, TimeoutError):
-        return "timeout", str(exc) or "The run took longer than maxSeconds.", \
-            "Raise maxSeconds or run fewer steps.", detail
+        return "timeout", str(exc) or message_for("timeout"), "Raise maxSeconds or run fewer steps.", detail
     if isinstance(exc, (ImportError, ModuleNotFoundError)) and not _looks_like_op_build(exc, detail):
         name = (getattr(exc, "name", None) or "").split(".")[0]
-        pkg = _PIP_NAMES.get(name, name) or "the missing package"
         return ("missing_package", f"A Python package is missing: {name or exc}.",
-                f"python -m pip install {pkg}", detail)
-    text = f"{type(exc).__name__}: {exc}\n{detail}\n{log_text[-8000:]}"
+                f"python -m pip install {pip_name(name) if name else 'the missing package'}", detail)
     if type(exc).__name__ == "OutOfMemoryError":
-        return "cuda_oom", _RULES[0][2], _RULES[0][3], detail
+        return "cuda_oom", message_for("cuda_oom"), fix_for("cuda_oom"), detail
     if isinstance(exc, MemoryError):
-        return "host_oom", _RULES[1][2], _RULES[1][3], detail
-    if "SuperOffload" in text and "cuda" in text.lower() and "assert" in text.lower():
-        return ("unsupported", "SuperOffload asserts a CUDA device; it cannot run on this accelerator.",
-                "Pick ZeRO-3 with CPU optimizer offload instead, or run on a CUDA GPU.", detail)
+        return "host_oom", message_for("host_oom"), fix_for("host_oom"), detail
     head = f"{type(exc).__name__}: {exc}"
-    for cls, pattern, message, fix in _RULES:
-        # The exception's own text decides first; the traceback/log only as a fallback.
-        if re.search(pattern, head):
-            return cls, _with_field(cls, message, head), fix, detail
-    for cls, pattern, message, fix in _RULES:
-        if re.search(pattern, text):
-            return cls, _with_field(cls, message, text), fix, detail
-    return "internal", f"The runner failed: {head[:300]}", "Report this with the run's log.", detail
+    text = f"{head}\n{detail}\n{log_text[-8000:]}"
+    # The exception's own text decides first; the traceback/log only as a fallback.
+    for candidate in (head, text):
+        found = match_signature(candidate)
+        if found:
+            cls, message, fix = found
+            return cls, _with_field(cls, message, candidate), fix, detail
+    return "internal", f"The runner failed: {head[:300]}", fix_for("internal"), detail
 
 
 def _with_field(cls, message, text):
@@ -105,4 +135,7 @@ def _with_field(cls, message, text):
 
 
 def _looks_like_op_build(exc, detail):
-    return bool(re.search(r"Error building extension|cpp_extension|op_builder", f"{exc}\n{detail}"))
+    """An ImportError raised while building or loading a DeepSpeed op (the table's op_build
+    signatures match its text) is an op build failure, not a missing package."""
+    text = f"{exc}\n{detail}"
+    return any(sig["class"] == "op_build" and sig["regex"].search(text) for sig in table()["signatures"])

@@ -1,10 +1,40 @@
 """PyTorch FSDP2 peer engine: fully_shard per decoder layer, CPUOffloadPolicy when asked,
-bf16/fp16 MixedPrecisionPolicy, torch AdamW. Built on the meta device so a big model is
-never materialised whole before sharding."""
+bf16/fp16 MixedPrecisionPolicy, torch AdamW (fused where this torch has the fused kernel for
+the device the optimizer states live on: CPU with offload, since torch 2.4; else foreach).
+Built on the meta device so a big model is never materialised whole before sharding."""
 import torch
 import torch.distributed as dist
 
-from model import LlamaDecoder
+from model import build_model
+
+
+ADAMW_KW = {"lr": 1e-5, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0.0}
+
+
+def fused_adamw_supported(device_type):
+    """Whether this torch steps AdamW with the fused kernel on this device type (CUDA since
+    torch 2.0, CPU since 2.4): tried on a small tensor, so the answer is the build's own."""
+    try:
+        p = torch.nn.Parameter(torch.zeros(4, device=device_type))
+        p.grad = torch.ones_like(p)
+        torch.optim.AdamW([p], fused=True, **ADAMW_KW).step()
+        return True
+    except (RuntimeError, TypeError, ValueError, NotImplementedError):
+        return False
+
+
+def make_adamw(params, state_device, log=None):
+    """torch AdamW with the fastest implementation this torch has for `state_device`:
+    'fused', else 'foreach' (the multi-tensor path). Returns (optimizer, implementation)."""
+    if fused_adamw_supported(state_device):
+        try:
+            return torch.optim.AdamW(params, fused=True, **ADAMW_KW), "fused"
+        except (RuntimeError, TypeError, ValueError) as exc:
+            if log:
+                log(f"fused AdamW refused these parameters ({exc}); using foreach")
+    elif log:
+        log(f"this torch has no fused AdamW on {state_device}; using foreach")
+    return torch.optim.AdamW(params, foreach=True, **ADAMW_KW), "foreach"
 
 
 class FsdpRun:
@@ -25,7 +55,7 @@ class FsdpRun:
         if fsdp["cpuOffload"]:
             kwargs["offload_policy"] = CPUOffloadPolicy(pin_memory=device.type == "cuda")
         with torch.device("meta"):
-            model = LlamaDecoder(spec["model"], spec["activationCheckpointing"])
+            model = build_model(spec["model"], spec["activationCheckpointing"])
         for layer in model.layers:
             fully_shard(layer, **kwargs)
         fully_shard(model, **kwargs)
@@ -36,21 +66,25 @@ class FsdpRun:
         self.model = model
         self.model_for_count = model
         self.device = device
-        # CPU offload keeps parameters and gradients on the host, so AdamW runs on the CPU
-        # (foreach); on the GPU the fused kernel is the fast one.
-        fused = device.type == "cuda" and not fsdp["cpuOffload"]
-        self.optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5, betas=(0.9, 0.999), eps=1e-8,
-                                           weight_decay=0.0, fused=fused or None)
+        # CPU offload keeps parameters and gradients on the host, so AdamW runs on the CPU:
+        # fused there steps ~7x faster than torch's default per-tensor loop (ENGINE.md).
+        state_device = "cpu" if fsdp["cpuOffload"] else device.type
+        self.optimizer, self.optimizer_impl = make_adamw(list(model.parameters()), state_device, log)
         self.requested = kwargs
 
     def effective_config(self):
         return {"fsdp": dict(self.spec["fsdp"]),
                 "mixedPrecision": self.spec["precision"],
-                "optimizer": {"type": "AdamW", "lr": 1e-5, "fused": bool(self.optimizer.defaults.get("fused"))},
+                "optimizer": {"type": "AdamW", "lr": 1e-5, "implementation": self.optimizer_impl,
+                              "fused": self.optimizer_impl == "fused",
+                              "device": "cpu" if self.spec["fsdp"]["cpuOffload"] else self.device.type},
                 "shardingUnits": "per decoder layer + root"}
 
     def optimizer_names(self):
         return type(self.optimizer).__name__, None
+
+    def optimizer_implementation(self):
+        return self.optimizer_impl
 
     def train_step(self, micro_batches):
         loss_sum = None

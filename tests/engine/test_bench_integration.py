@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import ENGINE, ROOT, bench_env, ds_config, tiny_spec
+from conftest import ENGINE, ROOT, TINY_MODEL, bench_env, ds_config, tiny_spec
 
 
 def assert_protocol_run(run, steps, warmup, engine):
@@ -62,6 +62,10 @@ def test_fsdp2_cpu_offload_on_cpu(bench):
     spec = tiny_spec(engine="fsdp2", fsdp={"cpuOffload": True, "reshardAfterForward": True}, steps=4, warmup=1)
     config, _ = assert_protocol_run(bench(spec), 4, 1, "fsdp2")
     assert config["optimizer"] == "AdamW"
+    # torch >= 2.4 has a fused CPU AdamW: the offloaded optimizer must use it, and say so.
+    assert config["optimizerImpl"] == "fused"
+    assert config["effectiveConfig"]["optimizer"] == {"type": "AdamW", "lr": 1e-5, "implementation": "fused",
+                                                      "fused": True, "device": "cpu"}
 
 
 def test_bad_spec_exits_2_without_a_hello(bench):
@@ -106,3 +110,69 @@ def test_sigterm_cancels_with_exit_130(tmp_path):
         if proc.poll() is None:
             proc.kill()
     assert rest[-1]["type"] == "error" and rest[-1]["class"] == "cancelled"
+
+
+# ---- model families: built faithfully through the real runner, or refused before it starts ----
+
+TINY_GPT2 = {"id": "tiny-gpt2", "family": "gpt2", "hiddenSize": 64, "numLayers": 2, "numHeads": 4, "numKvHeads": 4,
+             "intermediateSize": 256, "vocabSize": 256, "tieEmbeddings": True, "ropeTheta": 0, "rmsNormEps": 1e-5,
+             "headDim": 16, "maxPositionEmbeddings": 64}
+
+
+def assert_trains(run, family, params):
+    assert run.rc == 0, run.stderr[-4000:]
+    config, result = run.one("config"), run.one("result")
+    assert config["modelFamily"] == family and config["params"] == params
+    losses = [s["loss"] for s in run.of("step")]
+    assert all(math.isfinite(x) for x in losses) and abs(losses[-1] - losses[0]) > 1e-3, losses
+    assert result["status"] == "completed"
+    return config
+
+
+def test_tiny_gpt2_trains_through_deepspeed_zero2(bench):
+    import families
+    # ropeTheta 0 (learned positions): a Llama build would divide by zero and report NaN.
+    spec = tiny_spec(model=dict(TINY_GPT2), dsConfig=ds_config(2), steps=4, warmup=1)
+    config = assert_trains(bench(spec), "gpt2", families.expected_param_count(TINY_GPT2))
+    # wte + wpe + 2 blocks (fused qkv, proj, MLP, 2 LayerNorms, all with biases) + ln_f, head tied.
+    assert config["params"] == 256 * 64 + 64 * 64 + 2 * (64 * 192 + 192 + 64 * 64 + 64 + 64 * 256 + 256 + 256 * 64 + 64 + 4 * 64) + 2 * 64
+
+
+def test_tiny_qwen2_trains_through_zero3_with_its_qkv_biases(bench):
+    import families
+    qwen = dict(TINY_MODEL, family="qwen2")
+    spec = tiny_spec(model=qwen, dsConfig=ds_config(3), steps=4, warmup=1)
+    config = assert_trains(bench(spec), "qwen2", families.expected_param_count(qwen))
+    # Qwen2 = the Llama build (90432 here) + q/k/v biases: 2 layers × (64 + 2 × 2·16).
+    assert config["params"] == 90432 + 2 * (64 + 2 * 32)
+
+
+def test_tiny_gpt2_trains_through_fsdp2(bench):
+    import families
+    spec = tiny_spec(model=dict(TINY_GPT2), engine="fsdp2", fsdp={"cpuOffload": True, "reshardAfterForward": True},
+                     steps=3, warmup=1)
+    assert_trains(bench(spec), "gpt2", families.expected_param_count(TINY_GPT2))
+
+
+def test_unknown_family_is_refused_before_anything_runs(bench):
+    run = bench(tiny_spec(model=dict(TINY_MODEL, family="phi3"), dsConfig=ds_config(2)))
+    assert [e["type"] for e in run.events] == ["error"], run.stderr[-2000:]
+    err = run.events[0]
+    assert run.rc == 3 and err["class"] == "unsupported" and "'phi3'" in err["message"] and err["fix"]
+
+
+def test_gpt2_beyond_its_learned_positions_is_refused(bench):
+    run = bench(tiny_spec(model=dict(TINY_GPT2), dsConfig=ds_config(2), seqLen=128))
+    assert [e["type"] for e in run.events] == ["error"]
+    assert run.rc == 2 and run.events[0]["class"] == "bad_config" and "64" in run.events[0]["message"]
+
+
+def test_nan_loss_ends_the_run_diverged(bench):
+    # A negative RMSNorm epsilon makes rsqrt's argument negative: NaN from the first forward.
+    model = dict(TINY_MODEL, rmsNormEps=-1.0)
+    run = bench(tiny_spec(model=model, engine="fsdp2", fsdp={"cpuOffload": False, "reshardAfterForward": True},
+                          steps=4, warmup=1))
+    steps, err = run.of("step"), run.one("error")
+    assert run.rc == 3 and not run.of("result"), run.stderr[-3000:]
+    assert len(steps) == 1 and math.isnan(steps[0]["loss"])
+    assert err["class"] == "diverged" and "step 1" in err["message"] and err["fix"]
