@@ -5,47 +5,9 @@
 import { z } from 'zod';
 import { RunStatusSchema } from './runs';
 import { WorkloadSchema } from './plan';
+import { EngineKindSchema, PrecisionSchema, RunSpecSchema } from './run-spec';
 
-// ---------------------------------------------------------------- the run spec (spec.json)
-
-export const EngineKindSchema = z.enum(['deepspeed', 'fsdp2']);
-export const PrecisionSchema = z.enum(['bf16', 'fp16', 'fp32']);
-
-export const SpecModelSchema = z
-  .object({
-    id: z.string(),
-    family: z.string(),
-    hiddenSize: z.number().int().positive(),
-    numLayers: z.number().int().positive(),
-    numHeads: z.number().int().positive(),
-    numKvHeads: z.number().int().positive(),
-    intermediateSize: z.number().int().positive(),
-    vocabSize: z.number().int().positive(),
-    tieEmbeddings: z.boolean(),
-    ropeTheta: z.number(),
-    rmsNormEps: z.number(),
-    headDim: z.number().int().positive(),
-  })
-  .passthrough();
-
-export const RunSpecSchema = z
-  .object({
-    runId: z.string(),
-    engine: EngineKindSchema,
-    model: SpecModelSchema,
-    seqLen: z.number().int().positive(),
-    microBatch: z.number().int().positive(),
-    gradAccum: z.number().int().positive(),
-    steps: z.number().int().positive(),
-    warmup: z.number().int().nonnegative(),
-    precision: PrecisionSchema,
-    activationCheckpointing: z.boolean(),
-    seed: z.number().int(),
-    dsConfig: z.record(z.string(), z.unknown()).nullable(),
-    fsdp: z.object({ cpuOffload: z.boolean(), reshardAfterForward: z.boolean() }).passthrough().nullable(),
-    maxSeconds: z.number().positive(),
-  })
-  .passthrough();
+// ---------------------------------------------------------------- the run spec: run-spec.ts
 
 // ---------------------------------------------------------------- runner → app messages
 
@@ -139,6 +101,8 @@ export const RunnerErrorClassSchema = z.enum([
   'distributed',
   'missing_package',
   'bad_config',
+  // the loss became NaN/inf: the run measured a model that no longer trains
+  'diverged',
   'timeout',
   'cancelled',
   'unsupported',
@@ -190,10 +154,6 @@ export const RunnerMessageSchema = z.discriminatedUnion('type', [
   ErrorMessageSchema,
 ]);
 
-export type EngineKind = z.infer<typeof EngineKindSchema>;
-export type Precision = z.infer<typeof PrecisionSchema>;
-export type SpecModel = z.infer<typeof SpecModelSchema>;
-export type RunSpec = z.infer<typeof RunSpecSchema>;
 export type HelloMessage = z.infer<typeof HelloMessageSchema>;
 export type ConfigMessage = z.infer<typeof ConfigMessageSchema>;
 export type StepMessage = z.infer<typeof StepMessageSchema>;
@@ -209,10 +169,13 @@ export type ErrorClass = z.infer<typeof ErrorClassSchema>;
 
 export const StartRunsRequestSchema = z
   .object({
-    // The tuner's workload (contract/plan.ts): one shape for planning and running.
-    workload: WorkloadSchema,
-    // Strategy ids of the catalog (resources/presets/strategies.json).
-    strategies: z.array(z.string().min(1)).min(1).max(64),
+    // The specs to run, exactly as the plan made them (plan/compute: strategies[].spec). Each is run
+    // `repeats` times unchanged; runs/start sets only runId, steps, warmup, seed and maxSeconds.
+    specs: z.array(RunSpecSchema).min(1).max(64).optional(),
+    // Or a workload and strategy ids: the backend plans them (the same plan/compute) and runs the
+    // plan's spec of each strategy. Exactly one of `specs` and `workload` + `strategies`.
+    workload: WorkloadSchema.optional(),
+    strategies: z.array(z.string().min(1)).min(1).max(64).optional(),
     repeats: z.number().int().positive().max(100).default(1),
     // Measured steps per run; the warm-up steps come on top (the runner's spec counts both).
     steps: z.number().int().positive().max(100000).default(10),
@@ -221,10 +184,20 @@ export const StartRunsRequestSchema = z
     python: z.string().min(1).optional(),
     // Per-run wall-clock limit in seconds (the runner gets it; the orchestrator enforces it too).
     maxSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
-    seed: z.number().int().optional(),
+    seed: z.number().int().nonnegative().optional(),
     tags: z.array(z.string()).max(32).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((r, ctx) => {
+    if (r.specs && (r.workload || r.strategies))
+      ctx.addIssue({ code: 'custom', path: ['specs'], message: 'give either specs or workload + strategies, not both' });
+    else if (!r.specs && !(r.workload && r.strategies))
+      ctx.addIssue({ code: 'custom', path: [r.workload ? 'strategies' : 'workload'], message: 'is required (or give specs)' });
+  });
+
+/** One planned run of a sweep, in the order the sweep runs them (repeats outer, specs inner). */
+export const PlannedRunSchema = z.object({ runId: z.string(), strategy: z.string(), repeatIndex: z.number().int().nonnegative() });
+export type PlannedRun = z.infer<typeof PlannedRunSchema>;
 
 export type StartRunsRequest = z.infer<typeof StartRunsRequestSchema>;
 
@@ -284,7 +257,7 @@ export type RunLogEvent = z.infer<typeof RunLogEventSchema>;
 export const engineRequests = {
   'runs/start': {
     request: StartRunsRequestSchema,
-    response: z.object({ sweepId: z.string(), runIds: z.array(z.string()) }),
+    response: z.object({ sweepId: z.string(), runIds: z.array(z.string()), runs: z.array(PlannedRunSchema) }),
   },
   'runs/cancel': {
     // force: SIGKILL now instead of SIGINT then SIGKILL after the grace period (a second Ctrl-C).

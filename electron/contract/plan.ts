@@ -3,10 +3,9 @@
 // the CLI (`plan --json`), the `plan/compute` channel and the Plan page show identical numbers.
 import { z } from 'zod';
 import { MachineSchema } from './hardware';
+import { ModelFamilySchema, RunSpecSchema } from './run-spec';
 
 // ---------------------------------------------------------------- model architectures
-
-export const ModelFamilySchema = z.enum(['llama', 'qwen2', 'mistral', 'gpt2']);
 
 /** A dense decoder-only transformer, as far as the memory/throughput model and the runner need it. */
 export const ModelArchSchema = z.object({
@@ -197,6 +196,9 @@ export const StrategyPlanSchema = z.object({
   config: z.record(z.string(), z.unknown()),
   validation: ConfigValidationSchema,
   warnings: z.array(z.string()),
+  /** The run this strategy would be benchmarked with: its best knobs (micro batch, cores…) from the
+   *  search and the prediction for exactly those — what runs/start runs and history stores. */
+  spec: RunSpecSchema,
 });
 export type StrategyPlan = z.infer<typeof StrategyPlanSchema>;
 
@@ -222,6 +224,8 @@ export const HardwareProfileSchema = z.object({
   physicalCores: z.number().int().nonnegative(),
   matmulTflops: z.number().nonnegative(),
   hostLinkBytesPerSecond: z.number().nonnegative(),
+  /** Pageable host→GPU copy rate, where measured (else the tuner derives it from the link kind). */
+  hostLinkPageableBytesPerSecond: z.number().nonnegative().optional(),
   peerLinkBytesPerSecond: z.number().nonnegative(),
   interNodeBytesPerSecond: z.number().nonnegative(),
   diskBytesPerSecond: z.number().nonnegative(),

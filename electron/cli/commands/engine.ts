@@ -39,6 +39,8 @@ export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'ru
     microBatch: intFlag(flags, 'micro-batch', 1),
     gpus: intFlag(flags, 'gpus', 1),
   };
+  // An explicit micro batch runs as given; without one the plan's searched micro batch runs.
+  if (flags['micro-batch'] !== undefined) workload.searchMicroBatch = false;
   if (flags['grad-accum'] !== undefined) workload.gradAccum = intFlag(flags, 'grad-accum');
   if (typeof flags.precision === 'string') workload.precision = flags.precision;
   const ac = boolFlag(flags, 'activation-checkpointing');

@@ -1,5 +1,6 @@
 // `plan`: every strategy for a workload on this machine (or a saved/catalogued one): fits,
-// memory, predicted step time and TFLOPS, the recommendation; --write-configs writes each config.
+// memory, predicted step time and TFLOPS, the recommendation; --write-configs writes each config,
+// --write-specs each strategy's RunSpec (what runs/start and `bench.py --spec` run unchanged).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ModelArch, PlanResult, WorkloadOverrides } from '../../contract';
@@ -8,7 +9,7 @@ import type { Command, CommandContext } from '../command';
 import { formatBytes } from '../format';
 
 const USAGE =
-  'plan --model <preset|path/to/config.json> --seq N --micro-batch N --gpus N [--nodes N] [--grad-accum N] [--precision bf16|fp16] [--no-checkpointing] [--scenario id] [--machine detect.json] [--write-configs DIR] [--json]';
+  'plan --model <preset|path/to/config.json> --seq N --micro-batch N --gpus N [--nodes N] [--grad-accum N] [--precision bf16|fp16] [--no-checkpointing] [--scenario id] [--machine detect.json] [--write-configs DIR] [--write-specs DIR] [--steps N] [--warmup N] [--json]';
 
 function intFlag(flags: CommandContext['flags'], name: string): number | undefined {
   const v = flags[name];
@@ -62,13 +63,30 @@ function writeConfigs(plan: PlanResult, dir: string): string[] {
     params: plan.params,
     largestLayerParams: plan.largestLayerParams,
     strategies: plan.strategies.map((s) => {
+      // The config of the strategy's spec: the searched micro batch and knobs, what would run.
       const file = `${s.id}.${s.engine === 'deepspeed' ? 'ds_config' : 'fsdp'}.json`;
-      fs.writeFileSync(path.join(dir, file), JSON.stringify(s.config, null, 2) + '\n');
+      fs.writeFileSync(path.join(dir, file), JSON.stringify(s.spec.dsConfig ?? s.spec.fsdp, null, 2) + '\n');
       written.push(file);
-      return { id: s.id, engine: s.engine, file, valid: s.validation.ok, modelStates: s.memory.modelStates };
+      return { id: s.id, engine: s.engine, file, microBatch: s.spec.microBatch, configHash: s.spec.configHash, valid: s.validation.ok, modelStates: s.memory.modelStates };
     }),
   };
   fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return written;
+}
+
+/** One `<strategy>.json` RunSpec per strategy (fitting ones only unless `all`), runnable as
+ *  `python resources/engine/bench.py --spec DIR/<strategy>.json`; steps/warm-up from the flags. */
+export function writeSpecs(plan: PlanResult, dir: string, options: { steps?: number; warmup?: number; all?: boolean } = {}): string[] {
+  fs.mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  for (const s of plan.strategies) {
+    if (!s.fits && !options.all) continue;
+    const warmup = options.warmup ?? s.spec.warmup;
+    const spec = { ...s.spec, runId: s.id, warmup, steps: options.steps !== undefined ? options.steps + warmup : s.spec.steps };
+    const file = `${s.id}.json`;
+    fs.writeFileSync(path.join(dir, file), JSON.stringify(spec, null, 2) + '\n');
+    written.push(file);
+  }
   return written;
 }
 
@@ -117,6 +135,10 @@ export const planCommands: Record<string, Command> = {
       if (typeof flags['write-configs'] === 'string') {
         const files = writeConfigs(plan, flags['write-configs']);
         if (!json) out(`wrote ${files.length} configs and manifest.json to ${flags['write-configs']}`);
+      }
+      if (typeof flags['write-specs'] === 'string') {
+        const files = writeSpecs(plan, flags['write-specs'], { steps: intFlag(flags, 'steps'), warmup: flags.warmup === '0' ? 0 : intFlag(flags, 'warmup'), all: flags['all-strategies'] === true });
+        (json ? (line: string) => process.stderr.write(line + '\n') : out)(`wrote ${files.length} run spec(s) to ${flags['write-specs']}: ${files.join(', ')}`);
       }
       if (json) {
         out(JSON.stringify(plan, null, 2));

@@ -17,8 +17,8 @@ export { startRunner, DEFAULT_GRACE_MS, type RunnerHandle, type RunnerLaunch, ty
 export { chooseInterpreter, engineVenvs, venvPython, type InterpreterChoice } from './interpreter';
 export { buildLaunch, type LaunchInput } from './launch';
 export { startSweep, type RunEnd, type Sweep, type SweepDeps, type SweepEvents } from './sweep';
-export { tunerPlanner } from './tuner-planner';
-export type { Planner, Prediction, SpecParts } from './planner';
+export { createTunerPlanner, tunerPlanner, type TunerPlannerOptions } from './tuner-planner';
+export type { Planner } from './planner';
 
 export interface EngineOptions {
   history: HistoryStore;
@@ -57,8 +57,7 @@ export class EngineService {
   private async begin(request: StartRunsRequest): Promise<Sweep> {
     const python = chooseInterpreter(request.python ?? (await this.options.selectedPython?.()) ?? null).python;
     const benchScript = this.options.benchScript ?? enginePath('bench.py');
-    const gpus = request.workload.gpus;
-    const launch = this.options.sweep?.launch ?? ((specFile: string, _spec: RunSpec) => buildLaunch({ python, benchScript, specFile, gpus }));
+    const launch = this.options.sweep?.launch ?? ((specFile: string, spec: RunSpec) => buildLaunch({ python, benchScript, specFile, gpus: spec.gpus }));
     const sweep = await startSweep(request, {
       history: this.options.history,
       dataDir: this.options.dataDir,

@@ -17,7 +17,10 @@ import type {
 import type { HistoryStore } from '../history';
 import { DEFAULT_FIX } from './classify';
 import { newSweepId, runIdFor } from './ids';
-import type { Planner, Prediction, SpecParts } from './planner';
+import type { Planner } from './planner';
+
+/** Predicted figures stored beside the measurement (tflopsPerGpu/stepSeconds are also columns). */
+type Prediction = { tflopsPerGpu?: number | null; stepSeconds?: number | null } & Record<string, unknown>;
 import { startRunner, type RunnerHandle, type RunnerLaunch, type RunnerOutcome } from './runner-process';
 
 export interface SweepEvents {
@@ -60,6 +63,8 @@ export interface RunEnd {
 export interface Sweep {
   readonly id: string;
   readonly runIds: string[];
+  /** Every run in the order it runs, with its strategy and repeat (what runs/start replies). */
+  readonly runs: { runId: string; strategy: string; repeatIndex: number }[];
   readonly done: Promise<RunEnd[]>;
   /** Graceful: the current run gets SIGINT (SIGKILL after the grace period); queued runs are cancelled. */
   cancel(): void;
@@ -98,45 +103,47 @@ function machineIdOf(machine: unknown): string | null {
   return typeof id === 'string' ? id : null;
 }
 
-/** Validates and plans every run, writes them queued, and starts the first. Throws (writing
- *  nothing) when a strategy cannot be planned, so a typo fails before anything runs. */
+/** The specs a request runs: its own, or the planner's for its workload and strategies. */
+async function specsOf(request: StartRunsRequest, planner: Planner, machine: unknown): Promise<RunSpec[]> {
+  if (request.specs) return request.specs;
+  return planner.specs(request.workload!, request.strategies!, machine);
+}
+
+/** The prediction stored beside the measurement: the one the spec carries (what the plan showed). */
+function predictionOf(spec: RunSpec): Prediction | null {
+  return spec.prediction ? { ...spec.prediction } : null;
+}
+
+/** Plans every run, writes them queued, and starts the first. Throws (writing nothing) when a
+ *  strategy cannot be planned, so a typo fails before anything runs. */
 export async function startSweep(request: StartRunsRequest, deps: SweepDeps): Promise<Sweep> {
   const sweepId = newSweepId();
   const maxSeconds = request.maxSeconds ?? deps.defaultMaxSeconds ?? 3600;
-  const parts = new Map<string, SpecParts>();
-  for (const strategy of new Set(request.strategies)) parts.set(strategy, await deps.planner.buildRunSpec(request.workload, strategy));
-
   let machine: unknown = null;
   try {
     machine = await deps.machine();
   } catch {
     machine = null; // a run without a snapshot is still a run; comparisons will say it lacks one
   }
-  const predictions = new Map<string, Prediction | null>();
-  for (const strategy of parts.keys()) {
-    try {
-      predictions.set(strategy, deps.planner.predict ? await deps.planner.predict(request.workload, strategy, machine) : null);
-    } catch {
-      predictions.set(strategy, null);
-    }
-  }
+  const specs = await specsOf(request, deps.planner, machine);
 
-  // Repeats outer, strategies inner: drift of the machine (thermals, page cache) spreads over
-  // all strategies instead of favouring the first.
+  // Repeats outer, specs inner: drift of the machine (thermals, page cache) spreads over all
+  // strategies instead of favouring the first. The reply lists this order (runs/start `runs`).
   const planned: PlannedRun[] = [];
   for (let r = 0; r < request.repeats; r++)
-    for (const strategy of request.strategies) {
+    for (const base of specs) {
       const id = runIdFor(sweepId, planned.length);
+      // The plan's spec unchanged, but for what says which run this is and how long it goes.
       const spec: RunSpec = {
+        ...base,
         runId: id,
-        ...parts.get(strategy)!,
         // The runner counts warm-up inside `steps`; the request asks for measured steps.
         steps: request.steps + request.warmup,
         warmup: request.warmup,
-        seed: request.seed ?? 1234,
+        seed: request.seed ?? base.seed,
         maxSeconds,
       };
-      planned.push({ id, strategy, repeatIndex: r, spec, predicted: predictions.get(strategy) ?? null });
+      planned.push({ id, strategy: spec.strategy, repeatIndex: r, spec, predicted: predictionOf(spec) });
     }
 
   for (const run of planned)
@@ -144,7 +151,7 @@ export async function startSweep(request: StartRunsRequest, deps: SweepDeps): Pr
       id: run.id,
       sweepId,
       repeatIndex: run.repeatIndex,
-      model: typeof request.workload.model === 'string' ? request.workload.model : request.workload.model.id,
+      model: run.spec.model.id,
       strategy: run.strategy,
       engine: run.spec.engine,
       steps: request.steps,
@@ -154,11 +161,12 @@ export async function startSweep(request: StartRunsRequest, deps: SweepDeps): Pr
       predicted: run.predicted ?? undefined,
     });
 
-  return new SweepExecution(sweepId, planned, machine, deps, request.workload.gpus).start();
+  return new SweepExecution(sweepId, planned, machine, deps, specs[0].gpus).start();
 }
 
 class SweepExecution implements Sweep {
   readonly runIds: string[];
+  readonly runs: { runId: string; strategy: string; repeatIndex: number }[];
   done!: Promise<RunEnd[]>;
   private stopRequested: 'cancel' | 'kill' | null = null;
   private current: RunnerHandle | null = null;
@@ -173,6 +181,7 @@ class SweepExecution implements Sweep {
     private readonly gpus: number,
   ) {
     this.runIds = planned.map((p) => p.id);
+    this.runs = planned.map((p) => ({ runId: p.id, strategy: p.strategy, repeatIndex: p.repeatIndex }));
   }
 
   get cancelled(): boolean {

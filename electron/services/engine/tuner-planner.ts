@@ -1,37 +1,30 @@
-// The tuner service as the orchestrator's Planner: the same spec generation and the same
-// predictions the Plan view shows, so a run executes exactly what was planned.
+// The tuner service as the orchestrator's Planner: the plan's own specs (planWorkload), so a run
+// started from a workload executes what the Plan page shows for it. Without a machine snapshot
+// there is nothing to plan against: the specs carry no prediction.
 import * as tuner from '../tuner';
-import type { Machine } from '../../contract';
-import type { Planner, Prediction, SpecParts } from './planner';
+import { MachineSchema, type Machine, type Workload } from '../../contract';
+import type { Planner } from './planner';
 
-/** Reduce the tuner's prediction to what is stored beside the measurement (the whole object is
- *  kept as JSON; the two headline figures are also columns for comparisons). */
-function toPrediction(value: unknown): Prediction | null {
-  if (!value || typeof value !== 'object') return null;
-  const v = value as Record<string, unknown>;
-  const pick = (...keys: string[]) => {
-    for (const k of keys) {
-      const x = k.split('.').reduce<unknown>((o, part) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[part] : undefined), v);
-      if (typeof x === 'number' && Number.isFinite(x)) return x;
-    }
-    return null;
-  };
+export interface TunerPlannerOptions {
+  measurements?: () => unknown;
+  calibration?: (machine: Machine) => Record<string, tuner.EfficiencyFactors> | undefined;
+}
+
+export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {
   return {
-    ...v,
-    tflopsPerGpu: pick('tflopsPerGpu', 'throughput.tflopsPerGpu', 'time.tflopsPerGpu'),
-    stepSeconds: pick('stepSeconds', 'throughput.stepSeconds', 'time.stepSeconds'),
+    specs(workload: Workload, strategies: string[], machine: unknown) {
+      for (const id of strategies) tuner.strategyById(id); // an unknown id fails before anything runs
+      const parsed = MachineSchema.safeParse(machine);
+      if (!parsed.success) return strategies.map((id) => tuner.buildRunSpec(workload, id));
+      const plan = tuner.planWorkload(workload, {
+        machine: parsed.data,
+        measurements: options.measurements?.(),
+        calibration: options.calibration?.(parsed.data),
+        strategies: [...new Set(strategies)],
+      });
+      return strategies.map((id) => plan.strategies.find((s) => s.id === id)!.spec);
+    },
   };
 }
 
-export const tunerPlanner: Planner = {
-  buildRunSpec(workload, strategyId): SpecParts {
-    const spec = tuner.buildRunSpec(workload, strategyId);
-    return { ...spec, model: { ...spec.model } }; // (spread: the contract's passthrough model type is open)
-  },
-  predict(workload, strategyId, machine) {
-    // Without a snapshot there is nothing to predict against. Host measurements (CPU Adam rate,
-    // copy bandwidth) are not passed yet: the prediction uses the tuner's defaults for them.
-    if (!machine) return null;
-    return toPrediction(tuner.predict(workload, strategyId, machine as Machine));
-  },
-};
+export const tunerPlanner: Planner = createTunerPlanner();

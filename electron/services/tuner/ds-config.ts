@@ -1,7 +1,7 @@
 // ds_config.json generation: one config per strategy, from the strategy's data and the workload.
 // The seed scenario's keys (DeepSpeedExamples finetune_llama-70b_4gpu.sh) are applied to every
 // DeepSpeed strategy so strategies are compared on the same bucket sizes.
-import type { StrategyPreset, Workload } from '../../contract';
+import type { Knobs, StrategyPreset, Workload } from '../../contract';
 
 /** Keys of the seed scenario's generated config, shared by every DeepSpeed strategy. */
 export const SEED_ZERO_KEYS = {
@@ -30,25 +30,46 @@ export function effectiveGradientClipping(s: StrategyPreset, w: Workload): numbe
   return s.superOffload ? 0.0 : DEFAULT_GRADIENT_CLIPPING;
 }
 
-export function generateDsConfig(s: StrategyPreset, w: Workload, cpuadamCoresPerc = DEFAULT_CPUADAM_CORES_PERC): Record<string, unknown> {
+/** The knobs a config is generated from, with the generator's defaults filled in for this strategy
+ *  (SuperOffload: cpuadam_cores_perc and ratio; FSDP2: reshardAfterForward). A number is the old
+ *  form: SuperOffload's cpuadam_cores_perc. */
+export function resolveKnobs(s: StrategyPreset, w: Workload, knobs: Knobs | number = {}): Knobs {
+  const k: Knobs = typeof knobs === 'number' ? { cpuadamCoresPerc: knobs } : { ...knobs };
+  if (s.engine === 'fsdp2') return { reshardAfterForward: k.reshardAfterForward ?? true };
+  const out: Knobs = {
+    overlapComm: k.overlapComm ?? SEED_ZERO_KEYS.overlap_comm,
+    reduceBucketSize: k.reduceBucketSize ?? SEED_ZERO_KEYS.reduce_bucket_size,
+  };
+  if (s.stage === 3) out.subGroupSize = k.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size;
+  if (s.offloadOptimizer !== 'none' || s.offloadParam !== 'none') out.pinMemory = k.pinMemory ?? true;
+  // ratio: stage 3 with CPU optimizer offload (SuperOffload's default 0.9; plain ZeRO-3 offload only when searched)
+  if (s.stage === 3 && s.offloadOptimizer === 'cpu' && (s.superOffload || k.ratio !== undefined)) out.ratio = k.ratio ?? SUPER_OFFLOAD_RATIO;
+  if (s.superOffload) out.cpuadamCoresPerc = k.cpuadamCoresPerc ?? w.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC;
+  return out;
+}
+
+export function generateDsConfig(s: StrategyPreset, w: Workload, knobs: Knobs | number = {}): Record<string, unknown> {
+  const k = resolveKnobs(s, w, knobs);
   const nvmePath = w.nvmePath ?? DEFAULT_NVME_PATH;
+  const pin = k.pinMemory ?? true;
   const zero: Record<string, unknown> = {
     stage: s.stage,
-    overlap_comm: SEED_ZERO_KEYS.overlap_comm,
+    overlap_comm: k.overlapComm,
     contiguous_gradients: true,
-    reduce_bucket_size: SEED_ZERO_KEYS.reduce_bucket_size,
+    reduce_bucket_size: k.reduceBucketSize,
   };
-  if (s.stage === 3) zero.sub_group_size = SEED_ZERO_KEYS.sub_group_size;
+  if (s.stage === 3) zero.sub_group_size = k.subGroupSize;
   if (s.offloadOptimizer === 'cpu') {
-    zero.offload_optimizer = { device: 'cpu', pin_memory: true };
+    zero.offload_optimizer = { device: 'cpu', pin_memory: pin };
+    if (k.ratio !== undefined) (zero.offload_optimizer as Record<string, unknown>).ratio = k.ratio;
     if (s.superOffload)
-      zero.offload_optimizer = { device: 'cpu', pin_memory: true, ratio: SUPER_OFFLOAD_RATIO, super_offload: true, cpuadam_cores_perc: cpuadamCoresPerc };
+      zero.offload_optimizer = { device: 'cpu', pin_memory: pin, ratio: k.ratio, super_offload: true, cpuadam_cores_perc: k.cpuadamCoresPerc };
   } else if (s.offloadOptimizer === 'nvme') {
-    zero.offload_optimizer = { device: 'nvme', nvme_path: nvmePath, pin_memory: true, buffer_count: 4, pipeline_read: false, pipeline_write: false };
+    zero.offload_optimizer = { device: 'nvme', nvme_path: nvmePath, pin_memory: pin, buffer_count: 4, pipeline_read: false, pipeline_write: false };
   }
-  if (s.offloadParam === 'cpu') zero.offload_param = { device: 'cpu', pin_memory: true };
+  if (s.offloadParam === 'cpu') zero.offload_param = { device: 'cpu', pin_memory: pin };
   else if (s.offloadParam === 'nvme')
-    zero.offload_param = { device: 'nvme', nvme_path: nvmePath, pin_memory: true, buffer_count: 5, buffer_size: 1e8, max_in_cpu: 1e9 };
+    zero.offload_param = { device: 'nvme', nvme_path: nvmePath, pin_memory: pin, buffer_count: 5, buffer_size: 1e8, max_in_cpu: 1e9 };
 
   const config: Record<string, unknown> = {
     train_batch_size: w.microBatch * w.gradAccum * worldSize(w),
@@ -67,11 +88,11 @@ export function generateDsConfig(s: StrategyPreset, w: Workload, cpuadamCoresPer
   return config;
 }
 
-export function generateFsdpBlock(): FsdpBlock {
-  return { cpuOffload: true, reshardAfterForward: true };
+export function generateFsdpBlock(knobs: Knobs = {}): FsdpBlock {
+  return { cpuOffload: true, reshardAfterForward: knobs.reshardAfterForward ?? true };
 }
 
 /** The strategy's config: ds_config for DeepSpeed, the runner's fsdp block for FSDP2. */
-export function generateConfig(s: StrategyPreset, w: Workload, cpuadamCoresPerc?: number): Record<string, unknown> {
-  return s.engine === 'fsdp2' ? { ...generateFsdpBlock() } : generateDsConfig(s, w, cpuadamCoresPerc);
+export function generateConfig(s: StrategyPreset, w: Workload, knobs?: Knobs | number): Record<string, unknown> {
+  return s.engine === 'fsdp2' ? { ...generateFsdpBlock(typeof knobs === 'number' ? {} : knobs) } : generateDsConfig(s, w, knobs);
 }

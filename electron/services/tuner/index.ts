@@ -6,11 +6,12 @@ export { importHfConfig } from './hf-config';
 export { looksLikePath, resolveModel } from './models';
 export { catalog, strategyById, scenarioById, type Catalog } from './presets';
 export { parseWorkload } from './workload';
-export { buildRunSpec, specModel, type TunerRunSpec, type RunSpecModel } from './run-spec';
+export { buildRunSpec, configHash, planSpec, specModel, specPrediction, type BuildRunSpecOptions } from './run-spec';
 export {
   generateConfig,
   generateDsConfig,
   generateFsdpBlock,
+  resolveKnobs,
   effectiveGradientClipping,
   worldSize,
   SEED_ZERO_KEYS,
@@ -21,10 +22,10 @@ export { estimateZero2, estimateZero3, type EstimatorResult } from './estimators
 export { estimateMemory, activationBytes, layerActivationBytesPerToken, modelStatesFor, MEMORY_CONSTANTS } from './memory';
 export { normalizeMeasurements, type TunerMeasurements } from './measurements';
 export { buildProfile, cpuAdamRate, matchGpu, PROFILE_DEFAULTS } from './profile';
-export { flopsPerSample, phaseTimes, predictFrom, stepSecondsFrom, TFLOPS_FORMULA, THROUGHPUT_CONSTANTS, UNIT_FACTORS, type EfficiencyFactors, type PhaseTimes, type ThroughputInputs } from './throughput';
+export { completeFactors, cpuRatio, exposedTerms, FACTOR_KEYS, flopsPerSample, pageableRate, phaseTimes, predictFrom, stepSecondsFrom, TFLOPS_FORMULA, THROUGHPUT_CONSTANTS, UNIT_FACTORS, type EfficiencyFactors, type PhaseTimes, type ThroughputInputs, type ThroughputKnobs } from './throughput';
 export { checkFit, gib, type FitVerdict } from './fit';
 export { planWorkload, predict, chooseCpuadamCoresPerc, type PlanOptions } from './plan';
-export { fitEfficiency, phaseTimesOf, type CalibrationSample, type CalibrationResult } from './calibrate';
+export { calibrationNote, calibrationTable, fitCalibration, fitEfficiency, knobsFromConfig, phaseTimesOf, sampleFromRun, type CalibrationRow, type CalibrationSample, type CalibrationResult, type StoredRunFacts } from './calibrate';
 export { computePlan, parseMachine, type ComputePlanInput } from './compute';
 
 import { catalog as catalogOf } from './presets';

@@ -3,6 +3,7 @@
 // recommendation. The CLI, the plan/compute channel and the Plan page all show its output.
 import type {
   HardwareProfile,
+  Knobs,
   Machine,
   ModelArch,
   PlanResult,
@@ -21,6 +22,7 @@ import { resolveModel } from './models';
 import { countParams, type ParamCount } from './params';
 import { catalog, strategyById } from './presets';
 import { buildProfile, cpuAdamRate } from './profile';
+import { planSpec } from './run-spec';
 import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './throughput';
 import { validateDsConfig, validateFsdpBlock } from './validate-config';
 import { parseWorkload } from './workload';
@@ -57,7 +59,7 @@ export function chooseCpuadamCoresPerc(hw: HardwareProfile, gpusPerNode: number,
 }
 
 
-function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors): StrategyPlan {
+function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors): Omit<StrategyPlan, 'spec'> & { spec?: StrategyPlan['spec'] } {
   const memory = estimateMemory(s, model, params, w);
   const fit = checkFit(s, memory, w, machine, hw);
   const predicted = predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: perc }, factors);
@@ -112,6 +114,8 @@ interface Candidate {
   label: string;
   microBatch: number;
   predicted: Prediction;
+  /** Knobs the search chose beyond the micro batch (they go into the strategy's RunSpec). */
+  knobs?: Knobs;
 }
 
 /** Memory + fit + prediction only (no config, no validation): the micro-batch search runs this many times. */
@@ -120,7 +124,7 @@ function quick(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workl
   return { id: s.id, label: s.label, microBatch: w.microBatch, predicted: predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: perc }, factors) };
 }
 
-function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, calibration?: Record<string, EfficiencyFactors>): Recommendation | null {
+function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, calibration?: Record<string, EfficiencyFactors>, bestOf?: Map<string, Candidate>): Recommendation | null {
   const micros = w.searchMicroBatch ? [...new Set([w.microBatch, ...MICRO_CANDIDATES])].sort((a, b) => a - b) : [w.microBatch];
   const bests: Candidate[] = [];
   for (const s of all) {
@@ -131,6 +135,7 @@ function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, 
       if (!best || tps(c.predicted) > tps(best.predicted)) best = c;
     }
     if (best) bests.push(best);
+    if (best) bestOf?.set(s.id, best);
   }
   if (bests.length === 0) return null;
   if (hw.gpuCount === 0) {
@@ -189,14 +194,21 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
     `Throughput figures use ${Object.entries(hw.sources).map(([k, v]) => `${k}: ${v}`).join('; ')}.`,
   ];
   if (options.machineSource === 'catalogued') notes.push('The machine is catalogued (a synthetic description), not detected.');
+  const bestOf = new Map<string, Candidate>();
+  const recommended = recommend(strategies, model, params, workload, options.machine, hw, perc, options.calibration, bestOf);
+  const measured = Object.values(hw.sources).some((v) => v === 'measured');
+  // Each strategy's RunSpec: the knobs its search chose and the prediction for exactly those (no GPU:
+  // nothing was searched for real, the form's values run).
+  for (const [i, s] of strategies.entries())
+    plans[i].spec = planSpec(s, model, params, workload, hw.gpuCount ? (bestOf.get(s.id) ?? null) : null, plans[i], { cpuadamCoresPerc: perc }, measured);
   return {
     params: params.total,
     largestLayerParams: params.largestLayer,
     model,
     workload,
     profile: hw,
-    strategies: plans,
-    recommended: recommend(strategies, model, params, workload, options.machine, hw, perc, options.calibration),
+    strategies: plans as StrategyPlan[],
+    recommended,
     scenario: options.scenario ?? null,
     notes,
   };

@@ -1,40 +1,30 @@
-// What the engine (services/engine) hands the Python runner for one strategy × workload: the
-// model architecture in the runner's camelCase keys, the batch shape, and the generated config.
-import type { ModelArch, WorkloadInput, Workload } from '../../contract';
-import { generateDsConfig, generateFsdpBlock, type FsdpBlock } from './ds-config';
+// The RunSpec (contract/run-spec.ts) of one strategy × workload × knobs: the resolved model, the
+// batch shape, the config generated from the knobs, the prediction the plan showed, and the config
+// hash. The plan (plan.ts) calls buildRunSpec with the knobs its search chose; runs/start runs the
+// result unchanged (adding only runId/steps/warm-up/seed/time limit).
+import { createHash } from 'node:crypto';
+import {
+  RUN_SPEC_VERSION,
+  RunSpecSchema,
+  type Knobs,
+  type MemoryEstimate,
+  type ModelArch,
+  type Prediction,
+  type RunSpec,
+  type SpecModel,
+  type SpecPrediction,
+  type StrategyPreset,
+  type Workload,
+  type WorkloadInput,
+} from '../../contract';
+import { generateDsConfig, generateFsdpBlock, resolveKnobs } from './ds-config';
+import { estimateMemory } from './memory';
 import { resolveModel } from './models';
+import type { ParamCount } from './params';
 import { strategyById } from './presets';
 import { parseWorkload } from './workload';
 
-export interface RunSpecModel {
-  id: string;
-  family: string;
-  hiddenSize: number;
-  numLayers: number;
-  numHeads: number;
-  numKvHeads: number;
-  intermediateSize: number;
-  vocabSize: number;
-  tieEmbeddings: boolean;
-  /** 0 for gpt2 (learned positions). */
-  ropeTheta: number;
-  rmsNormEps: number;
-  headDim: number;
-}
-
-export interface TunerRunSpec {
-  engine: 'deepspeed' | 'fsdp2';
-  dsConfig: Record<string, unknown> | null;
-  fsdp: FsdpBlock | null;
-  model: RunSpecModel;
-  seqLen: number;
-  microBatch: number;
-  gradAccum: number;
-  precision: 'bf16' | 'fp16';
-  activationCheckpointing: boolean;
-}
-
-export function specModel(m: ModelArch): RunSpecModel {
+export function specModel(m: ModelArch): SpecModel {
   return {
     id: m.id,
     family: m.family,
@@ -48,27 +38,122 @@ export function specModel(m: ModelArch): RunSpecModel {
     ropeTheta: m.ropeTheta,
     rmsNormEps: m.rmsNormEps,
     headDim: m.headDim,
+    maxPositionEmbeddings: m.maxPositionEmbeddings,
+    attentionBias: m.attentionBias,
+    publishedParams: m.publishedParams,
+    label: m.label,
+    source: m.source,
   };
 }
 
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value as object)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value ?? null);
+}
+
+/** What determines a run's speed, hashed: engine, the exact config, the model's architecture (not
+ *  its name), the batch shape. Two runs with one hash measured the same thing. */
+export function configHash(spec: Pick<RunSpec, 'engine' | 'dsConfig' | 'fsdp' | 'model' | 'seqLen' | 'microBatch' | 'gradAccum' | 'gpus' | 'nodes' | 'precision' | 'activationCheckpointing'>): string {
+  const { id: _id, label: _label, source: _source, publishedParams: _published, ...arch } = spec.model;
+  const basis = {
+    engine: spec.engine,
+    dsConfig: spec.dsConfig,
+    fsdp: spec.fsdp,
+    model: arch,
+    seqLen: spec.seqLen,
+    microBatch: spec.microBatch,
+    gradAccum: spec.gradAccum,
+    gpus: spec.gpus,
+    nodes: spec.nodes,
+    precision: spec.precision,
+    activationCheckpointing: spec.activationCheckpointing,
+  };
+  return `sha256:${createHash('sha256').update(canonical(basis)).digest('hex').slice(0, 16)}`;
+}
+
+export interface BuildRunSpecOptions {
+  /** The settings the config is generated from (the search's values); defaults per strategy. */
+  knobs?: Knobs;
+  /** What the plan showed for exactly this spec; null when nothing was predicted. */
+  prediction?: SpecPrediction | null;
+}
+
 /**
- * The runner's spec for a workload and a strategy id. `cpuadamCoresPerc` (SuperOffload) defaults to
- * the workload's override, else 0.90 — pass the plan's recommended value to run what was planned.
+ * The spec of one run: the workload (its micro batch is the one that runs — pass the search's),
+ * the strategy, the config generated from the knobs, the prediction shown. A number as the third
+ * argument is SuperOffload's cpuadam_cores_perc (the older form).
  */
-export function buildRunSpec(workloadInput: WorkloadInput | Workload, strategyId: string, cpuadamCoresPerc?: number): TunerRunSpec {
+export function buildRunSpec(workloadInput: WorkloadInput | Workload, strategyId: string, options: BuildRunSpecOptions | number = {}): RunSpec {
+  const opts: BuildRunSpecOptions = typeof options === 'number' ? { knobs: { cpuadamCoresPerc: options } } : options;
   const workload = parseWorkload(workloadInput);
   const strategy = strategyById(strategyId);
   const model = resolveModel(workload.model);
   const deepspeed = strategy.engine === 'deepspeed';
-  return {
+  const knobs = resolveKnobs(strategy, workload, opts.knobs ?? {});
+  const parts = {
     engine: strategy.engine,
-    dsConfig: deepspeed ? generateDsConfig(strategy, workload, cpuadamCoresPerc ?? workload.cpuadamCoresPerc) : null,
-    fsdp: deepspeed ? null : generateFsdpBlock(),
+    dsConfig: deepspeed ? generateDsConfig(strategy, workload, knobs) : null,
+    fsdp: deepspeed ? null : generateFsdpBlock(knobs),
     model: specModel(model),
     seqLen: workload.seqLen,
     microBatch: workload.microBatch,
     gradAccum: workload.gradAccum,
+    gpus: workload.gpus,
+    nodes: workload.nodes,
     precision: workload.precision,
     activationCheckpointing: workload.activationCheckpointing,
   };
+  // Parsed: a spec the tuner makes is a valid spec (undefined optional keys dropped, defaults set).
+  return RunSpecSchema.parse(
+    JSON.parse(
+      JSON.stringify({
+        specVersion: RUN_SPEC_VERSION,
+        strategy: strategy.id,
+        ...parts,
+        knobs,
+        prediction: opts.prediction ?? null,
+        configHash: configHash(parts),
+        runId: strategy.id,
+      }),
+    ),
+  );
+}
+
+/** The prediction a spec carries: the plan's figures for exactly its micro batch and knobs. */
+export function specPrediction(predicted: Prediction, memory: Pick<MemoryEstimate, 'gpuBytes' | 'hostBytes'>, params: number, measured: boolean): SpecPrediction {
+  return {
+    stepSeconds: predicted.stepSeconds,
+    tflopsPerGpu: predicted.tflopsPerGpu,
+    tflopsAggregate: predicted.tflopsAggregate,
+    tokensPerSecond: predicted.tokensPerSecond,
+    gpuPeakBytes: memory.gpuBytes,
+    hostPeakBytes: memory.hostBytes,
+    calibrated: predicted.calibrated,
+    measured,
+    params,
+  };
+}
+
+/** A strategy's spec in a plan: the search's best micro batch and knobs where it found one, the
+ *  form's otherwise (a strategy that does not fit still gets the spec it would run with). */
+export function planSpec(
+  s: StrategyPreset,
+  model: ModelArch,
+  params: ParamCount,
+  workload: Workload,
+  best: { microBatch: number; predicted: Prediction; knobs?: Knobs } | null,
+  fallback: { predicted: Prediction; memory: MemoryEstimate },
+  knobs: Knobs,
+  measured: boolean,
+): RunSpec {
+  const w = best ? { ...workload, microBatch: best.microBatch } : workload;
+  const memory = best ? estimateMemory(s, model, params, w) : fallback.memory;
+  const prediction = specPrediction(best?.predicted ?? fallback.predicted, memory, params.total, measured);
+  return buildRunSpec({ ...w, model }, s.id, { knobs: { ...knobs, ...best?.knobs }, prediction });
 }

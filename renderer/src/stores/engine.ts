@@ -45,21 +45,11 @@ export const useEngine = create<EngineState>((set, get) => ({
   async start(request) {
     set({ starting: true, error: null });
     try {
-      const { sweepId, runIds } = await api.invoke('runs/start', request);
+      // The backend says which run is which (repeats outer, specs inner): label from its reply.
+      const { sweepId, runIds, runs: planned } = await api.invoke('runs/start', request);
       const runs: Record<string, LiveRun> = {};
-      const repeats = request.repeats ?? 1;
-      runIds.forEach((runId, i) => {
-        runs[runId] = {
-          runId,
-          strategy: request.strategies[Math.floor(i / repeats)] ?? '?',
-          repeatIndex: i % repeats,
-          status: 'queued',
-          errorClass: null,
-          message: null,
-          fix: null,
-          samples: [],
-        };
-      });
+      for (const p of planned)
+        runs[p.runId] = { runId: p.runId, strategy: p.strategy, repeatIndex: p.repeatIndex, status: 'queued', errorClass: null, message: null, fix: null, samples: [] };
       set({ sweepId, runIds, runs, last: null, log: [], starting: false, cancelling: false, done: false, startedAt: Date.now() });
       return true;
     } catch (error) {

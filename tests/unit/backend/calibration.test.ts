@@ -28,7 +28,7 @@ const workload = { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gradAccum
 
 function storeRun(dataDir: string, machine: ReturnType<typeof buildMachine>, id: string, strategy: string, stepSeconds: number) {
   const history = openHistory(dataDir);
-  const spec = { runId: id, ...buildRunSpec(workload, strategy), steps: 5, warmup: 1, seed: 1, maxSeconds: 600 };
+  const spec = { ...buildRunSpec(workload, strategy), runId: id, steps: 5, warmup: 1, seed: 1, maxSeconds: 600 };
   history.createRun({ id, sweepId: 'sw', repeatIndex: 0, model: workload.model, strategy, engine: 'deepspeed', steps: 5, warmup: 1, spec });
   history.startRun(id, { snapshot: machine, machineId: machine.machineId, spec });
   history.finishRun(id, { status: 'completed', result: { stepSeconds: { median: stepSeconds }, tflopsPerGpu: { median: 1 }, tokensPerSecond: { median: 1 } } });

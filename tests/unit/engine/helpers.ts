@@ -3,7 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Planner, RunnerLaunch, SpecParts } from '../../../electron/services/engine';
+import type { RunSpec } from '../../../electron/contract';
+import type { Planner, RunnerLaunch } from '../../../electron/services/engine';
+import { buildRunSpec } from '../../../electron/services/tuner';
 
 export const FAKE_RUNNER = path.resolve(import.meta.dirname, '../../fixtures/runner-fake/fake_runner.py');
 export const PYTHON = process.env.PYTHON ?? 'python3';
@@ -20,28 +22,19 @@ export function writeSpec(dir: string, spec: Record<string, unknown> = { steps: 
   return file;
 }
 
-export const TINY_PARTS: SpecParts = {
-  engine: 'deepspeed',
-  dsConfig: { train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 3 } },
-  fsdp: null,
-  model: {
-    id: 'tiny-llama', family: 'llama', hiddenSize: 64, numLayers: 2, numHeads: 4, numKvHeads: 4,
-    intermediateSize: 128, vocabSize: 256, tieEmbeddings: false, ropeTheta: 10000, rmsNormEps: 1e-5, headDim: 16,
-  },
-  seqLen: 32,
-  microBatch: 1,
-  gradAccum: 1,
-  precision: 'bf16',
-  activationCheckpointing: false,
-};
+/** The tuner's spec of a strategy for the tiny model, with a fixed prediction so its storage is visible. */
+export function tinySpec(strategy: string): RunSpec {
+  const spec = buildRunSpec({ model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1, activationCheckpointing: false }, strategy);
+  return { ...spec, prediction: { stepSeconds: 0.02, tflopsPerGpu: 0.4, tflopsAggregate: 0.4, tokensPerSecond: 1600, gpuPeakBytes: 0, hostPeakBytes: 1e9, calibrated: false, measured: false, params: 1000 } };
+}
 
-/** Plans every strategy the same way; predicts a fixed figure so storage of predictions is visible. */
+/** Plans every strategy the same way (the tuner's spec, no machine needed). */
 export const fixedPlanner: Planner = {
-  buildRunSpec: (_w, strategy) => {
-    if (strategy === 'nope') throw new Error("unknown strategy 'nope'");
-    return TINY_PARTS;
-  },
-  predict: () => ({ tflopsPerGpu: 0.4, stepSeconds: 0.02, source: 'test' }),
+  specs: (_w, strategies) =>
+    strategies.map((strategy) => {
+      if (strategy === 'nope') throw new Error("unknown strategy 'nope'");
+      return tinySpec(strategy);
+    }),
 };
 
 export const FAKE_MACHINE = { schemaVersion: 1, detectedAt: new Date().toISOString(), hostname: 'test-host', machineId: 'm-test', cpu: { model: 'x' } };

@@ -2,10 +2,10 @@
 // events, cancel, a runner killed mid-run.
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseRequest, type RunLogEvent, type RunProgressEvent, type RunStatusEvent } from '../../../electron/contract';
+import { parseRequest, type RunLogEvent, type RunProgressEvent, type RunSpec, type RunStatusEvent } from '../../../electron/contract';
 import { startSweep, type SweepDeps } from '../../../electron/services/engine';
 import { openHistory, type HistoryStore } from '../../../electron/services/history';
-import { FAKE_MACHINE, fakeLaunch, fixedPlanner, tmpDir } from './helpers';
+import { FAKE_MACHINE, fakeLaunch, fixedPlanner, tinySpec, tmpDir } from './helpers';
 
 const stores: HistoryStore[] = [];
 afterEach(() => {
@@ -61,7 +61,7 @@ describe('sweeps', () => {
     expect(detail.snapshot).toMatchObject({ hostname: 'test-host' });
     expect(detail.hello).toMatchObject({ type: 'hello', runnerVersion: 'fake-1' });
     expect(detail.config).toMatchObject({ type: 'config', params: 1000 });
-    expect(detail.predicted).toMatchObject({ tflopsPerGpu: 0.4, source: 'test' });
+    expect(detail.predicted).toMatchObject({ tflopsPerGpu: 0.4, stepSeconds: 0.02 });
     expect(detail.logTail.some((l) => l.includes('fake runner pid'))).toBe(true);
     expect(fs.existsSync(detail.logPath!)).toBe(true);
     // One snapshot row for the whole sweep (deduplicated by content).
@@ -126,5 +126,29 @@ describe('sweeps', () => {
     const sweep = await startSweep(request({ strategies: ['zero3-offload'] }), deps);
     await sweep.done;
     expect(history.getRun(sweep.runIds[0])!.summary).toMatchObject({ status: 'failed', errorClass: 'timeout' });
+  });
+});
+
+describe('sweeps of specs', () => {
+  it('runs the given specs unchanged (but runId/steps/warm-up), repeats outer, and lists which run is which', async () => {
+    const { history, deps } = setup(['ok']);
+    const specs = [tinySpec('zero3-offload'), tinySpec('zero2-offload')];
+    const sweep = await startSweep(parseRequest('runs/start', { specs, repeats: 2, steps: 3, warmup: 1 }), deps);
+    expect(sweep.runs.map((r) => `${r.strategy}#${r.repeatIndex}`)).toEqual(['zero3-offload#0', 'zero2-offload#0', 'zero3-offload#1', 'zero2-offload#1']);
+    expect(sweep.runs.map((r) => r.runId)).toEqual(sweep.runIds);
+    await sweep.done;
+    for (const [i, run] of sweep.runs.entries()) {
+      const stored = history.getRun(run.runId)!.spec as RunSpec;
+      const { runId, steps, warmup, ...rest } = stored;
+      const { runId: _r, steps: _s, warmup: _w, ...planned } = specs[i % 2];
+      expect(rest).toEqual(planned);
+      expect({ runId, steps, warmup }).toEqual({ runId: run.runId, steps: 4, warmup: 1 });
+      expect(history.getRun(run.runId)!.summary.strategy).toBe(run.strategy);
+    }
+  });
+
+  it('refuses a request with both specs and a workload, naming the field', () => {
+    expect(() => parseRequest('runs/start', { specs: [tinySpec('zero3-offload')], workload: { model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 }, strategies: ['x'] })).toThrow(/specs/);
+    expect(() => parseRequest('runs/start', { workload: { model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 } })).toThrow(/strategies/);
   });
 });

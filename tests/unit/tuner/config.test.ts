@@ -41,7 +41,10 @@ describe('generated configs', () => {
   it('FSDP2 gets the runner fsdp block, not a ds_config', () => {
     const spec = buildRunSpec(w, 'fsdp2-cpu-offload');
     expect(spec).toMatchObject({ engine: 'fsdp2', dsConfig: null, fsdp: { cpuOffload: true, reshardAfterForward: true } });
-    expect(Object.keys(spec.model)).toEqual(['id', 'family', 'hiddenSize', 'numLayers', 'numHeads', 'numKvHeads', 'intermediateSize', 'vocabSize', 'tieEmbeddings', 'ropeTheta', 'rmsNormEps', 'headDim']);
+    expect(Object.keys(spec.model)).toEqual([
+      'id', 'family', 'hiddenSize', 'numLayers', 'numHeads', 'numKvHeads', 'intermediateSize', 'vocabSize', 'tieEmbeddings', 'ropeTheta', 'rmsNormEps', 'headDim',
+      'maxPositionEmbeddings', 'attentionBias', 'publishedParams', 'label', 'source',
+    ]);
   });
 });
 

@@ -1,14 +1,32 @@
 // runs/start, runs/cancel, runs/get: the engine service wired to the contract. The sweep runs in
 // the background; its progress, status and log reach every transport as events.
 import { ApiError } from '../../../contract';
-import { EngineService } from '../../engine';
+import { createTunerPlanner, EngineService } from '../../engine';
 import { selectedInterpreter } from '../../environment';
+import { loadLatestMeasurement } from '../../hardware';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
+import { calibrate } from './calibration';
 import { refuseModelPath } from './model-guard';
 
 export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | 'runs/cancel' | 'runs/get'> {
+  const measurements = () => {
+    try {
+      return loadLatestMeasurement(ctx.dataDir) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  };
   const engine = new EngineService({
+    // A workload + strategies request runs the specs plan/compute shows for it on this machine
+    // (same measurements, same calibration); a specs request runs its specs unchanged.
+    planner: createTunerPlanner({
+      measurements,
+      calibration: (machine) => {
+        const fit = calibrate(ctx.history, machine, measurements());
+        return fit ? { '*': fit.factors } : undefined;
+      },
+    }),
     history: ctx.history,
     dataDir: ctx.dataDir,
     // Detected once per backend (hardware does not change under a running app) and stored per run.
@@ -32,9 +50,9 @@ export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | '
 
   return {
     'runs/start': async (request) => {
-      refuseModelPath(ctx, request.workload.model);
+      if (request.workload) refuseModelPath(ctx, request.workload.model);
       const sweep = await engine.start(request);
-      return { sweepId: sweep.id, runIds: sweep.runIds };
+      return { sweepId: sweep.id, runIds: sweep.runIds, runs: sweep.runs };
     },
     'runs/cancel': (request) => ({ cancelled: engine.cancel(request.sweepId, request.force ?? false) }),
     'runs/get': (request) => {

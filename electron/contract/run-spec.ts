@@ -1,0 +1,129 @@
+// The RunSpec: the exact description of one benchmark run, from the tuner (one per strategy of a
+// plan) through runs/start and the Python runner (bench.py --spec) to history. One schema: the
+// runner validates against its JSON Schema export (resources/engine/run-spec.schema.json, made by
+// `npm run gen:run-spec-schema`; a test fails when the file is stale). Nothing re-derives a run
+// from a form: what the plan shows is what runs.
+import { z } from 'zod';
+
+export const RUN_SPEC_VERSION = 1;
+
+export const ModelFamilySchema = z.enum(['llama', 'qwen2', 'mistral', 'gpt2']);
+export const EngineKindSchema = z.enum(['deepspeed', 'fsdp2']);
+export const PrecisionSchema = z.enum(['bf16', 'fp16', 'fp32']);
+
+/** The resolved architecture the runner builds (the tuner's ModelArch, as far as it is known). */
+export const SpecModelSchema = z
+  .object({
+    id: z.string().min(1),
+    family: ModelFamilySchema,
+    hiddenSize: z.number().int().positive(),
+    numLayers: z.number().int().positive(),
+    numHeads: z.number().int().positive(),
+    numKvHeads: z.number().int().positive(),
+    intermediateSize: z.number().int().positive(),
+    vocabSize: z.number().int().positive(),
+    tieEmbeddings: z.boolean(),
+    /** 0 for families without rotary embeddings (gpt2). */
+    ropeTheta: z.number().nonnegative(),
+    rmsNormEps: z.number().positive(),
+    headDim: z.number().int().positive(),
+    maxPositionEmbeddings: z.number().int().positive().optional(),
+    attentionBias: z.boolean().optional(),
+    publishedParams: z.number().int().positive().nullable().optional(),
+    label: z.string().optional(),
+    source: z.string().nullable().optional(),
+  })
+  .strict();
+
+/** The workload of one run: the batch shape and the model (flat in the spec, grouped here). */
+export const SpecWorkloadShape = {
+  model: SpecModelSchema,
+  seqLen: z.number().int().positive(),
+  microBatch: z.number().int().positive(),
+  gradAccum: z.number().int().positive(),
+  /** GPUs per node. */
+  gpus: z.number().int().positive(),
+  nodes: z.number().int().positive(),
+  precision: PrecisionSchema,
+  activationCheckpointing: z.boolean(),
+};
+
+/** The settings the config is generated from (absent: the generator's default). The tuner's search
+ *  picks the values; `services/tuner` turns them into the ds_config / fsdp block. */
+export const KnobsSchema = z
+  .object({
+    /** SuperOffload: share of the cores given to the CPU Adam worker (0–1). */
+    cpuadamCoresPerc: z.number().gt(0).lt(1).optional(),
+    /** ZeRO-3 CPU offload: share of optimizer states updated by CPU Adam (0–1). */
+    ratio: z.number().min(0).max(1).optional(),
+    overlapComm: z.boolean().optional(),
+    reduceBucketSize: z.number().int().positive().optional(),
+    subGroupSize: z.number().int().positive().optional(),
+    pinMemory: z.boolean().optional(),
+    /** FSDP2 only. */
+    reshardAfterForward: z.boolean().optional(),
+  })
+  .strict();
+
+/** What the Plan page showed for this spec (null where nothing was predicted). */
+export const SpecPredictionSchema = z
+  .object({
+    stepSeconds: z.number().nonnegative(),
+    tflopsPerGpu: z.number().nonnegative(),
+    tflopsAggregate: z.number().nonnegative(),
+    tokensPerSecond: z.number().nonnegative(),
+    /** Per GPU. */
+    gpuPeakBytes: z.number().nonnegative(),
+    /** Per node. */
+    hostPeakBytes: z.number().nonnegative(),
+    /** Efficiency factors fitted from this machine's history were applied. */
+    calibrated: z.boolean(),
+    /** Host measurements (CPU Adam, copy bandwidth) were used rather than catalogued figures. */
+    measured: z.boolean(),
+    /** The parameter count the prediction (and the TFLOPS formula) used. */
+    params: z.number().int().positive(),
+  })
+  .strict();
+
+export const FsdpSettingsSchema = z.object({ cpuOffload: z.boolean(), reshardAfterForward: z.boolean() }).strict();
+
+export const RunSpecSchema = z
+  .object({
+    specVersion: z.literal(RUN_SPEC_VERSION),
+    /** Strategy id of the catalog (resources/presets/strategies.json), or 'custom'. */
+    strategy: z.string().min(1),
+    engine: EngineKindSchema,
+    ...SpecWorkloadShape,
+    knobs: KnobsSchema,
+    /** The exact ds_config.json (engine deepspeed), else null. */
+    dsConfig: z.record(z.string(), z.unknown()).nullable(),
+    /** The FSDP2 settings (engine fsdp2), else null. */
+    fsdp: FsdpSettingsSchema.nullable(),
+    prediction: SpecPredictionSchema.nullable(),
+    /** Stable hash of what determines speed: engine, config, model, batch shape (services/tuner configHash). */
+    configHash: z.string().min(1),
+    // ---- execution: set by runs/start; defaults for a spec run by hand (bench.py --spec FILE)
+    runId: z.string().min(1).default('run'),
+    /** Steps the runner takes, warm-up included. */
+    steps: z.number().int().positive().default(13),
+    warmup: z.number().int().nonnegative().default(3),
+    seed: z.number().int().nonnegative().default(1234),
+    maxSeconds: z.number().positive().default(3600),
+    /** 'warn' reports a failed pre-flight check and goes on (hosts whose MemAvailable under-reads). */
+    preflight: z.enum(['strict', 'warn']).default('strict'),
+  })
+  .strict();
+
+export type EngineKind = z.infer<typeof EngineKindSchema>;
+export type Precision = z.infer<typeof PrecisionSchema>;
+export type SpecModel = z.infer<typeof SpecModelSchema>;
+export type Knobs = z.infer<typeof KnobsSchema>;
+export type SpecPrediction = z.infer<typeof SpecPredictionSchema>;
+export type FsdpSettings = z.infer<typeof FsdpSettingsSchema>;
+export type RunSpec = z.infer<typeof RunSpecSchema>;
+export type RunSpecInput = z.input<typeof RunSpecSchema>;
+
+/** The JSON Schema the Python runner validates against (input side: defaulted fields are optional). */
+export function runSpecJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(RunSpecSchema, { io: 'input', reused: 'inline', target: 'draft-2020-12' }) as Record<string, unknown>;
+}
