@@ -1,8 +1,12 @@
 // How a run ended, named for a person: a pure function over what the orchestrator saw (exit code,
 // signal, the runner's last error line, the stderr tail, whether we asked it to stop).
 // The runner's own error line is the best evidence; without one (a crash, the OOM killer, a
-// segfault in an op) the stderr tail is read for the well-known signatures.
-import type { ErrorClass, ErrorMessage } from '../../contract';
+// segfault in an op) the stderr tail is read for the well-known signatures, which live with the
+// classes' texts in one table shared with the runner (resources/engine/error-signatures.json).
+import fs from 'node:fs';
+import { z } from 'zod';
+import { ErrorClassSchema, RunnerErrorClassSchema, type ErrorClass, type ErrorMessage, type RunnerErrorClass } from '../../contract';
+import { enginePath } from '../resources';
 
 export interface RunEvidence {
   exitCode: number | null;
@@ -19,6 +23,8 @@ export interface RunEvidence {
   limitSeconds?: number;
   /** Why the child could not start (spawn error), if it could not. */
   spawnError?: string | null;
+  /** The first step whose loss was NaN/inf (null on the wire), if any. */
+  nonFiniteLossStep?: number | null;
 }
 
 export interface Verdict {
@@ -28,59 +34,72 @@ export interface Verdict {
   fix: string | null;
 }
 
-/** The default fix for each class, used when the runner gives none. */
-export const DEFAULT_FIX: Record<ErrorClass, string | null> = {
-  cuda_oom: 'Lower the micro batch or the sequence length, turn activation checkpointing on, or pick a strategy that offloads more (ZeRO-3 with parameter offload).',
-  host_oom: 'Free host memory (close other jobs), lower the micro batch, set offload pin_memory to false, or offload to NVMe instead of CPU memory.',
-  op_build: 'Install a C++ compiler and ninja in the engine environment (e.g. `apt install build-essential` and `pip install ninja`), or install DeepSpeed with the op prebuilt (DS_BUILD_CPU_ADAM=1 pip install deepspeed).',
-  distributed: 'Check that no other job holds the rendezvous port, that every GPU is visible (CUDA_VISIBLE_DEVICES) and healthy, and rerun with NCCL_DEBUG=INFO to see which link failed.',
-  missing_package: 'Install the missing package into the engine environment (Setup → Environment shows the command).',
-  bad_config: 'Check the workload and strategy settings (batch identity, precision, offload fields) against the plan, and regenerate the config.',
-  timeout: 'Raise the per-run time limit, or lower the steps or the model size; a first run also spends minutes building CPU Adam.',
-  cancelled: null,
-  unsupported: 'Pick a strategy this machine supports (the plan marks which ones fit).',
-  internal: 'This is a bug in the runner: report it with the run log attached.',
-  crashed: 'Read the end of the run log; rerun once to see whether it is reproducible, and report it with the log if so.',
-  protocol: 'The runner and the app disagree on the protocol: reinstall the app so the bundled runner matches, and report it with the log.',
-  spawn: 'Check that the Python interpreter exists and is executable (Setup → Environment), or pass --python.',
-};
+// ---------------------------------------------------------------- the shared error table
+// resources/engine/error-signatures.json: the classes' texts and the log signatures, read by the
+// runner (errors.py) too, so the two sides cannot drift. Read once, validated at this boundary.
 
-interface Signature {
-  errorClass: ErrorClass;
-  pattern: RegExp;
-  message: (match: RegExpMatchArray) => string;
-  fix?: (match: RegExpMatchArray) => string;
+const SignatureSchema = z.object({
+  class: RunnerErrorClassSchema,
+  scope: z.enum(['any', 'exception']).default('any'),
+  ignoreCase: z.boolean().default(false),
+  pattern: z.string().min(1),
+  message: z.string().optional(),
+  fix: z.string().optional(),
+  examples: z.array(z.string()).default([]),
+});
+
+export const ErrorTableSchema = z.object({
+  classes: z.record(z.string(), z.object({ message: z.string(), fix: z.string().nullable(), orchestratorOnly: z.boolean().optional() })),
+  pipNames: z.record(z.string(), z.string()).default({}),
+  signatures: z.array(SignatureSchema),
+});
+
+export type ErrorTable = z.infer<typeof ErrorTableSchema>;
+interface CompiledSignature extends z.infer<typeof SignatureSchema> {
+  regex: RegExp;
 }
 
-// Order matters: the most specific first (a CUDA OOM traceback also says "RuntimeError").
-const SIGNATURES: Signature[] = [
-  {
-    errorClass: 'cuda_oom',
-    pattern: /CUDA out of memory|torch\.(?:cuda\.)?OutOfMemoryError|CUBLAS_STATUS_ALLOC_FAILED|HIP out of memory/i,
-    message: () => 'The GPU ran out of memory.',
-  },
-  {
-    errorClass: 'host_oom',
-    pattern: /\bMemoryError\b|std::bad_alloc|Cannot allocate memory|DefaultCPUAllocator: (?:can't|not enough memory)|Out of memory: Killed process/i,
-    message: () => 'The host ran out of memory.',
-  },
-  {
-    errorClass: 'missing_package',
-    pattern: /ModuleNotFoundError: No module named '([^']+)'/,
-    message: (m) => `The Python package '${m[1].split('.')[0]}' is missing from the engine environment.`,
-    fix: (m) => `Install it into the engine environment: <python> -m pip install ${m[1].split('.')[0]} (Setup → Environment).`,
-  },
-  {
-    errorClass: 'op_build',
-    pattern: /Error building extension '([^']+)'|ninja: build stopped|(?:c\+\+|g\+\+|gcc|nvcc): (?:command )?not found|Ninja is required to load C\+\+ extensions|fatal error: [^\n]*\.h: No such file/i,
-    message: (m) => (m[1] ? `Building the DeepSpeed op '${m[1]}' failed.` : 'Building a DeepSpeed C++/CUDA op failed.'),
-  },
-  {
-    errorClass: 'distributed',
-    pattern: /NCCL error|ncclInternalError|ncclSystemError|ProcessGroupNCCL|DistNetworkError|Gloo connectFullMesh failed|address already in use|c10d|torch\.distributed\.elastic|ChildFailedError/i,
-    message: () => 'The distributed (NCCL/gloo) communication failed.',
-  },
-];
+let table: (ErrorTable & { compiled: CompiledSignature[] }) | null = null;
+
+/** The shared table (resources/engine/error-signatures.json), parsed and compiled once. */
+export function errorTable(): ErrorTable & { compiled: CompiledSignature[] } {
+  if (!table) {
+    const parsed = ErrorTableSchema.parse(JSON.parse(fs.readFileSync(enginePath('error-signatures.json'), 'utf8')));
+    table = { ...parsed, compiled: parsed.signatures.map((s) => ({ ...s, regex: new RegExp(s.pattern, s.ignoreCase ? 'i' : '') })) };
+  }
+  return table;
+}
+
+/** The default fix for each class (the table's), used when the runner gives none. */
+export const DEFAULT_FIX: Readonly<Record<ErrorClass, string | null>> = Object.defineProperties(
+  {} as Record<ErrorClass, string | null>,
+  Object.fromEntries(
+    ErrorClassSchema.options.map((c) => [c, { enumerable: true, get: () => errorTable().classes[c]?.fix ?? null }]),
+  ),
+);
+
+function fill(template: string | undefined, match: RegExpMatchArray, pipNames: Record<string, string>): string | null {
+  if (template === undefined) return null;
+  const group = match[1];
+  if (/\{1\}|\{package\}/.test(template) && !group) return null;
+  return template.replaceAll('{package}', pipNames[group ?? ''] ?? group ?? '').replaceAll('{1}', group ?? '');
+}
+
+/** The first signature of the table (scope 'any': words of healthy logs are left out) in `text`. */
+export function matchSignature(text: string): { errorClass: RunnerErrorClass; message: string; fix: string | null } | null {
+  const t = errorTable();
+  for (const sig of t.compiled) {
+    if (sig.scope !== 'any') continue;
+    const match = text.match(sig.regex);
+    if (match)
+      return {
+        errorClass: sig.class,
+        message: fill(sig.message, match, t.pipNames) ?? t.classes[sig.class]?.message ?? sig.class,
+        fix: fill(sig.fix, match, t.pipNames) ?? DEFAULT_FIX[sig.class],
+      };
+  }
+  return null;
+}
 
 function lastMeaningfulLine(tail: readonly string[]): string | null {
   for (let i = tail.length - 1; i >= 0; i--) {
@@ -92,12 +111,7 @@ function lastMeaningfulLine(tail: readonly string[]): string | null {
 
 /** Classify the stderr tail alone (a crash without an error line). */
 export function classifyStderr(tail: readonly string[]): { errorClass: ErrorClass; message: string; fix: string | null } | null {
-  const text = tail.join('\n');
-  for (const sig of SIGNATURES) {
-    const match = text.match(sig.pattern);
-    if (match) return { errorClass: sig.errorClass, message: sig.message(match), fix: sig.fix ? sig.fix(match) : DEFAULT_FIX[sig.errorClass] };
-  }
-  return null;
+  return matchSignature(tail.join('\n'));
 }
 
 const withLast = (message: string, tail: readonly string[]) => {
@@ -114,6 +128,11 @@ export function classifyRun(e: RunEvidence): Verdict {
   });
 
   if (e.spawnError) return fail('spawn', `The runner could not be started: ${e.spawnError}`);
+
+  // A runner that reported a result over a NaN/inf loss (one older than the `diverged` class)
+  // measured a model that no longer trains: the run failed.
+  if (e.resultSeen && e.exitCode === 0 && !e.errorLine && e.nonFiniteLossStep != null)
+    return fail('diverged', `The loss was NaN or infinite from step ${e.nonFiniteLossStep} on; the runner still reported a result.`);
 
   // A result and a clean exit is a completed run, even if a cancel raced with its last step.
   if (e.resultSeen && e.exitCode === 0 && !e.errorLine) return { status: 'completed', errorClass: null, message: null, fix: null };

@@ -80,6 +80,7 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
   let forced = false;
   let result: ResultMessage | null = null;
   let errorLine: ErrorMessage | null = null;
+  let nonFiniteLossStep: number | null = null;
   let protocolErrors = 0;
   let spawnError: string | null = null;
   let log: fs.WriteStream | null = null;
@@ -106,6 +107,8 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
     message(message) {
       if (message.type === 'result') result = message;
       if (message.type === 'error') errorLine = message;
+      // NaN/inf arrives as null (jsonl.ts); the first such step decides `diverged` (classify.ts).
+      if (message.type === 'step' && message.loss === null && nonFiniteLossStep === null) nonFiniteLossStep = message.step;
       options.onMessage?.(message);
     },
     log: logLine,
@@ -172,6 +175,7 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
           stopReason,
           limitSeconds: options.timeoutMs ? options.timeoutMs / 1000 : undefined,
           spawnError,
+          nonFiniteLossStep,
         };
         const verdict = classifyRun(evidence);
         const outcome: RunnerOutcome = {

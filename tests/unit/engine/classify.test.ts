@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { classifyRun, type RunEvidence } from '../../../electron/services/engine';
+import { ErrorClassSchema, RunnerErrorClassSchema } from '../../../electron/contract';
+import { classifyRun, classifyStderr, DEFAULT_FIX, type RunEvidence } from '../../../electron/services/engine';
+import { errorTable, matchSignature } from '../../../electron/services/engine/classify';
 
 const base: RunEvidence = { exitCode: 0, signal: null, errorLine: null, resultSeen: true, stderrTail: [], stopReason: null };
 const run = (e: Partial<RunEvidence>) => classifyRun({ ...base, ...e });
@@ -7,6 +9,12 @@ const run = (e: Partial<RunEvidence>) => classifyRun({ ...base, ...e });
 describe('failure classifier', () => {
   it('a result and exit 0 is completed', () => {
     expect(run({})).toEqual({ status: 'completed', errorClass: null, message: null, fix: null });
+  });
+
+  it('a result over a NaN/inf loss is a failed run, class diverged', () => {
+    expect(run({ nonFiniteLossStep: 3 })).toMatchObject({ status: 'failed', errorClass: 'diverged', message: expect.stringMatching(/step 3/) });
+    expect(run({ exitCode: 3, resultSeen: false, errorLine: { class: 'diverged', message: 'The loss became nan at step 1.', fix: '' } }))
+      .toMatchObject({ status: 'failed', errorClass: 'diverged', fix: expect.stringMatching(/bf16/) });
   });
 
   it("takes the runner's error line first, with its fix or the default", () => {
@@ -47,5 +55,38 @@ describe('failure classifier', () => {
     expect(run({ exitCode: 2, resultSeen: false, stderrTail: ['usage: bench.py --spec SPEC', 'bench.py: error: the following arguments are required: --spec'] }).errorClass).toBe('bad_config');
     expect(run({ exitCode: 0, resultSeen: false }).errorClass).toBe('protocol');
     expect(run({ exitCode: null, resultSeen: false, spawnError: 'python9: ENOENT' })).toMatchObject({ errorClass: 'spawn', message: expect.stringContaining('ENOENT') });
+  });
+});
+
+// The one error table, shared with the runner (resources/engine/error-signatures.json; the
+// runner's tests/engine/test_errors.py runs the same examples through errors.py).
+describe('shared error table', () => {
+  it('every class the app knows has its texts there, and only runner classes have signatures', () => {
+    const t = errorTable();
+    expect(Object.keys(t.classes).sort()).toEqual([...ErrorClassSchema.options].sort());
+    const runnerOnly = Object.entries(t.classes).filter(([, v]) => !v.orchestratorOnly).map(([k]) => k).sort();
+    expect(runnerOnly).toEqual([...RunnerErrorClassSchema.options].sort());
+    for (const c of ErrorClassSchema.options) expect(DEFAULT_FIX[c] === null).toBe(c === 'cancelled');
+    expect(DEFAULT_FIX.diverged).toMatch(/bf16/);
+  });
+
+  it("every 'any' signature's examples classify to its class from a log tail; 'exception' ones stay out of logs", () => {
+    const t = errorTable();
+    for (const sig of t.signatures) {
+      expect(sig.examples.length).toBeGreaterThan(0);
+      for (const text of sig.examples) {
+        const found = classifyStderr(['Traceback (most recent call last):', ...text.split('\n')]);
+        if (sig.scope === 'any') expect(found?.errorClass, text).toBe(sig.class);
+      }
+    }
+    // DeepSpeed says "backend gloo" in every healthy CPU run: no evidence of a failure in a log.
+    expect(classifyStderr(['[INFO] Initializing TorchBackend in DeepSpeed with backend gloo'])).toBeNull();
+  });
+
+  it('fills the capture group and the pip name into the texts', () => {
+    expect(matchSignature("ModuleNotFoundError: No module named 'cpuinfo'")).toMatchObject({
+      errorClass: 'missing_package', message: expect.stringContaining("'cpuinfo'"), fix: expect.stringContaining('pip install py-cpuinfo'),
+    });
+    expect(matchSignature('ninja: build stopped: subcommand failed.')?.message).toBe(errorTable().classes.op_build.message);
   });
 });

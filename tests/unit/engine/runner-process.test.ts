@@ -89,6 +89,16 @@ describe('runner process', () => {
     expect((await run('no-result').handle.done).errorClass).toBe('protocol');
   });
 
+  it("a NaN loss ends the run failed as diverged: from the runner's error line, or from the steps of one that still reported a result", async () => {
+    const own = await run('diverged').handle.done;
+    expect(own).toMatchObject({ status: 'failed', errorClass: 'diverged', message: 'The loss became nan at step 2.', exitCode: 3 });
+    const old = await run('nan-loss').handle.done;
+    expect(old.result).not.toBeNull();
+    expect(old).toMatchObject({ status: 'failed', errorClass: 'diverged', exitCode: 0 });
+    expect(old.message).toMatch(/step 2/);
+    expect(old.fix).toMatch(/bf16/);
+  });
+
   it('library noise, bad lines and huge lines go to the log; the run still completes', async () => {
     const { handle, messages, logFile } = run('noise');
     const out = await handle.done;
@@ -96,7 +106,7 @@ describe('runner process', () => {
     expect(out.protocolErrors).toBeGreaterThanOrEqual(3); // bad step, huge line, invalid UTF-8
     const steps = messages.filter((m) => m.type === 'step');
     expect(steps).toHaveLength(5);
-    expect(steps[1].type === 'step' && steps[1].loss).toBeNull(); // NaN → null
+    expect(steps[1].type === 'step' && steps[1].tokensPerSecond).toBeNull(); // NaN → null
     const log = fs.readFileSync(logFile, 'utf8');
     expect(log).toMatch(/\[stdout\] Using .*extensions root/);
     expect(log).toMatch(/ignored message of unknown type 'telemetry'/);
