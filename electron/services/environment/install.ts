@@ -1,5 +1,7 @@
-// The managed engine install: a fresh venv at <dataDir>/engine-venv.new, pinned torch and
-// deepspeed installed with pip (progress parsed from its output), then swapped into
+// The managed engine install: a fresh venv at <dataDir>/engine-venv.new, the steps of
+// resources/engine/install-steps.json (bootstrap pip/setuptools/wheel, torch, then DeepSpeed
+// without build isolation — the same sequence scripts/setup-engine-venv.sh runs) installed with
+// pip (progress parsed from its output), then swapped into
 // <dataDir>/engine-venv by rename only on success. A failure or a cancel removes the new folder
 // and leaves the previous environment exactly as it was. pip runs in its own process group so
 // cancel can stop pip and every build subprocess it started.
@@ -11,12 +13,14 @@ import { appVenvDir, pythonIn } from './candidates';
 import { parseVersionOutput } from './probe';
 import { versionAtLeast, MIN_PYTHON } from './missing';
 import { PipProgress, parsePipLine } from './pip-progress';
+import { engineInstallPlan, markerText } from './install-steps';
 import { engineRequirements } from './requirements';
 import { run } from './run';
 
 export interface InstallOptions {
   dataDir: string;
-  /** Override the pinned list (tests install e.g. ['six'] instead of 4 GB of torch). */
+  /** Override the pinned list (tests install e.g. ['six'] instead of 4 GB of torch); the
+   *  bootstrap step (pip, setuptools, wheel) still runs first. */
   requirements?: string[];
   /** Interpreter that creates the venv; default: python3 (then python) on PATH. */
   basePython?: string;
@@ -33,6 +37,62 @@ export interface InstallHandle {
 }
 
 const LOG_LINES = 60;
+
+/** Written into a finished environment: which install sequence built it (see install-steps.json). */
+export const MARKER_FILE = '.offload-studio-complete';
+
+/** pip's words when it cannot reach the index (connection refused, DNS, proxy, TLS, timeouts). */
+const NO_INDEX_PATTERNS = [
+  /Failed to establish a new connection/i,
+  /NewConnectionError/i,
+  /Could not fetch URL/i,
+  /Temporary failure in name resolution|Name or service not known|getaddrinfo failed/i,
+  /ProxyError|Cannot connect to proxy/i,
+  /SSLError|CERTIFICATE_VERIFY_FAILED/i,
+  /Read timed out|ConnectTimeoutError/i,
+  /Network is unreachable|Connection refused/i,
+];
+
+/** The index pip used, from its "Looking in indexes:" line; PyPI when it printed none. */
+export function indexUrlFrom(log: string[]): string {
+  for (const line of log) {
+    const m = /Looking in indexes:\s+(\S+?),?$/.exec(line.trim()) ?? /Looking in indexes:\s+(\S+?),/.exec(line);
+    if (m) return m[1];
+  }
+  return 'https://pypi.org/simple';
+}
+
+/** Whether anything answers HTTP at the index URL (any status), within a few seconds. */
+export async function indexAnswers(url: string, timeoutMs = 4000): Promise<boolean> {
+  try {
+    await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A failure message that says what to do, from the tail of pip's output; null when nothing is
+ * recognised. With retries off pip says only "No matching distribution … (from versions: none)"
+ * when the index is down, so `indexReachable` (checked by the caller) tells the two apart.
+ */
+export function explainPipFailure(log: string[], indexReachable: boolean | null = null): string | null {
+  const text = log.join('\n');
+  const noVersions = /from versions: none/.test(text);
+  if (NO_INDEX_PATTERNS.some((re) => re.test(text)) || (noVersions && indexReachable === false)) {
+    const url = indexUrlFrom(log);
+    return (
+      `pip could not reach the package index${url ? ` (${url})` : ''}. Check the network connection or proxy ` +
+      '(HTTPS_PROXY), or point pip at a reachable index or a folder of wheels (PIP_INDEX_URL, or PIP_FIND_LINKS with --no-index), then try again'
+    );
+  }
+  const noDist = /No matching distribution found for (\S+)/.exec(text);
+  if (noDist) return `pip found no distribution for ${noDist[1]} for this Python and platform. Use a Python from 3.10 to 3.13 (torch's supported range), or check the pinned version`;
+  if (/invalid command 'bdist_wheel'/.test(text)) return "the venv's setuptools cannot build wheels (bdist_wheel missing): the bootstrap step did not run or failed";
+  if (/No space left on device/i.test(text)) return 'the disk is full: free space (the engine environment needs about 6 GB) and try again';
+  return null;
+}
 
 class Cancelled extends Error {}
 
@@ -84,14 +144,14 @@ export function startInstall(options: InstallOptions): InstallHandle {
   };
 
   /** One child, output streamed line by line; rejects on a non-zero exit or a cancel. */
-  const step = (file: string, args: string[], onLine: (line: string) => void) =>
+  const step = (file: string, args: string[], onLine: (line: string) => void, stepEnv: Record<string, string> = {}) =>
     new Promise<void>((resolve, reject) => {
       if (cancelled) return reject(new Cancelled());
       const p = spawn(file, args, {
         shell: false,
         detached: process.platform !== 'win32', // its own process group: cancel kills pip's children too
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...(options.env ?? process.env), PIP_DISABLE_PIP_VERSION_CHECK: '1', PYTHONUNBUFFERED: '1', PIP_NO_INPUT: '1' },
+        env: { ...(options.env ?? process.env), ...stepEnv, PIP_DISABLE_PIP_VERSION_CHECK: '1', PYTHONUNBUFFERED: '1', PIP_NO_INPUT: '1' },
         windowsHide: true,
       });
       child = p;
@@ -127,7 +187,7 @@ export function startInstall(options: InstallOptions): InstallHandle {
     };
     try {
       emit('prepare', 'Preparing the engine environment', 0);
-      requirements = options.requirements ?? (await engineRequirements());
+      requirements = options.requirements ?? (await engineRequirements(options.env));
       const base = options.basePython ?? (await findBasePython(options.env));
       if (!base) throw new Error(`No Python ≥ ${MIN_PYTHON.join('.')} with the venv module found on PATH to create the environment; install python3 and python3-venv.`);
       await rm(staging, { recursive: true, force: true }); // a leftover from a crash
@@ -135,24 +195,26 @@ export function startInstall(options: InstallOptions): InstallHandle {
       await step(base, ['-m', 'venv', staging], () => {});
       const python = pythonIn(staging)[0];
 
-      // torch first: DeepSpeed's setup imports torch, so the rest installs without build isolation.
-      const torch = requirements.filter((r) => /^torch\b(?![-_\w])/i.test(r));
-      const rest = requirements.filter((r) => !torch.includes(r));
-      const groups: { reqs: string[]; extra: string[]; span: [number, number] }[] = [];
-      if (torch.length && rest.length) groups.push({ reqs: torch, extra: [], span: [0.05, 0.6] }, { reqs: rest, extra: ['--no-build-isolation'], span: [0.6, 0.95] });
-      else groups.push({ reqs: requirements, extra: [], span: [0.05, 0.95] });
-      for (const g of groups) {
-        const tracker = new PipProgress(g.span);
-        await step(python, ['-m', 'pip', 'install', '--progress-bar', 'off', ...g.extra, ...(options.pipArgs ?? []), ...g.reqs], (line) => {
+      // The steps from install-steps.json: bootstrap (pip/setuptools/wheel, so an sdist builds
+      // without isolation on any Python 3.10–3.13 venv), torch, then the rest without isolation
+      // (DeepSpeed's setup imports torch).
+      const plan = await engineInstallPlan(requirements);
+      const span = 0.9 / plan.steps.length;
+      for (const [i, s] of plan.steps.entries()) {
+        const tracker = new PipProgress([0.05 + i * span, 0.05 + (i + 1) * span]);
+        emit('collecting', s.label, 0.05 + i * span);
+        await step(python, ['-m', 'pip', 'install', '--progress-bar', 'off', ...(options.pipArgs ?? []), ...s.args], (line) => {
           const event = parsePipLine(line);
           if (event && event.phase !== 'failed') emit(event.phase, event.message, tracker.fraction(event));
-        });
+        }, s.env);
       }
 
       emit('verifying', 'Checking the new environment', 0.96);
       const check = await run(python, ['-c', 'import sys; print(sys.version)'], { timeoutMs: 30_000 });
       if (check.code !== 0) throw new Error(`the new interpreter does not run: ${check.stderr.trim().split('\n').pop() ?? ''}`);
       if (cancelled) throw new Cancelled();
+
+      await writeFile(path.join(staging, MARKER_FILE), `${markerText('app', plan.bootstrapVersion)}\n`);
 
       // Swap by rename: the old environment stays in place until the new one is complete.
       emit('swapping', 'Switching to the new environment', 0.98);
@@ -172,7 +234,10 @@ export function startInstall(options: InstallOptions): InstallHandle {
     } catch (error) {
       await rm(staging, { recursive: true, force: true }).catch(() => {});
       if (error instanceof Cancelled || cancelled) return done(false, 'cancelled', 'Install cancelled; the previous environment is unchanged.');
-      return done(false, 'failed', `Install failed: ${error instanceof Error ? error.message : String(error)}. The previous environment is unchanged.`);
+      const tail = [...log];
+      const reachable = tail.some((l) => /from versions: none/.test(l)) ? await indexAnswers(indexUrlFrom(tail)) : null;
+      const why = explainPipFailure(tail, reachable) ?? (error instanceof Error ? error.message : String(error));
+      return done(false, 'failed', `Install failed: ${why}. The previous environment is unchanged.`);
     }
   })();
 

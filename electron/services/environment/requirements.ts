@@ -12,7 +12,21 @@ export function parseRequirements(text: string): string[] {
     .filter(Boolean);
 }
 
-export async function engineRequirements(): Promise<string[]> {
+/**
+ * The pinned list the managed install uses. OFFLOAD_STUDIO_ENGINE_REQUIREMENTS names another
+ * requirements file (a torch build for another CUDA, an internal mirror's pins, a local wheel set);
+ * the bootstrap step of install-steps.json runs before it either way.
+ */
+export async function engineRequirements(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  const override = env.OFFLOAD_STUDIO_ENGINE_REQUIREMENTS;
+  if (override) {
+    const text = await readFile(override, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new Error(`OFFLOAD_STUDIO_ENGINE_REQUIREMENTS=${override} cannot be read (${error.code ?? error.message}); point it at a requirements file or unset it`);
+    });
+    const reqs = parseRequirements(text);
+    if (!reqs.length) throw new Error(`OFFLOAD_STUDIO_ENGINE_REQUIREMENTS=${override} lists no requirement`);
+    return reqs;
+  }
   try {
     const reqs = parseRequirements(await readFile(enginePath('requirements.txt'), 'utf8'));
     return reqs.length ? reqs : FALLBACK_REQUIREMENTS;
