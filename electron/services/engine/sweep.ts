@@ -16,6 +16,7 @@ import type {
 } from '../../contract';
 import type { HistoryStore } from '../history';
 import { DEFAULT_FIX } from './classify';
+import { assertRunnerBuilds } from './families';
 import { newSweepId, runIdFor } from './ids';
 import type { Planner } from './planner';
 
@@ -126,6 +127,8 @@ export async function startSweep(request: StartRunsRequest, deps: SweepDeps): Pr
     machine = null; // a run without a snapshot is still a run; comparisons will say it lacks one
   }
   const specs = await specsOf(request, deps.planner, machine);
+  // A model the runner would refuse (family, positions) is refused here, before anything is queued.
+  assertRunnerBuilds(specs);
 
   // Repeats outer, specs inner: drift of the machine (thermals, page cache) spreads over all
   // strategies instead of favouring the first. The reply lists this order (runs/start `runs`).

@@ -121,6 +121,31 @@ describe('sweeps', () => {
     expect(history.listRuns({}).total).toBe(0);
   });
 
+  it('a run whose loss became NaN is stored failed with class diverged; the sweep goes on', async () => {
+    const { history, deps, status } = setup(['diverged', 'nan-loss', 'ok']);
+    const sweep = await startSweep(request({ strategies: ['zero3-offload', 'zero2-offload', 'zero3-offload-param'] }), deps);
+    const ends = await sweep.done;
+    expect(ends.map((e) => `${e.status}:${e.errorClass}`)).toEqual(['failed:diverged', 'failed:diverged', 'completed:null']);
+    for (const id of sweep.runIds.slice(0, 2)) {
+      const run = history.getRun(id)!;
+      expect(run.summary).toMatchObject({ status: 'failed', errorClass: 'diverged' });
+      expect(run.samples[1].loss).toBeNull();
+    }
+    expect(status.filter((s) => s.phase === 'finished').map((s) => s.errorClass)).toEqual(['diverged', 'diverged', null]);
+  });
+
+  it('a model the runner cannot build is refused before anything is written, naming the field', async () => {
+    const { history, deps } = setup(['ok']);
+    const gpt2 = tinySpec('zero2-offload');
+    const long = { ...gpt2, model: { ...gpt2.model, id: 'gpt2', family: 'gpt2' as const, ropeTheta: 0, maxPositionEmbeddings: 1024 }, seqLen: 2048 };
+    await expect(startSweep(request({ workload: undefined, strategies: undefined, specs: [gpt2, long] }), deps)).rejects.toMatchObject({
+      code: 'unsupported_model', field: 'seqLen', message: expect.stringMatching(/1024 positions/),
+    });
+    const noTheta = { ...gpt2, model: { ...gpt2.model, ropeTheta: 0 } };
+    await expect(startSweep(request({ workload: undefined, strategies: undefined, specs: [noTheta] }), deps)).rejects.toMatchObject({ field: 'model.ropeTheta' });
+    expect(history.listRuns({}).total).toBe(0);
+  });
+
   it('a per-run time limit ends the run as timeout', async () => {
     const { history, deps } = setup(['hang'], { timeoutMs: 1200 });
     const sweep = await startSweep(request({ strategies: ['zero3-offload'] }), deps);
