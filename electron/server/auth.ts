@@ -1,11 +1,23 @@
 // Per-session token for the headless server, compared in constant time.
+//
+// The token itself never goes into a cookie: cookies are not port-scoped, so a cookie for
+// 127.0.0.1 reaches every other server on 127.0.0.1 (and a page there can plant one). The page
+// keeps the token in memory (from its URL) and sends it with the WebSocket upgrade; the cookie
+// carries a separate asset key that only lets the browser load the renderer's static files, under
+// a name that is unique to this server (port + random), so two servers never share or shadow it.
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export const TOKEN_COOKIE = 'offload_studio_token';
+/** Every per-server cookie name starts with this. */
+export const TOKEN_COOKIE_PREFIX = 'offload_studio_';
 
 export function newToken(): string {
   return crypto.randomBytes(24).toString('base64url');
+}
+
+/** `offload_studio_<port>_<random>`: one name per server, so servers on other ports never see or shadow it. */
+export function cookieNameFor(port: number): string {
+  return `${TOKEN_COOKIE_PREFIX}${port}_${crypto.randomBytes(6).toString('hex')}`;
 }
 
 /** Constant-time comparison; hashing first makes the lengths equal so length leaks nothing. */
@@ -15,18 +27,34 @@ export function tokensEqual(given: string, expected: string): boolean {
   return crypto.timingSafeEqual(a, b);
 }
 
-export function cookieToken(req: IncomingMessage): string | null {
+/** The value of cookie `name`, or null. A value that is not valid percent-encoding counts as absent (never throws). */
+export function cookieValue(req: IncomingMessage, name: string): string | null {
   const header = req.headers.cookie;
   if (!header) return null;
   for (const part of header.split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === TOKEN_COOKIE) return decodeURIComponent(rest.join('='));
+    const [key, ...rest] = part.trim().split('=');
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(rest.join('='));
+    } catch {
+      return null;
+    }
   }
   return null;
 }
 
+/** The session token from the Authorization header or the `token` query parameter (never a cookie). */
 export function requestToken(req: IncomingMessage, url: URL): string | null {
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ')) return auth.slice(7);
-  return url.searchParams.get('token') ?? cookieToken(req);
+  return url.searchParams.get('token');
+}
+
+/** A request target as a URL, or null when it does not parse (`//[`, `http://%zz/`): the caller answers 400. */
+export function parseTarget(target: string | undefined): URL | null {
+  try {
+    return new URL(target ?? '/', 'http://localhost');
+  } catch {
+    return null;
+  }
 }

@@ -1,12 +1,14 @@
 // Headless transport of the contract: HTTP serves the built renderer, a WebSocket carries
 // requests, answers and events. Loopback by default; every request needs the session token;
-// WebSocket upgrades from a foreign Origin are refused.
+// WebSocket upgrades from a foreign Origin are refused. No request, however malformed (a target
+// `new URL` cannot parse, a cookie that is not percent-encoding), may take the server down: each
+// is answered 400/401 and the server stays up.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiError, eventNames, isChannel, type WireResult } from '../contract';
 import type { Backend } from '../services/backend';
-import { TOKEN_COOKIE, newToken, requestToken, tokensEqual } from './auth';
+import { cookieNameFor, cookieValue, newToken, parseTarget, requestToken, tokensEqual } from './auth';
 import { toWireError } from './wire-error';
 import { contentType, readStatic, resolveStatic } from './static-files';
 
@@ -25,6 +27,8 @@ export interface RunningServer {
   origin: string;
   token: string;
   port: number;
+  /** This server's asset cookie name (`offload_studio_<port>_<random>`). */
+  cookieName: string;
   close(): Promise<void>;
 }
 
@@ -43,11 +47,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const token = options.token ?? newToken();
   const sockets = new Set<WebSocket>();
 
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+  // The asset cookie: a key of its own (not the token), under a per-server name set once the port is known.
+  const assetKey = newToken();
+  let cookieName = '';
+  const plain = { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS };
+
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const url = parseTarget(req.url);
+    if (!url) {
+      res.writeHead(400, plain);
+      res.end('400: the request target is not a valid URL path.\n');
+      return;
+    }
     const given = requestToken(req, url);
-    if (!given || !tokensEqual(given, token)) {
-      res.writeHead(401, { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
+    const viaToken = given !== null && tokensEqual(given, token);
+    // The cookie only authorises what the page loads by itself (GET/HEAD of static files).
+    const cookie = cookieName ? cookieValue(req, cookieName) : null;
+    const viaCookie = !viaToken && cookie !== null && tokensEqual(cookie, assetKey);
+    if (!viaToken && !viaCookie) {
+      res.writeHead(401, plain);
       res.end('401: this Offload Studio server needs its session token. Open the URL printed by `serve` (it ends in ?token=…).\n');
       return;
     }
@@ -80,11 +98,27 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return;
     }
     const headers: Record<string, string> = { 'Content-Type': contentType(served), ...SECURITY_HEADERS };
-    // The first page load carries ?token=; a strict, HttpOnly cookie then authorises its assets.
-    if (url.searchParams.has('token'))
-      headers['Set-Cookie'] = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`;
+    // The first page load carries ?token=; a strict, HttpOnly cookie with the asset key then
+    // authorises its assets. The page keeps the token itself in memory for the WebSocket.
+    if (viaToken && url.searchParams.has('token'))
+      headers['Set-Cookie'] = `${cookieName}=${assetKey}; HttpOnly; SameSite=Strict; Path=/`;
     res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
+  const server = http.createServer((req, res) => {
+    try {
+      handle(req, res);
+    } catch {
+      // Nothing a client sends may take the server down.
+      if (!res.headersSent) res.writeHead(400, plain);
+      res.end();
+    }
+  });
+  // A request Node's parser refuses (bad request line, oversized headers): 400, and the server stays up.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -94,22 +128,31 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  cookieName = cookieNameFor(port);
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const origin = `http://${hostForUrl}:${port}`;
   const allowedOrigins = new Set([origin, `http://localhost:${port}`, `http://127.0.0.1:${port}`, ...(options.allowedOrigins ?? [])]);
 
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const given = requestToken(req, url);
-    const originHeader = req.headers.origin;
+    socket.on('error', () => socket.destroy());
     const refuse = (status: string) => {
       socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       socket.destroy();
     };
-    if (url.pathname !== '/ws') return refuse('404 Not Found');
-    if (!given || !tokensEqual(given, token)) return refuse('401 Unauthorized');
-    if (originHeader && !allowedOrigins.has(originHeader)) return refuse('403 Forbidden');
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    try {
+      const url = parseTarget(req.url);
+      if (!url) return refuse('400 Bad Request');
+      // The WebSocket takes the token only from the query or the Authorization header (the page
+      // holds it in memory), never from a cookie another port's page could have planted or read.
+      const given = requestToken(req, url);
+      const originHeader = req.headers.origin;
+      if (url.pathname !== '/ws') return refuse('404 Not Found');
+      if (!given || !tokensEqual(given, token)) return refuse('401 Unauthorized');
+      if (originHeader && !allowedOrigins.has(originHeader)) return refuse('403 Forbidden');
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    } catch {
+      refuse('400 Bad Request');
+    }
   });
 
   const unsubscribers = eventNames.map((name) =>
@@ -145,6 +188,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     origin,
     token,
     port,
+    cookieName,
     async close() {
       unsubscribers.forEach((u) => u());
       for (const ws of sockets) ws.terminate();
