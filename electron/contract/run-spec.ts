@@ -4,35 +4,19 @@
 // `npm run gen:run-spec-schema`; a test fails when the file is stale). Nothing re-derives a run
 // from a form: what the plan shows is what runs.
 import { z } from 'zod';
+import { ModelArchSchema } from './model';
 
 export const RUN_SPEC_VERSION = 1;
 
-export const ModelFamilySchema = z.enum(['llama', 'qwen2', 'mistral', 'gpt2']);
 export const EngineKindSchema = z.enum(['deepspeed', 'fsdp2']);
 export const PrecisionSchema = z.enum(['bf16', 'fp16', 'fp32']);
 
-/** The resolved architecture the runner builds (the tuner's ModelArch, as far as it is known). */
-export const SpecModelSchema = z
-  .object({
-    id: z.string().min(1),
-    family: ModelFamilySchema,
-    hiddenSize: z.number().int().positive(),
-    numLayers: z.number().int().positive(),
-    numHeads: z.number().int().positive(),
-    numKvHeads: z.number().int().positive(),
-    intermediateSize: z.number().int().positive(),
-    vocabSize: z.number().int().positive(),
-    tieEmbeddings: z.boolean(),
-    /** 0 for families without rotary embeddings (gpt2). */
-    ropeTheta: z.number().nonnegative(),
-    rmsNormEps: z.number().positive(),
-    headDim: z.number().int().positive(),
-    maxPositionEmbeddings: z.number().int().positive().optional(),
-    attentionBias: z.boolean().optional(),
-    publishedParams: z.number().int().positive().nullable().optional(),
-    label: z.string().optional(),
-    source: z.string().nullable().optional(),
-  })
+/** The resolved architecture the runner builds: the tuner's ModelArch, with the descriptive fields
+ *  optional (a hand-written spec need not carry them). `family` is any name here: the runner refuses
+ *  a family it cannot build with class `unsupported` (resources/engine/model-families.json), and
+ *  rmsNormEps is the runner's to judge (a negative one is how its tests force a NaN loss). */
+export const SpecModelSchema = ModelArchSchema.partial({ label: true, source: true, publishedParams: true, maxPositionEmbeddings: true, attentionBias: true })
+  .extend({ family: z.string().min(1), rmsNormEps: z.number() })
   .strict();
 
 /** The workload of one run: the batch shape and the model (flat in the spec, grouped here). */
@@ -125,5 +109,17 @@ export type RunSpecInput = z.input<typeof RunSpecSchema>;
 
 /** The JSON Schema the Python runner validates against (input side: defaulted fields are optional). */
 export function runSpecJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(RunSpecSchema, { io: 'input', reused: 'inline', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(RunSpecSchema, { io: 'input', reused: 'inline', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const { $schema, ...rest } = schema;
+  return {
+    $schema,
+    $comment: 'Generated from electron/contract/run-spec.ts (RunSpecSchema) by `npx tsx scripts/gen-run-spec-schema.ts`; do not edit. tests/unit/engine/run-spec-schema.test.ts fails when it is stale.',
+    title: 'Offload Studio RunSpec',
+    ...rest,
+  };
+}
+
+/** The committed file's text (resources/engine/run-spec.schema.json). */
+export function runSpecJsonSchemaText(): string {
+  return JSON.stringify(runSpecJsonSchema(), null, 2) + '\n';
 }

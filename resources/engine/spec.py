@@ -1,11 +1,19 @@
-"""Reads and checks the run spec (spec.json or stdin) before anything heavy is imported.
+"""Reads the run spec (spec.json or stdin) and checks it before anything heavy is imported.
 
-Every problem raises SpecError naming the field, so the orchestrator can show
-"bad_config: <field>: <why>" without a traceback.
+The spec's shape is the app's RunSpec schema (electron/contract/run-spec.ts), exported as JSON
+Schema to run-spec.schema.json next to this file and checked by schema_check.py; here come only
+the checks a schema cannot say (relations between fields). Every problem raises SpecError naming
+the field, so the orchestrator can show "bad_config: <field>: <why>" without a traceback.
 """
 import copy
 import json
+import os
 import sys
+
+import schema_check
+
+SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "run-spec.schema.json")
+_schema = None
 
 
 class SpecError(ValueError):
@@ -14,7 +22,12 @@ class SpecError(ValueError):
         self.field = field
 
 
-_MODEL_INT_FIELDS = ("hiddenSize", "numLayers", "numHeads", "intermediateSize", "vocabSize")
+def schema():
+    global _schema
+    if _schema is None:
+        with open(SCHEMA_PATH, encoding="utf-8") as fh:
+            _schema = json.load(fh)
+    return _schema
 
 
 def load(path):
@@ -29,74 +42,23 @@ def load(path):
     return validate(raw)
 
 
-def _int(obj, key, where, minimum=1, default=None):
-    value = obj.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise SpecError(f"{where}{key}", f"must be an integer >= {minimum}, got {value!r}")
-    return value
-
-
 def validate(raw):
-    """Returns a normalised copy of the spec (defaults filled in)."""
-    if not isinstance(raw, dict):
-        raise SpecError("spec", "must be a JSON object")
-    spec = copy.deepcopy(raw)
-    spec.setdefault("runId", "run")
-    engine = spec.get("engine", "deepspeed")
-    if engine not in ("deepspeed", "fsdp2"):
-        raise SpecError("engine", f"must be 'deepspeed' or 'fsdp2', got {engine!r}")
-    spec["engine"] = engine
-
-    model = spec.get("model")
-    if not isinstance(model, dict):
-        raise SpecError("model", "must be an object")
-    for key in _MODEL_INT_FIELDS:
-        _int(model, key, "model.")
-    model.setdefault("numKvHeads", model["numHeads"])
-    _int(model, "numKvHeads", "model.")
+    """Returns a checked copy of the spec, the schema's defaults filled in."""
+    try:
+        spec = schema_check.validate(raw, schema())
+    except schema_check.SchemaError as exc:
+        raise SpecError(exc.field, exc.message) from exc
+    model = spec["model"]
     if model["numHeads"] % model["numKvHeads"]:
         raise SpecError("model.numKvHeads", "must divide model.numHeads (grouped-query attention)")
-    if model.get("headDim") is None:
-        if model["hiddenSize"] % model["numHeads"]:
-            raise SpecError("model.hiddenSize", "must be a multiple of numHeads when headDim is null")
-        model["headDim"] = model["hiddenSize"] // model["numHeads"]
-    _int(model, "headDim", "model.")
-    model.setdefault("tieEmbeddings", False)
-    model.setdefault("ropeTheta", 10000.0)
-    model.setdefault("rmsNormEps", 1e-5)
-    model.setdefault("family", "llama")
-    model.setdefault("id", "custom")
-
-    for key, default in (("seqLen", None), ("microBatch", 1), ("gradAccum", 1), ("steps", None)):
-        spec[key] = _int(spec, key, "", default=default)
-    spec["warmup"] = _int(spec, "warmup", "", minimum=0, default=0)
     if spec["warmup"] >= spec["steps"]:
         raise SpecError("warmup", f"must be smaller than steps ({spec['steps']}) so some steps are measured")
-    spec["seed"] = _int(spec, "seed", "", minimum=0, default=1234)
-    precision = spec.setdefault("precision", "bf16")
-    if precision not in ("bf16", "fp16", "fp32"):
-        raise SpecError("precision", f"must be bf16, fp16 or fp32, got {precision!r}")
-    spec["activationCheckpointing"] = bool(spec.get("activationCheckpointing", False))
-    max_seconds = spec.setdefault("maxSeconds", 3600)
-    if not isinstance(max_seconds, (int, float)) or max_seconds <= 0:
-        raise SpecError("maxSeconds", "must be a positive number")
-    # "strict" fails on a pre-flight problem; "warn" reports it and goes on (for hosts whose
-    # MemAvailable under-reads, such as VMs whose memory balloons up on use).
-    if spec.setdefault("preflight", "strict") not in ("strict", "warn"):
-        raise SpecError("preflight", "must be 'strict' or 'warn'")
-
-    if engine == "deepspeed":
-        ds = spec.get("dsConfig")
-        if not isinstance(ds, dict):
+    if spec["engine"] == "deepspeed":
+        if spec["dsConfig"] is None:
             raise SpecError("dsConfig", "must be an object when engine is deepspeed")
-        spec["dsConfig"] = reconcile_batch(ds, spec)
-    else:
-        fsdp = spec.get("fsdp") or {}
-        if not isinstance(fsdp, dict):
-            raise SpecError("fsdp", "must be an object or null")
-        fsdp.setdefault("cpuOffload", False)
-        fsdp.setdefault("reshardAfterForward", True)
-        spec["fsdp"] = fsdp
+        spec["dsConfig"] = reconcile_batch(spec["dsConfig"], spec)
+    elif spec["fsdp"] is None:
+        raise SpecError("fsdp", "must be an object when engine is fsdp2")
     return spec
 
 

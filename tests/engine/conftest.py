@@ -14,13 +14,16 @@ if ENGINE not in sys.path:
 
 TINY_MODEL = {"id": "tiny", "family": "llama", "hiddenSize": 64, "numLayers": 2, "numHeads": 4, "numKvHeads": 2,
               "intermediateSize": 128, "vocabSize": 256, "tieEmbeddings": True, "ropeTheta": 10000,
-              "rmsNormEps": 1e-5, "headDim": None}
+              "rmsNormEps": 1e-5, "headDim": 16}
 
 
 def tiny_spec(**over):
-    spec = {"runId": "test", "engine": "deepspeed", "model": dict(TINY_MODEL), "seqLen": 32, "microBatch": 2,
-            "gradAccum": 1, "steps": 5, "warmup": 1, "precision": "bf16", "activationCheckpointing": True,
-            "seed": 1234, "dsConfig": None, "fsdp": None, "maxSeconds": 600}
+    """A RunSpec (electron/contract/run-spec.ts) for the tiny model; the app's own specs come from
+    `plan --write-specs` (test_run_spec.py runs those)."""
+    spec = {"specVersion": 1, "strategy": "custom", "runId": "test", "engine": "deepspeed", "model": dict(TINY_MODEL),
+            "seqLen": 32, "microBatch": 2, "gradAccum": 1, "gpus": 1, "nodes": 1, "steps": 5, "warmup": 1,
+            "precision": "bf16", "activationCheckpointing": True, "seed": 1234, "knobs": {}, "dsConfig": None,
+            "fsdp": None, "prediction": None, "configHash": "test", "maxSeconds": 600}
     spec.update(over)
     return spec
 

@@ -24,26 +24,9 @@ import type { ParamCount } from './params';
 import { strategyById } from './presets';
 import { parseWorkload } from './workload';
 
+/** The whole resolved architecture: what the runner builds is what the tuner counted. */
 export function specModel(m: ModelArch): SpecModel {
-  return {
-    id: m.id,
-    family: m.family,
-    hiddenSize: m.hiddenSize,
-    numLayers: m.numLayers,
-    numHeads: m.numHeads,
-    numKvHeads: m.numKvHeads,
-    intermediateSize: m.intermediateSize,
-    vocabSize: m.vocabSize,
-    tieEmbeddings: m.tieEmbeddings,
-    ropeTheta: m.ropeTheta,
-    rmsNormEps: m.rmsNormEps,
-    headDim: m.headDim,
-    maxPositionEmbeddings: m.maxPositionEmbeddings,
-    attentionBias: m.attentionBias,
-    publishedParams: m.publishedParams,
-    label: m.label,
-    source: m.source,
-  };
+  return { ...m };
 }
 
 function canonical(value: unknown): string {
