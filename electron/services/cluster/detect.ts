@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Cluster, HostDetection } from '../../contract';
 import { lastJsonObject, runSsh } from './ssh';
-import { FALLBACK_PROBE_PY } from './snippets';
+import { readSnippet } from './snippets';
 import { DEFAULT_ENGINE_DIR } from './launch';
 
 export interface DetectOptions {
@@ -15,7 +15,7 @@ export interface DetectOptions {
 
 export function probeSource(bundledEngineDir: string, clusterEngineDir: string): { text: string; source: string } {
   const probe = path.join(bundledEngineDir, 'probe.py');
-  if (!fs.existsSync(probe)) return { text: FALLBACK_PROBE_PY, source: 'fallback (resources/engine/probe.py not found)' };
+  if (!fs.existsSync(probe)) return { text: readSnippet(bundledEngineDir, 'probe_fallback.py'), source: 'fallback (resources/engine/probe.py not found)' };
   // On stdin the probe has no folder of its own: put the cluster's runner folder on sys.path so
   // its sibling imports (protocol.py, …) resolve where the runner is staged.
   const prelude = `import sys; sys.path.insert(0, ${JSON.stringify(clusterEngineDir)})\n`;

@@ -9,6 +9,7 @@ import { clusterAssumptions } from './assumptions';
 import { detectHosts } from './detect';
 import { buildMultiNodeLaunch, DEFAULT_ENGINE_DIR, writeLaunchFiles } from './launch';
 import { preflight } from './preflight';
+import { isRunnerFile } from './snippets';
 import { openClusterStore } from './store';
 
 export { buildMultiNodeLaunch, writeLaunchFiles, DEFAULT_ENGINE_DIR, type MultiNodeLaunchOptions } from './launch';
@@ -86,7 +87,8 @@ export function createClusterService(options: ClusterServiceOptions) {
     stageEngine(name: string): { engineDir: string; files: string[] } {
       const engineDir = need(name).cluster.engineDir ?? DEFAULT_ENGINE_DIR;
       fs.mkdirSync(engineDir, { recursive: true });
-      const files = fs.readdirSync(options.bundledEngineDir).filter((f) => f.endsWith('.py'));
+      // Modules and the data files they read (error-signatures.json, model-families.json).
+      const files = fs.readdirSync(options.bundledEngineDir).filter((f) => isRunnerFile(f) && fs.statSync(path.join(options.bundledEngineDir, f)).isFile());
       for (const f of files) fs.copyFileSync(path.join(options.bundledEngineDir, f), path.join(engineDir, f));
       return { engineDir, files };
     },

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import type { Cluster, PreflightRow } from '../../contract';
 import { execFileWithInput, lastJsonObject, runSsh, type ExecResult } from './ssh';
-import { VERSIONS_PY } from './snippets';
+import { isRunnerFile, readSnippet } from './snippets';
 import { DEFAULT_ENGINE_DIR } from './launch';
 
 export interface Versions {
@@ -38,8 +38,8 @@ function sshFailure(r: ExecResult): string {
   return (r.stderr.trim().split('\n').pop() || `ssh exited with ${r.code}`).slice(0, 400);
 }
 
-async function localVersions(python: string, engineDir: string, timeoutMs: number, files: string[] = []): Promise<Versions | string> {
-  const r = await execFileWithInput(python, ['-', engineDir, python, ...files], VERSIONS_PY, timeoutMs);
+async function localVersions(script: string, python: string, engineDir: string, timeoutMs: number, files: string[] = []): Promise<Versions | string> {
+  const r = await execFileWithInput(python, ['-', engineDir, python, ...files], script, timeoutMs);
   const v = lastJsonObject(r.stdout);
   if (r.code !== 0 || !v) return r.spawnError ?? (r.stderr.trim().split('\n').pop() || `exited with ${r.code}`);
   return v as unknown as Versions;
@@ -59,15 +59,16 @@ export async function preflight(cluster: Cluster, options: PreflightOptions): Pr
   const masterListed = cluster.hosts.some((h) => h.host === cluster.masterAddr);
   row(HEAD, 'hostfile', true, `${cluster.hosts.length} node(s): ${cluster.hosts.map((h) => `${h.host} slots=${h.slots}`).join(', ')}; rank 0 runs on ${cluster.hosts[0].host}, master ${cluster.masterAddr}:${cluster.masterPort}${masterListed && cluster.masterAddr !== cluster.hosts[0].host ? ' (warning: master_addr is not the first host, where rank 0 runs)' : ''}`);
 
-  const head = await localVersions(options.headPython, options.bundledEngineDir, timeoutMs);
+  const versionsPy = readSnippet(options.bundledEngineDir, 'cluster_versions.py');
+  const head = await localVersions(versionsPy, options.headPython, options.bundledEngineDir, timeoutMs);
   if (typeof head === 'string') {
     row(HEAD, 'python', false, `${options.headPython}: ${head}`, 'choose a working interpreter in Settings (the one holding torch and DeepSpeed)');
     return rows;
   }
   row(HEAD, 'python', head.torch !== null && head.deepspeed !== null, `${options.headPython}: Python ${head.python}, torch ${head.torch ?? 'missing'}, DeepSpeed ${head.deepspeed ?? 'missing'}`, 'install torch and deepspeed into the head interpreter (Setup page)');
   // Only plain file names travel to the remote shell line.
-  const runnerFiles = (head.runnerFiles ?? []).filter((f) => /^[A-Za-z0-9._-]+\.py$/.test(f));
-  const staged = await localVersions(options.headPython, engineDir, timeoutMs, runnerFiles);
+  const runnerFiles = (head.runnerFiles ?? []).filter(isRunnerFile);
+  const staged = await localVersions(versionsPy, options.headPython, engineDir, timeoutMs, runnerFiles);
   const stagedHash = typeof staged === 'string' ? null : staged.runnerHash;
   row(HEAD, 'runner', stagedHash !== null && stagedHash === head.runnerHash, stagedHash === null ? `no runner at ${engineDir}` : stagedHash === head.runnerHash ? `runner at ${engineDir} matches this app (${head.runnerHash!.slice(0, 12)})` : `runner at ${engineDir} differs from this app's (${stagedHash.slice(0, 12)} ≠ ${head.runnerHash?.slice(0, 12)})`, `copy the app's runner there: offload-studio cluster stage ${cluster.name} (or cp -r ${options.bundledEngineDir}/. ${engineDir}/)`);
 
@@ -84,7 +85,7 @@ export async function preflight(cluster: Cluster, options: PreflightOptions): Pr
         return;
       }
       add('ssh', true, `${who} reachable, key-based login works`);
-      const r = await runSsh(options.sshConfigPath, h.host, [h.pythonPath, '-', engineDir, options.headPython, ...runnerFiles], VERSIONS_PY, timeoutMs);
+      const r = await runSsh(options.sshConfigPath, h.host, [h.pythonPath, '-', engineDir, options.headPython, ...runnerFiles], versionsPy, timeoutMs);
       const v = lastJsonObject(r.stdout) as unknown as Versions | null;
       if (r.code !== 0 || !v) {
         add('python', false, `${h.pythonPath}: ${sshFailure(r)}`, `install Python there or correct the host's pythonPath (now ${h.pythonPath})`);
