@@ -2,6 +2,7 @@
 # Creates (idempotently) the Python environment that runs resources/engine and its tests.
 #
 #   scripts/setup-engine-venv.sh            -> prints the venv's python path as the LAST line
+#   scripts/setup-engine-venv.sh --stamp    -> prints the marker a current venv carries
 #
 # Location: $OFFLOAD_STUDIO_ENGINE_VENV, else ~/.cache/offload-studio/engine-venv-<hash>, where
 # <hash> is the first 12 hex digits of sha256 over the install inputs (requirements.txt,
@@ -26,6 +27,8 @@ sha256_12() {
 HASH="$(sha256_12 "$REQ" "$ENGINE/bootstrap-requirements.txt" "$ENGINE/install-steps.json")"
 BOOTSTRAP_VERSION="$(sed -n 's/.*"bootstrapVersion": *\([0-9][0-9]*\).*/\1/p' "$ENGINE/install-steps.json")"
 STAMP="$HASH bootstrap=$BOOTSTRAP_VERSION"
+# --stamp: print what a current marker must say, and nothing else (tests and CI compare it).
+if [[ "${1:-}" == "--stamp" ]]; then echo "$STAMP"; exit 0; fi
 VENV="${OFFLOAD_STUDIO_ENGINE_VENV:-$HOME/.cache/offload-studio/engine-venv-$HASH}"
 MARKER="$VENV/.offload-studio-complete"
 VPY="$VENV/bin/python"

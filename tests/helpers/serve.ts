@@ -16,7 +16,7 @@ export interface ServeHandle {
 
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
-export async function startServe(extraArgs: string[] = [], dataDir?: string, options: { bundle?: boolean } = {}): Promise<ServeHandle> {
+export async function startServe(extraArgs: string[] = [], dataDir?: string, options: { bundle?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<ServeHandle> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'offload-studio-e2e-'));
   const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
   // From source through tsx (what `npm run serve` runs), or the plain-Node bundle scripts/build.mjs writes.
@@ -24,7 +24,7 @@ export async function startServe(extraArgs: string[] = [], dataDir?: string, opt
   const child = spawn(file, [entry, '--port', '0', '--data-dir', dir, ...extraArgs], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env },
+    env: { ...process.env, ...options.env },
   });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));

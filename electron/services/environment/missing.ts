@@ -44,20 +44,24 @@ export function missingPieces(python: string, facts: Facts, requirements: string
   else if (torchPin && !facts.torch.version.startsWith(torchPin))
     out.push({ id: 'torch-version', severity: 'optional', what: `PyTorch ${facts.torch.version} is not the tested ${torchPin}`, fix: `${pip} ${torchReq}` });
 
+  // DeepSpeed is an sdist built without isolation, so the interpreter needs setuptools (with
+  // bdist_wheel) and wheel first: Python 3.12+ venvs ship no setuptools, 3.11's an old one. The
+  // same pins as resources/engine/bootstrap-requirements.txt's ceiling (torch needs setuptools<82).
+  const buildTools = `${pip} ${sh('setuptools<82')} wheel && `;
   if (!facts.deepspeed)
     out.push({
       id: 'deepspeed',
       severity: 'required',
       what: 'DeepSpeed is not installed',
       // DeepSpeed's setup imports torch: install it after torch, without build isolation.
-      fix: facts.torch ? `${pip} --no-build-isolation ${dsReq}` : `${pip} ${torchReq} && ${pip} --no-build-isolation ${dsReq}`,
+      fix: facts.torch ? `${buildTools}${pip} --no-build-isolation ${dsReq}` : `${pip} ${torchReq} && ${buildTools}${pip} --no-build-isolation ${dsReq}`,
     });
   else {
     const ds = facts.deepspeed;
     if (ds.error && !ds.cpuAdam.compatible)
-      out.push({ id: 'deepspeed-broken', severity: 'required', what: `DeepSpeed ${ds.version} does not import: ${ds.error}`, fix: `${pip} --force-reinstall --no-build-isolation ${dsReq}` });
+      out.push({ id: 'deepspeed-broken', severity: 'required', what: `DeepSpeed ${ds.version} does not import: ${ds.error}`, fix: `${buildTools}${pip} --force-reinstall --no-build-isolation ${dsReq}` });
     if (dsPin && ds.version !== dsPin)
-      out.push({ id: 'deepspeed-version', severity: 'optional', what: `DeepSpeed ${ds.version} is not the tested ${dsPin}`, fix: `${pip} --no-build-isolation ${dsReq}` });
+      out.push({ id: 'deepspeed-version', severity: 'optional', what: `DeepSpeed ${ds.version} is not the tested ${dsPin}`, fix: `${buildTools}${pip} --no-build-isolation ${dsReq}` });
     // CPU Adam (every offload strategy) is either prebuilt or JIT-built: JIT needs a compiler and ninja.
     if (!ds.cpuAdam.prebuilt) {
       if (!facts.build.cxx)

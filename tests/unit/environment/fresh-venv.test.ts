@@ -9,37 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startInstall } from '../../../electron/services/environment';
+import { findPythons, makeBootstrapWheelhouse, makeSdist } from '../../helpers/local-packages';
 
-const engineDir = path.resolve('resources/engine');
-
-/** Distinct Python 3.10–3.13 interpreters: pyenv's versions and those on PATH. */
-function pythons(): { version: string; path: string }[] {
-  const found = new Map<string, string>();
-  const candidates = ['python3', 'python3.10', 'python3.11', 'python3.12', 'python3.13'];
-  const pyenv = path.join(os.homedir(), '.pyenv', 'versions');
-  if (fs.existsSync(pyenv)) for (const v of fs.readdirSync(pyenv)) candidates.push(path.join(pyenv, v, 'bin', 'python3'));
-  for (const c of candidates) {
-    const r = spawnSync(c, ['-c', 'import sys, venv; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' });
-    const version = r.status === 0 ? r.stdout.trim() : '';
-    if (/^3\.1[0-3]$/.test(version) && !found.has(version)) found.set(version, c);
-  }
-  return [...found].map(([version, p]) => ({ version, path: p })).sort((a, b) => a.version.localeCompare(b.version));
-}
-
-/** A setup.py-only sdist, the shape DeepSpeed ships: its build needs setuptools and wheel from the venv. */
-function makeSdist(dir: string): string {
-  const src = path.join(dir, 'tinypkg-0.1');
-  fs.mkdirSync(path.join(src, 'tinypkg'), { recursive: true });
-  fs.writeFileSync(path.join(src, 'setup.py'), "from setuptools import setup\nsetup(name='tinypkg', version='0.1', packages=['tinypkg'])\n");
-  fs.writeFileSync(path.join(src, 'tinypkg', '__init__.py'), "VALUE = 42\n");
-  fs.writeFileSync(path.join(src, 'PKG-INFO'), 'Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\n');
-  const tarball = path.join(dir, 'tinypkg-0.1.tar.gz');
-  const r = spawnSync('tar', ['-czf', tarball, '-C', dir, 'tinypkg-0.1']);
-  expect(r.status).toBe(0);
-  return tarball;
-}
-
-const found = pythons();
+const found = findPythons();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fresh-venv-'));
 const wheelhouse = path.join(work, 'wheels');
 let sdist = '';
@@ -48,9 +20,7 @@ const offline = ['--no-index', '--find-links', wheelhouse, '--no-cache-dir'];
 
 beforeAll(() => {
   sdist = makeSdist(work);
-  // The bootstrap pins as wheels (pure Python), fetched once: the one networked step (pip's cache may serve it).
-  const r = spawnSync('python3', ['-m', 'pip', 'download', '-q', '--only-binary=:all:', '-d', wheelhouse, '-r', path.join(engineDir, 'bootstrap-requirements.txt')], { encoding: 'utf8' });
-  expect(r.status, r.stderr).toBe(0);
+  makeBootstrapWheelhouse(wheelhouse);
 }, 300_000);
 
 describe('a fresh engine environment from nothing', () => {
