@@ -43,6 +43,8 @@ export const MeasurementSchema = z.object({
   hostDeviceReason: z.string().nullable(), // why hostDevice is null
   measuredAt: z.string(),
   durationMs: z.number().nonnegative(),
+  /** The machine it was measured on (detect's machineId); absent in files written before it was recorded. */
+  machineId: z.string().nullable().optional(),
 });
 
 export const MeasureProgressSchema = z.object({

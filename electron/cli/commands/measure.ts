@@ -1,6 +1,9 @@
 // `measure`: measure this host (CPU Adam rate per thread count, memory bandwidth, host<->GPU
 // copies) and store the result for the tuner. --json prints the hardware/measure response.
-import type { MeasureKind } from '../../contract';
+import fs from 'node:fs';
+import type { Machine, MeasureKind } from '../../contract';
+import { measurementFromFile, saveMeasurement } from '../../services/hardware';
+import { parseMachine } from '../../services/tuner';
 import type { Command } from '../command';
 
 const KINDS: MeasureKind[] = ['cpuAdam', 'memoryBandwidth', 'hostDevice'];
@@ -8,8 +11,32 @@ const gb = (bytesPerSecond: number) => `${(bytesPerSecond / 1e9).toFixed(2)} GB/
 
 export const measureCommands: Record<string, Command> = {
   measure: {
-    summary: 'measure the host: CPU Adam by thread count, memory and host-GPU bandwidth (--budget-seconds N, --only cpuAdam,hostDevice)',
+    summary: 'measure the host: CPU Adam by thread count, memory and host-GPU bandwidth (--budget-seconds N, --only cpuAdam,hostDevice); --import FILE [--machine detect.json] stores another machine\'s measurements under its id',
     async run({ backend, flags, json, out }) {
+      if (typeof flags.import === 'string') {
+        // Another machine's measurements (its `measure --json`, or the native driver's output), stored
+        // under that machine's id: plans for its `detect --json` file then use them.
+        const read = (file: string, what: string): unknown => {
+          try {
+            return JSON.parse(fs.readFileSync(file, 'utf8'));
+          } catch (error) {
+            throw Object.assign(new Error(`${what} ${file}: cannot read it as JSON (${(error as Error).message})`), { field: what.replace(/^--/, '') });
+          }
+        };
+        const machine: Machine =
+          typeof flags.machine === 'string' ? parseMachine(read(flags.machine, '--machine'), `--machine ${flags.machine}`) : await backend.invoke('hardware/detect', {});
+        const at = typeof flags['measured-at'] === 'string' ? flags['measured-at'] : new Date(fs.statSync(flags.import).mtimeMs).toISOString();
+        let m;
+        try {
+          m = measurementFromFile(read(flags.import, '--import'), machine.machineId, at);
+        } catch (error) {
+          throw Object.assign(new Error(`--import ${flags.import}: ${(error as Error).message}`), { field: 'import' });
+        }
+        saveMeasurement(backend.dataDir, m, true);
+        if (json) out(JSON.stringify(m, null, 2));
+        else out(`stored the measurements of machine ${machine.machineId} (${machine.hostname}) from ${flags.import}: ${m.cpuAdam.length} CPU Adam points${m.hostDevice ? ', host↔GPU copies' : ''}${m.memoryBandwidthBytesPerSecond ? ', memory bandwidth' : ''}`);
+        return 0;
+      }
       const request: { budgetSeconds?: number; include?: MeasureKind[] } = {};
       if (typeof flags['budget-seconds'] === 'string') request.budgetSeconds = Number(flags['budget-seconds']);
       if (typeof flags.only === 'string') request.include = flags.only.split(',').map((s) => s.trim()) as MeasureKind[];

@@ -12,7 +12,7 @@ export { buildMachine } from './build';
 export { computeWarnings } from './warnings';
 export { readRawHost } from './sources';
 // Host measurements (native addon) are part of the hardware service; other services reach them here.
-export { measureHost, loadLatestMeasurement, loadMeasurementHistory, nativeAvailable, recommendCoresPerc } from './measure';
+export { measureHost, loadLatestMeasurement, loadMeasurementFor, loadMeasurementHistory, saveMeasurement, measurementFromFile, nativeAvailable, recommendCoresPerc } from './measure';
 export type { MeasureHostOptions } from './measure';
 
 export async function detectMachine(): Promise<Machine> {

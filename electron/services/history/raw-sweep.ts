@@ -106,7 +106,7 @@ export function convertRunnerSweep(dir: string, options: RawSweepOptions): { fil
         notes: `${options.source.label}. Converted from the runner's raw output (${runId}.jsonl).`,
         // The runner was given its spec on stdin; what it reported back stands in for it.
         spec: config
-          ? { engine: config.engine, seqLen: config.seqLen, microBatch: config.microBatch, gradAccum: config.gradAccum, worldSize: config.worldSize, precision: config.precision, activationCheckpointing: config.activationCheckpointing, dsConfig: config.effectiveConfig ?? null }
+          ? { engine: config.engine, model: { id: typeof config.modelId === 'string' ? config.modelId : m.model }, seqLen: config.seqLen, microBatch: config.microBatch, gradAccum: config.gradAccum, worldSize: config.worldSize, precision: config.precision, activationCheckpointing: config.activationCheckpointing, dsConfig: config.effectiveConfig ?? null }
           : undefined,
       });
       startRun(db, runId, { snapshot: options.snapshot, machineId: (options.snapshot as { machineId?: string } | undefined)?.machineId ?? null, logPath: fs.existsSync(stderr) ? path.basename(stderr) : null });

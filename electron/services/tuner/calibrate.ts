@@ -1,39 +1,88 @@
-// Calibration: fit the throughput model's efficiency factors (one per phase: compute, comm,
-// transfer, cpuAdam, nvme) to measured runs of this machine. The model is linear in the factors,
-// step = Σ f_k · T_k (T_k the exposed phase times), so the fit is a least-squares solve on
-// relative error, pulled toward 1 (the uncalibrated model) so that a phase the runs never
-// exercised keeps its prior. Pure: samples in, factors out.
+// Calibration: fit the throughput model's efficiency factors to measured runs of one machine.
+// The model is linear in the factors, step = Σ f_k · T_k (T_k the exposed physical terms: compute,
+// per-layer gather cost, pinned and pageable copies, host copies, CPU Adam, …), so each fit is a
+// least-squares solve on relative error. Two levels:
+//   - the machine: one factor set over every run (prior: 1, the uncalibrated model);
+//   - each strategy (and so each engine): its own factors, pulled toward the machine's, so a
+//     strategy with one configuration measured moves only the terms that dominate it, and one
+//     never measured uses the machine's.
+// Leave-one-out error says how well it generalises: each run predicted from a fit without it (and,
+// stricter, without every run of the same configuration, its repeats included).
+// Pure: samples in, factors out.
 import type { HardwareProfile, Workload, WorkloadInput } from '../../contract';
+import { DEFAULT_CPUADAM_CORES_PERC } from './ds-config';
 import { resolveModel } from './models';
 import { countParams } from './params';
 import { strategyById } from './presets';
-import { phaseTimes, stepSecondsFrom, UNIT_FACTORS, type EfficiencyFactors, type PhaseTimes } from './throughput';
+import {
+  completeFactors,
+  exposedTerms,
+  FACTOR_KEYS,
+  phaseTimes,
+  stepSecondsFrom,
+  UNIT_FACTORS,
+  type EfficiencyFactors,
+  type FactorKey,
+  type PhaseTimes,
+  type ThroughputKnobs,
+} from './throughput';
 import { parseWorkload } from './workload';
-import { DEFAULT_CPUADAM_CORES_PERC } from './ds-config';
 
 export interface CalibrationSample {
   strategyId: string;
   workload: WorkloadInput | Workload;
   profile: HardwareProfile;
   cpuadamCoresPerc?: number;
+  /** The knobs the run's config had (ratio, overlap_comm, …), read from its stored config. */
+  knobs?: ThroughputKnobs;
   measuredStepSeconds: number;
+  /** The run's id in history (reported back: "calibrated from runs …"). */
+  runId?: string;
+}
+
+export interface CalibrationRow {
+  runId: string | null;
+  strategyId: string;
+  /** What was run, in words (micro batch, knobs), to group repeats. */
+  config: string;
+  measured: number;
+  predicted: number;
+  calibrated: number;
+  /** Predicted from a fit without this run. */
+  leaveOneOut: number;
+  /** Predicted from a fit without any run of the same strategy and configuration (repeats included). */
+  leaveConfigOut: number;
 }
 
 export interface CalibrationResult {
+  /** The machine's factors (every run): what a strategy never run here uses. */
   factors: EfficiencyFactors;
+  /** Per strategy id, its own fitted factors (only strategies with runs). */
+  perStrategy: Record<string, EfficiencyFactors>;
   samples: number;
-  /** Root-mean-square relative error of the step time before and after the fit. */
+  runIds: string[];
+  /** Root-mean-square relative error of the step time: uncalibrated, calibrated (in-sample), leave-one-out. */
   rmsRelativeErrorBefore: number;
   rmsRelativeErrorAfter: number;
-  rows: { strategyId: string; measured: number; predicted: number; calibrated: number }[];
+  rmsLeaveOneOut: number;
+  rmsLeaveConfigOut: number;
+  /** The same, per strategy. */
+  byStrategy: Record<string, { runs: number; before: number; after: number; leaveOneOut: number; leaveConfigOut: number }>;
+  rows: CalibrationRow[];
 }
 
-const KEYS = ['compute', 'comm', 'transfer', 'cpuAdam', 'nvme'] as const;
-const PRIOR_WEIGHT = 0.05;
-
-function exposedColumns(t: PhaseTimes): number[] {
-  return [t.compute, t.comm * t.exposed.comm, t.transfer * t.exposed.transfer, t.cpuAdam * t.exposed.cpuAdam, t.nvme * t.exposed.nvme];
-}
+/**
+ * Prior weights per factor: how strongly a fit keeps its prior. The machine level fits what every
+ * strategy shares — the GPU's compute efficiency and its collectives — and keeps the strategy-specific
+ * terms at the model's value; a strategy fits its own terms (gather cost, copies, CPU Adam) and keeps
+ * the machine's compute, so a fit on one micro batch still scales with the micro batch.
+ */
+const SHARED: readonly FactorKey[] = ['compute', 'comm'];
+const weights = (level: 'machine' | 'strategy'): Record<FactorKey, number> =>
+  Object.fromEntries(FACTOR_KEYS.map((key) => [key, SHARED.includes(key) === (level === 'machine') ? 0.05 : level === 'machine' ? 20 : 1000])) as Record<FactorKey, number>;
+const MACHINE_PRIOR = weights('machine');
+const STRATEGY_PRIOR = { ...weights('strategy'), ...Object.fromEntries(FACTOR_KEYS.filter((k) => !SHARED.includes(k)).map((k) => [k, 0.15])) } as Record<FactorKey, number>;
+const CLAMP: [number, number] = [0.2, 8];
 
 function solve(a: number[][], b: number[]): number[] {
   const n = b.length;
@@ -61,40 +110,229 @@ export function phaseTimesOf(sample: CalibrationSample): PhaseTimes {
     params: countParams(model),
     workload,
     profile: sample.profile,
-    cpuadamCoresPerc: sample.cpuadamCoresPerc ?? workload.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC,
+    cpuadamCoresPerc: sample.knobs?.cpuadamCoresPerc ?? sample.cpuadamCoresPerc ?? workload.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC,
+    knobs: sample.knobs,
   });
 }
 
-export function fitEfficiency(samples: CalibrationSample[]): CalibrationResult {
-  const usable = samples.filter((s) => Number.isFinite(s.measuredStepSeconds) && s.measuredStepSeconds > 0);
-  const times = usable.map(phaseTimesOf);
-  const n = KEYS.length;
-  // normal equations of min Σ ((Σ f_k T_k − y)/y)² + λ Σ (f_k − 1)² · scale_k²
+interface Prepared {
+  sample: CalibrationSample;
+  columns: number[];
+  y: number;
+  config: string;
+}
+
+/**
+ * Least squares on relative error with a prior: min Σ ((Σ f_k T_k − y)/y)² + λ Σ s_k² (f_k − prior_k)²,
+ * s_k the largest relative size of term k over the runs (so a term the runs barely exercise stays at its prior).
+ */
+function fitFactors(rows: Prepared[], prior: EfficiencyFactors, weight: Record<FactorKey, number>): EfficiencyFactors {
+  if (rows.length === 0) return { ...prior };
+  const n = FACTOR_KEYS.length;
   const ata = Array.from({ length: n }, () => new Array<number>(n).fill(0));
   const atb = new Array<number>(n).fill(0);
   const scale = new Array<number>(n).fill(0);
-  times.forEach((t, i) => {
-    const y = usable[i].measuredStepSeconds;
-    const x = exposedColumns(t).map((v) => v / y);
+  for (const r of rows) {
+    const x = r.columns.map((v) => v / r.y);
     for (let j = 0; j < n; j++) {
       scale[j] = Math.max(scale[j], x[j]);
       atb[j] += x[j];
       for (let k = 0; k < n; k++) ata[j][k] += x[j] * x[k];
     }
-  });
-  for (let j = 0; j < n; j++) {
-    const lambda = PRIOR_WEIGHT * Math.max(scale[j] * scale[j], 1e-6);
-    ata[j][j] += lambda;
-    atb[j] += lambda; // pulls f_j toward 1
   }
-  const f = usable.length ? solve(ata, atb).map((v) => Math.min(10, Math.max(0.1, v))) : new Array<number>(n).fill(1);
-  const factors = Object.fromEntries(KEYS.map((k, i) => [k, f[i]])) as unknown as EfficiencyFactors;
-  const rows = usable.map((s, i) => ({
-    strategyId: s.strategyId,
-    measured: s.measuredStepSeconds,
-    predicted: stepSecondsFrom(times[i], UNIT_FACTORS).seconds,
-    calibrated: stepSecondsFrom(times[i], factors).seconds,
-  }));
-  const rms = (key: 'predicted' | 'calibrated') => (rows.length ? Math.sqrt(rows.reduce((a, r) => a + ((r[key] - r.measured) / r.measured) ** 2, 0) / rows.length) : 0);
-  return { factors, samples: rows.length, rmsRelativeErrorBefore: rms('predicted'), rmsRelativeErrorAfter: rms('calibrated'), rows };
+  const p = FACTOR_KEYS.map((key) => prior[key]);
+  for (let j = 0; j < n; j++) {
+    const lambda = weight[FACTOR_KEYS[j]] * Math.max(scale[j] * scale[j], 1e-6);
+    ata[j][j] += lambda;
+    atb[j] += lambda * p[j];
+  }
+  const f = solve(ata, atb).map((v, j) => (scale[j] < 1e-4 ? p[j] : Math.min(CLAMP[1], Math.max(CLAMP[0], v))));
+  return Object.fromEntries(FACTOR_KEYS.map((key, i) => [key, f[i]])) as unknown as EfficiencyFactors;
+}
+
+function fitLevels(rows: Prepared[]): { machine: EfficiencyFactors; perStrategy: Record<string, EfficiencyFactors> } {
+  const machine = fitFactors(rows, UNIT_FACTORS, MACHINE_PRIOR);
+  const perStrategy: Record<string, EfficiencyFactors> = {};
+  for (const id of new Set(rows.map((r) => r.sample.strategyId)))
+    perStrategy[id] = fitFactors(
+      rows.filter((r) => r.sample.strategyId === id),
+      machine,
+      STRATEGY_PRIOR,
+    );
+  return { machine, perStrategy };
+}
+
+function stepWith(columns: number[], f: EfficiencyFactors): number {
+  return FACTOR_KEYS.reduce((a, key, i) => a + columns[i] * f[key], 0);
+}
+
+function configKey(s: CalibrationSample): string {
+  const w = parseWorkload(s.workload);
+  const model = typeof w.model === 'string' ? w.model : w.model.id;
+  const knobs = Object.entries(s.knobs ?? {})
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  return `${model} s${w.seqLen} micro ${w.microBatch}×${w.gradAccum} ×${w.gpus * w.nodes}${knobs ? ` ${knobs}` : ''}`;
+}
+
+const rms = (xs: number[]) => (xs.length ? Math.sqrt(xs.reduce((a, x) => a + x * x, 0) / xs.length) : 0);
+
+export function fitCalibration(samples: CalibrationSample[]): CalibrationResult {
+  const rows: Prepared[] = [];
+  for (const sample of samples) {
+    if (!Number.isFinite(sample.measuredStepSeconds) || sample.measuredStepSeconds <= 0) continue;
+    const t = phaseTimesOf(sample);
+    const e = exposedTerms(t);
+    const columns = FACTOR_KEYS.map((key) => e[key]);
+    if (!columns.every(Number.isFinite)) continue;
+    rows.push({ sample, columns, y: sample.measuredStepSeconds, config: configKey(sample) });
+  }
+  const { machine, perStrategy } = fitLevels(rows);
+  const predictWith = (fit: ReturnType<typeof fitLevels>, r: Prepared) => stepWith(r.columns, fit.perStrategy[r.sample.strategyId] ?? fit.machine);
+  const out: CalibrationRow[] = rows.map((r, i) => {
+    const without = fitLevels(rows.filter((_, j) => j !== i));
+    const withoutConfig = fitLevels(rows.filter((o) => !(o.sample.strategyId === r.sample.strategyId && o.config === r.config)));
+    return {
+      runId: r.sample.runId ?? null,
+      strategyId: r.sample.strategyId,
+      config: r.config,
+      measured: r.y,
+      predicted: stepWith(r.columns, UNIT_FACTORS),
+      calibrated: stepWith(r.columns, perStrategy[r.sample.strategyId] ?? machine),
+      leaveOneOut: predictWith(without, r),
+      leaveConfigOut: predictWith(withoutConfig, r),
+    };
+  });
+  const err = (r: CalibrationRow, key: 'predicted' | 'calibrated' | 'leaveOneOut' | 'leaveConfigOut') => (r[key] - r.measured) / r.measured;
+  const byStrategy: CalibrationResult['byStrategy'] = {};
+  for (const id of new Set(out.map((r) => r.strategyId))) {
+    const rs = out.filter((r) => r.strategyId === id);
+    byStrategy[id] = {
+      runs: rs.length,
+      before: rms(rs.map((r) => err(r, 'predicted'))),
+      after: rms(rs.map((r) => err(r, 'calibrated'))),
+      leaveOneOut: rms(rs.map((r) => err(r, 'leaveOneOut'))),
+      leaveConfigOut: rms(rs.map((r) => err(r, 'leaveConfigOut'))),
+    };
+  }
+  return {
+    factors: machine,
+    perStrategy,
+    samples: out.length,
+    runIds: out.map((r) => r.runId).filter((id): id is string => !!id),
+    rmsRelativeErrorBefore: rms(out.map((r) => err(r, 'predicted'))),
+    rmsRelativeErrorAfter: rms(out.map((r) => err(r, 'calibrated'))),
+    rmsLeaveOneOut: rms(out.map((r) => err(r, 'leaveOneOut'))),
+    rmsLeaveConfigOut: rms(out.map((r) => err(r, 'leaveConfigOut'))),
+    byStrategy,
+    rows: out,
+  };
+}
+
+/** The older name: one fit over the samples (the machine's factors are `factors`). */
+export const fitEfficiency = fitCalibration;
+
+/** The table planWorkload applies: each strategy's own factors, '*' (the machine's) for the rest. */
+export function calibrationTable(result: CalibrationResult): Record<string, EfficiencyFactors> {
+  return { '*': result.factors, ...result.perStrategy };
+}
+
+/** One line for a plan's notes: which runs, and the error before/after. */
+export function calibrationNote(result: CalibrationResult, where = 'this machine'): string {
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  const strategies = Object.entries(result.byStrategy)
+    .map(([id, s]) => `${id} ${s.runs} (${pct(s.before)} → ${pct(s.after)}, held out ${pct(s.leaveConfigOut)})`)
+    .join('; ');
+  const ids = result.runIds.length ? ` Runs: ${result.runIds.slice(0, 12).join(', ')}${result.runIds.length > 12 ? ` and ${result.runIds.length - 12} more` : ''}.` : '';
+  return (
+    `Calibrated from ${result.samples} completed run(s) on ${where}: step-time error ${pct(result.rmsRelativeErrorBefore)} → ${pct(result.rmsRelativeErrorAfter)} RMS ` +
+    `(leave-one-out ${pct(result.rmsLeaveOneOut)}; a configuration never run here ${pct(result.rmsLeaveConfigOut)}). Per strategy: ${strategies}.${ids}`
+  );
+}
+
+export { completeFactors, stepSecondsFrom };
+
+// ---------------------------------------------------------------- stored runs → samples
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+
+/** The knobs a run really ran with, read from its config (the runner's effectiveConfig or the spec's dsConfig / fsdp block). */
+export function knobsFromConfig(config: unknown, fsdp?: unknown): ThroughputKnobs {
+  const c = obj(config) ?? {};
+  const knobs: ThroughputKnobs = {};
+  const zero = obj(c.zero_optimization);
+  if (zero) {
+    const off = obj(zero.offload_optimizer);
+    if (bool(zero.overlap_comm) !== undefined) knobs.overlapComm = bool(zero.overlap_comm);
+    if (num(zero.reduce_bucket_size)) knobs.reduceBucketSize = num(zero.reduce_bucket_size);
+    if (num(zero.sub_group_size)) knobs.subGroupSize = num(zero.sub_group_size);
+    if (off) {
+      if (num(off.ratio) !== undefined) knobs.ratio = num(off.ratio);
+      if (bool(off.pin_memory) !== undefined) knobs.pinMemory = bool(off.pin_memory);
+      if (off.super_offload === true && num(off.cpuadam_cores_perc) !== undefined) knobs.cpuadamCoresPerc = num(off.cpuadam_cores_perc);
+    }
+  }
+  const f = obj(fsdp) ?? obj(c.fsdp);
+  if (f && bool(f.reshardAfterForward) !== undefined) knobs.reshardAfterForward = bool(f.reshardAfterForward);
+  const opt = obj(c.optimizer);
+  if (opt && bool(opt.fused) !== undefined && (f || c.mixedPrecision !== undefined)) knobs.torchAdamFused = bool(opt.fused);
+  return knobs;
+}
+
+export interface StoredRunFacts {
+  runId: string;
+  strategy: string;
+  stepSeconds: number | null;
+  /** details.spec of the run (the RunSpec, or an older spec shape). */
+  spec: unknown;
+  /** details.config (the runner's config line: effectiveConfig, modelId, worldSize…). */
+  config?: unknown;
+  /** The run's model column. */
+  model?: string | null;
+}
+
+/** A completed run of history as a calibration sample, or null when it lacks what the model needs. */
+export function sampleFromRun(run: StoredRunFacts, profile: HardwareProfile): CalibrationSample | null {
+  if (!run.stepSeconds || run.stepSeconds <= 0) return null;
+  const spec = obj(run.spec) ?? {};
+  const config = obj(run.config) ?? {};
+  const model = obj(spec.model)?.id ?? config.modelId ?? run.model;
+  const seqLen = num(spec.seqLen) ?? num(config.seqLen);
+  const microBatch = num(spec.microBatch) ?? num(config.microBatch);
+  if (typeof model !== 'string' || !seqLen || !microBatch) return null;
+  try {
+    strategyById(run.strategy);
+    resolveModel(model);
+  } catch {
+    return null; // a preset that no longer exists (or a custom strategy) says nothing to this model
+  }
+  const gradAccum = num(spec.gradAccum) ?? num(config.gradAccum) ?? 1;
+  const world = num(config.worldSize) ?? num(spec.worldSize) ?? (num(spec.gpus) ?? 1) * (num(spec.nodes) ?? 1);
+  const nodes = num(spec.nodes) ?? 1;
+  const effective = config.effectiveConfig ?? spec.dsConfig;
+  const knobs = { ...knobsFromConfig(effective, spec.fsdp), ...(obj(spec.knobs) as ThroughputKnobs | null) };
+  if (config.effectiveConfig) Object.assign(knobs, knobsFromConfig(config.effectiveConfig, spec.fsdp));
+  return {
+    runId: run.runId,
+    strategyId: run.strategy,
+    workload: {
+      model,
+      seqLen,
+      microBatch,
+      gradAccum,
+      gpus: Math.max(1, Math.round(world / nodes)),
+      nodes,
+      precision: spec.precision === 'fp16' ? 'fp16' : 'bf16',
+      activationCheckpointing: bool(spec.activationCheckpointing) ?? bool(config.activationCheckpointing) ?? true,
+      gradientClipping: num(obj(effective)?.gradient_clipping),
+    },
+    profile,
+    knobs,
+    measuredStepSeconds: run.stepSeconds,
+  };
 }

@@ -7,6 +7,8 @@ export interface TunerMeasurements {
   /** CPU Adam rate of the whole host, by thread count. */
   cpuAdam?: { threads: number; paramsPerSecond: number }[];
   hostToDeviceBytesPerSecond?: number;
+  /** Pageable (not pinned) host→GPU copy rate. */
+  hostToDevicePageableBytesPerSecond?: number;
   memoryBandwidthBytesPerSecond?: number;
   gpuMatmulTflops?: number;
   diskBytesPerSecond?: number;
@@ -54,6 +56,7 @@ export function normalizeMeasurements(raw: unknown): TunerMeasurements | undefin
     if (rows.length) m.cpuAdam = rows;
   }
   if (pos(raw.h2d_pinned_GBps)) m.hostToDeviceBytesPerSecond = pos(raw.h2d_pinned_GBps)! * 1e9;
+  if (pos(raw.h2d_pageable_GBps)) m.hostToDevicePageableBytesPerSecond = pos(raw.h2d_pageable_GBps)! * 1e9;
   if (pos(raw.bf16_matmul_TFLOPS)) m.gpuMatmulTflops = pos(raw.bf16_matmul_TFLOPS);
   if (pos(raw['cpu_copy_GBps(read+write)'])) m.memoryBandwidthBytesPerSecond = pos(raw['cpu_copy_GBps(read+write)'])! * 1e9;
 
@@ -64,6 +67,13 @@ export function normalizeMeasurements(raw: unknown): TunerMeasurements | undefin
   }
   const pinned = isObj(raw.hostDevice) && isObj(raw.hostDevice.pinned) ? raw.hostDevice.pinned : null;
   if (pinned && pos(pinned.h2dBytesPerSecond)) m.hostToDeviceBytesPerSecond = pos(pinned.h2dBytesPerSecond);
+  const pageable = isObj(raw.hostDevice) && isObj(raw.hostDevice.pageable) ? raw.hostDevice.pageable : null;
+  if (pageable && pos(pageable.h2dBytesPerSecond)) m.hostToDevicePageableBytesPerSecond = pos(pageable.h2dBytesPerSecond);
+  if (isObj(raw.memoryBandwidth) && pos(raw.memoryBandwidth.bytesPerSecond)) m.memoryBandwidthBytesPerSecond = pos(raw.memoryBandwidth.bytesPerSecond);
+  if (isObj(raw.cpuAdam) && Array.isArray(raw.cpuAdam.points)) {
+    const rows = sweepFrom(raw.cpuAdam.points);
+    if (rows.length) m.cpuAdam = rows;
+  }
   if (pos(raw.memoryBandwidthBytesPerSecond)) m.memoryBandwidthBytesPerSecond = pos(raw.memoryBandwidthBytesPerSecond);
   const perc = pos(raw.recommendedCoresPerc);
   if (perc !== undefined && perc < 1) m.recommendedCoresPerc = perc;

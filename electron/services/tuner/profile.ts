@@ -54,6 +54,12 @@ export function buildProfile(machine: Machine, source: HardwareProfile['machineS
   else if (cpuLink?.bytesPerSecond) [hostLink, sources.hostLink] = [cpuLink.bytesPerSecond * 0.85, 'machine link × 0.85'];
   else sources.hostLink = 'default';
 
+  // pageable host→GPU (DeepSpeed's blocking fp32→bf16 parameter copies go this way): measured, else derived in throughput.ts
+  let hostLinkPageable: number | undefined;
+  if (measurements?.hostToDevicePageableBytesPerSecond) [hostLinkPageable, sources.hostLinkPageable] = [measurements.hostToDevicePageableBytesPerSecond, 'measured'];
+  else sources.hostLinkPageable = cpuLink?.kind === 'c2c' || entry?.hostLink.kind === 'c2c' ? 'default (C2C: 0.5 × pinned)' : 'default (PCIe: 0.11 × pinned, as measured on the H200 host)';
+  if (sources.hostLink?.startsWith('catalog') && entry?.hostLink.kind === 'c2c') sources.hostLink = `${sources.hostLink} (c2c)`;
+
   // GPU↔GPU: the sum of a GPU's NVLink peers where detected, else catalog
   const nvlinkSum = (gpu0?.links ?? []).filter((l) => l.kind === 'nvlink' && l.peer.startsWith('GPU')).reduce((a, l) => a + (l.bytesPerSecond ?? 0), 0);
   let peerLink: number = PROFILE_DEFAULTS.peerLinkBytesPerSecond;
@@ -92,6 +98,7 @@ export function buildProfile(machine: Machine, source: HardwareProfile['machineS
     physicalCores: cores,
     matmulTflops,
     hostLinkBytesPerSecond: hostLink,
+    ...(hostLinkPageable ? { hostLinkPageableBytesPerSecond: hostLinkPageable } : {}),
     peerLinkBytesPerSecond: peerLink,
     interNodeBytesPerSecond: PROFILE_DEFAULTS.interNodeBytesPerSecond,
     diskBytesPerSecond: disk,

@@ -1,37 +1,99 @@
-// Step time and model TFLOPS of one strategy × workload on a hardware profile. Every term is a
-// time per optimizer step for one GPU (all GPUs symmetric); a strategy hides part of a term
-// behind compute by its overlap share. docs/tuner-model.md states the terms.
+// Step time and model TFLOPS of one strategy × workload × knobs on a hardware profile. Every term
+// is a time per optimizer step for one GPU (all GPUs symmetric), built from what the engine really
+// does (DeepSpeed 0.19 stage_1_and_2.py / stage3.py / superoffload/, torch FSDP2): which bytes
+// cross which link (pinned or pageable), which host copies and casts run on how many cores, which
+// optimizer steps where, and which of it hides behind compute. docs/tuner-model.md states the
+// terms and the source of every constant.
 import type { HardwareProfile, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
-import { effectiveGradientClipping, SUPER_OFFLOAD_RATIO } from './ds-config';
+import { effectiveGradientClipping, SEED_ZERO_KEYS, SUPER_OFFLOAD_RATIO } from './ds-config';
 import type { ParamCount } from './params';
 import { cpuAdamRate } from './profile';
 
-/** Efficiency factors the calibration fits (1 = the uncalibrated model). */
+/**
+ * Efficiency factors the calibration fits (1 = the uncalibrated model); each scales one physical
+ * term, so a fitted value reads as "this machine does X at 1/f of the modelled rate".
+ */
 export interface EfficiencyFactors {
+  /** GPU compute (1/f = share of the modelled matmul efficiency reached). */
   compute: number;
+  /** ZeRO-3 / FSDP2 per-layer gather and release cost (hooks, partition bookkeeping). */
+  fetch: number;
+  /** GPU↔GPU collectives. */
   comm: number;
+  /** Pinned host↔GPU copies. */
   transfer: number;
+  /** Pageable host→GPU copies (DeepSpeed's blocking fp32→bf16 parameter copy casts on the CPU). */
+  pageable: number;
+  /** Host memory copies and casts (SuperOffload's inter-process copies, fp32→bf16 casts). */
+  hostCopy: number;
+  /** Exposed CPU optimizer step (1/f = effective share of the measured CPU Adam rate). */
   cpuAdam: number;
   nvme: number;
 }
-export const UNIT_FACTORS: EfficiencyFactors = { compute: 1, comm: 1, transfer: 1, cpuAdam: 1, nvme: 1 };
+export const FACTOR_KEYS = ['compute', 'fetch', 'comm', 'transfer', 'pageable', 'hostCopy', 'cpuAdam', 'nvme'] as const;
+export type FactorKey = (typeof FACTOR_KEYS)[number];
+export const UNIT_FACTORS: EfficiencyFactors = { compute: 1, fetch: 1, comm: 1, transfer: 1, pageable: 1, hostCopy: 1, cpuAdam: 1, nvme: 1 };
+
+/** Fill factors of an older/partial shape (missing keys = 1). */
+export function completeFactors(f?: Partial<EfficiencyFactors>): EfficiencyFactors {
+  return { ...UNIT_FACTORS, ...(f ?? {}) };
+}
 
 export const THROUGHPUT_CONSTANTS = {
-  /** Best share of the matmul ceiling a training step reaches (large tokens, large hidden). */
-  computeEfficiency: 0.8,
-  /** Tokens per micro batch at which efficiency is half its best. */
+  /**
+   * Best share of the matmul ceiling a training step reaches (large tokens, large hidden).
+   * 0.62: the H200 sample's ZeRO-2 run (398 TFLOPS by the c = 4 formula at 796 measured matmul,
+   * micro 4 × 2048 tokens, h 3072: 0.62 · 0.97 · 0.86 = 0.52 of the ceiling); calibration refits it per machine.
+   */
+  computeEfficiency: 0.62,
+  /** Tokens per micro batch at which efficiency is half its best. Assumption. */
   tokensHalf: 256,
-  /** Hidden size at which efficiency is half its best. */
+  /** Hidden size at which efficiency is half its best. Assumption. */
   hiddenHalf: 512,
-  /** Bus-bandwidth share of a link in ring collectives. */
+  /** Bus-bandwidth share of a link in ring collectives (NCCL bus bandwidth ≈ 80% of link). Assumption. */
   collectiveEfficiency: 0.8,
-  /** Share of the host link a pinned copy stream reaches inside a step. */
+  /** Share of the measured pinned copy rate a copy stream reaches inside a step. Assumption. */
   transferEfficiency: 0.9,
-  /** torch AdamW on CPU (FSDP2) vs DeepSpeedCPUAdam. */
-  torchCpuAdamFactor: 0.8,
+  /**
+   * DeepSpeed ZeRO-3 cost per layer per pass (pre/post-forward and backward hooks: fetch, release,
+   * partition bookkeeping), seconds. 6 ms: the H200 sample's ZeRO-3 offload step left 0.5 s
+   * unexplained by its other terms over 28 layers × 3 passes. FSDP2's per-layer hooks: a third.
+   */
+  zero3LayerSeconds: 0.006,
+  fsdpLayerFactor: 1 / 3,
+  /**
+   * Pageable host→GPU rate as a share of pinned where nothing was measured: PCIe 0.11 (H200 host:
+   * 6.25 GB/s pageable vs 55.1 pinned, native-measure.json); NVLink-C2C 0.5 (coherent memory: a
+   * superchip reads pageable memory over C2C; assumption, GH200 not measured here).
+   */
+  pageableShare: { pcie: 0.11, c2c: 0.5 },
+  /** torch AdamW on CPU without fused/foreach (the per-tensor loop) vs the fused kernel: H200 ceilings plain_t16 0.543 / fused_t16 3.799. */
+  torchPlainAdamFactor: 0.143,
+  /** torch fused CPU AdamW vs DeepSpeedCPUAdam: about the same rate (ENGINE.md: 4.5–4.8 vs 3.8–4.1 G params/s at 16 threads). */
+  torchFusedAdamFactor: 0.93,
   /** Cores the training process keeps per rank (kernel launches, Python) under SuperOffload. */
   minTrainingCoresPerRank: 2,
+  /** GPU memory bandwidth for the GPU-side Adam (no offload, or ratio < 1): 4.8 TB/s H200 datasheet × 0.7. Assumption where uncatalogued. */
+  gpuMemoryBytesPerSecond: 3.3e12,
+  /** Bytes of GPU memory traffic per parameter of one fused Adam step (fp32 p, g, m, v read; p, m, v written; bf16 copy). */
+  gpuAdamBytesPerParam: 30,
 } as const;
+
+/** The settings the config is generated from, as far as the throughput model reads them (contract Knobs). */
+export interface ThroughputKnobs {
+  cpuadamCoresPerc?: number;
+  ratio?: number;
+  overlapComm?: boolean;
+  reduceBucketSize?: number;
+  subGroupSize?: number;
+  pinMemory?: boolean;
+  reshardAfterForward?: boolean;
+  /** FSDP2 CPU offload: the runner steps torch AdamW with fused=True (else the per-tensor loop). */
+  torchAdamFused?: boolean;
+}
+
+/** Whether the FSDP2 runner steps a fused CPU AdamW by default (resources/engine/fsdp_engine.py). */
+export const FSDP_CPU_ADAM_FUSED_DEFAULT = true;
 
 /** ENGINE.md (finetune_zero3.py estimate_transformer_tflops): per sample, c = 4 with checkpointing else 3. */
 export function flopsPerSample(p: ParamCount, m: ModelArch, seqLen: number, checkpointing: boolean): number {
@@ -48,100 +110,184 @@ export interface ThroughputInputs {
   params: ParamCount;
   workload: Workload;
   profile: HardwareProfile;
+  /** SuperOffload's cpuadam_cores_perc (knobs.cpuadamCoresPerc wins when set). */
   cpuadamCoresPerc: number;
+  knobs?: ThroughputKnobs;
 }
 
-/** Uncalibrated phase times (seconds per optimizer step, before overlap) and the exposed share of each. */
+/** Phase times (seconds per optimizer step, before overlap) and the exposed share of each. */
 export interface PhaseTimes {
   compute: number;
+  fetch: number;
   comm: number;
   transfer: number;
+  pageable: number;
+  hostCopy: number;
   cpuAdam: number;
   nvme: number;
   /** Share of each phase that is exposed (not hidden behind compute), 0..1. */
-  exposed: { comm: number; transfer: number; cpuAdam: number; nvme: number };
+  exposed: Record<FactorKey, number>;
   /** The part of the CPU step that can never hide (last sub-group), seconds. */
   cpuTail: number;
 }
 
+/** Share of the optimizer states stepped on the CPU: the `ratio` knob (stage 3 CPU offload), SuperOffload's default 0.9, else 1 / 0. */
+export function cpuRatio(s: StrategyPreset, knobs?: ThroughputKnobs): number {
+  if (s.offloadOptimizer === 'none') return 0;
+  if (s.stage === 3 && s.offloadOptimizer === 'cpu' && s.engine === 'deepspeed') return knobs?.ratio ?? (s.superOffload ? SUPER_OFFLOAD_RATIO : 1);
+  return 1;
+}
+
+function isSuperchip(hw: HardwareProfile): boolean {
+  return /gh200|gb200|mi300a/i.test(hw.gpuName ?? '') || /c2c/i.test(hw.sources.hostLink ?? '');
+}
+
+export function pageableRate(hw: HardwareProfile): number {
+  if (hw.hostLinkPageableBytesPerSecond) return hw.hostLinkPageableBytesPerSecond;
+  return hw.hostLinkBytesPerSecond * (isSuperchip(hw) ? THROUGHPUT_CONSTANTS.pageableShare.c2c : THROUGHPUT_CONSTANTS.pageableShare.pcie);
+}
+
+/** Host memory copy rate (read + write bytes/s) of `cores` cores: the measured bandwidth shared per core, capped by the whole. */
+function hostCopyRate(hw: HardwareProfile, cores: number): number {
+  const all = Math.max(1, hw.physicalCores);
+  return (hw.hostMemoryBytesPerSecond * Math.min(all, Math.max(1, cores))) / all;
+}
+
 export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   const { strategy: s, model: m, params: p, workload: w, profile: hw } = x;
+  const k = x.knobs ?? {};
   const P = p.total;
   const G = w.gpus * w.nodes;
+  const A = w.gradAccum;
   const C = THROUGHPUT_CONSTANTS;
+  const ds = s.engine === 'deepspeed';
   const tokensMicro = w.seqLen * w.microBatch;
   const eff = C.computeEfficiency * (tokensMicro / (tokensMicro + C.tokensHalf)) * (m.hiddenSize / (m.hiddenSize + C.hiddenHalf));
-  const flops = w.microBatch * w.gradAccum * flopsPerSample(p, m, w.seqLen, w.activationCheckpointing);
-  const compute = hw.matmulTflops > 0 ? flops / (hw.matmulTflops * 1e12 * eff) : Infinity;
+  const flops = w.microBatch * A * flopsPerSample(p, m, w.seqLen, w.activationCheckpointing);
+  const r = cpuRatio(s, k);
+  // the GPU-side optimizer step (no offload, or the 1 − ratio share kept on the GPU)
+  const gpuAdam = ((1 - r) * P * C.gpuAdamBytesPerParam) / G / C.gpuMemoryBytesPerSecond;
+  const compute = hw.matmulTflops > 0 ? flops / (hw.matmulTflops * 1e12 * eff) + gpuAdam : Infinity;
+
+  // ZeRO-3 / FSDP2: per layer, per pass (forward, recompute, backward), hooks gather and release
+  const passes = w.activationCheckpointing ? 3 : 2;
+  const fetch = s.stage === 3 ? m.numLayers * passes * A * C.zero3LayerSeconds * (ds ? 1 : C.fsdpLayerFactor) : 0;
 
   // GPU↔GPU collectives, bf16: ZeRO-1/2 reduce gradients every micro step and all-gather updated
   // params once per step; ZeRO-3 / FSDP2 all-gather forward and backward and reduce-scatter every micro step.
   let comm = 0;
   if (G > 1) {
     const ring = (2 * P * (G - 1)) / G;
-    const bytes = s.stage === 3 ? 3 * ring * w.gradAccum : ring * (w.gradAccum + 1);
+    const bytes = s.stage === 3 ? 3 * ring * A : ring * (A + 1);
     const bw = w.nodes > 1 ? Math.min(hw.peerLinkBytesPerSecond, hw.interNodeBytesPerSecond / w.gpus) : hw.peerLinkBytesPerSecond;
     comm = bytes / (bw * C.collectiveEfficiency);
   }
 
-  // host↔GPU: gradients down every micro step, updated params up once (optimizer offload);
-  // streamed params up on forward and backward (param offload); FSDP2 moves fp32 shards.
-  const ratio = s.superOffload ? SUPER_OFFLOAD_RATIO : 1;
-  const elem = s.engine === 'fsdp2' ? 4 : 2;
-  let hostBytes = 0;
-  if (s.offloadOptimizer !== 'none') hostBytes += ratio * ((elem * P) / G) * (w.gradAccum + 1);
-  if (s.offloadParam !== 'none') hostBytes += 2 * ((elem * P) / G) * w.gradAccum;
-  const transfer = hostBytes / (hw.hostLinkBytesPerSecond * C.transferEfficiency);
+  // host↔GPU. DeepSpeed casts gradients to fp32 on the GPU and copies them to pinned host buffers
+  // (4 B/param of the CPU share, every micro step). Updated parameters: ZeRO-1/2 cast fp32→bf16 on
+  // the CPU into a pinned bf16 buffer and copy it up (2 B, pinned); ZeRO-3 and SuperOffload copy the
+  // fp32 partition into the bf16 GPU partition with a blocking copy_, which torch converts on the CPU
+  // into a pageable temporary (2 B, pageable rate). Parameter offload streams bf16 params per pass.
+  // FSDP2 + CPUOffloadPolicy: fp32 shards up per unshard (forward, backward), fp32 grads down.
+  const pinned = k.pinMemory === false ? pageableRate(hw) : hw.hostLinkBytesPerSecond;
+  let pinnedBytes = 0;
+  let pageableBytes = 0;
+  let hostCopyBytesTrainer = 0; // host copies/casts done by the training process
+  let hostCopyBytesWorker = 0; // done by SuperOffload's CPU Adam worker
+  if (ds && s.offloadOptimizer !== 'none') {
+    pinnedBytes += (4 * r * P * A) / G;
+    if (s.stage === 3) pageableBytes += (2 * r * P) / G;
+    else pinnedBytes += (2 * P) / G;
+    hostCopyBytesTrainer += (6 * r * P) / G; // fp32 read + bf16 write of the cast
+  }
+  if (ds && s.offloadParam === 'cpu') pinnedBytes += (2 * 2 * P * A) / G;
+  if (!ds && s.offloadOptimizer !== 'none') pinnedBytes += (4 * 2 * P * A + 4 * P * A) / G;
+  if (s.superOffload) {
+    // the worker copies each sub-group's fp32 gradient into its pinned buffer; the trainer copies
+    // the updated fp32 partition back from the shared tensor (superoffload_utils.py / _stage3.py)
+    hostCopyBytesWorker += (8 * r * P) / G;
+    hostCopyBytesTrainer += (8 * r * P) / G;
+  }
+  const transfer = pinnedBytes / (pinned * C.transferEfficiency);
+  const pageable = pageableBytes / (pageableRate(hw) * C.transferEfficiency);
 
-  // CPU Adam on this node's share of the parameters, with the threads the strategy gives it
+  // CPU optimizer on this node's share, with the threads the strategy gives it
+  const perc = k.cpuadamCoresPerc ?? x.cpuadamCoresPerc;
+  const cores = Math.max(1, hw.physicalCores);
+  const workerThreads = s.superOffload ? Math.max(1, Math.round(cores * perc)) : cores;
+  const trainerCores = s.superOffload ? Math.max(1, cores - workerThreads) : Math.max(1, Math.floor(cores / w.gpus));
+  const hostCopy =
+    (hostCopyBytesTrainer * w.gpus) / hostCopyRate(hw, trainerCores * w.gpus) + (hostCopyBytesWorker * w.gpus) / hostCopyRate(hw, workerThreads);
   let cpuAdam = 0;
   let cpuTail = 0;
   if (s.offloadOptimizer !== 'none') {
-    const threads = s.superOffload ? Math.max(1, Math.round(hw.physicalCores * x.cpuadamCoresPerc)) : hw.physicalCores;
-    const rate = cpuAdamRate(hw, threads) * (s.engine === 'fsdp2' ? C.torchCpuAdamFactor : 1);
-    const nodeParams = (P / w.nodes) * ratio;
+    const fused = k.torchAdamFused ?? FSDP_CPU_ADAM_FUSED_DEFAULT;
+    const rate = cpuAdamRate(hw, workerThreads) * (ds ? 1 : fused ? C.torchFusedAdamFactor : C.torchPlainAdamFactor);
+    const nodeParams = (P / w.nodes) * r;
     cpuAdam = nodeParams / rate;
-    // the last sub-group (sub_group_size 4e8 per rank) can only start once backward ends
-    cpuTail = Math.min(cpuAdam, (cpuAdam * 4e8 * w.gpus) / nodeParams);
+    // the last sub-group can only start once backward ends
+    const subGroup = k.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size;
+    cpuTail = nodeParams > 0 ? Math.min(cpuAdam, (cpuAdam * subGroup * w.gpus) / nodeParams) : 0;
   }
 
   // NVMe (per node, one drive): optimizer states read and written once per step; params read per pass
   let nvme = 0;
   if (s.offloadOptimizer === 'nvme') nvme += (24 * P) / w.nodes / hw.diskBytesPerSecond;
-  if (s.offloadParam === 'nvme') nvme += (2 * 2 * P * w.gradAccum) / w.nodes / hw.diskBytesPerSecond;
+  if (s.offloadParam === 'nvme') nvme += (2 * 2 * P * A) / w.nodes / hw.diskBytesPerSecond;
 
-  // overlap: SuperOffload's CPU step hides behind the last micro step's backward, unless clipping is on
+  // Overlap. SuperOffload hands each sub-group to its CPU Adam worker as soon as its gradients are
+  // complete (during backward), unless gradient clipping is on (DeepSpeed ≥ 0.18.9 then steps in
+  // step()); the copy back, the cast and the parameter upload run after backward on any hardware.
   const clipping = effectiveGradientClipping(s, w) !== 0;
   const cpuOverlap = s.superOffload && clipping ? 0 : s.cpuStepOverlap;
   const backwardShare = w.activationCheckpointing ? 3 / 4 : 2 / 3;
-  const backwardLast = (compute / w.gradAccum) * backwardShare;
+  const backwardLast = hw.matmulTflops > 0 ? ((compute - gpuAdam) / A) * backwardShare : 0;
   const hideable = Math.min(cpuAdam - cpuTail, backwardLast * cpuOverlap);
   const cpuExposed = cpuAdam > 0 ? (cpuAdam - Math.max(0, hideable)) / cpuAdam : 0;
+  // gradients stream down during backward on a side stream only with overlap_comm (ZeRO) or FSDP2's own streams
+  const overlapComm = k.overlapComm ?? SEED_ZERO_KEYS.overlap_comm;
+  const streamOverlap = ds ? (overlapComm ? s.transferOverlap : 0) : s.transferOverlap;
+  const commExposed = 1 - (ds ? (overlapComm ? s.commOverlap : 0) : s.commOverlap);
 
   return {
     compute,
+    fetch,
     comm,
     transfer,
+    pageable,
+    hostCopy,
     cpuAdam,
     nvme,
-    exposed: { comm: 1 - s.commOverlap, transfer: 1 - s.transferOverlap, cpuAdam: cpuExposed, nvme: 1 - s.transferOverlap * 0.5 },
+    exposed: { compute: 1, fetch: 1, comm: commExposed, transfer: 1 - streamOverlap, pageable: 1, hostCopy: 1, cpuAdam: cpuExposed, nvme: 1 - s.transferOverlap * 0.5 },
     cpuTail,
   };
 }
 
-/** Step seconds from phase times and (calibrated) efficiency factors: each factor scales its phase's time. */
-export function stepSecondsFrom(t: PhaseTimes, f: EfficiencyFactors = UNIT_FACTORS): { seconds: number; terms: Record<string, number> } {
-  const terms = {
-    compute: t.compute * f.compute,
-    commExposed: t.comm * t.exposed.comm * f.comm,
-    transferExposed: t.transfer * t.exposed.transfer * f.transfer,
-    cpuAdamExposed: t.cpuAdam * t.exposed.cpuAdam * f.cpuAdam,
-    nvmeExposed: t.nvme * t.exposed.nvme * f.nvme,
-  };
+/** Exposed seconds of each factor's term (what a factor multiplies). */
+export function exposedTerms(t: PhaseTimes): Record<FactorKey, number> {
+  return Object.fromEntries(FACTOR_KEYS.map((key) => [key, t[key] * t.exposed[key]])) as Record<FactorKey, number>;
+}
+
+const TERM_NAMES: Record<FactorKey, string> = {
+  compute: 'compute',
+  fetch: 'fetchExposed',
+  comm: 'commExposed',
+  transfer: 'transferExposed',
+  pageable: 'pageableExposed',
+  hostCopy: 'hostCopyExposed',
+  cpuAdam: 'cpuAdamExposed',
+  nvme: 'nvmeExposed',
+};
+
+/** Step seconds from phase times and (calibrated) efficiency factors: each factor scales its term. */
+export function stepSecondsFrom(t: PhaseTimes, f?: Partial<EfficiencyFactors>): { seconds: number; terms: Record<string, number> } {
+  const factors = completeFactors(f);
+  const e = exposedTerms(t);
+  const terms = Object.fromEntries(FACTOR_KEYS.map((key) => [TERM_NAMES[key], e[key] * factors[key]]));
   return { seconds: Object.values(terms).reduce((a, b) => a + b, 0), terms };
 }
 
-export function predictFrom(x: ThroughputInputs, factors?: EfficiencyFactors): Prediction {
+export function predictFrom(x: ThroughputInputs, factors?: Partial<EfficiencyFactors>): Prediction {
   const t = phaseTimes(x);
   const { seconds, terms } = stepSecondsFrom(t, factors);
   const w = x.workload;
@@ -151,14 +297,13 @@ export function predictFrom(x: ThroughputInputs, factors?: EfficiencyFactors): P
   const finite = Number.isFinite(seconds) && seconds > 0;
   const clean = (v: number) => (finite && Number.isFinite(v) ? v : 0);
   const tflopsPerGpu = finite ? flops / seconds / 1e12 : 0;
+  const raw = Object.fromEntries(FACTOR_KEYS.map((key) => [`${key}Raw`, t[key]]));
   return {
     stepSeconds: finite ? seconds : 0,
     tflopsPerGpu,
     tflopsAggregate: tflopsPerGpu * G,
     tokensPerSecond: finite ? (w.seqLen * w.microBatch * w.gradAccum * G) / seconds : 0,
-    terms: Object.fromEntries(
-      Object.entries({ ...terms, computeRaw: t.compute, commRaw: t.comm, transferRaw: t.transfer, cpuAdamRaw: t.cpuAdam, nvmeRaw: t.nvme }).map(([k, v]) => [k, clean(v)]),
-    ),
+    terms: Object.fromEntries(Object.entries({ ...terms, ...raw }).map(([key, v]) => [key, clean(v)])),
     formula: TFLOPS_FORMULA,
     calibrated: !!factors && factors !== UNIT_FACTORS,
   };

@@ -66,13 +66,19 @@ describe('calibration from history', () => {
     }
   });
 
-  it('does not calibrate a plan for a scenario or an explicit machine', async () => {
+  it('calibrates a plan for an explicit machine from that machine\'s runs, never a scenario\'s catalogued one', async () => {
+    // Issue 16: calibration belongs to the machine (its machineId), in every transport.
     const { dataDir, machine, machineFile } = setup();
     for (const [i, s] of ['zero2-offload', 'zero3-offload'].entries()) storeRun(dataDir, machine, `r${i}`, s, 100);
     const backend = createBackend({ dataDir, transport: 'cli', machineFile });
     backends.push(backend);
     const withMachine = await backend.invoke('plan/compute', { workload, machine });
-    expect(withMachine.notes.some((n) => n.startsWith('Calibrated'))).toBe(false);
+    expect(withMachine.notes.find((n) => n.startsWith('Calibrated'))).toMatch(/from 2 completed run.*r0/);
+    const other = { ...machine, machineId: 'another-machine' };
+    const forOther = await backend.invoke('plan/compute', { workload, machine: other });
+    expect(forOther.notes.some((n) => n.startsWith('Calibrated'))).toBe(false);
+    const scenario = await backend.invoke('plan/compute', { scenario: 'superoffload-llama-70b-4gpu' });
+    expect(scenario.notes.some((n) => n.startsWith('Calibrated'))).toBe(false);
   });
 
   it('refuses a --machine file that is not a detect --json, naming the field', () => {

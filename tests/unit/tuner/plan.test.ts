@@ -102,8 +102,11 @@ describe('the seed scenario: Llama-70B on 4× GH200 (catalogued), SuperOffload v
     expect(p.recommended?.runnerUp?.reason).toMatch(/CPU Adam/);
     const s = Object.fromEntries(p.strategies.map((x) => [x.id, x]));
     expect(s['zero2-offload']).toMatchObject({ fits: false, limitedBy: 'gpu-memory' }); // 2P bf16 params per GPU
+    // Band widened from 1.3–2.5 (issue 16): the model now counts SuperOffload's host copies on the
+    // trainer's few cores and the blocking parameter upload (C2C pageable share 0.5, an assumption —
+    // no GH200 measured), so the README's ~1.5× is no longer forced by an assumed 0.9 overlap.
     const ratio = s['superoffload'].predicted.tflopsPerGpu / s['zero3-offload'].predicted.tflopsPerGpu;
-    expect(ratio).toBeGreaterThan(1.3);
+    expect(ratio).toBeGreaterThan(1.05);
     expect(ratio).toBeLessThan(2.5);
     const c = s['superoffload'].config as any;
     expect(c.train_batch_size).toBe(4);
@@ -144,9 +147,14 @@ describe('calibration', () => {
       return sample;
     });
     const fit = fitEfficiency(samples);
+    // compute is shared by every strategy (the machine's); the CPU step is each strategy's own
     expect(fit.factors.compute).toBeCloseTo(1.25, 1);
-    expect(fit.factors.cpuAdam).toBeCloseTo(1.6, 1);
-    expect(fit.rmsRelativeErrorAfter).toBeLessThan(fit.rmsRelativeErrorBefore / 5);
+    expect(fit.perStrategy['zero3-offload'].compute).toBeCloseTo(1.25, 1);
+    expect(fit.perStrategy['zero3-offload'].cpuAdam).toBeGreaterThan(1.1); // toward 1.6; the prior shares the rest among its other terms
+    expect(fit.rmsRelativeErrorAfter).toBeLessThan(fit.rmsRelativeErrorBefore / 3);
+    // held-out runs (zero3-offload on another model and micro batch) are predicted from the others
+    expect(fit.rmsLeaveOneOut).toBeLessThan(1);
+    expect(fit.rows.filter((r) => r.strategyId === 'zero3-offload').every((r) => Math.abs(r.leaveOneOut / r.measured - 1) < 0.05)).toBe(true);
     expect(fit.rows[0]).toMatchObject({ strategyId: 'zero3-offload' });
   });
 });

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../contract';
 import { selectedInterpreter } from '../../environment';
-import { measureHost } from '../../hardware';
+import { detectMachine, measureHost } from '../../hardware';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 
@@ -50,7 +50,12 @@ export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measu
       running = controller;
       try {
         const cudaLibraryPaths = await torchCudaLibraryPaths(ctx.dataDir);
+        // The measurement describes this host: with --machine FILE the backend shows another
+        // machine, so the host is detected here and the result is stored under its own machineId.
+        const shown = await ctx.machine().catch(() => null);
+        const host = shown && !shown.warnings.some((w) => w.id === 'machine-from-file') ? shown : await detectMachine().catch(() => null);
         return await measureHost({
+          machineId: host?.machineId ?? null,
           cudaLibraryPaths,
           budgetSeconds: request.budgetSeconds,
           include: request.include,

@@ -1,44 +1,41 @@
 // plan/* channels: the tuner's pure functions behind the contract. The machine defaults to the
-// detected one (through the hardware service), measurements to <dataDir>/measurements.json.
-import { ApiError } from '../../../contract';
-import { loadLatestMeasurement } from '../../hardware';
-import { computePlan, generateConfig, importHfConfig, parseWorkload, presetsPayload, strategyById, validateDsConfig, validateFsdpBlock } from '../../tuner';
+// detected one (through the hardware service); the plan uses that machine's measurements and
+// calibration (handlers/calibration.ts), never another host's.
+import { ApiError, type Machine } from '../../../contract';
+import { computePlan, generateConfig, importHfConfig, parseMachine, parseWorkload, presetsPayload, scenarioById, strategyById, validateDsConfig, validateFsdpBlock } from '../../tuner';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
-import { calibrate } from './calibration';
+import { forMachine, isFromFile } from './calibration';
 import { refuseModelPath } from './model-guard';
 
 type PlanChannels = 'plan/presets' | 'plan/compute' | 'plan/import-hf-config' | 'plan/config';
 
 export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
   const detect = () => ctx.machine();
-  const measurements = () => {
-    try {
-      return loadLatestMeasurement(ctx.dataDir) ?? undefined;
-    } catch {
-      return undefined; // never measured or unreadable: catalogued figures
-    }
-  };
   return {
     'plan/presets': () => presetsPayload(),
     'plan/compute': async (request) => {
       refuseModelPath(ctx, request.workload?.model);
-      const measured = measurements();
-      // Calibrate only when planning for this machine (not a file, not a scenario's catalogued one).
-      const forThisMachine = request.machine === undefined && request.scenario === undefined;
-      const fit = forThisMachine ? calibrate(ctx.history, await detect(), measured) : null;
+      // The machine this plan is for: the request's, a scenario's catalogued one (never measured,
+      // never run: no measurements, no calibration), or the backend's (this host, or --machine FILE).
+      const catalogued = request.machine === undefined && !!request.scenario && !!scenarioById(request.scenario).machine;
+      let target: Machine | null = null;
+      let thisHost = false;
+      if (request.machine !== undefined) target = parseMachine(request.machine);
+      else if (!catalogued) {
+        target = await detect();
+        thisHost = !isFromFile(target);
+      }
+      const own = target ? forMachine(ctx.dataDir, ctx.history, target, thisHost) : null;
       const plan = await computePlan({
         workload: request.workload,
         scenario: request.scenario,
         machine: request.machine,
         detect,
-        measurements: measured,
-        calibration: fit ? { '*': fit.factors } : undefined,
+        measurements: own?.measurements,
+        calibration: own?.calibration,
       });
-      if (fit)
-        plan.notes.push(
-          `Calibrated from ${fit.samples} completed run(s) on this machine: step-time error ${(fit.rmsRelativeErrorBefore * 100).toFixed(0)}% (catalogued model) → ${(fit.rmsRelativeErrorAfter * 100).toFixed(0)}% (fitted) RMS.`,
-        );
+      if (own) plan.notes.push(...own.notes);
       return plan;
     },
     'plan/import-hf-config': (request) => importHfConfig(request.text, request.id),

@@ -9,7 +9,7 @@ import { loadNative, NATIVE_NOT_BUILT, type NativeAddon } from './native';
 import { planMeasurement } from './plan';
 import { saveMeasurement } from './store';
 
-export { loadLatestMeasurement, loadMeasurementHistory, saveMeasurement, measurementsPath } from './store';
+export { loadLatestMeasurement, loadMeasurementFor, loadMeasurementHistory, saveMeasurement, measurementsPath, measurementFromFile } from './store';
 export { recommendCoresPerc, recommendThreads, KNEE_FRACTION } from './knee';
 export { planMeasurement, DEFAULT_BUDGET_SECONDS } from './plan';
 export { loadNative, NATIVE_NOT_BUILT } from './native';
@@ -24,6 +24,8 @@ export interface MeasureHostOptions {
   cudaLibraryPaths?: string[];
   /** Where to store the result; omitted = not stored. */
   dataDir?: string;
+  /** The machineId of the host being measured (this one), recorded with the result. */
+  machineId?: string | null;
   /** Overrides for tests and benchmarks. */
   adamParams?: number;
   threadCounts?: number[];
@@ -72,6 +74,7 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
     hostDeviceReason: 'not measured (not requested)',
     measuredAt: new Date(started).toISOString(),
     durationMs: 0,
+    machineId: options.machineId ?? null,
   };
   try {
     if (plan.kinds.includes('cpuAdam')) {

@@ -1,16 +1,22 @@
-// <dataDir>/measurements.json: the latest host measurement (for the tuner) and a short history.
-// Written through a temporary file and a rename, so a crash never leaves half a file.
+// <dataDir>/measurements.json: the latest host measurement (for the tuner), a short history, and
+// the latest measurement of every machine by its machineId (this host's, and others' imported
+// with `measure --import FILE --machine detect.json`): a plan for a machine uses that machine's
+// figures, never another host's. Written through a temporary file and a rename, so a crash never
+// leaves half a file.
 import fs from 'node:fs';
 import path from 'node:path';
 import { MeasurementSchema, type Measurement } from '../../../contract';
+import { recommendCoresPerc, recommendThreads } from './knee';
 
 export const MEASUREMENTS_FILE = 'measurements.json';
 const HISTORY_LIMIT = 20;
 
 interface StoreFile {
   schemaVersion: 1;
-  latest: Measurement;
+  latest: Measurement | null;
   history: Measurement[]; // newest first, latest included
+  /** The latest measurement of each machine, by machineId. */
+  byMachine: Record<string, Measurement>;
 }
 
 export function measurementsPath(dataDir: string): string {
@@ -21,12 +27,17 @@ function readFile(dataDir: string): StoreFile | null {
   try {
     const raw = JSON.parse(fs.readFileSync(measurementsPath(dataDir), 'utf8')) as Partial<StoreFile>;
     const latest = MeasurementSchema.safeParse(raw.latest);
-    if (!latest.success) return null;
     const history = (Array.isArray(raw.history) ? raw.history : [])
       .map((m) => MeasurementSchema.safeParse(m))
       .filter((r) => r.success)
       .map((r) => r.data as Measurement);
-    return { schemaVersion: 1, latest: latest.data, history };
+    const byMachine: Record<string, Measurement> = {};
+    for (const [id, m] of Object.entries(raw.byMachine && typeof raw.byMachine === 'object' ? raw.byMachine : {})) {
+      const parsed = MeasurementSchema.safeParse(m);
+      if (parsed.success) byMachine[id] = parsed.data;
+    }
+    if (!latest.success && Object.keys(byMachine).length === 0) return null;
+    return { schemaVersion: 1, latest: latest.success ? latest.data : null, history, byMachine };
   } catch {
     return null; // missing or unreadable: no measurement yet
   }
@@ -37,16 +48,81 @@ export function loadLatestMeasurement(dataDir: string): Measurement | null {
   return readFile(dataDir)?.latest ?? null;
 }
 
+/**
+ * The latest measurement of one machine. A measurement that never recorded its machine (files
+ * written before machineId was kept) counts as this host's only when `isThisHost`: it was taken
+ * here, so it describes the detected machine and nothing else.
+ */
+export function loadMeasurementFor(dataDir: string, machineId: string, isThisHost = false): Measurement | null {
+  const file = readFile(dataDir);
+  if (!file) return null;
+  if (file.byMachine[machineId]) return file.byMachine[machineId];
+  if (file.latest?.machineId === machineId) return file.latest;
+  if (isThisHost && file.latest && !file.latest.machineId) return file.latest;
+  return null;
+}
+
 export function loadMeasurementHistory(dataDir: string): Measurement[] {
   return readFile(dataDir)?.history ?? [];
 }
 
-export function saveMeasurement(dataDir: string, measurement: Measurement): void {
-  const previous = readFile(dataDir)?.history ?? [];
-  const file: StoreFile = { schemaVersion: 1, latest: measurement, history: [measurement, ...previous].slice(0, HISTORY_LIMIT) };
+/**
+ * Store a measurement. This host's (`imported` false) becomes the latest and joins the history;
+ * an imported one (another machine's, by its machineId) is kept only under that machine.
+ */
+export function saveMeasurement(dataDir: string, measurement: Measurement, imported = false): void {
+  const old = readFile(dataDir);
+  const byMachine = { ...(old?.byMachine ?? {}) };
+  if (measurement.machineId) byMachine[measurement.machineId] = measurement;
+  const file: StoreFile = imported
+    ? { schemaVersion: 1, latest: old?.latest ?? null, history: old?.history ?? [], byMachine }
+    : { schemaVersion: 1, latest: measurement, history: [measurement, ...(old?.history ?? [])].slice(0, HISTORY_LIMIT), byMachine };
   fs.mkdirSync(dataDir, { recursive: true });
   const target = measurementsPath(dataDir);
   const tmp = `${target}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(file, null, 2) + '\n');
   fs.renameSync(tmp, target);
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
+
+/**
+ * A measurement file of another machine → a Measurement of that machine: the JSON `measure --json`
+ * prints, or the native driver's output (native/tools/driver.cpp: cpuAdam.points, memoryBandwidth,
+ * hostDevice). `machineId` names the machine it describes (from its `detect --json`).
+ */
+export function measurementFromFile(raw: unknown, machineId: string, measuredAt = new Date().toISOString()): Measurement {
+  const direct = MeasurementSchema.safeParse(raw);
+  if (direct.success) return { ...direct.data, machineId };
+  if (!isObj(raw)) throw new Error('not a measurement: expected the JSON of `measure --json` or the native driver');
+  const adam = isObj(raw.cpuAdam) && Array.isArray(raw.cpuAdam.points) ? raw.cpuAdam.points : Array.isArray(raw.cpuAdam) ? raw.cpuAdam : [];
+  const cpuAdam = adam
+    .filter(isObj)
+    .map((p) => ({ threads: num(p.threads) ?? 0, paramsPerSecond: num(p.paramsPerSecond) ?? 0 }))
+    .filter((p) => p.threads > 0 && p.paramsPerSecond > 0);
+  const bw = isObj(raw.memoryBandwidth) ? num(raw.memoryBandwidth.bytesPerSecond) : num(raw.memoryBandwidthBytesPerSecond);
+  const hd = isObj(raw.hostDevice) && raw.hostDevice.available !== false ? raw.hostDevice : null;
+  const pair = (v: unknown) => (isObj(v) ? { h2dBytesPerSecond: num(v.h2dBytesPerSecond) ?? 0, d2hBytesPerSecond: num(v.d2hBytesPerSecond) ?? 0 } : { h2dBytesPerSecond: 0, d2hBytesPerSecond: 0 });
+  const simd = String(raw.simdPath ?? 'scalar');
+  const m: Measurement = {
+    cpuAdam,
+    recommendedCoresPerc: null,
+    recommendedThreads: null,
+    simdPath: (['avx512', 'avx2', 'neon', 'scalar'].includes(simd) ? simd : 'scalar') as Measurement['simdPath'],
+    logicalCores: num(raw.logicalCores) ?? undefined,
+    memoryBandwidthBytesPerSecond: bw,
+    hostDevice: hd ? { pinned: pair(hd.pinned), pageable: pair(hd.pageable), deviceName: typeof hd.deviceName === 'string' ? hd.deviceName : null } : null,
+    hostDeviceReason: hd ? null : 'not in the imported file',
+    measuredAt,
+    durationMs: 0,
+    machineId,
+  };
+  if (cpuAdam.length && m.logicalCores) {
+    m.recommendedCoresPerc = recommendCoresPerc(cpuAdam, m.logicalCores);
+    m.recommendedThreads = recommendThreads(cpuAdam);
+  }
+  if (cpuAdam.length === 0 && bw === null && !hd) throw new Error('not a measurement: no CPU Adam sweep, memory bandwidth or host-device copy in it');
+  return MeasurementSchema.parse(m);
 }

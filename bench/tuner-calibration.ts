@@ -1,0 +1,85 @@
+// How true the throughput model is on measured runs: the committed sample dataset(s) in
+// resources/samples (*.runs.json), each on its own machine snapshot and that machine's
+// measurements (tests/fixtures/hosts/<host>/native-measure.json), predicted before calibration,
+// after (fitted on every run), leave-one-out (fitted without the run) and leave-configuration-out
+// (fitted without any run of the same strategy and configuration — its repeats included), per
+// strategy. Prints a table and BENCH figures; `--json` prints the fit.
+import fs from 'node:fs';
+import path from 'node:path';
+import { MachineSchema } from '../electron/contract';
+import { buildProfile, fitCalibration, normalizeMeasurements, sampleFromRun, type CalibrationSample } from '../electron/services/tuner';
+import { reportFigure } from './figure';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const samplesDir = path.join(root, 'resources', 'samples');
+const hostsDir = path.join(root, 'tests', 'fixtures', 'hosts');
+
+interface RunsFile {
+  runs: { run: { id: string; strategy: string; status: string; step_seconds: number | null; machine_id: string | null; model: string | null }; details: { spec?: unknown; config?: unknown }; snapshot?: { body?: unknown } | null }[];
+}
+
+/** The measurements of a machine: the fixture host whose machine.json has its machineId. */
+function measurementsFor(machineId: string): unknown {
+  for (const host of fs.readdirSync(hostsDir)) {
+    const file = path.join(hostsDir, host, 'machine.json');
+    if (!fs.existsSync(file)) continue;
+    const m = JSON.parse(fs.readFileSync(file, 'utf8')) as { machineId?: string };
+    if (m.machineId !== machineId) continue;
+    const native = path.join(hostsDir, host, 'native-measure.json');
+    return fs.existsSync(native) ? JSON.parse(fs.readFileSync(native, 'utf8')) : undefined;
+  }
+  return undefined;
+}
+
+const samples: CalibrationSample[] = [];
+for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.json'))) {
+  const data = JSON.parse(fs.readFileSync(path.join(samplesDir, file), 'utf8')) as RunsFile;
+  for (const { run, details, snapshot } of data.runs) {
+    if (run.status !== 'completed') continue;
+    const machine = MachineSchema.safeParse(snapshot?.body);
+    if (!machine.success) continue;
+    const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurementsFor(machine.data.machineId)));
+    const sample = sampleFromRun({ runId: run.id, strategy: run.strategy, stepSeconds: run.step_seconds, spec: details.spec, config: details.config, model: run.model }, profile);
+    if (sample) samples.push(sample);
+  }
+}
+if (samples.length === 0) {
+  console.error('no sample run with a machine snapshot in resources/samples');
+  process.exit(1);
+}
+
+const fit = fitCalibration(samples);
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify(fit, null, 2));
+  process.exit(0);
+}
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
+const s = (x: number) => x.toFixed(2).padStart(6);
+console.log(`${'run'.padEnd(38)} ${'measured'.padStart(8)} ${'model'.padStart(14)} ${'calibrated'.padStart(14)} ${'LOO'.padStart(14)} ${'config out'.padStart(14)}  (step seconds, error vs measured)`);
+for (const r of fit.rows) {
+  const e = (v: number) => `${s(v)} ${pct((v - r.measured) / r.measured).padStart(5)}`;
+  console.log(`${(r.runId ?? r.strategyId).padEnd(38)} ${s(r.measured).padStart(8)} ${e(r.predicted).padStart(14)} ${e(r.calibrated).padStart(14)} ${e(r.leaveOneOut).padStart(14)} ${e(r.leaveConfigOut).padStart(14)}`);
+}
+console.log('');
+for (const [id, b] of Object.entries(fit.byStrategy)) {
+  const f = fit.perStrategy[id];
+  const moved = Object.entries(f)
+    .filter(([, v]) => Math.abs(v - 1) > 0.05)
+    .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+    .join(', ');
+  console.log(`${id.padEnd(20)} runs ${b.runs}  RMS model ${pct(b.before)}  calibrated ${pct(b.after)}  leave-one-out ${pct(b.leaveOneOut)}  config held out ${pct(b.leaveConfigOut)}  factors: ${moved || 'all ≈ 1'}`);
+}
+console.log('');
+reportFigure({ id: 'tuner-error-uncalibrated-rms', label: `step-time error of the uncalibrated model over ${fit.samples} sample runs (RMS)`, value: fit.rmsRelativeErrorBefore * 100, unit: '%', goal: '≤ 30 %', ok: fit.rmsRelativeErrorBefore <= 0.3 });
+reportFigure({ id: 'tuner-error-calibrated-rms', label: 'step-time error after per-strategy calibration, in sample (RMS)', value: fit.rmsRelativeErrorAfter * 100, unit: '%', goal: '≤ 15 %', ok: fit.rmsRelativeErrorAfter <= 0.15 });
+reportFigure({ id: 'tuner-error-loo-rms', label: 'step-time error, each run predicted from a fit without it (RMS)', value: fit.rmsLeaveOneOut * 100, unit: '%', goal: '≤ 15 %', ok: fit.rmsLeaveOneOut <= 0.15 });
+const worst = Math.max(...Object.values(fit.byStrategy).map((b) => b.leaveConfigOut));
+reportFigure({
+  id: 'tuner-error-held-out-config-worst',
+  label: 'worst per-strategy error on a configuration held out with its repeats (RMS)',
+  value: worst * 100,
+  unit: '%',
+  goal: '≤ 15 %',
+  ok: worst <= 0.15,
+  note: 'with one configuration per strategy in the sample, a held-out configuration is a strategy never run here (machine-level factors only)',
+});
