@@ -68,7 +68,8 @@ export function WorkloadForm() {
 }
 
 function ConfigView({ strategy }: { strategy: StrategyPlan }) {
-  const text = JSON.stringify(strategy.config, null, 2);
+  // The config of the strategy's spec: what a run of it executes (searched micro batch, knobs).
+  const text = JSON.stringify(strategy.spec.dsConfig ?? strategy.spec.fsdp, null, 2);
   const [copied, setCopied] = useState(false);
   return (
     <div className="config-view">
@@ -114,6 +115,7 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
           <th>GPU / GPU</th>
           <th>Host</th>
           <th>NVMe</th>
+          <th>Runs with</th>
           <th>Step (s)</th>
           <th>TFLOPS / GPU</th>
           <th>Config</th>
@@ -143,8 +145,14 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
               <td>{formatBytes(s.memory.gpuBytes)}</td>
               <td>{formatBytes(s.memory.hostBytes)}</td>
               <td>{s.memory.nvmeBytes ? formatBytes(s.memory.nvmeBytes) : '—'}</td>
-              <td>{formatNumber(s.predicted.stepSeconds, 2)}</td>
-              <td>{formatNumber(s.predicted.tflopsPerGpu)}</td>
+              <td className="small" data-testid="spec-knobs" data-micro-batch={s.spec.microBatch} data-config-hash={s.spec.configHash}>
+                micro batch {s.spec.microBatch}
+                {s.spec.knobs.cpuadamCoresPerc !== undefined ? `, cpuadam_cores_perc ${s.spec.knobs.cpuadamCoresPerc}` : ''}
+                {s.spec.knobs.ratio !== undefined ? `, ratio ${s.spec.knobs.ratio}` : ''}
+              </td>
+              {/* The prediction of the spec that runs (its micro batch and knobs), kept with the run. */}
+              <td>{formatNumber((s.spec.prediction ?? s.predicted).stepSeconds, 2)}</td>
+              <td>{formatNumber((s.spec.prediction ?? s.predicted).tflopsPerGpu)}</td>
               <td>
                 <button type="button" className="secondary" onClick={() => setOpen(open === s.id ? null : s.id)} aria-expanded={open === s.id}>
                   {open === s.id ? 'Hide' : 'Open'}
@@ -153,7 +161,7 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
             </tr>
             {open === s.id && (
               <tr>
-                <td colSpan={selectable ? 9 : 8}>
+                <td colSpan={selectable ? 10 : 9}>
                   <ConfigView strategy={s} />
                 </td>
               </tr>
@@ -221,43 +229,29 @@ export function PlanCharts() {
 }
 
 export function RunControls({ onStarted }: { onStarted?: () => void }) {
-  const { plan, selected, workload, imported } = usePlan();
+  const { plan, selected } = usePlan();
   const { start, starting, error } = useEngine();
   const go = useApp((s) => s.go);
   const [steps, setSteps] = useState(10);
   const [warmup, setWarmup] = useState(3);
   const [repeats, setRepeats] = useState(1);
   if (!plan) return null;
-  const importedModel = imported.some((m) => m.id === workload.model);
+  // Exactly the plan's specs of the chosen strategies: what the table shows is what runs.
+  const specs = selected.map((id) => plan.strategies.find((s) => s.id === id)?.spec).filter((s) => s !== undefined);
   return (
     <Card title="Run the comparison">
       <div className="form-grid">
-        <NumberField label="Measured steps" value={steps} onChange={setSteps} />
-        <NumberField label="Warm-up steps" value={warmup} min={0} onChange={setWarmup} />
-        <NumberField label="Repeats" value={repeats} onChange={setRepeats} />
+        <NumberField label="Measured steps" value={steps} onChange={setSteps} testId="run-steps" />
+        <NumberField label="Warm-up steps" value={warmup} min={0} onChange={setWarmup} testId="run-warmup" />
+        <NumberField label="Repeats" value={repeats} onChange={setRepeats} testId="run-repeats" />
       </div>
       {error && <ErrorBox message={error} />}
-      {importedModel && <p className="warn-text">Runs of imported architectures are not supported yet; pick a preset to run.</p>}
       <button
         type="button"
         data-testid="start-sweep"
-        disabled={starting || selected.length === 0 || importedModel}
+        disabled={starting || specs.length === 0}
         onClick={async () => {
-          const ok = await start({
-            workload: {
-              model: workload.model,
-              seqLen: workload.seqLen,
-              microBatch: workload.microBatch,
-              gradAccum: workload.gradAccum,
-              gpus: workload.gpus,
-              precision: workload.precision,
-              activationCheckpointing: workload.activationCheckpointing,
-            },
-            strategies: selected,
-            repeats,
-            steps,
-            warmup,
-          });
+          const ok = await start({ specs, repeats, steps, warmup });
           if (ok) {
             onStarted?.();
             go('run');

@@ -79,7 +79,7 @@ export function RunPage() {
               const r = runs[id];
               const lastSample = r.samples[r.samples.length - 1];
               return (
-                <tr key={id}>
+                <tr key={id} data-testid="sweep-run" data-run-id={id} data-strategy={r.strategy} data-repeat={r.repeatIndex} data-status={r.status}>
                   <td>{strategyLabel(r.strategy)}</td>
                   <td>{r.repeatIndex + 1}</td>
                   <td>
