@@ -6,7 +6,8 @@ import { MachineSchema, type Machine, type Workload } from '../../contract';
 import type { Planner } from './planner';
 
 export interface TunerPlannerOptions {
-  measurements?: () => unknown;
+  /** The measurements of the machine planned for (keyed by its machineId). */
+  measurements?: (machine: Machine) => unknown;
   calibration?: (machine: Machine) => Record<string, tuner.EfficiencyFactors> | undefined;
 }
 
@@ -18,7 +19,7 @@ export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {
       if (!parsed.success) return strategies.map((id) => tuner.buildRunSpec(workload, id));
       const plan = tuner.planWorkload(workload, {
         machine: parsed.data,
-        measurements: options.measurements?.(),
+        measurements: options.measurements?.(parsed.data),
         calibration: options.calibration?.(parsed.data),
         strategies: [...new Set(strategies)],
       });

@@ -3,29 +3,20 @@
 import { ApiError } from '../../../contract';
 import { createTunerPlanner, EngineService } from '../../engine';
 import { selectedInterpreter } from '../../environment';
-import { loadLatestMeasurement } from '../../hardware';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
-import { calibrate } from './calibration';
+import { forMachine, isFromFile } from './calibration';
 import { refuseModelPath } from './model-guard';
 
 export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | 'runs/cancel' | 'runs/get'> {
-  const measurements = () => {
-    try {
-      return loadLatestMeasurement(ctx.dataDir) ?? undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  // The machine's own measurements and per-strategy calibration (handlers/calibration.ts), as plan/compute uses.
+  const own = (machine: Parameters<typeof forMachine>[2]) => forMachine(ctx.dataDir, ctx.history, machine, !isFromFile(machine));
   const engine = new EngineService({
     // A workload + strategies request runs the specs plan/compute shows for it on this machine
     // (same measurements, same calibration); a specs request runs its specs unchanged.
     planner: createTunerPlanner({
-      measurements,
-      calibration: (machine) => {
-        const fit = calibrate(ctx.history, machine, measurements());
-        return fit ? { '*': fit.factors } : undefined;
-      },
+      measurements: (machine) => own(machine).measurements,
+      calibration: (machine) => own(machine).calibration,
     }),
     history: ctx.history,
     dataDir: ctx.dataDir,
