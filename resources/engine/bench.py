@@ -129,6 +129,13 @@ def run(spec, writer, rank, local_rank, world_size, started):
     params, trainable = count_params(runner.model_for_count)
     if params != params_expected:
         raise errors.RunnerError("internal", f"Model has {params} parameters, the architecture says {params_expected}.")
+    # The prediction shown to the user was made with the tuner's count (services/tuner/params.ts);
+    # measured TFLOPS use this build's. They agree for every preset family (tests on both sides);
+    # a difference is stored (config.paramsPredicted) and said in the log, never hidden.
+    params_predicted = (spec.get("prediction") or {}).get("params")
+    if params_predicted is not None and params_predicted != params:
+        log(f"warning: the prediction counted {params_predicted} parameters, this {m.get('family')} build has {params}: "
+            "measured and predicted TFLOPS describe different parameter counts")
     micro, accum, seq = spec["microBatch"], spec["gradAccum"], spec["seqLen"]
     global_batch = micro * accum * world_size
     opt_basic, opt_wrapper = runner.optimizer_names()
@@ -139,7 +146,8 @@ def run(spec, writer, rank, local_rank, world_size, started):
                 activationCheckpointing=spec["activationCheckpointing"], precision=spec["precision"],
                 effectiveConfig=runner.effective_config(), formula=flops.FORMULA_TEXT,
                 optimizer=opt_basic, optimizerWrapper=opt_wrapper, optimizerImpl=opt_impl, initSeconds=init_seconds,
-                modelId=m.get("id"), modelFamily=m.get("family"), runId=spec["runId"])
+                modelId=m.get("id"), modelFamily=m.get("family"), paramsPredicted=params_predicted,
+                runId=spec["runId"])
 
     # Distinct synthetic batches per micro-batch slot, reused across steps (generation is
     # outside the timed region either way).

@@ -132,8 +132,12 @@ def assert_trains(run, family, params):
 def test_tiny_gpt2_trains_through_deepspeed_zero2(bench):
     import families
     # ropeTheta 0 (learned positions): a Llama build would divide by zero and report NaN.
-    spec = tiny_spec(model=dict(TINY_GPT2), dsConfig=ds_config(2), steps=4, warmup=1)
-    config = assert_trains(bench(spec), "gpt2", families.expected_param_count(TINY_GPT2))
+    count = families.expected_param_count(TINY_GPT2)
+    prediction = {"stepSeconds": 1.0, "tflopsPerGpu": 0.1, "tflopsAggregate": 0.1, "tokensPerSecond": 64.0,
+                  "gpuPeakBytes": 0, "hostPeakBytes": 1e9, "calibrated": False, "measured": False, "params": count}
+    spec = tiny_spec(model=dict(TINY_GPT2), dsConfig=ds_config(2), steps=4, warmup=1, prediction=prediction)
+    config = assert_trains(bench(spec), "gpt2", count)
+    assert config["paramsPredicted"] == config["params"]  # measured and predicted TFLOPS: one N
     # wte + wpe + 2 blocks (fused qkv, proj, MLP, 2 LayerNorms, all with biases) + ln_f, head tied.
     assert config["params"] == 256 * 64 + 64 * 64 + 2 * (64 * 192 + 192 + 64 * 64 + 64 + 64 * 256 + 256 + 256 * 64 + 64 + 4 * 64) + 2 * 64
 
