@@ -1,0 +1,59 @@
+// Writes the RunSpecs of a device sweep, made by the app's own tuner, one file per run:
+//
+//   npx tsx scripts/device-specs.ts bench/device/h200-llama-3.2-3b.grid.json OUT_DIR
+//
+// Each grid entry = strategy + micro batch (+ knobs pinned, + repeat number). The tuner plans the
+// workload for the grid's machine file with that machine's measurements (never this host's),
+// then the strategy's spec is rebuilt with the pinned knobs. The spec carries the plan's
+// prediction only when the knobs are the plan's own; pinned knobs get `prediction: null` (the
+// calibration bench predicts every stored run from its spec afterwards). scripts/device-run-specs.sh
+// feeds the files, unchanged, to resources/engine/bench.py on the device.
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { KnobsSchema } from '../electron/contract';
+import { buildRunSpec, computePlan, parseMachine } from '../electron/services/tuner';
+
+const GridSchema = z.object({
+  machine: z.string(),
+  measurements: z.string().optional(),
+  workload: z.record(z.string(), z.unknown()),
+  steps: z.number().int().positive(),
+  warmup: z.number().int().nonnegative(),
+  runs: z.array(z.object({ strategy: z.string(), microBatch: z.number().int().positive(), knobs: KnobsSchema.optional(), repeat: z.number().int().positive().default(1) })),
+});
+
+function same(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+}
+
+async function main() {
+  const [gridFile, outDir] = process.argv.slice(2);
+  if (!gridFile || !outDir) throw new Error('usage: npx tsx scripts/device-specs.ts GRID.json OUT_DIR');
+  const grid = GridSchema.parse(JSON.parse(fs.readFileSync(gridFile, 'utf8')));
+  const machine = parseMachine(JSON.parse(fs.readFileSync(grid.machine, 'utf8')), grid.machine);
+  const measurements = grid.measurements ? JSON.parse(fs.readFileSync(grid.measurements, 'utf8')) : undefined;
+  fs.mkdirSync(outDir, { recursive: true });
+  const index: unknown[] = [];
+  for (const [i, run] of grid.runs.entries()) {
+    const workload = { ...grid.workload, microBatch: run.microBatch, searchMicroBatch: false } as never;
+    const plan = await computePlan({ workload, machine, measurements, detect: async () => machine });
+    const planned = plan.strategies.find((s) => s.id === run.strategy);
+    if (!planned) throw new Error(`${gridFile}: runs[${i}].strategy '${run.strategy}' is not a strategy`);
+    if (!planned.fits) throw new Error(`${gridFile}: runs[${i}] ${run.strategy} at micro ${run.microBatch} does not fit the machine (${planned.reason ?? 'no reason'})`);
+    const knobs = { ...planned.spec.knobs, ...(run.knobs ?? {}) };
+    const pinned = !same(knobs, planned.spec.knobs) || planned.spec.microBatch !== run.microBatch;
+    const spec = pinned ? buildRunSpec(plan.workload, run.strategy, { knobs, prediction: null }) : planned.spec;
+    const name = `${String(i + 1).padStart(2, '0')}-${run.strategy}-mb${run.microBatch}${run.knobs?.ratio !== undefined ? `-r${run.knobs.ratio}` : ''}-rep${run.repeat}`;
+    const file = path.join(outDir, `${name}.json`);
+    fs.writeFileSync(file, JSON.stringify({ ...spec, runId: name, warmup: grid.warmup, steps: grid.steps + grid.warmup }, null, 2) + '\n');
+    index.push({ file: path.basename(file), strategy: run.strategy, microBatch: run.microBatch, knobs, repeat: run.repeat, configHash: spec.configHash, predicted: spec.prediction?.tflopsPerGpu ?? null });
+  }
+  fs.writeFileSync(path.join(outDir, 'index.json'), JSON.stringify({ grid: gridFile, machine: grid.machine, runs: index }, null, 2) + '\n');
+  console.log(`wrote ${index.length} specs to ${outDir}`);
+}
+
+main().catch((error) => {
+  console.error(`device-specs: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
