@@ -146,6 +146,8 @@ export type Comparison = z.infer<typeof ComparisonSchema>;
 
 const Ids = z.array(z.string().min(1)).min(1).max(10000);
 const FilePath = z.string().min(1).max(4096);
+/** The largest runs file text runs/import takes (the CLI's file reads are capped the same). */
+export const RUNS_FILE_MAX_CHARS = 64 * 1024 * 1024;
 const ImportResultSchema = z.object({
   imported: z.array(z.string()),
   skipped: z.array(z.object({ id: z.string(), reason: z.string() })),
@@ -164,8 +166,14 @@ export const compareRequests = {
     request: z.object({ ids: Ids.optional(), path: FilePath }).strict(),
     response: z.object({ path: z.string(), count: z.number().int(), bytes: z.number().int() }),
   },
+  // A runs file, as its text (`content`, with its file `name` for the record) from the app and
+  // the headless server: a page never names a file on the machine running the backend. `path`
+  // is for the CLI only (the backend refuses it on other transports).
   'runs/import': {
-    request: z.object({ path: FilePath }).strict(),
+    request: z
+      .object({ path: FilePath.optional(), content: z.string().max(RUNS_FILE_MAX_CHARS).optional(), name: z.string().min(1).max(255).optional() })
+      .strict()
+      .refine((r) => (r.path === undefined) !== (r.content === undefined), { message: "give either 'content' (the file's text) or 'path', not both", path: ['content'] }),
     response: ImportResultSchema,
   },
   'runs/delete': {

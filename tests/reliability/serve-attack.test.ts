@@ -1,11 +1,48 @@
 // Issue 20: defects an attack on a real `serve` found, each reproduced here exactly as sent
 // (raw sockets, real SQLite, the real cluster service with a recording ssh). Every test failed
 // on the code before its fix.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { DatabaseSync } from '@photostructure/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WsClient, rawHttp, spawnServe, tmpDir, type ServeProcess } from './helpers';
+import { WsClient, rawHttp, repoRoot, spawnServe, tmpDir, type ServeProcess } from './helpers';
+
+/** The real CLI (`node --import tsx electron/cli/main.ts …`), killed after `timeoutMs`. */
+function cli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; out: string; timedOut: boolean; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let timedOut = false;
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => ((timedOut = true), child.kill('SIGKILL')), timeoutMs);
+    child.on('close', (code) => (clearTimeout(timer), resolve({ code, out, timedOut, ms: Date.now() - started })));
+  });
+}
+
+/** A runs file with one finished run; `run` overrides columns of the run row. */
+function runsFile(id: string, run: Record<string, unknown> = {}, samples = { columns: ['step', 'warmup', 'step_seconds'], rows: [[1, 1, 0.6], [2, 0, 0.5]] as (number | null)[][] }) {
+  return {
+    format: 'offload-studio/runs',
+    version: 1,
+    schemaVersion: 3,
+    exportedAt: '2026-12-01T00:00:00.000Z',
+    source: null,
+    runs: [
+      {
+        run: { id, created_at: '2026-12-01T00:00:00.000Z', status: 'completed', model: 'tiny-llama', strategy: 'zero3-offload', engine: 'deepspeed', repeat_index: 0, tags: '["imported"]', notes: '', tflops_per_gpu: 1.5, step_seconds: 0.5, steps: 1, warmup: 1, ...run },
+        details: null,
+        snapshot: null,
+        samples,
+      },
+    ],
+  };
+}
+
+const SECRET = 'root:x:0:0:root:/root:/bin/bash SECRET-LINE-42';
 
 /** Sends `request` raw and resolves with the status (0 when the socket closed without one). */
 const status = async (port: number, request: string) => (await rawHttp(port, request)).status;
@@ -107,6 +144,191 @@ describe('issue 20.4: the session cookie is per server and is not the token', ()
       client.close();
     } finally {
       await other.stop();
+    }
+  });
+});
+
+describe('issue 20.5: runs/import reads no server path, and the CLI reads regular files only', () => {
+  it('over serve a path is refused the same way whether or not the file exists; nothing of it is echoed', async () => {
+    const dir = tmpDir('os-attack-files-');
+    const secret = path.join(dir, 'passwd');
+    fs.writeFileSync(secret, SECRET + '\n');
+    const client = await WsClient.connect(serve.origin, serve.token);
+    try {
+      const answers = [];
+      for (const p of [secret, path.join(dir, 'missing.json'), '/etc/passwd', '/dev/zero']) {
+        const r = await client.request('runs/import', { path: p }, 10_000);
+        expect(r.ok, p).toBe(false);
+        if (r.ok) continue;
+        expect(r.error.code, p).toBe('bad_request');
+        expect(r.error.field, p).toBe('path');
+        expect(r.error.message).not.toMatch(/root:x|SECRET-LINE/);
+        answers.push(r.error.message);
+      }
+      // No existence oracle: an existing file, a missing one and a device read the same.
+      expect(new Set(answers).size).toBe(1);
+      expect(answers[0]).toMatch(/send the file's text as 'content'/);
+      await stillUp();
+    } finally {
+      client.close();
+    }
+  });
+
+  it('over serve the content is imported, and content that is not JSON is refused without echoing it', async () => {
+    const client = await WsClient.connect(serve.origin, serve.token);
+    try {
+      const ok = await client.value<{ imported: string[] }>('runs/import', { content: JSON.stringify(runsFile('r-content-1')), name: 'mine.runs.json' });
+      expect(ok.imported).toEqual(['r-content-1']);
+      const bad = await client.request('runs/import', { content: SECRET, name: 'passwd' });
+      expect(bad.ok).toBe(false);
+      if (!bad.ok) {
+        expect(bad.error.code).toBe('bad_file');
+        expect(bad.error.message).toMatch(/passwd is not JSON/);
+        expect(bad.error.message).not.toMatch(/root:x|SECRET-LINE/);
+      }
+      const both = await client.request('runs/import', { content: '{}', path: '/etc/passwd' });
+      expect(both.ok).toBe(false);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('the CLI refuses a FIFO at once (no hang), a device, an oversized file and a folder; never echoes content', { timeout: 120_000 }, async () => {
+    const dir = tmpDir('os-attack-cli-');
+    const dataDir = path.join(dir, 'data');
+    const fifo = path.join(dir, 'runs.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const big = path.join(dir, 'big.runs.json');
+    fs.writeFileSync(big, '');
+    fs.truncateSync(big, 65 * 1024 * 1024); // sparse: no disk used
+    const secret = path.join(dir, 'shadow');
+    fs.writeFileSync(secret, SECRET + '\n');
+    const cases: [string, RegExp][] = [
+      [fifo, /not a regular file/],
+      ['/dev/zero', /not a regular file/],
+      [big, /at most 64 MiB/],
+      [dir, /is a folder/],
+      [secret, /is not JSON/],
+    ];
+    for (const [file, why] of cases) {
+      const r = await cli(['import-runs', file, '--data-dir', dataDir], 45_000);
+      expect(r.timedOut, `${file}: ${r.out}`).toBe(false);
+      expect(r.code, `${file}: ${r.out}`).not.toBe(0);
+      expect(r.out, file).toMatch(why);
+      expect(r.out, file).not.toMatch(/root:x|SECRET-LINE/);
+    }
+  });
+});
+
+describe('issue 20.6: imported runs are checked, logs are read only from <dataDir>/logs, stored-data errors say so', () => {
+  it.each([
+    ['tags', { tags: 'not-json' }, /runs\[0\]\.run\.tags must be a JSON array of strings/],
+    ['tags', { tags: '{"a":1}' }, /runs\[0\]\.run\.tags must be a JSON array of strings/],
+    ['tflops_per_gpu', { tflops_per_gpu: 'fast' }, /runs\[0\]\.run\.tflops_per_gpu must be a finite number \(got a string\)/],
+    ['repeat_index', { repeat_index: 1.5 }, /runs\[0\]\.run\.repeat_index must be an integer/],
+    ['notes', { notes: 7 }, /runs\[0\]\.run\.notes must be text \(got a number\)/],
+    ['log_path', { log_path: 12 }, /runs\[0\]\.run\.log_path must be text/],
+  ])('a wrong-typed %s is refused with the field named; runs/list and compare/runs keep working', async (_col, change, message) => {
+    const client = await WsClient.connect(serve.origin, serve.token);
+    try {
+      const id = `r-bad-${Math.random().toString(36).slice(2, 8)}`;
+      const r = await client.request('runs/import', { content: JSON.stringify(runsFile(id, change)), name: 'bad.runs.json' });
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.error.code).toBe('bad_file');
+        expect(r.error.message).toMatch(message);
+        expect(r.error.message).toMatch(/^bad\.runs\.json: .*Nothing was imported/);
+      }
+      const list = await client.value<{ runs: { id: string }[] }>('runs/list', {});
+      expect(list.runs.map((x) => x.id)).not.toContain(id);
+      const good = list.runs.map((x) => x.id).slice(0, 2);
+      if (good.length) expect((await client.request('compare/runs', { ids: good })).ok).toBe(true);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('a sample row with the wrong width or a null step is refused, naming the row', async () => {
+    const client = await WsClient.connect(serve.origin, serve.token);
+    try {
+      for (const [rows, message] of [
+        [[[1, 0]], /runs\[0\]\.samples\.rows\[0\] has 2 values for 3 columns/],
+        [[[null, 0, 0.5]], /runs\[0\]\.samples\.rows\[0\] \(step\) must not be null/],
+        [[[1.5, 0, 0.5]], /runs\[0\]\.samples\.rows\[0\] \(step\) must be an integer/],
+      ] as [(number | null)[][], RegExp][]) {
+        const r = await client.request('runs/import', { content: JSON.stringify(runsFile('r-bad-samples', {}, { columns: ['step', 'warmup', 'step_seconds'], rows })), name: 'bad.runs.json' });
+        expect(r.ok).toBe(false);
+        if (!r.ok) expect(r.error.message).toMatch(message);
+      }
+    } finally {
+      client.close();
+    }
+  });
+
+  it('runs/get reads no log outside <dataDir>/logs (absolute path, ../, symlink out), and still reads one inside', async () => {
+    const outside = path.join(tmpDir('os-attack-log-'), 'secret.log');
+    fs.writeFileSync(outside, SECRET + '\n');
+    const logs = path.join(serve.dataDir, 'logs');
+    fs.mkdirSync(logs, { recursive: true });
+    fs.symlinkSync(outside, path.join(logs, 'link-out.log'));
+    fs.writeFileSync(path.join(logs, 'r-log-inside.log'), 'inside line 1\ninside line 2\n');
+    const client = await WsClient.connect(serve.origin, serve.token);
+    try {
+      const cases: [string, string][] = [
+        ['r-log-abs', outside],
+        ['r-log-passwd', '/etc/passwd'],
+        ['r-log-dotdot', '../../../../../../../../etc/passwd'],
+        ['r-log-link', path.join(logs, 'link-out.log')],
+        ['r-log-dev', '/dev/zero'],
+      ];
+      for (const [id, logPath] of cases) {
+        const imported = await client.value<{ imported: string[] }>('runs/import', { content: JSON.stringify(runsFile(id, { log_path: logPath })), name: 'logs.runs.json' });
+        expect(imported.imported).toEqual([id]);
+        const detail = await client.value<{ logTail: string[] }>('runs/get', { id }, 10_000);
+        expect(detail.logTail, logPath).toEqual([]);
+      }
+      // A log inside the folder is read (also when the stored path is another machine's: by its name).
+      for (const [id, logPath] of [['r-log-inside', path.join(logs, 'r-log-inside.log')], ['r-log-moved', '/home/someone/.config/Offload Studio/logs/r-log-inside.log']]) {
+        await client.value('runs/import', { content: JSON.stringify(runsFile(id, { log_path: logPath })), name: 'logs.runs.json' });
+        expect((await client.value<{ logTail: string[] }>('runs/get', { id })).logTail).toEqual(['inside line 1', 'inside line 2']);
+      }
+    } finally {
+      client.close();
+    }
+  });
+
+  it('a damaged stored row (tags not JSON, a figure as text) is reported as a stored-data error naming the run and column', async () => {
+    const dataDir = tmpDir('os-attack-stored-');
+    const first = await spawnServe(dataDir);
+    const client = await WsClient.connect(first.origin, first.token);
+    await client.value('runs/import', { content: JSON.stringify(runsFile('r-stored-1')), name: 'ok.runs.json' });
+    client.close();
+    await first.stop();
+    // Damage the row behind the server's back (a hand edit, or a row imported by an older version).
+    const db = new DatabaseSync(path.join(dataDir, 'history.db'));
+    db.prepare("UPDATE runs SET tags = 'not-json' WHERE id = 'r-stored-1'").run();
+    db.close();
+    const again = await spawnServe(dataDir);
+    const c = await WsClient.connect(again.origin, again.token);
+    try {
+      for (const [channel, payload] of [['runs/list', {}], ['runs/get', { id: 'r-stored-1' }], ['compare/runs', { ids: ['r-stored-1'] }]] as const) {
+        const r = await c.request(channel, payload);
+        expect(r.ok, channel).toBe(false);
+        if (r.ok) continue;
+        expect(r.error.code, channel).toBe('stored_data');
+        expect(r.error.message, channel).toMatch(/Stored data error in history\.db: run r-stored-1 has a bad 'tags' \(not JSON\)/);
+        expect(r.error.message, channel).toMatch(/Delete the run/);
+      }
+      const db2 = new DatabaseSync(path.join(dataDir, 'history.db'));
+      db2.prepare("UPDATE runs SET tags = '[]', tflops_per_gpu = 'fast' WHERE id = 'r-stored-1'").run();
+      db2.close();
+      const r = await c.request('runs/list', {});
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.message).toMatch(/run r-stored-1 has a bad 'tflops_per_gpu' \(not a number\)/);
+      await stillUp(again);
+    } finally {
+      c.close();
+      await again.stop();
     }
   });
 });

@@ -10,7 +10,7 @@ export type Database = InstanceType<typeof DatabaseSync>;
 
 export class HistoryError extends Error {
   constructor(
-    public readonly code: 'db_locked' | 'disk_full' | 'read_only' | 'corrupt' | 'io',
+    public readonly code: 'db_locked' | 'disk_full' | 'read_only' | 'corrupt' | 'io' | 'stored_data',
     message: string,
   ) {
     super(message);
@@ -18,8 +18,21 @@ export class HistoryError extends Error {
   }
 }
 
+/**
+ * A stored row holds a value the readers cannot use (a hand-edited database, or a row written
+ * before imports were checked): said as a fault of the stored data, with the run and the way out.
+ */
+export function storedDataError(runId: unknown, column: string, why: string): HistoryError {
+  const id = typeof runId === 'string' ? runId : '(unknown id)';
+  return new HistoryError(
+    'stored_data',
+    `Stored data error in history.db: run ${id} has a bad '${column}' (${why}). The database itself is fine; that row was damaged or edited by hand. Delete the run on the Runs page (runs/delete) or correct that row.`,
+  );
+}
+
 /** Translate SQLite's terse failures into what the user should do. */
 export function explainSqliteError(error: unknown, file: string): HistoryError | unknown {
+  if (error instanceof HistoryError) return error; // already says what to do
   const text = error instanceof Error ? error.message : String(error);
   if (/database is locked|SQLITE_BUSY/i.test(text))
     return new HistoryError('db_locked', `The history database ${file} is locked by another process. Close the other Offload Studio (or the tool holding it) and try again.`);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import {
   ApiError,
   RUNS_FILE_FORMAT,
+  RUNS_FILE_MAX_CHARS,
   RunsFileSchema,
   type ExportedRun,
   type ImportResult,
@@ -86,23 +87,71 @@ export function writeRunsFile(file: string, content: RunsFile): number {
   return Buffer.byteLength(text);
 }
 
+/** The largest runs file import reads (a million samples export to well under this). */
+export const MAX_RUNS_FILE_BYTES = RUNS_FILE_MAX_CHARS;
+
+/**
+ * Reads a runs file from this machine (the CLI's `import-runs FILE`). Regular files only: a FIFO
+ * is opened non-blocking so it cannot hang the process, a device (/dev/zero) is refused before a
+ * byte is read, and the size is capped. No error echoes the file's content.
+ */
 export function readRunsFile(file: string): RunsFile {
-  let text: string;
+  let fd: number;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    throw new ApiError('not_found', `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`, 'path');
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ApiError('not_found', `No file at ${file}.`, 'path');
+    if (code === 'EACCES' || code === 'EPERM') throw new ApiError('bad_path', `Cannot read ${file}: permission denied.`, 'path');
+    throw new ApiError('bad_path', `Cannot read ${file} (${code ?? 'error'}).`, 'path');
   }
+  let buffer: Buffer;
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) throw new ApiError('bad_file', `${file} is a folder; choose a runs file (*.runs.json) inside it.`, 'path');
+    if (!stat.isFile()) throw new ApiError('bad_file', `${file} is not a regular file (a device, FIFO or socket); import reads regular runs files (*.runs.json) only.`, 'path');
+    if (stat.size > MAX_RUNS_FILE_BYTES) throw new ApiError('too_large', `${file} is ${(stat.size / 1048576).toFixed(0)} MiB; a runs file may be at most ${MAX_RUNS_FILE_BYTES / 1048576} MiB. Export fewer runs per file.`, 'path');
+    // Read at most the cap (+1 to notice a file that grew meanwhile).
+    buffer = Buffer.alloc(Math.min(stat.size, MAX_RUNS_FILE_BYTES) + 1);
+    let length = 0;
+    for (;;) {
+      const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length === buffer.length) break;
+    }
+    if (length > MAX_RUNS_FILE_BYTES) throw new ApiError('too_large', `${file} is over ${MAX_RUNS_FILE_BYTES / 1048576} MiB; a runs file may be at most that. Export fewer runs per file.`, 'path');
+    buffer = buffer.subarray(0, length);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return parseRunsText(buffer.toString('utf8'), file, 'path');
+}
+
+/**
+ * A runs file's text (from a path the CLI read, or the content a page sent) → a checked RunsFile.
+ * `label` names the file in messages; `field` is the request field errors point at. Messages say
+ * where the text is wrong (line/column, the JSON path), never what it holds.
+ */
+export function parseRunsText(text: string, label: string, field = 'content'): RunsFile {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ApiError('bad_file', `${file} is not JSON: ${(error as Error).message}`, 'path');
+    // V8's message quotes the text ("Unexpected token 'r', "root:x:0:0"…"): only the position is kept.
+    const position = /position (\d+)/.exec((error as Error).message);
+    let where = '';
+    if (position) {
+      const before = text.slice(0, Number(position[1]));
+      const line = before.split('\n').length;
+      where = ` (at line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
+    }
+    throw new ApiError('bad_file', `${label} is not JSON${where}; a runs file is what Export runs (or \`offload-studio export-runs\`) writes.`, field);
   }
   const parsed = RunsFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ApiError('bad_file', `${file} is not an Offload Studio runs file (${RUNS_FILE_FORMAT} v1): '${issue?.path.join('.') || '(root)'}' ${issue?.message ?? 'invalid'}.`, 'path');
+    throw new ApiError('bad_file', `${label} is not an Offload Studio runs file (${RUNS_FILE_FORMAT} v1): '${issue?.path.join('.') || '(root)'}' ${issue?.message ?? 'invalid'}.`, field);
   }
   return parsed.data;
 }
@@ -114,9 +163,71 @@ export interface ImportOptions {
   file: string;
   /** Tags added to every imported run (the sample dataset gets 'sample'). */
   addTags?: string[];
+  /** The request field a refusal points at ('path' or 'content'). */
+  field?: string;
+}
+
+interface ColumnInfo {
+  name: string;
+  type: string;
+  notnull: number;
+}
+
+const kindOf = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'number' && !Number.isFinite(value) ? 'a non-finite number' : `a ${typeof value}`;
+
+/**
+ * Every value of every row against the column it goes into (the declared type and NOT NULL of
+ * this database's schema), plus what the readers assume beyond SQLite's types: `tags` is a JSON
+ * array of strings, a sample's step is an integer. A wrong value is refused with its place in the
+ * file named, before anything is written: a bad row would otherwise break runs/list and
+ * compare/runs for every client. Values themselves are never echoed.
+ */
+function checkRows(db: Database, content: RunsFile, label: string, field: string): void {
+  const info = (table: string) => new Map((db.prepare(`PRAGMA table_info(${table})`).all() as unknown as ColumnInfo[]).map((c) => [c.name, c]));
+  const tables = { runs: info('runs'), snapshots: info('snapshots'), samples: info('samples') };
+  const refuse = (where: string, why: string): never => {
+    throw new ApiError('bad_file', `${label}: ${where} ${why}. Nothing was imported; fix or re-export the file.`, field);
+  };
+  const check = (where: string, column: ColumnInfo | undefined, value: unknown) => {
+    if (!column) return; // not a column here: dropped and named in droppedColumns
+    if (value === null || value === undefined) {
+      if (column.notnull) refuse(where, 'must not be null');
+      return;
+    }
+    const type = column.type.toUpperCase();
+    if (type === 'TEXT' && typeof value !== 'string') refuse(where, `must be text (got ${kindOf(value)})`);
+    if (type === 'INTEGER' && !(typeof value === 'number' && Number.isSafeInteger(value))) refuse(where, `must be an integer (got ${kindOf(value)})`);
+    if (type === 'REAL' && !(typeof value === 'number' && Number.isFinite(value))) refuse(where, `must be a finite number (got ${kindOf(value)})`);
+  };
+  content.runs.forEach((record, i) => {
+    const at = `runs[${i}]`;
+    for (const [key, value] of Object.entries(record.run)) check(`${at}.run.${key}`, tables.runs.get(key), value);
+    if (typeof record.run.tags === 'string') {
+      let tags: unknown;
+      try {
+        tags = JSON.parse(record.run.tags);
+      } catch {
+        refuse(`${at}.run.tags`, 'must be a JSON array of strings (it is not JSON)');
+      }
+      if (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string')) refuse(`${at}.run.tags`, 'must be a JSON array of strings');
+    }
+    if (record.snapshot) {
+      for (const [key, value] of Object.entries(record.snapshot)) if (key !== 'body') check(`${at}.snapshot.${key}`, tables.snapshots.get(key), value);
+      if (record.run.snapshot_id != null && record.run.snapshot_id !== record.snapshot.id) refuse(`${at}.run.snapshot_id`, `does not match ${at}.snapshot.id`);
+    }
+    const { columns: cols, rows } = record.samples;
+    if (new Set(cols).size !== cols.length) refuse(`${at}.samples.columns`, 'names a column twice');
+    for (const required of ['step', 'warmup', 'step_seconds']) if (tables.samples.has(required) && rows.length && !cols.includes(required)) refuse(`${at}.samples.columns`, `lacks '${required}'`);
+    rows.forEach((row, j) => {
+      if (row.length !== cols.length) refuse(`${at}.samples.rows[${j}]`, `has ${row.length} values for ${cols.length} columns`);
+      row.forEach((value, k) => check(`${at}.samples.rows[${j}] (${cols[k]})`, tables.samples.get(cols[k]), value));
+    });
+  });
 }
 
 export function importRuns(db: Database, content: RunsFile, options: ImportOptions): ImportResult {
+  checkRows(db, content, options.file, options.field ?? 'content');
   const runCols = new Set(columns(db, 'runs'));
   const detailCols = new Set(columns(db, 'run_details'));
   const snapshotCols = new Set(columns(db, 'snapshots'));
@@ -158,6 +269,8 @@ export function importRuns(db: Database, content: RunsFile, options: ImportOptio
       // The snapshot first: the run row references it.
       if (record.snapshot) insert('snapshots', keep('snapshots', snapshotCols, { ...record.snapshot, body: toText(record.snapshot.body) }), true);
       const run: Record<string, unknown> = { ...record.run };
+      // A process lock of the exporting machine means nothing here (it is never exported either).
+      for (const column of RUN_COLUMNS_NOT_EXPORTED) delete run[column];
       if (options.addTags?.length) {
         const tags = new Set<string>(typeof run.tags === 'string' ? (JSON.parse(run.tags) as string[]) : []);
         for (const t of options.addTags) tags.add(t);

@@ -1,7 +1,7 @@
 // The history store: every run, kept in SQLite in the data folder.
 import path from 'node:path';
 import type { Comparison, ImportResult, RunDetail, RunFilter, RunSample, RunsFile, RunSummary } from '../../contract';
-import { openDatabase, explainSqliteError, type Database } from './database';
+import { openDatabase, explainSqliteError, storedDataError, type Database } from './database';
 import {
   createRun,
   finishRun,
@@ -21,7 +21,7 @@ import { compareRuns, deleteRuns, listRepeatGroups, listRuns, summaryFromRow, up
 import { exportRuns, importRuns, type ImportOptions } from './import-export';
 
 export { HistoryError } from './database';
-export { readRunsFile, writeRunsFile } from './import-export';
+export { readRunsFile, parseRunsText, writeRunsFile, MAX_RUNS_FILE_BYTES } from './import-export';
 export { convertRunnerSweep, RUNNER_STRATEGY_IDS } from './raw-sweep';
 export { repeatStats, deltaPercent, speedup } from './stats';
 export type { NewRun, RecoveredRun, RunEnd, RunStart, FinalStatus, ResultLike } from './lifecycle';
@@ -42,7 +42,15 @@ interface DetailRow {
   snapshot: string | null;
 }
 
-const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+/** A stored JSON document of run `id`; a damaged one is a stored-data error naming the column. */
+const parseJson = (id: string, column: string, text: string | null): unknown => {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw storedDataError(id, column, 'not JSON');
+  }
+};
 
 export class HistoryStore {
   readonly db: Database;
@@ -123,16 +131,16 @@ export class HistoryStore {
         exitSignal: d.exit_signal,
         steps: d.steps,
         warmup: d.warmup,
-        spec: parseJson(d.spec),
-        hello: parseJson(d.hello),
-        config: parseJson(d.config),
-        result: parseJson(d.result),
-        predicted: parseJson(d.predicted),
+        spec: parseJson(id, 'spec', d.spec),
+        hello: parseJson(id, 'hello', d.hello),
+        config: parseJson(id, 'config', d.config),
+        result: parseJson(id, 'result', d.result),
+        predicted: parseJson(id, 'predicted', d.predicted),
         snapshotId: d.snapshot_id,
-        snapshot: parseJson(d.snapshot),
+        snapshot: parseJson(id, 'snapshot', d.snapshot),
         samples: readSamples(this.db, id),
         logPath: d.log_path,
-        logTail: readLogTail(d.log_path, logLines),
+        logTail: readLogTail(d.log_path, logLines, path.join(this.dataDir, 'logs')),
       };
     });
   }

@@ -16,7 +16,7 @@ import {
   type RunFilter,
   type RunSummary,
 } from '../../contract';
-import { inTransaction, type Database } from './database';
+import { inTransaction, storedDataError, type Database } from './database';
 import { deltaPercent, repeatStats, speedup } from './stats';
 
 /** The columns of `runs` a summary needs, as SQLite returns them. */
@@ -43,28 +43,59 @@ export interface SummaryRow {
   peak_host_bytes: number | null;
 }
 
+const RUN_STATUSES = new Set(['queued', 'running', 'completed', 'failed', 'cancelled', 'interrupted']);
+
+/**
+ * A stored row → RunSummary, every value checked on the way: a damaged row is reported as a
+ * stored-data error naming the run and the column (not a bad response, not a JSON parse error
+ * that reads like the request's fault).
+ */
 export function summaryFromRow(row: SummaryRow): RunSummary {
+  const bad = (column: string, why: string): never => {
+    throw storedDataError(row.id, column, why);
+  };
+  const text = (column: keyof SummaryRow, nullable: boolean): string | null => {
+    const v = row[column] as unknown;
+    if (v === null && nullable) return null;
+    if (typeof v !== 'string') bad(column, nullable ? 'not text or null' : 'not text');
+    return v as string;
+  };
+  const number = (column: keyof SummaryRow): number | null => {
+    const v = row[column] as unknown;
+    if (v === null) return null;
+    if (typeof v !== 'number' || !Number.isFinite(v)) bad(column, 'not a number');
+    return v as number;
+  };
+  let tags: unknown;
+  try {
+    tags = JSON.parse(text('tags', false)!);
+  } catch {
+    bad('tags', 'not JSON');
+  }
+  if (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string')) bad('tags', 'not a JSON array of strings');
+  if (!RUN_STATUSES.has(row.status)) bad('status', 'not a run status');
+  if (!Number.isSafeInteger(row.repeat_index)) bad('repeat_index', 'not an integer');
   return {
-    id: row.id,
-    createdAt: row.created_at,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
+    id: text('id', false)!,
+    createdAt: text('created_at', false)!,
+    startedAt: text('started_at', true),
+    finishedAt: text('finished_at', true),
     status: row.status,
-    model: row.model,
-    strategy: row.strategy,
-    engine: row.engine,
-    sweepId: row.sweep_id,
+    model: text('model', false)!,
+    strategy: text('strategy', false)!,
+    engine: text('engine', false)!,
+    sweepId: text('sweep_id', true),
     repeatIndex: row.repeat_index,
-    machineId: row.machine_id,
-    tags: JSON.parse(row.tags) as string[],
-    notes: row.notes,
-    errorClass: row.error_class,
-    errorMessage: row.error_message,
-    tflopsPerGpu: row.tflops_per_gpu,
-    tokensPerSecond: row.tokens_per_second,
-    stepSeconds: row.step_seconds,
-    peakGpuBytes: row.peak_gpu_bytes,
-    peakHostBytes: row.peak_host_bytes,
+    machineId: text('machine_id', true),
+    tags: tags as string[],
+    notes: text('notes', false)!,
+    errorClass: text('error_class', true),
+    errorMessage: text('error_message', true),
+    tflopsPerGpu: number('tflops_per_gpu'),
+    tokensPerSecond: number('tokens_per_second'),
+    stepSeconds: number('step_seconds'),
+    peakGpuBytes: number('peak_gpu_bytes'),
+    peakHostBytes: number('peak_host_bytes'),
   };
 }
 
@@ -256,6 +287,14 @@ function capacityOf(snapshot: unknown, hello: unknown): Comparison['capacity'] {
   };
 }
 
+/** A nullable REAL column of a stored run, or a stored-data error naming it. */
+function storedNumber<R extends { id: string }>(row: R, column: keyof R & string): number | null {
+  const v = row[column] as unknown;
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw storedDataError(row.id, column, 'not a number');
+  return v;
+}
+
 export function compareRuns(db: Database, ids: readonly string[], baselineId?: string): Comparison {
   const unique = [...new Set(ids)];
   const rows = db
@@ -276,8 +315,8 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
     ...summaryFromRow(r),
     label: '',
     peakNvmeBytes: num(results[i]?.peakNvmeBytes),
-    predictedTflopsPerGpu: r.predicted_tflops_per_gpu,
-    predictedStepSeconds: r.predicted_step_seconds,
+    predictedTflopsPerGpu: storedNumber(r, 'predicted_tflops_per_gpu'),
+    predictedStepSeconds: storedNumber(r, 'predicted_step_seconds'),
     snapshotId: r.snapshot_id,
     hostname: r.snapshot_hostname,
   }));
@@ -366,7 +405,7 @@ export function updateRun(db: Database, id: string, change: { tags?: string[]; n
     const row = db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as unknown as SummaryRow | undefined;
     if (!row) throw new ApiError('not_found', `No stored run with id ${id}.`, 'id');
     // Tags: trimmed, unique, in the order given.
-    const tags = change.tags ? [...new Set(change.tags.map((t) => t.trim()).filter(Boolean))] : (JSON.parse(row.tags) as string[]);
+    const tags = change.tags ? [...new Set(change.tags.map((t) => t.trim()).filter(Boolean))] : summaryFromRow(row).tags;
     const notes = change.notes ?? row.notes;
     db.prepare('UPDATE runs SET tags = ?, notes = ? WHERE id = ?').run(JSON.stringify(tags), notes, id);
     return summaryFromRow({ ...row, tags: JSON.stringify(tags), notes });

@@ -80,7 +80,7 @@ describe('runs export / import', () => {
     expect(() => readRunsFile(bad)).toThrow(/not an Offload Studio runs file/);
     fs.writeFileSync(bad, '{ nope');
     expect(() => readRunsFile(bad)).toThrow(/is not JSON/);
-    expect(() => readRunsFile(path.join(dir, 'missing.json'))).toThrow(/Cannot read/);
+    expect(() => readRunsFile(path.join(dir, 'missing.json'))).toThrow(/No file at/);
 
     const a = storeWith(runs.slice(0, 2));
     const content = a.exportRuns();

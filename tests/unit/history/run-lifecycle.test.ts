@@ -25,7 +25,7 @@ describe('run lifecycle', () => {
     const store = openHistory(dir);
     store.createRun({ ...newRun('r1'), tags: ['smoke'], spec: { runId: 'r1' }, predicted: { tflopsPerGpu: 2, stepSeconds: 0.4 } });
     expect(store.listRuns().runs[0]).toMatchObject({ id: 'r1', status: 'queued', tags: ['smoke'] });
-    store.startRun('r1', { snapshot: { hostname: 'h', machineId: 'm1', detectedAt: 'x' }, machineId: 'm1', logPath: path.join(dir, 'r1.log') });
+    store.startRun('r1', { snapshot: { hostname: 'h', machineId: 'm1', detectedAt: 'x' }, machineId: 'm1', logPath: path.join(dir, 'logs', 'r1.log') });
     expect(() => store.startRun('r1', {})).toThrow(/not queued/);
     store.recordHello('r1', { type: 'hello', torch: '2.11' });
     store.recordConfig('r1', { type: 'config', params: 1 });
@@ -34,7 +34,8 @@ describe('run lifecycle', () => {
     const result = { stepSeconds: { median: 0.5 }, tflopsPerGpu: { median: 1.5 }, tokensPerSecond: { median: 64 }, peakGpuBytes: 2 ** 33, peakHostBytes: 2 ** 30 };
     expect(store.finishRun('r1', { status: 'completed', exitCode: 0, result })).toBe(true);
     expect(store.finishRun('r1', { status: 'failed' })).toBe(false); // the first end wins
-    fs.writeFileSync(path.join(dir, 'r1.log'), 'line 1\nline 2\nline 3\n');
+    fs.mkdirSync(path.join(dir, 'logs')); // run logs live in <dataDir>/logs (the only folder runs/get reads)
+    fs.writeFileSync(path.join(dir, 'logs', 'r1.log'), 'line 1\nline 2\nline 3\n');
     const d = store.getRun('r1', 2)!;
     expect(d.summary).toMatchObject({ status: 'completed', machineId: 'm1', tflopsPerGpu: 1.5, stepSeconds: 0.5, peakGpuBytes: 2 ** 33 });
     expect(d.samples.map((s) => s.step)).toEqual([1, 2, 3, 4]);

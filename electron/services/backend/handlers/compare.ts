@@ -1,8 +1,8 @@
 // History beyond the list: compare, export/import, delete, annotate, and the sample dataset.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiError } from '../../../contract';
-import { readRunsFile, writeRunsFile } from '../../history';
+import { ApiError, type RunsFile } from '../../../contract';
+import { parseRunsText, readRunsFile, writeRunsFile } from '../../history';
 import { samplesPath } from '../../resources';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
@@ -35,9 +35,21 @@ export function compareHandlers(ctx: BackendContext): HandlerMap<CompareChannels
       const bytes = writeRunsFile(file, content);
       return { path: file, count: content.runs.length, bytes };
     },
-    'runs/import': ({ path: source }) => {
-      const file = path.resolve(source);
-      const result = ctx.history.importRuns(readRunsFile(file), { file });
+    'runs/import': ({ path: source, content, name }) => {
+      let file: string;
+      let runs: RunsFile;
+      if (source !== undefined) {
+        // A path is read on the machine running the backend: that is the point for the CLI, but
+        // from a page (app or headless server) it would read, or probe, the server's files.
+        if (ctx.transport !== 'cli')
+          throw new ApiError('bad_request', "field 'path': a file path is not accepted here; send the file's text as 'content' (with its file name as 'name'). The CLI imports by path: offload-studio import-runs FILE", 'path');
+        file = path.resolve(source);
+        runs = readRunsFile(file);
+      } else {
+        file = name ?? 'uploaded runs file';
+        runs = parseRunsText(content!, file, 'content');
+      }
+      const result = ctx.history.importRuns(runs, { file, field: source !== undefined ? 'path' : 'content' });
       if (result.imported.length) ctx.emit('runs/changed', { reason: 'import', ids: result.imported });
       return result;
     },
