@@ -89,13 +89,13 @@ export const historyCommands: Record<string, Command> = {
     },
   },
   'convert-sweep': {
-    summary: 'raw runner output (sweep.py --out DIR) → runs file: convert-sweep DIR --out F.runs.json --label L [--machine M] [--measured-at D] [--snapshot detect.json]',
+    summary: 'raw runner output (bench.py --spec on the app\'s specs: <name>.jsonl + <name>.spec.json) → runs file: convert-sweep DIR --out F.runs.json --label L [--specs DIR] [--machine M] [--measured-at D] [--snapshot detect.json]',
     async run(ctx) {
       const [dir] = ctx.positionals;
       const out = ctx.flags.out;
       const label = ctx.flags.label;
       if (!dir || typeof out !== 'string' || typeof label !== 'string') {
-        ctx.out('usage: convert-sweep DIR --out file.runs.json --label "sample: <machine>, measured <date>" [--machine M] [--measured-at D] [--snapshot detect.json] [--sweep-id ID]');
+        ctx.out('usage: convert-sweep DIR --out file.runs.json --label "sample: <machine>, measured <date>" [--specs SPEC_DIR] [--machine M] [--measured-at D] [--snapshot detect.json] [--sweep-id ID]');
         return 2;
       }
       const str = (name: string) => (typeof ctx.flags[name] === 'string' ? (ctx.flags[name] as string) : null);
@@ -104,6 +104,7 @@ export const historyCommands: Record<string, Command> = {
         source: { label, machine: str('machine'), measuredAt: str('measured-at'), note: str('note') },
         sweepId: str('sweep-id') ?? `sw-sample-${path.basename(path.resolve(dir))}`,
         snapshot: snapshotFile ? JSON.parse(fs.readFileSync(snapshotFile, 'utf8')) : undefined,
+        specsDir: str('specs') ? path.resolve(str('specs')!) : undefined,
       });
       const bytes = writeRunsFile(path.resolve(out), file);
       ctx.out(`wrote ${file.runs.length} run(s) to ${path.resolve(out)} (${(bytes / 1024).toFixed(1)} KiB)`);

@@ -22,7 +22,7 @@ import { exportRuns, importRuns, type ImportOptions } from './import-export';
 
 export { HistoryError } from './database';
 export { readRunsFile, parseRunsText, writeRunsFile, MAX_RUNS_FILE_BYTES } from './import-export';
-export { convertRunnerSweep, RUNNER_STRATEGY_IDS } from './raw-sweep';
+export { convertRunnerSweep } from './raw-sweep';
 export { repeatStats, deltaPercent, speedup } from './stats';
 export type { NewRun, RecoveredRun, RunEnd, RunStart, FinalStatus, ResultLike } from './lifecycle';
 

@@ -1,25 +1,19 @@
-// Converts a folder of raw runner output (resources/engine/sweep.py: <runId>.jsonl per run, the
-// runner's JSON lines on stdout) into an importable runs file. The runs go through the store's own
+// Converts a folder of raw runner output into an importable runs file. A device sweep is the runner
+// fed the app's specs (`plan --write-specs DIR` or scripts/device-specs.ts, then `bench.py --spec`
+// per file): each `<name>.jsonl` (the runner's JSON lines on stdout) comes with the RunSpec it ran —
+// `<name>.spec.json` beside it, or `<name>.json` beside it or in the specs folder — which says the
+// strategy, model and config, so nothing is mapped from file names. The runs go through the store's own
 // lifecycle (create → start → hello/config → samples → finish) in a throw-away database and are
 // exported from there, so a converted run has exactly the rows a run measured by the app has.
 // Timestamps come from the runner's messages (`t`, Unix seconds), not from the conversion.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiError, RunnerMessageSchema, runnerMessageSchemas, type RunnerMessage, type RunsFile, type RunSample } from '../../contract';
+import { ApiError, RunnerMessageSchema, RunSpecSchema, runnerMessageSchemas, type RunnerMessage, type RunsFile, type RunSample, type RunSpec } from '../../contract';
 import { openDatabase } from './database';
 import { exportRuns } from './import-export';
 import { createRun, finishRun, recordDocument, startRun } from './lifecycle';
 import { insertSamples } from './samples';
-
-/** sweep.py's strategy names → the preset ids (resources/presets/strategies.json). */
-export const RUNNER_STRATEGY_IDS: Record<string, string> = {
-  zero2: 'gpu-zero2',
-  zero2_offload: 'zero2-offload',
-  zero3_offload: 'zero3-offload',
-  superoffload: 'superoffload',
-  fsdp2_offload: 'fsdp2-cpu-offload',
-};
 
 export interface RawSweepSource {
   label: string; // "sample: 1× H200 SXM 141 GB, Xeon 16 cores, PCIe Gen5 — measured 2026-12-02"
@@ -34,9 +28,9 @@ export interface RawSweepOptions {
   /** The machine as `detect --json` printed it on the measuring host, if it was kept. */
   snapshot?: unknown;
   tags?: string[];
+  /** Where the specs are when they are not beside the output (`<name>.json`). */
+  specsDir?: string;
 }
-
-const RUN_ID = /^(?<model>.+)-(?<strategy>zero2_offload|zero3_offload|fsdp2_offload|superoffload|zero2)-mb(?<micro>\d+)-r(?<repeat>\d+)$/;
 
 /** Protocol lines by type; a line of a type this version does not know (e.g. a newer runner's
  *  `preflight`) is counted in `otherTypes`, a line that is not valid JSON or fails its schema in `rejected`. */
@@ -67,47 +61,79 @@ export function parseRunnerLines(text: string): { messages: RunnerMessage[]; rej
 
 const iso = (t: number | undefined) => (typeof t === 'number' ? new Date(t * 1000).toISOString() : null);
 
+/** The spec a run's output was made with: `<name>.spec.json` beside `<name>.jsonl`, checked
+ *  against the contract's RunSpec schema (a problem is named: file and field). */
+function readSpec(dir: string, runId: string, specsDir?: string): { spec: RunSpec } | { problem: string } {
+  const candidates = [path.join(dir, `${runId}.spec.json`), ...(specsDir ? [path.join(specsDir, `${runId}.json`)] : []), path.join(dir, `${runId}.json`)];
+  const file = candidates.find((f) => fs.existsSync(f));
+  if (!file) return { problem: `${runId}.jsonl: no ${runId}.spec.json beside it (the RunSpec it ran)` };
+  const shown = path.basename(file);
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    return { problem: `${shown}: not JSON (${(error as Error).message})` };
+  }
+  const parsed = RunSpecSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { problem: `${shown}: field '${issue?.path.join('.') || '(root)'}' ${issue?.message ?? 'invalid'}` };
+  }
+  return { spec: parsed.data };
+}
+
 export function convertRunnerSweep(dir: string, options: RawSweepOptions): { file: RunsFile; rejectedLines: number; otherTypes: Record<string, number>; skipped: string[] } {
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort() : [];
   if (files.length === 0) throw new ApiError('not_found', `No runner output (*.jsonl) in ${dir}.`, 'path');
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'offload-convert-'));
-  const db = openDatabase(tmp);
   let rejectedLines = 0;
   const otherTypes: Record<string, number> = {};
   const skipped: string[] = [];
+  const runs: { runId: string; spec: RunSpec; messages: RunnerMessage[] }[] = [];
+  for (const name of files) {
+    const runId = name.replace(/\.jsonl$/, '');
+    const found = readSpec(dir, runId, options.specsDir);
+    if ('problem' in found) {
+      skipped.push(found.problem);
+      continue;
+    }
+    const { messages, rejected, otherTypes: other } = parseRunnerLines(fs.readFileSync(path.join(dir, name), 'utf8'));
+    rejectedLines += rejected;
+    for (const [k, n] of Object.entries(other)) otherTypes[k] = (otherTypes[k] ?? 0) + n;
+    runs.push({ runId, spec: { ...found.spec, runId }, messages });
+  }
+  // Repeats: runs of one config (its hash), in the order the runner's clock says they ran.
+  const startOf = (r: (typeof runs)[number]) => r.messages[0]?.t ?? 0;
+  const repeatIndex = new Map<string, number>();
+  for (const hash of new Set(runs.map((r) => r.spec.configHash)))
+    runs
+      .filter((r) => r.spec.configHash === hash)
+      .sort((a, b) => startOf(a) - startOf(b))
+      .forEach((r, i) => repeatIndex.set(r.runId, i));
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'offload-convert-'));
+  const db = openDatabase(tmp);
   try {
-    for (const name of files) {
-      const runId = name.replace(/\.jsonl$/, '');
-      const m = RUN_ID.exec(runId)?.groups;
-      if (!m) {
-        skipped.push(`${name}: the name is not <model>-<strategy>-mb<N>-r<N>`);
-        continue;
-      }
-      const { messages, rejected, otherTypes: other } = parseRunnerLines(fs.readFileSync(path.join(dir, name), 'utf8'));
-      rejectedLines += rejected;
-      for (const [k, n] of Object.entries(other)) otherTypes[k] = (otherTypes[k] ?? 0) + n;
+    for (const { runId, spec, messages } of runs) {
       const of = <T extends RunnerMessage['type']>(type: T) => messages.find((x) => x.type === type) as Extract<RunnerMessage, { type: T }> | undefined;
       const hello = of('hello');
       const config = of('config');
       const result = of('result');
       const error = of('error');
       const steps = messages.filter((x): x is Extract<RunnerMessage, { type: 'step' }> => x.type === 'step');
-      const stderr = path.join(dir, `${runId}.stderr.txt`);
+      const stderr = [path.join(dir, `${runId}.stderr.txt`), path.join(dir, `${runId}.log`)].find((f) => fs.existsSync(f)) ?? path.join(dir, `${runId}.stderr.txt`);
       createRun(db, 'convert', {
         id: runId,
         sweepId: options.sweepId,
-        repeatIndex: Number(m.repeat) - 1,
-        model: m.model,
-        strategy: RUNNER_STRATEGY_IDS[m.strategy],
-        engine: config?.engine ?? (m.strategy === 'fsdp2_offload' ? 'fsdp2' : 'deepspeed'),
+        repeatIndex: repeatIndex.get(runId) ?? 0,
+        model: spec.model.id,
+        strategy: spec.strategy,
+        engine: spec.engine,
         steps: steps.filter((s) => !s.warmup).length,
         warmup: steps.filter((s) => s.warmup).length,
         tags: options.tags ?? ['sample'],
-        notes: `${options.source.label}. Converted from the runner's raw output (${runId}.jsonl).`,
-        // The runner was given its spec on stdin; what it reported back stands in for it.
-        spec: config
-          ? { engine: config.engine, model: { id: typeof config.modelId === 'string' ? config.modelId : m.model }, seqLen: config.seqLen, microBatch: config.microBatch, gradAccum: config.gradAccum, worldSize: config.worldSize, precision: config.precision, activationCheckpointing: config.activationCheckpointing, dsConfig: config.effectiveConfig ?? null }
-          : undefined,
+        notes: `${options.source.label}. Converted from the runner's raw output (${runId}.jsonl) and the spec it ran.`,
+        spec,
+        predicted: spec.prediction ? { ...spec.prediction } : undefined,
       });
       startRun(db, runId, { snapshot: options.snapshot, machineId: (options.snapshot as { machineId?: string } | undefined)?.machineId ?? null, logPath: fs.existsSync(stderr) ? path.basename(stderr) : null });
       if (hello) recordDocument(db, runId, 'hello', hello);

@@ -1,48 +1,58 @@
 // The sample-dataset converter on real runner output: the protocol's stand-in runner
-// (tests/fixtures/runner-fake/fake_runner.py) run as a child process, as sweep.py runs bench.py.
+// (tests/fixtures/runner-fake/fake_runner.py) run as a child process on the app's specs, as a
+// device sweep runs bench.py on `plan --write-specs` output; each output beside its spec.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openHistory } from '../../../electron/services/history';
 import { convertRunnerSweep } from '../../../electron/services/history/raw-sweep';
+import { buildRunSpec } from '../../../electron/services/tuner';
 import { tmpDir } from './helpers';
 
 const fake = path.resolve(import.meta.dirname, '..', '..', 'fixtures', 'runner-fake', 'fake_runner.py');
 
-function runnerOutput(dir: string, runId: string, mode: string) {
-  const spec = path.join(dir, `${runId}.spec.json`);
-  fs.writeFileSync(spec, JSON.stringify({ runId, steps: 4, warmup: 1 }));
+const workload = { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4, gpus: 1 };
+
+function runnerOutput(dir: string, name: string, strategy: string, mode: string) {
+  const spec = path.join(dir, `${name}.spec.json`);
+  fs.writeFileSync(spec, JSON.stringify({ ...buildRunSpec(workload, strategy), steps: 4, warmup: 1 }));
   const r = spawnSync('python3', [fake, '--spec', spec, '--mode', mode], { encoding: 'utf8' });
-  fs.writeFileSync(path.join(dir, `${runId}.jsonl`), r.stdout);
-  fs.writeFileSync(path.join(dir, `${runId}.stderr.txt`), r.stderr);
-  fs.rmSync(spec);
+  fs.writeFileSync(path.join(dir, `${name}.jsonl`), r.stdout);
+  fs.writeFileSync(path.join(dir, `${name}.stderr.txt`), r.stderr);
 }
 
 describe('raw sweep → runs file', () => {
   it('converts each run through the store lifecycle, keeping the runner clock, and imports', () => {
     const dir = tmpDir();
-    runnerOutput(dir, 'llama-3.2-3b-zero3_offload-mb4-r1', 'ok');
-    runnerOutput(dir, 'llama-3.2-3b-superoffload-mb4-r1', 'ok');
-    runnerOutput(dir, 'llama-3.2-3b-superoffload-mb4-r2', 'error');
+    // Names say nothing: the spec beside each output says what ran; repeats follow the runner's clock.
+    runnerOutput(dir, 'second', 'superoffload', 'ok');
+    runnerOutput(dir, 'first', 'zero3-offload', 'ok');
+    runnerOutput(dir, 'third', 'superoffload', 'error');
     fs.writeFileSync(path.join(dir, 'notes.jsonl'), '');
+    fs.writeFileSync(path.join(dir, 'bad.jsonl'), '');
+    fs.writeFileSync(path.join(dir, 'bad.spec.json'), JSON.stringify({ ...buildRunSpec(workload, 'zero3-offload'), microBatch: 0 }));
     const source = { label: 'sample: test conversion', machine: 'test box', measuredAt: '2026-12-02', note: null };
     const { file, skipped, rejectedLines } = convertRunnerSweep(dir, { source, sweepId: 'sw-sample' });
-    expect(skipped).toEqual(['notes.jsonl: the name is not <model>-<strategy>-mb<N>-r<N>']);
+    expect(skipped).toEqual([
+      "bad.spec.json: field 'microBatch' Too small: expected number to be >0",
+      'notes.jsonl: no notes.spec.json beside it (the RunSpec it ran)',
+    ]);
     expect(rejectedLines).toBe(0);
     expect(file.source).toEqual(source);
     const byId = Object.fromEntries(file.runs.map((r) => [r.run.id, r]));
-    const ok = byId['llama-3.2-3b-superoffload-mb4-r1'];
+    const ok = byId['second'];
     expect([ok.run.strategy, ok.run.status, ok.run.repeat_index, ok.run.model, ok.run.owner]).toEqual(['superoffload', 'completed', 0, 'llama-3.2-3b', undefined]);
-    const stepLines = fs.readFileSync(path.join(dir, 'llama-3.2-3b-superoffload-mb4-r1.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"type": "step"'));
+    expect(ok.details!.spec).toEqual({ ...buildRunSpec(workload, 'superoffload'), steps: 4, warmup: 1, runId: 'second' });
+    const stepLines = fs.readFileSync(path.join(dir, 'second.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"type": "step"'));
     expect(stepLines.length).toBeGreaterThan(2);
     expect(ok.samples.rows).toHaveLength(stepLines.length); // every step line, warm-up included
     expect(ok.samples.rows[0][ok.samples.columns.indexOf('warmup')]).toBe(1);
     expect(ok.run.tflops_per_gpu).toBe(0.5);
     expect(Math.abs(Date.parse(String(ok.run.created_at)) - Date.now())).toBeLessThan(60_000);
-    const failed = byId['llama-3.2-3b-superoffload-mb4-r2'];
-    expect([failed.run.status, failed.run.error_class]).toEqual(['failed', 'cuda_oom']);
-    expect(byId['llama-3.2-3b-zero3_offload-mb4-r1'].run.strategy).toBe('zero3-offload');
+    const failed = byId['third'];
+    expect([failed.run.status, failed.run.error_class, failed.run.repeat_index]).toEqual(['failed', 'cuda_oom', 1]);
+    expect([byId['first'].run.strategy, byId['first'].run.repeat_index]).toEqual(['zero3-offload', 0]);
 
     const store = openHistory(tmpDir());
     expect(store.importRuns(file, { file: 'x.runs.json' }).imported).toHaveLength(3);
