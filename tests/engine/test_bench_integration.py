@@ -180,3 +180,10 @@ def test_nan_loss_ends_the_run_diverged(bench):
     assert run.rc == 3 and not run.of("result"), run.stderr[-3000:]
     assert len(steps) == 1 and steps[0]["loss"] is None  # the protocol writes NaN/inf as null
     assert err["class"] == "diverged" and "step 1" in err["message"] and err["fix"]
+
+
+def test_tiny_gpt2_trains_through_zero3_with_checkpointing(bench):
+    import families
+    # zero.Init partitions wte/wpe as they are built; the tied head gathers wte at the root.
+    spec = tiny_spec(model=dict(TINY_GPT2), dsConfig=ds_config(3), steps=4, warmup=1, activationCheckpointing=True)
+    assert_trains(bench(spec), "gpt2", families.expected_param_count(TINY_GPT2))
