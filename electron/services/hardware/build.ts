@@ -5,6 +5,7 @@ import { parseLsblk } from './parse/disks';
 import { buildMemory, parseLockedMemoryLimit, parseMeminfo, parseThpMode } from './parse/memory';
 import { parseComputeCapCsv, parseNvidiaSmiXml, parseNvlinkStatus, parseTopoMatrix } from './parse/nvidia-smi';
 import { parseRocmSmiJson } from './parse/rocm-smi';
+import { cpuFromSi, disksFromSi, memoryFromSi, nvidiaGpusFromSi, otherAdapters } from './parse/si';
 import { parseCpuList } from './parse/util';
 import type { RawHost } from './raw-host';
 import { attachLinks } from './links';
@@ -31,6 +32,9 @@ export function normaliseArch(arch: string): string {
 const num = (s: string | undefined) => (s !== undefined && s !== '' && Number.isFinite(Number(s)) ? Number(s) : null);
 
 export function buildCpu(raw: RawHost, problems: string[] = []): Cpu {
+  // macOS / Windows: no lscpu, no /proc: systeminformation's cpu() is the source.
+  if (!raw.lscpuJson && !raw.lscpuText && !raw.cpuinfo && raw.si?.cpu)
+    return cpuFromSi(raw.si.cpu, normaliseArch(raw.os.arch), raw.fallbackCores.logical);
   const lscpu: LscpuFields = raw.lscpuJson
     ? safe(() => parseLscpuJson(raw.lscpuJson as string), {}, problems, 'lscpu -J')
     : raw.lscpuText
@@ -109,10 +113,27 @@ function buildGpus(raw: RawHost, problems: string[]): { gpus: Gpu[]; status: Mac
       };
     }
   }
+  // nvidia-smi could not run but systeminformation saw NVIDIA adapters (Windows without the tool
+  // on its paths): fewer facts (no UUID, capability, PCIe link), said so in the status.
+  const siNvidia = raw.si?.graphics ? safe(() => nvidiaGpusFromSi(raw.si?.graphics ?? []), [], problems, 'si.graphics') : [];
+  if (siNvidia.length)
+    return {
+      gpus: siNvidia,
+      status: {
+        driver: 'nvidia',
+        message: `${siNvidia.length} NVIDIA GPU(s) seen by the OS, but nvidia-smi ${raw.nvidiaSmi.notFound ? 'was not found' : `failed (${raw.nvidiaSmi.error ?? 'no output'})`}: compute capability, PCIe link and UUID are unknown`,
+      },
+    };
   if (raw.rocmSmi) {
     const gpus = safe(() => parseRocmSmiJson(raw.rocmSmi as string), [], problems, 'rocm-smi --json');
     if (gpus.length) return { gpus, status: { driver: 'amd', message: `ROCm: ${gpus.length} AMD GPU(s)` } };
   }
+  const others = raw.si?.graphics ? otherAdapters(raw.si.graphics) : [];
+  if (others.length)
+    return {
+      gpus: [],
+      status: { driver: 'none', message: `no CUDA GPU: ${others.join(', ')} ${others.length > 1 ? 'are' : 'is'} not usable by PyTorch CUDA / DeepSpeed` },
+    };
   const message = raw.nvidiaSmi.notFound
     ? 'no NVIDIA driver found (nvidia-smi is not on PATH)'
     : raw.nvidiaSmi.error
@@ -130,18 +151,25 @@ export function normaliseBusId(busId: string): string {
 export function buildMachine(raw: RawHost, detectedAt = new Date().toISOString()): Machine & { problems: string[] } {
   const problems: string[] = [];
   const cpu = buildCpu(raw, problems);
-  const memory = buildMemory(
-    raw.meminfo ? parseMeminfo(raw.meminfo) : {},
-    raw.limits ? parseLockedMemoryLimit(raw.limits) : null,
-    parseThpMode(raw.thp),
-    raw.fallbackMemory,
-  );
+  const memory =
+    !raw.meminfo && raw.si
+      ? memoryFromSi(raw.si.mem, raw.fallbackMemory)
+      : buildMemory(
+          raw.meminfo ? parseMeminfo(raw.meminfo) : {},
+          raw.limits ? parseLockedMemoryLimit(raw.limits) : null,
+          parseThpMode(raw.thp),
+          raw.fallbackMemory,
+        );
   const { gpus: bare, status } = buildGpus(raw, problems);
   const superchip = detectSuperchip(cpu, bare);
   const topo = raw.topo ? safe(() => parseTopoMatrix(raw.topo as string), null, problems, 'nvidia-smi topo -m') : null;
   const nvlink = raw.nvlink ? parseNvlinkStatus(raw.nvlink) : [];
   const gpus = attachLinks(bare, topo, nvlink, superchip !== null);
-  const disks: Disk[] = raw.lsblk ? safe(() => parseLsblk(raw.lsblk as string), [], problems, 'lsblk -J') : [];
+  const disks: Disk[] = raw.lsblk
+    ? safe(() => parseLsblk(raw.lsblk as string), [], problems, 'lsblk -J')
+    : raw.si
+      ? safe(() => disksFromSi(raw.si?.diskLayout ?? null, raw.si?.blockDevices ?? null), [], problems, 'si.diskLayout/blockDevices')
+      : [];
   const facts = {
     schemaVersion: 1 as const,
     detectedAt,

@@ -3,6 +3,7 @@
 // Machine with pure parsers only. null = the file or tool was not available.
 import type { Machine } from '../../contract';
 import type { SysfsCacheEntry } from './parse/cpu';
+import type { RawSi } from './parse/si';
 
 export interface RawNumaNode {
   id: number;
@@ -35,4 +36,9 @@ export interface RawHost {
   pciNuma: Record<string, number>;
   /** block device name → sysfs numa_node of its controller (NVMe) */
   blockNuma: Record<string, number>;
+  /**
+   * systeminformation's cpu/mem/graphics/diskLayout/blockDevices, read only where the Linux
+   * sources above do not exist (macOS, Windows); absent or null on Linux.
+   */
+  si?: RawSi | null;
 }

@@ -7,6 +7,7 @@ import si from 'systeminformation';
 import { readText, runTool, toolText } from './exec';
 import type { SysfsCacheEntry } from './parse/cpu';
 import type { RawHost, RawNumaNode } from './raw-host';
+import type { RawSi } from './parse/si';
 
 const NODE_DIR = '/sys/devices/system/node';
 const CACHE_DIR = '/sys/devices/system/cpu/cpu0/cache';
@@ -68,13 +69,54 @@ async function readBlockNuma(): Promise<Record<string, number>> {
   return out;
 }
 
+/**
+ * Where nvidia-smi lives: PATH everywhere; on Windows also %WINDIR%\System32 (DCH drivers put
+ * nvidia-smi.exe there, usually on PATH) and the NVSMI folder of older drivers (never on PATH).
+ * Pure, so tests check the Windows list on Linux.
+ */
+export function nvidiaSmiCandidates(platform: NodeJS.Platform, env: Record<string, string | undefined>): string[] {
+  if (platform !== 'win32') return ['nvidia-smi'];
+  const win = env.WINDIR ?? env.SystemRoot ?? 'C:\\Windows';
+  const programFiles = env.ProgramW6432 ?? env.ProgramFiles ?? 'C:\\Program Files';
+  return ['nvidia-smi.exe', path.win32.join(win, 'System32', 'nvidia-smi.exe'), path.win32.join(programFiles, 'NVIDIA Corporation', 'NVSMI', 'nvidia-smi.exe')];
+}
+
+let nvidiaSmiFile: string | null = null;
+
 async function readNvidiaSmi(): Promise<RawHost['nvidiaSmi']> {
-  const r = await runTool('nvidia-smi', ['-q', '-x'], 15_000);
-  if (!('error' in r)) return { xml: r.stdout, error: null, notFound: false };
-  const notFound = r.error.code === 'ENOENT';
-  // nvidia-smi prints its reason ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver") on stdout.
-  const reason = (r.stdout.trim() || r.error.message).split('\n')[0];
-  return { xml: null, error: notFound ? null : reason, notFound };
+  let last: RawHost['nvidiaSmi'] = { xml: null, error: null, notFound: true };
+  for (const file of nvidiaSmiFile ? [nvidiaSmiFile] : nvidiaSmiCandidates(process.platform, process.env)) {
+    const r = await runTool(file, ['-q', '-x'], 15_000);
+    if (!('error' in r)) {
+      nvidiaSmiFile = file;
+      return { xml: r.stdout, error: null, notFound: false };
+    }
+    const notFound = r.error.code === 'ENOENT';
+    if (notFound) continue;
+    // nvidia-smi prints its reason ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver") on stdout.
+    const reason = (r.stdout.trim() || r.error.message).split('\n')[0];
+    last = { xml: null, error: reason, notFound: false };
+    break;
+  }
+  return last;
+}
+
+/**
+ * macOS and Windows: systeminformation's static facts, each call on its own (one failing keeps the
+ * others). graphics() runs nvidia-smi synchronously (DESIGN.md), so it is asked only when our own
+ * asynchronous nvidia-smi call found nothing: then it names the adapters (Apple, Intel, AMD) or
+ * NVIDIA cards nvidia-smi could not be run for.
+ */
+async function readSi(nvidia: Promise<RawHost['nvidiaSmi']>): Promise<RawSi> {
+  const ok = <T>(p: Promise<T>) => p.catch(() => null);
+  const [cpu, mem, diskLayout, blockDevices, graphics] = await Promise.all([
+    ok(si.cpu()),
+    ok(si.mem()),
+    ok(si.diskLayout()),
+    ok(si.blockDevices()),
+    nvidia.then((n) => (n.xml ? null : ok(si.graphics().then((g) => g.controllers)))),
+  ]);
+  return { cpu, mem, graphics, diskLayout, blockDevices } as RawSi;
 }
 
 export async function readRawHost(): Promise<RawHost> {
@@ -83,17 +125,20 @@ export async function readRawHost(): Promise<RawHost> {
   const gpuExtra = nvidia.then(async (n) => {
     if (!n.xml) return { computeCap: null, topo: null, nvlink: null, rocmSmi: await toolText('rocm-smi', ['--showproductname', '--showmeminfo', 'vram', '--showbus', '--json'], 10_000) };
     const [computeCap, topo, nvlink] = await Promise.all([
-      toolText('nvidia-smi', ['--query-gpu=index,compute_cap', '--format=csv,noheader']),
-      toolText('nvidia-smi', ['topo', '-m']),
-      toolText('nvidia-smi', ['nvlink', '-s']),
+      toolText(nvidiaSmiFile ?? 'nvidia-smi', ['--query-gpu=index,compute_cap', '--format=csv,noheader']),
+      toolText(nvidiaSmiFile ?? 'nvidia-smi', ['topo', '-m']),
+      toolText(nvidiaSmiFile ?? 'nvidia-smi', ['nvlink', '-s']),
     ]);
     return { computeCap, topo, nvlink, rocmSmi: null };
   });
-  // systeminformation's cpu() only where lscpu is missing (macOS, Windows): it costs ~100 ms.
-  const lscpu = toolText('lscpu', ['-J']);
-  const staticCpu = lscpu.then((text) => (text ? null : si.cpu().catch(() => null)));
-  const [siCpu, osInfo, lscpuJson, cpuinfo, meminfo, limits, thp, numa, caches, lsblk, pciNuma, blockNuma, nvidiaSmi, extra] = await Promise.all([
+  // systeminformation only where the Linux sources are missing (macOS, Windows): ~100 ms a call.
+  const linux = process.platform === 'linux';
+  const siFacts = linux ? Promise.resolve(null) : readSi(nvidia);
+  const lscpu = linux ? toolText('lscpu', ['-J']) : Promise.resolve(null);
+  const staticCpu = lscpu.then((text) => (text || !linux ? null : si.cpu().catch(() => null)));
+  const [siCpu, siRaw, osInfo, lscpuJson, cpuinfo, meminfo, limits, thp, numa, caches, lsblk, pciNuma, blockNuma, nvidiaSmi, extra] = await Promise.all([
     staticCpu,
+    siFacts,
     si.osInfo().catch(() => null),
     lscpu,
     readText('/proc/cpuinfo'),
@@ -145,5 +190,6 @@ export async function readRawHost(): Promise<RawHost> {
     lsblk,
     pciNuma,
     blockNuma,
+    si: siRaw,
   };
 }

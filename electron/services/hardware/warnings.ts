@@ -18,9 +18,45 @@ export const REFERENCE_MODEL_PARAMS = 70e9;
 
 export type MachineFacts = Omit<Machine, 'warnings' | 'detectionMs'>;
 
+/** 'linux' | 'darwin' | 'win32' | other, from os.platform as detection stores it (systeminformation says "Windows"). */
+export function platformOf(os: Machine['os']): string {
+  const p = os.platform.toLowerCase();
+  return p === 'windows' ? 'win32' : p;
+}
+
+/**
+ * What the engine can do on this OS, said once for the Hardware page, the wizard and `detect`.
+ * Kept in words beside environment/missing.ts's platform piece (the same facts, for the probe).
+ */
+export function platformWarnings(m: Pick<MachineFacts, 'os' | 'gpus'>): HardwareWarning[] {
+  const platform = platformOf(m.os);
+  if (platform === 'darwin')
+    return [
+      {
+        id: 'platform-macos',
+        severity: 'warning',
+        message:
+          'macOS has no CUDA: PyTorch cannot use an NVIDIA GPU here and DeepSpeed has no offload path for Apple GPUs (MPS), so no benchmark run of the offload strategies can start on this Mac. Planning for another machine, history, compare and reports work fully here.',
+        fix: 'Plan here and run on a Linux NVIDIA host: start `npx offload-studio serve` there and open it over SSH, or import its runs (History → Import).',
+      },
+    ];
+  if (platform === 'win32')
+    return [
+      {
+        id: 'platform-windows',
+        severity: 'warning',
+        message: `Native Windows: DeepSpeed's Windows support is limited — no NCCL (one GPU per run, gloo), its C++/CUDA ops (CPU Adam, async_io for NVMe offload) need a matching MSVC + CUDA toolkit build and several are unsupported, and the 'deepspeed' launcher does not run. ${m.gpus.length ? 'Single-GPU offload runs may work once CPU Adam builds; ' : ''}planning, history, compare and reports work fully.`,
+        fix: 'Run the engine under WSL2 (Ubuntu, with the Windows NVIDIA driver: nvidia-smi works inside WSL) or on a Linux host, and open the app there (`npx offload-studio serve`).',
+      },
+    ];
+  return [];
+}
+
 export function computeWarnings(m: MachineFacts): HardwareWarning[] {
-  const out: HardwareWarning[] = [];
+  const out: HardwareWarning[] = [...platformWarnings(m)];
   const { cpu, memory, gpus } = m;
+  // macOS / Windows: facts that only Linux exposes (NUMA, ulimit -l) are unknown there.
+  const nonLinux = ['darwin', 'win32'].includes(platformOf(m.os));
 
   if (gpus.length === 0)
     out.push({
@@ -115,7 +151,22 @@ export function computeWarnings(m: MachineFacts): HardwareWarning[] {
       fix: `Give CPU Adam one thread per physical core (${cpu.physicalCores}), e.g. OMP_NUM_THREADS / --bind_cores_to_rank, or turn SMT off in the BIOS.`,
     });
 
-  if (cpu.architecture === 'x86_64' && !cpu.simd.includes('avx512f'))
+  if (nonLinux)
+    out.push({
+      id: 'numa-pinned-unknown',
+      severity: 'info',
+      message: 'NUMA placement and the locked (pinned) memory limit are not readable on this OS: they are shown as unknown, and plans assume one memory domain.',
+      fix: 'Nothing to change here; on the Linux host that runs the engine, detection reads both from sysfs and /proc/self/limits.',
+    });
+
+  if (cpu.architecture === 'x86_64' && cpu.adamSimd === 'unknown')
+    out.push({
+      id: 'cpu-simd-unknown',
+      severity: 'info',
+      message: "This OS does not report the CPU's AVX/AVX-512 flags to detection, so the CPU Adam code path (avx512 / avx256 / scalar) is unknown.",
+      fix: 'Measure CPU Adam in the setup wizard; the measured rate is what plans use.',
+    });
+  else if (cpu.architecture === 'x86_64' && !cpu.simd.includes('avx512f'))
     out.push({
       id: 'cpu-adam-no-avx512',
       severity: 'info',
