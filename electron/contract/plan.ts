@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { MachineSchema } from './hardware';
 import { ModelArchSchema } from './model';
-import { RunSpecSchema } from './run-spec';
+import { KnobsSchema, RunSpecSchema } from './run-spec';
 
 export { ModelArchSchema, ModelFamilySchema, type ModelArch } from './model';
 
@@ -183,6 +183,10 @@ export const RecommendationSchema = z.object({
   microBatch: z.number().int().positive(),
   gradAccum: z.number().int().positive(),
   cpuadamCoresPerc: z.number().nullable(),
+  /** The knobs the search chose for the winner (what its spec's config is generated from). */
+  knobs: KnobsSchema.default({}),
+  /** One line per chosen knob: its value and why. */
+  knobReasons: z.array(z.string()).default([]),
   predicted: PredictionSchema,
   reason: z.string(),
   runnerUp: z.object({ strategyId: z.string(), microBatch: z.number().int(), predicted: PredictionSchema, reason: z.string() }).nullable(),

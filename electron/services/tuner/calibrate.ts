@@ -71,17 +71,6 @@ export interface CalibrationResult {
   rows: CalibrationRow[];
 }
 
-/**
- * Prior weights per factor: how strongly a fit keeps its prior. The machine level fits what every
- * strategy shares — the GPU's compute efficiency and its collectives — and keeps the strategy-specific
- * terms at the model's value; a strategy fits its own terms (gather cost, copies, CPU Adam) and keeps
- * the machine's compute, so a fit on one micro batch still scales with the micro batch.
- */
-const SHARED: readonly FactorKey[] = ['compute', 'comm'];
-const weights = (level: 'machine' | 'strategy'): Record<FactorKey, number> =>
-  Object.fromEntries(FACTOR_KEYS.map((key) => [key, SHARED.includes(key) === (level === 'machine') ? 0.05 : level === 'machine' ? 20 : 1000])) as Record<FactorKey, number>;
-const MACHINE_PRIOR = weights('machine');
-const STRATEGY_PRIOR = { ...weights('strategy'), ...Object.fromEntries(FACTOR_KEYS.filter((k) => !SHARED.includes(k)).map((k) => [k, 0.15])) } as Record<FactorKey, number>;
 const CLAMP: [number, number] = [0.2, 8];
 
 function solve(a: number[][], b: number[]): number[] {
@@ -123,42 +112,49 @@ interface Prepared {
 }
 
 /**
- * Least squares on relative error with a prior: min Σ ((Σ f_k T_k − y)/y)² + λ Σ s_k² (f_k − prior_k)²,
- * s_k the largest relative size of term k over the runs (so a term the runs barely exercise stays at its prior).
+ * One joint fit, two levels. Shared by every strategy of the machine: the GPU's compute efficiency
+ * and its collectives. Each strategy's own: per-layer gather cost, pinned and pageable copies, host
+ * copies, CPU Adam, NVMe. Every factor is pulled toward 1 (the uncalibrated model) with a weight
+ * scaled by how much the runs exercise its term, so a term the runs barely touch keeps its prior,
+ * and a fit on one micro batch still scales with the micro batch (the factors scale physical terms).
  */
-function fitFactors(rows: Prepared[], prior: EfficiencyFactors, weight: Record<FactorKey, number>): EfficiencyFactors {
-  if (rows.length === 0) return { ...prior };
-  const n = FACTOR_KEYS.length;
+const SHARED: readonly FactorKey[] = ['compute', 'comm'];
+const OWN: readonly FactorKey[] = FACTOR_KEYS.filter((k) => !SHARED.includes(k));
+const SHARED_PRIOR = 0.05;
+const OWN_PRIOR = 0.15;
+
+interface Levels {
+  machine: EfficiencyFactors;
+  perStrategy: Record<string, EfficiencyFactors>;
+}
+
+function fitLevels(rows: Prepared[]): Levels {
+  const strategies = [...new Set(rows.map((r) => r.sample.strategyId))];
+  const n = SHARED.length + OWN.length * strategies.length;
+  // column index of (strategy, factor) in the unknown vector
+  const index = (strategy: string, key: FactorKey) =>
+    SHARED.includes(key) ? SHARED.indexOf(key) : SHARED.length + strategies.indexOf(strategy) * OWN.length + OWN.indexOf(key);
   const ata = Array.from({ length: n }, () => new Array<number>(n).fill(0));
   const atb = new Array<number>(n).fill(0);
   const scale = new Array<number>(n).fill(0);
   for (const r of rows) {
-    const x = r.columns.map((v) => v / r.y);
-    for (let j = 0; j < n; j++) {
-      scale[j] = Math.max(scale[j], x[j]);
-      atb[j] += x[j];
-      for (let k = 0; k < n; k++) ata[j][k] += x[j] * x[k];
+    const entries = FACTOR_KEYS.map((key, i) => [index(r.sample.strategyId, key), r.columns[i] / r.y] as const);
+    for (const [j, xj] of entries) {
+      scale[j] = Math.max(scale[j], xj);
+      atb[j] += xj;
+      for (const [k, xk] of entries) ata[j][k] += xj * xk;
     }
   }
-  const p = FACTOR_KEYS.map((key) => prior[key]);
   for (let j = 0; j < n; j++) {
-    const lambda = weight[FACTOR_KEYS[j]] * Math.max(scale[j] * scale[j], 1e-6);
+    const lambda = (j < SHARED.length ? SHARED_PRIOR : OWN_PRIOR) * Math.max(scale[j] * scale[j], 1e-6);
     ata[j][j] += lambda;
-    atb[j] += lambda * p[j];
+    atb[j] += lambda; // toward 1
   }
-  const f = solve(ata, atb).map((v, j) => (scale[j] < 1e-4 ? p[j] : Math.min(CLAMP[1], Math.max(CLAMP[0], v))));
-  return Object.fromEntries(FACTOR_KEYS.map((key, i) => [key, f[i]])) as unknown as EfficiencyFactors;
-}
-
-function fitLevels(rows: Prepared[]): { machine: EfficiencyFactors; perStrategy: Record<string, EfficiencyFactors> } {
-  const machine = fitFactors(rows, UNIT_FACTORS, MACHINE_PRIOR);
+  const f = rows.length ? solve(ata, atb).map((v, j) => (scale[j] < 1e-4 ? 1 : Math.min(CLAMP[1], Math.max(CLAMP[0], v)))) : new Array<number>(n).fill(1);
+  const machine = { ...UNIT_FACTORS };
+  for (const key of SHARED) machine[key] = f[SHARED.indexOf(key)];
   const perStrategy: Record<string, EfficiencyFactors> = {};
-  for (const id of new Set(rows.map((r) => r.sample.strategyId)))
-    perStrategy[id] = fitFactors(
-      rows.filter((r) => r.sample.strategyId === id),
-      machine,
-      STRATEGY_PRIOR,
-    );
+  for (const id of strategies) perStrategy[id] = Object.fromEntries(FACTOR_KEYS.map((key) => [key, f[index(id, key)]])) as unknown as EfficiencyFactors;
   return { machine, perStrategy };
 }
 
@@ -190,7 +186,7 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
     rows.push({ sample, columns, y: sample.measuredStepSeconds, config: configKey(sample) });
   }
   const { machine, perStrategy } = fitLevels(rows);
-  const predictWith = (fit: ReturnType<typeof fitLevels>, r: Prepared) => stepWith(r.columns, fit.perStrategy[r.sample.strategyId] ?? fit.machine);
+  const predictWith = (fit: Levels, r: Prepared) => stepWith(r.columns, fit.perStrategy[r.sample.strategyId] ?? fit.machine);
   const out: CalibrationRow[] = rows.map((r, i) => {
     const without = fitLevels(rows.filter((_, j) => j !== i));
     const withoutConfig = fitLevels(rows.filter((o) => !(o.sample.strategyId === r.sample.strategyId && o.config === r.config)));

@@ -22,7 +22,9 @@ const TERM_LABELS: Record<string, string> = {
   activations: 'activations',
   logits: 'logits',
   stage1FullGradients: 'whole gradients (ZeRO-1)',
-  superOffloadGpuOptimizerShare: "optimizer share kept on the GPU (ratio 0.90)",
+  gpuOptimizerShare: 'optimizer share kept on the GPU (1 − ratio)',
+  unshardedParams: 'gathered parameters kept to backward',
+  offloadedStates: 'offloaded parameters, gradients and Adam states',
   commBuffers: 'communication buffers',
   framework: 'framework overhead',
   pinnedGradientBuffers: 'pinned gradient buffers',
@@ -104,7 +106,7 @@ export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, ma
   if (mem.nvmeBytes > nvmeUsable)
     return { fits: false, limitedBy: 'nvme', reason: `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk`, warnings };
 
-  const pinned = (mem.hostTerms.modelStates && s.offloadOptimizer === 'cpu' ? mem.hostTerms.modelStates : 0) + (mem.hostTerms.pinnedGradientBuffers ?? 0) + (mem.hostTerms.pinnedSwapBuffers ?? 0);
+  const pinned = (s.offloadOptimizer === 'cpu' ? (mem.hostTerms.modelStates ?? mem.hostTerms.offloadedStates ?? 0) : 0) + (mem.hostTerms.pinnedGradientBuffers ?? 0) + (mem.hostTerms.pinnedSwapBuffers ?? 0);
   if (pinned > 0 && !machine.memory.lockedMemoryUnlimited && machine.memory.lockedMemoryLimitBytes !== null && machine.memory.lockedMemoryLimitBytes < pinned)
     warnings.push(`pinned host memory (${gib(pinned)}) exceeds the locked-memory limit (ulimit -l ${gib(machine.memory.lockedMemoryLimitBytes)}): raise it or set pin_memory false`);
   if (machine.memory.availableBytes !== null && mem.hostBytes > machine.memory.availableBytes * (1 - MEMORY_CONSTANTS.hostHeadroom))

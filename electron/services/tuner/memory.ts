@@ -3,7 +3,8 @@
 // keeps whole, SuperOffload's GPU share of the optimizer, and a stated framework overhead.
 // GPU figures per GPU, host and NVMe figures per node. docs/tuner-model.md states every term.
 import type { MemoryEstimate, ModelArch, StrategyPreset, Workload } from '../../contract';
-import { SEED_ZERO_KEYS, SUPER_OFFLOAD_RATIO } from './ds-config';
+import { SEED_ZERO_KEYS } from './ds-config';
+import { cpuRatio, type ThroughputKnobs } from './throughput';
 import { estimateZero2, estimateZero3 } from './estimators';
 import type { ParamCount } from './params';
 
@@ -14,8 +15,13 @@ export const MEMORY_CONSTANTS = {
   gpuFrameworkBytes: 1.5 * GiB,
   /** Caching-allocator fragmentation, as a share of model states + activations. */
   gpuFragmentation: 0.05,
-  /** Python, torch, CUDA host libraries, the runner: per rank. */
-  hostProcessBytes: 4 * GiB,
+  /** Python, torch, CUDA host libraries, the runner: per rank. 2 GiB: the H200 sample's ZeRO-2 runs peaked at 1.8–1.9 GiB host RSS. */
+  hostProcessBytes: 2 * GiB,
+  /**
+   * FSDP2 + CPUOffloadPolicy host bytes per parameter: fp32 params, grads, Adam m and v (16 B) × 1.25
+   * for pinned staging and allocator slack — the H200 sample's FSDP2 runs peaked at 20.8 B/param.
+   */
+  fsdpHostBytesPerParam: 20,
   /** SuperOffload's CPU Adam worker process: per rank. */
   hostAdamWorkerBytes: 2 * GiB,
   /** Bytes kept per logit element: bf16 logits + fp32 upcast for the loss + fp32 gradient. */
@@ -75,21 +81,29 @@ export function modelStatesFor(s: StrategyPreset, p: ParamCount, w: Workload, la
   };
 }
 
-/** `label` false skips the estimator call text (the micro-batch search does not show it). */
-export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w: Workload, label = true): MemoryEstimate {
+/**
+ * `label` false skips the estimator call text (the micro-batch search does not show it). `knobs`: the
+ * config's settings (ratio keeps 1 − ratio of the optimizer on the GPU; overlap_comm adds a bucket;
+ * FSDP2 without reshard-after-forward keeps each layer's gathered params to backward).
+ */
+export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w: Workload, label = true, knobs: ThroughputKnobs = {}): MemoryEstimate {
   const P = p.total;
   const G = w.gpus * w.nodes;
   const states = modelStatesFor(s, p, w, label);
   const act = activationBytes(m, w);
-  const bucket = SEED_ZERO_KEYS.reduce_bucket_size;
+  const bucket = knobs.reduceBucketSize ?? SEED_ZERO_KEYS.reduce_bucket_size;
   const perNodeParams = P / w.nodes;
+  const r = cpuRatio(s, knobs);
 
   const gpuTerms: Record<string, number> = { modelStates: states.gpuBytes, activations: act.layers, logits: act.logits };
   if (s.engine === 'deepspeed' && s.stage === 1) gpuTerms.stage1FullGradients = Math.round(2 * P * (1 - 1 / G));
-  if (s.superOffload) gpuTerms.superOffloadGpuOptimizerShare = Math.round(((1 - SUPER_OFFLOAD_RATIO) * 16 * P) / G);
+  // ratio < 1 (ZeRO-3 CPU offload, SuperOffload): fp32 master, Adam m, v and the fp32 gradient of the GPU share stay on the GPU
+  if (s.engine === 'deepspeed' && s.stage === 3 && s.offloadOptimizer === 'cpu' && r < 1) gpuTerms.gpuOptimizerShare = Math.round(((1 - r) * 16 * P) / G);
   // bf16 reduce bucket + fp32 reduction copy; stage 1/2 also an all-gather bucket of the same size;
-  // stage 3 a prefetch bucket (5e7 elements, bf16) for the parameter all-gathers.
-  gpuTerms.commBuffers = s.engine === 'fsdp2' ? 2 * (2 * p.perLayer) : s.stage === 3 ? 6 * bucket + 2 * 5e7 : 8 * bucket;
+  // stage 3 a prefetch bucket (5e7 elements, bf16) for the parameter all-gathers; overlap_comm a second reduce bucket.
+  gpuTerms.commBuffers =
+    s.engine === 'fsdp2' ? 2 * (2 * p.perLayer) : (s.stage === 3 ? 6 * bucket + 2 * 5e7 : 8 * bucket) + (knobs.overlapComm ? 2 * bucket : 0);
+  if (s.engine === 'fsdp2' && knobs.reshardAfterForward === false) gpuTerms.unshardedParams = Math.round(2 * P * (1 - 1 / G));
   gpuTerms.framework = Math.round(MEMORY_CONSTANTS.gpuFrameworkBytes + MEMORY_CONSTANTS.gpuFragmentation * (states.gpuBytes + act.total));
 
   const hostTerms: Record<string, number> = {};
@@ -102,9 +116,16 @@ export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w
     hostTerms.pinnedSwapBuffers = w.gpus * (4 * SEED_ZERO_KEYS.sub_group_size * 4 + (s.offloadParam === 'nvme' ? 5 * 1e8 * 2 : 0));
     nvmeTerms.optimizerStates = 12 * perNodeParams; // fp32 params, Adam m and v
     if (s.offloadParam === 'nvme') nvmeTerms.paramsBf16 = 2 * perNodeParams;
+  } else if (s.offloadOptimizer === 'none' && s.offloadParam === 'none') {
+    // Steady state: the estimator's host figure (4P·gpn·1.5) is what loading a model at init may take
+    // (kept in memory.modelStates); the runner builds on the meta device, so the run holds only its
+    // processes (H200 sample, ZeRO-2: 1.9 GiB where the estimator says 18 GiB).
+  } else if (s.engine === 'fsdp2') {
+    hostTerms.offloadedStates = Math.round(MEMORY_CONSTANTS.fsdpHostBytesPerParam * perNodeParams);
   } else {
-    hostTerms.modelStates = states.hostBytes;
-    if (s.offloadOptimizer === 'cpu') hostTerms.pinnedGradientBuffers = w.gpus * 2 * 4 * bucket; // double-buffered fp32 staging per rank
+    // The estimator's factor 1.5 already covers pinned staging buffers: nothing is added on top. The
+    // CPU holds the `ratio` share of the optimizer (stage 3 with ratio < 1).
+    hostTerms.modelStates = Math.round(states.hostBytes * (s.stage === 3 && s.offloadParam === 'none' ? r : 1));
   }
   hostTerms.processes = w.gpus * MEMORY_CONSTANTS.hostProcessBytes;
   if (s.superOffload) hostTerms.adamWorkers = w.gpus * MEMORY_CONSTANTS.hostAdamWorkerBytes;

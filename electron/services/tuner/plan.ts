@@ -22,6 +22,7 @@ import { resolveModel } from './models';
 import { countParams, type ParamCount } from './params';
 import { catalog, strategyById } from './presets';
 import { buildProfile, cpuAdamRate } from './profile';
+import { searchStrategy } from './search';
 import { planSpec } from './run-spec';
 import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './throughput';
 import { validateDsConfig, validateFsdpBlock } from './validate-config';
@@ -39,7 +40,6 @@ export interface PlanOptions {
   strategies?: string[];
 }
 
-const MICRO_CANDIDATES = [1, 2, 4, 8, 16, 32, 64];
 
 /**
  * cpuadam_cores_perc for SuperOffload: from the measured CPU Adam sweep, the fewest threads that reach
@@ -59,11 +59,13 @@ export function chooseCpuadamCoresPerc(hw: HardwareProfile, gpusPerNode: number,
 }
 
 
-function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors): Omit<StrategyPlan, 'spec'> & { spec?: StrategyPlan['spec'] } {
-  const memory = estimateMemory(s, model, params, w);
+function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors, searched?: Knobs): Omit<StrategyPlan, 'spec'> & { spec?: StrategyPlan['spec'] } {
+  // the strategy's row: the form's micro batch with the knobs its search chose (the spec adds the searched micro batch)
+  const knobs: Knobs = { cpuadamCoresPerc: perc, ...searched };
+  const memory = estimateMemory(s, model, params, w, true, knobs);
   const fit = checkFit(s, memory, w, machine, hw);
-  const predicted = predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: perc }, factors);
-  const config = generateConfig(s, w, perc);
+  const predicted = predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: knobs.cpuadamCoresPerc ?? perc, knobs }, factors);
+  const config = generateConfig(s, w, knobs);
   const validation = s.engine === 'deepspeed' ? validateDsConfig(config, w) : validateFsdpBlock(config);
   const warnings = [...fit.warnings, ...validation.warnings.map((v) => `${v.field}: ${v.message}`)];
   if (s.superOffload) {
@@ -92,6 +94,9 @@ const TERM_WHY: Record<string, string> = {
   commExposed: 'GPU↔GPU collectives not hidden behind compute',
   transferExposed: 'host↔GPU transfers not hidden behind compute',
   cpuAdamExposed: 'its CPU Adam step is not hidden behind backward',
+  fetchExposed: 'per-layer parameter gathering and sub-group stepping (ZeRO-3 hooks)',
+  pageableExposed: 'the blocking fp32→bf16 parameter copy goes over pageable memory',
+  hostCopyExposed: 'host-side copies and casts on the cores left to the trainer',
   nvmeExposed: 'NVMe swapping of optimizer states / parameters',
 };
 
@@ -116,6 +121,8 @@ interface Candidate {
   predicted: Prediction;
   /** Knobs the search chose beyond the micro batch (they go into the strategy's RunSpec). */
   knobs?: Knobs;
+  /** Each chosen knob and why. */
+  why?: string[];
 }
 
 /** Memory + fit + prediction only (no config, no validation): the micro-batch search runs this many times. */
@@ -125,14 +132,14 @@ function quick(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workl
 }
 
 function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, calibration?: Record<string, EfficiencyFactors>, bestOf?: Map<string, Candidate>): Recommendation | null {
-  const micros = w.searchMicroBatch ? [...new Set([w.microBatch, ...MICRO_CANDIDATES])].sort((a, b) => a - b) : [w.microBatch];
   const bests: Candidate[] = [];
   for (const s of all) {
     let best: Candidate | null = null;
-    for (const micro of micros) {
-      const c = quick(s, model, params, { ...w, microBatch: micro }, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*']);
-      if (!c) break; // memory grows with the micro batch: larger ones will not fit either
-      if (!best || tps(c.predicted) > tps(best.predicted)) best = c;
+    if (hw.gpuCount === 0) best = quick(s, model, params, w, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*']);
+    else {
+      // micro batch and offload knobs together (search.ts); the user's cpuadam_cores_perc stays as given
+      const found = searchStrategy(s, model, params, w, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*'], w.cpuadamCoresPerc);
+      if (found) best = { id: s.id, label: s.label, microBatch: found.microBatch, predicted: found.predicted, knobs: found.knobs as Knobs, why: found.why };
     }
     if (best) bests.push(best);
     if (best) bestOf?.set(s.id, best);
@@ -148,6 +155,8 @@ function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, 
       microBatch: w.microBatch,
       gradAccum: w.gradAccum,
       cpuadamCoresPerc: null,
+      knobs: {},
+      knobReasons: [],
       predicted: pick.predicted,
       reason: `${pick.label}: a CPU smoke run — no GPU here, so this checks the engine end to end rather than predicting speed`,
       runnerUp: other
@@ -165,7 +174,9 @@ function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, 
     strategyId: win.id,
     microBatch: win.microBatch,
     gradAccum: w.gradAccum,
-    cpuadamCoresPerc: strategy.superOffload ? perc : null,
+    cpuadamCoresPerc: strategy.superOffload ? (win.knobs?.cpuadamCoresPerc ?? perc) : null,
+    knobs: win.knobs ?? {},
+    knobReasons: win.why ?? [],
     predicted: p,
     reason: `${win.label}: fastest predicted that fits — ${p.tflopsPerGpu.toFixed(0)} TFLOPS/GPU, ${p.stepSeconds.toFixed(2)} s/step${batchNote}${speedup}`,
     runnerUp: second
@@ -188,14 +199,14 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
   const hw = buildProfile(options.machine, options.machineSource ?? 'detected', measurements);
   const perc = workload.cpuadamCoresPerc ?? chooseCpuadamCoresPerc(hw, workload.gpus, !!measurements?.cpuAdam?.length, measurements?.recommendedCoresPerc);
   const strategies = options.strategies ? options.strategies.map(strategyById) : catalog().strategies;
-  const plans = strategies.map((s) => evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*']));
+  const bestOf = new Map<string, Candidate>();
+  const recommended = recommend(strategies, model, params, workload, options.machine, hw, perc, options.calibration, bestOf);
+  const plans = strategies.map((s) => evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*'], bestOf.get(s.id)?.knobs));
   const notes = [
     'Memory: DeepSpeed estimator model states (factor 1.5, zero_init) + activations + buffers + framework overhead; GPU per GPU, host and NVMe per node (docs/tuner-model.md).',
     `Throughput figures use ${Object.entries(hw.sources).map(([k, v]) => `${k}: ${v}`).join('; ')}.`,
   ];
   if (options.machineSource === 'catalogued') notes.push('The machine is catalogued (a synthetic description), not detected.');
-  const bestOf = new Map<string, Candidate>();
-  const recommended = recommend(strategies, model, params, workload, options.machine, hw, perc, options.calibration, bestOf);
   const measured = Object.values(hw.sources).some((v) => v === 'measured');
   // Each strategy's RunSpec: the knobs its search chose and the prediction for exactly those (no GPU:
   // nothing was searched for real, the form's values run).
@@ -215,12 +226,12 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
 }
 
 /** Predicted figures of one strategy (stored beside the measured ones of a run). */
-export function predict(input: WorkloadInput | Workload, strategyId: string, machine: Machine, measurements?: unknown, calibration?: EfficiencyFactors): Prediction {
+export function predict(input: WorkloadInput | Workload, strategyId: string, machine: Machine, measurements?: unknown, calibration?: EfficiencyFactors, knobs?: Knobs): Prediction {
   const workload = parseWorkload(input);
   const model = resolveModel(workload.model);
   const params = countParams(model);
   const m = normalizeMeasurements(measurements);
   const hw = buildProfile(machine, 'detected', m);
   const perc = workload.cpuadamCoresPerc ?? chooseCpuadamCoresPerc(hw, workload.gpus, !!m?.cpuAdam?.length, m?.recommendedCoresPerc);
-  return predictFrom({ strategy: strategyById(strategyId), model, params, workload, profile: hw, cpuadamCoresPerc: perc }, calibration);
+  return predictFrom({ strategy: strategyById(strategyId), model, params, workload, profile: hw, cpuadamCoresPerc: knobs?.cpuadamCoresPerc ?? perc, knobs }, calibration);
 }

@@ -136,7 +136,7 @@ export function planSpec(
   measured: boolean,
 ): RunSpec {
   const w = best ? { ...workload, microBatch: best.microBatch } : workload;
-  const memory = best ? estimateMemory(s, model, params, w) : fallback.memory;
+  const memory = best ? estimateMemory(s, model, params, w, true, { ...knobs, ...best.knobs }) : fallback.memory;
   const prediction = specPrediction(best?.predicted ?? fallback.predicted, memory, params.total, measured);
   return buildRunSpec({ ...w, model }, s.id, { knobs: { ...knobs, ...best?.knobs }, prediction });
 }

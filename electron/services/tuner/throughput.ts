@@ -60,6 +60,8 @@ export const THROUGHPUT_CONSTANTS = {
    * unexplained by its other terms over 28 layers × 3 passes. FSDP2's per-layer hooks: a third.
    */
   zero3LayerSeconds: 0.006,
+  /** Per sub-group cost of a ZeRO-3 CPU-offload step (one CPU Adam call, its copies and launches), seconds. Assumption. */
+  subGroupSeconds: 0.01,
   fsdpLayerFactor: 1 / 3,
   /**
    * Pageable host→GPU rate as a share of pinned where nothing was measured: PCIe 0.11 (H200 host:
@@ -171,7 +173,8 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
 
   // ZeRO-3 / FSDP2: per layer, per pass (forward, recompute, backward), hooks gather and release
   const passes = w.activationCheckpointing ? 3 : 2;
-  const fetch = s.stage === 3 ? m.numLayers * passes * A * C.zero3LayerSeconds * (ds ? 1 : C.fsdpLayerFactor) : 0;
+  let fetch = s.stage === 3 ? m.numLayers * passes * A * C.zero3LayerSeconds * (ds ? 1 : C.fsdpLayerFactor) : 0;
+  if (ds && s.stage === 3 && s.offloadOptimizer !== 'none') fetch += Math.ceil((cpuRatio(s, k) * P) / G / (k.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size)) * C.subGroupSeconds;
 
   // GPU↔GPU collectives, bf16: ZeRO-1/2 reduce gradients every micro step and all-gather updated
   // params once per step; ZeRO-3 / FSDP2 all-gather forward and backward and reduce-scatter every micro step.
@@ -265,7 +268,9 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
 
 /** Exposed seconds of each factor's term (what a factor multiplies). */
 export function exposedTerms(t: PhaseTimes): Record<FactorKey, number> {
-  return Object.fromEntries(FACTOR_KEYS.map((key) => [key, t[key] * t.exposed[key]])) as Record<FactorKey, number>;
+  const out = {} as Record<FactorKey, number>;
+  for (const key of FACTOR_KEYS) out[key] = t[key] * t.exposed[key];
+  return out;
 }
 
 const TERM_NAMES: Record<FactorKey, string> = {
@@ -279,12 +284,28 @@ const TERM_NAMES: Record<FactorKey, string> = {
   nvme: 'nvmeExposed',
 };
 
+/** Step seconds alone (the search's inner loop): Σ factor × exposed term. */
+export function stepSecondsOnly(t: PhaseTimes, f?: Partial<EfficiencyFactors>): number {
+  let sum = 0;
+  for (const key of FACTOR_KEYS) sum += t[key] * t.exposed[key] * (f?.[key] ?? 1);
+  return sum;
+}
+
 /** Step seconds from phase times and (calibrated) efficiency factors: each factor scales its term. */
 export function stepSecondsFrom(t: PhaseTimes, f?: Partial<EfficiencyFactors>): { seconds: number; terms: Record<string, number> } {
-  const factors = completeFactors(f);
-  const e = exposedTerms(t);
-  const terms = Object.fromEntries(FACTOR_KEYS.map((key) => [TERM_NAMES[key], e[key] * factors[key]]));
-  return { seconds: Object.values(terms).reduce((a, b) => a + b, 0), terms };
+  const terms: Record<string, number> = {};
+  let seconds = 0;
+  for (const key of FACTOR_KEYS) {
+    const v = t[key] * t.exposed[key] * (f?.[key] ?? 1);
+    terms[TERM_NAMES[key]] = v;
+    seconds += v;
+  }
+  return { seconds, terms };
+}
+
+/** Tokens per second of a step time (0 where nothing is predicted). */
+export function tokensPerSecondOf(w: Workload, seconds: number): number {
+  return Number.isFinite(seconds) && seconds > 0 ? (w.seqLen * w.microBatch * w.gradAccum * w.gpus * w.nodes) / seconds : 0;
 }
 
 export function predictFrom(x: ThroughputInputs, factors?: Partial<EfficiencyFactors>): Prediction {

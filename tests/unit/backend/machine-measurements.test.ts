@@ -76,9 +76,8 @@ describe('the committed H200 sample calibrates a plan for its machine file', () 
     expect(note).toMatch(/llama-3\.2-3b-superoffload-mb4-r1/);
     const by = Object.fromEntries(plan.strategies.map((s) => [s.id, s]));
     expect(by['superoffload'].predicted.calibrated).toBe(true);
-    // measured medians of the sample (micro 4): the calibrated plan is within 15% where the knobs match the runs
-    expect(by['zero3-offload'].predicted.stepSeconds / 3.64).toBeGreaterThan(0.85);
-    expect(by['zero3-offload'].predicted.stepSeconds / 3.64).toBeLessThan(1.15);
+    // measured median of the sample's ZeRO-2 runs (micro 4): the calibrated plan is within 15%
+    // (offload rows carry the searched knobs — ratio, overlap — which the sample did not run)
     expect(by['gpu-zero2'].predicted.stepSeconds / 0.588).toBeGreaterThan(0.85);
     expect(by['gpu-zero2'].predicted.stepSeconds / 0.588).toBeLessThan(1.15);
   });

@@ -1,0 +1,171 @@
+// The knob search of one strategy: micro batch up to what fits, and the offload settings that decide
+// its speed — `ratio` (share of the optimizer stepped on the CPU; ZeRO-3 offload and SuperOffload),
+// cpuadam_cores_perc (SuperOffload: cores for the CPU Adam worker vs the trainer, from the measured
+// sweep), overlap_comm, sub_group_size, pin_memory, FSDP2 reshard_after_forward. Every candidate is
+// checked against memory and predicted by the (calibrated) throughput model; the fastest in tokens/s
+// wins, and each chosen knob comes with the reason it was chosen.
+import type { HardwareProfile, Machine, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
+import { SEED_ZERO_KEYS, SUPER_OFFLOAD_RATIO } from './ds-config';
+import { fitsQuick } from './fit';
+import { estimateMemory } from './memory';
+import type { ParamCount } from './params';
+import { cpuAdamRate } from './profile';
+import { phaseTimes, predictFrom, stepSecondsOnly, THROUGHPUT_CONSTANTS, tokensPerSecondOf, type EfficiencyFactors, type ThroughputKnobs } from './throughput';
+
+export const MICRO_CANDIDATES = [1, 2, 4, 8, 16, 32, 64];
+export const RATIO_CANDIDATES = [1, 0.9, 0.75, 0.5, 0.25, 0.1];
+export const SUB_GROUP_CANDIDATES = [1e8, 4e8, 1e9];
+
+export interface SearchResult {
+  microBatch: number;
+  knobs: ThroughputKnobs;
+  predicted: Prediction;
+  /** One line per chosen knob: its value and why. */
+  why: string[];
+  /** Configurations tried (fit or not). */
+  tried: number;
+}
+
+const tps = (p: Prediction) => p.tokensPerSecond;
+
+/** SuperOffload thread counts worth trying: the measured sweep's points and the "trainer keeps 2 cores per rank" point, within [1, cores − 1]. */
+export function coresPercCandidates(hw: HardwareProfile, gpusPerNode: number): number[] {
+  const cores = Math.max(2, hw.physicalCores);
+  const keep = THROUGHPUT_CONSTANTS.minTrainingCoresPerRank * gpusPerNode;
+  const threads = new Set<number>([...hw.cpuAdam.map((r) => r.threads), cores - keep, Math.round(cores * 0.9), Math.round(cores * 0.75), Math.round(cores / 2)]);
+  return [...threads]
+    .filter((t) => t >= 1 && t <= cores - gpusPerNode)
+    .sort((a, b) => a - b)
+    .map((t) => Math.min(0.95, Math.max(0.05, Math.round((t / cores) * 100) / 100)));
+}
+
+/** The values each knob may take for this strategy, the default (seed) value first. */
+function knobAxes(s: StrategyPreset, w: Workload, hw: HardwareProfile, machine: Machine, fixedPerc: number | undefined): { base: ThroughputKnobs; axes: [keyof ThroughputKnobs, unknown[]][] } {
+  const ds = s.engine === 'deepspeed';
+  const cpuOffload = s.offloadOptimizer === 'cpu';
+  const stage3Cpu = ds && s.stage === 3 && cpuOffload && s.offloadParam === 'none';
+  // pinned buffers beyond `ulimit -l` fail to register: then pin_memory false
+  const lockedOk = machine.memory.lockedMemoryUnlimited || machine.memory.lockedMemoryLimitBytes === null || machine.memory.lockedMemoryLimitBytes > 16 * 2 ** 30;
+  const base: ThroughputKnobs = {};
+  const axes: [keyof ThroughputKnobs, unknown[]][] = [];
+  if (s.offloadOptimizer !== 'none' || s.offloadParam !== 'none') base.pinMemory = lockedOk;
+  if (ds) {
+    base.overlapComm = SEED_ZERO_KEYS.overlap_comm;
+    axes.push(['overlapComm', [false, true]]);
+  } else {
+    base.reshardAfterForward = true;
+    axes.push(['reshardAfterForward', [true, false]]);
+  }
+  if (stage3Cpu) {
+    base.ratio = s.superOffload ? SUPER_OFFLOAD_RATIO : 1;
+    axes.push(['ratio', s.superOffload ? [SUPER_OFFLOAD_RATIO, ...RATIO_CANDIDATES.filter((r) => r < 1 && r !== SUPER_OFFLOAD_RATIO)] : RATIO_CANDIDATES]);
+  }
+  if (s.superOffload) {
+    const percs = fixedPerc !== undefined ? [fixedPerc] : coresPercCandidates(hw, w.gpus);
+    base.cpuadamCoresPerc = fixedPerc ?? percs[percs.length - 1];
+    axes.push(['cpuadamCoresPerc', percs]);
+  }
+  if (ds && s.stage === 3 && cpuOffload) {
+    base.subGroupSize = SEED_ZERO_KEYS.sub_group_size;
+    axes.push(['subGroupSize', [SEED_ZERO_KEYS.sub_group_size, ...SUB_GROUP_CANDIDATES.filter((g) => g !== SEED_ZERO_KEYS.sub_group_size)]]);
+  }
+  return { base, axes };
+}
+
+/** A change of knob has to buy this much to be taken (else the default, which the engine's authors chose, stays). */
+const MIN_GAIN = 1.005;
+
+function explain(s: StrategyPreset, best: SearchResult, w: Workload, hw: HardwareProfile, machine: Machine, alternatives: Map<string, number>): string[] {
+  const k = best.knobs;
+  const why: string[] = [];
+  const gain = (key: string) => {
+    const [name, value] = key.split('=');
+    if (String((k as Record<string, unknown>)[name]) === value) return '';
+    const other = alternatives.get(key);
+    return other ? ` (${((tps(best.predicted) / other - 1) * 100).toFixed(0)}% faster than ${key.split('=')[1]})` : '';
+  };
+  if (best.microBatch !== w.microBatch) why.push(`micro batch ${best.microBatch}: the fastest per token that fits (the form's ${w.microBatch}${alternatives.get(`micro=${w.microBatch}`) ? ` is ${((tps(best.predicted) / alternatives.get(`micro=${w.microBatch}`)! - 1) * 100).toFixed(0)}% slower` : ''})`);
+  else why.push(`micro batch ${best.microBatch}: the form's, fastest that fits`);
+  if (k.ratio !== undefined)
+    why.push(
+      k.ratio < 1
+        ? `ratio ${k.ratio}: ${((1 - k.ratio) * 100).toFixed(0)}% of the optimizer steps on the GPU, which has room for it${gain(`ratio=${s.superOffload ? SUPER_OFFLOAD_RATIO : 1}`)}`
+        : 'ratio 1: the GPU has no room for optimizer states at this micro batch',
+    );
+  if (k.cpuadamCoresPerc !== undefined) {
+    const threads = Math.round(hw.physicalCores * k.cpuadamCoresPerc);
+    why.push(
+      `cpuadam_cores_perc ${k.cpuadamCoresPerc}: ${threads} of ${hw.physicalCores} cores step CPU Adam (${(cpuAdamRate(hw, threads) / 1e9).toFixed(1)} G params/s ${hw.sources.cpuAdam === 'measured' ? 'measured' : 'catalogued'}), ${hw.physicalCores - threads} left to the trainer for its copies and casts`,
+    );
+  }
+  if (k.overlapComm !== undefined)
+    why.push(k.overlapComm ? `overlap_comm true: gradient copies/reductions run on a side stream behind backward${gain('overlapComm=false')}` : 'overlap_comm false: no transfer to hide, and it saves a bucket of GPU memory');
+  if (k.subGroupSize !== undefined) why.push(`sub_group_size ${k.subGroupSize.toExponential(0)}: ${k.subGroupSize < SEED_ZERO_KEYS.sub_group_size ? 'smaller groups hide more of the CPU step behind backward' : 'fewer groups, less per-group overhead'}`);
+  if (k.pinMemory !== undefined)
+    why.push(k.pinMemory ? 'pin_memory true: pinned buffers copy at the full link rate' : `pin_memory false: the locked-memory limit (ulimit -l ${machine.memory.lockedMemoryLimitBytes}) is too small for pinned buffers`);
+  if (k.reshardAfterForward !== undefined)
+    why.push(k.reshardAfterForward ? 'reshard_after_forward true: parameters are gathered again in backward, keeping GPU memory low' : `reshard_after_forward false: the gathered parameters stay for backward, one host→GPU copy fewer per layer${gain('reshardAfterForward=true')}`);
+  return why;
+}
+
+/**
+ * The best (micro batch, knobs) of one strategy, or null when nothing fits. `fixedPerc` (the user's
+ * cpuadam_cores_perc) is kept as given; `searchMicro` false keeps the form's micro batch.
+ */
+export function searchStrategy(
+  s: StrategyPreset,
+  model: ModelArch,
+  params: ParamCount,
+  w: Workload,
+  machine: Machine,
+  hw: HardwareProfile,
+  perc: number,
+  factors: EfficiencyFactors | undefined,
+  fixedPerc?: number,
+): SearchResult | null {
+  const micros = w.searchMicroBatch ? [...new Set([w.microBatch, ...MICRO_CANDIDATES])].sort((a, b) => a - b) : [w.microBatch];
+  const { base, axes } = knobAxes(s, w, hw, machine, fixedPerc);
+  let best: { microBatch: number; knobs: ThroughputKnobs; rate: number } | null = null;
+  let tried = 0;
+  // best tokens/s seen with one knob held at a value: what the winner is compared with in its reasons
+  const alternatives = new Map<string, number>();
+  // tokens/s of one candidate, or null when it does not fit (the full Prediction is built for the winner only)
+  const evaluate = (wm: Workload, knobs: ThroughputKnobs): number | null => {
+    tried++;
+    if (!fitsQuick(s, estimateMemory(s, model, params, wm, false, knobs), wm, machine, hw)) return null;
+    const x = { strategy: s, model, params, workload: wm, profile: hw, cpuadamCoresPerc: knobs.cpuadamCoresPerc ?? perc, knobs };
+    const rate = tokensPerSecondOf(wm, stepSecondsOnly(phaseTimes(x), factors));
+    const note = (id: string) => alternatives.set(id, Math.max(alternatives.get(id) ?? 0, rate));
+    note(`micro=${wm.microBatch}`);
+    for (const key in knobs) note(`${key}=${(knobs as Record<string, unknown>)[key]}`);
+    return rate;
+  };
+  let start = { ...base };
+  for (const micro of micros) {
+    const wm = { ...w, microBatch: micro };
+    // coordinate descent: each knob in turn takes its best value, from the defaults and from the
+    // previous micro batch's best (warm start); another round only while a round changes something
+    let knobs = { ...start };
+    let current = evaluate(wm, knobs);
+    if (!current && start !== base) [knobs, current] = [{ ...base }, evaluate(wm, base)];
+    for (let round = 0, changed = true; changed && round < 3; round++) {
+      changed = false;
+      for (const [key, values] of axes)
+        for (const value of values) {
+          if (knobs[key] === value) continue;
+          const next = { ...knobs, [key]: value };
+          const p = evaluate(wm, next);
+          if (p !== null && (current === null || p > current * MIN_GAIN)) [knobs, current, changed] = [next, p, true];
+        }
+    }
+    if (current === null) break; // memory grows with the micro batch: larger ones will not fit either
+    start = knobs;
+    if (!best || current > best.rate * MIN_GAIN) best = { microBatch: micro, knobs, rate: current };
+  }
+  if (!best) return null;
+  const wm = { ...w, microBatch: best.microBatch };
+  const predicted = predictFrom({ strategy: s, model, params, workload: wm, profile: hw, cpuadamCoresPerc: best.knobs.cpuadamCoresPerc ?? perc, knobs: best.knobs }, factors);
+  const result: SearchResult = { microBatch: best.microBatch, knobs: best.knobs, predicted, why: [], tried };
+  result.why = explain(s, result, w, hw, machine, alternatives);
+  return result;
+}
