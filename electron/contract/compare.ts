@@ -106,6 +106,8 @@ export const CompareGroupSchema = z.object({
   engine: z.string(),
   machineId: z.string().nullable(),
   sweepId: z.string().nullable(),
+  /** The runs' config hash (a group is one sweep's runs of one config); null for runs without one. */
+  configHash: z.string().nullable().optional(),
   runIds: z.array(z.string()),
   stats: z.record(MetricIdSchema, StatsSchema.nullable()),
   /** Percent change of the median against the baseline group (+ means a larger number). */

@@ -32,6 +32,14 @@ export const RunSummarySchema = z.object({
   stepSeconds: z.number().nullable(),
   peakGpuBytes: z.number().nullable(),
   peakHostBytes: z.number().nullable(),
+  // The workload it ran (from its RunSpec; null for runs stored before specs carried them).
+  microBatch: z.number().int().nullable().optional(),
+  seqLen: z.number().int().nullable().optional(),
+  worldSize: z.number().int().nullable().optional(),
+  nodes: z.number().int().nullable().optional(),
+  precision: z.string().nullable().optional(),
+  /** What determines speed, hashed (engine, config, model, batch shape): equal hash, same run setup. */
+  configHash: z.string().nullable().optional(),
 });
 
 export const RunFilterSchema = z

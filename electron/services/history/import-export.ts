@@ -14,6 +14,7 @@ import {
   type RunsFile,
 } from '../../contract';
 import { inTransaction, schemaVersion, type Database } from './database';
+import { workloadColumnsUpdate } from './migrations';
 
 type Row = Record<string, string | number | null>;
 
@@ -288,6 +289,8 @@ export function importRuns(db: Database, content: RunsFile, options: ImportOptio
         const stmt = db.prepare(`INSERT INTO samples (run_id, ${kept.join(', ')}) VALUES (?, ${placeholders(kept.length)})`);
         for (const r of record.samples.rows) stmt.run(id, ...r.filter((_, i) => usable[i]));
       }
+      // A file from before the workload columns: fill them from the run's spec.
+      db.prepare(workloadColumnsUpdate('id = ?')).run(id);
       db.prepare('INSERT INTO run_imports (run_id, file, source_label, imported_at) VALUES (?, ?, ?, ?)').run(id, options.file, content.source?.label ?? null, importedAt);
       imported.push(id);
     }

@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import type { RunStatus } from '../../contract';
 import { inTransaction, type Database } from './database';
+import { workloadColumnsUpdate } from './migrations';
 import { ownerAlive } from './owner';
 
 export interface NewRun {
@@ -67,6 +68,8 @@ export function createRun(db: Database, owner: string, run: NewRun): void {
       finite(run.predicted?.tflopsPerGpu), finite(run.predicted?.stepSeconds),
     );
     db.prepare('INSERT INTO run_details (run_id, spec, predicted) VALUES (?, ?, ?)').run(run.id, json(run.spec), json(run.predicted));
+    // Workload columns (micro batch, seq, world size, nodes, precision, config hash) from the spec.
+    db.prepare(workloadColumnsUpdate('id = ?')).run(run.id);
   });
 }
 

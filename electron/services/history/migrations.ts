@@ -6,6 +6,24 @@ export interface Migration {
   sql: string;
 }
 
+/** A value of the run's stored spec (run_details.spec, a RunSpec) of one of the JSON types given,
+ *  else NULL (older specs, other shapes). */
+const fromSpec = (path: string, types: string[], doc = 'spec') =>
+  `(SELECT CASE WHEN json_valid(d.${doc}) AND json_type(d.${doc}, '${path}') IN (${types.map((t) => `'${t}'`).join(', ')}) THEN json_extract(d.${doc}, '${path}') END FROM run_details d WHERE d.run_id = runs.id)`;
+
+/** Fills the workload columns of runs (those matching `where`) from their stored spec, keeping
+ *  values already there. One statement for the migration, new runs and imports alike. */
+export function workloadColumnsUpdate(where: string): string {
+  return `UPDATE runs SET
+      micro_batch = COALESCE(micro_batch, ${fromSpec('$.microBatch', ['integer'])}),
+      seq_len = COALESCE(seq_len, ${fromSpec('$.seqLen', ['integer'])}),
+      nodes = COALESCE(nodes, ${fromSpec('$.nodes', ['integer'])}),
+      world_size = COALESCE(world_size, ${fromSpec('$.gpus', ['integer'])} * COALESCE(${fromSpec('$.nodes', ['integer'])}, 1), ${fromSpec('$.worldSize', ['integer'], 'config')}),
+      precision = COALESCE(precision, ${fromSpec('$.precision', ['text'])}),
+      config_hash = COALESCE(config_hash, ${fromSpec('$.configHash', ['text'])})
+    WHERE ${where}`;
+}
+
 export const migrations: Migration[] = [
   {
     version: 1,
@@ -108,6 +126,22 @@ export const migrations: Migration[] = [
       );
       CREATE INDEX runs_machine ON runs(machine_id);
       CREATE INDEX runs_strategy ON runs(strategy);
+    `,
+  },
+  {
+    // The RunSpec spine (issue 15): the workload dimensions of a run as columns, from its spec, so
+    // lists filter and Compare groups by what was run (the config hash) without parsing JSON.
+    version: 4,
+    name: 'workload columns',
+    sql: `
+      ALTER TABLE runs ADD COLUMN micro_batch INTEGER;
+      ALTER TABLE runs ADD COLUMN seq_len INTEGER;
+      ALTER TABLE runs ADD COLUMN world_size INTEGER;
+      ALTER TABLE runs ADD COLUMN nodes INTEGER;
+      ALTER TABLE runs ADD COLUMN precision TEXT;
+      ALTER TABLE runs ADD COLUMN config_hash TEXT;
+      CREATE INDEX runs_config_hash ON runs(config_hash);
+      ${workloadColumnsUpdate('1')};
     `,
   },
 ];

@@ -41,6 +41,12 @@ export interface SummaryRow {
   step_seconds: number | null;
   peak_gpu_bytes: number | null;
   peak_host_bytes: number | null;
+  micro_batch?: number | null;
+  seq_len?: number | null;
+  world_size?: number | null;
+  nodes?: number | null;
+  precision?: string | null;
+  config_hash?: string | null;
 }
 
 const RUN_STATUSES = new Set(['queued', 'running', 'completed', 'failed', 'cancelled', 'interrupted']);
@@ -62,7 +68,7 @@ export function summaryFromRow(row: SummaryRow): RunSummary {
   };
   const number = (column: keyof SummaryRow): number | null => {
     const v = row[column] as unknown;
-    if (v === null) return null;
+    if (v === null || v === undefined) return null;
     if (typeof v !== 'number' || !Number.isFinite(v)) bad(column, 'not a number');
     return v as number;
   };
@@ -96,6 +102,12 @@ export function summaryFromRow(row: SummaryRow): RunSummary {
     stepSeconds: number('step_seconds'),
     peakGpuBytes: number('peak_gpu_bytes'),
     peakHostBytes: number('peak_host_bytes'),
+    microBatch: number('micro_batch'),
+    seqLen: number('seq_len'),
+    worldSize: number('world_size'),
+    nodes: number('nodes'),
+    precision: row.precision === undefined ? null : text('precision', true),
+    configHash: row.config_hash === undefined ? null : text('config_hash', true),
   };
 }
 
@@ -132,7 +144,7 @@ export function filterClause(filter: RunFilter): { clause: string; params: (stri
 const SUMMARY_COLUMNS = [
   'id', 'created_at', 'started_at', 'finished_at', 'status', 'model', 'strategy', 'engine', 'sweep_id', 'repeat_index',
   'machine_id', 'tags', 'notes', 'error_class', 'error_message', 'tflops_per_gpu', 'tokens_per_second', 'step_seconds',
-  'peak_gpu_bytes', 'peak_host_bytes',
+  'peak_gpu_bytes', 'peak_host_bytes', 'micro_batch', 'seq_len', 'world_size', 'nodes', 'precision', 'config_hash',
 ] as const;
 
 /** `runs/list`: newest first, filtered; `total` counts every match beyond the page. */
@@ -148,6 +160,7 @@ export function listRuns(db: Database, filter: RunFilter = {}): { runs: RunSumma
       id: v[0], created_at: v[1], started_at: v[2], finished_at: v[3], status: v[4], model: v[5], strategy: v[6], engine: v[7],
       sweep_id: v[8], repeat_index: v[9], machine_id: v[10], tags: v[11], notes: v[12], error_class: v[13], error_message: v[14],
       tflops_per_gpu: v[15], tokens_per_second: v[16], step_seconds: v[17], peak_gpu_bytes: v[18], peak_host_bytes: v[19],
+      micro_batch: v[20], seq_len: v[21], world_size: v[22], nodes: v[23], precision: v[24], config_hash: v[25],
     } as SummaryRow),
   );
   // The count only when the page may not hold every match.
@@ -158,8 +171,11 @@ export function listRuns(db: Database, filter: RunFilter = {}): { runs: RunSumma
 
 // ---------------------------------------------------------------- repeat groups
 
-/** Repeats are runs of the same sweep, workload (model), strategy, engine and machine. */
-export function groupKey(r: Pick<RunSummary, 'sweepId' | 'model' | 'strategy' | 'engine' | 'machineId'>): string {
+/** Repeats are runs of the same sweep and machine that ran the same setup: one config hash (engine,
+ *  config, model, batch shape — two micro batches of one strategy are two groups), or, for runs
+ *  stored before specs carried a hash, the same model, strategy and engine. */
+export function groupKey(r: Pick<RunSummary, 'sweepId' | 'model' | 'strategy' | 'engine' | 'machineId' | 'configHash'>): string {
+  if (r.configHash) return [r.sweepId ?? '-', r.strategy, r.configHash, r.machineId ?? '-'].join('|');
   return [r.sweepId ?? '-', r.model, r.strategy, r.engine, r.machineId ?? '-'].join('|');
 }
 
@@ -193,7 +209,7 @@ export function groupRepeats(runs: readonly Groupable[]): Omit<CompareGroup, 'de
     members.sort((a, b) => a.repeatIndex - b.repeatIndex || a.createdAt.localeCompare(b.createdAt));
     const first = members[0];
     const stats = Object.fromEntries(METRICS.map((m) => [m.id, repeatStats(members.map((r) => metricValue(r, m.id)))])) as CompareGroup['stats'];
-    return { key, model: first.model, strategy: first.strategy, engine: first.engine, machineId: first.machineId, sweepId: first.sweepId, runIds: members.map((r) => r.id), stats };
+    return { key, model: first.model, strategy: first.strategy, engine: first.engine, machineId: first.machineId, sweepId: first.sweepId, configHash: first.configHash ?? null, runIds: members.map((r) => r.id), stats };
   });
 }
 
@@ -219,9 +235,11 @@ interface CompareRow extends SummaryRow {
 
 // Paths that change on every detection or run without the machine or the setup changing.
 const SNAPSHOT_VOLATILE = ['machine.detectedAt', 'machine.detectionMs', 'machine.memory.availableBytes', 'software.t', 'software.v', 'software.rank', 'software.pid'];
-const CONFIG_VOLATILE = ['runId', 'seed', 'maxSeconds'];
+const CONFIG_VOLATILE = ['runId', 'seed', 'maxSeconds', 'configHash'];
 
-function distinctLabels(groups: { strategy: string; model: string; engine: string; machineId: string | null; sweepId: string | null }[], hostOf: (machineId: string | null) => string): string[] {
+type LabelGroup = { strategy: string; model: string; engine: string; machineId: string | null; sweepId: string | null; runIds: string[] };
+
+function distinctLabels(groups: LabelGroup[], hostOf: (machineId: string | null) => string, specOf?: (g: LabelGroup) => unknown): string[] {
   const differ = <T>(pick: (g: (typeof groups)[number]) => T) => new Set(groups.map(pick)).size > 1;
   const byModel = differ((g) => g.model);
   // The engine only where one strategy ran on two engines (strategy ids already imply it otherwise).
@@ -234,8 +252,19 @@ function distinctLabels(groups: { strategy: string; model: string; engine: strin
     if (byMachine) parts.push(hostOf(g.machineId));
     return parts.join(' · ');
   });
+  // Same strategy in one sweep with different setups (micro batch, knobs): name what differs.
+  const dup = (l: string, i: number, all: string[]) => all.indexOf(l) !== all.lastIndexOf(l);
+  const withSetup = labels.map((l, i) => {
+    if (!specOf || !dup(l, i, labels)) return l;
+    const same = groups.map((_, j) => j).filter((j) => labels[j] === l && groups[j].sweepId === groups[i].sweepId);
+    if (same.length < 2) return l;
+    const diffs = diffJson(same.map((j) => specOf(groups[j])), [...CONFIG_VOLATILE, 'configHash', 'prediction', 'dsConfig', 'fsdp', 'steps', 'warmup', 'model.label', 'model.source']);
+    const mine = same.indexOf(i);
+    const note = diffs.map((d) => `${d.path.split('.').pop()} ${d.values[mine]}`).join(', ');
+    return note ? `${l} (${note})` : l;
+  });
   // Same strategy from two sweeps: tell them apart by sweep.
-  return labels.map((l, i) => (labels.indexOf(l) !== labels.lastIndexOf(l) ? `${l} (sweep ${(groups[i].sweepId ?? '-').slice(0, 8)})` : l));
+  return withSetup.map((l, i) => (dup(l, i, withSetup) ? `${l} (sweep ${(groups[i].sweepId ?? '-').slice(0, 8)})` : l));
 }
 
 function chooseBaseline(groups: { key: string; strategy: string; runIds: string[] }[], baselineId: string | undefined): string | null {
@@ -322,7 +351,8 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
   }));
 
   const raw = groupRepeats(runs);
-  const labels = distinctLabels(raw, (m) => hostByMachine.get(m) ?? 'unknown machine');
+  const specById = new Map(rows.map((r) => [r.id, parse(r.spec)]));
+  const labels = distinctLabels(raw, (m) => hostByMachine.get(m) ?? 'unknown machine', (g) => specById.get(g.runIds[0]));
   const baselineKey = chooseBaseline(raw, baselineId);
   const primary = primaryMetric(raw);
   const base = raw.find((g) => g.key === baselineKey);
