@@ -19,8 +19,35 @@ function sh(p: string): string {
 
 type Facts = Pick<InterpreterProbe, 'pythonVersion' | 'torch' | 'deepspeed' | 'build' | 'isVenv'>;
 
+/**
+ * What the engine can do on this OS at all, whatever is installed: first in the list, so the
+ * wizard and `engine probe` say it before any pip command. (The Hardware page says the same in
+ * hardware/warnings.ts platformWarnings.) Linux: nothing to say.
+ */
+export function platformPieces(platform: NodeJS.Platform): MissingPiece[] {
+  if (platform === 'darwin')
+    return [
+      {
+        id: 'platform-macos',
+        severity: 'required',
+        what: 'macOS has no CUDA: PyTorch cannot drive an NVIDIA GPU here and DeepSpeed has no offload path for Apple GPUs (MPS), so the engine cannot benchmark the offload strategies on this Mac. Planning for another machine, history, compare and reports work fully without it.',
+        fix: 'Run the engine on a Linux NVIDIA host (`npx offload-studio serve` there, opened over SSH), or import its runs into History here.',
+      },
+    ];
+  if (platform === 'win32')
+    return [
+      {
+        id: 'platform-windows',
+        severity: 'optional',
+        what: "Native Windows: DeepSpeed (≥ 0.14.5) runs single-GPU training with CPU offload, but has no NCCL (no multi-GPU runs), no async_io (no NVMe offload / ZeRO-Infinity) and no GDS, builds its ops with MSVC (build_win.bat) rather than from pip, and its 'deepspeed' launcher does not run; strategies that need those are refused here.",
+        fix: 'For every strategy, run the engine under WSL2 (Ubuntu with the Windows NVIDIA driver; nvidia-smi works inside) or on a Linux host.',
+      },
+    ];
+  return [];
+}
+
 export function missingPieces(python: string, facts: Facts, requirements: string[], platform: NodeJS.Platform = process.platform): MissingPiece[] {
-  const out: MissingPiece[] = [];
+  const out: MissingPiece[] = platformPieces(platform);
   const pip = `${sh(python)} -m pip install`;
   const torchPin = pinOf(requirements, 'torch');
   const dsPin = pinOf(requirements, 'deepspeed');

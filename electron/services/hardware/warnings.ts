@@ -45,8 +45,8 @@ export function platformWarnings(m: Pick<MachineFacts, 'os' | 'gpus'>): Hardware
       {
         id: 'platform-windows',
         severity: 'warning',
-        message: `Native Windows: DeepSpeed's Windows support is limited — no NCCL (one GPU per run, gloo), its C++/CUDA ops (CPU Adam, async_io for NVMe offload) need a matching MSVC + CUDA toolkit build and several are unsupported, and the 'deepspeed' launcher does not run. ${m.gpus.length ? 'Single-GPU offload runs may work once CPU Adam builds; ' : ''}planning, history, compare and reports work fully.`,
-        fix: 'Run the engine under WSL2 (Ubuntu, with the Windows NVIDIA driver: nvidia-smi works inside WSL) or on a Linux host, and open the app there (`npx offload-studio serve`).',
+        message: `Native Windows: DeepSpeed (≥ 0.14.5) runs single-GPU training with CPU offload, but has no NCCL (no multi-GPU runs), no async_io (no NVMe offload / ZeRO-Infinity) and no GDS, and builds its ops (CPU Adam) with MSVC via build_win.bat rather than from pip. ${m.gpus.length ? 'Single-GPU CPU-offload runs can work here; ' : ''}planning, history, compare and reports work fully.`,
+        fix: 'For every strategy, run the engine under WSL2 (Ubuntu with the Windows NVIDIA driver; nvidia-smi works inside) or on a Linux host, and open the app there (`npx offload-studio serve`).',
       },
     ];
   return [];

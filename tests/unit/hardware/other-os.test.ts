@@ -150,7 +150,7 @@ describe('whole machines (each built from separate posts, see SOURCE.md)', () =>
     expect(ids).toEqual(expect.arrayContaining(['platform-windows', 'numa-pinned-unknown', 'cpu-simd-unknown', 'no-nvme']));
     expect(ids).not.toContain('pinned-memory-limit');
     expect(ids).not.toContain('cpu-adam-no-avx512'); // the flags do not say, so no claim
-    expect(m.warnings.find((w) => w.id === 'platform-windows')?.message).toMatch(/no NCCL.*CPU Adam.*async_io/);
+    expect(m.warnings.find((w) => w.id === 'platform-windows')?.message).toMatch(/no NCCL.*async_io.*CPU Adam/);
   });
   it('Windows without nvidia-smi: the NVIDIA card si saw, with the missing facts said', () => {
     const raw = foreignHost('Windows', 'x64', { cpu: winCpu, mem: null, graphics: winControllers, diskLayout: null, blockDevices: null });
