@@ -5,9 +5,16 @@ import { z } from 'zod';
 
 export const ThemeSchema = z.enum(['system', 'light', 'dark']);
 
+// The selected interpreter: an absolute path (POSIX, or a Windows drive path) of plain path
+// characters. Spaces are allowed (the app's own venv lives in "…/Offload Studio/engine-venv");
+// shell characters and control characters are not: the path reaches ssh command lines (cluster
+// pre-flight quotes it) and DeepSpeed's pdsh launcher (which does not).
+export const INTERPRETER_PATH_PATTERN = /^(?:\/|[A-Za-z]:[\\/])[\p{L}\p{N} ._+@,~()\\/-]{0,4095}$/u;
+export const INTERPRETER_PATH_MESSAGE = 'must be an absolute path to the interpreter of letters, digits, spaces and . _ - + @ , ~ ( ) only (no shell or control characters)';
+
 // Limits are generous on purpose: they refuse typos (0 steps, 1e9 repeats), not choices.
 export const SettingsSchema = z.object({
-  pythonPath: z.string().min(1).max(4096).nullable(),
+  pythonPath: z.string().min(1).max(4096).regex(INTERPRETER_PATH_PATTERN, INTERPRETER_PATH_MESSAGE).nullable(),
   defaultSteps: z.number().int().min(1).max(100_000),
   defaultWarmupSteps: z.number().int().min(0).max(10_000),
   defaultRepeats: z.number().int().min(1).max(100),

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Cluster, HostDetection } from '../../contract';
 import { lastJsonObject, runSsh } from './ssh';
 import { readSnippet } from './snippets';
-import { DEFAULT_ENGINE_DIR } from './launch';
+import { defaultEngineDir } from './private-dir';
 
 export interface DetectOptions {
   sshConfigPath: string;
@@ -23,7 +23,7 @@ export function probeSource(bundledEngineDir: string, clusterEngineDir: string):
 }
 
 export async function detectHosts(cluster: Cluster, options: DetectOptions): Promise<HostDetection[]> {
-  const { text, source } = probeSource(options.bundledEngineDir, cluster.engineDir ?? DEFAULT_ENGINE_DIR);
+  const { text, source } = probeSource(options.bundledEngineDir, cluster.engineDir ?? defaultEngineDir());
   return Promise.all(
     cluster.hosts.map(async (h): Promise<HostDetection> => {
       const r = await runSsh(options.sshConfigPath, h.host, [h.pythonPath, '-'], text, options.timeoutMs ?? 120_000);

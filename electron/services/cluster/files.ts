@@ -1,11 +1,17 @@
 // The three small files a multi-node launch needs, as text: DeepSpeed's hostfile, an ssh_config
 // that carries each host's user/port/key (so pdsh, our pre-flight and detection all reach a host
 // the same way), and the environment file DeepSpeed exports on every rank.
-import type { Cluster } from '../../contract';
+import { ApiError, type Cluster } from '../../contract';
 
 /** DeepSpeed's hostfile: one `host slots=N` line per host (runner.py: `^(\S+)\s+slots=(\d+)`). */
 export function hostfileText(cluster: Cluster): string {
   return cluster.hosts.map((h) => `${h.host} slots=${h.slots}`).join('\n') + '\n';
+}
+
+/** A value for ssh_config: double-quoted when it has a space (the data folder may); a quote or line break cannot be written. */
+function configWord(value: string): string {
+  if (/["\r\n]/.test(value)) throw new ApiError('bad_path', `${JSON.stringify(value)} cannot go into an ssh_config (it holds a quote or a line break); use a data folder with a plain path.`);
+  return /\s/.test(value) ? `"${value}"` : value;
 }
 
 export interface SshConfigOptions {
@@ -28,7 +34,7 @@ export function sshConfigText(cluster: Cluster, options: SshConfigOptions): stri
       '  BatchMode yes',
       `  ConnectTimeout ${options.connectTimeoutSeconds ?? 8}`,
       '  StrictHostKeyChecking accept-new',
-      `  UserKnownHostsFile ${options.knownHostsFile}`,
+      `  UserKnownHostsFile ${configWord(options.knownHostsFile)}`,
       '  LogLevel ERROR',
     );
   }

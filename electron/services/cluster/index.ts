@@ -2,17 +2,18 @@
 // hardware detection and pre-flight over ssh. Multi-node runs use DeepSpeed's own launcher (pdsh);
 // the engine service spawns what `prepareMultiNodeLaunch` returns.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { ABSOLUTE_PATH_PATTERN, ApiError, type Cluster, type ClusterRecord, type HostDetection, type Launch, type PreflightRow } from '../../contract';
+import { ApiError, type Cluster, type ClusterRecord, type HostDetection, type Launch, type PreflightRow } from '../../contract';
 import { clusterAssumptions } from './assumptions';
 import { detectHosts } from './detect';
-import { buildMultiNodeLaunch, DEFAULT_ENGINE_DIR, writeLaunchFiles } from './launch';
+import { buildMultiNodeLaunch, writeLaunchFiles } from './launch';
+import { defaultEngineDir, ensurePrivateDir, privateClusterDir, unsafeEngineDirReason } from './private-dir';
 import { preflight } from './preflight';
 import { isRunnerFile } from './snippets';
 import { openClusterStore } from './store';
 
-export { buildMultiNodeLaunch, writeLaunchFiles, DEFAULT_ENGINE_DIR, type MultiNodeLaunchOptions } from './launch';
+export { buildMultiNodeLaunch, writeLaunchFiles, type MultiNodeLaunchOptions } from './launch';
+export { defaultEngineDir, ensurePrivateDir, unsafeEngineDirReason } from './private-dir';
 export { clusterAssumptions, DEFAULT_INTER_NODE_GBIT } from './assumptions';
 export { hostfileText, sshConfigText, deepspeedEnvText } from './files';
 export { HEAD } from './preflight';
@@ -27,15 +28,12 @@ export interface ClusterServiceOptions {
 }
 
 /**
- * Where a cluster's generated files go. pdsh splits PDSH_SSH_ARGS on spaces, so the ssh_config
- * path cannot hold one — and the default data folder ("…/Offload Studio") does: then a private
- * folder under the temp dir is used (the files are regenerated before every use anyway).
+ * Where a cluster's generated files go: a private folder (ours, 0700) — `<dataDir>/clusters/<name>`,
+ * or, when that path has a space (pdsh splits PDSH_SSH_ARGS on spaces), a mkdtemp folder
+ * remembered in it. Never a shared, predictable temp path another user could prepare.
  */
 export function clusterWorkDir(dataDir: string, name: string): string {
-  const preferred = path.join(dataDir, 'clusters', name);
-  if (ABSOLUTE_PATH_PATTERN.test(preferred)) return preferred;
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  return path.join(os.tmpdir(), `offload-studio-${uid}`, 'clusters', name);
+  return privateClusterDir(dataDir, name).workDir;
 }
 
 export function createClusterService(options: ClusterServiceOptions) {
@@ -50,12 +48,16 @@ export function createClusterService(options: ClusterServiceOptions) {
   /** Computes the launch for a stored cluster and writes its hostfile, ssh_config and env file. */
   function prepareMultiNodeLaunch(name: string, specPath: string, script?: string): Launch {
     const { cluster } = need(name);
-    const workDir = clusterWorkDir(options.dataDir, name);
-    fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
+    const { workDir, homeDir } = privateClusterDir(options.dataDir, name);
+    const engineDir = cluster.engineDir ?? defaultEngineDir();
+    const unsafe = unsafeEngineDirReason(engineDir);
+    if (unsafe)
+      throw new ApiError('unsafe_path', `The launcher would run in ${engineDir}, but ${unsafe}: whoever can write there chooses the code that runs. Use a runner folder only you can write (the cluster's engineDir), or remove that one.`, 'engineDir');
     const launch = buildMultiNodeLaunch(cluster, specPath, {
       workDir,
       python: options.headPython(cluster),
-      knownHostsFile: path.join(workDir, 'known_hosts'),
+      // Host keys stay with the cluster in the data folder (kept even when the temp folder is cleaned).
+      knownHostsFile: path.join(homeDir, 'known_hosts'),
       script,
     });
     writeLaunchFiles(launch);
@@ -85,8 +87,12 @@ export function createClusterService(options: ClusterServiceOptions) {
 
     /** Copies the app's runner into the cluster's engine folder on THIS machine (the launcher's cwd). */
     stageEngine(name: string): { engineDir: string; files: string[] } {
-      const engineDir = need(name).cluster.engineDir ?? DEFAULT_ENGINE_DIR;
-      fs.mkdirSync(engineDir, { recursive: true });
+      const configured = need(name).cluster.engineDir;
+      const engineDir = configured ?? defaultEngineDir();
+      if (configured === undefined) ensurePrivateDir(engineDir);
+      else fs.mkdirSync(engineDir, { recursive: true });
+      const unsafe = unsafeEngineDirReason(engineDir);
+      if (unsafe) throw new ApiError('unsafe_path', `Refusing to stage the runner in ${engineDir}: ${unsafe}. Use a folder only you can write (the cluster's engineDir).`, 'engineDir');
       // Modules and the data files they read (error-signatures.json, model-families.json).
       const files = fs.readdirSync(options.bundledEngineDir).filter((f) => isRunnerFile(f) && fs.statSync(path.join(options.bundledEngineDir, f)).isFile());
       for (const f of files) fs.copyFileSync(path.join(options.bundledEngineDir, f), path.join(engineDir, f));

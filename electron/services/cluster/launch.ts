@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Cluster, Launch } from '../../contract';
 import { deepspeedEnvText, hostfileText, sshConfigText } from './files';
+import { defaultEngineDir } from './private-dir';
 
-export const DEFAULT_ENGINE_DIR = '/tmp/offload-studio/engine';
 
 export interface MultiNodeLaunchOptions {
   /** Folder for the hostfile, ssh_config and env file (e.g. <dataDir>/clusters/<name>). */
@@ -22,7 +22,7 @@ export interface MultiNodeLaunchOptions {
 
 /** Pure: computes the launch; `writeLaunchFiles` puts its files on disk. */
 export function buildMultiNodeLaunch(cluster: Cluster, specPath: string, options: MultiNodeLaunchOptions): Launch {
-  const engineDir = cluster.engineDir ?? DEFAULT_ENGINE_DIR;
+  const engineDir = cluster.engineDir ?? defaultEngineDir();
   const hostfilePath = path.join(options.workDir, 'hostfile');
   const sshConfigPath = path.join(options.workDir, 'ssh_config');
   const envFilePath = path.join(options.workDir, 'deepspeed_env');

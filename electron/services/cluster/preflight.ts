@@ -2,10 +2,10 @@
 // launch uses), its Python present, and the same torch / DeepSpeed / runner as the head node.
 // One row per (host, check), each with what is wrong and the fix, so the UI shows a table.
 import fs from 'node:fs';
-import type { Cluster, PreflightRow } from '../../contract';
+import { ABSOLUTE_PATH_PATTERN, type Cluster, type PreflightRow } from '../../contract';
 import { execFileWithInput, lastJsonObject, runSsh, type ExecResult } from './ssh';
 import { isRunnerFile, readSnippet } from './snippets';
-import { DEFAULT_ENGINE_DIR } from './launch';
+import { defaultEngineDir, unsafeEngineDirReason } from './private-dir';
 
 export interface Versions {
   hostname?: string;
@@ -47,7 +47,7 @@ async function localVersions(script: string, python: string, engineDir: string, 
 
 export async function preflight(cluster: Cluster, options: PreflightOptions): Promise<PreflightRow[]> {
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const engineDir = cluster.engineDir ?? DEFAULT_ENGINE_DIR;
+  const engineDir = cluster.engineDir ?? defaultEngineDir();
   const rows: PreflightRow[] = [];
   const row = (host: string, check: PreflightRow['check'], ok: boolean, detail: string, fix: string | null = null) =>
     rows.push({ host, check, ok, detail, fix: ok ? null : fix });
@@ -66,6 +66,10 @@ export async function preflight(cluster: Cluster, options: PreflightOptions): Pr
     return rows;
   }
   row(HEAD, 'python', head.torch !== null && head.deepspeed !== null, `${options.headPython}: Python ${head.python}, torch ${head.torch ?? 'missing'}, DeepSpeed ${head.deepspeed ?? 'missing'}`, 'install torch and deepspeed into the head interpreter (Setup page)');
+  // Our own ssh calls quote every word, but DeepSpeed's pdsh launcher pastes the head interpreter's
+  // path into each host's shell line as it is: a space there splits it.
+  if (!ABSOLUTE_PATH_PATTERN.test(options.headPython))
+    row(HEAD, 'python', false, `${options.headPython} has a space or a character a shell reads specially; DeepSpeed's pdsh launcher puts the head interpreter's path unquoted on every host's command line, so a multi-node launch with it would fail`, 'use an interpreter at a plain path (letters, digits, . _ - + /) that exists on every host, e.g. python3 -m venv /opt/offload-venv, and choose it in Settings');
   // Only plain file names travel to the remote shell line.
   const runnerFiles = (head.runnerFiles ?? []).filter(isRunnerFile);
   const staged = await localVersions(versionsPy, options.headPython, engineDir, timeoutMs, runnerFiles);

@@ -1,6 +1,8 @@
 // ssh as a child process with an argument vector (never a shell on this side). The remote side
-// does join the words into a shell line, which is why every word we send is a pattern-checked
-// path or a constant. Output is bounded and every call has a timeout.
+// joins the words into a shell line, so every remote word is quoted for a POSIX shell here, on
+// top of the patterns the contract holds paths to: a path with a space (the app's own venv under
+// "…/Offload Studio") stays one word, and no value can become a command. Output is bounded and
+// every call has a timeout.
 import { spawn } from 'node:child_process';
 
 export interface ExecResult {
@@ -42,9 +44,17 @@ export function execFileWithInput(file: string, args: string[], input: string | 
   });
 }
 
-/** `ssh -F <config> -- <host> <remote words…>`: the config carries user, port, key and host-key policy. */
+/** One word for the remote POSIX shell: single-quoted, a `'` inside written as `'\''`. */
+export function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * `ssh -F <config> -- <host> '<word>' '<word>'…`: the config carries user, port, key and host-key
+ * policy; the remote words go as one command line, each word quoted.
+ */
 export function sshArgv(sshConfigPath: string, host: string, remote: string[]): string[] {
-  return ['-F', sshConfigPath, '-o', 'BatchMode=yes', '--', host, ...remote];
+  return ['-F', sshConfigPath, '-o', 'BatchMode=yes', '--', host, remote.map(shellQuote).join(' ')];
 }
 
 export function runSsh(sshConfigPath: string, host: string, remote: string[], input: string | null, timeoutMs = 20_000): Promise<ExecResult> {

@@ -1,7 +1,7 @@
 // The Python engine environment: find interpreters, probe them, remember the chosen one, and
 // install the managed engine venv. The engine service calls selectedInterpreter() and
 // probeInterpreter() from here.
-import type { InterpreterCandidate, InterpreterProbe } from '../../contract';
+import { ApiError, INTERPRETER_PATH_MESSAGE, INTERPRETER_PATH_PATTERN, type InterpreterCandidate, type InterpreterProbe } from '../../contract';
 import { appVenvDir, findCandidates, pythonIn } from './candidates';
 import { probeInterpreter as probe, type ProbeOptions } from './probe';
 import { rememberInterpreter, selectedInterpreter as readSelected } from './settings';
@@ -47,6 +47,8 @@ export async function selectInterpreter(dataDir: string, path: string | null): P
     return { selected: null, probe: null };
   }
   const result = await probe(path);
+  if (!INTERPRETER_PATH_PATTERN.test(result.path))
+    throw new ApiError('bad_request', `field 'path': ${result.path} ${INTERPRETER_PATH_MESSAGE}`, 'path');
   // A file that does not run is refused; one that runs but lacks torch is remembered (the
   // wizard then shows what to install into it).
   if (!result.ok && !result.versionText) throw new Error(result.error ?? `${path} is not a usable Python interpreter`);

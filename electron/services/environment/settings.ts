@@ -1,12 +1,14 @@
 // The chosen interpreter lives in <dataDir>/settings.json under `pythonPath` (the settings
 // service owns the file; every write is read-merge-write, so other keys survive).
 import path from 'node:path';
+import { INTERPRETER_PATH_PATTERN } from '../../contract';
 import { readJsonObject, writeJsonAtomic, SETTINGS_FILE } from '../settings';
 
 export async function selectedInterpreter(dataDir: string): Promise<string | null> {
   try {
     const value = readJsonObject(path.join(dataDir, SETTINGS_FILE)).pythonPath;
-    return typeof value === 'string' && value ? value : null;
+    // A hand-edited value the settings schema refuses (shell characters, a relative path) is not used.
+    return typeof value === 'string' && INTERPRETER_PATH_PATTERN.test(value) ? value : null;
   } catch {
     return null; // a corrupt settings.json is the settings page's to report
   }

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ClusterSchema, type Cluster } from '../../../electron/contract';
-import { buildMultiNodeLaunch, clusterAssumptions, createClusterService, DEFAULT_INTER_NODE_GBIT, clusterWorkDir } from '../../../electron/services/cluster';
+import { buildMultiNodeLaunch, clusterAssumptions, createClusterService, DEFAULT_INTER_NODE_GBIT, clusterWorkDir, defaultEngineDir } from '../../../electron/services/cluster';
 
 const cluster: Cluster = ClusterSchema.parse({
   name: 'gh200-pair',
@@ -29,7 +29,7 @@ describe('buildMultiNodeLaunch', () => {
       '--hostfile', '/w/hostfile', '--num_nodes', '2', '--num_gpus', '4',
       '--master_addr', 'gh-a', '--master_port', '29500', '--ssh_port', '2200',
       '--launcher', 'pdsh', '--no_ssh_check',
-      '/tmp/offload-studio/engine/bench.py', '--spec', '/runs/1/spec.json',
+      path.join(defaultEngineDir(), 'bench.py'), '--spec', '/runs/1/spec.json',
     ]);
     expect(l.hostfileText).toBe('gh-a slots=4\ngh-b slots=4\n');
     expect(l.env.PDSH_SSH_ARGS).toBe('-a -x -F /w/ssh_config %h');
