@@ -7,11 +7,14 @@ import type { EventOf, RequestOf, ResponseOf } from '../../contract';
 import type { Command, CommandContext } from '../command';
 import { formatBytes } from '../format';
 
-const USAGE = `usage: npm run cli -- run --model ID|config.json --strategy ID[,ID…]
+const USAGE = `usage: npm run cli -- run --specs DIR|spec.json [--steps N] [--warmup N] [--repeats N] …
+   or: npm run cli -- run --model ID|config.json --strategy ID[,ID…]
   [--seq N] [--micro-batch N] [--grad-accum N] [--gpus N] [--precision bf16|fp16]
   [--activation-checkpointing true|false] [--steps N] [--warmup N] [--repeats N]
   [--max-seconds S] [--python PATH] [--data-dir D] [--json]
---steps counts measured steps; warm-up steps come on top.`;
+--steps counts measured steps; warm-up steps come on top.
+--specs runs RunSpecs unchanged (plan --write-specs DIR writes them); --model/--strategy runs the
+plan's spec of each strategy for that workload on this machine (an explicit --micro-batch is kept).`;
 
 function intFlag(flags: CommandContext['flags'], name: string, fallback?: number): number | undefined {
   const v = flags[name];
@@ -29,7 +32,33 @@ function boolFlag(flags: CommandContext['flags'], name: string): boolean | undef
   throw new Error(`--${name} must be true or false, got ${String(v)}`);
 }
 
+/** The specs of `--specs`: every *.json of a folder (sorted), or one file. */
+function readSpecs(where: string): unknown[] {
+  const files = fs.statSync(where).isDirectory()
+    ? fs.readdirSync(where).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(where, f))
+    : [where];
+  if (files.length === 0) throw new Error(`--specs ${where}: no *.json spec files there (plan --write-specs DIR writes them)`);
+  return files.map((file) => {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new Error(`--specs ${file}: not JSON (${(error as Error).message})`);
+    }
+  });
+}
+
 export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'runs/start'> {
+  if (typeof flags.specs === 'string') {
+    const request: Record<string, unknown> = {
+      specs: readSpecs(flags.specs),
+      repeats: intFlag(flags, 'repeats', 1),
+      steps: intFlag(flags, 'steps', 10),
+      warmup: intFlag(flags, 'warmup', 3),
+    };
+    if (typeof flags.python === 'string') request.python = path.resolve(flags.python);
+    if (flags['max-seconds'] !== undefined) request.maxSeconds = Number(flags['max-seconds']);
+    return request as RequestOf<'runs/start'>;
+  }
   if (typeof flags.model !== 'string' || typeof flags.strategy !== 'string') throw new Error(`--model and --strategy are required.\n${USAGE}`);
   // A config.json path is resolved here, where the working directory means something.
   const model = fs.existsSync(flags.model) ? path.resolve(flags.model) : flags.model;
