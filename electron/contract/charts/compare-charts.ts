@@ -3,7 +3,8 @@
 // Animation is off: a benchmark chart should show the numbers, and SSR has no frames anyway.
 import type { EChartsOption } from 'echarts';
 import type { Comparison, MetricId } from '../compare';
-import { METRIC_SHORT } from './labels';
+import { METRIC_SHORT, strategyColor } from './labels';
+import { memoryPanelsOption } from './memory-panels';
 
 export interface ChartTheme {
   text: string;
@@ -71,7 +72,8 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
   const scale = (x: number) => (bytes ? x / GIB : x);
   const unit = bytes ? 'GiB' : metric.unit;
   const categories = c.groups.map((g) => (g.isBaseline ? `${g.label}\n(baseline)` : g.label));
-  const medians = c.groups.map((g) => (g.stats[metricId] ? round(scale(g.stats[metricId]!.median), 4) : null));
+  // Each bar in its strategy's colour (the same in every chart and report); no figure, no bar.
+  const medians = c.groups.map((g) => ({ value: g.stats[metricId] ? round(scale(g.stats[metricId]!.median), 4) : null, itemStyle: { color: strategyColor(g.strategy) } }));
   const spread = c.groups.flatMap((g, i) => (g.stats[metricId] ? [[i, scale(g.stats[metricId]!.min), scale(g.stats[metricId]!.max)]] : []));
   const raw = c.groups.flatMap((g, i) => (g.stats[metricId]?.values ?? []).map((v) => [i, scale(v)]));
   return {
@@ -85,7 +87,6 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
         data: medians,
         barMaxWidth: 64,
         label: { show: true, position: 'insideBottom', color: '#fff', formatter: (p: { value?: unknown }) => (typeof p.value === 'number' ? String(round(p.value)) : '') },
-        itemStyle: { color: theme.palette[0] },
       },
       {
         name: 'min–max',
@@ -109,7 +110,7 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
           };
         },
       },
-      { name: 'repeat', type: 'scatter', data: raw, symbolSize: 7, z: 11, itemStyle: { color: theme.palette[3], borderColor: theme.text, borderWidth: 0.5 } },
+      { name: 'repeat', type: 'scatter', data: raw, symbolSize: 7, z: 11, itemStyle: { color: theme.text, opacity: 0.75 } },
     ],
   } as EChartsOption;
 }
@@ -117,73 +118,60 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
 const groupOf = (c: Comparison, runId: string) => c.groups.findIndex((g) => g.runIds.includes(runId));
 const repeatOf = (c: Comparison, runId: string) => c.groups[groupOf(c, runId)]?.runIds.indexOf(runId) ?? 0;
 
+/** Rows the step charts' legend wraps to (an estimate for a ~520 px wide chart): the page adds that height. */
+export function legendRows(c: Comparison, width = 520): number {
+  const widths = c.series.map((s) => 32 + s.label.length * 7);
+  let rows = 1;
+  let x = 0;
+  for (const w of widths) {
+    if (x > 0 && x + w > width - 20) {
+      rows += 1;
+      x = 0;
+    }
+    x += w;
+  }
+  return c.series.length ? rows : 0;
+}
+
 /** One line per run over its measured steps: step time or TFLOPS per GPU. */
 export function stepLinesOption(c: Comparison, which: 'stepSeconds' | 'tflopsPerGpu', theme: ChartTheme = LIGHT_THEME): EChartsOption {
   const isTime = which === 'stepSeconds';
+  const rows = legendRows(c);
   return {
     ...base(theme, isTime ? 'Step time over measured steps (s) — lower is better' : 'Model TFLOPS per GPU over measured steps — higher is better'),
     tooltip: { trigger: 'axis', confine: true },
-    legend: { type: 'scroll', bottom: 0, textStyle: { color: theme.muted } },
-    grid: { left: 56, right: 24, top: 56, bottom: 64, containLabel: true },
-    xAxis: { type: 'value', name: 'step', minInterval: 1, ...axis(theme) },
+    // A plain legend wraps onto more rows (never pages "1/4"); the grid leaves it room.
+    legend: { type: 'plain', bottom: 0, left: 0, right: 0, itemGap: 12, textStyle: { color: theme.muted } },
+    grid: { left: 56, right: 24, top: 56, bottom: 36 + rows * 22, containLabel: true },
+    // The axis starts where the measured steps start (warm-up steps are not drawn).
+    xAxis: { type: 'value', name: 'step', minInterval: 1, min: 'dataMin', max: 'dataMax', ...axis(theme) },
     yAxis: { type: 'value', name: isTime ? 's' : 'TFLOPS', scale: true, ...axis(theme, Y_GAP) },
-    // One colour per group (strategy), a dashed line for each further repeat.
+    // One colour per strategy (the same everywhere), a dashed line for each further repeat.
     series: c.series.map((s) => ({
       name: s.label,
       type: 'line',
       showSymbol: s.steps.length <= 50,
       sampling: 'lttb',
-      itemStyle: { color: theme.palette[Math.max(0, groupOf(c, s.runId)) % theme.palette.length] },
+      itemStyle: { color: strategyColor(c.groups[groupOf(c, s.runId)]?.strategy ?? s.label) },
       lineStyle: { type: repeatOf(c, s.runId) > 0 ? 'dashed' : 'solid', width: 1.5 },
       data: s.steps.map((step, i) => [step, (isTime ? s.stepSeconds : s.tflopsPerGpu)[i]]),
     })),
   } as EChartsOption;
 }
 
-/** Peak memory per resource, stacked per group (median of repeats), against the machine's capacity. */
+/** Peak memory (median of repeats), each resource in its own panel against this machine's capacity. */
 export function memoryPerResourceOption(c: Comparison, theme: ChartTheme = LIGHT_THEME): EChartsOption {
-  const gib = (x: number | null | undefined) => (x == null ? null : round(x / GIB, 4));
-  const resources: [MetricId, string][] = [
-    ['peakGpuBytes', 'GPU peak'],
-    ['peakHostBytes', 'host peak'],
-    ['peakNvmeBytes', 'NVMe'],
-  ];
-  const stackMax = Math.max(0, ...c.groups.map((g) => resources.reduce((s, [id]) => s + (g.stats[id]?.median ?? 0), 0)));
-  const capacities: [string, number | null][] = [
-    ['GPU capacity', c.capacity.gpuBytes],
-    ['host capacity', c.capacity.hostBytes],
-    ['NVMe capacity', c.capacity.nvmeBytes],
-  ];
-  // A capacity far above everything measured would flatten the bars: those are named, not drawn.
-  const lines = capacities.filter(([, v]) => v != null && v <= Math.max(stackMax * 4, 1));
-  const offScale = capacities.filter(([, v]) => v != null && !lines.some(([, w]) => w === v));
-  return {
-    ...base(theme, 'Peak memory per resource (GiB) — lower is better', offScale.length ? `off scale: ${offScale.map(([n, v]) => `${n} ${gib(v)} GiB`).join(', ')}` : 'median of repeats; lines: this machine\'s capacity'),
-    tooltip: { trigger: 'axis', confine: true },
-    legend: { bottom: 0, textStyle: { color: theme.muted } },
-    grid: { left: 56, right: 24, top: 64, bottom: 56, containLabel: true },
-    xAxis: { type: 'category', data: c.groups.map((g) => g.label), ...axis(theme), axisLabel: categoryLabel(theme, c.groups.length) },
-    // The axis reaches the drawn capacity lines: markLines outside the extent are clipped.
-    yAxis: { type: 'value', name: 'GiB', max: (extent: { max: number }) => niceCeil(1.05 * Math.max(extent.max, ...lines.map(([, v]) => (v as number) / GIB))), ...axis(theme, Y_GAP) },
-    series: resources.map(([id, name], k) => ({
-      name,
-      type: 'bar',
-      stack: 'memory',
-      barMaxWidth: 64,
-      data: c.groups.map((g) => gib(g.stats[id]?.median)),
-      ...(k === 0
-        ? {
-            markLine: {
-              symbol: 'none',
-              silent: true,
-              lineStyle: { type: 'dashed', color: theme.muted },
-              label: { formatter: '{b}: {c} GiB', color: theme.muted, position: 'insideEndTop' },
-              data: lines.map(([n, v]) => ({ name: n, yAxis: gib(v) })),
-            },
-          }
-        : {}),
-    })),
-  } as EChartsOption;
+  const rows = c.groups.map((g) => ({
+    label: g.label,
+    color: strategyColor(g.strategy),
+    gpuBytes: g.stats.peakGpuBytes?.median ?? null,
+    hostBytes: g.stats.peakHostBytes?.median ?? null,
+    nvmeBytes: g.stats.peakNvmeBytes?.median ?? null,
+  }));
+  return memoryPanelsOption(rows, c.capacity, theme, {
+    top: 56,
+    title: { text: 'Peak memory per resource — lower is better', subtext: "median of repeats; dashed line: this machine's capacity", left: 0, textStyle: { fontSize: 13, color: theme.text }, subtextStyle: { color: theme.muted } },
+  });
 }
 
 /** Predicted vs measured per run, with the y = x line: distance from the line is the tuner's error. */
@@ -192,8 +180,16 @@ export function predictedOption(c: Comparison, theme: ChartTheme = LIGHT_THEME):
   const points = c.runs.flatMap((r) => {
     const p = useTflops ? r.predictedTflopsPerGpu : r.predictedStepSeconds;
     const m = useTflops ? r.tflopsPerGpu : r.stepSeconds;
-    return p != null && m != null ? [{ name: r.label, value: [p, m, ((m - p) / p) * 100] }] : [];
+    return p != null && m != null ? [{ name: r.label, value: [p, m, ((m - p) / p) * 100], itemStyle: { color: strategyColor(r.strategy) } }] : [];
   });
+  const unitName = useTflops ? 'TFLOPS/GPU' : 'step s';
+  // Nothing to plot: say so, without axes or a diagonal that suggest data.
+  if (!points.length)
+    return {
+      ...base(theme, `Predicted vs measured ${unitName}`),
+      graphic: [{ type: 'text', left: 'center', top: 'middle', style: { text: 'No run here has both a prediction and a measurement.', fill: theme.muted, fontSize: 13 } }],
+      series: [],
+    } as EChartsOption;
   // With nothing to plot, a plain 0–100 frame (and the subtitle says why), not a 1e-9 axis.
   const max = points.length ? Math.max(...points.flatMap((p) => [p.value[0], p.value[1]])) * 1.1 : 100;
   const unit = useTflops ? 'TFLOPS/GPU' : 'step s';

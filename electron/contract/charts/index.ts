@@ -6,3 +6,4 @@ export * from './compare-charts';
 export * from './plan-charts';
 export * from './live-charts';
 export * from './measure-charts';
+export * from './memory-panels';

@@ -21,6 +21,41 @@ export function strategyLabel(id: string): string {
   return STRATEGY_NAMES[id.toLowerCase()] ?? id;
 }
 
+/** "SuperOffload (superoffload)": the display name, the id as secondary text (where plain text must carry both). */
+export function strategyWithId(id: string): string {
+  const name = strategyLabel(id);
+  return name === id ? id : `${name} (${id})`;
+}
+
+// One colour per strategy, the same in every chart of every page and report (and never a
+// resource's colour: memory charts separate resources by panel, not by hue). Keyed by id;
+// unknown ids get a stable colour from their name.
+const STRATEGY_COLORS: Record<string, string> = {
+  superoffload: '#2563eb',
+  zerooffload: '#d97706',
+  'zero2-offload': '#d97706',
+  'zero3-offload': '#7c3aed',
+  'zero3-offload-param': '#db2777',
+  'zero-infinity-nvme': '#0891b2',
+  'gpu-zero1': '#16a34a',
+  'gpu-zero2': '#65a30d',
+  'gpu-zero3': '#0f766e',
+  'fsdp2-cpu-offload': '#dc2626',
+};
+const EXTRA_COLORS = ['#a16207', '#4f46e5', '#be185d', '#0369a1', '#4d7c0f', '#9333ea', '#b91c1c', '#475569'];
+
+export function strategyColor(id: string): string {
+  const key = id.toLowerCase();
+  const known = STRATEGY_COLORS[key];
+  if (known) return known;
+  let h = 0;
+  for (const ch of key) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return EXTRA_COLORS[h % EXTRA_COLORS.length];
+}
+
+/** The one step statistic every page, report and CLI table shows (DESIGN: a figure is a median over measured steps). */
+export const STEP_STATISTIC = 'median of measured steps';
+
 /** True for the seed comparison's baseline (ZeRO-Offload, not SuperOffload). */
 export function isZeroOffload(id: string): boolean {
   return ['zerooffload', 'zero2-offload', 'zero3-offload'].includes(id.toLowerCase());

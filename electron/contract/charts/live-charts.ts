@@ -1,9 +1,12 @@
 // Live charts of a running sweep (pure; type imports only): TFLOPS/GPU and memory per step,
 // one line per run.
 import type { EChartsOption } from 'echarts';
+import { strategyColor } from './labels';
 
 export interface LiveSeriesInput {
   name: string;
+  /** The strategy id: its colour is the one every chart gives it. */
+  strategy?: string;
   points: { step: number; warmup: boolean; tflopsPerGpu: number | null; gpuPeakBytes: number | null; hostRssBytes: number | null; stepSeconds: number }[];
 }
 
@@ -12,16 +15,17 @@ const GiB = 2 ** 30;
 export function liveTflopsOption(runs: LiveSeriesInput[]): EChartsOption {
   return {
     animation: false,
-    legend: { top: 0, type: 'scroll' },
-    grid: { left: 64, right: 20, top: 56, bottom: 36 },
+    legend: { top: 0, type: 'plain' },
+    grid: { left: 16, right: 20, top: 56, bottom: 36, containLabel: true },
     tooltip: { trigger: 'axis' },
-    xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1 },
+    xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1, min: 'dataMin', max: 'dataMax' },
     yAxis: { type: 'value', name: 'TFLOPS / GPU', nameGap: 12 },
     series: runs.map((r) => ({
       type: 'line',
       name: r.name,
       showSymbol: true,
-      data: r.points.map((p) => ({ value: [p.step, p.tflopsPerGpu ?? 0], symbol: p.warmup ? 'emptyCircle' : 'circle' })),
+      ...(r.strategy ? { itemStyle: { color: strategyColor(r.strategy) } } : {}),
+      data: r.points.map((p) => ({ value: [p.step, p.tflopsPerGpu], symbol: p.warmup ? 'emptyCircle' : 'circle' })),
     })),
   };
 }
@@ -29,14 +33,14 @@ export function liveTflopsOption(runs: LiveSeriesInput[]): EChartsOption {
 export function liveMemoryOption(runs: LiveSeriesInput[]): EChartsOption {
   return {
     animation: false,
-    legend: { top: 0, type: 'scroll' },
-    grid: { left: 64, right: 20, top: 56, bottom: 36 },
+    legend: { top: 0, type: 'plain' },
+    grid: { left: 16, right: 20, top: 56, bottom: 36, containLabel: true },
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} GiB` },
-    xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1 },
+    xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1, min: 'dataMin', max: 'dataMax' },
     yAxis: { type: 'value', name: 'GiB', nameGap: 12 },
     series: runs.flatMap((r) => [
-      { type: 'line' as const, name: `${r.name} · GPU peak`, data: r.points.filter((p) => p.gpuPeakBytes !== null).map((p) => [p.step, (p.gpuPeakBytes ?? 0) / GiB]) },
-      { type: 'line' as const, name: `${r.name} · host RSS`, lineStyle: { type: 'dashed' as const }, data: r.points.filter((p) => p.hostRssBytes !== null).map((p) => [p.step, (p.hostRssBytes ?? 0) / GiB]) },
+      { type: 'line' as const, name: `${r.name} · GPU peak`, ...(r.strategy ? { itemStyle: { color: strategyColor(r.strategy) } } : {}), data: r.points.filter((p) => p.gpuPeakBytes !== null).map((p) => [p.step, (p.gpuPeakBytes ?? 0) / GiB]) },
+      { type: 'line' as const, name: `${r.name} · host RSS`, ...(r.strategy ? { itemStyle: { color: strategyColor(r.strategy) } } : {}), lineStyle: { type: 'dashed' as const }, data: r.points.filter((p) => p.hostRssBytes !== null).map((p) => [p.step, (p.hostRssBytes ?? 0) / GiB]) },
     ]),
   };
 }

@@ -6,10 +6,11 @@ export function cpuAdamCurveOption(m: Measurement): EChartsOption {
   const knee = m.recommendedThreads ?? null;
   return {
     animation: false,
-    grid: { left: 70, right: 20, top: 20, bottom: 40 },
+    // Room above for the knee's marker and label; the x-axis starts at the first thread count measured.
+    grid: { left: 16, right: 24, top: 48, bottom: 40, containLabel: true },
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} G params/s` },
-    xAxis: { type: 'value', name: 'threads', nameLocation: 'middle', nameGap: 24, minInterval: 1 },
-    yAxis: { type: 'value', name: 'G params/s' },
+    xAxis: { type: 'value', name: 'threads', nameLocation: 'middle', nameGap: 24, minInterval: 1, min: m.cpuAdam.length ? Math.min(...m.cpuAdam.map((p) => p.threads)) : 0, max: 'dataMax' },
+    yAxis: { type: 'value', name: 'G params/s', nameTextStyle: { align: 'left' } },
     series: [
       {
         type: 'line',

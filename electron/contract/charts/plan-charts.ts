@@ -1,60 +1,75 @@
 // Chart options for the Plan page (pure; type imports only): predicted TFLOPS per GPU per
-// strategy, and memory per resource against the machine's capacity.
+// strategy, and memory per resource, each against its own capacity. A strategy that does not fit
+// has no bar (its category says "does not fit"): nothing is drawn for a run that cannot happen.
 import type { EChartsOption } from 'echarts';
 import type { PlanResult } from '../plan';
+import { strategyColor, strategyLabel } from './labels';
+import { memoryPanelsOption } from './memory-panels';
 
-const GiB = 2 ** 30;
+const TEXT = { text: '#1b1f24', muted: '#5d6672', grid: '#d9dee5' };
+
+/** Height the Plan charts need for n strategies (rows of 30 px plus axes). */
+export function planChartHeight(n: number): number {
+  return 90 + n * 30;
+}
 
 export function predictedTflopsOption(plan: PlanResult): EChartsOption {
   const rows = plan.strategies;
+  const rec = plan.recommended?.strategyId;
+  const value = (s: (typeof rows)[number]) => (s.spec?.prediction ?? s.predicted).tflopsPerGpu;
   return {
     animation: false,
-    grid: { left: 150, right: 40, top: 30, bottom: 30 },
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-    xAxis: { type: 'value', name: 'predicted model TFLOPS / GPU', nameLocation: 'middle', nameGap: 22 },
-    yAxis: { type: 'category', data: rows.map((s) => s.label), inverse: true },
+    textStyle: { color: TEXT.text },
+    // containLabel: the names and the values are inside the chart's box, whatever its width.
+    grid: { left: 8, right: 56, top: 12, bottom: 44, containLabel: true },
+    tooltip: { trigger: 'item', confine: true, formatter: (p: unknown) => { const q = p as { name: string; value: number | null }; return q.value == null ? `${q.name}: does not fit` : `${q.name}: ${q.value} TFLOPS/GPU (predicted)`; } },
+    xAxis: {
+      type: 'value',
+      min: 0,
+      splitNumber: 4,
+      name: 'predicted model TFLOPS per GPU',
+      nameLocation: 'middle',
+      nameGap: 28,
+      nameTextStyle: { color: TEXT.muted },
+      axisLabel: { color: TEXT.muted, hideOverlap: true },
+      splitLine: { lineStyle: { color: TEXT.grid } },
+    },
+    yAxis: {
+      type: 'category',
+      inverse: true,
+      data: rows.map((s) => strategyLabel(s.id)),
+      axisTick: { show: false },
+      axisLabel: {
+        width: 150,
+        overflow: 'truncate',
+        formatter: (name: string, i: number) => (rows[i]?.fits ? (rows[i].id === rec ? `{rec|${name} ★}` : name) : `{nofit|${name} — does not fit}`),
+        rich: { rec: { fontWeight: 'bold', color: TEXT.text }, nofit: { color: TEXT.muted } },
+        color: TEXT.text,
+      },
+    },
     series: [
       {
         type: 'bar',
         name: 'TFLOPS / GPU',
+        barMaxWidth: 18,
         data: rows.map((s) => ({
-          value: Number(s.predicted.tflopsPerGpu.toFixed(1)),
-          itemStyle: { color: !s.fits ? '#9ca3af' : s.id === plan.recommended?.strategyId ? '#16a34a' : '#2563eb' },
+          value: s.fits && value(s) > 0 ? Number(value(s).toFixed(1)) : null,
+          itemStyle: { color: strategyColor(s.id) },
         })),
-        label: { show: true, position: 'right', formatter: (p: unknown) => {
-          const index = (p as { dataIndex: number }).dataIndex;
-          return rows[index].fits ? String((p as { value: number }).value) : 'does not fit';
-        } },
+        label: { show: true, position: 'right', color: TEXT.text, formatter: (p: unknown) => { const v = (p as { value: number | null }).value; return v == null ? '' : String(v); } },
       },
     ],
-  };
+  } as EChartsOption;
 }
 
 export function memoryOption(plan: PlanResult): EChartsOption {
-  const rows = plan.strategies;
-  const gpuCap = plan.profile.gpuMemoryBytes / GiB;
-  const hostCap = plan.profile.hostMemoryBytes / GiB;
-  return {
-    animation: false,
-    legend: { top: 0 },
-    grid: { left: 150, right: 40, top: 40, bottom: 30 },
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: unknown) => `${Number(v).toFixed(1)} GiB` },
-    xAxis: { type: 'value', name: 'GiB', nameLocation: 'middle', nameGap: 22 },
-    yAxis: { type: 'category', data: rows.map((s) => s.label), inverse: true },
-    series: [
-      {
-        type: 'bar',
-        name: 'GPU (per GPU)',
-        data: rows.map((s) => Number((s.memory.gpuBytes / GiB).toFixed(2))),
-        markLine: gpuCap > 0 ? { symbol: 'none', data: [{ xAxis: gpuCap, name: 'GPU capacity' }], label: { formatter: 'GPU cap' }, lineStyle: { color: '#16a34a' } } : undefined,
-      },
-      {
-        type: 'bar',
-        name: 'Host (per node)',
-        data: rows.map((s) => Number((s.memory.hostBytes / GiB).toFixed(2))),
-        markLine: hostCap > 0 ? { symbol: 'none', data: [{ xAxis: hostCap, name: 'host capacity' }], label: { formatter: 'host cap' }, lineStyle: { color: '#b45309' } } : undefined,
-      },
-      { type: 'bar', name: 'NVMe (per node)', data: rows.map((s) => Number((s.memory.nvmeBytes / GiB).toFixed(2))) },
-    ],
-  };
+  const rows = plan.strategies.map((s) => ({
+    label: strategyLabel(s.id),
+    color: strategyColor(s.id),
+    gpuBytes: s.memory.gpuBytes,
+    hostBytes: s.memory.hostBytes,
+    nvmeBytes: s.memory.nvmeBytes,
+  }));
+  const p = plan.profile;
+  return memoryPanelsOption(rows, { gpuBytes: p.gpuMemoryBytes || null, hostBytes: p.hostMemoryBytes || null, nvmeBytes: p.nvmeBytes || null }, TEXT, { top: 12 });
 }

@@ -1,0 +1,136 @@
+// Memory per resource, each resource in its own panel against its own capacity: GPU (per GPU),
+// host (per node), NVMe (per node, only when something uses it). Never stacked, never GiB and
+// TiB on one axis: each panel picks its own unit. Bars take the strategy's colour; the strategy
+// names are written once, on the left. Pure; type imports only.
+import type { EChartsOption } from 'echarts';
+
+export interface MemoryRow {
+  label: string;
+  color: string;
+  gpuBytes: number | null;
+  hostBytes: number | null;
+  nvmeBytes: number | null;
+}
+
+export interface MemoryCapacity {
+  gpuBytes: number | null;
+  hostBytes: number | null;
+  nvmeBytes: number | null;
+}
+
+export interface PanelTheme {
+  text: string;
+  muted: string;
+  grid: string;
+}
+
+const GIB = 2 ** 30;
+const TIB = 2 ** 40;
+
+/** The unit a panel shows: TiB once its largest figure reaches 1 TiB. */
+export function unitFor(maxBytes: number): { name: 'GiB' | 'TiB'; div: number } {
+  return maxBytes >= TIB ? { name: 'TiB', div: TIB } : { name: 'GiB', div: GIB };
+}
+
+const nice = (v: number) => {
+  if (!(v > 0)) return 1;
+  const step = 10 ** (Math.floor(Math.log10(v)) - 1) * 5;
+  return Math.ceil(v / step) * step;
+};
+const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+
+type Key = 'gpuBytes' | 'hostBytes' | 'nvmeBytes';
+const PANELS: { key: Key; title: string; cap: string }[] = [
+  { key: 'gpuBytes', title: 'GPU (per GPU)', cap: 'GPU capacity' },
+  { key: 'hostBytes', title: 'host (per node)', cap: 'host capacity' },
+  { key: 'nvmeBytes', title: 'NVMe (per node)', cap: 'NVMe capacity' },
+];
+
+/**
+ * Horizontal bars, one panel per resource side by side. `top` leaves room for a title above.
+ * A row with no figure for a resource (a strategy that does not fit, a run without a reading)
+ * has no bar there, and its value reads "—" in the tooltip.
+ */
+export function memoryPanelsOption(rows: MemoryRow[], capacity: MemoryCapacity, theme: PanelTheme, opts: { top?: number; title?: EChartsOption['title'] } = {}): EChartsOption {
+  const panels = PANELS.filter((p) => p.key !== 'nvmeBytes' || rows.some((r) => (r.nvmeBytes ?? 0) > 0));
+  const top = opts.top ?? 40;
+  const labelWidth = 120;
+  const gap = 5; // percent between panels
+  const left0 = 2;
+  const avail = 100 - left0 - 3;
+  const width = (avail - gap * (panels.length - 1)) / panels.length;
+  const grid = panels.map((_, i) => ({
+    top,
+    bottom: 58,
+    left: i === 0 ? `${left0}%` : `${left0 + i * (width + gap)}%`,
+    width: `${width}%`,
+    containLabel: i === 0,
+  }));
+  const units = panels.map((p) => unitFor(Math.max(0, ...rows.map((r) => r[p.key] ?? 0), capacity[p.key] ?? 0)));
+  const categories = rows.map((r) => r.label);
+  return {
+    animation: false,
+    ...(opts.title ? { title: opts.title } : {}),
+    textStyle: { color: theme.text },
+    tooltip: { trigger: 'item', confine: true },
+    grid,
+    xAxis: panels.map((p, i) => {
+      const values = rows.map((r) => (r[p.key] ?? 0) / units[i].div);
+      const cap = capacity[p.key];
+      const max = nice(1.05 * Math.max(0, ...values, cap ? cap / units[i].div : 0));
+      return {
+        type: 'value' as const,
+        gridIndex: i,
+        min: 0,
+        max,
+        splitNumber: 3,
+        // The capacity is named under its panel (the dashed line marks it): no label inside the bars.
+        name: cap ? `${p.title}, ${units[i].name}\n${p.cap}: ${fmt(cap / units[i].div)} ${units[i].name}` : `${p.title}, ${units[i].name}`,
+        nameLocation: 'middle' as const,
+        nameGap: 24,
+        nameTextStyle: { color: theme.muted, lineHeight: 15 },
+        axisLabel: { color: theme.muted, hideOverlap: true },
+        axisLine: { lineStyle: { color: theme.grid } },
+        splitLine: { lineStyle: { color: theme.grid } },
+      };
+    }),
+    yAxis: panels.map((_, i) => ({
+      type: 'category' as const,
+      gridIndex: i,
+      inverse: true,
+      data: categories,
+      axisTick: { show: false },
+      axisLine: { lineStyle: { color: theme.grid } },
+      axisLabel: i === 0 ? { color: theme.text, width: labelWidth, overflow: 'truncate' as const } : { show: false },
+    })),
+    series: panels.map((p, i) => {
+      const cap = capacity[p.key];
+      return {
+        name: p.title,
+        type: 'bar' as const,
+        xAxisIndex: i,
+        yAxisIndex: i,
+        barMaxWidth: 18,
+        data: rows.map((r) => ({
+          value: r[p.key] == null ? null : Number((r[p.key]! / units[i].div).toPrecision(4)),
+          itemStyle: { color: r.color },
+        })),
+        tooltip: {
+          formatter: (q: { name?: string; value?: unknown }) =>
+            `${q.name}<br/>${p.title}: ${typeof q.value === 'number' ? `${fmt(q.value)} ${units[i].name}` : '—'}${cap ? ` of ${fmt(cap / units[i].div)} ${units[i].name}` : ''}`,
+        },
+        ...(cap
+          ? {
+              markLine: {
+                symbol: 'none',
+                silent: true,
+                lineStyle: { type: 'dashed' as const, color: theme.muted },
+                label: { show: false },
+                data: [{ xAxis: Number((cap / units[i].div).toPrecision(4)) }],
+              },
+            }
+          : {}),
+      };
+    }),
+  } as EChartsOption;
+}
