@@ -83,3 +83,33 @@ reportFigure({
   ok: worst <= 0.15,
   note: 'with one configuration per strategy in the sample, a held-out configuration is a strategy never run here (machine-level factors only)',
 });
+
+// Memory: the fit verdict and the predicted peaks beside what each sample run measured (GPU: the
+// runner's peak allocated bytes; host: peak RSS). Every run that completed must be predicted to fit.
+import { catalog as _catalog, checkFit, countParams, estimateMemory, parseWorkload, resolveModel, strategyById } from '../electron/services/tuner';
+const memRows: { id: string; gpuErr: number; hostErr: number; fits: boolean }[] = [];
+for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.json'))) {
+  const data = JSON.parse(fs.readFileSync(path.join(samplesDir, file), 'utf8')) as RunsFile & { runs: { run: { peak_gpu_bytes: number | null; peak_host_bytes: number | null } }[] };
+  for (const { run, details, snapshot } of data.runs) {
+    const machine = MachineSchema.safeParse(snapshot?.body);
+    if (run.status !== 'completed' || !machine.success || !run.peak_gpu_bytes || !run.peak_host_bytes) continue;
+    const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurementsFor(machine.data.machineId)));
+    const sample = sampleFromRun({ runId: run.id, strategy: run.strategy, stepSeconds: run.step_seconds, spec: details.spec, config: details.config, model: run.model }, profile);
+    if (!sample) continue;
+    const w = parseWorkload(sample.workload);
+    const model = resolveModel(w.model);
+    const s = strategyById(sample.strategyId);
+    const mem = estimateMemory(s, model, countParams(model), w, false, sample.knobs);
+    const verdict = checkFit(s, mem, w, machine.data, profile);
+    memRows.push({ id: run.id, gpuErr: mem.gpuBytes / run.peak_gpu_bytes - 1, hostErr: mem.hostBytes / run.peak_host_bytes - 1, fits: verdict.fits });
+  }
+}
+void _catalog;
+console.log('');
+console.log(`${'run'.padEnd(38)} ${'GPU peak'.padStart(9)} ${'host peak'.padStart(9)}  fits  (predicted vs measured peak)`);
+for (const r of memRows) console.log(`${r.id.padEnd(38)} ${pct(r.gpuErr).padStart(9)} ${pct(r.hostErr).padStart(9)}  ${r.fits ? 'yes' : 'NO'}`);
+const worstHost = Math.max(...memRows.map((r) => Math.abs(r.hostErr)));
+reportFigure({ id: 'tuner-memory-host-error-worst', label: 'host memory: worst |predicted − measured peak| over the sample runs', value: worstHost * 100, unit: '%', goal: '≤ 25 %', ok: worstHost <= 0.25 });
+const worstGpu = Math.max(...memRows.map((r) => Math.abs(r.gpuErr)));
+reportFigure({ id: 'tuner-memory-gpu-error-worst', label: 'GPU memory: worst |predicted − measured peak allocated| over the sample runs', value: worstGpu * 100, unit: '%', goal: '≤ 25 %', ok: worstGpu <= 0.25, note: 'the runner reports peak allocated; the fit verdict keeps 5% headroom for reserved' });
+reportFigure({ id: 'tuner-memory-fit-verdicts', label: 'sample runs that completed and are predicted to fit', value: (memRows.filter((r) => r.fits).length / memRows.length) * 100, unit: '%', goal: '= 100 %', ok: memRows.every((r) => r.fits) });

@@ -48,6 +48,7 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
   else {
     out(`recommended: ${r.strategyId} (micro batch ${r.microBatch}${r.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${r.cpuadamCoresPerc}` : ''}) — ${r.reason}`);
     out(`  aggregate ${r.predicted.tflopsAggregate.toFixed(0)} TFLOPS over ${w.gpus * w.nodes} GPU(s), ${r.predicted.tokensPerSecond.toFixed(0)} tokens/s`);
+    for (const why of r.knobReasons ?? []) out(`  · ${why}`);
     if (r.runnerUp) out(`runner-up: ${r.runnerUp.strategyId} — ${r.runnerUp.reason}`);
   }
   const warned = plan.strategies.filter((s) => s.warnings.length && (s.fits || s.id === r?.strategyId));

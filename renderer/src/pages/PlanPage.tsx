@@ -189,6 +189,13 @@ export function Recommendation() {
               : 'no GPU prediction (a CPU smoke run measures the engine, not GPU speed).'}
           </p>
           <p>{rec.reason}</p>
+          {rec.knobReasons?.length ? (
+            <ul className="knob-reasons" data-testid="knob-reasons">
+              {rec.knobReasons.map((k) => (
+                <li key={k}>{k}</li>
+              ))}
+            </ul>
+          ) : null}
           {rec.runnerUp && (
             <p className="muted">
               Runner-up: {plan.strategies.find((s) => s.id === rec.runnerUp!.strategyId)?.label ?? rec.runnerUp.strategyId} — {rec.runnerUp.reason}
