@@ -76,6 +76,8 @@ export const WorkloadSchema = z
     nvmePath: z.string().optional(),
     /** Search the micro batch (largest that fits, fastest per token) for the recommendation. */
     searchMicroBatch: z.boolean().default(true),
+    /** A global batch to keep (samples per optimizer step): the search then picks micro batch × accumulation with micro × accumulation × GPUs = it. */
+    globalBatch: z.number().int().positive().optional(),
   })
   .strict();
 export type Workload = z.infer<typeof WorkloadSchema>;
@@ -96,6 +98,7 @@ export const WorkloadOverridesSchema = z
     cpuadamCoresPerc: z.number().gt(0).lt(1),
     nvmePath: z.string(),
     searchMicroBatch: z.boolean(),
+    globalBatch: z.number().int().positive(),
   })
   .partial()
   .strict();

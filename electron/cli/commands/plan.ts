@@ -9,7 +9,7 @@ import type { Command, CommandContext } from '../command';
 import { formatBytes } from '../format';
 
 const USAGE =
-  'plan --model <preset|path/to/config.json> --seq N --micro-batch N --gpus N [--nodes N] [--grad-accum N] [--precision bf16|fp16] [--no-checkpointing] [--scenario id] [--machine detect.json] [--write-configs DIR] [--write-specs DIR] [--steps N] [--warmup N] [--json]';
+  'plan --model <preset|path/to/config.json> --seq N --micro-batch N --gpus N [--nodes N] [--grad-accum N] [--global-batch N] [--precision bf16|fp16] [--no-checkpointing] [--scenario id] [--machine detect.json] [--write-configs DIR] [--write-specs DIR] [--steps N] [--warmup N] [--json]';
 
 function intFlag(flags: CommandContext['flags'], name: string): number | undefined {
   const v = flags[name];
@@ -109,6 +109,7 @@ export const planCommands: Record<string, Command> = {
         gpus: intFlag(flags, 'gpus'),
         nodes: intFlag(flags, 'nodes'),
         gradAccum: intFlag(flags, 'grad-accum'),
+        globalBatch: intFlag(flags, 'global-batch'),
         precision: typeof flags.precision === 'string' ? (flags.precision as 'bf16' | 'fp16') : undefined,
         activationCheckpointing: flags['no-checkpointing'] === true ? false : undefined,
       };

@@ -123,6 +123,8 @@ interface Candidate {
   knobs?: Knobs;
   /** Each chosen knob and why. */
   why?: string[];
+  /** The accumulation the search chose (keeping a global batch), else the workload's. */
+  gradAccum?: number;
 }
 
 /** Memory + fit + prediction only (no config, no validation): the micro-batch search runs this many times. */
@@ -139,7 +141,7 @@ function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, 
     else {
       // micro batch and offload knobs together (search.ts); the user's cpuadam_cores_perc stays as given
       const found = searchStrategy(s, model, params, w, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*'], w.cpuadamCoresPerc);
-      if (found) best = { id: s.id, label: s.label, microBatch: found.microBatch, predicted: found.predicted, knobs: found.knobs as Knobs, why: found.why };
+      if (found) best = { id: s.id, label: s.label, microBatch: found.microBatch, gradAccum: found.gradAccum, predicted: found.predicted, knobs: found.knobs as Knobs, why: found.why };
     }
     if (best) bests.push(best);
     if (best) bestOf?.set(s.id, best);
@@ -168,12 +170,16 @@ function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, 
   const [win, second] = bests;
   const p = win.predicted;
   const speedup = second ? ` — ${(tps(p) / tps(second.predicted)).toFixed(2)}× ${second.label}` : ' — the only strategy that fits';
-  const batchNote = win.microBatch !== w.microBatch ? `, micro batch ${win.microBatch} (searched; global batch ${win.microBatch * w.gradAccum * w.gpus * w.nodes})` : `, micro batch ${win.microBatch}`;
+  const accum = win.gradAccum ?? w.gradAccum;
+  const batchNote =
+    win.microBatch !== w.microBatch || accum !== w.gradAccum
+      ? `, micro batch ${win.microBatch} × accumulation ${accum} (searched; global batch ${win.microBatch * accum * w.gpus * w.nodes})`
+      : `, micro batch ${win.microBatch}`;
   const strategy = strategyById(win.id);
   return {
     strategyId: win.id,
     microBatch: win.microBatch,
-    gradAccum: w.gradAccum,
+    gradAccum: accum,
     cpuadamCoresPerc: strategy.superOffload ? (win.knobs?.cpuadamCoresPerc ?? perc) : null,
     knobs: win.knobs ?? {},
     knobReasons: win.why ?? [],

@@ -130,12 +130,12 @@ export function planSpec(
   model: ModelArch,
   params: ParamCount,
   workload: Workload,
-  best: { microBatch: number; predicted: Prediction; knobs?: Knobs } | null,
+  best: { microBatch: number; gradAccum?: number; predicted: Prediction; knobs?: Knobs } | null,
   fallback: { predicted: Prediction; memory: MemoryEstimate },
   knobs: Knobs,
   measured: boolean,
 ): RunSpec {
-  const w = best ? { ...workload, microBatch: best.microBatch } : workload;
+  const w = best ? { ...workload, microBatch: best.microBatch, gradAccum: best.gradAccum ?? workload.gradAccum } : workload;
   const memory = best ? estimateMemory(s, model, params, w, true, { ...knobs, ...best.knobs }) : fallback.memory;
   const prediction = specPrediction(best?.predicted ?? fallback.predicted, memory, params.total, measured);
   return buildRunSpec({ ...w, model }, s.id, { knobs: { ...knobs, ...best?.knobs }, prediction });

@@ -18,6 +18,8 @@ export const SUB_GROUP_CANDIDATES = [1e8, 4e8, 1e9];
 
 export interface SearchResult {
   microBatch: number;
+  /** The accumulation that keeps the workload's global batch (else the workload's). */
+  gradAccum: number;
   knobs: ThroughputKnobs;
   predicted: Prediction;
   /** One line per chosen knob: its value and why. */
@@ -84,7 +86,8 @@ function explain(s: StrategyPreset, best: SearchResult, w: Workload, hw: Hardwar
     const other = alternatives.get(key);
     return other ? ` (${((tps(best.predicted) / other - 1) * 100).toFixed(0)}% faster than ${key.split('=')[1]})` : '';
   };
-  if (best.microBatch !== w.microBatch) why.push(`micro batch ${best.microBatch}: the fastest per token that fits (the form's ${w.microBatch}${alternatives.get(`micro=${w.microBatch}`) ? ` is ${((tps(best.predicted) / alternatives.get(`micro=${w.microBatch}`)! - 1) * 100).toFixed(0)}% slower` : ''})`);
+  if (w.globalBatch) why.push(`micro batch ${best.microBatch} × accumulation ${best.gradAccum} × ${w.gpus * w.nodes} GPU(s) keeps the global batch ${w.globalBatch}: the fastest split that fits`);
+  else if (best.microBatch !== w.microBatch) why.push(`micro batch ${best.microBatch}: the fastest per token that fits (the form's ${w.microBatch}${alternatives.get(`micro=${w.microBatch}`) ? ` is ${((tps(best.predicted) / alternatives.get(`micro=${w.microBatch}`)! - 1) * 100).toFixed(0)}% slower` : ''})`);
   else why.push(`micro batch ${best.microBatch}: the form's, fastest that fits`);
   if (k.ratio !== undefined)
     why.push(
@@ -123,7 +126,15 @@ export function searchStrategy(
   factors: EfficiencyFactors | undefined,
   fixedPerc?: number,
 ): SearchResult | null {
-  const micros = w.searchMicroBatch ? [...new Set([w.microBatch, ...MICRO_CANDIDATES])].sort((a, b) => a - b) : [w.microBatch];
+  // with a global batch to keep, micro batches that divide its per-GPU share, accumulation making up the rest
+  const perGpu = w.globalBatch ? w.globalBatch / (w.gpus * w.nodes) : null;
+  const shapes: [number, number][] = perGpu
+    ? Number.isInteger(perGpu)
+      ? [...new Set([...MICRO_CANDIDATES, w.microBatch, perGpu])].filter((m) => m <= perGpu && perGpu % m === 0).sort((a, b) => a - b).map((m) => [m, perGpu / m])
+      : []
+    : (w.searchMicroBatch ? [...new Set([w.microBatch, ...MICRO_CANDIDATES])].sort((a, b) => a - b) : [w.microBatch]).map((m) => [m, w.gradAccum]);
+  const micros = shapes.map(([m]) => m);
+  const accumOf = new Map(shapes);
   const { base, axes } = knobAxes(s, w, hw, machine, fixedPerc);
   let best: { microBatch: number; knobs: ThroughputKnobs; rate: number } | null = null;
   let tried = 0;
@@ -142,7 +153,7 @@ export function searchStrategy(
   };
   let start = { ...base };
   for (const micro of micros) {
-    const wm = { ...w, microBatch: micro };
+    const wm = { ...w, microBatch: micro, gradAccum: accumOf.get(micro) ?? w.gradAccum };
     // coordinate descent: each knob in turn takes its best value, from the defaults and from the
     // previous micro batch's best (warm start); another round only while a round changes something
     let knobs = { ...start };
@@ -163,9 +174,9 @@ export function searchStrategy(
     if (!best || current > best.rate * MIN_GAIN) best = { microBatch: micro, knobs, rate: current };
   }
   if (!best) return null;
-  const wm = { ...w, microBatch: best.microBatch };
+  const wm = { ...w, microBatch: best.microBatch, gradAccum: accumOf.get(best.microBatch) ?? w.gradAccum };
   const predicted = predictFrom({ strategy: s, model, params, workload: wm, profile: hw, cpuadamCoresPerc: best.knobs.cpuadamCoresPerc ?? perc, knobs: best.knobs }, factors);
-  const result: SearchResult = { microBatch: best.microBatch, knobs: best.knobs, predicted, why: [], tried };
+  const result: SearchResult = { microBatch: best.microBatch, gradAccum: wm.gradAccum, knobs: best.knobs, predicted, why: [], tried };
   result.why = explain(s, result, w, hw, machine, alternatives);
   return result;
 }

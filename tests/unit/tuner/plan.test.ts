@@ -197,3 +197,20 @@ describe('a machine without GPU (the CI VM)', () => {
     for (const s of p.strategies) expect(s).toMatchObject({ fits: false, limitedBy: 'gpu-count' });
   });
 });
+
+describe('knob search (issue 16)', () => {
+  it('keeps a fixed global batch: micro × accumulation × GPUs = it, in the recommendation, the spec and its ds_config', () => {
+    const p = plan({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4, globalBatch: 32 });
+    const r = p.recommended!;
+    expect(r.microBatch * r.gradAccum).toBe(32);
+    const spec = byId(p)[r.strategyId].spec;
+    expect([spec.microBatch, spec.gradAccum]).toEqual([r.microBatch, r.gradAccum]);
+    expect((spec.dsConfig as any).train_batch_size).toBe(32);
+    expect(r.knobReasons[0]).toMatch(/keeps the global batch 32/);
+  });
+  it('a lower ratio wins for ZeRO-3 offload when the GPU has room, and the reason says so', () => {
+    const s = byId(plan({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4 }))['zero3-offload'];
+    expect(s.spec.knobs.ratio).toBeLessThan(1);
+    expect(s.memory.gpuTerms.gpuOptimizerShare).toBeGreaterThan(0);
+  });
+});
