@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WsClient, rawHttp, repoRoot, spawnServe, tmpDir, type ServeProcess } from './helpers';
+import { WsClient, rawHttp, repoRoot, seededRandom, spawnServe, tmpDir, type ServeProcess } from './helpers';
 
 /** The real CLI (`node --import tsx electron/cli/main.ts …`), killed after `timeoutMs`. */
 function cli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; out: string; timedOut: boolean; ms: number }> {
@@ -104,6 +104,28 @@ describe('issue 20.1: unauthenticated crashes', () => {
   it('an upgrade with a bad cookie and no token is 401, and serve stays up', async () => {
     const r = await rawUpgrade(serve.port, '/ws', ['Cookie: offload_studio_token=%', `Origin: ${serve.origin}`]);
     expect(r.status).toBe(401);
+    await stillUp();
+  });
+});
+
+describe('issue 20.1: fuzz of request lines, cookies and upgrades against one serve', () => {
+  it('400 random request targets, cookies and Authorization headers over HTTP and upgrade: every answer 400/401/404/405 or a closed socket, and serve stays up', { timeout: 120_000 }, async () => {
+    const rnd = seededRandom('serve request lines');
+    const pieces = ['/', '//', '[', ']', '%', '%zz', '%E0%A4%A', '%00', '%2f', '..', '?', '#', '@', ':', 'http://', 'https://[::1', 'ws://', '\\', '~', 'token=', `token=${serve.token.slice(0, 5)}`, '\u00e9', '\u202e', 'a'.repeat(300), '*', ';', '&', '=', '+'];
+    const target = () => Array.from({ length: 1 + rnd.int(6) }, () => rnd.pick(pieces)).join('').replace(/[\s]/g, '');
+    const cookie = () => Array.from({ length: 1 + rnd.int(3) }, () => `${rnd.pick(['offload_studio_token', `offload_studio_${serve.port}_abc`, 'x', ''])}=${rnd.pick(['%', '%%', '%zz', '', '=', serve.token.slice(1), '\u00ff'])}`).join('; ');
+    const seen = new Map<number, number>();
+    for (let i = 0; i < 400; i++) {
+      const t = target() || '/';
+      const headers = [`Cookie: ${cookie()}`];
+      if (rnd.next() < 0.3) headers.push(`Authorization: ${rnd.pick(['Bearer', 'Bearer ', 'Bearer %', 'Basic x'])}`);
+      let statusCode: number;
+      if (rnd.next() < 0.3) statusCode = (await rawUpgrade(serve.port, t, [...headers, `Origin: ${serve.origin}`])).status;
+      else statusCode = (await rawHttp(serve.port, `${rnd.pick(['GET', 'HEAD', 'POST', 'OPTIONS'])} ${t} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers.join('\r\n')}\r\nConnection: close\r\n\r\n`).catch(() => ({ status: 0 }))).status;
+      seen.set(statusCode, (seen.get(statusCode) ?? 0) + 1);
+      expect([0, 400, 401, 404, 405], `${t} (seed ${rnd.seed})`).toContain(statusCode);
+    }
+    console.log(`[serve request lines] answers: ${JSON.stringify(Object.fromEntries(seen))}`);
     await stillUp();
   });
 });
