@@ -1,14 +1,47 @@
 // Plan: for a workload, every strategy's memory fit, predicted speed and generated config,
 // and the tuner's recommendation. From here a sweep of the chosen strategies starts.
 import { Fragment, useEffect, useMemo, useState } from 'react';
-import { memoryOption, predictedTflopsOption } from '../../../electron/contract/charts/plan-charts';
+import { memoryOption, planChartHeight, predictedTflopsOption } from '../../../electron/contract/charts/plan-charts';
+import { strategyColor, strategyLabel } from '../../../electron/contract/charts/labels';
 import type { StrategyPlan } from '../../../electron/contract';
+import { MachineChoice } from './plan/MachineChoice';
+import { useHardware } from '../stores/hardware';
+import { useSettings } from '../stores/settings';
 import { Chart } from '../components/Chart';
 import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { formatBytes, formatNumber } from '../format';
 import { useApp } from '../stores/app';
 import { useEngine } from '../stores/engine';
 import { usePlan } from '../stores/plan';
+
+/** "1.2 B params", "42 M params": readable at every size (tiny-llama is not "0.000 B"). */
+export function formatParams(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(n >= 1e10 ? 0 : 1)} B params`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(n >= 1e8 ? 0 : 1)} M params`;
+  return `${Math.round(n / 1e3)} K params`;
+}
+
+/** Why a strategy does not fit, in words. */
+const LIMIT_WORDS: Record<string, string> = {
+  'gpu-memory': 'needs more GPU memory',
+  'host-memory': 'needs more host memory',
+  nvme: 'needs more NVMe space',
+  'gpu-count': 'needs more GPUs',
+  requirement: 'not available on this machine',
+};
+export const limitWords = (limitedBy: string | null) => (limitedBy ? (LIMIT_WORDS[limitedBy] ?? limitedBy) : 'does not fit');
+
+/** The strategy's one display name, its colour, and its id as secondary text. */
+export function StrategyName({ id, strong = false }: { id: string; strong?: boolean }) {
+  const name = strategyLabel(id);
+  return (
+    <span className="strategy-name">
+      <span className="swatch" style={{ background: strategyColor(id) }} aria-hidden="true" />
+      {strong ? <strong>{name}</strong> : name}
+      {name !== id && <span className="muted small strategy-id"> {id}</span>}
+    </span>
+  );
+}
 
 function NumberField({ label, value, min = 1, onChange, testId }: { label: string; value: number; min?: number; onChange: (v: number) => void; testId?: string }) {
   return (
@@ -30,7 +63,7 @@ export function WorkloadForm() {
           {models.map((m) => (
             <option key={m.id} value={m.id}>
               {m.label}
-              {m.params ? ` — ${(m.params / 1e9).toFixed(m.params < 1e9 ? 3 : 1)} B params` : ' (imported)'}
+              {m.params ? ` — ${formatParams(m.params)}` : ' (imported)'}
             </option>
           ))}
         </select>
@@ -131,7 +164,7 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
                 </td>
               )}
               <td>
-                <strong>{s.label}</strong>
+                <StrategyName id={s.id} strong />
                 <div className="muted small">{s.reason}</div>
                 {s.warnings.map((w) => (
                   <div key={w} className="small warn-text">
@@ -140,7 +173,7 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
                 ))}
               </td>
               <td>
-                <span className={`badge ${s.fits ? 'badge-completed' : 'badge-failed'}`}>{s.fits ? 'fits' : (s.limitedBy ?? 'no')}</span>
+                <span className={`badge ${s.fits ? 'badge-completed' : 'badge-failed'}`}>{s.fits ? 'fits' : limitWords(s.limitedBy)}</span>
               </td>
               <td>{formatBytes(s.memory.gpuBytes)}</td>
               <td>{formatBytes(s.memory.hostBytes)}</td>
@@ -151,8 +184,9 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
                 {s.spec.knobs.ratio !== undefined ? `, ratio ${s.spec.knobs.ratio}` : ''}
               </td>
               {/* The prediction of the spec that runs (its micro batch and knobs), kept with the run. */}
-              <td>{formatNumber((s.spec.prediction ?? s.predicted).stepSeconds, 2)}</td>
-              <td>{formatNumber((s.spec.prediction ?? s.predicted).tflopsPerGpu)}</td>
+              {/* A strategy that does not fit has no speed: "—", not 0.00 s. */}
+              <td data-testid="strategy-step">{s.fits ? formatNumber((s.spec.prediction ?? s.predicted).stepSeconds, 2) : '—'}</td>
+              <td data-testid="strategy-tflops">{s.fits ? formatNumber((s.spec.prediction ?? s.predicted).tflopsPerGpu) : '—'}</td>
               <td>
                 <button type="button" className="secondary" onClick={() => setOpen(open === s.id ? null : s.id)} aria-expanded={open === s.id}>
                   {open === s.id ? 'Hide' : 'Open'}
@@ -173,6 +207,8 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
   );
 }
 
+const MACHINE_SOURCE_WORDS: Record<string, string> = { detected: 'this machine, as detected', file: 'a machine loaded from a file', catalogued: 'a catalogued machine' };
+
 export function Recommendation() {
   const plan = usePlan((s) => s.plan);
   if (!plan) return null;
@@ -182,7 +218,7 @@ export function Recommendation() {
       {rec ? (
         <>
           <p className="headline">
-            <strong>{plan.strategies.find((s) => s.id === rec.strategyId)?.label ?? rec.strategyId}</strong> at micro batch {rec.microBatch}
+            <strong>{strategyLabel(rec.strategyId)}</strong> at micro batch {rec.microBatch}
             {rec.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${rec.cpuadamCoresPerc}` : ''} —{' '}
             {rec.predicted.stepSeconds > 0
               ? `predicted ${formatNumber(rec.predicted.tflopsPerGpu)} TFLOPS/GPU, ${formatNumber(rec.predicted.stepSeconds, 2)} s/step.`
@@ -198,7 +234,7 @@ export function Recommendation() {
           ) : null}
           {rec.runnerUp && (
             <p className="muted">
-              Runner-up: {plan.strategies.find((s) => s.id === rec.runnerUp!.strategyId)?.label ?? rec.runnerUp.strategyId} — {rec.runnerUp.reason}
+              Runner-up: {strategyLabel(rec.runnerUp.strategyId)} — {rec.runnerUp.reason}
             </p>
           )}
         </>
@@ -206,7 +242,7 @@ export function Recommendation() {
         <p>Nothing fits this machine for this workload. Lower the sequence length or micro batch, add GPUs, or pick a smaller model.</p>
       )}
       <p className="muted small">
-        Planned for {plan.profile.machineLabel} ({plan.profile.machineSource}). {plan.strategies[0]?.predicted.formula}
+        Planned for {plan.profile.machineLabel} ({MACHINE_SOURCE_WORDS[plan.profile.machineSource] ?? plan.profile.machineSource}). {plan.strategies[0]?.predicted.formula}
       </p>
       {plan.notes.map((n) => (
         <p key={n} className="muted small">
@@ -222,14 +258,14 @@ export function PlanCharts() {
   const tflops = useMemo(() => (plan ? predictedTflopsOption(plan) : null), [plan]);
   const memory = useMemo(() => (plan ? memoryOption(plan) : null), [plan]);
   if (!plan || !tflops || !memory) return null;
-  const height = 60 + plan.strategies.length * 34;
+  const height = planChartHeight(plan.strategies.length);
   return (
-    <div className="grid">
+    <div className="plan-charts">
       <Card title="Predicted model TFLOPS per GPU">
         <Chart option={tflops} height={height} testId="chart-predicted-tflops" ariaLabel="Predicted TFLOPS per strategy" />
       </Card>
       <Card title="Memory per resource">
-        <Chart option={memory} height={height + 30} testId="chart-memory" ariaLabel="Memory per strategy and resource" />
+        <Chart option={memory} height={height + 14} testId="chart-memory" ariaLabel="Memory per strategy and resource, each against its capacity" />
       </Card>
     </div>
   );
@@ -239,18 +275,23 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
   const { plan, selected } = usePlan();
   const { start, starting, error } = useEngine();
   const go = useApp((s) => s.go);
-  const [steps, setSteps] = useState(10);
-  const [warmup, setWarmup] = useState(3);
-  const [repeats, setRepeats] = useState(1);
+  // Settings' defaults (steps, warm-up, repeats) until the user changes them here.
+  const defaults = useSettings((s) => s.view?.settings);
+  const [steps, setSteps] = useState<number | null>(null);
+  const [warmup, setWarmup] = useState<number | null>(null);
+  const [repeats, setRepeats] = useState<number | null>(null);
   if (!plan) return null;
+  const runSteps = steps ?? defaults?.defaultSteps ?? 10;
+  const runWarmup = warmup ?? defaults?.defaultWarmupSteps ?? 3;
+  const runRepeats = repeats ?? defaults?.defaultRepeats ?? 1;
   // Exactly the plan's specs of the chosen strategies: what the table shows is what runs.
   const specs = selected.map((id) => plan.strategies.find((s) => s.id === id)?.spec).filter((s) => s !== undefined);
   return (
     <Card title="Run the comparison">
       <div className="form-grid">
-        <NumberField label="Measured steps" value={steps} onChange={setSteps} testId="run-steps" />
-        <NumberField label="Warm-up steps" value={warmup} min={0} onChange={setWarmup} testId="run-warmup" />
-        <NumberField label="Repeats" value={repeats} onChange={setRepeats} testId="run-repeats" />
+        <NumberField label="Measured steps" value={runSteps} onChange={setSteps} testId="run-steps" />
+        <NumberField label="Warm-up steps" value={runWarmup} min={0} onChange={setWarmup} testId="run-warmup" />
+        <NumberField label="Repeats" value={runRepeats} onChange={setRepeats} testId="run-repeats" />
       </div>
       {error && <ErrorBox message={error} />}
       <button
@@ -258,24 +299,30 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
         data-testid="start-sweep"
         disabled={starting || specs.length === 0}
         onClick={async () => {
-          const ok = await start({ specs, repeats, steps, warmup });
+          const ok = await start({ specs, repeats: runRepeats, steps: runSteps, warmup: runWarmup });
           if (ok) {
             onStarted?.();
             go('run');
           }
         }}
       >
-        {starting ? 'Starting…' : `Run ${selected.length} strateg${selected.length === 1 ? 'y' : 'ies'} × ${repeats}`}
+        {starting ? 'Starting…' : `Run ${selected.length} strateg${selected.length === 1 ? 'y' : 'ies'} × ${runRepeats}`}
       </button>
     </Card>
   );
 }
 
 export function PlanPage() {
-  const { presets, presetsError, loadPresets, plan, computing, error, compute, computeScenario, scenario } = usePlan();
+  const { presets, presetsError, loadPresets, plan, computing, error, compute, computeScenario, scenario, fitToMachine } = usePlan();
+  const { machine, detect } = useHardware();
   useEffect(() => {
     void loadPresets();
   }, [loadPresets]);
+  // Defaults that fit this machine (its GPU count; no GPU → the tiny preset) until the user chooses.
+  useEffect(() => {
+    if (!machine) void detect();
+    else fitToMachine(machine);
+  }, [machine, detect, fitToMachine]);
 
   return (
     <div className="page">
@@ -285,6 +332,7 @@ export function PlanPage() {
       {presets && (
         <>
           <Card title="Workload">
+            <MachineChoice />
             <WorkloadForm />
             <div className="button-row">
               <button type="button" onClick={() => void compute()} disabled={computing} data-testid="compute-plan">
@@ -308,7 +356,7 @@ export function PlanPage() {
             <div className="stack" data-testid="plan-result">
               <Recommendation />
               <PlanCharts />
-              <Card title={`Every strategy — ${plan.model.label}, ${(plan.params / 1e9).toFixed(2)} B params`}>
+              <Card title={`Every strategy — ${plan.model.label}, ${formatParams(plan.params)}`}>
                 <StrategyTable />
               </Card>
               <RunControls />

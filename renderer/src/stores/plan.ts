@@ -1,6 +1,6 @@
 // Plan domain state: presets, the workload being planned, and the tuner's answer.
 import { create } from 'zustand';
-import type { ModelArch, PlanResult, ResponseOf, WorkloadOverrides } from '../../../electron/contract';
+import type { Machine, ModelArch, PlanResult, ResponseOf, WorkloadOverrides } from '../../../electron/contract';
 import { api } from '../api/client';
 
 export type Presets = ResponseOf<'plan/presets'>;
@@ -27,6 +27,47 @@ export const defaultWorkload: WorkloadForm = {
   activationCheckpointing: true,
 };
 
+/** The machine a plan is for: this one (detected), a saved `detect --json`, one seen in history, or a catalogued one. */
+export type MachineChoice =
+  | { kind: 'this' }
+  | { kind: 'file' | 'history' | 'catalogue'; key: string; label: string; machine: Machine };
+
+/** "h200-sxm-x86 · 8 × NVIDIA H200" */
+export function machineLabel(m: Machine): string {
+  const gpus = m.gpus.length ? `${m.gpus.length} × ${m.gpus[0].name}` : 'no GPU';
+  return `${m.hostname} · ${gpus}`;
+}
+
+/** A `detect --json` file's content as a Machine (the file itself, or an object holding it under `machine`). */
+export function machineFromText(text: string): Machine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('This file is not JSON: save the output of `offload-studio detect --json` (npm run -s cli -- detect --json > machine.json) and load that.');
+  }
+  const candidate = (value && typeof value === 'object' && 'machine' in value ? (value as { machine: unknown }).machine : value) as Partial<Machine> | null;
+  if (!candidate || typeof candidate !== 'object' || typeof candidate.hostname !== 'string' || !Array.isArray(candidate.gpus) || !candidate.memory)
+    throw new Error('This JSON is not a machine description: load the output of `detect --json` (it has hostname, cpu, memory and gpus).');
+  return candidate as Machine;
+}
+
+const WORKLOAD_KEY = 'offload-studio.plan.workload';
+function savedWorkload(): WorkloadForm | null {
+  try {
+    const text = globalThis.localStorage?.getItem(WORKLOAD_KEY);
+    return text ? { ...defaultWorkload, ...(JSON.parse(text) as Partial<WorkloadForm>) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Defaults that fit the machine: its GPU count, and with no GPU the tiny preset (nothing else would run). */
+export function workloadForMachine(m: Machine | null, base: WorkloadForm = defaultWorkload): WorkloadForm {
+  if (!m) return base;
+  return m.gpus.length ? { ...base, gpus: m.gpus.length } : { ...base, model: 'tiny-llama', gpus: 1, seqLen: Math.min(base.seqLen, 512) };
+}
+
 interface PlanState {
   presets: Presets | null;
   presetsError: string | null;
@@ -37,6 +78,12 @@ interface PlanState {
   computing: boolean;
   error: string | null;
   selected: string[]; // strategies chosen to run
+  machine: MachineChoice;
+  /** True once the user changed the workload (or it came back from a reload): machine defaults stop applying. */
+  workloadTouched: boolean;
+  setMachine(choice: MachineChoice): void;
+  /** Apply defaults fitting this machine unless the user already chose a workload. */
+  fitToMachine(m: Machine | null): void;
   loadPresets(): Promise<void>;
   setWorkload(patch: Partial<WorkloadForm>): void;
   importConfig(text: string, name: string): Promise<void>;
@@ -69,10 +116,23 @@ export function preselect(plan: PlanResult): string[] {
   return [...picks];
 }
 
+const restored = savedWorkload();
+
 export const usePlan = create<PlanState>((set, get) => ({
   presets: null,
   presetsError: null,
-  workload: defaultWorkload,
+  workload: restored ?? defaultWorkload,
+  machine: { kind: 'this' },
+  workloadTouched: restored !== null,
+  setMachine(choice) {
+    set({ machine: choice });
+    // A machine chosen for planning brings its GPU count (a plan for 8 H200s asks for 8).
+    if (choice.kind !== 'this' && choice.machine.gpus.length) set({ workload: { ...get().workload, gpus: choice.machine.gpus.length } });
+  },
+  fitToMachine(m) {
+    if (get().workloadTouched || !m) return;
+    set({ workload: workloadForMachine(m, get().workload) });
+  },
   imported: [],
   scenario: null,
   plan: null,
@@ -88,7 +148,13 @@ export const usePlan = create<PlanState>((set, get) => ({
     }
   },
   setWorkload(patch) {
-    set({ workload: { ...get().workload, ...patch }, scenario: null });
+    const workload = { ...get().workload, ...patch };
+    set({ workload, scenario: null, workloadTouched: true });
+    try {
+      globalThis.localStorage?.setItem(WORKLOAD_KEY, JSON.stringify({ ...workload, model: get().imported.some((m) => m.id === workload.model) ? defaultWorkload.model : workload.model }));
+    } catch {
+      // private mode: the workload just does not survive a reload
+    }
   },
   async importConfig(text, name) {
     try {
@@ -102,7 +168,8 @@ export const usePlan = create<PlanState>((set, get) => ({
   async compute() {
     set({ computing: true, error: null });
     try {
-      const plan = await api.invoke('plan/compute', { workload: overrides(get()) });
+      const choice = get().machine;
+      const plan = await api.invoke('plan/compute', { workload: overrides(get()), ...(choice.kind === 'this' ? {} : { machine: choice.machine }) });
       set({ plan, computing: false, selected: preselect(plan) });
     } catch (error) {
       set({ computing: false, error: (error as Error).message });
