@@ -9,6 +9,7 @@ import { clusterCommands } from './cluster';
 import { measureCommands } from './measure';
 import { engineCommands } from './engine';
 import { planCommands } from './plan';
+import { tuneCommands } from './tune';
 
 export const commands: Record<string, Command> = {
   ...hardwareCommands,
@@ -20,4 +21,5 @@ export const commands: Record<string, Command> = {
   ...measureCommands,
   ...engineCommands,
   ...planCommands,
+  ...tuneCommands,
 };

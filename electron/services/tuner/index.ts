@@ -27,6 +27,8 @@ export { checkFit, gib, type FitVerdict } from './fit';
 export { planWorkload, predict, chooseCpuadamCoresPerc, type PlanOptions } from './plan';
 export { calibrationNote, calibrationTable, fitCalibration, fitEfficiency, knobsFromConfig, phaseTimesOf, sampleFromRun, type CalibrationRow, type CalibrationSample, type CalibrationResult, type StoredRunFacts } from './calibrate';
 export { computePlan, parseMachine, type ComputePlanInput } from './compute';
+export { searchStrategy, coresPercCandidates, type SearchResult } from './search';
+export { bestTrial, nextTrial, seedDefaultSpec, trialSecondsEstimate, tuneCandidates, TUNE_NOISE, type TuneCandidate, type TuneDecision, type TuneTrial } from './tune';
 
 import { catalog as catalogOf } from './presets';
 import { countParams as count } from './params';

@@ -1,0 +1,45 @@
+// The closed loop's decisions (issue 16): run the most promising untried candidate, stop when none is
+// predicted to beat the best measured by more than the noise, skip a strategy that ran out of memory.
+import { describe, expect, it } from 'vitest';
+import { nextTrial, planWorkload, seedDefaultSpec, tuneCandidates, type TuneTrial } from '../../../electron/services/tuner';
+import { h200Machine, h200Measurements } from './h200-machine';
+
+const plan = planWorkload({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4, gpus: 1 }, { machine: h200Machine(), measurements: h200Measurements() });
+const candidates = tuneCandidates(plan, ['zero2-offload', 'zero3-offload', 'superoffload', 'fsdp2-cpu-offload']);
+const trial = (i: number, tokensPerSecond: number | null, status = 'completed', errorClass: string | null = null): TuneTrial => ({
+  key: candidates[i].key,
+  strategyId: candidates[i].strategyId,
+  runId: `r${i}`,
+  status,
+  tokensPerSecond,
+  tflopsPerGpu: null,
+  stepSeconds: null,
+  errorClass,
+  seconds: 60,
+});
+
+describe('tune decisions', () => {
+  it('orders candidates by predicted tokens/s, each the strategy\'s searched spec', () => {
+    expect(candidates.length).toBe(4);
+    for (let i = 1; i < candidates.length; i++) expect(candidates[i - 1].predictedTokensPerSecond).toBeGreaterThanOrEqual(candidates[i].predictedTokensPerSecond);
+    expect(nextTrial(candidates, []).next?.key).toBe(candidates[0].key);
+  });
+  it('goes on while an untried candidate is predicted above the best measured + noise, then stops', () => {
+    const slow = trial(0, candidates[1].predictedTokensPerSecond * 0.5);
+    expect(nextTrial(candidates, [slow]).next?.key).toBe(candidates[1].key);
+    const fast = trial(0, candidates[0].predictedTokensPerSecond * 1.2);
+    const d = nextTrial(candidates, [fast]);
+    expect(d.next).toBeNull();
+    expect(d.reason).toMatch(/no untried candidate is predicted to beat the best measured/);
+  });
+  it('records an OOM trial and goes on without that strategy', () => {
+    const d = nextTrial(candidates, [trial(0, null, 'failed', 'cuda_oom')]);
+    expect(d.next?.strategyId).not.toBe(candidates[0].strategyId);
+  });
+  it('the seed defaults are the form\'s micro batch without searched knobs', () => {
+    const seed = seedDefaultSpec(plan, 'zero3-offload');
+    expect(seed.microBatch).toBe(4);
+    expect(seed.knobs.ratio).toBeUndefined();
+    expect(seed.configHash).not.toBe(candidates.find((c) => c.strategyId === 'zero3-offload')!.key);
+  });
+});
