@@ -206,10 +206,10 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   if (ds && s.offloadParam === 'cpu') pinnedBytes += (2 * 2 * P * A) / G;
   if (!ds && s.offloadOptimizer !== 'none') pinnedBytes += (4 * 2 * P * A + 4 * P * A) / G;
   if (s.superOffload) {
-    // the worker copies each sub-group's fp32 gradient into its pinned buffer; the trainer copies
-    // the updated fp32 partition back from the shared tensor (superoffload_utils.py / _stage3.py)
+    // the worker copies each sub-group's fp32 gradient into its pinned buffer (superoffload_utils.py).
+    // The updated partition comes back as the same shared storage, and torch's copy_ returns early
+    // when source and destination are the same data (ATen Copy.cpp), so the trainer copies nothing back.
     hostCopyBytesWorker += (8 * r * P) / G;
-    hostCopyBytesTrainer += (8 * r * P) / G;
   }
   const transfer = pinnedBytes / (pinned * C.transferEfficiency);
   const pageable = pageableBytes / (pageableRate(hw) * C.transferEfficiency);
