@@ -21,6 +21,24 @@ export class PdfError extends Error {
   }
 }
 
+/**
+ * playwright-core is an optionalDependency (package.json): serve and the CLI print PDFs through
+ * it, the desktop app does not. Missing (installed with --omit=optional, or a bundle copied
+ * without it), PDF export says so and what to do; every other export works.
+ */
+export async function loadPlaywright(importer: () => Promise<typeof import('playwright-core')> = () => import('playwright-core')): Promise<typeof import('playwright-core')> {
+  try {
+    return await importer();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /Cannot find (package|module) 'playwright-core'/.test(String((error as Error).message)))
+      throw new PdfError(
+        'PDF export needs playwright-core (an optional dependency of Offload Studio) and it is not installed: run `npm install playwright-core` where Offload Studio is installed, then export again. HTML, CSV, JSON and bundle exports do not need it; an HTML report can also be printed to PDF from any browser.',
+      );
+    throw error;
+  }
+}
+
 export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
@@ -46,7 +64,7 @@ export function createChromiumPdfRenderer(executable = chromiumPath(), options: 
     if (browser) return browser;
     const launching = (async () => {
       // Loaded on first use: the Electron app never prints this way and does not ship playwright-core.
-      const { chromium } = await import('playwright-core');
+      const { chromium } = await loadPlaywright();
       const b = await chromium.launch({ executablePath: executable, headless: true, args: CHROMIUM_ARGS, timeout: timeoutMs });
       // A crashed or killed browser is forgotten, so the next export launches a new one.
       b.on('disconnected', () => {
@@ -88,6 +106,7 @@ export function createChromiumPdfRenderer(executable = chromiumPath(), options: 
       try {
         b = await launch();
       } catch (error) {
+        if (error instanceof PdfError) throw error;
         throw new PdfError(`Chromium could not be started: ${(error as Error).message.split('\n').slice(0, 6).join('\n')}`);
       }
       // A fresh context per export: nothing (cache, storage) carries from one report to the next.
