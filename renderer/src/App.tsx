@@ -12,6 +12,7 @@ import { ReportsPage } from './pages/ReportsPage';
 import { PlanPage } from './pages/PlanPage';
 import { SetupPage } from './pages/SetupPage';
 import { RunPage } from './pages/RunPage';
+import { RunDetailPage } from './pages/RunDetailPage';
 
 const NAV: { id: PageId; label: string }[] = [
   { id: 'setup', label: 'Setup' },
@@ -36,7 +37,7 @@ const PAGES: Record<PageId, () => ReactElement> = {
 };
 
 export function App() {
-  const { page, go, info, loadInfo } = useApp();
+  const { page, go, info, loadInfo, runId } = useApp();
   const machine = useHardware((s) => s.machine);
   const hardwareError = useHardware((s) => s.error);
 
@@ -82,7 +83,7 @@ export function App() {
         </ul>
         <div className="nav-footer muted">{info ? `v${info.version} · ${info.transport}` : ''}</div>
       </nav>
-      <main className="content">{PAGES[page]()}</main>
+      <main className="content">{page === 'runs' && runId ? <RunDetailPage id={runId} /> : PAGES[page]()}</main>
     </div>
   );
 }

@@ -56,6 +56,28 @@ export function strategyColor(id: string): string {
 /** The one step statistic every page, report and CLI table shows (DESIGN: a figure is a median over measured steps). */
 export const STEP_STATISTIC = 'median of measured steps';
 
+// Failure classes in words (the class id stays beside it for searching the docs).
+const FAILURE_WORDS: Record<string, string> = {
+  cuda_oom: 'Out of GPU memory',
+  host_oom: 'Out of host memory',
+  op_build: 'A DeepSpeed op failed to build',
+  distributed: 'The distributed setup failed (NCCL)',
+  missing_package: 'A Python package is missing',
+  bad_config: 'The config was rejected',
+  diverged: 'Training diverged (loss NaN or infinite)',
+  timeout: 'Timed out',
+  cancelled: 'Cancelled',
+  unsupported: 'Not supported on this machine',
+  internal: 'The engine hit an internal error',
+  crashed: 'The engine crashed',
+  protocol: 'The engine sent output it should not have',
+  spawn: 'The engine did not start',
+};
+
+export function failureLabel(errorClass: string): string {
+  return FAILURE_WORDS[errorClass] ?? errorClass;
+}
+
 /** True for the seed comparison's baseline (ZeRO-Offload, not SuperOffload). */
 export function isZeroOffload(id: string): boolean {
   return ['zerooffload', 'zero2-offload', 'zero3-offload'].includes(id.toLowerCase());

@@ -44,3 +44,34 @@ export function liveMemoryOption(runs: LiveSeriesInput[]): EChartsOption {
     ]),
   };
 }
+
+/**
+ * One stored run's steps: step time (left axis) and TFLOPS per GPU (right axis) over its steps,
+ * warm-up steps hollow and grey, in the strategy's colour. The x-axis starts at the first step.
+ */
+export function runStepsOption(points: LiveSeriesInput['points'], strategy: string, muted = '#5d6672'): EChartsOption {
+  const color = strategyColor(strategy);
+  const hasTflops = points.some((p) => p.tflopsPerGpu != null);
+  return {
+    animation: false,
+    legend: { top: 0, type: 'plain', textStyle: { color: muted } },
+    grid: { left: 16, right: 16, top: 40, bottom: 36, containLabel: true },
+    tooltip: { trigger: 'axis', confine: true },
+    xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1, min: 'dataMin', max: 'dataMax' },
+    yAxis: [
+      { type: 'value', name: 'step s', scale: true, nameTextStyle: { align: 'left' } },
+      ...(hasTflops ? [{ type: 'value' as const, name: 'TFLOPS/GPU', scale: true, splitLine: { show: false }, nameTextStyle: { align: 'right' as const } }] : []),
+    ],
+    series: [
+      {
+        type: 'line',
+        name: 'step time (s)',
+        itemStyle: { color },
+        data: points.map((p) => ({ value: [p.step, p.stepSeconds], symbol: p.warmup ? 'emptyCircle' : 'circle', itemStyle: p.warmup ? { color: muted } : undefined })),
+      },
+      ...(hasTflops
+        ? [{ type: 'line' as const, name: 'TFLOPS/GPU', yAxisIndex: 1, lineStyle: { type: 'dashed' as const }, itemStyle: { color }, data: points.filter((p) => p.tflopsPerGpu != null).map((p) => ({ value: [p.step, p.tflopsPerGpu], symbol: p.warmup ? 'emptyCircle' : 'triangle' })) }]
+        : []),
+    ],
+  } as EChartsOption;
+}

@@ -2,19 +2,27 @@
 // the engine's log, and cancel. Failures are shown with their class, what happened and the fix.
 import { useMemo } from 'react';
 import { liveMemoryOption, liveTflopsOption, type LiveSeriesInput } from '../../../electron/contract/charts/live-charts';
-import { strategyLabel } from '../../../electron/contract/charts/labels';
+import { STEP_STATISTIC, strategyLabel } from '../../../electron/contract/charts/labels';
 import { Chart } from '../components/Chart';
 import { ProgressBar } from '../components/Progress';
 import { Card, EmptyState, ErrorBox, PageHeader } from '../components/ui';
 import { formatNumber } from '../format';
-import { useApp } from '../stores/app';
+import { runHref, useApp } from '../stores/app';
 import { useEngine } from '../stores/engine';
+
+/** The median of the measured (not warm-up) steps: the one step statistic of every page. */
+export function medianOfMeasured(samples: { warmup: boolean }[], pick: (s: never) => number | null): number | null {
+  const xs = samples.filter((s) => !s.warmup).map((s) => pick(s as never)).filter((v): v is number => v != null && Number.isFinite(v)).sort((a, b) => a - b);
+  if (!xs.length) return null;
+  const mid = Math.floor(xs.length / 2);
+  return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
+}
 
 export function RunPage() {
   const { sweepId, runIds, runs, last, log, cancel, cancelling, done, error, startedAt } = useEngine();
   const go = useApp((s) => s.go);
   const series: LiveSeriesInput[] = useMemo(
-    () => runIds.map((id) => runs[id]).filter((r) => r && r.samples.length).map((r) => ({ name: `${strategyLabel(r.strategy)} #${r.repeatIndex + 1}`, points: r.samples })),
+    () => runIds.map((id) => runs[id]).filter((r) => r && r.samples.length).map((r) => ({ name: `${strategyLabel(r.strategy)} #${r.repeatIndex + 1}`, strategy: r.strategy, points: r.samples })),
     [runIds, runs],
   );
   const tflops = useMemo(() => liveTflopsOption(series), [series]);
@@ -69,24 +77,27 @@ export function RunPage() {
               <th>Strategy</th>
               <th>Repeat</th>
               <th>Status</th>
-              <th>Last step (s)</th>
-              <th>TFLOPS / GPU</th>
+              <th title={`Step time, ${STEP_STATISTIC}`}>Step s (median)</th>
+              <th title={`Model TFLOPS per GPU, ${STEP_STATISTIC}`}>TFLOPS / GPU (median)</th>
               <th>What happened</th>
             </tr>
           </thead>
           <tbody>
             {runIds.map((id) => {
               const r = runs[id];
-              const lastSample = r.samples[r.samples.length - 1];
+              const stepMedian = medianOfMeasured(r.samples, (s: { stepSeconds: number }) => s.stepSeconds);
+              const tflopsMedian = medianOfMeasured(r.samples, (s: { tflopsPerGpu: number | null }) => s.tflopsPerGpu);
               return (
                 <tr key={id} data-testid="sweep-run" data-run-id={id} data-strategy={r.strategy} data-repeat={r.repeatIndex} data-status={r.status}>
-                  <td>{strategyLabel(r.strategy)}</td>
+                  <td>
+                    <a href={runHref(id)}>{strategyLabel(r.strategy)}</a>
+                  </td>
                   <td>{r.repeatIndex + 1}</td>
                   <td>
                     <span className={`badge badge-${r.status}`}>{r.status}</span>
                   </td>
-                  <td>{formatNumber(lastSample?.stepSeconds, 3)}</td>
-                  <td>{formatNumber(lastSample?.tflopsPerGpu ?? null, 2)}</td>
+                  <td>{formatNumber(stepMedian, 3)}</td>
+                  <td>{formatNumber(tflopsMedian, 1)}</td>
                   <td className="small">
                     {r.errorClass && <strong>{r.errorClass}: </strong>}
                     {r.message}
@@ -97,6 +108,7 @@ export function RunPage() {
             })}
           </tbody>
         </table>
+        <p className="muted small">Step time and TFLOPS are the {STEP_STATISTIC} (warm-up steps not counted), as on the Runs, Compare and report pages.</p>
       </Card>
       <div className="grid" style={{ marginTop: 16 }}>
         <Card title="TFLOPS per GPU, per step (hollow = warm-up)">

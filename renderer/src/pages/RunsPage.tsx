@@ -2,10 +2,12 @@
 // hand (fixed row height; only the visible rows plus an overscan are in the DOM), so 10,000+
 // runs scroll smoothly. Select runs to compare or delete; click a row to edit its tags and notes.
 import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
-import { strategyLabel, type RunSummary } from '../../../electron/contract';
+import { STEP_STATISTIC, strategyColor, strategyLabel, type RunSummary } from '../../../electron/contract';
 import { EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { formatNumber } from '../format';
-import { useApp } from '../stores/app';
+import { runHref, useApp } from '../stores/app';
+import { useMachines } from '../stores/machines';
+import { formatDuration } from './RunDetailPage';
 import { useCompare } from '../stores/compare';
 import { EMPTY_FILTER, filterRuns, sortRuns, useRuns, type SortKey } from '../stores/runs';
 
@@ -13,16 +15,20 @@ export const ROW_HEIGHT = 36;
 const OVERSCAN = 8;
 const VIEWPORT_HEIGHT = 520;
 
-const COLUMNS: { key: SortKey | null; label: string; className?: string }[] = [
+// Which way is better is said in words ("high"/"low" best), so it never reads as the sort arrow (▲/▼).
+const COLUMNS: { key: SortKey | null; label: string; className?: string; better?: 'high' | 'low'; title?: string }[] = [
   { key: null, label: '' },
   { key: 'createdAt', label: 'Created' },
   { key: 'status', label: 'Status' },
   { key: 'model', label: 'Model' },
   { key: 'strategy', label: 'Strategy' },
+  { key: 'duration', label: 'Duration', className: 'num' },
+  { key: 'machineId', label: 'Machine' },
+  { key: 'sweepId', label: 'Sweep' },
   { key: null, label: 'Tags' },
-  { key: 'tflopsPerGpu', label: 'TFLOPS/GPU ↑', className: 'num' },
-  { key: 'tokensPerSecond', label: 'Tokens/s ↑', className: 'num' },
-  { key: 'stepSeconds', label: 'Step s ↓', className: 'num' },
+  { key: 'tflopsPerGpu', label: 'TFLOPS/GPU', className: 'num', better: 'high', title: `Model TFLOPS per GPU, ${STEP_STATISTIC}` },
+  { key: 'tokensPerSecond', label: 'Tokens/s', className: 'num', better: 'high', title: `Tokens per second, ${STEP_STATISTIC}` },
+  { key: 'stepSeconds', label: 'Step s', className: 'num', better: 'low', title: `Step time in seconds, ${STEP_STATISTIC}` },
 ];
 
 /** The rows to render for a scroll position: [first, last) with overscan on both sides. */
@@ -47,6 +53,11 @@ function RunEditor({ run, onClose }: { run: RunSummary; onClose: () => void }) {
       <h2>
         {strategyLabel(run.strategy)} · {run.model} <span className="muted small">{run.id}</span>
       </h2>
+      <p className="small">
+        <a href={runHref(run.id)} data-testid="open-run-page">
+          Open the run page (config, steps, machine, log) ›
+        </a>
+      </p>
       {run.errorMessage && <p className="warn-text small">{run.errorClass ? `${run.errorClass}: ` : ''}{run.errorMessage}</p>}
       <label className="field">
         <span>Tags (comma separated)</span>
@@ -85,6 +96,10 @@ export function RunsPage() {
   useEffect(() => {
     void load();
   }, [load]);
+  const machineNames = useMachines((s) => s.names);
+  useEffect(() => {
+    void useMachines.getState().resolve(runs);
+  }, [runs]);
 
   const sorted = useMemo(() => sortRuns(runs, sort), [runs, sort]);
   const rows = useMemo(() => filterRuns(sorted, filter), [sorted, filter]);
@@ -198,11 +213,12 @@ export function RunsPage() {
                     />
                   </span>
                 ) : (
-                  <span key={c.label} role="columnheader" className={c.className} aria-sort={c.key && sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
+                  <span key={c.label} role="columnheader" className={c.className} title={c.title} aria-sort={c.key && sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
                     {c.key ? (
                       <button type="button" className="sort" onClick={() => sortBy(c.key!)}>
                         {c.label}
-                        {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                        {c.better && <span className="better-mark" title={`${c.better}er is better`}>{c.better} best</span>}
+                        {sort.key === c.key ? <span className="sort-mark" aria-hidden="true">{sort.dir === 'asc' ? ' ▲' : ' ▼'}</span> : ''}
                       </button>
                     ) : (
                       c.label
@@ -230,15 +246,23 @@ export function RunsPage() {
                       <span role="gridcell" onClick={(e) => e.stopPropagation()}>
                         <input type="checkbox" aria-label={`Select run ${r.id}`} checked={selectedSet.has(r.id)} onChange={() => toggle(r.id)} />
                       </span>
-                      <span role="gridcell" title={r.createdAt}>{new Date(r.createdAt).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}</span>
+                      <span role="gridcell" title={`${r.createdAt} — open the run page`}>
+                        <a href={runHref(r.id)} onClick={(e) => e.stopPropagation()} data-testid="run-link">
+                          {new Date(r.createdAt).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}
+                        </a>
+                      </span>
                       <span role="gridcell">
                         <span className={`badge badge-${r.status}`}>{r.status}</span>
                       </span>
                       <span role="gridcell" title={r.model}>{r.model}</span>
                       <span role="gridcell" title={r.strategy}>
+                        <span className="swatch" style={{ background: strategyColor(r.strategy) }} aria-hidden="true" />
                         {strategyLabel(r.strategy)}
                         {r.repeatIndex > 0 ? <span className="muted small"> #{r.repeatIndex + 1}</span> : null}
                       </span>
+                      <span role="gridcell" className="num">{formatDuration(r.startedAt, r.finishedAt)}</span>
+                      <span role="gridcell" title={r.machineId ?? undefined}>{r.machineId ? (machineNames[r.machineId] ?? r.machineId.slice(0, 8)) : '—'}</span>
+                      <span role="gridcell" title={r.sweepId ?? undefined}>{r.sweepId ? r.sweepId.slice(0, 8) : '—'}</span>
                       <span role="gridcell" className="tags" title={r.notes || undefined}>
                         {r.tags.map((t) => (
                           <span key={t} className={`tag${t === 'sample' ? ' tag-sample' : ''}`}>{t}</span>

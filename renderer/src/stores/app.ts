@@ -7,25 +7,42 @@ export const pages = ['setup', 'hardware', 'plan', 'run', 'runs', 'compare', 're
 export type PageId = (typeof pages)[number];
 
 function pageFromHash(): PageId {
-  const id = window.location.hash.replace(/^#\/?/, '') as PageId;
+  const id = window.location.hash.replace(/^#\/?/, '').split('/')[0] as PageId;
   return pages.includes(id) ? id : 'hardware';
 }
 
+/** `#/runs/<id>`: the run page of one stored run (a link that can be shared or reloaded). */
+export function runIdFromHash(): string | null {
+  const m = window.location.hash.match(/^#\/?runs\/(.+)$/);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+export const runHref = (id: string) => `#/runs/${encodeURIComponent(id)}`;
+
 interface AppState {
   page: PageId;
+  /** The run whose page is open (under Runs), from the URL. */
+  runId: string | null;
   info: ResponseOf<'app/info'> | null;
   infoError: string | null;
   go(page: PageId): void;
+  openRun(id: string | null): void;
   loadInfo(): Promise<void>;
 }
 
 export const useApp = create<AppState>((set) => ({
   page: pageFromHash(),
+  runId: runIdFromHash(),
   info: null,
   infoError: null,
   go(page) {
     if (window.location.hash !== `#/${page}`) window.location.hash = `#/${page}`;
-    set({ page });
+    set({ page, runId: null });
+  },
+  openRun(id) {
+    const hash = id ? runHref(id) : '#/runs';
+    if (window.location.hash !== hash) window.location.hash = hash;
+    set({ page: 'runs', runId: id });
   },
   async loadInfo() {
     try {
@@ -36,4 +53,4 @@ export const useApp = create<AppState>((set) => ({
   },
 }));
 
-window.addEventListener('hashchange', () => useApp.setState({ page: pageFromHash() }));
+window.addEventListener('hashchange', () => useApp.setState({ page: pageFromHash(), runId: runIdFromHash() }));

@@ -5,7 +5,14 @@ import { create } from 'zustand';
 import type { RunStatus, RunSummary } from '../../../electron/contract';
 import { api } from '../api/client';
 
-export type SortKey = 'createdAt' | 'status' | 'model' | 'strategy' | 'tflopsPerGpu' | 'tokensPerSecond' | 'stepSeconds';
+export type SortKey = 'createdAt' | 'status' | 'model' | 'strategy' | 'duration' | 'machineId' | 'sweepId' | 'tflopsPerGpu' | 'tokensPerSecond' | 'stepSeconds';
+
+/** Seconds from start to finish; null while running or when never started. */
+export function durationSeconds(r: RunSummary): number | null {
+  if (!r.startedAt || !r.finishedAt) return null;
+  const s = (Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000;
+  return Number.isFinite(s) && s >= 0 ? s : null;
+}
 
 export interface RunsFilter {
   text: string; // matches id, model, strategy, tags, notes
@@ -22,9 +29,10 @@ export const EMPTY_FILTER: RunsFilter = { text: '', model: '', strategy: '', sta
 export function sortRuns(runs: readonly RunSummary[], sort: { key: SortKey; dir: 'asc' | 'desc' }): RunSummary[] {
   const sign = sort.dir === 'asc' ? 1 : -1;
   const key = sort.key;
+  const value = (r: RunSummary) => (key === 'duration' ? durationSeconds(r) : r[key]);
   return [...runs].sort((a, b) => {
-    const x = a[key];
-    const y = b[key];
+    const x = value(a);
+    const y = value(b);
     if (x == null && y == null) return 0;
     if (x == null) return 1;
     if (y == null) return -1;

@@ -1,0 +1,195 @@
+// One stored run, reachable by URL (#/runs/<id>): what ran (config, knobs, workload), how it went
+// (per-step curves, the figures as medians of measured steps beside the tuner's prediction),
+// where (the machine at run time), and when it failed, the class, the message and the fix.
+import { useEffect, useMemo, useState } from 'react';
+import { runStepsOption } from '../../../electron/contract/charts/live-charts';
+import { failureLabel, STEP_STATISTIC, strategyLabel } from '../../../electron/contract/charts/labels';
+import type { Machine, RunDetail, RunSpec } from '../../../electron/contract';
+import { api } from '../api/client';
+import { Chart } from '../components/Chart';
+import { Card, ErrorBox, KeyValues, PageHeader, Skeleton } from '../components/ui';
+import { formatBytes, formatNumber } from '../format';
+import { useApp } from '../stores/app';
+import { StrategyName } from './PlanPage';
+
+/** "2 min 05 s", "41 s", "—". */
+export function formatDuration(startedAt: string | null, finishedAt: string | null): string {
+  if (!startedAt || !finishedAt) return '—';
+  const s = (Date.parse(finishedAt) - Date.parse(startedAt)) / 1000;
+  if (!Number.isFinite(s) || s < 0) return '—';
+  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, '0')} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.round((s % 3600) / 60)).padStart(2, '0')} min`;
+}
+
+const num = (o: unknown, k: string): number | null => {
+  const v = o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : null;
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+};
+
+function deltaText(measured: number | null, predicted: number | null): string {
+  if (measured == null || predicted == null || predicted === 0) return '';
+  const d = ((measured - predicted) / predicted) * 100;
+  return `${d >= 0 ? '+' : ''}${d.toFixed(1)} %`;
+}
+
+export function RunDetailPage({ id }: { id: string }) {
+  const openRun = useApp((s) => s.openRun);
+  const [detail, setDetail] = useState<RunDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setDetail(null);
+    setError(null);
+    api
+      .invoke('runs/get', { id, logLines: 200 })
+      .then((d) => live && setDetail(d))
+      .catch((e: Error) => live && setError(e.message));
+    return () => {
+      live = false;
+    };
+  }, [id]);
+
+  const chart = useMemo(
+    () => (detail && detail.samples.length ? runStepsOption(detail.samples.map((s) => ({ step: s.step, warmup: s.warmup, tflopsPerGpu: s.tflopsPerGpu, gpuPeakBytes: s.gpuPeakBytes, hostRssBytes: s.hostRssBytes, stepSeconds: s.stepSeconds })), detail.summary.strategy) : null),
+    [detail],
+  );
+
+  const back = (
+    <button type="button" className="secondary" onClick={() => openRun(null)}>
+      All runs
+    </button>
+  );
+  if (error)
+    return (
+      <div className="page" data-testid="run-detail">
+        <PageHeader title="Run" subtitle={id} actions={back} />
+        <ErrorBox message={error} />
+      </div>
+    );
+  if (!detail)
+    return (
+      <div className="page">
+        <PageHeader title="Run" subtitle={id} actions={back} />
+        <Skeleton lines={6} />
+      </div>
+    );
+
+  const r = detail.summary;
+  const spec = (detail.spec ?? null) as Partial<RunSpec> | null;
+  const predicted = (detail.predicted ?? spec?.prediction ?? null) as Record<string, unknown> | null;
+  const machine = (detail.snapshot ?? null) as Machine | null;
+  const config = spec?.dsConfig ?? spec?.fsdp ?? (detail.config && typeof detail.config === 'object' ? ((detail.config as Record<string, unknown>).config ?? detail.config) : null);
+  const knobs = Object.entries(spec?.knobs ?? {});
+  const rows: [string, number | null, number | null, (v: number | null) => string][] = [
+    [`Step time (s, ${STEP_STATISTIC})`, r.stepSeconds, num(predicted, 'stepSeconds'), (v) => formatNumber(v, 3)],
+    ['Model TFLOPS per GPU', r.tflopsPerGpu, num(predicted, 'tflopsPerGpu'), (v) => formatNumber(v, 1)],
+    ['Tokens per second', r.tokensPerSecond, num(predicted, 'tokensPerSecond'), (v) => formatNumber(v, 0)],
+    ['GPU memory peak', r.peakGpuBytes, num(predicted, 'gpuPeakBytes'), (v) => (v == null ? '—' : formatBytes(v))],
+    ['Host memory peak', r.peakHostBytes, num(predicted, 'hostPeakBytes'), (v) => (v == null ? '—' : formatBytes(v))],
+  ];
+
+  return (
+    <div className="page run-detail" data-testid="run-detail" data-run-id={r.id}>
+      <PageHeader title={`${strategyLabel(r.strategy)} · ${r.model}`} subtitle={`Run ${r.id}`} actions={back} />
+      <div className="grid">
+        <Card title="The run">
+          <KeyValues
+            rows={[
+              ['Strategy', <StrategyName id={r.strategy} />],
+              ['Status', <span className={`badge badge-${r.status}`}>{r.status}</span>],
+              ['Started', r.startedAt ? new Date(r.startedAt).toLocaleString() : new Date(r.createdAt).toLocaleString()],
+              ['Duration', formatDuration(r.startedAt, r.finishedAt)],
+              ['Steps', detail.steps != null ? `${detail.steps} measured after ${detail.warmup ?? 0} warm-up` : '—'],
+              ['Sweep', r.sweepId ? `${r.sweepId} · repeat ${r.repeatIndex + 1}` : '—'],
+              ['Tags', r.tags.length ? r.tags.join(', ') : '—'],
+              ...(r.notes ? [['Notes', r.notes] as [string, string]] : []),
+            ]}
+          />
+        </Card>
+        <Card title="Measured vs predicted" testId="run-figures">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Figure</th>
+                <th className="num">Measured</th>
+                <th className="num">Predicted</th>
+                <th className="num">Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(([label, m, p, f]) => (
+                <tr key={label}>
+                  <td>{label}</td>
+                  <td className="num">{f(m)}</td>
+                  <td className="num">{f(p)}</td>
+                  <td className="num">{deltaText(m, p)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="muted small">Measured figures are medians of the measured steps (warm-up steps not counted).</p>
+        </Card>
+      </div>
+      {r.errorClass || r.errorMessage ? (
+        <Card title="What went wrong" testId="run-failure">
+          <p>
+            <strong>{r.errorClass ? failureLabel(r.errorClass) : 'Failed'}</strong>
+            {r.errorClass && <span className="muted small"> ({r.errorClass})</span>}
+          </p>
+          {r.errorMessage && <p>{r.errorMessage}</p>}
+          {detail.errorFix && <p>Fix: {detail.errorFix}</p>}
+        </Card>
+      ) : null}
+      {chart && (
+        <Card title="Per step (hollow: warm-up, not counted)">
+          <Chart option={chart} height={300} testId="chart-run-steps" ariaLabel="Step time and TFLOPS per step" />
+        </Card>
+      )}
+      <div className="grid">
+        <Card title="Workload and knobs" testId="run-config">
+          <KeyValues
+            rows={[
+              ['Model', r.model],
+              ['Sequence length', String(spec?.seqLen ?? r.seqLen ?? '—')],
+              ['Micro batch / GPU', String(spec?.microBatch ?? r.microBatch ?? '—')],
+              ['Gradient accumulation', String(spec?.gradAccum ?? '—')],
+              ['GPUs × nodes', `${spec?.gpus ?? r.worldSize ?? '—'} × ${spec?.nodes ?? r.nodes ?? 1}`],
+              ['Precision', String(spec?.precision ?? r.precision ?? '—')],
+              ['Knobs', knobs.length ? knobs.map(([k, v]) => `${k} ${String(v)}`).join(', ') : '—'],
+              ['Config hash', <code>{spec?.configHash ?? r.configHash ?? '—'}</code>],
+            ]}
+          />
+        </Card>
+        <Card title="Machine" testId="run-machine">
+          {machine && typeof machine === 'object' && Array.isArray(machine.gpus) ? (
+            <KeyValues
+              rows={[
+                ['Host', machine.hostname],
+                ['GPUs', machine.gpus.length ? `${machine.gpus.length} × ${machine.gpus[0].name}` : 'none'],
+                ['CPU', `${machine.cpu?.model ?? '—'} (${machine.cpu?.physicalCores ?? '—'} cores)`],
+                ['Memory', formatBytes(machine.memory?.totalBytes ?? 0)],
+                ['Machine id', <code>{machine.machineId}</code>],
+              ]}
+            />
+          ) : (
+            <p className="muted">No system snapshot was stored with this run.</p>
+          )}
+        </Card>
+      </div>
+      {config ? (
+        <Card title={r.engine === 'fsdp2' ? 'FSDP2 settings' : 'ds_config.json'}>
+          <details>
+            <summary>Show the exact config the engine ran</summary>
+            <pre className="code">{JSON.stringify(config, null, 2)}</pre>
+          </details>
+        </Card>
+      ) : null}
+      <Card title="Engine log (last lines)">
+        <pre className="code log" data-testid="run-log-tail">
+          {detail.logTail.length ? detail.logTail.join('\n') : 'No log was kept for this run.'}
+        </pre>
+      </Card>
+    </div>
+  );
+}
