@@ -17,7 +17,9 @@ describe('samples/load', () => {
       const ids = runs.filter((r) => r.strategy === 'superoffload' || r.strategy === 'zero3-offload').map((r) => r.id);
       const c = await backend.invoke('compare/runs', { ids });
       expect(c.headline).toBe('ZeRO-3 Offload was 1.15× faster than SuperOffload (TFLOPS/GPU median of 2 repeats)');
-      expect(c.capacity.gpuBytes).toBe(150109880320); // from the runner's device list
+      // the runs carry the H200 host's machine snapshot (issue 16: tests/fixtures/hosts/h200-sxm-x86/machine.json), so nvidia-smi's 143771 MiB
+      expect(c.capacity.gpuBytes).toBe(143771 * 2 ** 20);
+      expect(runs.every((r) => r.machineId === '705f57569eba7f15')).toBe(true);
       expect(c.configDiff.map((d) => d.path)).toContain('dsConfig.zero_optimization.offload_optimizer.super_offload');
       // Loading again imports nothing twice.
       expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(10);
