@@ -113,3 +113,27 @@ reportFigure({ id: 'tuner-memory-host-error-worst', label: 'host memory: worst |
 const worstGpu = Math.max(...memRows.map((r) => Math.abs(r.gpuErr)));
 reportFigure({ id: 'tuner-memory-gpu-error-worst', label: 'GPU memory: worst |predicted − measured peak allocated| over the sample runs', value: worstGpu * 100, unit: '%', goal: '≤ 25 %', ok: worstGpu <= 0.25, note: 'the runner reports peak allocated; the fit verdict keeps 5% headroom for reserved' });
 reportFigure({ id: 'tuner-memory-fit-verdicts', label: 'sample runs that completed and are predicted to fit', value: (memRows.filter((r) => r.fits).length / memRows.length) * 100, unit: '%', goal: '= 100 %', ok: memRows.every((r) => r.fits) });
+
+// Ranking: do the uncalibrated and the calibrated model order the strategies as measured (median per
+// strategy over its runs)? Share of strategy pairs in the measured order.
+function pairsInOrder(key: 'predicted' | 'calibrated'): number {
+  const by = new Map<string, { measured: number[]; model: number[] }>();
+  for (const r of fit.rows) {
+    const e = by.get(r.strategyId) ?? { measured: [], model: [] };
+    e.measured.push(r.measured);
+    e.model.push(r[key]);
+    by.set(r.strategyId, e);
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const list = [...by.entries()].map(([id, e]) => ({ id, measured: med(e.measured), model: med(e.model) }));
+  let ok = 0;
+  let all = 0;
+  for (let i = 0; i < list.length; i++)
+    for (let j = i + 1; j < list.length; j++) {
+      all++;
+      if (Math.sign(list[i].measured - list[j].measured) === Math.sign(list[i].model - list[j].model)) ok++;
+    }
+  return all ? ok / all : 1;
+}
+const rankBefore = pairsInOrder('predicted');
+reportFigure({ id: 'tuner-ranking-uncalibrated', label: 'strategy pairs the uncalibrated model orders as measured (step time, sample)', value: rankBefore * 100, unit: '%', goal: '= 100 %', ok: rankBefore === 1 });
