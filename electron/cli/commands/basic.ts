@@ -1,5 +1,6 @@
 // The CLI's commands. Each is a thin layer: parse flags, call the backend, print.
 import type { Command } from '../command';
+import { STEP_STATISTIC, strategyLabel } from '../../contract/charts/labels';
 
 export const basicCommands: Record<string, Command> = {
   runs: {
@@ -19,9 +20,9 @@ export const basicCommands: Record<string, Command> = {
         out('No runs yet. Plan a workload and run your first comparison (npm run cli -- run --help).');
         return 0;
       }
-      out(`${total} run(s)`);
+      out(`${total} run(s) — figures are the ${STEP_STATISTIC}`);
       for (const r of runs)
-        out(`${r.id}  ${r.status.padEnd(11)} ${r.model.padEnd(16)} ${r.strategy.padEnd(20)} ${r.tflopsPerGpu?.toFixed(1) ?? '—'} TFLOPS/GPU`);
+        out(`${r.id}  ${r.status.padEnd(11)} ${r.model.padEnd(16)} ${`${strategyLabel(r.strategy)} (${r.strategy})`.padEnd(43)} ${r.tflopsPerGpu?.toFixed(1) ?? '—'} TFLOPS/GPU  ${r.stepSeconds?.toFixed(3) ?? '—'} s/step`);
       return 0;
     },
   },

@@ -7,6 +7,7 @@ import type { ModelArch, PlanResult, WorkloadOverrides } from '../../contract';
 import { parseMachine } from '../../services/tuner';
 import type { Command, CommandContext } from '../command';
 import { formatBytes } from '../format';
+import { strategyLabel } from '../../contract/charts/labels';
 
 const USAGE =
   'plan --model <preset|path/to/config.json> --seq N --micro-batch N --gpus N [--nodes N] [--grad-accum N] [--global-batch N] [--precision bf16|fp16] [--no-checkpointing] [--scenario id] [--machine detect.json] [--write-configs DIR] [--write-specs DIR] [--steps N] [--warmup N] [--json]';
@@ -37,16 +38,17 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
   out(`workload: seq ${w.seqLen}, micro ${w.microBatch} × accumulation ${w.gradAccum} × ${w.gpus} GPU(s) × ${w.nodes} node(s), ${w.precision}, checkpointing ${w.activationCheckpointing ? 'on' : 'off'} [${modelName}]`);
   out(`machine: ${plan.profile.machineLabel} (${plan.profile.machineSource}); matmul ${plan.profile.matmulTflops.toFixed(0)} TFLOPS, host link ${(plan.profile.hostLinkBytesPerSecond / 1e9).toFixed(0)} GB/s`);
   out('');
-  out(`${'strategy'.padEnd(20)} ${'fits'.padEnd(4)} ${'GPU/GPU'.padStart(10)} ${'host/node'.padStart(10)} ${'NVMe'.padStart(10)} ${'step s'.padStart(8)} ${'TFLOPS/GPU'.padStart(10)}  why`);
+  // One display name per strategy (the id beside it); a strategy that does not fit has no speed: "—".
+  out(`${'strategy'.padEnd(43)} ${'fits'.padEnd(4)} ${'GPU/GPU'.padStart(10)} ${'host/node'.padStart(10)} ${'NVMe'.padStart(10)} ${'step s'.padStart(8)} ${'TFLOPS/GPU'.padStart(10)}  why`);
   for (const s of plan.strategies)
     out(
-      `${s.id.padEnd(20)} ${(s.fits ? 'yes' : 'no').padEnd(4)} ${formatBytes(s.memory.gpuBytes).padStart(10)} ${formatBytes(s.memory.hostBytes).padStart(10)} ${formatBytes(s.memory.nvmeBytes).padStart(10)} ${s.predicted.stepSeconds.toFixed(2).padStart(8)} ${s.predicted.tflopsPerGpu.toFixed(1).padStart(10)}  ${s.reason}`,
+      `${`${strategyLabel(s.id)} (${s.id})`.padEnd(43)} ${(s.fits ? 'yes' : 'no').padEnd(4)} ${formatBytes(s.memory.gpuBytes).padStart(10)} ${formatBytes(s.memory.hostBytes).padStart(10)} ${formatBytes(s.memory.nvmeBytes).padStart(10)} ${(s.fits ? s.predicted.stepSeconds.toFixed(2) : '—').padStart(8)} ${(s.fits ? s.predicted.tflopsPerGpu.toFixed(1) : '—').padStart(10)}  ${s.reason}`,
     );
   out('');
   const r = plan.recommended;
   if (!r) out('recommended: none — no strategy fits this machine.');
   else {
-    out(`recommended: ${r.strategyId} (micro batch ${r.microBatch}${r.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${r.cpuadamCoresPerc}` : ''}) — ${r.reason}`);
+    out(`recommended: ${strategyLabel(r.strategyId)} (${r.strategyId}, micro batch ${r.microBatch}${r.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${r.cpuadamCoresPerc}` : ''}) — ${r.reason}`);
     out(`  aggregate ${r.predicted.tflopsAggregate.toFixed(0)} TFLOPS over ${w.gpus * w.nodes} GPU(s), ${r.predicted.tokensPerSecond.toFixed(0)} tokens/s`);
     for (const why of r.knobReasons ?? []) out(`  · ${why}`);
     if (r.runnerUp) out(`runner-up: ${r.runnerUp.strategyId} — ${r.runnerUp.reason}`);
