@@ -147,7 +147,7 @@ def run(spec, writer, rank, local_rank, world_size, started):
                 effectiveConfig=runner.effective_config(), formula=flops.FORMULA_TEXT,
                 optimizer=opt_basic, optimizerWrapper=opt_wrapper, optimizerImpl=opt_impl, initSeconds=init_seconds,
                 modelId=m.get("id"), modelFamily=m.get("family"), paramsPredicted=params_predicted,
-                runId=spec["runId"])
+                runId=spec["runId"], strategy=spec["strategy"], configHash=spec["configHash"])
 
     # Distinct synthetic batches per micro-batch slot, reused across steps (generation is
     # outside the timed region either way).

@@ -49,6 +49,8 @@ def test_a_written_spec_runs_unchanged_through_the_runner(written, tmp_path):
     assert run.rc == 0, run.stderr[-4000:]
     config = run.one("config")
     assert (config["microBatch"], config["seqLen"], config["gradAccum"]) == (spec["microBatch"], spec["seqLen"], spec["gradAccum"])
+    # The output says which spec it ran: a converter can match it to the spec file.
+    assert (config["strategy"], config["configHash"], config["runId"]) == (spec["strategy"], spec["configHash"], spec["runId"])
     effective = config["effectiveConfig"]
     # DeepSpeed resolved the spec's config as given: every key the spec sets has the spec's value.
     assert_subset(spec["dsConfig"], effective, "dsConfig")

@@ -97,6 +97,12 @@ export function convertRunnerSweep(dir: string, options: RawSweepOptions): { fil
       continue;
     }
     const { messages, rejected, otherTypes: other } = parseRunnerLines(fs.readFileSync(path.join(dir, name), 'utf8'));
+    // A runner that names the spec it ran (config.configHash) must have run this one.
+    const ran = (messages.find((m) => m.type === 'config') as { configHash?: unknown } | undefined)?.configHash;
+    if (typeof ran === 'string' && ran !== found.spec.configHash) {
+      skipped.push(`${runId}.jsonl: ran config ${ran}, but the spec beside it is ${found.spec.configHash}`);
+      continue;
+    }
     rejectedLines += rejected;
     for (const [k, n] of Object.entries(other)) otherTypes[k] = (otherTypes[k] ?? 0) + n;
     runs.push({ runId, spec: { ...found.spec, runId }, messages });

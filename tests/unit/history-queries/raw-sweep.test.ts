@@ -29,6 +29,10 @@ describe('raw sweep → runs file', () => {
     runnerOutput(dir, 'second', 'superoffload', 'ok');
     runnerOutput(dir, 'first', 'zero3-offload', 'ok');
     runnerOutput(dir, 'third', 'superoffload', 'error');
+    // An output whose runner names another spec than the one beside it is not stored under it.
+    const lines = fs.readFileSync(path.join(dir, 'first.jsonl'), 'utf8').split('\n').map((l) => (l.includes('"type": "config"') ? JSON.stringify({ ...JSON.parse(l), configHash: 'sha256:other' }) : l));
+    fs.writeFileSync(path.join(dir, 'mismatch.jsonl'), lines.join('\n'));
+    fs.copyFileSync(path.join(dir, 'first.spec.json'), path.join(dir, 'mismatch.spec.json'));
     fs.writeFileSync(path.join(dir, 'notes.jsonl'), '');
     fs.writeFileSync(path.join(dir, 'bad.jsonl'), '');
     fs.writeFileSync(path.join(dir, 'bad.spec.json'), JSON.stringify({ ...buildRunSpec(workload, 'zero3-offload'), microBatch: 0 }));
@@ -36,6 +40,7 @@ describe('raw sweep → runs file', () => {
     const { file, skipped, rejectedLines } = convertRunnerSweep(dir, { source, sweepId: 'sw-sample' });
     expect(skipped).toEqual([
       "bad.spec.json: field 'microBatch' Too small: expected number to be >0",
+      `mismatch.jsonl: ran config sha256:other, but the spec beside it is ${buildRunSpec(workload, 'zero3-offload').configHash}`,
       'notes.jsonl: no notes.spec.json beside it (the RunSpec it ran)',
     ]);
     expect(rejectedLines).toBe(0);
