@@ -54,7 +54,6 @@ const PANELS: { key: Key; title: string; cap: string }[] = [
 export function memoryPanelsOption(rows: MemoryRow[], capacity: MemoryCapacity, theme: PanelTheme, opts: { top?: number; title?: EChartsOption['title'] } = {}): EChartsOption {
   const panels = PANELS.filter((p) => p.key !== 'nvmeBytes' || rows.some((r) => (r.nvmeBytes ?? 0) > 0));
   const top = opts.top ?? 40;
-  const labelWidth = 120;
   const gap = 5; // percent between panels
   const left0 = 2;
   const avail = 100 - left0 - 3;
@@ -101,7 +100,7 @@ export function memoryPanelsOption(rows: MemoryRow[], capacity: MemoryCapacity, 
       data: categories,
       axisTick: { show: false },
       axisLine: { lineStyle: { color: theme.grid } },
-      axisLabel: i === 0 ? { color: theme.text, width: labelWidth, overflow: 'truncate' as const } : { show: false },
+      axisLabel: i === 0 ? { color: theme.text } : { show: false },
     })),
     series: panels.map((p, i) => {
       const cap = capacity[p.key];

@@ -40,8 +40,6 @@ export function predictedTflopsOption(plan: PlanResult): EChartsOption {
       data: rows.map((s) => strategyLabel(s.id)),
       axisTick: { show: false },
       axisLabel: {
-        width: 150,
-        overflow: 'truncate',
         formatter: (name: string, i: number) => (rows[i]?.fits ? (rows[i].id === rec ? `{rec|${name} ★}` : name) : `{nofit|${name} — does not fit}`),
         rich: { rec: { fontWeight: 'bold', color: TEXT.text }, nofit: { color: TEXT.muted } },
         color: TEXT.text,

@@ -32,6 +32,8 @@ export function Chart({ option, height = 320, testId, onRendered, ariaLabel }: C
       if (disposed || !element.current) return;
       const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches || document.documentElement.dataset.theme === 'dark';
       instance = echarts.init(element.current, dark ? 'dark' : undefined, { renderer: 'canvas' });
+      // The instance on its element: e2e tests read echarts' own label layout (rendered text boxes) from it.
+      (element.current as HTMLDivElement & { __echarts?: ECharts }).__echarts = instance;
       observer = new ResizeObserver(() => instance?.resize());
       observer.observe(element.current);
       setChart(instance);

@@ -8,7 +8,10 @@ import {
   DARK_THEME,
   LIGHT_THEME,
   deltaRows,
+  legendRows,
   memoryPerResourceOption,
+  STEP_STATISTIC,
+  strategyColor,
   predictedOption,
   repeatBarsOption,
   stepLinesOption,
@@ -40,7 +43,7 @@ function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
   return (
     <table className="table delta-table" data-testid="delta-table">
       <caption className="muted small">
-        {metric.label} ({metric.unit === 'bytes' ? 'GiB' : metric.unit}), {metric.better} is better · median of repeats, raw values per repeat
+        {metric.label} ({metric.unit === 'bytes' ? 'GiB' : metric.unit}), {metric.better} is better · each run's {STEP_STATISTIC}; median of repeats, raw values per repeat
       </caption>
       <thead>
         <tr>
@@ -54,6 +57,7 @@ function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
         {deltaRows(c, metricId).map((r) => (
           <tr key={r.key} className={r.isBaseline ? 'baseline' : undefined}>
             <td>
+              <span className="swatch" style={{ background: strategyColor(c.groups.find((g) => g.key === r.key)?.strategy ?? r.label) }} aria-hidden="true" />
               {r.label}
               {r.isBaseline && <span className="tag">baseline</span>}
             </td>
@@ -153,6 +157,8 @@ export function ComparePage() {
   const on = useMemo(() => Object.fromEntries(['bars', 'stepTime', 'tflops', 'memory', 'predicted'].map((n) => [n, rendered(n)])), [rendered]);
 
   const runLabels = c?.runs.map((r) => r.label) ?? [];
+  // The step charts' legends wrap (never page): the chart grows by the rows they take.
+  const stepHeight = 260 + (c ? legendRows(c) : 1) * 22;
   const baselineGroup = c?.groups.find((g) => g.isBaseline);
 
   return (
@@ -214,10 +220,10 @@ export function ComparePage() {
               </div>
             </Card>
             <Card title="Step time over steps">
-              <Chart option={options.stepTime} height={280} testId="chart-step-time" ariaLabel="Step time per measured step" onRendered={on.stepTime} />
+              <Chart option={options.stepTime} height={stepHeight} testId="chart-step-time" ariaLabel="Step time per measured step" onRendered={on.stepTime} />
             </Card>
             <Card title="TFLOPS per GPU over steps">
-              <Chart option={options.tflops} height={280} testId="chart-step-tflops" ariaLabel="TFLOPS per GPU per measured step" onRendered={on.tflops} />
+              <Chart option={options.tflops} height={stepHeight} testId="chart-step-tflops" ariaLabel="TFLOPS per GPU per measured step" onRendered={on.tflops} />
             </Card>
             <Card title="Memory per resource">
               <Chart option={options.memory} height={300} testId="chart-memory" ariaLabel="Peak memory per resource against capacity" onRendered={on.memory} />

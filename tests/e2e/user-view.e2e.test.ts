@@ -1,0 +1,203 @@
+// The user's view (issue 17), walked in Chromium at 1280×800 and 1920×1080 against a real `serve`
+// holding the H200 sample runs: a run page opens by URL and agrees with the Runs list (median of
+// measured steps); a strategy keeps its colour across two comparisons; no chart's labels overlap
+// or leave the chart (read from echarts' own rendered text boxes); the Plan page plans for a
+// loaded `detect --json` of an H200 and shows "—" (no bar) for strategies that do not fit.
+// Screenshots go to test-results/e2e/user-view-*.png.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
+import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
+import { tmpDir } from '../unit/history-queries/helpers';
+
+let serve: ServeHandle;
+let browser: Browser;
+const artifacts = path.join(repoRoot, 'test-results', 'e2e');
+const H200 = path.join(repoRoot, 'tests', 'fixtures', 'hosts', 'h200-sxm-x86', 'machine.json');
+
+function cli(args: string[]) {
+  const result = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', ...args], { cwd: repoRoot, encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+interface RunRow {
+  id: string;
+  strategy: string;
+  stepSeconds: number | null;
+}
+let runs: RunRow[] = [];
+const idsOf = (strategy: string) => runs.filter((r) => r.strategy === strategy).map((r) => r.id);
+
+beforeAll(async () => {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const dataDir = tmpDir();
+  expect(cli(['load-samples', '--data-dir', dataDir])).toMatch(/imported \d+ sample run/);
+  runs = JSON.parse(cli(['runs', '--json', '--data-dir', dataDir])) as RunRow[];
+  expect(runs.length).toBeGreaterThanOrEqual(6);
+  serve = await startServe([], dataDir);
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+});
+
+/** Every text box echarts drew in a chart: inside the chart, and no two overlapping. */
+async function labelProblems(page: Page, testId: string): Promise<string[]> {
+  await page.waitForFunction((id) => !!(document.querySelector(`[data-testid="${id}"]`) as unknown as { __echarts?: unknown })?.__echarts, testId);
+  return page.$eval(`[data-testid="${testId}"]`, (el, id) => {
+    type Rect = { x: number; y: number; width: number; height: number; clone(): Rect; applyTransform(m: unknown): Rect };
+    type Displayable = { type: string; parent?: unknown; style?: { text?: string; opacity?: number }; invisible?: boolean; getBoundingRect(): Rect; getComputedTransform(): unknown };
+    const chart = (el as unknown as { __echarts: { getWidth(): number; getHeight(): number; getZr(): { storage: { getDisplayList(update: boolean): Displayable[] } } } }).__echarts;
+    const W = chart.getWidth();
+    const H = chart.getHeight();
+    const texts = chart
+      .getZr()
+      .storage.getDisplayList(true)
+      .filter((e) => (e.type === 'tspan' || e.type === 'text') && e.style?.text && !e.invisible && e.style.opacity !== 0)
+      .map((e) => {
+        const r = e.getBoundingRect().clone();
+        const m = e.getComputedTransform();
+        if (m) r.applyTransform(m);
+        return { text: String(e.style!.text), parent: e.parent, x: r.x, y: r.y, w: r.width, h: r.height };
+      });
+    const problems: string[] = [];
+    for (const t of texts) {
+      if (t.x < -1 || t.y < -1 || t.x + t.w > W + 1 || t.y + t.h > H + 1) problems.push(`${id}: "${t.text}" leaves the chart (${t.x.toFixed(0)},${t.y.toFixed(0)} ${t.w.toFixed(0)}×${t.h.toFixed(0)} in ${W}×${H})`);
+      if (t.text.endsWith('…')) problems.push(`${id}: "${t.text}" is cut`);
+    }
+    for (let i = 0; i < texts.length; i++)
+      for (let j = i + 1; j < texts.length; j++) {
+        const a = texts[i];
+        const b = texts[j];
+        if (a.parent && a.parent === b.parent) continue; // lines of one label
+        const ox = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+        const oy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+        if (ox > 2 && oy > 2) problems.push(`${id}: "${a.text}" overlaps "${b.text}"`);
+      }
+    return problems;
+  }, testId);
+}
+
+/** The colour each category's bar is drawn in, from the chart's option. */
+async function barColours(page: Page, testId: string): Promise<Record<string, string>> {
+  return page.$eval(`[data-testid="${testId}"]`, (el) => {
+    const chart = (el as unknown as { __echarts: { getOption(): { xAxis: { data: string[] }[]; series: { type: string; data: { itemStyle?: { color?: string } }[] }[] } } }).__echarts;
+    const o = chart.getOption();
+    const bar = o.series.find((s) => s.type === 'bar')!;
+    return Object.fromEntries(o.xAxis[0].data.map((name, i) => [name.split('\n')[0], bar.data[i]?.itemStyle?.color ?? '']));
+  });
+}
+
+async function compare(page: Page, ids: string[]) {
+  await page.goto(serve.url + '#/runs');
+  await page.waitForSelector('[data-testid="run-row"]');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  // Start from an empty selection: select all shown, then none.
+  const all = page.locator('input[aria-label="Select all shown"]');
+  if (await all.isChecked()) await all.uncheck();
+  else {
+    await all.check();
+    await all.uncheck();
+  }
+  for (const id of ids) await page.check(`[data-run-id="${id}"] input[type="checkbox"]`);
+  await page.click('[data-testid="compare-selected"]');
+  await page.waitForSelector('[data-testid="compare-page"][data-render-ms]', { timeout: 30_000 });
+}
+
+for (const [width, height] of [
+  [1280, 800],
+  [1920, 1080],
+] as const) {
+  describe(`the user's view at ${width}×${height}`, () => {
+    it('opens a run page by URL whose step statistic agrees with the Runs list', async () => {
+      const page = await browser.newPage({ viewport: { width, height } });
+      const errors: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      await page.goto(serve.url + '#/runs');
+      await page.waitForSelector('[data-testid="run-row"]');
+      const header = await page.textContent('.runs-head');
+      expect(header).toMatch(/high best/);
+      expect(header).toMatch(/low best/);
+      const run = runs.find((r) => r.strategy === 'superoffload')!;
+      const listStep = (await page.locator(`[data-run-id="${run.id}"] [role="gridcell"]`).last().textContent())!.trim();
+      expect(listStep).toBe(run.stepSeconds!.toFixed(3));
+      await page.screenshot({ path: path.join(artifacts, `user-view-runs-${width}.png`) });
+
+      await page.goto(serve.url + `#/runs/${encodeURIComponent(run.id)}`);
+      await page.reload();
+      await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${run.id}"]`);
+      const figures = await page.textContent('[data-testid="run-figures"]');
+      expect(figures).toContain('median of measured steps');
+      expect(figures).toContain(listStep);
+      expect(await page.textContent('[data-testid="run-machine"]')).toContain('H200');
+      expect(await page.textContent('[data-testid="run-config"]')).toMatch(/Micro batch/);
+      await page.waitForSelector('[data-testid="chart-run-steps"] canvas');
+      expect(await labelProblems(page, 'chart-run-steps')).toEqual([]);
+      await page.screenshot({ path: path.join(artifacts, `user-view-run-${width}.png`), fullPage: true });
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it('keeps a strategy\'s colour across two comparisons, with charts whose labels neither overlap nor clip', async () => {
+      const page = await browser.newPage({ viewport: { width, height } });
+      await compare(page, [...idsOf('superoffload'), ...idsOf('zero2-offload')]);
+      const first = await barColours(page, 'chart-bars');
+      const charts = ['chart-bars', 'chart-step-time', 'chart-step-tflops', 'chart-memory', 'chart-predicted'];
+      for (const c of charts) expect(await labelProblems(page, c)).toEqual([]);
+      await page.screenshot({ path: path.join(artifacts, `user-view-compare-a-${width}.png`), fullPage: true });
+
+      await compare(page, [...idsOf('superoffload'), ...idsOf('gpu-zero2'), ...idsOf('fsdp2-cpu-offload')]);
+      const second = await barColours(page, 'chart-bars');
+      expect(first.SuperOffload).toBeTruthy();
+      expect(second.SuperOffload).toBe(first.SuperOffload);
+      // Distinct strategies, distinct colours.
+      expect(new Set(Object.values(second)).size).toBe(Object.keys(second).length);
+      // The step lines draw SuperOffload in the same colour as its bar.
+      const lineColours = await page.$eval('[data-testid="chart-step-time"]', (el) => {
+        const o = (el as unknown as { __echarts: { getOption(): { series: { name: string; itemStyle?: { color?: string } }[] } } }).__echarts.getOption();
+        return o.series.map((s) => [s.name, s.itemStyle?.color ?? '']);
+      });
+      expect(lineColours.filter(([n]) => n.startsWith('SuperOffload')).every(([, c]) => c === first.SuperOffload)).toBe(true);
+      for (const c of charts) expect(await labelProblems(page, c)).toEqual([]);
+      await page.screenshot({ path: path.join(artifacts, `user-view-compare-b-${width}.png`), fullPage: true });
+      await page.close();
+    });
+
+    it('plans for a loaded detect --json of an H200; strategies that do not fit show — and no bar', async () => {
+      const page = await browser.newPage({ viewport: { width, height } });
+      await page.goto(serve.url + '#/plan');
+      await page.waitForSelector('[data-testid="machine-file"]');
+      await page.setInputFiles('[data-testid="machine-file"]', H200);
+      await expect.poll(async () => await page.textContent('[data-testid="machine-summary"]')).toMatch(/1 × NVIDIA H200/);
+      await page.selectOption('[data-testid="model-select"]', 'llama-3.1-8b');
+      await page.click('[data-testid="compute-plan"]');
+      await page.waitForSelector('[data-testid="plan-result"]');
+      expect(await page.textContent('[data-testid="recommendation"]')).toContain('h200-sxm-x86');
+      const rows = await page.$$eval('[data-testid="strategy-table"] tbody tr[data-testid^="strategy-"]', (trs) =>
+        trs.map((tr) => ({ fits: !tr.querySelector('.badge-failed'), step: tr.querySelector('[data-testid="strategy-step"]')!.textContent, tflops: tr.querySelector('[data-testid="strategy-tflops"]')!.textContent })),
+      );
+      expect(rows.some((r) => !r.fits)).toBe(true);
+      expect(rows.some((r) => r.fits)).toBe(true);
+      for (const r of rows.filter((x) => !x.fits)) expect([r.step, r.tflops]).toEqual(['—', '—']);
+      for (const r of rows.filter((x) => x.fits)) expect(r.tflops).not.toBe('—');
+      // No bar for a strategy that does not fit (the category says so instead).
+      const bars = await page.$eval('[data-testid="chart-predicted-tflops"]', (el) => {
+        const o = (el as unknown as { __echarts: { getOption(): { series: { data: { value: number | null }[] }[] } } }).__echarts.getOption();
+        return o.series[0].data.map((d) => d.value);
+      });
+      rows.forEach((r, i) => (r.fits ? expect(bars[i]).toBeGreaterThan(0) : expect(bars[i]).toBeNull()));
+      for (const c of ['chart-predicted-tflops', 'chart-memory']) expect(await labelProblems(page, c)).toEqual([]);
+      // The two plan charts share the width: each card takes about half of it at 1920 too.
+      const cardWidth = await page.$eval('[data-testid="chart-predicted-tflops"]', (el) => el.getBoundingClientRect().width);
+      expect(cardWidth).toBeGreaterThan(width >= 1920 ? 650 : 400);
+      await page.screenshot({ path: path.join(artifacts, `user-view-plan-${width}.png`), fullPage: true });
+      await page.close();
+    });
+  });
+}
