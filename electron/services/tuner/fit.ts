@@ -27,6 +27,7 @@ const TERM_LABELS: Record<string, string> = {
   offloadedStates: 'offloaded parameters, gradients and Adam states',
   commBuffers: 'communication buffers',
   framework: 'framework overhead',
+  allocatorSlack: 'caching-allocator slack (reserved beyond allocated)',
   pinnedGradientBuffers: 'pinned gradient buffers',
   pinnedSwapBuffers: 'pinned swap buffers',
   processes: 'processes',

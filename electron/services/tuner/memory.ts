@@ -15,6 +15,12 @@ export const MEMORY_CONSTANTS = {
   gpuFrameworkBytes: 1.5 * GiB,
   /** Caching-allocator fragmentation, as a share of model states + activations. */
   gpuFragmentation: 0.05,
+  /**
+   * What the caching allocator keeps reserved beyond the peak allocated, as a share of the transient
+   * activations and logits (freed and re-split every step): 0.35 — the H200 sample's reserved − peak
+   * allocated was 5.4–10.4 GiB at micro 4 (12 GiB of activations + logits). Reserved is what OOMs.
+   */
+  gpuTransientSlack: 0.35,
   /** Python, torch, CUDA host libraries, the runner: per rank. 2 GiB: the H200 sample's ZeRO-2 runs peaked at 1.8–1.9 GiB host RSS. */
   hostProcessBytes: 2 * GiB,
   /**
@@ -93,7 +99,7 @@ export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w
   const act = activationBytes(m, w);
   const bucket = knobs.reduceBucketSize ?? SEED_ZERO_KEYS.reduce_bucket_size;
   const perNodeParams = P / w.nodes;
-  const r = cpuRatio(s, knobs);
+  const r = cpuRatio(s, knobs, P / G);
 
   const gpuTerms: Record<string, number> = { modelStates: states.gpuBytes, activations: act.layers, logits: act.logits };
   if (s.engine === 'deepspeed' && s.stage === 1) gpuTerms.stage1FullGradients = Math.round(2 * P * (1 - 1 / G));
@@ -105,6 +111,7 @@ export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w
     s.engine === 'fsdp2' ? 2 * (2 * p.perLayer) : (s.stage === 3 ? 6 * bucket + 2 * 5e7 : 8 * bucket) + (knobs.overlapComm ? 2 * bucket : 0);
   if (s.engine === 'fsdp2' && knobs.reshardAfterForward === false) gpuTerms.unshardedParams = Math.round(2 * P * (1 - 1 / G));
   gpuTerms.framework = Math.round(MEMORY_CONSTANTS.gpuFrameworkBytes + MEMORY_CONSTANTS.gpuFragmentation * (states.gpuBytes + act.total));
+  gpuTerms.allocatorSlack = Math.round(MEMORY_CONSTANTS.gpuTransientSlack * act.total);
 
   const hostTerms: Record<string, number> = {};
   const nvmeTerms: Record<string, number> = {};

@@ -10,7 +10,7 @@ import { fitsQuick } from './fit';
 import { estimateMemory } from './memory';
 import type { ParamCount } from './params';
 import { cpuAdamRate } from './profile';
-import { phaseTimes, predictFrom, stepSecondsOnly, THROUGHPUT_CONSTANTS, tokensPerSecondOf, type EfficiencyFactors, type ThroughputKnobs } from './throughput';
+import { cpuRatio, phaseTimes, predictFrom, stepSecondsOnly, THROUGHPUT_CONSTANTS, tokensPerSecondOf, type EfficiencyFactors, type ThroughputKnobs } from './throughput';
 
 export const MICRO_CANDIDATES = [1, 2, 4, 8, 16, 32, 64];
 export const RATIO_CANDIDATES = [1, 0.9, 0.75, 0.5, 0.25, 0.1];
@@ -77,7 +77,7 @@ function knobAxes(s: StrategyPreset, w: Workload, hw: HardwareProfile, machine: 
 /** A change of knob has to buy this much to be taken (else the default, which the engine's authors chose, stays). */
 const MIN_GAIN = 1.005;
 
-function explain(s: StrategyPreset, best: SearchResult, w: Workload, hw: HardwareProfile, machine: Machine, alternatives: Map<string, number>): string[] {
+function explain(s: StrategyPreset, best: SearchResult, w: Workload, hw: HardwareProfile, machine: Machine, alternatives: Map<string, number>, paramsPerRank: number): string[] {
   const k = best.knobs;
   const why: string[] = [];
   const gain = (key: string) => {
@@ -89,12 +89,15 @@ function explain(s: StrategyPreset, best: SearchResult, w: Workload, hw: Hardwar
   if (w.globalBatch) why.push(`micro batch ${best.microBatch} × accumulation ${best.gradAccum} × ${w.gpus * w.nodes} GPU(s) keeps the global batch ${w.globalBatch}: the fastest split that fits`);
   else if (best.microBatch !== w.microBatch) why.push(`micro batch ${best.microBatch}: the fastest per token that fits (the form's ${w.microBatch}${alternatives.get(`micro=${w.microBatch}`) ? ` is ${((tps(best.predicted) / alternatives.get(`micro=${w.microBatch}`)! - 1) * 100).toFixed(0)}% slower` : ''})`);
   else why.push(`micro batch ${best.microBatch}: the form's, fastest that fits`);
-  if (k.ratio !== undefined)
+  if (k.ratio !== undefined) {
+    const real = cpuRatio(s, k, paramsPerRank);
+    const whole = real !== k.ratio ? ` (DeepSpeed keeps whole sub-groups on the GPU: ${((1 - real) * 100).toFixed(0)}% here)` : '';
     why.push(
-      k.ratio < 1
-        ? `ratio ${k.ratio}: ${((1 - k.ratio) * 100).toFixed(0)}% of the optimizer steps on the GPU, which has room for it${gain(`ratio=${s.superOffload ? SUPER_OFFLOAD_RATIO : 1}`)}`
-        : 'ratio 1: the GPU has no room for optimizer states at this micro batch',
+      real < 1
+        ? `ratio ${k.ratio}: ${((1 - k.ratio) * 100).toFixed(0)}% of the optimizer steps on the GPU, which has room for it${whole}${gain(`ratio=${s.superOffload ? SUPER_OFFLOAD_RATIO : 1}`)}`
+        : `ratio ${k.ratio}: the whole optimizer steps on the CPU${whole} — the GPU has no room for a larger share at this micro batch`,
     );
+  }
   if (k.cpuadamCoresPerc !== undefined) {
     const threads = Math.round(hw.physicalCores * k.cpuadamCoresPerc);
     why.push(
@@ -177,6 +180,6 @@ export function searchStrategy(
   const wm = { ...w, microBatch: best.microBatch, gradAccum: accumOf.get(best.microBatch) ?? w.gradAccum };
   const predicted = predictFrom({ strategy: s, model, params, workload: wm, profile: hw, cpuadamCoresPerc: best.knobs.cpuadamCoresPerc ?? perc, knobs: best.knobs }, factors);
   const result: SearchResult = { microBatch: best.microBatch, gradAccum: wm.gradAccum, knobs: best.knobs, predicted, why: [], tried };
-  result.why = explain(s, result, w, hw, machine, alternatives);
+  result.why = explain(s, result, w, hw, machine, alternatives, params.total / (w.gpus * w.nodes));
   return result;
 }

@@ -133,11 +133,19 @@ export interface PhaseTimes {
   cpuTail: number;
 }
 
-/** Share of the optimizer states stepped on the CPU: the `ratio` knob (stage 3 CPU offload), SuperOffload's default 0.9, else 1 / 0. */
-export function cpuRatio(s: StrategyPreset, knobs?: ThroughputKnobs): number {
+/**
+ * Share of the optimizer states stepped on the CPU: the `ratio` knob (stage 3 CPU offload), SuperOffload's
+ * default 0.9, else 1 / 0. DeepSpeed keeps whole sub-groups on the GPU — the first
+ * int((1 − ratio) × sub-groups) of them (stage3.py) — so with `paramsPerRank` the share is the one the
+ * engine really gets: Llama-3.2-3B in 4e8 sub-groups (9 of them) at ratio 0.9 keeps none on the GPU.
+ */
+export function cpuRatio(s: StrategyPreset, knobs?: ThroughputKnobs, paramsPerRank?: number): number {
   if (s.offloadOptimizer === 'none') return 0;
-  if (s.stage === 3 && s.offloadOptimizer === 'cpu' && s.engine === 'deepspeed') return knobs?.ratio ?? (s.superOffload ? SUPER_OFFLOAD_RATIO : 1);
-  return 1;
+  if (!(s.stage === 3 && s.offloadOptimizer === 'cpu' && s.engine === 'deepspeed')) return 1;
+  const ratio = knobs?.ratio ?? (s.superOffload ? SUPER_OFFLOAD_RATIO : 1);
+  if (!paramsPerRank || ratio >= 1) return ratio;
+  const groups = Math.max(1, Math.ceil(paramsPerRank / (knobs?.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size)));
+  return 1 - Math.floor((1 - ratio) * groups + 1e-9) / groups;
 }
 
 function isSuperchip(hw: HardwareProfile): boolean {
@@ -166,7 +174,7 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   const tokensMicro = w.seqLen * w.microBatch;
   const eff = C.computeEfficiency * (tokensMicro / (tokensMicro + C.tokensHalf)) * (m.hiddenSize / (m.hiddenSize + C.hiddenHalf));
   const flops = w.microBatch * A * flopsPerSample(p, m, w.seqLen, w.activationCheckpointing);
-  const r = cpuRatio(s, k);
+  const r = cpuRatio(s, k, P / G);
   // the GPU-side optimizer step (no offload, or the 1 − ratio share kept on the GPU)
   const gpuAdam = ((1 - r) * P * C.gpuAdamBytesPerParam) / G / C.gpuMemoryBytesPerSecond;
   const compute = hw.matmulTflops > 0 ? flops / (hw.matmulTflops * 1e12 * eff) + gpuAdam : Infinity;
@@ -174,7 +182,7 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   // ZeRO-3 / FSDP2: per layer, per pass (forward, recompute, backward), hooks gather and release
   const passes = w.activationCheckpointing ? 3 : 2;
   let fetch = s.stage === 3 ? m.numLayers * passes * A * C.zero3LayerSeconds * (ds ? 1 : C.fsdpLayerFactor) : 0;
-  if (ds && s.stage === 3 && s.offloadOptimizer !== 'none') fetch += Math.ceil((cpuRatio(s, k) * P) / G / (k.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size)) * C.subGroupSeconds;
+  if (ds && s.stage === 3 && s.offloadOptimizer !== 'none') fetch += Math.ceil((r * P) / G / (k.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size)) * C.subGroupSeconds;
 
   // GPU↔GPU collectives, bf16: ZeRO-1/2 reduce gradients every micro step and all-gather updated
   // params once per step; ZeRO-3 / FSDP2 all-gather forward and backward and reduce-scatter every micro step.
