@@ -143,10 +143,15 @@ export function searchStrategy(
   let tried = 0;
   // best tokens/s seen with one knob held at a value: what the winner is compared with in its reasons
   const alternatives = new Map<string, number>();
+  const fitCache = new Map<string, boolean>();
   // tokens/s of one candidate, or null when it does not fit (the full Prediction is built for the winner only)
   const evaluate = (wm: Workload, knobs: ThroughputKnobs): number | null => {
     tried++;
-    if (!fitsQuick(s, estimateMemory(s, model, params, wm, false, knobs), wm, machine, hw)) return null;
+    // memory does not depend on the cores split: one estimate per memory-relevant setting
+    const memKey = `${wm.microBatch}|${wm.gradAccum}|${knobs.ratio}|${knobs.subGroupSize}|${knobs.overlapComm}|${knobs.reshardAfterForward}|${knobs.reduceBucketSize}`;
+    let fits = fitCache.get(memKey);
+    if (fits === undefined) fitCache.set(memKey, (fits = fitsQuick(s, estimateMemory(s, model, params, wm, false, knobs), wm, machine, hw)));
+    if (!fits) return null;
     const x = { strategy: s, model, params, workload: wm, profile: hw, cpuadamCoresPerc: knobs.cpuadamCoresPerc ?? perc, knobs };
     const rate = tokensPerSecondOf(wm, stepSecondsOnly(phaseTimes(x), factors));
     const note = (id: string) => alternatives.set(id, Math.max(alternatives.get(id) ?? 0, rate));
