@@ -43,3 +43,18 @@ describe('tune decisions', () => {
     expect(seed.configHash).not.toBe(candidates.find((c) => c.strategyId === 'zero3-offload')!.key);
   });
 });
+
+import { buildProfile, normalizeMeasurements, sampleFromRun } from '../../../electron/services/tuner';
+
+describe('stored runs as calibration samples', () => {
+  it('reads the knobs a run really had from its effective config (RunSpec-shaped spec)', () => {
+    const spec = candidates.find((c) => c.strategyId === 'superoffload')!.spec;
+    const effective = { ...(spec.dsConfig as Record<string, unknown>) };
+    const hw = buildProfile(h200Machine(), 'file', normalizeMeasurements(h200Measurements()));
+    const s = sampleFromRun({ runId: 'r1', strategy: 'superoffload', stepSeconds: 2, spec, config: { effectiveConfig: effective, worldSize: 1 } }, hw)!;
+    expect(s.workload).toMatchObject({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: spec.microBatch, gradAccum: spec.gradAccum, gpus: 1 });
+    expect(s.knobs).toMatchObject({ ratio: spec.knobs.ratio, cpuadamCoresPerc: spec.knobs.cpuadamCoresPerc, overlapComm: spec.knobs.overlapComm, subGroupSize: spec.knobs.subGroupSize });
+    expect(sampleFromRun({ runId: 'r2', strategy: 'no-such-strategy', stepSeconds: 2, spec }, hw)).toBeNull();
+    expect(sampleFromRun({ runId: 'r3', strategy: 'superoffload', stepSeconds: null, spec }, hw)).toBeNull();
+  });
+});
