@@ -80,6 +80,7 @@ async function labelProblems(page: Page, testId: string): Promise<string[]> {
         const oy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
         if (ox > 2 && oy > 2) problems.push(`${id}: "${a.text}" overlaps "${b.text}"`);
       }
+    if (texts.length < 2) problems.push(`${id}: only ${texts.length} text boxes found — the check cannot see the labels`);
     return problems;
   }, testId);
 }
@@ -92,6 +93,13 @@ async function barColours(page: Page, testId: string): Promise<Record<string, st
     const bar = o.series.find((s) => s.type === 'bar')!;
     return Object.fromEntries(o.xAxis[0].data.map((name, i) => [name.split('\n')[0], bar.data[i]?.itemStyle?.color ?? '']));
   });
+}
+
+/** A full-page screenshot: the content pane scrolls inside the shell, so let it grow first. */
+async function shoot(page: Page, name: string) {
+  await page.addStyleTag({ content: 'html, body, #root, .shell { height: auto !important; } .content { overflow: visible !important; }' });
+  await page.waitForTimeout(300); // charts follow their new size
+  await page.screenshot({ path: path.join(artifacts, `user-view-${name}.png`), fullPage: true });
 }
 
 async function compare(page: Page, ids: string[]) {
@@ -127,7 +135,7 @@ for (const [width, height] of [
       const run = runs.find((r) => r.strategy === 'superoffload')!;
       const listStep = (await page.locator(`[data-run-id="${run.id}"] [role="gridcell"]`).last().textContent())!.trim();
       expect(listStep).toBe(run.stepSeconds!.toFixed(3));
-      await page.screenshot({ path: path.join(artifacts, `user-view-runs-${width}.png`) });
+      await shoot(page, `runs-${width}`);
 
       await page.goto(serve.url + `#/runs/${encodeURIComponent(run.id)}`);
       await page.reload();
@@ -139,7 +147,7 @@ for (const [width, height] of [
       expect(await page.textContent('[data-testid="run-config"]')).toMatch(/Micro batch/);
       await page.waitForSelector('[data-testid="chart-run-steps"] canvas');
       expect(await labelProblems(page, 'chart-run-steps')).toEqual([]);
-      await page.screenshot({ path: path.join(artifacts, `user-view-run-${width}.png`), fullPage: true });
+      await shoot(page, `run-${width}`);
       expect(errors).toEqual([]);
       await page.close();
     });
@@ -150,7 +158,7 @@ for (const [width, height] of [
       const first = await barColours(page, 'chart-bars');
       const charts = ['chart-bars', 'chart-step-time', 'chart-step-tflops', 'chart-memory', 'chart-predicted'];
       for (const c of charts) expect(await labelProblems(page, c)).toEqual([]);
-      await page.screenshot({ path: path.join(artifacts, `user-view-compare-a-${width}.png`), fullPage: true });
+      await shoot(page, `compare-a-${width}`);
 
       await compare(page, [...idsOf('superoffload'), ...idsOf('gpu-zero2'), ...idsOf('fsdp2-cpu-offload')]);
       const second = await barColours(page, 'chart-bars');
@@ -165,7 +173,7 @@ for (const [width, height] of [
       });
       expect(lineColours.filter(([n]) => n.startsWith('SuperOffload')).every(([, c]) => c === first.SuperOffload)).toBe(true);
       for (const c of charts) expect(await labelProblems(page, c)).toEqual([]);
-      await page.screenshot({ path: path.join(artifacts, `user-view-compare-b-${width}.png`), fullPage: true });
+      await shoot(page, `compare-b-${width}`);
       await page.close();
     });
 
@@ -196,7 +204,7 @@ for (const [width, height] of [
       // The two plan charts share the width: each card takes about half of it at 1920 too.
       const cardWidth = await page.$eval('[data-testid="chart-predicted-tflops"]', (el) => el.getBoundingClientRect().width);
       expect(cardWidth).toBeGreaterThan(width >= 1920 ? 650 : 400);
-      await page.screenshot({ path: path.join(artifacts, `user-view-plan-${width}.png`), fullPage: true });
+      await shoot(page, `plan-${width}`);
       await page.close();
     });
   });

@@ -126,8 +126,10 @@ export const usePlan = create<PlanState>((set, get) => ({
   workloadTouched: restored !== null,
   setMachine(choice) {
     set({ machine: choice });
-    // A machine chosen for planning brings its GPU count (a plan for 8 H200s asks for 8).
-    if (choice.kind !== 'this' && choice.machine.gpus.length) set({ workload: { ...get().workload, gpus: choice.machine.gpus.length } });
+    const m = choice.kind === 'this' ? null : choice.machine;
+    // A machine chosen for planning brings its defaults (a plan for 8 H200s asks for 8 GPUs).
+    if (m && !get().workloadTouched) set({ workload: workloadForMachine(m, defaultWorkload) });
+    else if (m && m.gpus.length) set({ workload: { ...get().workload, gpus: m.gpus.length } });
   },
   fitToMachine(m) {
     if (get().workloadTouched || !m) return;
