@@ -2,8 +2,10 @@
 import path from 'node:path';
 import { createBackend } from '../services/backend';
 import { defaultDataDir } from '../services/backend/data-dir';
-import { parseFlags, runServe } from '../server/serve';
+import { nearest, parseArgv, UsageError } from '../server/args';
+import { runServe } from '../server/serve';
 import { commands } from './commands';
+import { flagsOf } from './flags';
 import type { CommandContext } from './command';
 
 const USAGE = `Offload Studio CLI
@@ -30,11 +32,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = commands[name];
   if (!command) {
-    console.error(`unknown command '${name}'.\n\n${USAGE}`);
+    const hint = nearest(name, [...Object.keys(commands), 'serve']);
+    console.error(`unknown command '${name}'${hint ? `; did you mean '${hint}'?` : ''}\n\n${USAGE}`);
     return 2;
   }
-  const flags = parseFlags(rest);
-  const positionals = rest.filter((a, i) => !a.startsWith('--') && !(i > 0 && rest[i - 1].startsWith('--') && !rest[i - 1].includes('=') && typeof flags[rest[i - 1].slice(2)] === 'string'));
+  const spec = flagsOf(name);
+  if (!spec) throw new Error(`command '${name}' declares no flags in electron/cli/flags.ts`);
+  const { flags, positionals } = parseArgv(rest, spec, name);
   const dataDir = typeof flags['data-dir'] === 'string' ? path.resolve(flags['data-dir']) : defaultDataDir();
   const backend = createBackend({ dataDir, transport: 'cli' });
   const context: CommandContext = { backend, flags, positionals, json: flags.json === true, out: (s) => process.stdout.write(s + '\n') };
@@ -50,6 +54,10 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error) => {
+    if (error instanceof UsageError) {
+      console.error(`error: ${error.message}`);
+      process.exit(error.exitCode);
+    }
     const field = (error as { field?: string }).field;
     console.error(`error: ${error instanceof Error ? error.message : String(error)}${field ? ` (field: ${field})` : ''}`);
     process.exit(1);

@@ -3,5 +3,6 @@ import { runServe } from './serve';
 
 runServe(process.argv.slice(2)).catch((error) => {
   console.error(`serve: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  // A usage mistake (unknown flag, missing value) exits 2, like the CLI; anything else 1.
+  process.exit((error as { exitCode?: number } | null)?.exitCode ?? 1);
 });

@@ -5,19 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createBackend } from '../services/backend';
 import { defaultDataDir } from '../services/backend/data-dir';
 import { startServer } from './index';
-
-export function parseFlags(argv: string[]): Record<string, string | boolean> {
-  const flags: Record<string, string | boolean> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) continue;
-    const [name, inline] = arg.slice(2).split('=', 2);
-    if (inline !== undefined) flags[name] = inline;
-    else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) flags[name] = argv[++i];
-    else flags[name] = true;
-  }
-  return flags;
-}
+import { parseArgv, SERVE_FLAGS } from './args';
 
 export function findRendererDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,7 +15,11 @@ export function findRendererDir(): string {
 }
 
 export async function runServe(argv: string[]): Promise<void> {
-  const flags = parseFlags(argv);
+  const { flags } = parseArgv(argv, SERVE_FLAGS, 'serve');
+  if (flags.help === true) {
+    console.log(`usage: serve [--port N] [--host ADDR --allow-remote] [--data-dir D] [--machine detect.json] [--token T]`);
+    return;
+  }
   const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
   const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
   if (!loopback && flags['allow-remote'] !== true)

@@ -1,0 +1,43 @@
+// The flags every CLI command accepts, declared in one table so the parser (server/args.ts,
+// node:util parseArgs) can refuse a mistyped flag before a command runs with a default instead
+// (`run --stpes 4` would otherwise run 10 steps). A command without an entry here is refused by
+// tests/unit/cli/flags.test.ts, which also checks each command's source reads no flag missing
+// from its entry.
+import type { FlagSpec } from '../server/args';
+
+/** Accepted by every command. */
+export const COMMON_FLAGS: FlagSpec = { 'data-dir': 'string', json: 'boolean', help: 'boolean' };
+
+export const COMMAND_FLAGS: Record<string, FlagSpec> = {
+  detect: { 'no-env': 'boolean', env: 'string' },
+  runs: { model: 'string', strategy: 'string', status: 'string', tag: 'string', since: 'string', until: 'string', limit: 'string', machine: 'string' },
+  export: { runs: 'string', format: 'string', out: 'string', overwrite: 'boolean', samples: 'boolean', baseline: 'string', 'page-size': 'string' },
+  compare: { baseline: 'string' },
+  'export-runs': { out: 'string' },
+  'import-runs': {},
+  'convert-sweep': { out: 'string', label: 'string', specs: 'string', machine: 'string', 'measured-at': 'string', snapshot: 'string', note: 'string', 'sweep-id': 'string' },
+  'load-samples': {},
+  settings: {},
+  cluster: { spec: 'string' },
+  measure: { import: 'string', machine: 'string', 'measured-at': 'string', 'budget-seconds': 'string', only: 'string' },
+  run: {
+    specs: 'string', model: 'string', strategy: 'string', seq: 'string', 'micro-batch': 'string', 'grad-accum': 'string', gpus: 'string',
+    precision: 'string', 'activation-checkpointing': 'switch-or-value', steps: 'string', warmup: 'string', repeats: 'string',
+    'max-seconds': 'string', python: 'string',
+  },
+  plan: {
+    model: 'string', seq: 'string', 'micro-batch': 'string', gpus: 'string', nodes: 'string', 'grad-accum': 'string', 'global-batch': 'string',
+    precision: 'string', 'no-checkpointing': 'boolean', scenario: 'string', machine: 'string', 'write-configs': 'string', 'write-specs': 'string',
+    steps: 'string', warmup: 'string', 'all-strategies': 'boolean',
+  },
+  tune: {
+    model: 'string', seq: 'string', 'micro-batch': 'string', gpus: 'string', 'global-batch': 'string', 'budget-minutes': 'string',
+    'max-trials': 'string', strategies: 'string', steps: 'string', warmup: 'string', noise: 'string', 'no-baseline': 'boolean', python: 'string',
+  },
+};
+
+/** The flags of one command (its own and the common ones), or null when it has no entry. */
+export function flagsOf(command: string): FlagSpec | null {
+  const own = COMMAND_FLAGS[command];
+  return own ? { ...own, ...COMMON_FLAGS } : null;
+}

@@ -1,0 +1,108 @@
+// The one command-line parser of serve and the CLI: node:util parseArgs over a declared set of
+// flags per command. A flag that is not declared is refused (exit 2) with the nearest valid one;
+// a string flag without its value is refused too. Kept hand-written: only the suggestion (edit
+// distance) and the one flag kind parseArgs lacks, a boolean that may carry an explicit value
+// (`--activation-checkpointing false`).
+import { parseArgs } from 'node:util';
+
+/**
+ * string: takes a value (`--seq 2048`, `--seq=2048`); boolean: a switch (`--json`);
+ * switch-or-value: a switch that may be followed by true/false/on/off/1/0/yes/no, given to the
+ * command as that string ('true' when alone).
+ */
+export type FlagKind = 'string' | 'boolean' | 'switch-or-value';
+export type FlagSpec = Record<string, FlagKind>;
+export type Flags = Record<string, string | boolean>;
+
+/** A mistake in how the command was called: printed with a hint, exit code 2. */
+export class UsageError extends Error {
+  readonly exitCode = 2;
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Edit distance with adjacent transpositions counted as one edit ("stpes" → "steps" is 1). */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
+/** The closest name, if it is close enough to be what was meant (or a prefix of it). */
+export function nearest(name: string, candidates: string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = c.startsWith(name) && name.length >= 2 ? 0.5 : editDistance(name, c);
+    if (d < bestDistance) (best = c), (bestDistance = d);
+  }
+  return best !== null && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : null;
+}
+
+const SWITCH_VALUE = /^(true|false|on|off|1|0|yes|no)$/i;
+
+/**
+ * Parse argv for one command. `what` names it in messages ("run", "serve"). Returns the flags
+ * (strings and booleans, as commands read them) and the positionals in order.
+ */
+export function parseArgv(argv: string[], spec: FlagSpec, what: string): { flags: Flags; positionals: string[] } {
+  const names = Object.keys(spec);
+  // Refuse unknown flags first, with a suggestion (parseArgs' own error names no alternative).
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') break;
+    if (!arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) continue;
+    if (arg === '-h' && spec.help === 'boolean') continue;
+    const name = arg.replace(/^--?/, '').split('=')[0];
+    if (Object.hasOwn(spec, name) && arg.startsWith('--')) {
+      if (spec[name] === 'string' && !arg.includes('=')) i++; // its value, whatever it looks like
+      continue;
+    }
+    const hint = nearest(name, names);
+    throw new UsageError(
+      `unknown flag ${arg.split('=')[0]} for '${what}'${hint ? `; did you mean --${hint}?` : ''}\n` + `valid flags: ${names.map((n) => `--${n}`).join(' ')}`,
+    );
+  }
+  // switch-or-value → an explicit string, so parseArgs sees a plain string option.
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : null;
+    if (name && spec[name] === 'switch-or-value') {
+      const next = argv[i + 1];
+      if (next !== undefined && SWITCH_VALUE.test(next)) args.push(`--${name}=${argv[++i]}`);
+      else args.push(`--${name}=true`);
+    } else args.push(arg);
+    if (arg === '--') args.push(...argv.slice(i + 1)), (i = argv.length);
+  }
+  const options = Object.fromEntries(
+    names.map((n) => [n, { type: spec[n] === 'boolean' ? ('boolean' as const) : ('string' as const), ...(n === 'help' && spec[n] === 'boolean' ? { short: 'h' } : {}) }]),
+  );
+  try {
+    const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: true });
+    const flags: Flags = {};
+    for (const [k, v] of Object.entries(values)) if (typeof v === 'string' || typeof v === 'boolean') flags[k] = v;
+    return { flags, positionals };
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    if (code.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${what}: ${(error as Error).message.split('\n')[0]}`);
+    throw error;
+  }
+}
+
+/** `serve` (npm run serve, `offload-studio serve`): the headless server's flags. */
+export const SERVE_FLAGS: FlagSpec = {
+  port: 'string',
+  host: 'string',
+  'allow-remote': 'boolean',
+  'data-dir': 'string',
+  machine: 'string',
+  token: 'string',
+  help: 'boolean',
+};
