@@ -34,7 +34,8 @@ const tps = (p: Prediction) => p.tokensPerSecond;
 export function coresPercCandidates(hw: HardwareProfile, gpusPerNode: number): number[] {
   const cores = Math.max(2, hw.physicalCores);
   const keep = THROUGHPUT_CONSTANTS.minTrainingCoresPerRank * gpusPerNode;
-  const threads = new Set<number>([...hw.cpuAdam.map((r) => r.threads), cores - keep, Math.round(cores * 0.9), Math.round(cores * 0.75), Math.round(cores / 2)]);
+  // the measured sweep's points from a quarter of the cores up, and the usual splits
+  const threads = new Set<number>([...hw.cpuAdam.map((r) => r.threads).filter((t) => t >= cores / 4), cores - keep, Math.round(cores * 0.9), Math.round(cores * 0.75), Math.round(cores / 2)]);
   return [...threads]
     .filter((t) => t >= 1 && t <= cores - gpusPerNode)
     .sort((a, b) => a - b)

@@ -148,8 +148,11 @@ export function cpuRatio(s: StrategyPreset, knobs?: ThroughputKnobs, paramsPerRa
   return 1 - Math.floor((1 - ratio) * groups + 1e-9) / groups;
 }
 
+const superchipOf = new WeakMap<HardwareProfile, boolean>();
 function isSuperchip(hw: HardwareProfile): boolean {
-  return /gh200|gb200|mi300a/i.test(hw.gpuName ?? '') || /c2c/i.test(hw.sources.hostLink ?? '');
+  let v = superchipOf.get(hw);
+  if (v === undefined) superchipOf.set(hw, (v = /gh200|gb200|mi300a/i.test(hw.gpuName ?? '') || /c2c/i.test(hw.sources.hostLink ?? '')));
+  return v;
 }
 
 export function pageableRate(hw: HardwareProfile): number {
