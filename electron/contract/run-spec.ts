@@ -1,7 +1,7 @@
 // The RunSpec: the exact description of one benchmark run, from the tuner (one per strategy of a
 // plan) through runs/start and the Python runner (bench.py --spec) to history. One schema: the
 // runner validates against its JSON Schema export (resources/engine/run-spec.schema.json, made by
-// `npm run gen:run-spec-schema`; a test fails when the file is stale). Nothing re-derives a run
+// `npx tsx scripts/gen-run-spec-schema.ts`; tests/unit/engine/run-spec-schema.test.ts fails when it is stale). Nothing re-derives a run
 // from a form: what the plan shows is what runs.
 import { z } from 'zod';
 import { ModelArchSchema } from './model';
