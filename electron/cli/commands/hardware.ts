@@ -42,13 +42,18 @@ export function formatMachine(machine: Machine, env: Environment | null): string
   out.push(`${label('Host')}${machine.hostname} — ${machine.os.distro} ${machine.os.release}, kernel ${machine.os.kernel} (${cpu.architecture})  id ${machine.machineId}`);
   out.push(`${label('CPU')}${cpu.model} (${cpu.vendor}${cpu.hypervisor ? `, ${cpu.hypervisor} guest` : ''})`);
   out.push(`${label('')}${cpu.sockets} socket(s) × ${Math.round(cpu.physicalCores / Math.max(1, cpu.sockets))} cores, ${cpu.threadsPerCore} thread(s)/core (SMT ${cpu.smt ? 'on' : 'off'}) = ${cpu.logicalCores} logical CPUs${cpu.maxMHz ? `, max ${Math.round(cpu.maxMHz)} MHz` : ''}`);
-  out.push(`${label('')}SIMD ${cpu.simd.join(' ') || '—'}; CPU Adam builds the ${cpu.adamSimd ?? '?'} path`);
+  out.push(
+    cpu.adamSimd === 'unknown'
+      ? `${label('')}SIMD ${cpu.simd.join(' ') || '—'}; CPU Adam path unknown (this OS does not report the AVX flags)`
+      : `${label('')}SIMD ${cpu.simd.join(' ') || '—'}; CPU Adam builds the ${cpu.adamSimd ?? '?'} path`,
+  );
   if (cpu.caches.length)
     out.push(`${label('')}caches ${cpu.caches.map((c) => `L${c.level}${c.type === 'Data' ? 'd' : c.type === 'Instruction' ? 'i' : ''} ${formatBytes(c.sizeBytes)}${c.instances ? ` ×${c.instances}` : ''}`).join(', ')}`);
+  if (cpu.numaNodes.length === 0) out.push(`${label('NUMA')}unknown (not readable on this OS)`);
   for (const n of cpu.numaNodes)
     out.push(`${label(n === cpu.numaNodes[0] ? 'NUMA' : '')}node${n.id}  CPUs ${cpuList(n.cpus)}  ${n.memoryBytes !== null ? formatBytes(n.memoryBytes) : 'memory ?'}${n.memoryFreeBytes != null ? ` (${formatBytes(n.memoryFreeBytes)} free)` : ''}`);
   out.push(
-    `${label('Memory')}${formatBytes(memory.totalBytes)} total, ${formatBytes(memory.availableBytes)} available; huge pages ${memory.hugePages ? `${memory.hugePages.total} × ${formatBytes(memory.hugePages.sizeBytes)}` : '—'}; THP ${memory.transparentHugePages ?? '—'}; locked-memory limit ${memory.lockedMemoryUnlimited ? 'unlimited' : formatBytes(memory.lockedMemoryLimitBytes)}`,
+    `${label('Memory')}${formatBytes(memory.totalBytes)} total, ${formatBytes(memory.availableBytes)} available; huge pages ${memory.hugePages ? `${memory.hugePages.total} × ${formatBytes(memory.hugePages.sizeBytes)}` : '—'}; THP ${memory.transparentHugePages ?? '—'}; locked-memory limit ${memory.lockedMemoryUnlimited ? 'unlimited' : memory.lockedMemoryLimitBytes === null ? 'unknown' : formatBytes(memory.lockedMemoryLimitBytes)}`,
   );
   if (machine.gpus.length === 0) out.push(`${label('GPUs')}none — ${machine.gpuStatus.message}`);
   else out.push(`${label('GPUs')}${machine.gpuStatus.message}`);

@@ -9,6 +9,7 @@ import { parseNvidiaSmiXml } from '../../../electron/services/hardware/parse/nvi
 import { cpuFromSi, disksFromSi, memoryFromSi, nvidiaGpusFromSi, otherAdapters, type RawSi } from '../../../electron/services/hardware/parse/si';
 import { nvidiaSmiCandidates } from '../../../electron/services/hardware/sources';
 import type { RawHost } from '../../../electron/services/hardware';
+import { formatMachine } from '../../../electron/cli/commands/hardware';
 import { fixtureText } from './fixture-host';
 
 /** A posted console.log object as a value: the text as posted, evaluated as a JS literal. */
@@ -151,6 +152,11 @@ describe('whole machines (each built from separate posts, see SOURCE.md)', () =>
     expect(ids).not.toContain('pinned-memory-limit');
     expect(ids).not.toContain('cpu-adam-no-avx512'); // the flags do not say, so no claim
     expect(m.warnings.find((w) => w.id === 'platform-windows')?.message).toMatch(/no NCCL.*async_io.*CPU Adam/);
+    // `detect` prints the unknowns as unknown, not as numbers
+    const text = formatMachine(m, null).join('\n');
+    expect(text).toMatch(/NUMA +unknown/);
+    expect(text).toMatch(/locked-memory limit unknown/);
+    expect(text).toMatch(/CPU Adam path unknown/);
   });
   it('Windows without nvidia-smi: the NVIDIA card si saw, with the missing facts said', () => {
     const raw = foreignHost('Windows', 'x64', { cpu: winCpu, mem: null, graphics: winControllers, diskLayout: null, blockDevices: null });
