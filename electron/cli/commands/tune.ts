@@ -117,7 +117,8 @@ export const tuneCommands: Record<string, Command> = {
           lastPlan = plan;
           const candidates = tuneCandidates(plan, only);
           if (candidates.length === 0) {
-            throw Object.assign(new Error(`nothing fits this machine for ${typeof model === 'string' ? model : 'the model'} at seq ${workload.seqLen} on ${workload.gpus} GPU(s): ${plan.strategies.map((s) => `${s.id}: ${s.reason}`).slice(0, 3).join('; ')} — lower --seq, add GPUs or pick a smaller model`), { field: 'model' });
+            const reasons = [...new Set(plan.strategies.map((s) => s.reason))].slice(0, 3).join('; ');
+            throw Object.assign(new Error(`nothing fits this machine for ${typeof model === 'string' ? model : 'the model'} at seq ${workload.seqLen} on ${workload.gpus} GPU(s): ${reasons} — lower --seq, add GPUs or pick a smaller model`), { field: 'model' });
           }
           if (trials.length === 0) {
             say(`tune: ${candidates.length} candidate(s) on ${plan.profile.machineLabel}; budget ${Math.round(budgetSeconds / 60)} min, at most ${maxTrials} trial(s) of ${warmup} warm-up + ${steps} steps`);

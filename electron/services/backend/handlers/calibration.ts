@@ -82,6 +82,7 @@ export function forMachine(dataDir: string, history: HistoryStore, machine: Mach
   const fit = calibrate(history, machine, figures.measurements);
   const notes = [figures.note];
   if (fit) notes.push(calibrationNote(fit, thisHost ? 'this machine' : `machine ${machine.machineId}`));
+  else if (machine.gpus.length === 0) notes.push('Not calibrated: this machine has no GPU, and CPU smoke runs say nothing about GPU speed.');
   else notes.push(`Not calibrated: fewer than ${MIN_CALIBRATION_RUNS} completed runs of machine ${machine.machineId} in history.`);
   return { measurements: figures.measurements, calibration: fit ? calibrationTable(fit) : undefined, fit, notes };
 }
