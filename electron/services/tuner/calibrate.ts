@@ -48,7 +48,7 @@ export interface CalibrationRow {
   measured: number;
   predicted: number;
   calibrated: number;
-  /** Predicted from a fit without this run. */
+  /** Predicted from a fit without this run (NaN for runs past the leave-one-out sample of a long history). */
   leaveOneOut: number;
   /** Predicted from a fit without any run of the same strategy and configuration (repeats included). */
   leaveConfigOut: number;
@@ -173,7 +173,12 @@ function configKey(s: CalibrationSample): string {
   return `${model} s${w.seqLen} micro ${w.microBatch}×${w.gradAccum} ×${w.gpus * w.nodes}${knobs ? ` ${knobs}` : ''}`;
 }
 
-const rms = (xs: number[]) => (xs.length ? Math.sqrt(xs.reduce((a, x) => a + x * x, 0) / xs.length) : 0);
+const rms = (values: number[]) => {
+  const xs = values.filter(Number.isFinite);
+  return xs.length ? Math.sqrt(xs.reduce((a, x) => a + x * x, 0) / xs.length) : 0;
+};
+/** Runs predicted leave-one-out at most (evenly spread over the history). */
+const LOO_MAX = 60;
 
 export function fitCalibration(samples: CalibrationSample[]): CalibrationResult {
   const rows: Prepared[] = [];
@@ -187,9 +192,15 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
   }
   const { machine, perStrategy } = fitLevels(rows);
   const predictWith = (fit: Levels, r: Prepared) => stepWith(r.columns, fit.perStrategy[r.sample.strategyId] ?? fit.machine);
+  // held-out fits: one per configuration (its repeats share it); leave-one-out for at most LOO_MAX runs
+  // (evenly spread), so a plan over a long history stays fast
+  const configFits = new Map<string, Levels>();
+  const step = Math.max(1, Math.ceil(rows.length / LOO_MAX));
   const out: CalibrationRow[] = rows.map((r, i) => {
-    const without = fitLevels(rows.filter((_, j) => j !== i));
-    const withoutConfig = fitLevels(rows.filter((o) => !(o.sample.strategyId === r.sample.strategyId && o.config === r.config)));
+    const without = i % step === 0 ? fitLevels(rows.filter((_, j) => j !== i)) : null;
+    const key = `${r.sample.strategyId}|${r.config}`;
+    let withoutConfig = configFits.get(key);
+    if (!withoutConfig) configFits.set(key, (withoutConfig = fitLevels(rows.filter((o) => !(o.sample.strategyId === r.sample.strategyId && o.config === r.config)))));
     return {
       runId: r.sample.runId ?? null,
       strategyId: r.sample.strategyId,
@@ -197,7 +208,7 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
       measured: r.y,
       predicted: stepWith(r.columns, UNIT_FACTORS),
       calibrated: stepWith(r.columns, perStrategy[r.sample.strategyId] ?? machine),
-      leaveOneOut: predictWith(without, r),
+      leaveOneOut: without ? predictWith(without, r) : NaN,
       leaveConfigOut: predictWith(withoutConfig, r),
     };
   });
