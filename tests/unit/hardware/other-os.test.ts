@@ -135,6 +135,10 @@ describe('disks from si.diskLayout / si.blockDevices', () => {
     const [d] = disksFromSi([{ device: '\\\\.\\PHYSICALDRIVE0', type: 'SSD', name: 'Samsung SSD 980 PRO 1TB', size: 1e12, interfaceType: 'NVMe' }], null);
     expect(d).toMatchObject({ name: 'PHYSICALDRIVE0', transport: 'nvme', isNvme: true });
   });
+  it('NVMe behind interfaceType SCSI, known by its PnP id (the device string posted in systeminformation#729)', () => {
+    const [d] = disksFromSi([{ device: 'SCSI\\DISK&VEN_NVME&PROD_HFM001TD3JX013N\\5&EB4279F&0&000000', type: 'SSD', name: 'HFM001TD3JX013N', size: 1024209543168, interfaceType: 'SCSI' }], null);
+    expect(d).toMatchObject({ name: 'disk0', transport: 'scsi', isNvme: true });
+  });
 });
 
 describe('whole machines (each built from separate posts, see SOURCE.md)', () => {

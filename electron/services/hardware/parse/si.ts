@@ -222,7 +222,8 @@ export function disksFromSi(layout: SiDiskLayout[] | null, blocks: SiBlockDevice
         sizeBytes: Number(d.size ?? 0),
         rotational: rotational(d.type),
         mountpoints: /^disk\d+$/.test(name) ? mountsOf(name) : [],
-        isNvme: transport === 'nvme' || (d.type ?? '').toLowerCase() === 'nvme',
+        // Windows names NVMe disks SCSI\DISK&VEN_NVME&PROD_… in their PnP id, whatever interfaceType says.
+        isNvme: transport === 'nvme' || (d.type ?? '').toLowerCase() === 'nvme' || /VEN_NVME/i.test(d.device ?? ''),
       };
     });
   }
