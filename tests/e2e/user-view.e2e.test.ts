@@ -78,7 +78,7 @@ async function labelProblems(page: Page, testId: string): Promise<string[]> {
         if (a.parent && a.parent === b.parent) continue; // lines of one label
         const ox = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
         const oy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
-        if (ox > 2 && oy > 2) problems.push(`${id}: "${a.text}" overlaps "${b.text}"`);
+        if (ox > 2 && oy > 2) problems.push(`${id}: "${a.text}" overlaps "${b.text}" (${[a, b].map((t) => `${t.x.toFixed(0)},${t.y.toFixed(0)} ${t.w.toFixed(0)}×${t.h.toFixed(0)}`).join(' / ')} in ${W})`);
       }
     if (texts.length < 2) problems.push(`${id}: only ${texts.length} text boxes found — the check cannot see the labels`);
     return problems;

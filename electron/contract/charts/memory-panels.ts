@@ -40,10 +40,11 @@ const nice = (v: number) => {
 const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 
 type Key = 'gpuBytes' | 'hostBytes' | 'nvmeBytes';
-const PANELS: { key: Key; title: string; cap: string }[] = [
-  { key: 'gpuBytes', title: 'GPU (per GPU)', cap: 'GPU capacity' },
-  { key: 'hostBytes', title: 'host (per node)', cap: 'host capacity' },
-  { key: 'nvmeBytes', title: 'NVMe (per node)', cap: 'NVMe capacity' },
+// Short axis names (a panel can be ~110 px wide at 1280); the tooltip says per GPU / per node.
+const PANELS: { key: Key; title: string; short: string }[] = [
+  { key: 'gpuBytes', title: 'GPU memory (per GPU)', short: 'GPU' },
+  { key: 'hostBytes', title: 'host memory (per node)', short: 'host' },
+  { key: 'nvmeBytes', title: 'NVMe (per node)', short: 'NVMe' },
 ];
 
 /**
@@ -54,16 +55,16 @@ const PANELS: { key: Key; title: string; cap: string }[] = [
 export function memoryPanelsOption(rows: MemoryRow[], capacity: MemoryCapacity, theme: PanelTheme, opts: { top?: number; title?: EChartsOption['title'] } = {}): EChartsOption {
   const panels = PANELS.filter((p) => p.key !== 'nvmeBytes' || rows.some((r) => (r.nvmeBytes ?? 0) > 0));
   const top = opts.top ?? 40;
-  const gap = 5; // percent between panels
-  const left0 = 2;
-  const avail = 100 - left0 - 3;
-  const width = (avail - gap * (panels.length - 1)) / panels.length;
+  // The names are written once, left of the first panel, in a margin sized to the longest one;
+  // the panels split the rest (the first panel's share includes that margin, so widths even out).
+  const labelPx = 16 + Math.max(40, ...rows.map((r) => r.label.length * 6.6));
+  const splits = panels.length === 1 ? [0, 97] : panels.length === 2 ? [0, 58, 97] : [0, 44, 71, 97];
+  const gapPct = 4;
   const grid = panels.map((_, i) => ({
     top,
     bottom: 58,
-    left: i === 0 ? `${left0}%` : `${left0 + i * (width + gap)}%`,
-    width: `${width}%`,
-    containLabel: i === 0,
+    left: i === 0 ? labelPx : `${splits[i] + gapPct / 2}%`,
+    right: `${100 - splits[i + 1] + (i < panels.length - 1 ? gapPct / 2 : 0)}%`,
   }));
   const units = panels.map((p) => unitFor(Math.max(0, ...rows.map((r) => r[p.key] ?? 0), capacity[p.key] ?? 0)));
   const categories = rows.map((r) => r.label);
@@ -84,7 +85,7 @@ export function memoryPanelsOption(rows: MemoryRow[], capacity: MemoryCapacity, 
         max,
         splitNumber: 3,
         // The capacity is named under its panel (the dashed line marks it): no label inside the bars.
-        name: cap ? `${p.title}, ${units[i].name}\n${p.cap}: ${fmt(cap / units[i].div)} ${units[i].name}` : `${p.title}, ${units[i].name}`,
+        name: cap ? `${p.short}, ${units[i].name}\ncapacity ${fmt(cap / units[i].div)}` : `${p.short}, ${units[i].name}`,
         nameLocation: 'middle' as const,
         nameGap: 24,
         nameTextStyle: { color: theme.muted, lineHeight: 15 },

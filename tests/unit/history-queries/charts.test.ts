@@ -44,8 +44,10 @@ describe('compare chart builders', () => {
     expect(lines.series.map((s) => s.name).sort()).toEqual(['SuperOffload', 'ZeRO-3 Offload #1', 'ZeRO-3 Offload #2']);
     expect(lines.series.find((s) => s.name === 'ZeRO-3 Offload #1')!.data.map((p) => p[0])).toEqual([2, 3, 4, 5]);
     const memory = svg(memoryPerResourceOption(c));
-    expect(memory).toContain('GPU capacity: 141 GiB');
-    expect(memory).toMatch(/host capacity|off scale/);
+    // Each resource in its own panel, named with its own capacity (GiB or TiB per panel).
+    expect(memory).toContain('GPU, GiB');
+    expect(memory).toContain('capacity 141');
+    expect(memory).toMatch(/host, [GT]iB/);
     const predicted = predictedOption(c) as { series: { name: string; data: { name: string; value: number[] }[] }[] };
     const s1 = predicted.series[0].data.find((d) => d.name === 'SuperOffload')!;
     expect(s1.value[0]).toBe(140);
