@@ -133,3 +133,17 @@ describe.skipIf(!engineReady)('Plan → Run: what is planned is what runs', () =
     expect(errors).toEqual([]);
   }, 600_000);
 });
+
+describe('Plan form: nothing clamped silently', () => {
+  it('keeps what is typed and says, from the contract’s schema, what is wrong', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(serve.url + '#/plan');
+    await page.waitForSelector('[data-app-state="loaded"]');
+    await page.fill('[data-testid="seq-len"]', '0');
+    expect(await page.inputValue('[data-testid="seq-len"]')).toBe('0');
+    expect(await page.textContent('[data-testid="seq-len-error"]')).toMatch(/>0|too small/i);
+    await page.fill('[data-testid="seq-len"]', '64');
+    expect(await page.locator('[data-testid="seq-len-error"]').count()).toBe(0);
+    await page.close();
+  });
+});

@@ -3,7 +3,7 @@
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { memoryOption, planChartHeight, predictedTflopsOption } from '../../../electron/contract/charts/plan-charts';
 import { strategyColor, strategyLabel } from '../../../electron/contract/charts/labels';
-import type { StrategyPlan } from '../../../electron/contract';
+import { StartRunsRequestSchema, WorkloadSchema, type StrategyPlan } from '../../../electron/contract';
 import { MachineChoice } from './plan/MachineChoice';
 import { useHardware } from '../stores/hardware';
 import { useSettings } from '../stores/settings';
@@ -43,11 +43,41 @@ export function StrategyName({ id, strong = false }: { id: string; strong?: bool
   );
 }
 
-function NumberField({ label, value, min = 1, onChange, testId }: { label: string; value: number; min?: number; onChange: (v: number) => void; testId?: string }) {
+/** The contract's own check of a number field (its schema in WorkloadSchema / StartRunsRequestSchema). */
+type NumberSchema = { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } };
+
+function problemOf(schema: NumberSchema, text: string): string | null {
+  if (text.trim() === '' || !Number.isFinite(Number(text))) return 'Enter a number.';
+  const r = schema.safeParse(Number(text));
+  return r.success ? null : (r.error?.issues[0]?.message ?? 'invalid');
+}
+
+/** What is typed is what is used: nothing is clamped; the contract's schema says what is wrong. */
+function NumberField({ label, value, schema, onChange, testId }: { label: string; value: number; schema: NumberSchema; onChange: (v: number) => void; testId?: string }) {
+  const [text, setText] = useState(String(value));
+  useEffect(() => {
+    // Only an outside change of the value (a preset, the machine's defaults) replaces the text.
+    if (Number(text) !== value) setText(String(value));
+  }, [value]); // eslint-disable-line
+  const problem = problemOf(schema, text);
   return (
     <label className="field">
       <span>{label}</span>
-      <input type="number" min={min} value={value} data-testid={testId} onChange={(e) => onChange(Math.max(min, Number(e.target.value) || min))} />
+      <input
+        type="number"
+        value={text}
+        aria-invalid={problem !== null}
+        data-testid={testId}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value.trim() !== '' && Number.isFinite(Number(e.target.value))) onChange(Number(e.target.value));
+        }}
+      />
+      {problem && (
+        <span className="warn-text small" role="alert" data-testid={testId ? `${testId}-error` : undefined}>
+          {problem}
+        </span>
+      )}
     </label>
   );
 }
@@ -80,11 +110,11 @@ export function WorkloadForm() {
           }}
         />
       </label>
-      <NumberField label="Sequence length" value={workload.seqLen} onChange={(v) => setWorkload({ seqLen: v })} testId="seq-len" />
-      <NumberField label="Micro batch / GPU" value={workload.microBatch} onChange={(v) => setWorkload({ microBatch: v })} />
-      <NumberField label="Gradient accumulation" value={workload.gradAccum} onChange={(v) => setWorkload({ gradAccum: v })} />
-      <NumberField label="GPUs per node" value={workload.gpus} onChange={(v) => setWorkload({ gpus: v })} testId="gpus" />
-      <NumberField label="Nodes" value={workload.nodes} onChange={(v) => setWorkload({ nodes: v })} />
+      <NumberField label="Sequence length" value={workload.seqLen} schema={WorkloadSchema.shape.seqLen} onChange={(v) => setWorkload({ seqLen: v })} testId="seq-len" />
+      <NumberField label="Micro batch / GPU" value={workload.microBatch} schema={WorkloadSchema.shape.microBatch} onChange={(v) => setWorkload({ microBatch: v })} />
+      <NumberField label="Gradient accumulation" value={workload.gradAccum} schema={WorkloadSchema.shape.gradAccum} onChange={(v) => setWorkload({ gradAccum: v })} />
+      <NumberField label="GPUs per node" value={workload.gpus} schema={WorkloadSchema.shape.gpus} onChange={(v) => setWorkload({ gpus: v })} testId="gpus" />
+      <NumberField label="Nodes" value={workload.nodes} schema={WorkloadSchema.shape.nodes} onChange={(v) => setWorkload({ nodes: v })} />
       <label className="field">
         <span>Precision</span>
         <select value={workload.precision} onChange={(e) => setWorkload({ precision: e.target.value as 'bf16' | 'fp16' })}>
@@ -286,18 +316,20 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
   const runRepeats = repeats ?? defaults?.defaultRepeats ?? 1;
   // Exactly the plan's specs of the chosen strategies: what the table shows is what runs.
   const specs = selected.map((id) => plan.strategies.find((s) => s.id === id)?.spec).filter((s) => s !== undefined);
+  // The request's own checks: a sweep the backend would refuse is not offered.
+  const runValid = [StartRunsRequestSchema.shape.steps.safeParse(runSteps), StartRunsRequestSchema.shape.warmup.safeParse(runWarmup), StartRunsRequestSchema.shape.repeats.safeParse(runRepeats)].every((r) => r.success);
   return (
     <Card title="Run the comparison">
       <div className="form-grid">
-        <NumberField label="Measured steps" value={runSteps} onChange={setSteps} testId="run-steps" />
-        <NumberField label="Warm-up steps" value={runWarmup} min={0} onChange={setWarmup} testId="run-warmup" />
-        <NumberField label="Repeats" value={runRepeats} onChange={setRepeats} testId="run-repeats" />
+        <NumberField label="Measured steps" value={runSteps} schema={StartRunsRequestSchema.shape.steps} onChange={setSteps} testId="run-steps" />
+        <NumberField label="Warm-up steps" value={runWarmup} schema={StartRunsRequestSchema.shape.warmup} onChange={setWarmup} testId="run-warmup" />
+        <NumberField label="Repeats" value={runRepeats} schema={StartRunsRequestSchema.shape.repeats} onChange={setRepeats} testId="run-repeats" />
       </div>
       {error && <ErrorBox message={error} />}
       <button
         type="button"
         data-testid="start-sweep"
-        disabled={starting || specs.length === 0}
+        disabled={starting || specs.length === 0 || !runValid}
         onClick={async () => {
           const ok = await start({ specs, repeats: runRepeats, steps: runSteps, warmup: runWarmup });
           if (ok) {
