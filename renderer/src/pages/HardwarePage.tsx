@@ -39,7 +39,7 @@ function MemoryCard({ machine }: { machine: Machine }) {
         rows={[
           ['Total', formatBytes(memory.totalBytes)],
           ['Available', formatBytes(memory.availableBytes)],
-          ['Pinned-memory limit (ulimit -l)', memory.lockedMemoryUnlimited ? 'unlimited' : formatBytes(memory.lockedMemoryLimitBytes)],
+          ['Pinned-memory limit (ulimit -l)', memory.lockedMemoryUnlimited ? 'unlimited' : memory.lockedMemoryLimitBytes === null ? 'unknown' : formatBytes(memory.lockedMemoryLimitBytes)],
           ['Huge pages', memory.hugePages ? `${memory.hugePages.total} × ${formatBytes(memory.hugePages.sizeBytes)}` : 'none'],
         ]}
       />
