@@ -212,6 +212,11 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
                 micro batch {s.spec.microBatch}
                 {s.spec.knobs.cpuadamCoresPerc !== undefined ? `, cpuadam_cores_perc ${s.spec.knobs.cpuadamCoresPerc}` : ''}
                 {s.spec.knobs.ratio !== undefined ? `, ratio ${s.spec.knobs.ratio}` : ''}
+                {s.spec.prediction && s.spec.microBatch !== plan.workload.microBatch && (
+                  <div className="muted">
+                    at that batch: {formatBytes(s.spec.prediction.gpuPeakBytes)} / GPU, {formatBytes(s.spec.prediction.hostPeakBytes)} host
+                  </div>
+                )}
               </td>
               {/* The prediction of the spec that runs (its micro batch and knobs), kept with the run. */}
               {/* A strategy that does not fit has no speed: "—", not 0.00 s. */}
@@ -274,11 +279,15 @@ export function Recommendation() {
       <p className="muted small">
         Planned for {plan.profile.machineLabel} ({MACHINE_SOURCE_WORDS[plan.profile.machineSource] ?? plan.profile.machineSource}). {plan.strategies[0]?.predicted.formula}
       </p>
-      {plan.notes.map((n) => (
-        <p key={n} className="muted small">
-          {n}
-        </p>
-      ))}
+      {/* How the figures were made (sources, calibration): there for whoever checks, folded so the card reads plainly. */}
+      {plan.notes.length > 0 && (
+        <details className="muted small plan-notes">
+          <summary>How these figures were computed</summary>
+          {plan.notes.map((n) => (
+            <p key={n}>{n}</p>
+          ))}
+        </details>
+      )}
     </Card>
   );
 }
