@@ -175,6 +175,8 @@ export const StrategyPlanSchema = z.object({
   config: z.record(z.string(), z.unknown()),
   validation: ConfigValidationSchema,
   warnings: z.array(z.string()),
+  /** Each knob the search chose for this strategy's spec and why (empty where nothing was searched). */
+  knobReasons: z.array(z.string()).default([]),
   /** The run this strategy would be benchmarked with: its best knobs (micro batch, cores…) from the
    *  search and the prediction for exactly those — what runs/start runs and history stores. */
   spec: RunSpecSchema,

@@ -59,7 +59,7 @@ export function chooseCpuadamCoresPerc(hw: HardwareProfile, gpusPerNode: number,
 }
 
 
-function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors, searched?: Knobs): Omit<StrategyPlan, 'spec'> & { spec?: StrategyPlan['spec'] } {
+function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors, searched?: Knobs): Omit<StrategyPlan, 'spec' | 'knobReasons'> & { spec?: StrategyPlan['spec']; knobReasons?: string[] } {
   // the strategy's row: the form's micro batch with the knobs its search chose (the spec adds the searched micro batch)
   const knobs: Knobs = { cpuadamCoresPerc: perc, ...searched };
   const memory = estimateMemory(s, model, params, w, true, knobs);
@@ -216,6 +216,8 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
   const measured = Object.values(hw.sources).some((v) => v === 'measured');
   // Each strategy's RunSpec: the knobs its search chose and the prediction for exactly those (no GPU:
   // nothing was searched for real, the form's values run).
+  for (const [i, s] of strategies.entries())
+    plans[i].knobReasons = (hw.gpuCount ? bestOf.get(s.id)?.why : undefined) ?? [];
   for (const [i, s] of strategies.entries())
     plans[i].spec = planSpec(s, model, params, workload, hw.gpuCount ? (bestOf.get(s.id) ?? null) : null, plans[i], { cpuadamCoresPerc: perc }, measured);
   return {

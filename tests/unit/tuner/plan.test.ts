@@ -214,3 +214,12 @@ describe('knob search (issue 16)', () => {
     expect(s.memory.gpuTerms.gpuOptimizerShare).toBeGreaterThan(0);
   });
 });
+
+describe('every strategy says why its knobs', () => {
+  it('knobReasons per strategy row, matching its spec', () => {
+    const p = plan({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4 });
+    const s = byId(p)['superoffload'];
+    expect(s.knobReasons.join(' ')).toMatch(/cpuadam_cores_perc/);
+    expect(s.knobReasons.join(' ')).toContain(`cpuadam_cores_perc ${s.spec.knobs.cpuadamCoresPerc}`);
+  });
+});
