@@ -32,6 +32,10 @@ export const useEnvironment = create<EnvironmentState>((set, get) => ({
     try {
       const { candidates, selected } = await api.invoke('environment/list', { probe: true });
       set({ candidates, selected, loading: false });
+      // With nothing usable selected, take the first ready interpreter (the one a user would pick).
+      const current = candidates.find((c) => selected !== null && (c.path === selected || c.probe?.executable === selected));
+      const ready = candidates.find((c) => c.probe?.ready);
+      if (ready && !current?.probe?.ready) await get().select(ready.path);
     } catch (error) {
       set({ loading: false, error: (error as Error).message });
     }

@@ -39,8 +39,10 @@ export function EnvironmentStep({ done }: StepProps) {
   }, []);
   const isSelected = (c: InterpreterCandidate) => selected !== null && (c.path === selected || c.probe?.executable === selected);
   const chosen = candidates.find(isSelected);
-  // Ready interpreters first: they are the ones a user wants to pick.
-  const ordered = [...candidates].sort((a, b) => Number(Boolean(b.probe?.ready)) - Number(Boolean(a.probe?.ready)));
+  // Ready interpreters (and the selected one) in the table; the others folded below, one line each.
+  const shown = candidates.filter((c) => c.probe?.ready || isSelected(c));
+  const ordered = (shown.length ? shown : candidates).sort((a, b) => Number(Boolean(b.probe?.ready)) - Number(Boolean(a.probe?.ready)));
+  const folded = shown.length ? candidates.filter((c) => !ordered.includes(c)) : [];
   return (
     <Card title="Engine environment (torch + DeepSpeed)">
       {error && <ErrorBox message={error} onRetry={() => void list()} />}
@@ -83,6 +85,27 @@ export function EnvironmentStep({ done }: StepProps) {
             )}
           </tbody>
         </table>
+      )}
+      {!loading && folded.length > 0 && (
+        <details className="small" data-testid="other-interpreters">
+          <summary>
+            {folded.length} other interpreter{folded.length === 1 ? '' : 's'} without a working engine
+          </summary>
+          <ul className="folded-interpreters">
+            {folded.map((c) => (
+              <li key={c.path}>
+                <button type="button" className="link" onClick={() => void select(c.path)} aria-label={`use ${c.path}`}>
+                  use
+                </button>{' '}
+                <code>{c.path}</code>
+                <span className="muted">
+                  {' '}
+                  — {c.probe?.ok ? `Python ${c.probe.pythonVersion}; missing ${c.probe.missing.filter((m) => m.severity === 'required').map((m) => m.what).join(', ') || 'nothing required'}` : (c.probe?.error ?? 'not probed')}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
       <h3>Or create the app's own environment</h3>
       <p className="muted small">A virtual environment in the data folder with the pinned torch and DeepSpeed (about 5 GB from PyPI). A failed or cancelled install leaves your current environment as it was.</p>

@@ -138,10 +138,15 @@ export function MeasureStep({ done }: StepProps) {
 }
 
 export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string, unknown> | null }) {
-  const { presets, loadPresets, presetsError, setWorkload, workload } = usePlan();
+  const { presets, loadPresets, presetsError, setWorkload, workload, fitToMachine } = usePlan();
+  const machine = useHardware((s) => s.machine);
   useEffect(() => {
     void loadPresets();
   }, [loadPresets]);
+  // Defaults that fit this machine (its GPU count; no GPU → the tiny preset) unless a workload was chosen.
+  useEffect(() => {
+    if (!saved) fitToMachine(machine);
+  }, [machine, saved, fitToMachine]);
   useEffect(() => {
     if (saved) setWorkload(saved as Partial<WorkloadValues>);
   }, [saved, setWorkload]);
