@@ -1,8 +1,8 @@
 // The flags every CLI command accepts, declared in one table so the parser (server/args.ts,
 // node:util parseArgs) can refuse a mistyped flag before a command runs with a default instead
-// (`run --stpes 4` would otherwise run 10 steps). A command without an entry here is refused by
-// tests/unit/cli/flags.test.ts, which also checks each command's source reads no flag missing
-// from its entry.
+// (`run --stpes 4` would otherwise run 10 steps). A command without an entry here runs with a
+// warning and its flags unchecked, and fails tests/unit/cli/flags.test.ts, which also checks each
+// command's source reads no flag missing from its entry.
 import type { FlagSpec } from '../server/args';
 
 /** Accepted by every command. */

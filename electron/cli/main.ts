@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { createBackend } from '../services/backend';
 import { defaultDataDir } from '../services/backend/data-dir';
-import { nearest, parseArgv, UsageError } from '../server/args';
+import { inferSpec, nearest, parseArgv, UsageError } from '../server/args';
 import { runServe } from '../server/serve';
 import { commands } from './commands';
 import { flagsOf } from './flags';
@@ -36,8 +36,11 @@ async function main(argv: string[]): Promise<number> {
     console.error(`unknown command '${name}'${hint ? `; did you mean '${hint}'?` : ''}\n\n${USAGE}`);
     return 2;
   }
-  const spec = flagsOf(name);
-  if (!spec) throw new Error(`command '${name}' declares no flags in electron/cli/flags.ts`);
+  let spec = flagsOf(name);
+  if (!spec) {
+    console.error(`warning: command '${name}' declares no flags in electron/cli/flags.ts; its flags are read as written, unchecked`);
+    spec = { ...inferSpec(rest), 'data-dir': 'string', json: 'boolean', help: 'boolean' };
+  }
   const { flags, positionals } = parseArgv(rest, spec, name);
   const dataDir = typeof flags['data-dir'] === 'string' ? path.resolve(flags['data-dir']) : defaultDataDir();
   const backend = createBackend({ dataDir, transport: 'cli' });

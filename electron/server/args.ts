@@ -96,6 +96,25 @@ export function parseArgv(argv: string[], spec: FlagSpec, what: string): { flags
   }
 }
 
+/**
+ * The flags as written, for a command that has not declared its own yet (the old lenient reading:
+ * `--x=v` and `--x v` take a value, a lone `--x` is a switch). Nothing is refused this way; the CLI
+ * warns, and tests/unit/cli/flags.test.ts fails until the command is in the table.
+ */
+export function inferSpec(argv: string[]): FlagSpec {
+  const spec: FlagSpec = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') break;
+    if (!arg.startsWith('--')) continue;
+    const [name, inline] = arg.slice(2).split('=', 2);
+    const takesValue = inline !== undefined || (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--'));
+    spec[name] = takesValue ? 'string' : 'boolean';
+    if (takesValue && inline === undefined) i++;
+  }
+  return spec;
+}
+
 /** `serve` (npm run serve, `offload-studio serve`): the headless server's flags. */
 export const SERVE_FLAGS: FlagSpec = {
   port: 'string',

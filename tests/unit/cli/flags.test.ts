@@ -120,3 +120,11 @@ describe('the CLI process', () => {
     expect(JSON.parse(r.stdout)).toEqual([]);
   });
 });
+
+describe('a command not yet in the table', () => {
+  it('reads its flags as written (old behaviour), refusing nothing', async () => {
+    const { inferSpec } = await import('../../../electron/server/args');
+    const argv = ['dir', '--out', 'f.json', '--force', '--label=L', '--json'];
+    expect(parseArgv(argv, { ...inferSpec(argv), json: 'boolean' }, 'new-command')).toEqual({ flags: { out: 'f.json', force: true, label: 'L', json: true }, positionals: ['dir'] });
+  });
+});
