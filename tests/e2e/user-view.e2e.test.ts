@@ -174,6 +174,16 @@ for (const [width, height] of [
       expect(lineColours.filter(([n]) => n.startsWith('SuperOffload')).every(([, c]) => c === first.SuperOffload)).toBe(true);
       for (const c of charts) expect(await labelProblems(page, c)).toEqual([]);
       await shoot(page, `compare-b-${width}`);
+      await page.locator('.compare-grid').screenshot({ path: path.join(artifacts, `user-view-compare-charts-${width}.png`) });
+      await page.close();
+    });
+
+    it('shows the disks detection found on the Hardware page', async () => {
+      const page = await browser.newPage({ viewport: { width, height } });
+      await page.goto(serve.url + '#/hardware');
+      await page.waitForSelector('[data-testid="disks-card"]', { timeout: 60_000 });
+      expect(await page.textContent('[data-testid="disks-card"]')).toMatch(/Disk|No disks/);
+      await shoot(page, `hardware-${width}`);
       await page.close();
     });
 
@@ -205,6 +215,7 @@ for (const [width, height] of [
       const cardWidth = await page.$eval('[data-testid="chart-predicted-tflops"]', (el) => el.getBoundingClientRect().width);
       expect(cardWidth).toBeGreaterThan(width >= 1920 ? 650 : 400);
       await shoot(page, `plan-${width}`);
+      await page.locator('.plan-charts').screenshot({ path: path.join(artifacts, `user-view-plan-charts-${width}.png`) });
       await page.close();
     });
   });

@@ -51,9 +51,18 @@ function GpuCard({ machine }: { machine: Machine }) {
   return (
     <Card title="GPUs" testId="gpu-card">
       {machine.gpus.length === 0 ? (
-        <p className="muted" data-testid="no-gpu">
-          No GPU found: {machine.gpuStatus.message}. Planning still works against a saved machine description; runs use the CPU path.
-        </p>
+        <div data-testid="no-gpu">
+          <p className="muted">
+            {machine.gpuStatus.driver === 'none' ? 'This machine has no NVIDIA GPU.' : 'No GPU could be used.'} You can still plan for another machine (Plan → “Plan for”, or load its{' '}
+            <code>detect --json</code>) and run the CPU path on a tiny model here.
+          </p>
+          {machine.gpuStatus.message && (
+            <details className="small muted">
+              <summary>What detection saw</summary>
+              {machine.gpuStatus.message}
+            </details>
+          )}
+        </div>
       ) : (
         <table className="table">
           <thead>
@@ -85,6 +94,44 @@ function GpuCard({ machine }: { machine: Machine }) {
           </tbody>
         </table>
       )}
+    </Card>
+  );
+}
+
+/** The disks detection found: where ZeRO-Infinity could swap (NVMe), and how big each is. */
+function DisksCard({ machine }: { machine: Machine }) {
+  return (
+    <Card title="Disks" testId="disks-card">
+      {machine.disks.length === 0 ? (
+        <p className="muted">No disks were reported.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Disk</th>
+              <th>Kind</th>
+              <th>Size</th>
+              <th>Mounted at</th>
+            </tr>
+          </thead>
+          <tbody>
+            {machine.disks.map((d) => (
+              <tr key={d.name}>
+                <td>
+                  {d.name}
+                  {d.model && <div className="muted small">{d.model}</div>}
+                </td>
+                <td>{d.isNvme ? 'NVMe SSD' : d.rotational ? 'hard disk' : d.rotational === false ? `SSD${d.transport ? ` (${d.transport})` : ''}` : (d.transport ?? '—')}</td>
+                <td>{formatBytes(d.sizeBytes)}</td>
+                <td className="small">{d.mountpoints.length ? d.mountpoints.join(', ') : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="muted small">
+        {machine.disks.some((d) => d.isNvme) ? 'ZeRO-Infinity can swap optimizer states and parameters to an NVMe disk.' : 'No NVMe disk: ZeRO-Infinity (NVMe offload) is not available here.'}
+      </p>
     </Card>
   );
 }
@@ -129,6 +176,7 @@ export function HardwarePage() {
           <CpuCard machine={machine} />
           <MemoryCard machine={machine} />
           <GpuCard machine={machine} />
+          <DisksCard machine={machine} />
           {machine.warnings.length > 0 && (
             <Card title="Warnings for offload">
               <ul className="warnings">
