@@ -113,7 +113,8 @@ async function readSi(nvidia: Promise<RawHost['nvidiaSmi']>): Promise<RawSi> {
     ok(si.cpu()),
     ok(si.mem()),
     ok(si.diskLayout()),
-    ok(si.blockDevices()),
+    // Windows' blockDevices are drive letters that cannot be tied to a physical disk: not asked.
+    process.platform === 'win32' ? null : ok(si.blockDevices()),
     nvidia.then((n) => (n.xml ? null : ok(si.graphics().then((g) => g.controllers)))),
   ]);
   return { cpu, mem, graphics, diskLayout, blockDevices } as RawSi;
