@@ -5,8 +5,9 @@
 // measured figure beside the seed defaults' measured figure. Ctrl-C keeps the finished trials.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PlanResult, ResponseOf, WorkloadOverrides } from '../../contract';
-import { bestTrial, nextTrial, seedDefaultSpec, trialSecondsEstimate, tuneCandidates, TUNE_NOISE, type TuneTrial } from '../../services/tuner';
+import type { WorkloadOverrides } from '../../contract';
+import { runTuneLoop, TuneError } from '../../services/backend/tune-loop';
+import { TUNE_NOISE } from '../../services/tuner';
 import type { Command, CommandContext } from '../command';
 
 const USAGE = `usage: npm run cli -- tune --model ID --seq N --gpus N [--micro-batch N] [--global-batch B]
@@ -60,128 +61,41 @@ export const tuneCommands: Record<string, Command> = {
       const noise = numFlag(flags, 'noise', TUNE_NOISE);
       const only = typeof flags.strategies === 'string' ? flags.strategies.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
       const baseline = flags['no-baseline'] !== true;
-      const started = Date.now();
-      const elapsed = () => (Date.now() - started) / 1000;
-
       let cancelled = false;
-      let sweepId: string | null = null;
       const onSigint = () => {
         cancelled = true;
         say('cancelling the running trial; finished trials are kept');
-        if (sweepId) void backend.invoke('runs/cancel', { sweepId });
       };
       process.on('SIGINT', onSigint);
       const offProgress = backend.on('runs/progress', (e) => {
         if (!e.warmup) say(`    step ${e.step}/${e.total}  ${fmt(e.stepSeconds, 3)} s  ${fmt(e.tflopsPerGpu)} TFLOPS/GPU  ${fmt(e.tokensPerSecond, 0)} tok/s`);
       });
-
-      const trials: TuneTrial[] = [];
-      /** Run one spec as a trial; its status and figures from history. */
-      const trial = async (spec: PlanResult['strategies'][number]['spec'], key: string, strategyId: string, isBaseline = false): Promise<TuneTrial> => {
-        const t0 = Date.now();
-        const done = new Promise<void>((resolve) => {
-          const off = backend.on('runs/status', (e) => {
-            if (e.sweepDone) {
-              off();
-              resolve();
-            }
-          });
-        });
-        const python = typeof flags.python === 'string' ? path.resolve(flags.python) : undefined;
-        const res = await backend.invoke('runs/start', { specs: [spec], steps, warmup, tags: ['tune'], ...(python ? { python } : {}) });
-        sweepId = res.sweepId;
-        await done;
-        sweepId = null;
-        const run: ResponseOf<'runs/get'> = await backend.invoke('runs/get', { id: res.runIds[0], logLines: 0 });
-        const s = run.summary;
-        return {
-          key,
-          strategyId,
-          runId: s.id,
-          status: s.status,
-          tokensPerSecond: s.tokensPerSecond,
-          tflopsPerGpu: s.tflopsPerGpu,
-          stepSeconds: s.stepSeconds,
-          errorClass: s.errorClass,
-          seconds: (Date.now() - t0) / 1000,
-          baseline: isBaseline,
-        };
-      };
-
       try {
-        let startup = 60; // seconds of engine start-up before the first step; replaced by what trials measure
-        let stopReason = '';
-        let lastPlan: PlanResult | null = null;
-        for (;;) {
-          const plan = await backend.invoke('plan/compute', { workload });
-          lastPlan = plan;
-          const candidates = tuneCandidates(plan, only);
-          if (candidates.length === 0) {
-            const reasons = [...new Set(plan.strategies.map((s) => s.reason))].slice(0, 3).join('; ');
-            throw Object.assign(new Error(`nothing fits this machine for ${typeof model === 'string' ? model : 'the model'} at seq ${workload.seqLen} on ${workload.gpus} GPU(s): ${reasons} — lower --seq, add GPUs or pick a smaller model`), { field: 'model' });
-          }
-          if (trials.length === 0) {
-            say(`tune: ${candidates.length} candidate(s) on ${plan.profile.machineLabel}; budget ${Math.round(budgetSeconds / 60)} min, at most ${maxTrials} trial(s) of ${warmup} warm-up + ${steps} steps`);
-            for (const n of plan.notes.filter((n) => /^(Host figures|Calibrated|Not calibrated)/.test(n))) say(`  ${n}`);
-          }
-          if (cancelled) {
-            stopReason = 'cancelled';
-            break;
-          }
-          if (trials.filter((t) => !t.baseline).length >= maxTrials) {
-            stopReason = `${maxTrials} trial(s) run (--max-trials)`;
-            break;
-          }
-          const decision = nextTrial(candidates, trials, noise);
-          if (!decision.next) {
-            stopReason = decision.reason;
-            break;
-          }
-          const c = decision.next;
-          const estimate = trialSecondsEstimate(c, steps, warmup, startup);
-          if (elapsed() + estimate > budgetSeconds) {
-            if (trials.length === 0)
-              throw Object.assign(new Error(`--budget-minutes ${budgetSeconds / 60} is too small for one trial (about ${Math.ceil(estimate / 60)} min for ${c.strategyId}: engine start-up + ${warmup + steps} steps); raise --budget-minutes or lower --steps`), { field: 'budget-minutes' });
-            stopReason = `the budget does not cover another trial (${c.strategyId} needs about ${Math.ceil(estimate)} s, ${Math.max(0, Math.round(budgetSeconds - elapsed()))} s left)`;
-            break;
-          }
-          const predicted = c.spec.prediction;
-          say(`trial ${trials.length + 1}: ${c.strategyId} micro ${c.spec.microBatch}×${c.spec.gradAccum} ${JSON.stringify(c.spec.knobs)} — ${decision.reason}${predicted && predicted.tflopsPerGpu ? ` (predicted ${fmt(predicted.tflopsPerGpu)} TFLOPS/GPU)` : ''}`);
-          const t = await trial(c.spec, c.key, c.strategyId);
-          trials.push(t);
-          if (t.status === 'completed') startup = Math.max(5, t.seconds - (warmup + steps) * (t.stepSeconds ?? 0));
-          say(
-            t.status === 'completed'
-              ? `  measured ${fmt(t.tflopsPerGpu)} TFLOPS/GPU, ${fmt(t.tokensPerSecond, 0)} tokens/s, ${fmt(t.stepSeconds, 3)} s/step (${t.runId})`
-              : `  ${t.status}${t.errorClass ? ` (${t.errorClass})` : ''}: recorded, the search goes on without it (${t.runId})`,
-          );
+        let result;
+        try {
+          result = await runTuneLoop(backend, {
+            workload,
+            budgetSeconds,
+            maxTrials,
+            steps,
+            warmup,
+            noise,
+            strategies: only,
+            baseline,
+            python: typeof flags.python === 'string' ? path.resolve(flags.python) : undefined,
+            say,
+            cancelled: () => cancelled,
+          });
+        } catch (error) {
+          if (error instanceof TuneError) throw Object.assign(new Error(error.message), { field: error.field });
+          throw error;
         }
-
-        const best = bestTrial(trials);
-        let seed: TuneTrial | null = null;
-        if (best && baseline && !cancelled && lastPlan) {
-          const spec = seedDefaultSpec(lastPlan, best.strategyId);
-          const estimate = trialSecondsEstimate({ key: spec.configHash, strategyId: best.strategyId, spec, predictedTokensPerSecond: 0, predictedStepSeconds: best.stepSeconds ?? 1 }, steps, warmup, startup);
-          if (spec.configHash === best.key) seed = { ...best, baseline: true };
-          else if (elapsed() + estimate <= budgetSeconds) {
-            say(`baseline: ${best.strategyId} with the seed defaults (micro ${spec.microBatch}, no searched knobs)`);
-            seed = await trial(spec, spec.configHash, best.strategyId, true);
-            trials.push(seed);
-          }
-        }
-        const result = {
-          stopReason,
-          trials,
-          winner: best,
-          seedDefaults: seed,
-          gain: best && seed?.tokensPerSecond ? best.tokensPerSecond! / seed.tokensPerSecond - 1 : null,
-          elapsedSeconds: elapsed(),
-        };
+        const { winner: best, seedDefaults: seed, trials } = result;
         if (json) out(JSON.stringify(result, null, 2));
         else {
-          out(`stopped: ${stopReason}`);
+          out(`stopped: ${result.stopReason}`);
           if (best) {
-            out(`winner: ${best.strategyId} — ${fmt(best.tflopsPerGpu)} TFLOPS/GPU, ${fmt(best.tokensPerSecond, 0)} tokens/s measured (${best.runId}) in ${trials.filter((t) => !t.baseline).length} trial(s), ${Math.round(elapsed())} s`);
+            out(`winner: ${best.strategyId} — ${fmt(best.tflopsPerGpu)} TFLOPS/GPU, ${fmt(best.tokensPerSecond, 0)} tokens/s measured (${best.runId}) in ${trials.filter((t) => !t.baseline).length} trial(s), ${Math.round(result.elapsedSeconds)} s`);
             if (seed?.tokensPerSecond) out(`seed defaults of ${best.strategyId}: ${fmt(seed.tflopsPerGpu)} TFLOPS/GPU, ${fmt(seed.tokensPerSecond, 0)} tokens/s (${seed.runId}) — tuned is ${(((best.tokensPerSecond ?? 0) / seed.tokensPerSecond - 1) * 100).toFixed(0)}% faster`);
           } else out('no trial completed');
         }

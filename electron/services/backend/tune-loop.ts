@@ -1,0 +1,156 @@
+// The `tune` closed loop over the contract's own channels (plan/compute, runs/start, runs/get,
+// runs/cancel), so any transport can drive it — the CLI today, a tune/start channel for the app
+// tomorrow: plan (calibrated from this machine's runs) → run the most promising candidate as a short
+// trial (tag `tune`) → plan again (the trial is history now, so the plan is refitted) → stop when
+// no untried candidate is predicted to beat the best measured by more than the noise, the budget
+// does not cover another trial, or the trial limit is reached. The decisions are tuner/tune.ts.
+import type { Channel, EventName, EventOf, PlanResult, RequestOf, ResponseOf, RunSpec, WorkloadOverrides } from '../../contract';
+import { bestTrial, nextTrial, seedDefaultSpec, trialSecondsEstimate, tuneCandidates, TUNE_NOISE, type TuneTrial } from '../tuner';
+
+export interface TuneBus {
+  invoke<C extends Channel>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>>;
+  on<E extends EventName>(event: E, listener: (payload: EventOf<E>) => void): () => void;
+}
+
+export interface TuneOptions {
+  workload: WorkloadOverrides;
+  budgetSeconds: number;
+  maxTrials: number;
+  steps: number;
+  warmup: number;
+  noise?: number;
+  strategies?: string[];
+  /** Also measure the winner's seed defaults (the form's micro batch, no searched knobs). */
+  baseline?: boolean;
+  python?: string;
+  /** Progress lines for people. */
+  say?: (line: string) => void;
+  /** Set to stop: the running trial is cancelled, finished trials are kept. */
+  cancelled?: () => boolean;
+}
+
+export interface TuneResult {
+  stopReason: string;
+  trials: TuneTrial[];
+  winner: TuneTrial | null;
+  seedDefaults: TuneTrial | null;
+  /** Winner over seed defaults, tokens/s − 1. */
+  gain: number | null;
+  elapsedSeconds: number;
+}
+
+export class TuneError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneResult> {
+  const say = o.say ?? (() => undefined);
+  const noise = o.noise ?? TUNE_NOISE;
+  const started = Date.now();
+  const elapsed = () => (Date.now() - started) / 1000;
+  const cancelled = () => o.cancelled?.() ?? false;
+  const trials: TuneTrial[] = [];
+
+  let sweepId: string | null = null;
+  const trial = async (spec: RunSpec, key: string, strategyId: string, isBaseline = false): Promise<TuneTrial> => {
+    const t0 = Date.now();
+    const done = new Promise<void>((resolve) => {
+      const off = bus.on('runs/status', (e) => {
+        if (e.sweepDone && (!sweepId || e.sweepId === sweepId)) {
+          off();
+          resolve();
+        }
+      });
+    });
+    const res = await bus.invoke('runs/start', { specs: [spec], steps: o.steps, warmup: o.warmup, tags: ['tune'], ...(o.python ? { python: o.python } : {}) });
+    sweepId = res.sweepId;
+    const watch = setInterval(() => {
+      if (cancelled() && sweepId) void bus.invoke('runs/cancel', { sweepId });
+    }, 500);
+    try {
+      await done;
+    } finally {
+      clearInterval(watch);
+      sweepId = null;
+    }
+    const s = (await bus.invoke('runs/get', { id: res.runIds[0], logLines: 0 })).summary;
+    return { key, strategyId, runId: s.id, status: s.status, tokensPerSecond: s.tokensPerSecond, tflopsPerGpu: s.tflopsPerGpu, stepSeconds: s.stepSeconds, errorClass: s.errorClass, seconds: (Date.now() - t0) / 1000, baseline: isBaseline };
+  };
+
+  let startup = 60; // seconds of engine start-up before the first step; replaced by what trials measure
+  let stopReason = '';
+  let lastPlan: PlanResult | null = null;
+  for (;;) {
+    const plan = await bus.invoke('plan/compute', { workload: o.workload });
+    lastPlan = plan;
+    const candidates = tuneCandidates(plan, o.strategies);
+    if (candidates.length === 0) {
+      const reasons = [...new Set(plan.strategies.map((s) => s.reason))].slice(0, 3).join('; ');
+      throw new TuneError(`nothing fits this machine for ${plan.model.id} at seq ${plan.workload.seqLen} on ${plan.workload.gpus} GPU(s): ${reasons} — lower the sequence length, add GPUs or pick a smaller model`, 'model');
+    }
+    if (trials.length === 0) {
+      say(`tune: ${candidates.length} candidate(s) on ${plan.profile.machineLabel}; budget ${Math.round(o.budgetSeconds / 60)} min, at most ${o.maxTrials} trial(s) of ${o.warmup} warm-up + ${o.steps} steps`);
+      for (const n of plan.notes.filter((n) => /^(Host figures|Calibrated|Not calibrated)/.test(n))) say(`  ${n}`);
+    }
+    if (cancelled()) {
+      stopReason = 'cancelled';
+      break;
+    }
+    if (trials.filter((t) => !t.baseline).length >= o.maxTrials) {
+      stopReason = `${o.maxTrials} trial(s) run (the trial limit)`;
+      break;
+    }
+    const decision = nextTrial(candidates, trials, noise);
+    if (!decision.next) {
+      stopReason = decision.reason;
+      break;
+    }
+    const c = decision.next;
+    const estimate = trialSecondsEstimate(c, o.steps, o.warmup, startup);
+    if (elapsed() + estimate > o.budgetSeconds) {
+      if (trials.length === 0)
+        throw new TuneError(
+          `a budget of ${(o.budgetSeconds / 60).toFixed(1)} min is too small for one trial (about ${Math.ceil(estimate / 60)} min for ${c.strategyId}: engine start-up + ${o.warmup + o.steps} steps); raise the budget or lower the steps`,
+          'budget-minutes',
+        );
+      stopReason = `the budget does not cover another trial (${c.strategyId} needs about ${Math.ceil(estimate)} s, ${Math.max(0, Math.round(o.budgetSeconds - elapsed()))} s left)`;
+      break;
+    }
+    const p = c.spec.prediction;
+    say(`trial ${trials.length + 1}: ${c.strategyId} micro ${c.spec.microBatch}×${c.spec.gradAccum} ${JSON.stringify(c.spec.knobs)} — ${decision.reason}${p && p.tflopsPerGpu ? ` (predicted ${p.tflopsPerGpu.toFixed(1)} TFLOPS/GPU)` : ''}`);
+    const t = await trial(c.spec, c.key, c.strategyId);
+    trials.push(t);
+    if (t.status === 'completed') startup = Math.max(5, t.seconds - (o.warmup + o.steps) * (t.stepSeconds ?? 0));
+    say(
+      t.status === 'completed'
+        ? `  measured ${t.tflopsPerGpu?.toPrecision(3)} TFLOPS/GPU, ${t.tokensPerSecond?.toFixed(0)} tokens/s, ${t.stepSeconds?.toFixed(3)} s/step (${t.runId})`
+        : `  ${t.status}${t.errorClass ? ` (${t.errorClass})` : ''}: recorded, the search goes on without it (${t.runId})`,
+    );
+  }
+
+  const best = bestTrial(trials);
+  let seed: TuneTrial | null = null;
+  if (best && (o.baseline ?? true) && !cancelled() && lastPlan) {
+    const spec = seedDefaultSpec(lastPlan, best.strategyId);
+    const estimate = trialSecondsEstimate({ key: spec.configHash, strategyId: best.strategyId, spec, predictedTokensPerSecond: 0, predictedStepSeconds: best.stepSeconds ?? 1 }, o.steps, o.warmup, startup);
+    if (spec.configHash === best.key) seed = { ...best, baseline: true };
+    else if (elapsed() + estimate <= o.budgetSeconds) {
+      say(`baseline: ${best.strategyId} with the seed defaults (micro ${spec.microBatch}, no searched knobs)`);
+      seed = await trial(spec, spec.configHash, best.strategyId, true);
+      trials.push(seed);
+    }
+  }
+  return {
+    stopReason,
+    trials,
+    winner: best,
+    seedDefaults: seed,
+    gain: best?.tokensPerSecond && seed?.tokensPerSecond ? best.tokensPerSecond / seed.tokensPerSecond - 1 : null,
+    elapsedSeconds: elapsed(),
+  };
+}

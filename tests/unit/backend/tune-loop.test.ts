@@ -1,0 +1,82 @@
+// The tune loop over the contract's channels, with a fake engine: trials measure what a "true"
+// machine gives, the plan is the tuner's own; the loop stops by its rule, records an OOM and goes
+// on, refuses a budget too small for one trial, and measures the winner's seed defaults.
+import { describe, expect, it } from 'vitest';
+import type { RunSpec } from '../../../electron/contract';
+import { runTuneLoop, TuneError, type TuneBus } from '../../../electron/services/backend/tune-loop';
+import { planWorkload } from '../../../electron/services/tuner';
+import { h200Machine, h200Measurements } from '../tuner/h200-machine';
+
+function fakeBus(truth: (spec: RunSpec) => { tokensPerSecond: number | null; status?: string; errorClass?: string }) {
+  const listeners: ((e: unknown) => void)[] = [];
+  const runs = new Map<string, { spec: RunSpec; r: ReturnType<typeof truth> }>();
+  let n = 0;
+  const started: RunSpec[] = [];
+  const bus = {
+    async invoke(channel: string, request: any): Promise<any> {
+      if (channel === 'plan/compute') return planWorkload({ ...request.workload }, { machine: h200Machine(), measurements: h200Measurements() });
+      if (channel === 'runs/start') {
+        const id = `run-${++n}`;
+        const spec = request.specs[0] as RunSpec;
+        started.push(spec);
+        runs.set(id, { spec, r: truth(spec) });
+        setTimeout(() => listeners.forEach((l) => l({ sweepId: `sw-${n}`, sweepDone: true })), 1);
+        return { sweepId: `sw-${n}`, runIds: [id], runs: [] };
+      }
+      if (channel === 'runs/get') {
+        const { spec, r } = runs.get(request.id)!;
+        const tokens = spec.seqLen * spec.microBatch * spec.gradAccum;
+        return { summary: { id: request.id, status: r.status ?? 'completed', tokensPerSecond: r.tokensPerSecond, tflopsPerGpu: 1, stepSeconds: r.tokensPerSecond ? tokens / r.tokensPerSecond : null, errorClass: r.errorClass ?? null } };
+      }
+      if (channel === 'runs/cancel') return { cancelled: true };
+      throw new Error(channel);
+    },
+    on(event: string, listener: (e: unknown) => void) {
+      if (event === 'runs/status') listeners.push(listener);
+      return () => listeners.splice(listeners.indexOf(listener), 1);
+    },
+  } as unknown as TuneBus;
+  return { bus, started };
+}
+
+const workload = { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4, gpus: 1 };
+const base = { workload, budgetSeconds: 3600, maxTrials: 6, steps: 4, warmup: 2, strategies: ['zero2-offload', 'zero3-offload', 'superoffload', 'fsdp2-cpu-offload'] };
+
+describe('tune loop', () => {
+  it('stops as soon as nothing untried is predicted above the best measured + noise, and measures the seed defaults', async () => {
+    // the machine is exactly as predicted: the first (most promising) trial is the best, nothing beats it
+    const { bus, started } = fakeBus((spec) => ({ tokensPerSecond: spec.prediction?.tokensPerSecond ?? 1000 }));
+    const r = await runTuneLoop(bus, base);
+    expect(r.trials.filter((t) => !t.baseline)).toHaveLength(1);
+    expect(r.stopReason).toMatch(/no untried candidate is predicted to beat the best measured/);
+    expect(r.seedDefaults?.baseline).toBe(true);
+    expect(started.at(-1)!.knobs).not.toHaveProperty('ratio');
+    expect(r.gain).not.toBeNull();
+  });
+
+  it('records an OOM trial with its class and goes on without that strategy', async () => {
+    let first = true;
+    const { bus } = fakeBus((spec) => {
+      if (first) {
+        first = false;
+        return { tokensPerSecond: null, status: 'failed', errorClass: 'cuda_oom' };
+      }
+      return { tokensPerSecond: (spec.prediction?.tokensPerSecond ?? 1000) * 1.0 };
+    });
+    const r = await runTuneLoop(bus, { ...base, baseline: false });
+    expect(r.trials[0]).toMatchObject({ status: 'failed', errorClass: 'cuda_oom' });
+    expect(r.trials.slice(1).every((t) => t.strategyId !== r.trials[0].strategyId)).toBe(true);
+    expect(r.winner).not.toBeNull();
+  });
+
+  it('refuses a budget too small for one trial, naming what to change', async () => {
+    const { bus } = fakeBus(() => ({ tokensPerSecond: 1 }));
+    await expect(runTuneLoop(bus, { ...base, budgetSeconds: 10 })).rejects.toBeInstanceOf(TuneError);
+    await expect(runTuneLoop(bus, { ...base, budgetSeconds: 10 })).rejects.toThrow(/too small for one trial.*raise the budget/);
+  });
+
+  it('a model that fits nowhere is a clear error', async () => {
+    const { bus } = fakeBus(() => ({ tokensPerSecond: 1 }));
+    await expect(runTuneLoop(bus, { ...base, workload: { ...workload, model: 'llama-3.1-70b', seqLen: 4096 } })).rejects.toThrow(/nothing fits this machine.*smaller model/);
+  });
+});
