@@ -1,5 +1,7 @@
 // The report's charts as ECharts options: TFLOPS per GPU by strategy (median bar, one dot per
 // repeat), step time over measured steps, memory peaks. Pure data → options.
+import { strategyColor } from '../../contract/charts/labels';
+import { memoryPanelsOption } from '../../contract/charts/memory-panels';
 import { strategyName } from './format';
 import type { ReportGroup, ReportRun } from './types';
 
@@ -21,8 +23,9 @@ export function tflopsChart(groups: ReportGroup[]): Record<string, unknown> {
     xAxis: { type: 'category', data: labels, axisLabel: { interval: 0, rotate: labels.length > 4 ? 25 : 0 } },
     yAxis: { type: 'value', name: 'TFLOPS per GPU (median)' },
     series: [
-      { type: 'bar', name: 'median', data: groups.map((g) => (g.tflopsPerGpu ? r2(g.tflopsPerGpu.median) : null)), itemStyle: { color: '#2563eb' }, label: { show: true, position: 'top' } },
-      { type: 'scatter', name: 'repeats', data: repeats, symbolSize: 7, itemStyle: { color: '#f59e0b' } },
+      // Each strategy in its one colour (the same as in the app's charts).
+      { type: 'bar', name: 'median', data: groups.map((g) => ({ value: g.tflopsPerGpu ? r2(g.tflopsPerGpu.median) : null, itemStyle: { color: strategyColor(g.strategy) } })), label: { show: true, position: 'top' } },
+      { type: 'scatter', name: 'repeats', data: repeats, symbolSize: 7, itemStyle: { color: '#1b1f24', opacity: 0.75 } },
     ],
   };
 }
@@ -39,26 +42,18 @@ export function stepTimeChart(runs: ReportRun[]): Record<string, unknown> {
       type: 'line',
       name: r.label,
       showSymbol: false,
+      itemStyle: { color: strategyColor(r.summary.strategy) },
       data: r.samples.filter((s) => !s.warmup).map((s, i) => [i + 1, r2(s.stepSeconds)]),
     })),
   };
 }
 
+/** Peaks per resource, each in its own panel (GPU per GPU, host per node), bars in strategy colours. */
 export function memoryChart(groups: ReportGroup[]): Record<string, unknown> {
   const peak = (g: ReportGroup, k: 'peakGpuBytes' | 'peakHostBytes') => {
     const xs = g.runs.map((r) => r.figures[k]).filter((v): v is number => v != null);
-    return xs.length ? r2(Math.max(...xs) / GiB) : null;
+    return xs.length ? Math.max(...xs) : null;
   };
-  const labels = groups.map((g) => groupLabel(g, groups));
-  return {
-    textStyle: FONT,
-    grid: { left: 60, right: 20, top: 40, bottom: 70 },
-    legend: { top: 0 },
-    xAxis: { type: 'category', data: labels, axisLabel: { interval: 0, rotate: labels.length > 4 ? 25 : 0 } },
-    yAxis: { type: 'value', name: 'GiB (peak)' },
-    series: [
-      { type: 'bar', name: 'GPU peak', data: groups.map((g) => peak(g, 'peakGpuBytes')), itemStyle: { color: '#15803d' } },
-      { type: 'bar', name: 'host peak', data: groups.map((g) => peak(g, 'peakHostBytes')), itemStyle: { color: '#b45309' } },
-    ],
-  };
+  const rows = groups.map((g) => ({ label: groupLabel(g, groups), color: strategyColor(g.strategy), gpuBytes: peak(g, 'peakGpuBytes'), hostBytes: peak(g, 'peakHostBytes'), nvmeBytes: null }));
+  return { textStyle: FONT, ...memoryPanelsOption(rows, { gpuBytes: null, hostBytes: null, nvmeBytes: null }, { text: '#1b1f24', muted: '#5d6672', grid: '#d9dee5' }, { top: 16 }) } as Record<string, unknown>;
 }
