@@ -1,0 +1,86 @@
+// Issue 17's chart rules, on the pure builders the app and the reports share: one colour per
+// strategy, no bar for a strategy that does not fit, each memory resource against its own
+// capacity (its own unit), an empty predicted-vs-measured chart without axes, step axes that
+// start at the data, and the CPU Adam curve from its first thread count.
+import * as echarts from 'echarts';
+import { describe, expect, it } from 'vitest';
+import {
+  cpuAdamCurveOption,
+  memoryOption,
+  memoryPanelsOption,
+  predictedOption,
+  predictedTflopsOption,
+  STEP_STATISTIC,
+  strategyColor,
+  strategyLabel,
+  type EChartsOption,
+} from '../../../electron/contract';
+import { planWorkload } from '../../../electron/services/tuner';
+import { h200Machine, h200Measurements } from '../tuner/h200-machine';
+
+function svg(option: EChartsOption, width = 640, height = 360): string {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
+  chart.setOption(option);
+  const out = chart.renderToSVGString();
+  chart.dispose();
+  return out;
+}
+
+describe('one colour and one name per strategy', () => {
+  it('gives every catalogued strategy its own stable colour, and unknown ids a stable one', () => {
+    const ids = ['superoffload', 'zero2-offload', 'zero3-offload', 'zero3-offload-param', 'zero-infinity-nvme', 'gpu-zero1', 'gpu-zero2', 'gpu-zero3', 'fsdp2-cpu-offload'];
+    const colours = ids.map(strategyColor);
+    expect(new Set(colours).size).toBe(ids.length);
+    expect(strategyColor('SuperOffload')).toBe(strategyColor('superoffload'));
+    expect(strategyColor('my-custom')).toBe(strategyColor('my-custom'));
+    expect(strategyLabel('gpu-zero2')).toBe('ZeRO-2');
+    expect(STEP_STATISTIC).toBe('median of measured steps');
+  });
+});
+
+describe('Plan charts', () => {
+  const plan = planWorkload({ model: 'llama-3.1-8b', seqLen: 2048, microBatch: 1, gpus: 1 } as never, { machine: h200Machine(), measurements: h200Measurements() });
+
+  it('draws no bar for a strategy that does not fit and names it instead', () => {
+    const option = predictedTflopsOption(plan) as { series: { data: { value: number | null; itemStyle: { color: string } }[] }[] };
+    const data = option.series[0].data;
+    plan.strategies.forEach((s, i) => {
+      if (s.fits) expect(data[i].value).toBeGreaterThan(0);
+      else expect(data[i].value).toBeNull();
+      expect(data[i].itemStyle.color).toBe(strategyColor(s.id));
+    });
+    expect(plan.strategies.some((s) => !s.fits)).toBe(true);
+    expect(svg(predictedTflopsOption(plan))).toContain('does not fit');
+  });
+
+  it('draws GPU and host memory in their own panels against their own capacity', () => {
+    const option = memoryOption(plan) as { grid: unknown[]; xAxis: { name: string }[] };
+    expect(option.grid.length).toBeGreaterThanOrEqual(2);
+    expect(option.xAxis[0].name).toMatch(/^GPU, GiB\ncapacity \d+/);
+    expect(option.xAxis[1].name).toMatch(/^host, [GT]iB\ncapacity \d+/);
+  });
+
+  it('gives a panel TiB when its figures reach a TiB, without touching the others', () => {
+    const option = memoryPanelsOption(
+      [{ label: 'A', color: '#000', gpuBytes: 20 * 2 ** 30, hostBytes: 1.5 * 2 ** 40, nvmeBytes: null }],
+      { gpuBytes: 141 * 2 ** 30, hostBytes: 2 * 2 ** 40, nvmeBytes: null },
+      { text: '#000', muted: '#666', grid: '#ddd' },
+    ) as { xAxis: { name: string }[] };
+    expect(option.xAxis.map((a) => a.name.split('\n')[0])).toEqual(['GPU, GiB', 'host, TiB']);
+  });
+});
+
+describe('empty and edge charts', () => {
+  it('says an empty predicted-vs-measured chart is empty, without axes or a diagonal', () => {
+    const c = { runs: [], groups: [], series: [], metrics: [], primary: 'tflopsPerGpu' } as never;
+    const option = predictedOption(c) as { xAxis?: unknown; series: unknown[]; graphic: { style: { text: string } }[] };
+    expect(option.xAxis).toBeUndefined();
+    expect(option.series).toEqual([]);
+    expect(option.graphic[0].style.text).toMatch(/No run here has both a prediction and a measurement/);
+  });
+
+  it('starts the CPU Adam curve at the first thread count measured', () => {
+    const option = cpuAdamCurveOption({ cpuAdam: [{ threads: 2, paramsPerSecond: 1e9 }, { threads: 8, paramsPerSecond: 3e9 }], recommendedThreads: 8 } as never) as { xAxis: { min: number } };
+    expect(option.xAxis.min).toBe(2);
+  });
+});
