@@ -129,7 +129,7 @@ export function computeWarnings(m: MachineFacts): HardwareWarning[] {
       id: 'no-nvme',
       severity: 'info',
       message: 'No NVMe drive found: ZeRO-Infinity (offload to NVMe) would use slower storage or is not worth running here.',
-      fix: 'Add a local NVMe SSD and point nvme_path at a folder on it (check with hardware/disk-free).',
+      fix: 'Add a local NVMe SSD and point nvme_path at a folder on it (`df -h FOLDER` shows its free space).',
     });
 
   const needed = HOST_BYTES_PER_PARAM * REFERENCE_MODEL_PARAMS;
