@@ -14,6 +14,7 @@ import { reportsEvents, reportsRequests } from './reports';
 import { settingsEvents, settingsRequests } from './settings';
 import { clusterEvents, clusterRequests } from './cluster';
 import { wizardEvents, wizardRequests } from './wizard';
+import { tuneEvents, tuneRequests } from './tune';
 import { Empty } from './common';
 
 export const AppInfoSchema = z.object({
@@ -47,6 +48,7 @@ export const requests = {
   ...clusterRequests,
   ...compareRequests,
   ...reportsRequests,
+  ...tuneRequests,
 } as const;
 
 export const events = {
@@ -62,6 +64,7 @@ export const events = {
   ...clusterEvents,
   ...compareEvents,
   ...reportsEvents,
+  ...tuneEvents,
 } as const;
 
 export type Channel = keyof typeof requests;

@@ -11,6 +11,7 @@ export * from './plan';
 export * from './run-spec';
 export * from './engine';
 export * from './measure';
+export * from './tune';
 export * from './environment';
 export * from './reports';
 export * from './settings';

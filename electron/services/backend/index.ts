@@ -29,6 +29,7 @@ import { environmentHandlers } from './handlers/environment';
 import { settingsHandlers } from './handlers/settings';
 import { clusterHandlers } from './handlers/cluster';
 import { reportsHandlers } from './handlers/reports';
+import { tuneHandlers } from './handlers/tune';
 import type { PdfRenderer } from '../reports';
 
 export interface BackendOptions {
@@ -80,9 +81,11 @@ export function createBackend(options: BackendOptions): Backend {
     ...settingsHandlers(ctx),
     ...clusterHandlers(ctx),
     ...reportsHandlers(ctx, { pdfRenderer: options.reportsPdfRenderer }),
+    // the tune loop drives the backend's own channels (plan/compute, runs/start…)
+    ...tuneHandlers(ctx, () => self),
   } satisfies HandlerMap<Channel>;
 
-  return {
+  const self: Backend = {
     dataDir: options.dataDir,
     async invoke(channel, payload) {
       if (!Object.prototype.hasOwnProperty.call(handlers, channel))
@@ -104,4 +107,5 @@ export function createBackend(options: BackendOptions): Backend {
       emitter.removeAllListeners();
     },
   };
+  return self;
 }

@@ -80,3 +80,31 @@ describe('tune loop', () => {
     await expect(runTuneLoop(bus, { ...base, workload: { ...workload, model: 'llama-3.1-70b', seqLen: 4096 } })).rejects.toThrow(/nothing fits this machine.*smaller model/);
   });
 });
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createBackend } from '../../../electron/services/backend';
+import type { TuneProgress } from '../../../electron/contract';
+
+describe('tune/start over the contract', () => {
+  it('answers at once with an id, reports through tune/progress, refuses a second tune while one runs', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'os-tune-'));
+    const machineFile = path.resolve(import.meta.dirname, '../../fixtures/hosts/h200-sxm-x86/machine.json');
+    const backend = createBackend({ dataDir, transport: 'server', machineFile });
+    try {
+      const events: TuneProgress[] = [];
+      const done = new Promise<void>((resolve) => backend.on('tune/progress', (e) => (events.push(e), e.done && resolve())));
+      const { tuneId } = await backend.invoke('tune/start', { workload: { model: 'llama-3.1-70b', seqLen: 4096, microBatch: 1, gpus: 1 } });
+      expect(tuneId).toMatch(/^tune-/);
+      await expect(backend.invoke('tune/start', { workload: { model: 'gpt2', seqLen: 128, microBatch: 1, gpus: 1 } })).rejects.toMatchObject({ code: 'busy' });
+      await done;
+      const last = events.at(-1)!;
+      expect(last).toMatchObject({ tuneId, done: true, result: null, error: { field: 'model' } });
+      expect(last.error!.message).toMatch(/nothing fits this machine/);
+      expect((await backend.invoke('tune/cancel', { tuneId })).cancelled).toBe(false);
+    } finally {
+      await backend.close();
+    }
+  });
+});
