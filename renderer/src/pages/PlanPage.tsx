@@ -168,7 +168,17 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
   const { plan, selected, toggle } = usePlan();
   const [open, setOpen] = useState<string | null>(null);
   if (!plan) return null;
+  // A reason shared by three or more strategies (no GPU here, say) is said once, above the table.
+  const counts = new Map<string, number>();
+  for (const s of plan.strategies) counts.set(s.reason, (counts.get(s.reason) ?? 0) + 1);
+  const shared = [...counts].filter(([, n]) => n >= 3).map(([r]) => r);
   return (
+    <>
+    {shared.map((r) => (
+      <p key={r} className="muted small" data-testid="shared-reason">
+        {counts.get(r) === plan.strategies.length ? 'Every strategy' : `${counts.get(r)} strategies`}: {r}
+      </p>
+    ))}
     <table className="table" data-testid="strategy-table">
       <thead>
         <tr>
@@ -195,7 +205,7 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
               )}
               <td>
                 <StrategyName id={s.id} strong />
-                <div className="muted small">{s.reason}</div>
+                {!shared.includes(s.reason) && <div className="muted small">{s.reason}</div>}
                 {s.warnings.map((w) => (
                   <div key={w} className="small warn-text">
                     {w}
@@ -239,6 +249,7 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
         ))}
       </tbody>
     </table>
+    </>
   );
 }
 

@@ -13,8 +13,8 @@ import {
   STEP_STATISTIC,
   strategyColor,
   strategyLabel,
-  type EChartsOption,
 } from '../../../electron/contract';
+import type { EChartsOption } from 'echarts';
 import { planWorkload } from '../../../electron/services/tuner';
 import { h200Machine, h200Measurements } from '../tuner/h200-machine';
 
