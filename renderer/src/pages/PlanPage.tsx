@@ -5,6 +5,7 @@ import { memoryOption, planChartHeight, predictedTflopsOption } from '../../../e
 import { strategyColor, strategyLabel } from '../../../electron/contract/charts/labels';
 import { StartRunsRequestSchema, WorkloadSchema, type StrategyPlan } from '../../../electron/contract';
 import { MachineChoice } from './plan/MachineChoice';
+import { TunePanel } from './plan/TunePanel';
 import { useHardware } from '../stores/hardware';
 import { useSettings } from '../stores/settings';
 import { Chart } from '../components/Chart';
@@ -412,6 +413,7 @@ export function PlanPage() {
                 <StrategyTable />
               </Card>
               <RunControls />
+              <TunePanel />
             </div>
           )}
         </>
