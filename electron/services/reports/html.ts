@@ -91,7 +91,7 @@ function groupsTable(groups: ReportGroup[], baseline: ReportGroup): Raw {
 
 function runsTable(runs: ReportRun[], baseline: ReportRun): Raw {
   return html`<table class="runs"><thead><tr><th>Run</th><th>Strategy</th><th>Status</th><th>Started</th><th class="num">Steps</th>
-    <th class="num">TFLOPS/GPU median (min–max)</th><th class="num">Step time s</th><th class="num">Tokens/s</th>
+    <th class="num">TFLOPS/GPU median (min–max)</th><th class="num">Step time s (median of measured steps)</th><th class="num">Tokens/s</th>
     <th class="num">GPU peak</th><th class="num">Host peak</th><th class="num">Predicted TFLOPS/GPU</th><th class="num">Δ vs baseline</th><th>Tags / notes</th></tr></thead><tbody>
     ${runs.map((r) => {
       const d = runDelta(r, baseline);
