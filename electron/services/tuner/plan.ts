@@ -190,7 +190,10 @@ function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, 
           strategyId: second.id,
           microBatch: second.microBatch,
           predicted: second.predicted,
-          reason: `${second.label} is ${((1 - tps(second.predicted) / tps(p)) * 100).toFixed(0)}% slower: ${whyLost(p, second.predicted)}`,
+          reason:
+            tps(second.predicted) >= tps(p) * 0.995
+              ? `${second.label} is predicted as fast (within 0.5%): the model does not tell them apart here — measure both`
+              : `${second.label} is ${((1 - tps(second.predicted) / tps(p)) * 100).toFixed(0)}% slower: ${whyLost(p, second.predicted)}`,
         }
       : null,
   };
