@@ -97,6 +97,8 @@ async function barColours(page: Page, testId: string): Promise<Record<string, st
 
 /** A full-page screenshot: the content pane scrolls inside the shell, so let it grow first. */
 async function shoot(page: Page, name: string) {
+  // Nothing runs off the side of the window (the page scrolls down, never sideways).
+  expect(await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.querySelector('.content')?.scrollWidth ?? 0) - window.innerWidth), `${name} is wider than the window`).toBeLessThanOrEqual(0);
   await page.addStyleTag({ content: 'html, body, #root, .shell { height: auto !important; } .content { overflow: visible !important; }' });
   await page.waitForTimeout(300); // charts follow their new size
   await page.screenshot({ path: path.join(artifacts, `user-view-${name}.png`), fullPage: true });

@@ -248,7 +248,7 @@ export function RunsPage() {
                       </span>
                       <span role="gridcell" title={`${r.createdAt} — open the run page`}>
                         <a href={runHref(r.id)} onClick={(e) => e.stopPropagation()} data-testid="run-link">
-                          {new Date(r.createdAt).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}
+                          {new Date(r.createdAt).toLocaleString(undefined, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' })}
                         </a>
                       </span>
                       <span role="gridcell">
@@ -261,8 +261,8 @@ export function RunsPage() {
                         {r.repeatIndex > 0 ? <span className="muted small"> #{r.repeatIndex + 1}</span> : null}
                       </span>
                       <span role="gridcell" className="num">{formatDuration(r.startedAt, r.finishedAt)}</span>
-                      <span role="gridcell" title={r.machineId ?? undefined}>{r.machineId ? (machineNames[r.machineId] ?? r.machineId.slice(0, 8)) : '—'}</span>
-                      <span role="gridcell" title={r.sweepId ?? undefined}>{r.sweepId ? r.sweepId.slice(0, 8) : '—'}</span>
+                      <span role="gridcell" title={r.machineId ? `${machineNames[r.machineId] ?? ''} (${r.machineId})` : undefined}>{r.machineId ? (machineNames[r.machineId] ?? r.machineId.slice(0, 8)) : '—'}</span>
+                      <span role="gridcell" title={r.sweepId ?? undefined}>{r.sweepId ?? '—'}</span>
                       <span role="gridcell" className="tags" title={r.notes || undefined}>
                         {r.tags.map((t) => (
                           <span key={t} className={`tag${t === 'sample' ? ' tag-sample' : ''}`}>{t}</span>
