@@ -12,14 +12,14 @@ import { formatBytes, formatNumber } from '../format';
 import { useApp } from '../stores/app';
 import { StrategyName } from './PlanPage';
 
-/** "2 min 05 s", "41 s", "—". */
+/** "2m 05s", "41 s", "1h 02m", "—". */
 export function formatDuration(startedAt: string | null, finishedAt: string | null): string {
   if (!startedAt || !finishedAt) return '—';
   const s = (Date.parse(finishedAt) - Date.parse(startedAt)) / 1000;
   if (!Number.isFinite(s) || s < 0) return '—';
   if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, '0')} s`;
-  return `${Math.floor(s / 3600)} h ${String(Math.round((s % 3600) / 60)).padStart(2, '0')} min`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(Math.floor(s % 60)).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
 const num = (o: unknown, k: string): number | null => {
