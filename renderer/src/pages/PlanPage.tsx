@@ -322,6 +322,14 @@ export function PlanCharts() {
   );
 }
 
+/** "about 12 min" for a sweep: each run's predicted step time × its steps, plus ~45 s to start the engine. */
+function sweepEstimate(specs: { prediction: { stepSeconds: number } | null }[], steps: number, warmup: number, repeats: number): string {
+  const known = specs.filter((s) => s.prediction && s.prediction.stepSeconds > 0);
+  if (known.length < specs.length) return 'no time estimate (some runs have no prediction)';
+  const seconds = repeats * known.reduce((sum, s) => sum + 45 + (steps + warmup) * s.prediction!.stepSeconds, 0);
+  return seconds < 90 ? `about ${Math.max(1, Math.round(seconds / 60))} min` : seconds < 5400 ? `about ${Math.round(seconds / 60)} min` : `about ${(seconds / 3600).toFixed(1)} h`;
+}
+
 export function RunControls({ onStarted }: { onStarted?: () => void }) {
   const { plan, selected } = usePlan();
   const { start, starting, error } = useEngine();
@@ -346,6 +354,12 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
         <NumberField label="Warm-up steps" value={runWarmup} schema={StartRunsRequestSchema.shape.warmup} onChange={setWarmup} testId="run-warmup" />
         <NumberField label="Repeats" value={runRepeats} schema={StartRunsRequestSchema.shape.repeats} onChange={setRepeats} testId="run-repeats" />
       </div>
+      {specs.length > 0 && (
+        <p className="small" data-testid="sweep-summary">
+          Will run {selected.map((id) => strategyLabel(id)).join(', ')}
+          {runRepeats > 1 ? `, ${runRepeats} times each` : ''} — {sweepEstimate(specs, runSteps, runWarmup, runRepeats)}.
+        </p>
+      )}
       {error && <ErrorBox message={error} />}
       <button
         type="button"
