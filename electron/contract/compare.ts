@@ -188,7 +188,8 @@ export const compareRequests = {
   },
   'samples/load': {
     request: z.object({}).strict(),
-    response: ImportResultSchema.extend({ file: z.string() }),
+    /** `files`: every bundled dataset, in name order; `file`: the first (older clients read it). */
+    response: ImportResultSchema.extend({ file: z.string(), files: z.array(z.string()) }),
   },
 } as const;
 

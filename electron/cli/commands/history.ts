@@ -116,11 +116,11 @@ export const historyCommands: Record<string, Command> = {
     },
   },
   'load-samples': {
-    summary: 'import the bundled sample dataset (resources/samples), tagged "sample"',
+    summary: 'import the bundled sample datasets (resources/samples/*.runs.json), tagged "sample"',
     async run(ctx) {
       const r = await ctx.backend.invoke('samples/load', {});
       if (ctx.json) ctx.out(JSON.stringify(r, null, 2));
-      else ctx.out(`imported ${r.imported.length} sample run(s) from ${r.file}, skipped ${r.skipped.length}${r.source ? ` — ${r.source.label}` : ''}`);
+      else ctx.out(`imported ${r.imported.length} sample run(s) from ${r.files.map((f) => path.basename(f)).join(', ')}, skipped ${r.skipped.length}`);
       return 0;
     },
   },

@@ -64,13 +64,23 @@ export function compareHandlers(ctx: BackendContext): HandlerMap<CompareChannels
       return summary;
     },
     'samples/load': () => {
-      const [file] = sampleDatasets();
-      if (!file)
+      const files = sampleDatasets();
+      if (!files.length)
         throw new ApiError('not_found', 'No sample dataset is bundled in this build (resources/samples/*.runs.json). Import a runs file instead (runs/import).');
-      // Labelled 'sample' so measured-elsewhere runs never pass for this machine's own.
-      const result = ctx.history.importRuns(readRunsFile(file), { file, addTags: ['sample'] });
-      if (result.imported.length) ctx.emit('runs/changed', { reason: 'import', ids: result.imported });
-      return { ...result, file };
+      // Every bundled dataset, each labelled 'sample' so measured-elsewhere runs never pass for this machine's own.
+      const imported: string[] = [];
+      const skipped: { id: string; reason: string }[] = [];
+      const dropped = new Set<string>();
+      let source: ReturnType<typeof ctx.history.importRuns>['source'] = null;
+      for (const file of files) {
+        const result = ctx.history.importRuns(readRunsFile(file), { file, addTags: ['sample'] });
+        imported.push(...result.imported);
+        skipped.push(...result.skipped);
+        for (const column of result.droppedColumns) dropped.add(column);
+        source ??= result.source;
+      }
+      if (imported.length) ctx.emit('runs/changed', { reason: 'import', ids: imported });
+      return { imported, skipped, source, droppedColumns: [...dropped], file: files[0], files };
     },
   };
 }
