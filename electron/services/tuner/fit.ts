@@ -25,6 +25,9 @@ const TERM_LABELS: Record<string, string> = {
   gpuOptimizerShare: 'optimizer share kept on the GPU (1 − ratio)',
   unshardedParams: 'gathered parameters kept to backward',
   offloadedStates: 'offloaded parameters, gradients and Adam states',
+  cpuOptimizerStates: 'optimizer states and gradients of the CPU share',
+  hostParamsAndStaging: 'host copy of the parameters and staging',
+  superOffloadShared: "SuperOffload worker's shared copies",
   commBuffers: 'communication buffers',
   framework: 'framework overhead',
   allocatorSlack: 'caching-allocator slack (reserved beyond allocated)',
@@ -107,7 +110,7 @@ export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, ma
   if (mem.nvmeBytes > nvmeUsable)
     return { fits: false, limitedBy: 'nvme', reason: `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk`, warnings };
 
-  const pinned = (s.offloadOptimizer === 'cpu' ? (mem.hostTerms.modelStates ?? mem.hostTerms.offloadedStates ?? 0) : 0) + (mem.hostTerms.pinnedGradientBuffers ?? 0) + (mem.hostTerms.pinnedSwapBuffers ?? 0);
+  const pinned = (s.offloadOptimizer === 'cpu' ? (mem.hostTerms.modelStates ?? mem.hostTerms.offloadedStates ?? mem.hostTerms.cpuOptimizerStates ?? 0) : 0) + (mem.hostTerms.pinnedGradientBuffers ?? 0) + (mem.hostTerms.pinnedSwapBuffers ?? 0);
   if (pinned > 0 && !machine.memory.lockedMemoryUnlimited && machine.memory.lockedMemoryLimitBytes !== null && machine.memory.lockedMemoryLimitBytes < pinned)
     warnings.push(`pinned host memory (${gib(pinned)}) exceeds the locked-memory limit (ulimit -l ${gib(machine.memory.lockedMemoryLimitBytes)}): raise it or set pin_memory false`);
   if (machine.memory.availableBytes !== null && mem.hostBytes > machine.memory.availableBytes * (1 - MEMORY_CONSTANTS.hostHeadroom))

@@ -28,12 +28,17 @@ export const MEMORY_CONSTANTS = {
    * for pinned staging and allocator slack — the H200 sample's FSDP2 runs peaked at 20.8 B/param.
    */
   fsdpHostBytesPerParam: 20,
+  /** ZeRO-3 CPU optimizer offload host bytes (H200 tuned sweep, ratios 0.11 / 0.56 / 1: 18.6 / 36.5 / 62.4 GiB for 3.2 B params). */
+  zero3HostBytesPerCpuParam: 16,
+  zero3HostBytesPerParam: 3.5,
+  /** SuperOffload on top, per CPU-share parameter (H200: 76.4 GiB at ratio 1, 18.9 at 0.11). */
+  superOffloadHostBytesPerCpuParam: 5.6,
   /** SuperOffload's CPU Adam worker process: per rank. */
   hostAdamWorkerBytes: 2 * GiB,
   /** Bytes kept per logit element: bf16 logits + fp32 upcast for the loss + fp32 gradient. */
   logitBytes: 10,
-  /** Headroom kept free when deciding "fits". */
-  gpuHeadroom: 0.05,
+  /** Headroom kept free when deciding "fits" (GPU: against reserved; the H200 sweep's ZeRO-2 at micro 16 reserved 131 of 140 GiB and ran). */
+  gpuHeadroom: 0.02,
   hostHeadroom: 0.05,
   nvmeHeadroom: 0.1,
 } as const;
@@ -129,10 +134,17 @@ export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w
     // processes (H200 sample, ZeRO-2: 1.9 GiB where the estimator says 18 GiB).
   } else if (s.engine === 'fsdp2') {
     hostTerms.offloadedStates = Math.round(MEMORY_CONSTANTS.fsdpHostBytesPerParam * perNodeParams);
+  } else if (s.engine === 'deepspeed' && s.stage === 3 && s.offloadOptimizer === 'cpu' && s.offloadParam === 'none') {
+    // ZeRO-3 CPU optimizer offload, measured at three ratios on the H200 (tuned sweep): 16 B per
+    // parameter of the CPU share (fp32 master, Adam m, v, fp32 gradient, pinned) + 3.5 B per parameter
+    // whatever the ratio (bf16 parameters kept on the host, staging); SuperOffload's worker adds its
+    // shared-memory copies (5.6 B per CPU-share parameter). The estimator's 16P·1.5 is the ratio-1 case.
+    hostTerms.cpuOptimizerStates = Math.round(MEMORY_CONSTANTS.zero3HostBytesPerCpuParam * r * perNodeParams);
+    hostTerms.hostParamsAndStaging = Math.round(MEMORY_CONSTANTS.zero3HostBytesPerParam * perNodeParams);
+    if (s.superOffload) hostTerms.superOffloadShared = Math.round(MEMORY_CONSTANTS.superOffloadHostBytesPerCpuParam * r * perNodeParams);
   } else {
-    // The estimator's factor 1.5 already covers pinned staging buffers: nothing is added on top. The
-    // CPU holds the `ratio` share of the optimizer (stage 3 with ratio < 1).
-    hostTerms.modelStates = Math.round(states.hostBytes * (s.stage === 3 && s.offloadParam === 'none' ? r : 1));
+    // The estimator's factor 1.5 already covers pinned staging buffers: nothing is added on top.
+    hostTerms.modelStates = states.hostBytes;
   }
   hostTerms.processes = w.gpus * MEMORY_CONSTANTS.hostProcessBytes;
   if (s.superOffload) hostTerms.adamWorkers = w.gpus * MEMORY_CONSTANTS.hostAdamWorkerBytes;

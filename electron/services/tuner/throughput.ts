@@ -56,10 +56,11 @@ export const THROUGHPUT_CONSTANTS = {
   transferEfficiency: 0.9,
   /**
    * DeepSpeed ZeRO-3 cost per layer per pass (pre/post-forward and backward hooks: fetch, release,
-   * partition bookkeeping), seconds. 6 ms: the H200 sample's ZeRO-3 offload step left 0.5 s
-   * unexplained by its other terms over 28 layers × 3 passes. FSDP2's per-layer hooks: a third.
+   * partition bookkeeping), seconds. 1.5 ms: the H200 tuned sweep (2026-12-03) — ZeRO-3 offload at
+   * micro 8 measured 1.43 / 2.46 / 3.76 s at an effective ratio 0.11 / 0.56 / 1: the intercept
+   * (ratio → 0) is 0.1 s above compute over 28 layers × 3 passes. FSDP2's per-layer hooks: a third.
    */
-  zero3LayerSeconds: 0.006,
+  zero3LayerSeconds: 0.0015,
   /** Per sub-group cost of a ZeRO-3 CPU-offload step (one CPU Adam call, its copies and launches), seconds. Assumption. */
   subGroupSeconds: 0.01,
   fsdpLayerFactor: 1 / 3,
