@@ -28,9 +28,16 @@ interface RunRow {
   id: string;
   strategy: string;
   stepSeconds: number | null;
+  sweepId: string | null;
 }
 let runs: RunRow[] = [];
-const idsOf = (strategy: string) => runs.filter((r) => r.strategy === strategy).map((r) => r.id);
+// The repeats of one strategy in the plain sample sweep (the tuned samples try other knobs).
+const SWEEP = 'sw-sample-h200-llama-3.2-3b-sweep';
+const idsOf = (strategy: string) => runs.filter((r) => r.strategy === strategy && r.sweepId === SWEEP).map((r) => r.id);
+
+async function waitForChart(page: Page, testId: string) {
+  await page.waitForFunction((id) => !!(document.querySelector(`[data-testid="${id}"]`) as unknown as { __echarts?: unknown })?.__echarts, testId);
+}
 
 beforeAll(async () => {
   fs.mkdirSync(artifacts, { recursive: true });
@@ -49,7 +56,7 @@ afterAll(async () => {
 
 /** Every text box echarts drew in a chart: inside the chart, and no two overlapping. */
 async function labelProblems(page: Page, testId: string): Promise<string[]> {
-  await page.waitForFunction((id) => !!(document.querySelector(`[data-testid="${id}"]`) as unknown as { __echarts?: unknown })?.__echarts, testId);
+  await waitForChart(page, testId);
   return page.$eval(`[data-testid="${testId}"]`, (el, id) => {
     type Rect = { x: number; y: number; width: number; height: number; clone(): Rect; applyTransform(m: unknown): Rect };
     type Displayable = { type: string; parent?: unknown; style?: { text?: string; opacity?: number }; invisible?: boolean; getBoundingRect(): Rect; getComputedTransform(): unknown };
@@ -115,7 +122,13 @@ async function compare(page: Page, ids: string[]) {
     await all.check();
     await all.uncheck();
   }
-  for (const id of ids) await page.check(`[data-run-id="${id}"] input[type="checkbox"]`);
+  // The table is windowed: find each run by its id, then tick it (the selection outlives the search).
+  for (const id of ids) {
+    await page.fill('[data-testid="runs-search"]', id);
+    await page.check(`[data-run-id="${id}"] input[type="checkbox"]`);
+  }
+  await page.fill('[data-testid="runs-search"]', '');
+  expect(await page.textContent('[data-testid="runs-count"]')).toContain(`${ids.length} selected`);
   await page.click('[data-testid="compare-selected"]');
   await page.waitForSelector('[data-testid="compare-page"][data-render-ms]', { timeout: 30_000 });
 }
@@ -134,7 +147,8 @@ for (const [width, height] of [
       const header = await page.textContent('.runs-head');
       expect(header).toMatch(/high best/);
       expect(header).toMatch(/low best/);
-      const run = runs.find((r) => r.strategy === 'superoffload')!;
+      const run = runs.find((r) => r.strategy === 'superoffload' && r.sweepId === SWEEP)!;
+      await page.fill('[data-testid="runs-search"]', run.id);
       const listStep = (await page.locator(`[data-run-id="${run.id}"] [role="gridcell"]`).last().textContent())!.trim();
       expect(listStep).toBe(run.stepSeconds!.toFixed(3));
       await shoot(page, `runs-${width}`);
@@ -156,6 +170,7 @@ for (const [width, height] of [
 
     it('keeps a strategy\'s colour across two comparisons, with charts whose labels neither overlap nor clip', async () => {
       const page = await browser.newPage({ viewport: { width, height } });
+      expect(idsOf('superoffload').length).toBeGreaterThan(0);
       await compare(page, [...idsOf('superoffload'), ...idsOf('zero2-offload')]);
       const first = await barColours(page, 'chart-bars');
       const charts = ['chart-bars', 'chart-step-time', 'chart-step-tflops', 'chart-memory', 'chart-predicted'];
@@ -207,6 +222,7 @@ for (const [width, height] of [
       for (const r of rows.filter((x) => !x.fits)) expect([r.step, r.tflops]).toEqual(['—', '—']);
       for (const r of rows.filter((x) => x.fits)) expect(r.tflops).not.toBe('—');
       // No bar for a strategy that does not fit (the category says so instead).
+      await waitForChart(page, 'chart-predicted-tflops');
       const bars = await page.$eval('[data-testid="chart-predicted-tflops"]', (el) => {
         const o = (el as unknown as { __echarts: { getOption(): { series: { data: { value: number | null }[] }[] } } }).__echarts.getOption();
         return o.series[0].data.map((d) => d.value);
