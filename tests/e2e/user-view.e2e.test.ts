@@ -108,6 +108,7 @@ async function shoot(page: Page, name: string) {
   expect(await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.querySelector('.content')?.scrollWidth ?? 0) - window.innerWidth), `${name} is wider than the window`).toBeLessThanOrEqual(0);
   await page.addStyleTag({ content: 'html, body, #root, .shell { height: auto !important; } .content { overflow: visible !important; }' });
   await page.waitForTimeout(300); // charts follow their new size
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${name}: content wider than the window`).toBeLessThanOrEqual(0);
   await page.screenshot({ path: path.join(artifacts, `user-view-${name}.png`), fullPage: true });
 }
 

@@ -57,8 +57,10 @@ function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
         {deltaRows(c, metricId).map((r) => (
           <tr key={r.key} className={r.isBaseline ? 'baseline' : undefined}>
             <td>
-              <span className="swatch" style={{ background: strategyColor(c.groups.find((g) => g.key === r.key)?.strategy ?? r.label) }} aria-hidden="true" />
-              {r.label}
+              <span className="strategy-cell">
+                <span className="swatch" style={{ background: strategyColor(c.groups.find((g) => g.key === r.key)?.strategy ?? r.label) }} aria-hidden="true" />
+                {r.label}
+              </span>
               {r.isBaseline && <span className="tag">baseline</span>}
             </td>
             <td className="num">{formatMetric(r.median, metric.unit)}</td>
