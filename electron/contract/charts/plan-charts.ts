@@ -3,17 +3,16 @@
 // has no bar (its category says "does not fit"): nothing is drawn for a run that cannot happen.
 import type { EChartsOption } from 'echarts';
 import type { PlanResult } from '../plan';
+import { LIGHT_THEME, type ChartTheme } from './compare-charts';
 import { strategyColor, strategyLabel } from './labels';
 import { memoryPanelsOption } from './memory-panels';
-
-const TEXT = { text: '#1b1f24', muted: '#5d6672', grid: '#d9dee5' };
 
 /** Height the Plan charts need for n strategies (rows of 30 px plus axes). */
 export function planChartHeight(n: number): number {
   return 90 + n * 30;
 }
 
-export function predictedTflopsOption(plan: PlanResult): EChartsOption {
+export function predictedTflopsOption(plan: PlanResult, TEXT: ChartTheme = LIGHT_THEME): EChartsOption {
   const rows = plan.strategies;
   const rec = plan.recommended?.strategyId;
   const value = (s: (typeof rows)[number]) => (s.spec?.prediction ?? s.predicted).tflopsPerGpu;
@@ -60,7 +59,7 @@ export function predictedTflopsOption(plan: PlanResult): EChartsOption {
   } as EChartsOption;
 }
 
-export function memoryOption(plan: PlanResult): EChartsOption {
+export function memoryOption(plan: PlanResult, TEXT: ChartTheme = LIGHT_THEME): EChartsOption {
   const rows = plan.strategies.map((s) => ({
     label: strategyLabel(s.id),
     color: strategyColor(s.id),

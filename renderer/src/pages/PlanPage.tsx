@@ -3,6 +3,7 @@
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { memoryOption, planChartHeight, predictedTflopsOption } from '../../../electron/contract/charts/plan-charts';
 import { strategyColor, strategyLabel } from '../../../electron/contract/charts/labels';
+import { DARK_THEME, LIGHT_THEME } from '../../../electron/contract/charts/compare-charts';
 import { StartRunsRequestSchema, WorkloadSchema, type StrategyPlan } from '../../../electron/contract';
 import { MachineChoice } from './plan/MachineChoice';
 import { TunePanel } from './plan/TunePanel';
@@ -306,8 +307,10 @@ export function Recommendation() {
 
 export function PlanCharts() {
   const plan = usePlan((s) => s.plan);
-  const tflops = useMemo(() => (plan ? predictedTflopsOption(plan) : null), [plan]);
-  const memory = useMemo(() => (plan ? memoryOption(plan) : null), [plan]);
+  // The page's theme (light, dark, or the system's), as the Compare page reads it.
+  const theme = document.documentElement.dataset.theme === 'dark' || (document.documentElement.dataset.theme !== 'light' && !!window.matchMedia?.('(prefers-color-scheme: dark)').matches) ? DARK_THEME : LIGHT_THEME;
+  const tflops = useMemo(() => (plan ? predictedTflopsOption(plan, theme) : null), [plan, theme]);
+  const memory = useMemo(() => (plan ? memoryOption(plan, theme) : null), [plan, theme]);
   if (!plan || !tflops || !memory) return null;
   const height = planChartHeight(plan.strategies.length);
   return (
