@@ -206,7 +206,8 @@ for (const [width, height] of [
     });
 
     it('plans for a loaded detect --json of an H200; strategies that do not fit show — and no bar', async () => {
-      const page = await browser.newPage({ viewport: { width, height } });
+      // Light at 1280, dark at 1920: the charts follow the theme.
+      const page = await browser.newPage({ viewport: { width, height }, colorScheme: width >= 1920 ? 'dark' : 'light' });
       await page.goto(serve.url + '#/plan');
       await page.waitForSelector('[data-testid="machine-file"]');
       await page.setInputFiles('[data-testid="machine-file"]', H200);
