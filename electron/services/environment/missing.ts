@@ -12,6 +12,13 @@ export function versionAtLeast(version: string | null, min: [number, number]): b
   return a > min[0] || (a === min[0] && b >= min[1]);
 }
 
+/** The oldest Python a torch release installs on: torch 2.9 and later need Python ≥ 3.10. */
+export function minPythonForTorch(torchPin: string | null): [number, number] {
+  const m = /^(\d+)\.(\d+)/.exec(torchPin ?? '');
+  if (m && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 9))) return [3, 10];
+  return MIN_PYTHON;
+}
+
 /** Quote a path for a copy-pasteable shell command. */
 function sh(p: string): string {
   return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
@@ -60,9 +67,20 @@ export function missingPieces(python: string, facts: Facts, requirements: string
       id: 'python-version',
       severity: 'required',
       what: `Python ${facts.pythonVersion ?? '?'} is too old: torch ${torchPin ?? ''} and DeepSpeed need Python ≥ ${MIN_PYTHON.join('.')}`.replace('  ', ' '),
-      fix: 'Choose a newer interpreter, or let Offload Studio create its own environment (Setup → Install engine).',
+      fix: 'Choose a newer interpreter, or let Offload Studio create its own environment (Setup → Create environment).',
     });
     return out; // nothing else can be installed into it
+  }
+  // Only suggest what can work: the pinned torch has no wheel for an older Python.
+  const torchPython = minPythonForTorch(torchPin);
+  if (!facts.torch && !versionAtLeast(facts.pythonVersion, torchPython)) {
+    out.push({
+      id: 'python-version',
+      severity: 'required',
+      what: `Python ${facts.pythonVersion ?? '?'} cannot install torch ${torchPin}: it needs Python ≥ ${torchPython.join('.')}`,
+      fix: `Choose a Python ≥ ${torchPython.join('.')} interpreter, or let Offload Studio create its own environment (Setup → Create environment).`,
+    });
+    return out;
   }
   if (!facts.torch)
     out.push({ id: 'torch', severity: 'required', what: 'PyTorch is not installed', fix: `${pip} ${torchReq}` });
