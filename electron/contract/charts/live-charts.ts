@@ -12,11 +12,26 @@ export interface LiveSeriesInput {
 
 const GiB = 2 ** 30;
 
+/** Room for a plain (wrapping, never paging) legend of these names above a ~520 px chart. */
+export function legendTop(names: string[]): number {
+  let rows = 1;
+  let x = 0;
+  for (const n of names) {
+    const w = 32 + n.length * 7;
+    if (x > 0 && x + w > 500) {
+      rows += 1;
+      x = 0;
+    }
+    x += w;
+  }
+  return 34 + rows * 22;
+}
+
 export function liveTflopsOption(runs: LiveSeriesInput[]): EChartsOption {
   return {
     animation: false,
     legend: { top: 0, type: 'plain' },
-    grid: { left: 16, right: 20, top: 56, bottom: 36, containLabel: true },
+    grid: { left: 16, right: 20, top: legendTop(runs.map((r) => r.name)), bottom: 36, containLabel: true },
     tooltip: { trigger: 'axis' },
     xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1, min: 'dataMin', max: 'dataMax' },
     yAxis: { type: 'value', name: 'TFLOPS / GPU', nameGap: 12 },
@@ -34,7 +49,7 @@ export function liveMemoryOption(runs: LiveSeriesInput[]): EChartsOption {
   return {
     animation: false,
     legend: { top: 0, type: 'plain' },
-    grid: { left: 16, right: 20, top: 56, bottom: 36, containLabel: true },
+    grid: { left: 16, right: 20, top: legendTop(runs.flatMap((r) => [`${r.name} · GPU peak`, `${r.name} · host RSS`])), bottom: 36, containLabel: true },
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} GiB` },
     xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1, min: 'dataMin', max: 'dataMax' },
     yAxis: { type: 'value', name: 'GiB', nameGap: 12 },

@@ -1,7 +1,7 @@
 // Run: the sweep in flight — per-run status, overall progress, live TFLOPS and memory per step,
 // the engine's log, and cancel. Failures are shown with their class, what happened and the fix.
 import { useMemo } from 'react';
-import { liveMemoryOption, liveTflopsOption, type LiveSeriesInput } from '../../../electron/contract/charts/live-charts';
+import { legendTop, liveMemoryOption, liveTflopsOption, type LiveSeriesInput } from '../../../electron/contract/charts/live-charts';
 import { STEP_STATISTIC, strategyLabel } from '../../../electron/contract/charts/labels';
 import { Chart } from '../components/Chart';
 import { ProgressBar } from '../components/Progress';
@@ -112,10 +112,10 @@ export function RunPage() {
       </Card>
       <div className="grid" style={{ marginTop: 16 }}>
         <Card title="TFLOPS per GPU, per step (hollow = warm-up)">
-          <Chart option={tflops} height={280} testId="chart-live-tflops" />
+          <Chart option={tflops} height={230 + legendTop(series.map((r) => r.name))} testId="chart-live-tflops" />
         </Card>
         <Card title="Memory per step">
-          <Chart option={memory} height={280} testId="chart-live-memory" />
+          <Chart option={memory} height={230 + legendTop(series.flatMap((r) => [`${r.name} · GPU peak`, `${r.name} · host RSS`]))} testId="chart-live-memory" />
         </Card>
       </div>
       <Card title="Engine log (stderr)">
