@@ -174,6 +174,14 @@ for (const [width, height] of [
       expect(idsOf('superoffload').length).toBeGreaterThan(0);
       await compare(page, [...idsOf('superoffload'), ...idsOf('zero2-offload')]);
       const first = await barColours(page, 'chart-bars');
+      // The step statistic agrees with the Runs list: Compare's step time for a strategy is the
+      // median of its runs' medians of measured steps (two repeats: their mean).
+      await page.locator('.metric-switch label', { hasText: 'Step time' }).locator('input').check();
+      const super2 = runs.filter((r) => idsOf('superoffload').includes(r.id)).map((r) => r.stepSeconds!);
+      const expected = super2.length === 2 ? (super2[0] + super2[1]) / 2 : super2.sort((a, b) => a - b)[Math.floor(super2.length / 2)];
+      await expect.poll(async () => (await page.textContent('[data-testid="delta-table"] caption')) ?? '').toMatch(/^Step time \(s\).*median of measured steps/);
+      expect(await page.locator('[data-testid="delta-table"] tr', { hasText: 'SuperOffload' }).locator('td').nth(1).textContent()).toBe(expected.toFixed(3));
+      await page.locator('.metric-switch label', { hasText: 'Model TFLOPS per GPU' }).locator('input').check();
       const charts = ['chart-bars', 'chart-step-time', 'chart-step-tflops', 'chart-memory', 'chart-predicted'];
       for (const c of charts) expect(await labelProblems(page, c)).toEqual([]);
       await shoot(page, `compare-a-${width}`);
