@@ -51,6 +51,8 @@ export interface RunnerHandle {
   cancel(): void;
   /** Immediate SIGKILL of the group (a second Ctrl-C). */
   kill(): void;
+  /** A line of the orchestrator's own into the run's log (file and onLog). */
+  note(line: string): void;
 }
 
 export const DEFAULT_GRACE_MS = 10_000;
@@ -91,7 +93,11 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
   }
   const logLine = (line: string) => {
     log?.write(line + '\n');
-    options.onLog?.(line);
+    try {
+      options.onLog?.(line);
+    } catch (error) {
+      log?.write(`[offload-studio] log handler failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
   };
 
   const child = spawn(options.launch.command, options.launch.args, {
@@ -109,7 +115,14 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
       if (message.type === 'error') errorLine = message;
       // NaN/inf arrives as null (jsonl.ts); the first such step decides `diverged` (classify.ts).
       if (message.type === 'step' && message.loss === null && nonFiniteLossStep === null) nonFiniteLossStep = message.step;
-      options.onMessage?.(message);
+      // Whatever the handler does with a runner's values, an exception must not escape the
+      // stdout 'data' listener: that would end the whole process (serve), not just this run.
+      try {
+        options.onMessage?.(message);
+      } catch (error) {
+        protocolErrors++;
+        logLine(`[offload-studio] a '${message.type}' message could not be handled: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
+      }
     },
     log: logLine,
     protocolError: () => protocolErrors++,
@@ -210,6 +223,7 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
     },
     done,
     cancel: () => stop('cancel'),
+    note: logLine,
     kill() {
       if (exited) return;
       if (!stopReason) stopReason = 'cancel';

@@ -84,6 +84,16 @@ interface PlannedRun {
 
 const LOG_BATCH_LINES = 200;
 
+/** Emits an event; a listener or validation error is reported on stderr, never thrown into a
+ *  child's stdout handler or a timer (either would end the whole process). */
+function guardEmit(emitEvent: () => void): void {
+  try {
+    emitEvent();
+  } catch (error) {
+    console.error(`[offload-studio] an engine event was dropped: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
+  }
+}
+
 function toSample(m: Extract<RunnerMessage, { type: 'step' }>): RunSample {
   return {
     step: m.step,
@@ -248,17 +258,19 @@ class SweepExecution implements Sweep {
       // Nothing more can be done here; start-up recovery will mark it interrupted.
     }
     const r = e.outcome?.result;
-    this.deps.events.status({
+    const finite = (x: number | null | undefined) => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+    // The end is stored above; an event the contract refuses must not turn it into a crash.
+    guardEmit(() => this.deps.events.status({
       ...this.position(i),
       phase: 'finished',
       status: e.status,
       errorClass: (e.errorClass as RunStatusEvent['errorClass']) ?? null,
       message: e.message,
       fix: e.fix,
-      tflopsPerGpu: r?.tflopsPerGpu?.median ?? null,
-      stepSeconds: r?.stepSeconds?.median ?? null,
+      tflopsPerGpu: finite(r?.tflopsPerGpu?.median),
+      stepSeconds: finite(r?.stepSeconds?.median),
       sweepDone: i === this.planned.length - 1,
-    });
+    }));
     return { runId: p.id, strategy: p.strategy, repeatIndex: p.repeatIndex, ...e };
   }
 
@@ -293,8 +305,9 @@ class SweepExecution implements Sweep {
     let lines: string[] = [];
     const flushLog = () => {
       if (lines.length === 0) return;
-      deps.events.log({ sweepId: this.id, runId: p.id, lines });
+      const batch = lines;
       lines = [];
+      guardEmit(() => deps.events.log({ sweepId: this.id, runId: p.id, lines: batch }));
     };
     const logTimer = setInterval(flushLog, deps.logFlushMs ?? 250);
     const safely = (work: () => void) => {
@@ -308,6 +321,22 @@ class SweepExecution implements Sweep {
     const total = p.spec.steps;
     let firstStepAt = 0;
     let stepsSeen = 0;
+    let overflowNoted = false;
+    // A line of ours into the run's log file and the live log (once the runner is started).
+    let handleRef: RunnerHandle | null = null;
+    const note = (line: string) => (handleRef ? handleRef.note(line) : lines.push(line));
+    // An event a runner's values made invalid (the contract refuses it) is dropped with a log
+    // line: it must never throw out of the runner's stdout handler and take the process down.
+    let emitErrorNoted = false;
+    const emitSafely = (emitEvent: () => void) => {
+      try {
+        emitEvent();
+      } catch (error) {
+        if (emitErrorNoted) return;
+        emitErrorNoted = true;
+        note(`[offload-studio] a progress event was dropped (the runner sent values outside the contract): ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
+      }
+    };
     const onMessage = (m: RunnerMessage) => {
       switch (m.type) {
         case 'hello':
@@ -317,20 +346,32 @@ class SweepExecution implements Sweep {
           safely(() => deps.history.recordConfig(p.id, m));
           break;
         case 'step': {
+          // A runner that reports more steps than the spec asked for (a bug, or a hostile runner
+          // printing a million lines) does not get them stored or streamed: the run has `total`.
+          if (m.step > total || stepsSeen >= total) {
+            if (!overflowNoted) {
+              overflowNoted = true;
+              note(`[offload-studio] the runner reported more steps than the ${total} this run asked for; steps after ${total} were not stored.`);
+            }
+            break;
+          }
           const sample = toSample(m);
           samples.push(sample);
           if (samples.length >= (deps.sampleBatch ?? 64)) safely(flushSamples);
           const now = Date.now();
           stepsSeen++;
-          if (stepsSeen === 1) firstStepAt = now - m.stepSeconds * 1000;
+          // A step time that is not a sane finite number of seconds does not start the clock.
+          if (stepsSeen === 1) firstStepAt = now - (Number.isFinite(m.stepSeconds) && m.stepSeconds >= 0 ? Math.min(m.stepSeconds, 1e7) : 0) * 1000;
           // The event carries the stored sample's fields, plus where the sweep stands.
-          deps.events.progress({
-            ...this.position(i),
-            ...sample,
-            total,
-            elapsedSeconds: (now - this.startedAt) / 1000,
-            etaSeconds: this.eta(i, m.step, total, (now - firstStepAt) / stepsSeen / 1000, (now - runStarted) / 1000),
-          });
+          emitSafely(() =>
+            deps.events.progress({
+              ...this.position(i),
+              ...sample,
+              total,
+              elapsedSeconds: (now - this.startedAt) / 1000,
+              etaSeconds: this.eta(i, m.step, total, (now - firstStepAt) / stepsSeen / 1000, (now - runStarted) / 1000),
+            }),
+          );
           break;
         }
         case 'preflight':
@@ -358,6 +399,7 @@ class SweepExecution implements Sweep {
       },
     });
     this.current = handle;
+    handleRef = handle;
     // A cancel that arrived while this run was being prepared.
     if (this.stopRequested === 'cancel') handle.cancel();
     if (this.stopRequested === 'kill') handle.kill();
@@ -383,6 +425,9 @@ class SweepExecution implements Sweep {
     const perRun = this.finishedDurations.length
       ? this.finishedDurations.reduce((a, b) => a + b, 0) / this.finishedDurations.length / 1000
       : runElapsed + remainingHere;
-    return remainingHere + (this.planned.length - i - 1) * perRun;
+    const later = this.planned.length - i - 1;
+    const eta = remainingHere + (later > 0 ? later * perRun : 0);
+    // Absurd step times (1e305 s) overflow to Infinity (and Infinity × 0 to NaN): no estimate then.
+    return Number.isFinite(eta) ? eta : null;
   }
 }

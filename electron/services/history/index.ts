@@ -16,7 +16,7 @@ import {
 } from './lifecycle';
 import { readLogTail } from './log-tail';
 import { newOwner } from './owner';
-import { insertSamples, readSamples } from './samples';
+import { forgetStatements, insertSamples, readSamples } from './samples';
 import { compareRuns, deleteRuns, listRepeatGroups, listRuns, summaryFromRow, updateRun, type SummaryRow } from './queries';
 import { exportRuns, importRuns, type ImportOptions } from './import-export';
 
@@ -176,6 +176,16 @@ export class HistoryStore {
       interruptOwned(this.db, this.owner);
     } finally {
       this.releaseOwner();
+      // Everything written lives in history.db-wal until a checkpoint. SQLite checkpoints on the
+      // last close only when no statement is left open, and cached statements are (the binding
+      // cannot finalize them): without this, history.db held only the schema and copying it (a
+      // backup, another machine) lost every run. TRUNCATE also leaves a 0-byte -wal behind.
+      try {
+        this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      } catch {
+        // busy (another process reading) or read-only: its own close, or the next open, checkpoints
+      }
+      forgetStatements(this.db);
       this.db.close();
     }
   }

@@ -22,6 +22,11 @@ const int = (x: number | null | undefined): number | null => (typeof x === 'numb
 
 const statements = new WeakMap<Database, ReturnType<Database['prepare']>>();
 
+/** Drops the cached statement of a database being closed (so it can be collected). */
+export function forgetStatements(db: Database): void {
+  statements.delete(db);
+}
+
 export function insertSamples(db: Database, runId: string, samples: readonly RunSample[]): void {
   if (samples.length === 0) return;
   let insert = statements.get(db);

@@ -52,7 +52,7 @@ export function stepTimeChart(runs: ReportRun[]): Record<string, unknown> {
 export function memoryChart(groups: ReportGroup[]): Record<string, unknown> {
   const peak = (g: ReportGroup, k: 'peakGpuBytes' | 'peakHostBytes') => {
     const xs = g.runs.map((r) => r.figures[k]).filter((v): v is number => v != null);
-    return xs.length ? Math.max(...xs) : null;
+    return xs.length ? xs.reduce((a, b) => (b > a ? b : a), -Infinity) : null; // no spread: any number of runs
   };
   const rows = groups.map((g) => ({ label: groupLabel(g, groups), color: strategyColor(g.strategy), gpuBytes: peak(g, 'peakGpuBytes'), hostBytes: peak(g, 'peakHostBytes'), nvmeBytes: null }));
   return { textStyle: FONT, ...memoryPanelsOption(rows, { gpuBytes: null, hostBytes: null, nvmeBytes: null }, { text: '#1b1f24', muted: '#5d6672', grid: '#d9dee5' }, { top: 16 }) } as Record<string, unknown>;

@@ -94,7 +94,8 @@ function figuresOf(detail: RunDetail, workload: ReportWorkload): ReportFigures {
   const s = detail.summary;
   const peak = (values: (number | null)[]) => {
     const xs = values.filter((v): v is number => v !== null);
-    return xs.length ? Math.max(...xs) : null;
+    // A loop, not Math.max(...xs): a run with hundreds of thousands of samples overflows the call stack.
+    return xs.length ? xs.reduce((a, b) => (b > a ? b : a), -Infinity) : null;
   };
   if (measured.length > 0) {
     const tflopsPerGpu = spread(measured.map((m) => m.tflopsPerGpu));
