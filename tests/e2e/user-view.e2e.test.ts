@@ -218,6 +218,8 @@ for (const [width, height] of [
       const page = await browser.newPage({ viewport: { width, height }, colorScheme: width >= 1920 ? 'dark' : 'light' });
       await page.goto(serve.url + '#/plan');
       await page.waitForSelector('[data-testid="machine-file"]');
+      // The machines to plan for: this one, those seen in history (the samples' H200), the catalogue.
+      await expect.poll(async () => (await page.$$eval('[data-testid="machine-select"] option', (os) => os.map((o) => o.textContent ?? ''))).join('\n')).toMatch(/This machine[\s\S]*h200-sxm-x86 · 1 × NVIDIA H200 \(seen in history\)[\s\S]*\(catalogue\)/);
       await page.setInputFiles('[data-testid="machine-file"]', H200);
       await expect.poll(async () => await page.textContent('[data-testid="machine-summary"]')).toMatch(/1 × NVIDIA H200/);
       await page.selectOption('[data-testid="model-select"]', 'llama-3.1-8b');
