@@ -222,8 +222,9 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
               <td>{s.memory.nvmeBytes ? formatBytes(s.memory.nvmeBytes) : '—'}</td>
               <td className="small" data-testid="spec-knobs" data-micro-batch={s.spec.microBatch} data-config-hash={s.spec.configHash}>
                 micro batch {s.spec.microBatch}
-                {s.spec.knobs.cpuadamCoresPerc !== undefined ? `, cpuadam_cores_perc ${s.spec.knobs.cpuadamCoresPerc}` : ''}
-                {s.spec.knobs.ratio !== undefined ? `, ratio ${s.spec.knobs.ratio}` : ''}
+                {/* The knobs in words; the config's own names are in its title and in the config view. */}
+                {s.spec.knobs.cpuadamCoresPerc !== undefined ? <span title={`cpuadam_cores_perc ${s.spec.knobs.cpuadamCoresPerc}`}>, {Math.round(s.spec.knobs.cpuadamCoresPerc * 100)} % of cores on the CPU optimizer</span> : ''}
+                {s.spec.knobs.ratio !== undefined ? <span title={`ratio ${s.spec.knobs.ratio}`}>, {Math.round(s.spec.knobs.ratio * 100)} % of the optimizer on the CPU</span> : ''}
                 {s.spec.prediction && s.spec.microBatch !== plan.workload.microBatch && (
                   <div className="muted">
                     at that batch: {formatBytes(s.spec.prediction.gpuPeakBytes)} / GPU, {formatBytes(s.spec.prediction.hostPeakBytes)} host
@@ -267,7 +268,7 @@ export function Recommendation() {
         <>
           <p className="headline">
             <strong>{strategyLabel(rec.strategyId)}</strong> at micro batch {rec.microBatch}
-            {rec.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${rec.cpuadamCoresPerc}` : ''} —{' '}
+            {rec.cpuadamCoresPerc !== null ? `, ${Math.round(rec.cpuadamCoresPerc * 100)} % of the CPU cores on the optimizer step` : ''} —{' '}
             {rec.predicted.stepSeconds > 0
               ? `predicted ${formatNumber(rec.predicted.tflopsPerGpu)} TFLOPS/GPU, ${formatNumber(rec.predicted.stepSeconds, 2)} s/step.`
               : 'no GPU prediction (a CPU smoke run measures the engine, not GPU speed).'}
