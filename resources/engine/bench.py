@@ -227,6 +227,9 @@ def main(argv=None):
         log(f"TORCH_CUDA_ARCH_LIST {old_arch!r} -> {os.environ['TORCH_CUDA_ARCH_LIST']!r} (DeepSpeed cannot parse arch suffixes)")
     writer = protocol.ProtocolWriter(stream, enabled=rank == 0)
     install_signal_handlers()
+    # The app SIGKILLed or crashed: end now (and free GPU/pinned memory), not at the next write.
+    import parent_watch
+    parent_watch.start(stream.fileno(), on_orphan=stop_children)
     code = 0
     try:
         import spec as spec_mod

@@ -102,7 +102,9 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
 
   const child = spawn(options.launch.command, options.launch.args, {
     cwd: options.launch.cwd,
-    env: { ...process.env, PYTHONUNBUFFERED: '1', ...options.launch.env },
+    // OFFLOAD_STUDIO_APP_PID: the runner's parent-death watchdog (resources/engine/parent_watch.py)
+    // ends it when this process is gone, also under the deepspeed launcher (whose ranks' parent it is not).
+    env: { ...process.env, PYTHONUNBUFFERED: '1', OFFLOAD_STUDIO_APP_PID: String(process.pid), ...options.launch.env },
     shell: false,
     detached: true, // own process group: signals go to -pid; Ctrl-C in a terminal reaches only us
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
