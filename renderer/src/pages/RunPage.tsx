@@ -9,6 +9,7 @@ import { Card, EmptyState, ErrorBox, PageHeader } from '../components/ui';
 import { formatNumber } from '../format';
 import { runHref, useApp } from '../stores/app';
 import { useEngine } from '../stores/engine';
+import { useCompare } from '../stores/compare';
 
 /** The median of the measured (not warm-up) steps: the one step statistic of every page. */
 export function medianOfMeasured(samples: { warmup: boolean }[], pick: (s: never) => number | null): number | null {
@@ -42,6 +43,13 @@ export function RunPage() {
     );
 
   const finished = runIds.filter((id) => !['queued', 'running'].includes(runs[id]?.status)).length;
+  // When the sweep is done: who won (highest median TFLOPS/GPU of its measured steps), and where to go next.
+  const completed = runIds.filter((id) => runs[id]?.status === 'completed');
+  const ranked = completed
+    .map((id) => ({ id, r: runs[id], tflops: medianOfMeasured(runs[id].samples, (s: { tflopsPerGpu: number | null }) => s.tflopsPerGpu), step: medianOfMeasured(runs[id].samples, (s: { stepSeconds: number }) => s.stepSeconds) }))
+    .sort((a, b) => (b.tflops ?? -1) - (a.tflops ?? -1) || (a.step ?? Infinity) - (b.step ?? Infinity));
+  const winner = ranked[0];
+  const runnerUp = winner ? ranked.find((x) => x.r.strategy !== winner.r.strategy) : undefined;
   const current = last ? runs[last.runId] : null;
   const fraction = runIds.length ? (finished + (last && !done ? last.step / Math.max(1, last.total) : 0)) / runIds.length : 0;
 
@@ -63,6 +71,26 @@ export function RunPage() {
         }
       />
       {error && <ErrorBox message={error} />}
+      {done && (
+        <Card title="Result" testId="sweep-result">
+          {winner ? (
+            <p className="headline">
+              <strong>{strategyLabel(winner.r.strategy)}</strong> was fastest: {formatNumber(winner.tflops, 1)} TFLOPS/GPU, {formatNumber(winner.step, 3)} s/step ({STEP_STATISTIC})
+              {runnerUp?.tflops && winner.tflops ? ` — ${(winner.tflops / runnerUp.tflops).toFixed(2)}× ${strategyLabel(runnerUp.r.strategy)}` : ''}.
+            </p>
+          ) : (
+            <p>No run completed: see what happened below.</p>
+          )}
+          <div className="button-row">
+            <button type="button" disabled={completed.length === 0} onClick={() => (useCompare.getState().open(completed), go('compare'))} data-testid="sweep-compare">
+              Compare these
+            </button>
+            <button type="button" className="secondary" onClick={() => go('reports')}>
+              Report
+            </button>
+          </div>
+        </Card>
+      )}
       <Card>
         <ProgressBar
           testId="sweep-progress"
