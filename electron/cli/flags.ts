@@ -13,7 +13,7 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
   runs: { model: 'string', strategy: 'string', status: 'string', tag: 'string', since: 'string', until: 'string', limit: 'string', machine: 'string' },
   export: { runs: 'string', format: 'string', out: 'string', overwrite: 'boolean', samples: 'boolean', baseline: 'string', 'page-size': 'string' },
   compare: { baseline: 'string' },
-  'export-runs': { out: 'string' },
+  'export-runs': { out: 'string', overwrite: 'boolean' },
   'import-runs': {},
   'convert-sweep': { out: 'string', label: 'string', specs: 'string', machine: 'string', 'measured-at': 'string', snapshot: 'string', note: 'string', 'sweep-id': 'string' },
   'load-samples': {},

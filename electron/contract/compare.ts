@@ -165,7 +165,9 @@ export const compareRequests = {
     response: ComparisonSchema,
   },
   'runs/export': {
-    request: z.object({ ids: Ids.optional(), path: FilePath }).strict(),
+    // The same rules as reports/export: an absolute .json path whose folder exists; an existing
+    // file is replaced only with `overwrite` (never a folder).
+    request: z.object({ ids: Ids.optional(), path: FilePath, overwrite: z.boolean().optional() }).strict(),
     response: z.object({ path: z.string(), count: z.number().int(), bytes: z.number().int() }),
   },
   // A runs file, as its text (`content`, with its file `name` for the record) from the app and

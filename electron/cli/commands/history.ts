@@ -55,15 +55,21 @@ export const historyCommands: Record<string, Command> = {
     },
   },
   'export-runs': {
-    summary: 'write runs to a JSON file: export-runs --out file.json [ids…] (all finished runs by default)',
+    summary: 'write runs to a JSON file: export-runs --out file.json [--overwrite] [ids…] (all finished runs by default)',
     async run(ctx) {
       const out = ctx.flags.out;
       if (typeof out !== 'string') {
-        ctx.out('usage: export-runs --out file.json [run id…]');
+        ctx.out('usage: export-runs --out file.json [--overwrite] [run id…]');
         return 2;
       }
       const ids = ctx.positionals.length ? ctx.positionals : undefined;
-      const r = await ctx.backend.invoke('runs/export', { path: out, ids });
+      // Relative to the folder the command runs in (the backend takes absolute paths only).
+      const r = await ctx.backend
+        .invoke('runs/export', { path: path.resolve(out), ids, overwrite: ctx.flags.overwrite === true })
+        .catch((error: unknown) => {
+          if ((error as { code?: string }).code === 'exists') throw new Error(`${(error as Error).message} (pass --overwrite to replace it)`);
+          throw error;
+        });
       if (ctx.json) ctx.out(JSON.stringify(r));
       else ctx.out(`wrote ${r.count} run(s) to ${r.path} (${(r.bytes / 1024).toFixed(1)} KiB)`);
       return 0;

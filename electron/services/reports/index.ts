@@ -2,9 +2,11 @@
 // only at the path the caller chose (see output.ts). Plain Node: the PDF renderer is injected
 // (default: one headless Chromium kept alive between exports; the Electron app passes one built
 // on webContents.printToPDF). close() stops the default browser; the owner calls it on shutdown.
+import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError, type Comparison, type ReportExportRequest, type ReportExportResponse, type RunDetail } from '../../contract';
 import { bundleEntries } from './bundle';
+import { assertReplaceableBundle } from './bundle-guard';
 import { runsCsv, samplesCsv } from './csv';
 import { renderHtml } from './html';
 import { normaliseRuns } from './load';
@@ -19,6 +21,10 @@ export { createChromiumPdfRenderer, PdfError } from './pdf';
 export { renderHtml } from './html';
 export { runsCsv, samplesCsv, RUN_COLUMNS, SAMPLE_COLUMNS } from './csv';
 export { toReportRun } from './normalize';
+// The rules every export to a path follows (absolute, extension, parent exists, no overwrite
+// unless asked, like for like) and the atomic write (exclusive temp file of a random name beside
+// the target, renamed over it: a link at the target is replaced, never written through).
+export { validateTarget as validateExportTarget, writeFileAtomic as writeExportFile } from './output';
 
 export interface ReportsDeps {
   /** history.getRun: the stored run, or null when there is no such id. */
@@ -63,6 +69,8 @@ export function createReports(deps: ReportsDeps): ReportsService {
       const started = performance.now();
       // Validate the destination before any work, so a bad path fails fast.
       const target = validateTarget(request.path, request.format, request.overwrite === true);
+      // Overwriting a bundle folder deletes the old one: only a bundle this app wrote goes.
+      if (target.folder && fs.existsSync(target.path)) assertReplaceableBundle(target.path);
       const runs = load(request.runIds);
       let bytes = 0;
       const extraPaths: string[] = [];

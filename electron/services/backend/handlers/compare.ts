@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError, type RunsFile } from '../../../contract';
-import { parseRunsText, readRunsFile, writeRunsFile } from '../../history';
+import { parseRunsText, readRunsFile } from '../../history';
+import { validateExportTarget, writeExportFile } from '../../reports';
 import { samplesPath } from '../../resources';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
@@ -28,11 +29,23 @@ export function sampleDatasets(): string[] {
 export function compareHandlers(ctx: BackendContext): HandlerMap<CompareChannels> {
   return {
     'compare/runs': ({ ids, baselineId }) => ctx.history.compare(ids, baselineId),
-    'runs/export': ({ ids, path: target }) => {
-      // The path is on the machine the backend runs on (the server machine under `serve`).
-      const file = path.resolve(target);
+    'runs/export': ({ ids, path: target, overwrite }) => {
+      // The path is on the machine the backend runs on (the server machine under `serve`): the
+      // rules of reports/export (absolute, folder exists, no overwrite unless asked), a .json name
+      // (a .conf or a script is never replaced), an exclusive temp file of a random name.
+      if (path.extname(target).toLowerCase() !== '.json')
+        throw new ApiError('bad_path', `A runs file must be a .json file; '${path.basename(target)}' is not.`, 'path');
+      const file = validateExportTarget(target, 'json', overwrite === true).path;
       const content = ctx.history.exportRuns(ids);
-      const bytes = writeRunsFile(file, content);
+      let bytes: number;
+      try {
+        bytes = writeExportFile(file, JSON.stringify(content, null, 1) + '\n');
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOSPC') throw new ApiError('disk_full', `The disk holding ${file} is full; nothing was written.`, 'path');
+        if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new ApiError('bad_path', `Cannot write ${file} (${code}): choose a folder you can write to.`, 'path');
+        throw error;
+      }
       return { path: file, count: content.runs.length, bytes };
     },
     'runs/import': ({ path: source, content, name }) => {
