@@ -25,13 +25,28 @@ export const AppInfoSchema = z.object({
   platform: z.string(),
 });
 
+// A message shown to the user by the backend (e.g. a run left 'running' was marked interrupted).
+// The backend keeps it until a client acknowledges it (app/notice-ack): a notice raised before any
+// window or browser is connected (the recovery notice at start-up) is read with app/notices.
+export const NoticeSchema = z.object({
+  id: z.string(),
+  level: z.enum(['info', 'warning', 'error']),
+  message: z.string(),
+});
+
 const appRequests = {
   'app/info': { request: Empty, response: AppInfoSchema },
+  /** The notices no client has acknowledged yet, oldest first. */
+  'app/notices': { request: Empty, response: z.object({ notices: z.array(NoticeSchema) }) },
+  /** Shown to the user: forget it (every client). False when it was already acknowledged or unknown. */
+  'app/notice-ack': {
+    request: z.object({ id: z.string().min(1).max(100) }).strict(),
+    response: z.object({ acknowledged: z.boolean() }),
+  },
 } as const;
 
 const appEvents = {
-  // A message shown to the user by the backend (e.g. a run left 'running' was marked interrupted).
-  'app/notice': z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  'app/notice': NoticeSchema,
 } as const;
 
 // Each domain declares its own channels in its own contract file; this is the one table.

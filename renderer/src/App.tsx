@@ -13,6 +13,7 @@ import { PlanPage } from './pages/PlanPage';
 import { SetupPage } from './pages/SetupPage';
 import { RunPage } from './pages/RunPage';
 import { RunDetailPage } from './pages/RunDetailPage';
+import { NoticeBar } from './components/NoticeBar';
 
 const NAV: { id: PageId; label: string }[] = [
   { id: 'setup', label: 'Setup' },
@@ -83,7 +84,10 @@ export function App() {
         </ul>
         <div className="nav-footer muted">{info ? `v${info.version} · ${info.transport}` : ''}</div>
       </nav>
-      <main className="content">{page === 'runs' && runId ? <RunDetailPage id={runId} /> : PAGES[page]()}</main>
+      <main className="content">
+        <NoticeBar />
+        {page === 'runs' && runId ? <RunDetailPage id={runId} /> : PAGES[page]()}
+      </main>
     </div>
   );
 }

@@ -9,6 +9,11 @@ export interface BackendContext {
   /** The machine (detected once and cached, or the --machine file); refresh re-detects. */
   machine(refresh?: boolean): Promise<Machine>;
   emit<E extends EventName>(event: E, payload: EventOf<E>): void;
+  /**
+   * Tell the user something: emitted as 'app/notice' and kept until a client acknowledges it
+   * (app/notice-ack), so a window or browser that connects later still sees it (app/notices).
+   */
+  notify(level: EventOf<'app/notice'>['level'], message: string): void;
   /** Functions to run on close (stop child processes, close files). */
   onClose(fn: () => void | Promise<void>): void;
 }

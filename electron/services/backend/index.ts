@@ -18,6 +18,7 @@ import type { BackendContext } from './context';
 import { createMachineSource } from './machine-source';
 import type { HandlerMap } from './handler-types';
 import { appHandlers } from './handlers/app';
+import { createNotices } from './notices';
 import { wizardHandlers } from './handlers/wizard';
 import { hardwareHandlers } from './handlers/hardware';
 import { runsHandlers } from './handlers/runs';
@@ -58,18 +59,20 @@ export function createBackend(options: BackendOptions): Backend {
   const emit = <E extends EventName>(event: E, payload: EventOf<E>) => {
     emitter.emit(event, parseEvent(event, payload));
   };
+  const notices = createNotices(emit);
   const ctx: BackendContext = {
     dataDir: options.dataDir,
     transport: options.transport,
     history,
     machine,
     emit,
+    notify: notices.notify,
     onClose: (fn) => closers.push(fn),
   };
 
   // `satisfies` makes the compiler check that every channel of the contract has a handler.
   const handlers = {
-    ...appHandlers(ctx),
+    ...appHandlers(ctx, notices),
     ...wizardHandlers(ctx),
     ...hardwareHandlers(ctx),
     ...runsHandlers(ctx),

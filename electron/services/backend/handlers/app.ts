@@ -1,8 +1,9 @@
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
+import type { NoticeStore } from '../notices';
 import { appVersion } from '../version';
 
-export function appHandlers(ctx: BackendContext): HandlerMap<'app/info'> {
+export function appHandlers(ctx: BackendContext, notices: NoticeStore): HandlerMap<'app/info' | 'app/notices' | 'app/notice-ack'> {
   return {
     'app/info': () => ({
       name: 'Offload Studio',
@@ -11,5 +12,7 @@ export function appHandlers(ctx: BackendContext): HandlerMap<'app/info'> {
       transport: ctx.transport,
       platform: process.platform,
     }),
+    'app/notices': () => ({ notices: notices.pending() }),
+    'app/notice-ack': (request) => ({ acknowledged: notices.acknowledge(request.id) }),
   };
 }

@@ -34,10 +34,11 @@ export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | '
     await engine.close();
   });
 
-  // Runs a crash left 'running' were marked interrupted when the store opened; say so once the
-  // transports are listening (they subscribe right after the backend is created).
+  // Runs a crash left 'running' were marked interrupted when the store opened; say so. The notice
+  // is kept until a client acknowledges it (a browser under `serve` connects long after this), and
+  // emitted on the next tick so transports already subscribing (Electron, the CLI) get the event.
   const notice = ctx.history.recoveryNotice();
-  if (notice) setTimeout(() => ctx.emit('app/notice', { level: 'warning', message: notice }), 0);
+  if (notice) setTimeout(() => ctx.notify('warning', notice), 0);
 
   return {
     'runs/start': async (request) => {

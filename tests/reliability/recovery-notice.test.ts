@@ -1,0 +1,105 @@
+// Issue 19.5: the recovery notice ("N run(s) left running … were marked interrupted") is raised
+// at start-up, before any browser can connect to `serve`. The backend keeps every notice until a
+// client acknowledges it (app/notice-ack): a browser connecting later reads it with app/notices,
+// and the page acks it once shown (renderer/src/components/NoticeBar.tsx), checked in Chromium
+// when the built renderer has the notice bar.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser';
+import { FAKE_PYTHON, WsClient, alive, descendants, repoRoot, spawnServe, tinySweep, tmpDir, until, type ServeProcess } from './helpers';
+
+const started: ServeProcess[] = [];
+const clients: WsClient[] = [];
+afterEach(async () => {
+  clients.splice(0).forEach((c) => c.close());
+  for (const s of started.splice(0)) {
+    const kids = s.child.pid ? descendants(s.child.pid) : [];
+    await s.stop();
+    for (const pid of kids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  }
+});
+
+async function connect(serve: ServeProcess): Promise<WsClient> {
+  const ws = await WsClient.connect(serve.origin, serve.token);
+  clients.push(ws);
+  return ws;
+}
+
+interface Notice {
+  id: string;
+  level: string;
+  message: string;
+}
+
+/** A data folder whose last serve died mid-run (serve and runner SIGKILLed at once). */
+async function crashedMidRun(): Promise<{ dataDir: string; runId: string }> {
+  const dataDir = tmpDir('os-notice-');
+  const first = await spawnServe(dataDir, { FAKE_RUNNER_DELAY: '0.3', FAKE_RUNNER_STEPS: '60' });
+  started.push(first);
+  const ws = await connect(first);
+  const { sweepId, runIds } = await ws.value<{ sweepId: string; runIds: string[] }>('runs/start', tinySweep(FAKE_PYTHON));
+  await ws.waitEvent((e) => e.event === 'runs/progress' && (e.payload as { sweepId: string }).sweepId === sweepId, 60_000);
+  const all = [...descendants(first.child.pid!), first.child.pid!];
+  for (const pid of all) process.kill(pid, 'SIGKILL');
+  await first.exited;
+  await until(() => all.every((p) => !alive(p)), 10_000, 'the crashed app gone');
+  return { dataDir, runId: runIds[0] };
+}
+
+describe('recovery notice survives until a client acknowledges it (issue 19.5)', () => {
+  it('a client connecting after start-up reads it with app/notices; an ack removes it for every client', { timeout: 120_000 }, async () => {
+    const { dataDir } = await crashedMidRun();
+    const serve = await spawnServe(dataDir);
+    started.push(serve);
+    // Connect well after the start-up tick that raised the notice: no client could have seen the event.
+    await until(async () => (await fetch(`${serve.origin}/healthz?token=${serve.token}`)).ok, 10_000, 'serve answering');
+    const late = await connect(serve);
+    expect(late.events.filter((e) => e.event === 'app/notice'), 'the event went out before anyone listened').toEqual([]);
+    const { notices } = await late.value<{ notices: Notice[] }>('app/notices', {});
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ level: 'warning', message: expect.stringMatching(/1 run\(s\) left running .* marked interrupted/) });
+
+    // Unacknowledged: a second client sees the same notice.
+    const other = await connect(serve);
+    expect((await other.value<{ notices: Notice[] }>('app/notices', {})).notices.map((n) => n.id)).toEqual([notices[0].id]);
+
+    expect(await late.value('app/notice-ack', { id: notices[0].id })).toEqual({ acknowledged: true });
+    expect(await other.value('app/notice-ack', { id: notices[0].id }), 'a second ack is a no-op').toEqual({ acknowledged: false });
+    expect((await (await connect(serve)).value<{ notices: Notice[] }>('app/notices', {})).notices).toEqual([]);
+    // Bad acks are refused by the schema, naming the field.
+    const bad = await late.request('app/notice-ack', { id: '' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'bad_request', field: 'id' } });
+
+    // A clean restart raises nothing new (the rows are already interrupted).
+    await serve.stop();
+    const again = await spawnServe(dataDir);
+    started.push(again);
+    expect((await (await connect(again)).value<{ notices: Notice[] }>('app/notices', {})).notices).toEqual([]);
+  });
+
+  const built = path.join(repoRoot, 'dist', 'renderer');
+  const hasNoticeBar =
+    fs.existsSync(path.join(built, 'assets')) &&
+    fs.readdirSync(path.join(built, 'assets')).some((f) => f.endsWith('.js') && fs.readFileSync(path.join(built, 'assets', f), 'utf8').includes('Dismiss notice'));
+  it.skipIf(!hasNoticeBar)('the page opened after start-up shows the notice and acknowledges it (Chromium)', { timeout: 120_000 }, async () => {
+    const { dataDir } = await crashedMidRun();
+    const serve = await spawnServe(dataDir);
+    started.push(serve);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(serve.url);
+      const notice = page.getByTestId('notice');
+      await notice.waitFor({ timeout: 30_000 });
+      expect(await notice.textContent()).toMatch(/marked interrupted/);
+      // The page acked it once shown: the backend no longer holds it.
+      const ws = await connect(serve);
+      await until(async () => (await ws.value<{ notices: Notice[] }>('app/notices', {})).notices.length === 0, 10_000, 'the page to ack the notice');
+      await page.getByRole('button', { name: 'Dismiss notice' }).click();
+      await page.getByTestId('notice').waitFor({ state: 'detached', timeout: 5_000 });
+    } finally {
+      await browser.close();
+    }
+  });
+});
