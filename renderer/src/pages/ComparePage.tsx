@@ -61,6 +61,8 @@ function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
                 <span className="swatch" style={{ background: strategyColor(c.groups.find((g) => g.key === r.key)?.strategy ?? r.label) }} aria-hidden="true" />
                 {r.label}
               </span>
+              {/* The id beside the display name, as everywhere. */}
+              <span className="muted small strategy-id"> {c.groups.find((g) => g.key === r.key)?.strategy}</span>
               {r.isBaseline && <span className="tag">baseline</span>}
             </td>
             <td className="num">{formatMetric(r.median, metric.unit)}</td>
