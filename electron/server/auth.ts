@@ -6,6 +6,7 @@
 // carries a separate asset key that only lets the browser load the renderer's static files, under
 // a name that is unique to this server (port + random), so two servers never share or shadow it.
 import crypto from 'node:crypto';
+import os from 'node:os';
 import type { IncomingMessage } from 'node:http';
 
 /** Every per-server cookie name starts with this. */
@@ -57,4 +58,35 @@ export function parseTarget(target: string | undefined): URL | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The Host names this server answers to: the loopback names, the configured host, and, when it is
+ * bound to every interface (0.0.0.0 / ::), this machine's hostname and interface addresses. Any
+ * other Host is refused before the token is looked at: a page on attacker.example that rebinds its
+ * name to 127.0.0.1 (DNS rebinding) sends `Host: attacker.example` and never reaches the contract.
+ */
+export function allowedHostNames(configuredHost: string, extra: readonly string[] = []): Set<string> {
+  const names = new Set(['localhost', '127.0.0.1', '::1', ...extra].map((n) => n.toLowerCase()));
+  names.add(configuredHost.toLowerCase().replace(/^\[|\]$/g, ''));
+  if (configuredHost === '0.0.0.0' || configuredHost === '::' || configuredHost === '[::]') {
+    names.add(os.hostname().toLowerCase());
+    for (const list of Object.values(os.networkInterfaces()))
+      for (const a of list ?? []) names.add(a.address.toLowerCase().replace(/%.*$/, ''));
+  }
+  return names;
+}
+
+/** The name part of a Host header (`[::1]:8765` → `::1`, `Localhost.:80` → `localhost`), or null when it is malformed. */
+export function hostName(header: string): string | null {
+  const h = header.trim().toLowerCase();
+  const m = /^\[([0-9a-f:.]+)\](?::\d{1,5})?$/.exec(h) ?? /^([a-z0-9._-]+?)\.?(?::\d{1,5})?$/.exec(h);
+  return m ? m[1] : null;
+}
+
+/** Whether a request's Host header names this server. A request without Host (HTTP/1.0, no browser sends that) passes. */
+export function hostAllowed(header: string | undefined, allowed: ReadonlySet<string>): boolean {
+  if (header === undefined) return true;
+  const name = hostName(header);
+  return name !== null && (allowed.has(name) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name));
 }

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiError, eventNames, isChannel, type WireResult } from '../contract';
 import type { Backend } from '../services/backend';
-import { cookieNameFor, cookieValue, newToken, parseTarget, requestToken, tokensEqual } from './auth';
+import { allowedHostNames, cookieNameFor, cookieValue, hostAllowed, newToken, parseTarget, requestToken, tokensEqual } from './auth';
 import { toWireError } from './wire-error';
 import { contentType, readStatic, resolveStatic } from './static-files';
 
@@ -20,6 +20,8 @@ export interface ServerOptions {
   token?: string;
   /** Extra Origins allowed to open the WebSocket (beside the server's own). */
   allowedOrigins?: string[];
+  /** Extra Host names answered (beside the loopback names and `host`): DNS-rebinding defence. */
+  allowedHosts?: string[];
 }
 
 export interface RunningServer {
@@ -51,8 +53,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const assetKey = newToken();
   let cookieName = '';
   const plain = { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS };
+  // Host names answered: loopback + the configured host (DNS rebinding: a foreign name is refused
+  // before the token is even read, so a rebound page never talks to the contract).
+  const hosts = allowedHostNames(host, options.allowedHosts);
+  const MISDIRECTED = '421: this Offload Studio server answers only to its own address (localhost, 127.0.0.1, [::1] or the host it was started with).\n';
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (!hostAllowed(req.headers.host, hosts)) {
+      res.writeHead(421, plain);
+      res.end(MISDIRECTED);
+      return;
+    }
     const url = parseTarget(req.url);
     if (!url) {
       res.writeHead(400, plain);
@@ -140,6 +151,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       socket.destroy();
     };
     try {
+      if (!hostAllowed(req.headers.host, hosts)) return refuse('421 Misdirected Request');
       const url = parseTarget(req.url);
       if (!url) return refuse('400 Bad Request');
       // The WebSocket takes the token only from the query or the Authorization header (the page
@@ -193,7 +205,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       unsubscribers.forEach((u) => u());
       for (const ws of sockets) ws.terminate();
       wss.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections(); // idle keep-alive connections would hold close() open
+      await closed;
     },
   };
 }
