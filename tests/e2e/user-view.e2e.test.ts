@@ -201,6 +201,10 @@ for (const [width, height] of [
       for (const c of charts) expect(await labelProblems(page, c)).toEqual([]);
       await shoot(page, `compare-b-${width}`);
       await page.locator('.compare-grid').screenshot({ path: path.join(artifacts, `user-view-compare-charts-${width}.png`) });
+      // A report takes the comparison's runs, its baseline first.
+      await page.click('[data-testid="compare-report"]');
+      await page.waitForSelector('[data-testid="reports-page"]');
+      await expect.poll(async () => await page.textContent('[data-testid="reports-page"]')).toContain(`Runs (${idsOf('superoffload').length + idsOf('gpu-zero2').length + idsOf('fsdp2-cpu-offload').length} selected)`);
       await page.close();
     });
 

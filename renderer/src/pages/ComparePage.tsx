@@ -24,6 +24,7 @@ import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/
 import { formatBytes, formatNumber } from '../format';
 import { useApp } from '../stores/app';
 import { useCompare } from '../stores/compare';
+import { useReports } from '../stores/reports';
 
 const CHART_COUNT = 5;
 const BAR_METRICS: MetricId[] = ['tflopsPerGpu', 'tokensPerSecond', 'stepSeconds'];
@@ -171,9 +172,20 @@ export function ComparePage() {
         title="Compare"
         subtitle="Runs side by side: median per strategy with the spread of repeats, deltas against a baseline."
         actions={
-          <button type="button" className="secondary" onClick={() => go('runs')}>
-            Choose runs…
-          </button>
+          <span className="button-row">
+            {/* The report takes these runs: the Reports page opens with them selected. */}
+            <button type="button" disabled={ids.length === 0} onClick={() => {
+                // The comparison's baseline first: the report measures its deltas against its first run.
+                const first = c?.groups.find((g) => g.isBaseline)?.runIds ?? [];
+                useReports.getState().setSelected([...first.filter((id) => ids.includes(id)), ...ids.filter((id) => !first.includes(id))]);
+                go('reports');
+              }} data-testid="compare-report">
+              Export a report…
+            </button>
+            <button type="button" className="secondary" onClick={() => go('runs')}>
+              Choose runs…
+            </button>
+          </span>
         }
       />
       {ids.length === 0 && (

@@ -10,6 +10,7 @@ import { formatNumber } from '../format';
 import { runHref, useApp } from '../stores/app';
 import { useEngine } from '../stores/engine';
 import { useCompare } from '../stores/compare';
+import { useReports } from '../stores/reports';
 
 /** The median of the measured (not warm-up) steps: the one step statistic of every page. */
 export function medianOfMeasured(samples: { warmup: boolean }[], pick: (s: never) => number | null): number | null {
@@ -85,7 +86,7 @@ export function RunPage() {
             <button type="button" disabled={completed.length === 0} onClick={() => (useCompare.getState().open(completed), go('compare'))} data-testid="sweep-compare">
               Compare these
             </button>
-            <button type="button" className="secondary" onClick={() => go('reports')}>
+            <button type="button" className="secondary" disabled={completed.length === 0} onClick={() => (useReports.getState().setSelected(completed), go('reports'))}>
               Report
             </button>
           </div>

@@ -9,6 +9,7 @@ import { runHref, useApp } from '../stores/app';
 import { useMachines } from '../stores/machines';
 import { formatDuration } from './RunDetailPage';
 import { useCompare } from '../stores/compare';
+import { useReports } from '../stores/reports';
 import { EMPTY_FILTER, filterRuns, sortRuns, useRuns, type SortKey } from '../stores/runs';
 
 export const ROW_HEIGHT = 36;
@@ -137,6 +138,9 @@ export function RunsPage() {
       {/* compare/runs takes at most 64 runs: more would not read as a chart anyway. */}
       <button type="button" disabled={selected.length < 1 || selected.length > 64} title={selected.length > 64 ? 'Compare at most 64 runs at a time' : undefined} data-testid="compare-selected" onClick={() => (openCompare(selected), go('compare'))}>
         Compare {selected.length ? `(${selected.length}${selected.length > 64 ? ' — max 64' : ''})` : ''}
+      </button>
+      <button type="button" className="secondary" disabled={selected.length < 1} onClick={() => (useReports.getState().setSelected(selected), go('reports'))} data-testid="report-selected">
+        Report…
       </button>
       <button type="button" className="secondary" disabled={selected.length < 1} onClick={() => setConfirming(true)}>
         Delete…
