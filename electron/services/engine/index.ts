@@ -6,6 +6,7 @@ import { ApiError, type RunSpec, type StartRunsRequest } from '../../contract';
 import type { HistoryStore } from '../history';
 import { enginePath } from '../resources';
 import { chooseInterpreter } from './interpreter';
+import { acquireSweepLock, clearStaleLock, endOrphanRunners, type SweepLock } from './orphans';
 import { buildLaunch } from './launch';
 import type { Planner } from './planner';
 import { startSweep, type RunEnd, type Sweep, type SweepDeps, type SweepEvents } from './sweep';
@@ -19,6 +20,7 @@ export { buildLaunch, type LaunchInput } from './launch';
 export { startSweep, type RunEnd, type Sweep, type SweepDeps, type SweepEvents } from './sweep';
 export { createTunerPlanner, tunerPlanner, type TunerPlannerOptions } from './tuner-planner';
 export type { Planner } from './planner';
+export { acquireSweepLock, clearStaleLock, endOrphanRunners, type SweepLock } from './orphans';
 
 export interface EngineOptions {
   history: HistoryStore;
@@ -41,14 +43,34 @@ export class EngineService {
   /** True while a start is being planned (before its Sweep exists): a second start must wait its turn. */
   private starting = false;
 
-  constructor(private readonly options: EngineOptions) {}
+  /** Pids of runners left by a process that died (ended at start-up). */
+  readonly orphansEnded: number[];
+
+  constructor(private readonly options: EngineOptions) {
+    // Runs start-up recovery marked interrupted may still have their runner alive (the app was
+    // SIGKILLed, or an SSH drop ended it): end those runners before anything new runs beside them.
+    const { history, dataDir } = options;
+    const orphanRuns = (history.recovered ?? []).filter((r) => r.previousStatus === 'running').map((r) => r.id);
+    this.orphansEnded = [...safeList(() => clearStaleLock(dataDir)), ...safeList(() => endOrphanRunners(dataDir, orphanRuns))];
+    if (this.orphansEnded.length) console.error(`[offload-studio] ended ${this.orphansEnded.length} runner process(es) left by a previous run of the app (pid ${this.orphansEnded.join(', ')})`);
+  }
 
   async start(request: StartRunsRequest): Promise<Sweep> {
     if (this.active || this.starting)
       throw new ApiError('engine_busy', `A sweep${this.active ? ` (${this.active.id})` : ''} is already running; cancel it or wait for it to finish — two at once would measure each other.`);
     this.starting = true;
+    let lock: SweepLock | null = null;
     try {
-      return await this.begin(request);
+      // One sweep per data folder across processes (another serve, the CLI): they would measure each other.
+      lock = acquireSweepLock(this.options.dataDir, this.options.history.owner);
+      const sweep = await this.begin(request);
+      const held = lock;
+      held.update(sweep.id, sweep.runIds);
+      void sweep.done.finally(() => held.release());
+      return sweep;
+    } catch (error) {
+      lock?.release();
+      throw error;
     } finally {
       this.starting = false;
     }
@@ -89,5 +111,13 @@ export class EngineService {
     const sweeps = [...this.sweeps.values()];
     for (const s of sweeps) s.cancel();
     return Promise.all(sweeps.map((s) => s.done));
+  }
+}
+
+function safeList(work: () => number[]): number[] {
+  try {
+    return work();
+  } catch {
+    return [];
   }
 }

@@ -21,6 +21,7 @@ import { compareRuns, deleteRuns, listRepeatGroups, listRuns, summaryFromRow, up
 import { exportRuns, importRuns, type ImportOptions } from './import-export';
 
 export { HistoryError } from './database';
+export { ownerAlive } from './owner';
 export { readRunsFile, parseRunsText, writeRunsFile, MAX_RUNS_FILE_BYTES } from './import-export';
 export { convertRunnerSweep } from './raw-sweep';
 export { repeatStats, deltaPercent, speedup } from './stats';
