@@ -1,9 +1,9 @@
-// The flags every CLI command accepts, declared in one table so the parser (server/args.ts,
+// The flags every CLI command accepts, declared in one table so the parser (kernel/argv.ts,
 // node:util parseArgs) can refuse a mistyped flag before a command runs with a default instead
 // (`run --stpes 4` would otherwise run 10 steps). A command without an entry here runs with a
 // warning and its flags unchecked, and fails tests/unit/cli/flags.test.ts, which also checks each
 // command's source reads no flag missing from its entry.
-import type { FlagSpec } from '../server/args';
+import type { FlagSpec } from '../kernel';
 
 /** Accepted by every command. */
 export const COMMON_FLAGS: FlagSpec = { 'data-dir': 'string', json: 'boolean', help: 'boolean' };

@@ -1,9 +1,11 @@
 // Command-line front end over the same backend as the app: `npm run cli -- <command> [flags]`.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createBackend } from '../services/backend';
 import { defaultDataDir } from '../services/backend/data-dir';
-import { inferSpec, nearest, parseArgv, UsageError } from '../server/args';
-import { runServe } from '../server/serve';
+import { inferSpec, nearest, parseArgv, UsageError } from '../kernel';
 import { commands } from './commands';
 import { flagsOf } from './flags';
 import type { CommandContext } from './command';
@@ -20,16 +22,32 @@ ${Object.entries(commands)
 
 common flags: --data-dir D (default: the app's per-user data folder), --json`;
 
+/**
+ * `serve` is the headless server's own entry, run as a child with this terminal (the CLI imports
+ * nothing from electron/server): from source under tsx (this process's loader flags carried), or
+ * dist/server/serve.mjs beside dist/cli/cli.mjs after a build. Signals are passed on; its exit code is ours.
+ */
+function runServeEntry(argv: string[]): Promise<number> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const entry = [path.join(here, '..', 'server', 'cli-entry.ts'), path.join(here, '..', 'server', 'serve.mjs')].find((f) => fs.existsSync(f));
+  if (!entry) throw new Error(`the serve entry is missing beside ${here}; run \`npm run build\` or \`npm run serve\``);
+  const child = spawn(process.execPath, [...process.execArgv, entry, ...argv], { stdio: 'inherit', shell: false });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? 130 : 1)));
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     console.log(USAGE);
     return name ? 0 : 2;
   }
-  if (name === 'serve') {
-    await runServe(rest);
-    return -1; // keeps running
-  }
+  if (name === 'serve') return runServeEntry(rest);
   const command = commands[name];
   if (!command) {
     const hint = nearest(name, [...Object.keys(commands), 'serve']);

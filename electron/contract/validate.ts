@@ -3,10 +3,20 @@ import type { z } from 'zod';
 import { ApiError } from './client';
 import { events, requests, type Channel, type EventName } from './channels';
 
-function firstIssue(error: z.ZodError): { path: string; message: string } {
+/**
+ * The one reading of a zod failure everywhere (boundaries, files, forms): the first issue's field
+ * as a dotted path ('(root)' when the value itself is wrong) and its message.
+ */
+export function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): { path: string; message: string } {
   const issue = error.issues[0];
-  const path = issue && issue.path.length ? issue.path.join('.') : '(root)';
+  const path = issue && issue.path.length ? issue.path.map(String).join('.') : '(root)';
   return { path, message: issue ? issue.message : 'invalid' };
+}
+
+/** `field 'a.b' <message>`: how a zod failure is said in an error message. */
+export function describeIssue(error: Parameters<typeof firstIssue>[0]): string {
+  const { path, message } = firstIssue(error);
+  return `field '${path}' ${message}`;
 }
 
 export function parseRequest<C extends Channel>(channel: C, payload: unknown) {

@@ -1,9 +1,8 @@
 // Runs the backend inside Electron's utility process (plain Node, no 'electron' import), so
 // detection, SQLite and child-process work never block the main thread.
-import { eventNames, type Channel, type WireResult } from '../contract';
+import { eventNames, toWireError, type Channel, type WireResult } from '../contract';
 import { createBackend } from '../services/backend';
 import { followDataDirPointer } from '../services/settings';
-import { toWireError } from '../server/wire-error';
 import { createPdfBridge } from './pdf-bridge';
 
 interface ParentPort {

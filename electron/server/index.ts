@@ -6,10 +6,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ApiError, eventNames, isChannel, type WireResult } from '../contract';
+import { ApiError, eventNames, isChannel, toWireError, type WireResult } from '../contract';
 import type { Backend } from '../services/backend';
 import { allowedHostNames, cookieNameFor, cookieValue, hostAllowed, newToken, parseTarget, requestToken, tokensEqual } from './auth';
-import { toWireError } from './wire-error';
 import { contentType, readStatic, resolveStatic } from './static-files';
 
 export interface ServerOptions {

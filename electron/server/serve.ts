@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createBackend } from '../services/backend';
 import { defaultDataDir } from '../services/backend/data-dir';
 import { startServer } from './index';
-import { parseArgv, SERVE_FLAGS } from './args';
+import { parseArgv, SERVE_FLAGS } from '../kernel';
 
 export function findRendererDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));

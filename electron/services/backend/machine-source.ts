@@ -2,7 +2,7 @@
 // running app) and refreshed on request — or, with --machine FILE, a saved `detect --json` (a GPU
 // box's description viewed on a laptop), validated and marked as not detected here.
 import fs from 'node:fs';
-import { MachineSchema, type Machine } from '../../contract';
+import { describeIssue,MachineSchema, type Machine } from '../../contract';
 import { detectMachine } from '../hardware';
 
 export type MachineSource = (refresh?: boolean) => Promise<Machine>;
@@ -16,8 +16,7 @@ export function loadMachineFile(file: string): Machine {
   }
   const parsed = MachineSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`--machine ${file}: field '${issue?.path.join('.') || '(root)'}' ${issue?.message ?? 'invalid'} (expected the JSON of \`detect --json\`)`);
+    throw new Error(`--machine ${file}: ${describeIssue(parsed.error)} (expected the JSON of \`detect --json\`)`);
   }
   const machine = parsed.data;
   return {

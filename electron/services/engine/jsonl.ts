@@ -5,7 +5,7 @@
 // UTF-8 sequence, and decoding happens per whole line), and parseProtocolLine classifies one
 // line. Anything that is not a protocol line is kept as log, never fatal: libraries print to
 // stdout, and a runner bug must not lose the run.
-import { runnerMessageSchemas, type RunnerMessage } from '../../contract';
+import { describeIssue,runnerMessageSchemas, type RunnerMessage } from '../../contract';
 
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
 
@@ -127,9 +127,7 @@ export function parseProtocolLine(text: string): ParsedLine {
   if (!schema) return { kind: 'unknown', type: obj.type, text };
   const parsed = schema.safeParse(obj);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length ? issue.path.join('.') : '(root)';
-    return { kind: 'invalid', reason: `'${obj.type}' message: field '${where}' ${issue?.message ?? 'invalid'}`, text };
+    return { kind: 'invalid', reason: `'${obj.type}' message: ${describeIssue(parsed.error)}`, text };
   }
   return { kind: 'message', message: parsed.data as RunnerMessage };
 }

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   ApiError,
+  firstIssue,
   RUNS_FILE_FORMAT,
   RUNS_FILE_MAX_CHARS,
   RunsFileSchema,
@@ -13,6 +14,7 @@ import {
   type ImportResult,
   type RunsFile,
 } from '../../contract';
+import { writeFileAtomic } from '../../kernel';
 import { inTransaction, schemaVersion, type Database } from './database';
 import { workloadColumnsUpdate } from './migrations';
 
@@ -73,12 +75,9 @@ export function exportRuns(db: Database, ids?: readonly string[], source: RunsFi
 /** Write atomically (temp file + rename), so a full disk never leaves half a file under the name. */
 export function writeRunsFile(file: string, content: RunsFile): number {
   const text = JSON.stringify(content, null, 1) + '\n';
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, file);
+    writeFileAtomic(file, text);
   } catch (error) {
-    fs.rmSync(tmp, { force: true });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOSPC') throw new ApiError('disk_full', `The disk holding ${file} is full; nothing was written.`, 'path');
     if (code === 'ENOENT') throw new ApiError('bad_path', `The folder ${path.dirname(file)} does not exist.`, 'path');
@@ -151,8 +150,8 @@ export function parseRunsText(text: string, label: string, field = 'content'): R
   }
   const parsed = RunsFileSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ApiError('bad_file', `${label} is not an Offload Studio runs file (${RUNS_FILE_FORMAT} v1): '${issue?.path.join('.') || '(root)'}' ${issue?.message ?? 'invalid'}.`, field);
+    const issue = firstIssue(parsed.error);
+    throw new ApiError('bad_file', `${label} is not an Offload Studio runs file (${RUNS_FILE_FORMAT} v1): '${issue.path}' ${issue.message}.`, field);
   }
   return parsed.data;
 }

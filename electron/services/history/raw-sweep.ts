@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiError, RunnerMessageSchema, RunSpecSchema, runnerMessageSchemas, type RunnerMessage, type RunsFile, type RunSample, type RunSpec } from '../../contract';
+import { describeIssue,ApiError, RunnerMessageSchema, RunSpecSchema, runnerMessageSchemas, type RunnerMessage, type RunsFile, type RunSample, type RunSpec } from '../../contract';
 import { openDatabase } from './database';
 import { exportRuns } from './import-export';
 import { createRun, finishRun, recordDocument, startRun } from './lifecycle';
@@ -76,8 +76,7 @@ function readSpec(dir: string, runId: string, specsDir?: string): { spec: RunSpe
   }
   const parsed = RunSpecSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { problem: `${shown}: field '${issue?.path.join('.') || '(root)'}' ${issue?.message ?? 'invalid'}` };
+    return { problem: `${shown}: ${describeIssue(parsed.error)}` };
   }
   return { spec: parsed.data };
 }

@@ -10,7 +10,8 @@ import { assertReplaceableBundle } from './bundle-guard';
 import { runsCsv, samplesCsv } from './csv';
 import { renderHtml } from './html';
 import { normaliseRuns } from './load';
-import { validateTarget, writeFileAtomic, writeFolderAtomic } from './output';
+import { writeFileAtomic, writeFolderAtomic } from '../../kernel';
+import { validateTarget } from './output';
 import { createChromiumPdfRenderer, PdfError, type PdfRenderer } from './pdf';
 import type { ReportRun } from './types';
 import { buildZip } from './zip';
@@ -24,7 +25,8 @@ export { toReportRun } from './normalize';
 // The rules every export to a path follows (absolute, extension, parent exists, no overwrite
 // unless asked, like for like) and the atomic write (exclusive temp file of a random name beside
 // the target, renamed over it: a link at the target is replaced, never written through).
-export { validateTarget as validateExportTarget, writeFileAtomic as writeExportFile } from './output';
+export { validateTarget as validateExportTarget } from './output';
+export { writeFileAtomic as writeExportFile } from '../../kernel';
 
 export interface ReportsDeps {
   /** history.getRun: the stored run, or null when there is no such id. */

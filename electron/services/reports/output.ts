@@ -1,6 +1,5 @@
 // Where a report may be written, and how: only at the path the user chose, validated, never
 // over an existing file unless asked, atomically (temp file beside it + rename).
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError, reportExtensions, type ReportFormat } from '../../contract';
@@ -37,50 +36,4 @@ export function validateTarget(input: string, format: ReportFormat, overwrite: b
       throw new ApiError('bad_path', `${target} exists and is ${existing.isDirectory() ? 'a folder' : 'a file'}; it will not be replaced by ${folder ? 'a folder' : 'a file'}.`, 'path');
   }
   return { path: target, folder };
-}
-
-const tempName = (target: string) => path.join(path.dirname(target), `.${path.basename(target)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
-
-export function writeFileAtomic(target: string, data: Buffer | string): number {
-  const temp = tempName(target);
-  try {
-    const fd = fs.openSync(temp, 'wx', 0o644);
-    try {
-      fs.writeFileSync(fd, data);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temp, target);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
-  return Buffer.byteLength(data);
-}
-
-/** Writes the folder beside the target, then swaps it in (the old one is removed after). */
-export function writeFolderAtomic(target: string, files: { name: string; data: Buffer | string; mode?: number }[]): number {
-  const temp = tempName(target);
-  let bytes = 0;
-  try {
-    fs.mkdirSync(temp);
-    for (const f of files) {
-      const dest = path.join(temp, f.name);
-      if (!dest.startsWith(temp + path.sep)) throw new Error(`unsafe bundle entry ${f.name}`);
-      fs.mkdirSync(path.dirname(dest), { recursive: true });
-      fs.writeFileSync(dest, f.data, { mode: f.mode ?? 0o644 });
-      bytes += Buffer.byteLength(f.data);
-    }
-    if (fs.existsSync(target)) {
-      const old = tempName(target);
-      fs.renameSync(target, old);
-      fs.renameSync(temp, target);
-      fs.rmSync(old, { recursive: true, force: true });
-    } else fs.renameSync(temp, target);
-  } catch (error) {
-    fs.rmSync(temp, { recursive: true, force: true });
-    throw error;
-  }
-  return bytes;
 }

@@ -4,6 +4,8 @@
 import path from 'node:path';
 import {
   ApiError,
+  describeIssue,
+  firstIssue,
   SettingsSchema,
   SettingsUpdateSchema,
   type Settings,
@@ -78,9 +80,8 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
     update(patch) {
       const parsed = SettingsUpdateSchema.safeParse(patch);
       if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const field = issue?.path.join('.') || '(root)';
-        throw new ApiError('bad_request', `settings: field '${field}' ${issue?.message ?? 'is invalid'}`, field);
+        const field = firstIssue(parsed.error).path;
+        throw new ApiError('bad_request', `settings: ${describeIssue(parsed.error)}`, field);
       }
       const { dataDir, ...values } = parsed.data;
       if (dataDir !== undefined) {

@@ -1,8 +1,8 @@
 // Small JSON files the app owns next to its database (settings.json, clusters.json, the data
-// folder pointer). Written atomically — a temp file in the same folder, fsync, rename — so a
-// crash or a concurrent reader never sees half a file.
+// folder pointer). Written atomically (the kernel's temp file + fsync + rename), so a crash or a
+// concurrent reader never sees half a file.
 import fs from 'node:fs';
-import path from 'node:path';
+import { writeJsonAtomic as writeJson } from '../../kernel';
 
 /** The file's top-level object, or {} when it does not exist. A corrupt file is an error that names it. */
 export function readJsonObject(file: string): Record<string, unknown> {
@@ -24,20 +24,7 @@ export function readJsonObject(file: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** Written with mode 0600: these files may name hosts and paths of the user. */
 export function writeJsonAtomic(file: string, value: unknown): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = fs.openSync(temp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, JSON.stringify(value, null, 2) + '\n');
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    fs.renameSync(temp, file);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
+  writeJson(file, value, { mode: 0o600 });
 }

@@ -1,6 +1,6 @@
 // The shared entry of the CLI and the plan/compute channel: a workload or a scenario (its workload,
 // overridden field by field, and its catalogued machine), a machine, measurements → the plan.
-import { ApiError, MachineSchema, type Machine, type PlanResult, type WorkloadOverrides, type WorkloadInput } from '../../contract';
+import { describeIssue, firstIssue,ApiError, MachineSchema, type Machine, type PlanResult, type WorkloadOverrides, type WorkloadInput } from '../../contract';
 import { planWorkload } from './plan';
 import { scenarioById } from './presets';
 import type { EfficiencyFactors } from './throughput';
@@ -19,9 +19,7 @@ export interface ComputePlanInput {
 export function parseMachine(value: unknown, where = 'machine'): Machine {
   const result = MachineSchema.safeParse(value);
   if (!result.success) {
-    const issue = result.error.issues[0];
-    const field = issue?.path.length ? issue.path.join('.') : '(root)';
-    throw new ApiError('bad_machine', `${where}: field '${field}' ${issue?.message ?? 'invalid'} (expected the JSON of \`detect --json\`)`, field);
+    throw new ApiError('bad_machine', `${where}: ${describeIssue(result.error)} (expected the JSON of \`detect --json\`)`, firstIssue(result.error).path);
   }
   return result.data;
 }

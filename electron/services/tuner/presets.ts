@@ -2,7 +2,7 @@
 // schemas, so a bad edit of the data fails loudly with the file and field named.
 import fs from 'node:fs';
 import { z } from 'zod';
-import {
+import { describeIssue,
   GpuCatalogEntrySchema,
   ModelArchSchema,
   ScenarioSchema,
@@ -27,8 +27,7 @@ function readList<T>(file: string, key: string, schema: z.ZodType<T>): T[] {
   const text = fs.readFileSync(presetsPath(file), 'utf8');
   const parsed = z.object({ [key]: z.array(schema) }).safeParse(JSON.parse(text));
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`resources/presets/${file}: field '${issue?.path.join('.')}' ${issue?.message}`);
+    throw new Error(`resources/presets/${file}: ${describeIssue(parsed.error)}`);
   }
   return (parsed.data as Record<string, T[]>)[key];
 }

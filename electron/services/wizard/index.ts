@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { WizardStateSchema, type WizardState } from '../../contract';
+import { writeJsonAtomic } from '../../kernel';
 
 export const initialWizardState: WizardState = {
   step: 'welcome',
@@ -33,9 +34,6 @@ export function saveWizardState(dataDir: string, patch: Partial<Omit<WizardState
     completed: [...new Set(patch.completed ?? current.completed)],
     updatedAt: new Date().toISOString(),
   };
-  fs.mkdirSync(dataDir, { recursive: true });
-  const temp = `${file(dataDir)}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, JSON.stringify(next, null, 2));
-  fs.renameSync(temp, file(dataDir));
+  writeJsonAtomic(file(dataDir), next);
   return next;
 }

@@ -4,7 +4,7 @@ import { Fragment, useEffect, useMemo, useState } from 'react';
 import { memoryOption, planChartHeight, predictedTflopsOption } from '../../../electron/contract/charts/plan-charts';
 import { strategyColor, strategyLabel } from '../../../electron/contract/charts/labels';
 import { DARK_THEME, LIGHT_THEME } from '../../../electron/contract/charts/compare-charts';
-import { StartRunsRequestSchema, WorkloadSchema, type StrategyPlan } from '../../../electron/contract';
+import { firstIssue, StartRunsRequestSchema, WorkloadSchema, type StrategyPlan } from '../../../electron/contract';
 import { MachineChoice } from './plan/MachineChoice';
 import { TunePanel } from './plan/TunePanel';
 import { useHardware } from '../stores/hardware';
@@ -46,12 +46,12 @@ export function StrategyName({ id, strong = false }: { id: string; strong?: bool
 }
 
 /** The contract's own check of a number field (its schema in WorkloadSchema / StartRunsRequestSchema). */
-type NumberSchema = { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } };
+type NumberSchema = { safeParse(v: unknown): { success: boolean; error?: Parameters<typeof firstIssue>[0] } };
 
 function problemOf(schema: NumberSchema, text: string): string | null {
   if (text.trim() === '' || !Number.isFinite(Number(text))) return 'Enter a number.';
   const r = schema.safeParse(Number(text));
-  return r.success ? null : (r.error?.issues[0]?.message ?? 'invalid');
+  return r.success || !r.error ? (r.success ? null : 'invalid') : firstIssue(r.error).message;
 }
 
 /** What is typed is what is used: nothing is clamped; the contract's schema says what is wrong. */

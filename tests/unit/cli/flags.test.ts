@@ -1,4 +1,4 @@
-// The one CLI parser (server/args.ts over node:util parseArgs) and the flag table (cli/flags.ts):
+// The one CLI parser (kernel/argv.ts over node:util parseArgs) and the flag table (cli/flags.ts):
 // every command's existing flags keep working, an unknown flag is refused with the nearest valid
 // one and exit code 2, and the table covers every flag the commands' sources read.
 import { spawnSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../../electron/cli/commands';
 import { COMMAND_FLAGS, flagsOf } from '../../../electron/cli/flags';
-import { nearest, parseArgv, SERVE_FLAGS, UsageError } from '../../../electron/server/args';
+import { nearest, parseArgv, SERVE_FLAGS, UsageError } from '../../../electron/kernel';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const parse = (command: string, argv: string[]) => parseArgv(argv, flagsOf(command)!, command);
@@ -123,7 +123,7 @@ describe('the CLI process', () => {
 
 describe('a command not yet in the table', () => {
   it('reads its flags as written (old behaviour), refusing nothing', async () => {
-    const { inferSpec } = await import('../../../electron/server/args');
+    const { inferSpec } = await import('../../../electron/kernel');
     const argv = ['dir', '--out', 'f.json', '--force', '--label=L', '--json'];
     expect(parseArgv(argv, { ...inferSpec(argv), json: 'boolean' }, 'new-command')).toEqual({ flags: { out: 'f.json', force: true, label: 'L', json: true }, positionals: ['dir'] });
   });

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MeasurementSchema, type Measurement } from '../../../contract';
+import { writeJsonAtomic } from '../../../kernel';
 import { recommendCoresPerc, recommendThreads } from './knee';
 
 export const MEASUREMENTS_FILE = 'measurements.json';
@@ -77,11 +78,7 @@ export function saveMeasurement(dataDir: string, measurement: Measurement, impor
   const file: StoreFile = imported
     ? { schemaVersion: 1, latest: old?.latest ?? null, history: old?.history ?? [], byMachine }
     : { schemaVersion: 1, latest: measurement, history: [measurement, ...(old?.history ?? [])].slice(0, HISTORY_LIMIT), byMachine };
-  fs.mkdirSync(dataDir, { recursive: true });
-  const target = measurementsPath(dataDir);
-  const tmp = `${target}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(file, null, 2) + '\n');
-  fs.renameSync(tmp, target);
+  writeJsonAtomic(measurementsPath(dataDir), file);
 }
 
 type Obj = Record<string, unknown>;
