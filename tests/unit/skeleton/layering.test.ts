@@ -55,7 +55,7 @@ describe('layering', () => {
         .map((s) => resolved(f, s))
         .filter((r): r is string => r !== null)
         .filter((r) => {
-          if (r.startsWith('electron/contract')) return false;
+          if (r.startsWith('electron/contract') || r.startsWith('electron/kernel')) return false;
           if (r.startsWith(own + '/') || r === own) return false;
           if (r.startsWith('electron/services/')) {
             // Another service: only its index (folder import or /index). The backend composes handlers.
