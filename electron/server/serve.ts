@@ -5,6 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { createBackend } from '../services/backend';
 import { defaultDataDir } from '../services/backend/data-dir';
 import { startServer } from './index';
+import { killDescendants } from './children';
+
+/** Longest graceful stop: the runner's cancel grace (10 s) plus time to store the end. */
+const STOP_DEADLINE_MS = 20_000;
 import { parseArgv, SERVE_FLAGS } from '../kernel';
 
 export function findRendererDir(): string {
@@ -36,11 +40,27 @@ export async function runServe(argv: string[]): Promise<void> {
   const server = await startServer({ backend, rendererDir, host, port, token: typeof flags.token === 'string' ? flags.token : undefined });
   console.log(`Offload Studio (headless) — data folder ${dataDir}`);
   console.log(`Open: ${server.url}`);
-  const stop = async () => {
-    await server.close();
-    await backend.close();
-    process.exit(0);
+  // Stop: close the server, let every service end its children (the running sweep is cancelled
+  // and its rows made final, an install cancelled, Chromium closed), then SIGKILL whatever is still
+  // below this process. A second signal, or STOP_DEADLINE_MS, skips the waiting.
+  let stopping = false;
+  const forceExit = (code: number) => {
+    killDescendants();
+    process.exit(code);
+  };
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return forceExit(130);
+    stopping = true;
+    console.log(`serve: ${signal}: stopping (runs in progress are cancelled)…`);
+    setTimeout(() => forceExit(1), STOP_DEADLINE_MS).unref();
+    void (async () => {
+      await server.close().catch(() => undefined);
+      await backend.close().catch((error: unknown) => console.error(`serve: closing: ${error instanceof Error ? error.message : String(error)}`));
+      forceExit(0);
+    })();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // An SSH session drop sends SIGHUP: stop the same way (cancel the run, end its runner), never die mid-run.
+  process.on('SIGHUP', stop);
 }

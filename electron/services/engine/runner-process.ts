@@ -3,7 +3,7 @@
 // straggler (a CPU Adam worker) cannot outlive the run. Cancel and timeout are graceful first
 // (SIGINT to the group: the runner reports 'cancelled' and exits 130), forced after a grace
 // period (SIGKILL to the group).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ErrorMessage, ResultMessage, RunnerMessage } from '../../contract';
@@ -60,6 +60,12 @@ const STREAM_DRAIN_MS = 2_000;
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): boolean {
   if (!child.pid) return false;
+  // Windows has no process groups and no SIGINT for a child: end the whole tree (the deepspeed
+  // launcher's ranks, SuperOffload's workers) with taskkill /T /F; the leader alone would leave them.
+  if (process.platform === 'win32') {
+    const r = spawnSync('taskkill', ['/PID', String(child.pid), '/T', '/F'], { windowsHide: true, timeout: 10_000 });
+    return r.status === 0 || child.kill(signal);
+  }
   try {
     process.kill(-child.pid, signal); // negative pid: the whole process group
     return true;

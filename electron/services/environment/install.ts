@@ -5,7 +5,7 @@
 // <dataDir>/engine-venv by rename only on success. A failure or a cancel removes the new folder
 // and leaves the previous environment exactly as it was. pip runs in its own process group so
 // cancel can stop pip and every build subprocess it started.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmod, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstallProgress, InstallResult } from '../../contract';
@@ -250,7 +250,8 @@ export function startInstall(options: InstallOptions): InstallHandle {
       if (p?.pid) {
         const kill = (signal: NodeJS.Signals) => {
           try {
-            if (process.platform === 'win32') p.kill(signal);
+            // Windows: no process groups; taskkill /T ends pip and the compilers it started.
+            if (process.platform === 'win32') spawnSync('taskkill', ['/PID', String(p.pid), '/T', '/F'], { windowsHide: true, timeout: 10_000 });
             else process.kill(-(p.pid as number), signal); // the whole group: pip and its build steps
           } catch {
             /* already gone */

@@ -65,7 +65,17 @@ export function createChromiumPdfRenderer(executable = chromiumPath(), options: 
     const launching = (async () => {
       // Loaded on first use: the Electron app never prints this way and does not ship playwright-core.
       const { chromium } = await loadPlaywright();
-      const b = await chromium.launch({ executablePath: executable, headless: true, args: CHROMIUM_ARGS, timeout: timeoutMs });
+      // handleSIG*: false: Playwright's own handlers would exit the process (130) on Ctrl-C/SIGTERM
+      // before `serve` has cancelled its runs; the owner's close() ends the browser instead.
+      const b = await chromium.launch({
+        executablePath: executable,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        timeout: timeoutMs,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
       // A crashed or killed browser is forgotten, so the next export launches a new one.
       b.on('disconnected', () => {
         if (browser === launching) browser = null;
