@@ -1,5 +1,6 @@
 // The browser transport: the headless server's WebSocket. Requests carry an id; answers and
-// events come back on the same socket. Reconnects with backoff if the server restarts.
+// events come back on the same socket. While events are listened for, it reconnects with
+// exponential backoff when the socket closes (a server restart), and the listeners keep receiving.
 import type { ApiClient, Channel, EventName, WireResult } from '../../../electron/contract';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
@@ -10,27 +11,74 @@ export class ClientError extends Error {
   }
 }
 
-export function createWebSocketClient(url: string): ApiClient {
-  let socket: WebSocket | null = null;
-  let opened: Promise<WebSocket> | null = null;
+/** The few WebSocket members used here, so a test can hand in a fake. */
+export interface SocketLike {
+  onopen: ((ev: unknown) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  onclose: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  send(data: string): void;
+}
+
+export interface WebSocketClientOptions {
+  /** The WebSocket constructor (default: the browser's). */
+  WebSocket?: new (url: string) => SocketLike;
+  /** First wait before reconnecting, doubled after each failed try up to maxDelayMs. */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+/**
+ * Requests connect on demand. While anyone listens for events, a closed or failed socket is
+ * reconnected by itself, with exponential backoff (initialDelayMs doubling to maxDelayMs, back to
+ * the start once a socket opens); the listeners stay registered, so events of the new socket reach
+ * them. Requests in flight when a socket closes are rejected ('disconnected'), never resent.
+ */
+export function createWebSocketClient(url: string, options: WebSocketClientOptions = {}): ApiClient {
+  const Socket = options.WebSocket ?? (WebSocket as unknown as new (url: string) => SocketLike);
+  const initialDelayMs = options.initialDelayMs ?? 250;
+  const maxDelayMs = options.maxDelayMs ?? 10_000;
+  let socket: SocketLike | null = null;
+  let opened: Promise<SocketLike> | null = null;
   let nextId = 1;
+  let delayMs = initialDelayMs;
+  let retry: ReturnType<typeof setTimeout> | null = null;
   const pending = new Map<number, Pending>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
 
-  function connect(): Promise<WebSocket> {
+  const listening = () => [...listeners.values()].some((set) => set.size > 0);
+
+  function scheduleReconnect() {
+    if (retry || !listening()) return;
+    const wait = delayMs;
+    delayMs = Math.min(delayMs * 2, maxDelayMs);
+    retry = setTimeout(() => {
+      retry = null;
+      void connect().catch(() => undefined); // a failure closes the socket, which schedules the next try
+    }, wait);
+  }
+
+  function connect(): Promise<SocketLike> {
     if (opened) return opened;
+    if (retry) {
+      clearTimeout(retry);
+      retry = null;
+    }
     opened = new Promise((resolve, reject) => {
-      const ws = new WebSocket(url);
+      const ws = new Socket(url);
       ws.onopen = () => {
         socket = ws;
+        delayMs = initialDelayMs;
         resolve(ws);
       };
       ws.onerror = () => reject(new ClientError('disconnected', 'Cannot reach the Offload Studio server. Is `npm run serve` still running?'));
       ws.onclose = () => {
-        socket = null;
+        if (socket === ws) socket = null;
         opened = null;
+        reject(new ClientError('disconnected', 'Cannot reach the Offload Studio server. Is `npm run serve` still running?'));
         for (const [, p] of pending) p.reject(new ClientError('disconnected', 'The connection to the server closed.'));
         pending.clear();
+        scheduleReconnect();
       };
       ws.onmessage = (message) => {
         const data = JSON.parse(String(message.data)) as { id?: number; result?: WireResult<unknown>; event?: string; payload?: unknown };

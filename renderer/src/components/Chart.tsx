@@ -5,6 +5,7 @@
 // sooner, and pages without charts never pay for it.
 import { useEffect, useRef, useState } from 'react';
 import type { ECharts, EChartsOption } from 'echarts';
+import { isDarkTheme } from '../theme';
 
 export interface ChartProps {
   option: EChartsOption;
@@ -30,8 +31,7 @@ export function Chart({ option, height = 320, testId, onRendered, ariaLabel }: C
     let observer: ResizeObserver | null = null;
     void loadEcharts().then((echarts) => {
       if (disposed || !element.current) return;
-      const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches || document.documentElement.dataset.theme === 'dark';
-      instance = echarts.init(element.current, dark ? 'dark' : undefined, { renderer: 'canvas' });
+      instance = echarts.init(element.current, isDarkTheme() ? 'dark' : undefined, { renderer: 'canvas' });
       // The instance on its element: e2e tests read echarts' own label layout (rendered text boxes) from it.
       (element.current as HTMLDivElement & { __echarts?: ECharts }).__echarts = instance;
       observer = new ResizeObserver(() => instance?.resize());

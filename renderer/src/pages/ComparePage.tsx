@@ -22,6 +22,7 @@ import {
 import { Chart } from '../components/Chart';
 import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { formatBytes, formatNumber } from '../format';
+import { isDarkTheme } from '../theme';
 import { useApp } from '../stores/app';
 import { useCompare } from '../stores/compare';
 import { useReports } from '../stores/reports';
@@ -29,9 +30,6 @@ import { useReports } from '../stores/reports';
 const CHART_COUNT = 5;
 const BAR_METRICS: MetricId[] = ['tflopsPerGpu', 'tokensPerSecond', 'stepSeconds'];
 
-function prefersDark(): boolean {
-  return document.documentElement.dataset.theme === 'dark' || (document.documentElement.dataset.theme !== 'light' && !!window.matchMedia?.('(prefers-color-scheme: dark)').matches);
-}
 
 function formatMetric(value: number | null, unit: string): string {
   if (value == null) return '—';
@@ -121,7 +119,7 @@ export function ComparePage() {
   const go = useApp((s) => s.go);
   const root = useRef<HTMLDivElement | null>(null);
   const finished = useRef(new Set<string>());
-  const [dark] = useState(prefersDark);
+  const [dark] = useState(() => isDarkTheme());
 
   useEffect(() => {
     void load();

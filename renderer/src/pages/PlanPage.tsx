@@ -9,6 +9,7 @@ import { MachineChoice } from './plan/MachineChoice';
 import { TunePanel } from './plan/TunePanel';
 import { useHardware } from '../stores/hardware';
 import { useSettings } from '../stores/settings';
+import { isDarkTheme } from '../theme';
 import { Chart } from '../components/Chart';
 import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { formatBytes, formatNumber } from '../format';
@@ -308,8 +309,8 @@ export function Recommendation() {
 
 export function PlanCharts() {
   const plan = usePlan((s) => s.plan);
-  // The page's theme (light, dark, or the system's), as the Compare page reads it.
-  const theme = document.documentElement.dataset.theme === 'dark' || (document.documentElement.dataset.theme !== 'light' && !!window.matchMedia?.('(prefers-color-scheme: dark)').matches) ? DARK_THEME : LIGHT_THEME;
+  // The page's theme (light, dark, or the system's): the one reading in renderer/src/theme.ts.
+  const theme = isDarkTheme() ? DARK_THEME : LIGHT_THEME;
   const tflops = useMemo(() => (plan ? predictedTflopsOption(plan, theme) : null), [plan, theme]);
   const memory = useMemo(() => (plan ? memoryOption(plan, theme) : null), [plan, theme]);
   if (!plan || !tflops || !memory) return null;
