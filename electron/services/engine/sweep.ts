@@ -292,15 +292,20 @@ class SweepExecution implements Sweep {
       tflopsPerGpu: null, stepSeconds: null, sweepDone: false,
     });
 
-    // Samples: batched into one transaction per flush (per step would cost a WAL commit each).
+    // Samples: batched into one transaction per flush (per step would cost a WAL commit each),
+    // every `sampleFlushMs`. A step that came `sampleFlushMs` or more after the previous one is
+    // stored at once: runs whose steps are slower than the interval keep every step as it comes
+    // (a kill loses none); fast ones still pay one commit per interval.
+    const sampleFlushMs = deps.sampleFlushMs ?? 1000;
     let samples: RunSample[] = [];
+    let previousStepAt = Date.now();
     const flushSamples = () => {
       if (samples.length === 0) return;
       const batch = samples;
       samples = [];
       deps.history.appendSamples(p.id, batch);
     };
-    const sampleTimer = setInterval(() => safely(flushSamples), deps.sampleFlushMs ?? 1000);
+    const sampleTimer = setInterval(() => safely(flushSamples), sampleFlushMs);
     // Log lines: batched into events (a noisy op build prints thousands of lines).
     let lines: string[] = [];
     const flushLog = () => {
@@ -357,8 +362,10 @@ class SweepExecution implements Sweep {
           }
           const sample = toSample(m);
           samples.push(sample);
-          if (samples.length >= (deps.sampleBatch ?? 64)) safely(flushSamples);
           const now = Date.now();
+          const slowStep = now - previousStepAt >= sampleFlushMs;
+          previousStepAt = now;
+          if (slowStep || samples.length >= (deps.sampleBatch ?? 64)) safely(flushSamples);
           stepsSeen++;
           // A step time that is not a sane finite number of seconds does not start the clock.
           if (stepsSeen === 1) firstStepAt = now - (Number.isFinite(m.stepSeconds) && m.stepSeconds >= 0 ? Math.min(m.stepSeconds, 1e7) : 0) * 1000;
