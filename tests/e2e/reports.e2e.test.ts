@@ -12,7 +12,7 @@ import { launchChromium } from '../helpers/browser';
 import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 import { openTempStore, seedComparison, tempDir } from '../unit/reports/fixtures';
 
-const HEADLINE = /SuperOffload was \d\.\d+× faster than ZeRO-Offload for llama-3\.3-70b on 4× GH200/;
+const HEADLINE = /SuperOffload was \d\.\d+× faster than ZeRO-Offload \([^)]*\) — for llama-3\.3-70b on 4× GH200/;
 let serve: ServeHandle;
 let browser: Browser;
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');

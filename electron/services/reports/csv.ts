@@ -1,7 +1,7 @@
 // CSV (RFC 4180): CRLF rows, fields quoted when they hold a comma, quote, CR or LF, quotes
 // doubled. Text cells that a spreadsheet would run as a formula (= + - @, tab, CR) get a
 // leading apostrophe; numbers are written as numbers (a number cannot be a formula).
-import { runDelta } from './analysis';
+import { deltaPercent, speedup } from '../history';
 import type { ReportRun } from './types';
 
 type Cell = string | number | boolean | null | undefined;
@@ -35,13 +35,19 @@ export const RUN_COLUMNS = [
   'runner_version', 'python', 'torch', 'deepspeed', 'cuda', 'driver',
 ];
 
+/** How many times faster than the baseline run: tokens per second, else step time (the history's speedup). */
+function runSpeedup(run: ReportRun, baseline: ReportRun): number | null {
+  const [f, b] = [run.figures, baseline.figures];
+  return speedup({ better: 'higher' }, f.tokensPerSecond?.median, b.tokensPerSecond?.median) ?? speedup({ better: 'lower' }, f.stepSeconds?.median, b.stepSeconds?.median);
+}
+
 export function runsCsv(runs: ReportRun[], baselineId?: string): string {
   const baseline = runs.find((r) => r.summary.id === baselineId) ?? runs[0];
   const rows = runs.map((r) => {
     const s = r.summary;
     const f = r.figures;
     const w = r.workload;
-    const d = runDelta(r, baseline);
+    const b = baseline.figures;
     return [
       s.id, s.createdAt, s.startedAt, s.finishedAt, s.status, s.model, s.strategy, s.engine, s.sweepId, s.repeatIndex,
       s.machineId, r.machine?.hostname ?? null, s.tags.join(';'), s.notes, s.errorClass, s.errorMessage,
@@ -53,7 +59,7 @@ export function runsCsv(runs: ReportRun[], baselineId?: string): string {
       f.tokensPerSecond?.median, f.tokensPerSecond?.min, f.tokensPerSecond?.max,
       f.stepSeconds?.median, f.stepSeconds?.min, f.stepSeconds?.max,
       f.peakGpuBytes, f.peakHostBytes, r.predicted.tflopsPerGpu, r.predicted.stepSeconds,
-      baseline.summary.id, d.tflopsPerGpuPct, d.stepSecondsPct, d.speedup,
+      baseline.summary.id, deltaPercent(f.tflopsPerGpu?.median, b.tflopsPerGpu?.median), deltaPercent(f.stepSeconds?.median, b.stepSeconds?.median), runSpeedup(r, baseline),
       r.versions.runner, r.versions.python, r.versions.torch, r.versions.deepspeed, r.versions.cuda, r.versions.driver,
     ];
   });

@@ -1,17 +1,16 @@
 // The self-contained HTML report: one file, inline CSS and inline SVG charts, no script, no
 // external reference, and a CSP that forbids loading or running anything. Every interpolated
 // value goes through the `html` template, which escapes it. The same document is printed to PDF.
-import type { Comparison } from '../../contract';
+import { METRICS, type CompareGroup, type Comparison } from '../../contract';
 import { memoryPerResourceOption, predictedOption, repeatBarsOption, stepLinesOption } from '../../contract/charts/compare-charts';
 import { diffJson } from '../../contract/charts/diff';
-import { groupRuns, headline, reportWarnings, runDelta, speedup, systemName } from './analysis';
-import { memoryChart, stepTimeChart, tflopsChart } from './charts';
+import { deltaPercent } from '../history';
+import { reportWarnings, systemName } from './analysis';
 import { html, raw, type Raw } from './escape';
 import { fmt, fmtBytes, fmtPct, fmtSpread, strategyName } from './format';
 import { FORMULA_CONVENTION, FORMULA_TEXT, formulaFor } from './formula';
-import { percentDelta } from './stats';
 import { renderSvg } from './svg';
-import type { ReportGroup, ReportRun } from './types';
+import type { ReportRun, Spread } from './types';
 
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
@@ -20,9 +19,9 @@ export interface HtmlOptions {
   pageSize?: 'A4' | 'Letter';
   generatedAt?: Date;
   appVersion?: string;
-  /** history's comparison of the same runs: when given, the charts and the headline are the
-   *  Compare page's own (contract/charts builders), so the report shows what the user saw. */
-  comparison?: Comparison | null;
+  /** The history's comparison of the same runs (history.compare, the Compare page's): its groups,
+   *  headline and charts are the report's, so the report shows what the user saw. */
+  comparison: Comparison;
 }
 
 const CSS = `
@@ -75,17 +74,21 @@ function chartFigure(title: string, option: Record<string, unknown>, height = 36
   return html`<figure class="keep"><figcaption>${title}</figcaption>${raw(renderSvg(option, 860, height))}</figure>`;
 }
 
-function groupsTable(groups: ReportGroup[], baseline: ReportGroup): Raw {
+const spreadOf = (s: CompareGroup['stats']['tflopsPerGpu'] | undefined): Spread | null => (s ? { median: s.median, min: s.min, max: s.max, n: s.n } : null);
+
+/** The comparison's repeat groups, as the Compare page groups them (one config hash per group). */
+function groupsTable(comparison: Comparison): Raw {
+  const primary = METRICS.find((m) => m.id === comparison.primary)!;
   return html`<table><thead><tr><th>Strategy</th><th>Model</th><th>Engine</th><th class="num">Repeats</th>
-    <th class="num">TFLOPS/GPU median (min–max)</th><th class="num">Aggregate TFLOPS</th><th class="num">Tokens/s</th>
-    <th class="num">Step time s</th><th class="num">vs baseline</th><th class="num">Δ TFLOPS/GPU</th></tr></thead><tbody>
-    ${groups.map((g) => {
-      const x = g === baseline ? null : speedup(g, baseline);
-      return html`<tr class="${g === baseline ? 'baseline' : ''}"><td>${strategyName(g.strategy)}${g === baseline ? ' (baseline)' : ''}</td><td>${g.model}</td><td>${g.engine}</td>
-        <td class="num">${g.runs.length}</td><td class="num">${fmtSpread(g.tflopsPerGpu)}</td><td class="num">${fmtSpread(g.tflopsAggregate)}</td>
-        <td class="num">${fmtSpread(g.tokensPerSecond, 0)}</td><td class="num">${fmtSpread(g.stepSeconds, 3)}</td>
-        <td class="num">${g === baseline ? 'baseline' : x === null ? '—' : `${x.toFixed(2)}×`}</td>
-        <td class="num">${g === baseline ? '—' : fmtPct(percentDelta(g.tflopsPerGpu?.median, baseline.tflopsPerGpu?.median))}</td></tr>`;
+    <th class="num">TFLOPS/GPU median (min–max)</th><th class="num">Tokens/s</th>
+    <th class="num">Step time s</th><th class="num">vs baseline (${primary.label})</th><th class="num">Δ TFLOPS/GPU</th></tr></thead><tbody>
+    ${comparison.groups.map((g) => {
+      const base = g.isBaseline;
+      return html`<tr class="${base ? 'baseline' : ''}"><td>${g.label}${base ? ' (baseline)' : ''}</td><td>${g.model}</td><td>${g.engine}</td>
+        <td class="num">${g.runIds.length}</td><td class="num">${fmtSpread(spreadOf(g.stats.tflopsPerGpu))}</td>
+        <td class="num">${fmtSpread(spreadOf(g.stats.tokensPerSecond), 0)}</td><td class="num">${fmtSpread(spreadOf(g.stats.stepSeconds), 3)}</td>
+        <td class="num">${base ? 'baseline' : g.speedup == null ? '—' : `${g.speedup.toFixed(2)}×`}</td>
+        <td class="num">${base ? '—' : fmtPct(g.deltaPct.tflopsPerGpu ?? null)}</td></tr>`;
     })}</tbody></table>`;
 }
 
@@ -94,14 +97,14 @@ function runsTable(runs: ReportRun[], baseline: ReportRun): Raw {
     <th class="num">TFLOPS/GPU median (min–max)</th><th class="num">Step time s (median of measured steps)</th><th class="num">Tokens/s</th>
     <th class="num">GPU peak</th><th class="num">Host peak</th><th class="num">Predicted TFLOPS/GPU</th><th class="num">Δ vs baseline</th><th>Tags / notes</th></tr></thead><tbody>
     ${runs.map((r) => {
-      const d = runDelta(r, baseline);
+      const delta = deltaPercent(r.figures.tflopsPerGpu?.median, baseline.figures.tflopsPerGpu?.median);
       const s = r.summary;
       return html`<tr class="${r === baseline ? 'baseline' : ''}"><td><code>${s.id}</code></td><td>${r.label}</td><td>${s.status}${s.errorClass ? ` (${s.errorClass})` : ''}</td>
         <td>${(s.startedAt ?? s.createdAt).replace('T', ' ').slice(0, 16)}</td><td class="num">${r.figures.measuredSteps}</td>
         <td class="num">${fmtSpread(r.figures.tflopsPerGpu)}</td><td class="num">${fmtSpread(r.figures.stepSeconds, 3)}</td>
         <td class="num">${fmtSpread(r.figures.tokensPerSecond, 0)}</td><td class="num">${fmtBytes(r.figures.peakGpuBytes)}</td>
         <td class="num">${fmtBytes(r.figures.peakHostBytes)}</td><td class="num">${fmt(r.predicted.tflopsPerGpu)}</td>
-        <td class="num">${r === baseline ? 'baseline' : fmtPct(d.tflopsPerGpuPct)}</td>
+        <td class="num">${r === baseline ? 'baseline' : fmtPct(delta)}</td>
         <td>${tags(r)}${s.notes ? html`<div>${s.notes}</div>` : ''}${s.errorMessage ? html`<div class="muted">${s.errorMessage}</div>` : ''}</td></tr>`;
     })}</tbody></table>`;
 }
@@ -164,38 +167,43 @@ function formulaSection(runs: ReportRun[]): Raw {
     })}</tbody></table>`;
 }
 
-function charts(runs: ReportRun[], groups: ReportGroup[], comparison: Comparison | null): Raw {
+function charts(runs: ReportRun[], comparison: Comparison): Raw {
   const withSteps = runs.some((r) => r.samples.some((s) => !s.warmup));
-  if (comparison) {
-    const withPrediction = comparison.runs.some((r) => r.predictedTflopsPerGpu != null || r.predictedStepSeconds != null);
-    return html`${chartFigure('Model TFLOPS per GPU by strategy', repeatBarsOption(comparison, 'tflopsPerGpu') as Record<string, unknown>, 380)}
-      ${withSteps ? chartFigure('Step time over the measured steps', stepLinesOption(comparison, 'stepSeconds') as Record<string, unknown>, 380) : ''}
-      ${chartFigure('Peak memory per resource', memoryPerResourceOption(comparison) as Record<string, unknown>, 360)}
-      ${withPrediction ? chartFigure('Predicted vs measured', predictedOption(comparison) as Record<string, unknown>, 360) : ''}`;
-  }
-  return html`${chartFigure('Model TFLOPS per GPU by strategy (bar: median of repeats; dots: each repeat)', tflopsChart(groups))}
-    ${withSteps ? chartFigure('Step time over the measured steps', stepTimeChart(runs)) : ''}
-    ${chartFigure('Memory peaks by strategy', memoryChart(groups), 320)}`;
+  const withPrediction = comparison.runs.some((r) => r.predictedTflopsPerGpu != null || r.predictedStepSeconds != null);
+  return html`${chartFigure('Model TFLOPS per GPU by strategy', repeatBarsOption(comparison, 'tflopsPerGpu') as Record<string, unknown>, 380)}
+    ${withSteps ? chartFigure('Step time over the measured steps', stepLinesOption(comparison, 'stepSeconds') as Record<string, unknown>, 380) : ''}
+    ${chartFigure('Peak memory per resource', memoryPerResourceOption(comparison) as Record<string, unknown>, 360)}
+    ${withPrediction ? chartFigure('Predicted vs measured', predictedOption(comparison) as Record<string, unknown>, 360) : ''}`;
 }
 
-export function renderHtml(runs: ReportRun[], options: HtmlOptions = {}): string {
+/**
+ * The one headline: the comparison's (history's), followed by the model and the system, since a
+ * report travels without the app. One group (nothing to compare): what ran, where and how fast.
+ */
+function reportHeadline(runs: ReportRun[], comparison: Comparison, baselineRun: ReportRun): string {
+  const on = systemName(baselineRun);
+  const models = [...new Set(runs.map((r) => r.summary.model))];
+  const where = `${models.length === 1 ? `for ${models[0]}` : ''}${on ? ` on ${on}` : ''}`.trim();
+  if (comparison.headline) return `${comparison.headline}${where ? ` — ${where}` : ''}.`;
+  const base = comparison.groups.find((g) => g.isBaseline) ?? comparison.groups[0];
+  const t = base?.stats.tflopsPerGpu?.median;
+  return `${base ? base.label : strategyName(baselineRun.summary.strategy)} ran${where ? ` ${where}` : ''}${t != null ? ` at ${fmt(t)} TFLOPS per GPU` : ''}.`;
+}
+
+export function renderHtml(runs: ReportRun[], options: HtmlOptions): string {
   if (runs.length === 0) throw new Error('a report needs at least one run');
   const baselineRun = runs.find((r) => r.summary.id === options.baselineId) ?? runs[0];
-  const groups = groupRuns(runs);
-  const baseline = groups.find((g) => g.runs.includes(baselineRun))!;
   const generated = options.generatedAt ?? new Date();
-  const comparison = options.comparison ?? null;
-  // The report's headline names the model and the system (it travels without the app); the
-  // Compare page's own headline follows it when there is one.
-  const title = headline(groups, baseline);
-  const warnings = [...new Set([...reportWarnings(runs), ...(comparison?.warnings ?? [])])];
+  const comparison = options.comparison;
+  const title = reportHeadline(runs, comparison, baselineRun);
+  const warnings = [...new Set([...reportWarnings(runs), ...comparison.warnings])];
   const body = html`<header class="keep"><h1>Offload Studio benchmark report</h1>
     <p class="muted">Generated ${generated.toISOString()} by Offload Studio ${options.appVersion ?? ''} · ${runs.length} run(s) · baseline: ${strategyName(baselineRun.summary.strategy)} (<code>${baselineRun.summary.id}</code>)</p></header>
-    <section class="summary"><h2>Summary</h2><p class="headline" data-testid="headline">${title}</p>${comparison?.headline ? html`<p class="muted">${comparison.headline}</p>` : ''}
+    <section class="summary"><h2>Summary</h2><p class="headline" data-testid="headline">${title}</p>
     ${warnings.map((w) => html`<p class="warn">${w}</p>`)}
-    ${groupsTable(groups, baseline)}</section>
+    ${groupsTable(comparison)}</section>
     <section class="major charts"><h2>Charts</h2>
-    ${charts(runs, groups, options.comparison ?? null)}</section>
+    ${charts(runs, comparison)}</section>
     <section class="major runs"><h2>Runs</h2><p class="muted">Spread in parentheses: min–max over the run's measured steps. Δ: percent change of TFLOPS per GPU against the baseline run.</p>${runsTable(runs, baselineRun)}</section>
     <section class="major formula"><h2>How the figures are computed</h2>${formulaSection(runs)}</section>
     <section class="major system"><h2>System snapshot</h2>${systemsSection(runs)}</section>

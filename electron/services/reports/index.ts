@@ -33,8 +33,8 @@ export interface ReportsDeps {
   getRun(id: string): RunDetail | null;
   /** history's lossless runs export (the JSON format); when absent, the run details are written as they are. */
   exportRuns?(ids: string[]): unknown;
-  /** history.compare: the Compare page's comparison (charts, headline); when absent the report builds its own. */
-  compare?(ids: string[], baselineId?: string): Comparison;
+  /** history.compare: the one comparison (groups, headline, charts) a report renders, as the Compare page does. */
+  compare(ids: string[], baselineId?: string): Comparison;
   pdfRenderer?: PdfRenderer;
   appVersion?: string;
   now?: () => Date;
@@ -59,7 +59,7 @@ export function createReports(deps: ReportsDeps): ReportsService {
       pageSize,
       generatedAt: now(),
       appVersion: deps.appVersion,
-      comparison: deps.compare ? deps.compare(runs.map((r) => r.summary.id), baselineId) : null,
+      comparison: deps.compare(runs.map((r) => r.summary.id), baselineId),
     });
 
   return {

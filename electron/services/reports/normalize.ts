@@ -2,7 +2,7 @@
 // `unknown` in the contract (their owners may add fields), so they are read field by field with
 // type checks: a report of an old or partial run shows "—" instead of failing.
 import type { RunDetail } from '../../contract';
-import { spread } from './stats';
+import { repeatStats } from '../history';
 import type { ReportFigures, ReportMachine, ReportRun, ReportVersions, ReportWorkload, Spread } from './types';
 
 type Obj = Record<string, unknown>;
@@ -10,6 +10,12 @@ const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.is
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+
+/** Median, min, max and count of the finite values: the history's repeat statistics, one engine. */
+function spreadOf(values: readonly (number | null | undefined)[]): Spread | null {
+  const s = repeatStats(values);
+  return s ? { median: s.median, min: s.min, max: s.max, n: s.n } : null;
+}
 
 function statsSpread(v: unknown, n: number): Spread | null {
   const o = obj(v);
@@ -98,15 +104,15 @@ function figuresOf(detail: RunDetail, workload: ReportWorkload): ReportFigures {
     return xs.length ? xs.reduce((a, b) => (b > a ? b : a), -Infinity) : null;
   };
   if (measured.length > 0) {
-    const tflopsPerGpu = spread(measured.map((m) => m.tflopsPerGpu));
+    const tflopsPerGpu = spreadOf(measured.map((m) => m.tflopsPerGpu));
     const scale = (sp: Spread | null, k: number): Spread | null => (sp ? { median: sp.median * k, min: sp.min * k, max: sp.max * k, n: sp.n } : null);
     return {
       measuredSteps: measured.length,
-      stepSeconds: spread(measured.map((m) => m.stepSeconds)),
+      stepSeconds: spreadOf(measured.map((m) => m.stepSeconds)),
       tflopsPerGpu,
       // Aggregate = per GPU × GPUs, the DeepSpeedExamples convention (ENGINE.md).
       tflopsAggregate: scale(tflopsPerGpu, workload.worldSize),
-      tokensPerSecond: spread(measured.map((m) => m.tokensPerSecond)),
+      tokensPerSecond: spreadOf(measured.map((m) => m.tokensPerSecond)),
       peakGpuBytes: s.peakGpuBytes ?? peak(measured.map((m) => m.gpuPeakBytes ?? m.gpuReservedBytes)),
       peakHostBytes: s.peakHostBytes ?? peak(measured.map((m) => m.hostRssBytes)),
       source: 'samples',

@@ -76,17 +76,3 @@ export interface ReportRun {
   /** The runner's launch argv as stored, when the engine recorded it. */
   launchArgv: string[] | null;
 }
-
-/** A group of repeats of the same thing (model, strategy, engine, machine). */
-export interface ReportGroup {
-  key: string;
-  model: string;
-  strategy: string;
-  engine: string;
-  runs: ReportRun[];
-  // Spread over repeats of each run's median.
-  stepSeconds: Spread | null;
-  tflopsPerGpu: Spread | null;
-  tflopsAggregate: Spread | null;
-  tokensPerSecond: Spread | null;
-}

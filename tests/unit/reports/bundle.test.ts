@@ -17,7 +17,7 @@ beforeAll(() => {
   seedRun(store, { id: 'so-1', strategy: 'superoffload', stepSeconds: 20 });
   seedRun(store, { id: 'fsdp-1', strategy: 'fsdp2-cpu-offload', engine: 'fsdp2', stepSeconds: 40, gpus: 2 });
   seedRun(store, { id: 'multi-1', strategy: 'zero2-offload', stepSeconds: 15, gpus: 4, nodes: 2 });
-  reports = createReports({ getRun: (id) => store.getRun(id, 0), appVersion: '1.2.3' });
+  reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b), appVersion: '1.2.3' });
 });
 afterAll(() => store?.close());
 

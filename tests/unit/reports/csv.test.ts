@@ -22,7 +22,7 @@ afterAll(() => store?.close());
 
 describe('CSV export', () => {
   it('writes one row per run whose figures equal the store', async () => {
-    const reports = createReports({ getRun: (id) => store.getRun(id, 0) });
+    const reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b) });
     const res = await reports.export({ runIds: ids, format: 'csv', path: path.join(out, 'runs.csv'), includeSamples: true, baselineId: 'zo-0' });
     const rows = parseCsv(fs.readFileSync(res.path, 'utf8'));
     expect(rows[0]).toEqual(RUN_COLUMNS);
@@ -58,7 +58,7 @@ describe('CSV export', () => {
   });
 
   it('neutralises spreadsheet formulas in text and keeps quotes, commas and newlines', async () => {
-    const reports = createReports({ getRun: (id) => store.getRun(id, 0) });
+    const reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b) });
     const res = await reports.export({ runIds: ['evil'], format: 'csv', path: path.join(out, 'evil.csv') });
     const [header, row] = parseCsv(fs.readFileSync(res.path, 'utf8'));
     const get = (name: string) => row[header.indexOf(name)];

@@ -53,6 +53,15 @@ describe('HTML report', () => {
     expect(headline).toMatch(/\d\.\d+×/);
   });
 
+  it("prints one headline, the history's comparison of the same runs (one engine, one grouping)", () => {
+    const comparison = store.compare(ids);
+    expect(html.match(/class="headline"/g)).toHaveLength(1);
+    expect(comparison.headline).toBeTruthy();
+    expect(html.match(/data-testid="headline">([^<]*)</)![1].startsWith(comparison.headline!)).toBe(true);
+    // The summary table is the comparison's groups, in its order, with its speed-ups.
+    for (const g of comparison.groups.filter((x) => !x.isBaseline && x.speedup != null)) expect(html).toContain(`${g.speedup!.toFixed(2)}×`);
+  });
+
   it('shows the figures with spread, the deltas, the formula and the convention', () => {
     const run = store.getRun('so-0', 0)!;
     const measured = run.samples.filter((s) => !s.warmup).map((s) => s.tflopsPerGpu!).sort((a, b) => a - b);
@@ -79,7 +88,7 @@ describe('HTML report', () => {
   });
 
   it('refuses an unknown run id by name', async () => {
-    const reports = createReports({ getRun: (id) => store.getRun(id, 0) });
+    const reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b) });
     await expect(reports.export({ runIds: ['so-0', 'nope'], format: 'html', path: path.join(out, 'x.html') })).rejects.toMatchObject({ code: 'not_found' });
     expect(fs.existsSync(path.join(out, 'x.html'))).toBe(false);
   });

@@ -13,7 +13,7 @@ let reports: ReturnType<typeof createReports>;
 beforeAll(() => {
   store = openTempStore().store;
   seedRun(store, { id: 'r1', strategy: 'superoffload', stepSeconds: 20 });
-  reports = createReports({ getRun: (id) => store.getRun(id, 0) });
+  reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b) });
 });
 afterAll(() => store?.close());
 

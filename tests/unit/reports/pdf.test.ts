@@ -81,7 +81,7 @@ describe.skipIf(!hasTools)('PDF report (Chromium + poppler)', () => {
     expect(pages).toBeGreaterThanOrEqual(5); // summary, charts, runs, formula, system, configs: page breaks between sections
     const text = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ');
     expect(text).toContain('Offload Studio benchmark report');
-    expect(text).toMatch(/SuperOffload was \d\.\d+× faster than ZeRO-Offload for llama-3\.3-70b on 4× GH200/);
+    expect(text).toMatch(/SuperOffload was \d\.\d+× faster than ZeRO-Offload \([^)]*\) — for llama-3\.3-70b on 4× GH200/);
     expect(text).toContain('c = 4 counts recomputation');
     // Nothing runs past the right margin (the wide runs table was once cut off there): every
     // word poppler finds ends inside the 12 mm margin, and the table's last column is printed.
@@ -99,7 +99,7 @@ describe.skipIf(!hasTools)('PDF report (Chromium + poppler)', () => {
   });
 
   it('names the failure when Chromium is missing', async () => {
-    const reports = createReports({ getRun: (id) => store.getRun(id, 0), pdfRenderer: createChromiumPdfRenderer('/nonexistent/chromium') });
+    const reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b), pdfRenderer: createChromiumPdfRenderer('/nonexistent/chromium') });
     await expect(reports.export({ runIds: ids, format: 'pdf', path: path.join(out, 'none.pdf') })).rejects.toMatchObject({ code: 'pdf_failed' });
     expect(fs.existsSync(path.join(out, 'none.pdf'))).toBe(false);
   });
@@ -110,7 +110,7 @@ describe.skipIf(!hasTools)('PDF report (Chromium + poppler)', () => {
     const ours = () => chromiumChildren().filter((pid) => !before.has(pid));
     const render = createChromiumPdfRenderer(undefined, { idleMs: 1500 });
     try {
-      const html = createReports({ getRun: (id) => store.getRun(id, 0), pdfRenderer: render }).html(ids.slice(0, 2), { pageSize: 'A4' });
+      const html = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b), pdfRenderer: render }).html(ids.slice(0, 2), { pageSize: 'A4' });
       expect(ours()).toEqual([]);
       const [a, b] = await Promise.all([render(html, { pageSize: 'A4' }), render(html, { pageSize: 'A4' })]);
       const first = ours();
