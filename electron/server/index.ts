@@ -5,11 +5,12 @@
 // is answered 400/401 and the server stays up.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ApiError, eventNames, isChannel, toWireError, type WireResult } from '../contract';
 import type { Backend } from '../services/backend';
 import { allowedHostNames, cookieNameFor, cookieValue, hostAllowed, newToken, parseTarget, requestToken, tokensEqual } from './auth';
 import { contentType, readStatic, resolveStatic } from './static-files';
+import { attachFlow, type Flow } from './ws-flow';
 
 export interface ServerOptions {
   backend: Backend;
@@ -166,32 +167,40 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   });
 
+  const flows = new Map<WebSocket, Flow>();
   const unsubscribers = eventNames.map((name) =>
     options.backend.on(name, (payload) => {
       const message = JSON.stringify({ event: name, payload });
-      for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(message);
+      for (const flow of flows.values()) flow.sendEvent(message);
     }),
   );
 
+  const answer = async (data: RawData): Promise<string> => {
+    let id: unknown = null;
+    let result: WireResult<unknown>;
+    try {
+      const message = JSON.parse(data.toString('utf8')) as { id?: unknown; channel?: unknown; payload?: unknown };
+      id = message?.id ?? null;
+      if (!isChannel(message?.channel)) throw new ApiError('unknown_channel', `Unknown request '${String(message?.channel)}'.`);
+      result = { ok: true, value: await options.backend.invoke(message.channel, message.payload) };
+    } catch (error) {
+      result = { ok: false, error: toWireError(error) };
+    }
+    return JSON.stringify({ id, result });
+  };
+
   wss.on('connection', (ws) => {
     sockets.add(ws);
-    ws.on('close', () => sockets.delete(ws));
+    // Requests in flight per socket and unsent bytes are capped (ws-flow.ts): a client that stops
+    // reading, or pipelines thousands of requests, cannot grow serve until it runs out of memory.
+    flows.set(ws, attachFlow(ws, { handle: answer }));
+    ws.on('close', () => {
+      sockets.delete(ws);
+      flows.delete(ws);
+    });
     // A frame over maxPayload (or a broken frame) errors the socket; without a listener that
     // 'error' event would crash the whole server. ws closes the socket (1009/1002) itself.
     ws.on('error', () => ws.terminate());
-    ws.on('message', async (data) => {
-      let id: unknown = null;
-      let result: WireResult<unknown>;
-      try {
-        const message = JSON.parse(data.toString('utf8')) as { id?: unknown; channel?: unknown; payload?: unknown };
-        id = message?.id ?? null;
-        if (!isChannel(message?.channel)) throw new ApiError('unknown_channel', `Unknown request '${String(message?.channel)}'.`);
-        result = { ok: true, value: await options.backend.invoke(message.channel, message.payload) };
-      } catch (error) {
-        result = { ok: false, error: toWireError(error) };
-      }
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, result }));
-    });
   });
 
   return {

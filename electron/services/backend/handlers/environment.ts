@@ -11,14 +11,55 @@ type EnvironmentChannel =
   | 'environment/install'
   | 'environment/install-cancel';
 
+/** Probes at once (each starts an interpreter) and waiting behind them; the same path in flight is shared. */
+export const MAX_PROBES_RUNNING = 2;
+export const MAX_PROBES_WAITING = 16;
+
+/** A small gate: at most `running` at once, `waiting` queued, one promise per key in flight. */
+function probeGate<T>(running: number, waiting: number) {
+  const inFlight = new Map<string, Promise<T>>();
+  const queue: (() => void)[] = [];
+  let active = 0;
+  const next = () => {
+    active--;
+    queue.shift()?.();
+  };
+  return {
+    run(key: string, work: () => Promise<T>): Promise<T> {
+      const shared = inFlight.get(key);
+      if (shared) return shared;
+      if (active >= running && queue.length >= waiting)
+        throw new ApiError('busy', `Too many interpreter probes at once (${active} running, ${queue.length} waiting); wait for their answers, then probe again.`);
+      const started = new Promise<void>((resolve) => {
+        if (active < running) {
+          active++;
+          resolve();
+        } else
+          queue.push(() => {
+            active++;
+            resolve();
+          });
+      });
+      const promise = started.then(work).finally(() => {
+        inFlight.delete(key);
+        next();
+      });
+      inFlight.set(key, promise);
+      return promise;
+    },
+  };
+}
+
 export function environmentHandlers(ctx: BackendContext): HandlerMap<EnvironmentChannel> {
   let install: InstallHandle | null = null;
+  // Every probe starts an interpreter: 200 requests must not start 200 of them (issue 20.9).
+  const probes = probeGate<Awaited<ReturnType<typeof probeInterpreter>>>(MAX_PROBES_RUNNING, MAX_PROBES_WAITING);
   ctx.onClose(async () => {
     if (install?.cancel()) await install.result; // never leave a pip process group behind
   });
   return {
     'environment/list': (request) => listInterpreters(ctx.dataDir, request),
-    'environment/probe': (request) => probeInterpreter(request.path),
+    'environment/probe': (request) => probes.run(request.path, () => probeInterpreter(request.path)),
     'environment/select': (request) => selectInterpreter(ctx.dataDir, request.path),
     'environment/current': () => currentInterpreter(ctx.dataDir),
     'environment/install': async (request) => {
