@@ -99,14 +99,14 @@ describe('faults: processes killed mid-run', () => {
     const { runId } = await startAndReachStep(first.ws, allReal ? realPython! : FAKE_PYTHON, allReal ? { steps: 40 } : {});
     const runner = runnerPid(first.serve);
     if (runner) strayPids.push(runner);
-    // Samples are flushed once a second (sweep.ts): let one flush happen, so "kept" is testable.
+    // Fast steps' samples are flushed once a second (sweep.ts): let one flush happen, so "kept" is testable.
     await new Promise((r) => setTimeout(r, 1500));
     process.kill(first.serve.child.pid!, 'SIGKILL');
     expect((await first.serve.exited).signal).toBe('SIGKILL');
     // The orphaned runner loses its stdout pipe; it must not keep a run "running" either way.
     const second = await serveOn(dataDir);
-    // (The 'app/notice' of the recovery is emitted right after start-up, before any WebSocket
-    // client can connect, so a browser never sees it: see docs/reliability.md, known issues.)
+    // (The recovery notice is raised before any client connects; it is kept until acknowledged:
+    // recovery-notice.test.ts.)
     const runs = await listRuns(second.ws);
     expect(runs.map((r) => r.id).sort()).toEqual([finishedId, runId].sort()); // none lost
     expect(runs.filter((r) => r.status === 'running' || r.status === 'queued')).toEqual([]);
