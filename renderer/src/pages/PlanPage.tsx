@@ -61,7 +61,7 @@ function NumberField({ label, value, schema, onChange, testId }: { label: string
   useEffect(() => {
     // Only an outside change of the value (a preset, the machine's defaults) replaces the text.
     if (Number(text) !== value) setText(String(value));
-  }, [value]); // eslint-disable-line
+  }, [value]);
   const problem = problemOf(schema, text);
   return (
     <label className="field">

@@ -1,81 +1,62 @@
-// The import rules of DESIGN.md, enforced: contract imports nothing of ours; services import
-// contract (and each other only through an index); only electron/main imports 'electron';
-// the renderer imports the contract only.
+// The import rules of DESIGN.md are enforced by ESLint (eslint.config.mjs, rule layering/imports
+// in scripts/eslint/layering.mjs; `npm run lint`, a stage of `npm test`). Here: the tree is clean,
+// and a violation planted in a real file of the tree makes the linter fail.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ESLint } from 'eslint';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
+const eslint = new ESLint({ cwd: root });
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
-    const rel = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(rel));
-    else if (/\.(ts|tsx)$/.test(entry.name)) out.push(rel);
-  }
-  return out;
+async function problems(file: string, text: string): Promise<string[]> {
+  const [result] = await eslint.lintText(text, { filePath: path.join(root, file) });
+  return result.messages.map((m) => `${m.ruleId}: ${m.message}`);
 }
 
-function imports(file: string): string[] {
-  const text = fs.readFileSync(path.join(root, file), 'utf8');
-  const found: string[] = [];
-  for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g))
-    found.push(m[1] ?? m[2] ?? m[3]);
-  return found;
-}
+describe('layering (ESLint)', () => {
+  it('the tree has no layering problem', async () => {
+    const results = await eslint.lintFiles(['electron', 'renderer/src']);
+    const found = results.flatMap((r) => r.messages.map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`));
+    expect(found).toEqual([]);
+  }, 120_000);
 
-function resolved(file: string, spec: string): string | null {
-  if (!spec.startsWith('.')) return null;
-  return path.normalize(path.join(path.dirname(file), spec));
-}
+  it('a violation planted in a file of the tree makes `eslint` exit non-zero', () => {
+    const planted = path.join(root, 'electron', 'services', 'reports', `planted-violation-${process.pid}.ts`);
+    fs.writeFileSync(planted, "import { startServer } from '../../server';\nexport const x = startServer;\n");
+    try {
+      const run = spawnSync(path.join(root, 'node_modules', '.bin', 'eslint'), [path.relative(root, planted)], { cwd: root, encoding: 'utf8' });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toMatch(/layering: services may import .* not server/);
+    } finally {
+      fs.rmSync(planted, { force: true });
+    }
+  }, 60_000);
 
-describe('layering', () => {
-  it("only electron/main and electron/preload import 'electron'", () => {
-    const offenders = [...sourceFiles('electron'), ...sourceFiles('renderer/src')].filter(
-      (f) => !f.startsWith('electron/main/') && !f.startsWith('electron/preload/') && imports(f).includes('electron'),
-    );
-    expect(offenders).toEqual([]);
+  it.each([
+    ['electron/contract/x.ts', "import { createBackend } from '../services/backend';", /contract may import contract; not services/],
+    ['electron/kernel/x.ts', "import { history } from '../services/history';", /kernel may import kernel, contract; not services/],
+    ['electron/services/reports/x.ts', "import { compareRuns } from '../history/queries';", /only through its index/],
+    ['electron/services/reports/x.ts', "import { parseArgv } from '../../cli/main';", /not cli/],
+    ['electron/cli/x.ts', "import { runServe } from '../server/serve';", /cli may import .* not server/],
+    ['electron/main/x.ts', "import { startServer } from '../server';", /main may import .* not server/],
+    ['renderer/src/x.ts', "import { createBackend } from '../../electron/services/backend';", /renderer may import renderer, contract; not services/],
+    ['electron/services/history/x.ts', "import { app } from 'electron';", /only electron\/main and electron\/preload import 'electron'/],
+    ['electron/services/reports/x.ts', "export { x } from '../../server/serve';", /not server/],
+    ['electron/services/reports/x.ts', "const m = await import('../../server');", /not server/],
+  ])('%s: %s is refused', async (file, text, message) => {
+    expect((await problems(file, text)).join('\n')).toMatch(message);
   });
 
-  it('the contract imports nothing of ours outside electron/contract', () => {
-    const offenders = sourceFiles('electron/contract').flatMap((f) =>
-      imports(f)
-        .map((s) => resolved(f, s))
-        .filter((r): r is string => r !== null && !r.startsWith('electron/contract'))
-        .map((r) => `${f} -> ${r}`),
-    );
-    expect(offenders).toEqual([]);
-  });
-
-  it('services import only the contract and other services (through their index)', () => {
-    const offenders = sourceFiles('electron/services').flatMap((f) => {
-      const own = f.split('/').slice(0, 3).join('/'); // electron/services/<area>
-      return imports(f)
-        .map((s) => resolved(f, s))
-        .filter((r): r is string => r !== null)
-        .filter((r) => {
-          if (r.startsWith('electron/contract') || r.startsWith('electron/kernel')) return false;
-          if (r.startsWith(own + '/') || r === own) return false;
-          if (r.startsWith('electron/services/')) {
-            // Another service: only its index (folder import or /index). The backend composes handlers.
-            const parts = r.split('/');
-            return !(parts.length === 3 || (parts.length === 4 && parts[3] === 'index'));
-          }
-          return true; // main/server/cli/renderer are above services
-        })
-        .map((r) => `${f} -> ${r}`);
-    });
-    expect(offenders).toEqual([]);
-  });
-
-  it('the renderer imports the contract only', () => {
-    const offenders = sourceFiles('renderer/src').flatMap((f) =>
-      imports(f)
-        .map((s) => resolved(f, s))
-        .filter((r): r is string => r !== null && !r.startsWith('renderer/') && !r.startsWith('electron/contract'))
-        .map((r) => `${f} -> ${r}`),
-    );
-    expect(offenders).toEqual([]);
+  it.each([
+    ['electron/services/reports/x.ts', "import { repeatStats } from '../history';"],
+    ['electron/services/reports/x.ts', "import { writeFileAtomic } from '../../kernel';"],
+    ['electron/services/hardware/measure/x.ts', "import { knee } from '../parse/util';"],
+    ['electron/cli/x.ts', "import { parseArgv } from '../kernel';"],
+    ['renderer/src/x.ts', "import { METRICS } from '../../electron/contract';"],
+    ['electron/main/x.ts', "import { app } from 'electron';"],
+  ])('%s: %s is allowed', async (file, text) => {
+    expect(await problems(file, text)).toEqual([]);
   });
 });

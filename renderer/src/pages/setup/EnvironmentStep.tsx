@@ -35,7 +35,6 @@ export function EnvironmentStep({ done }: StepProps) {
   const { candidates, selected, loading, error, list, select, install, cancelInstall, installing, installProgress, installStartedAt, installResult } = useEnvironment();
   useEffect(() => {
     if (!candidates.length && !loading) void list();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const isSelected = (c: InterpreterCandidate) => selected !== null && (c.path === selected || c.probe?.executable === selected);
   const chosen = candidates.find(isSelected);

@@ -168,7 +168,6 @@ export function PlanStep({ done, saved }: StepProps & { saved: Record<string, un
   useEffect(() => {
     if (saved) usePlan.getState().setWorkload(saved as Partial<WorkloadValues>);
     void compute();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   if (error) return <ErrorBox message={error} onRetry={() => void compute()} />;
   if (!plan) return <Skeleton lines={6} />;
