@@ -81,7 +81,7 @@ export function writeRunsFile(file: string, content: RunsFile): number {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOSPC') throw new ApiError('disk_full', `The disk holding ${file} is full; nothing was written.`, 'path');
     if (code === 'ENOENT') throw new ApiError('bad_path', `The folder ${path.dirname(file)} does not exist.`, 'path');
-    if (code === 'EACCES' || code === 'EROFS') throw new ApiError('bad_path', `Cannot write ${file}: permission denied.`, 'path');
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new ApiError('bad_path', `Cannot write ${file} (${code}): choose a folder you can write to.`, 'path');
     throw error;
   }
   return Buffer.byteLength(text);

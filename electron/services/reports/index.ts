@@ -26,7 +26,6 @@ export { toReportRun } from './normalize';
 // unless asked, like for like) and the atomic write (exclusive temp file of a random name beside
 // the target, renamed over it: a link at the target is replaced, never written through).
 export { validateTarget as validateExportTarget } from './output';
-export { writeFileAtomic as writeExportFile } from '../../kernel';
 
 export interface ReportsDeps {
   /** history.getRun: the stored run, or null when there is no such id. */

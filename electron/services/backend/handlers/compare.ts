@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError, type RunsFile } from '../../../contract';
-import { parseRunsText, readRunsFile } from '../../history';
-import { validateExportTarget, writeExportFile } from '../../reports';
+import { parseRunsText, readRunsFile, writeRunsFile } from '../../history';
+import { validateExportTarget } from '../../reports';
 import { samplesPath } from '../../resources';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
@@ -37,15 +37,7 @@ export function compareHandlers(ctx: BackendContext): HandlerMap<CompareChannels
         throw new ApiError('bad_path', `A runs file must be a .json file; '${path.basename(target)}' is not.`, 'path');
       const file = validateExportTarget(target, 'json', overwrite === true).path;
       const content = ctx.history.exportRuns(ids);
-      let bytes: number;
-      try {
-        bytes = writeExportFile(file, JSON.stringify(content, null, 1) + '\n');
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOSPC') throw new ApiError('disk_full', `The disk holding ${file} is full; nothing was written.`, 'path');
-        if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new ApiError('bad_path', `Cannot write ${file} (${code}): choose a folder you can write to.`, 'path');
-        throw error;
-      }
+      const bytes = writeRunsFile(file, content);
       return { path: file, count: content.runs.length, bytes };
     },
     'runs/import': ({ path: source, content, name }) => {
