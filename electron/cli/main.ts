@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createBackend } from '../services/backend';
 import { defaultDataDir } from '../services/backend/data-dir';
 import { inferSpec, nearest, parseArgv, UsageError } from '../kernel';
+import { terminalSafe } from './format';
 import { commands } from './commands';
 import { flagsOf } from './flags';
 import type { CommandContext } from './command';
@@ -62,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgv(rest, spec, name);
   const dataDir = typeof flags['data-dir'] === 'string' ? path.resolve(flags['data-dir']) : defaultDataDir();
   const backend = createBackend({ dataDir, transport: 'cli' });
-  const context: CommandContext = { backend, flags, positionals, json: flags.json === true, out: (s) => process.stdout.write(s + '\n') };
+  const context: CommandContext = { backend, flags, positionals, json: flags.json === true, out: (s) => process.stdout.write(terminalSafe(s) + '\n') };
   try {
     return await command.run(context);
   } finally {
@@ -76,11 +77,11 @@ main(process.argv.slice(2)).then(
   },
   (error) => {
     if (error instanceof UsageError) {
-      console.error(`error: ${error.message}`);
+      console.error(terminalSafe(`error: ${error.message}`));
       process.exit(error.exitCode);
     }
     const field = (error as { field?: string }).field;
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}${field ? ` (field: ${field})` : ''}`);
+    console.error(terminalSafe(`error: ${error instanceof Error ? error.message : String(error)}${field ? ` (field: ${field})` : ''}`));
     process.exit(1);
   },
 );

@@ -18,10 +18,33 @@ export function findRendererDir(): string {
   return path.resolve(here, '../../dist/renderer');
 }
 
+/** Shortest session token accepted from the user (a random one is 32 characters). */
+export const MIN_TOKEN_LENGTH = 32;
+
+/**
+ * The session token the user chose: OFFLOAD_STUDIO_TOKEN (not shown to other users) or --token
+ * (shown in every process list: /proc/<pid>/cmdline, so it is hidden from there at once and a
+ * warning says to prefer the variable). undefined: a random one. Short tokens are refused.
+ */
+function chosenToken(flag: unknown): string | undefined {
+  const fromFlag = typeof flag === 'string' ? flag : undefined;
+  const token = fromFlag ?? (process.env.OFFLOAD_STUDIO_TOKEN || undefined);
+  if (token === undefined) return undefined;
+  const source = fromFlag !== undefined ? '--token' : 'OFFLOAD_STUDIO_TOKEN';
+  if (token.length < MIN_TOKEN_LENGTH || !/^[A-Za-z0-9._~-]+$/.test(token))
+    throw new Error(`${source} must be at least ${MIN_TOKEN_LENGTH} characters of letters, digits and . _ ~ - (got ${token.length}): a short token can be guessed. Leave it out to get a random one, or make one with: openssl rand -hex 32`);
+  if (fromFlag !== undefined) {
+    // Other users see a process's arguments; overwrite them (Linux) and say how to avoid it.
+    process.title = 'offload-studio serve';
+    console.error('serve: warning: --token is visible to other users of this machine in the process list; prefer the OFFLOAD_STUDIO_TOKEN environment variable.');
+  }
+  return token;
+}
+
 export async function runServe(argv: string[]): Promise<void> {
   const { flags } = parseArgv(argv, SERVE_FLAGS, 'serve');
   if (flags.help === true) {
-    console.log(`usage: serve [--port N] [--host ADDR --allow-remote] [--data-dir D] [--machine detect.json] [--token T]`);
+    console.log(`usage: serve [--port N] [--host ADDR --allow-remote] [--data-dir D] [--machine detect.json] [--token T (32+ characters; prefer OFFLOAD_STUDIO_TOKEN)]`);
     return;
   }
   const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
@@ -37,7 +60,7 @@ export async function runServe(argv: string[]): Promise<void> {
   // --machine FILE: show and plan for a saved `detect --json` (e.g. a GPU box's) instead of this machine.
   const machineFile = typeof flags.machine === 'string' ? path.resolve(flags.machine) : undefined;
   const backend = createBackend({ dataDir, transport: 'server', machineFile });
-  const server = await startServer({ backend, rendererDir, host, port, token: typeof flags.token === 'string' ? flags.token : undefined });
+  const server = await startServer({ backend, rendererDir, host, port, token: chosenToken(flags.token) });
   console.log(`Offload Studio (headless) — data folder ${dataDir}`);
   console.log(`Open: ${server.url}`);
   // Stop: close the server, let every service end its children (the running sweep is cancelled

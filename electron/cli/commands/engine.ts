@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EventOf, RequestOf, ResponseOf } from '../../contract';
 import type { Command, CommandContext } from '../command';
-import { formatBytes } from '../format';
+import { formatBytes, terminalSafe } from '../format';
 
 const USAGE = `usage: npm run cli -- run --specs DIR|spec.json [--steps N] [--warmup N] [--repeats N] …
    or: npm run cli -- run --model ID|config.json --strategy ID[,ID…]
@@ -148,7 +148,7 @@ export const engineCommands: Record<string, Command> = {
       }
       const request = buildStartRequest(flags);
       // With --json, stdout carries only the final JSON: progress goes to stderr.
-      const say = json ? (line: string) => process.stderr.write(line + '\n') : out;
+      const say = json ? (line: string) => process.stderr.write(terminalSafe(line) + '\n') : out;
       const unsubscribe = [
         backend.on('app/notice', (e) => say(`${e.level}: ${e.message}`)),
         backend.on('runs/progress', (e) => say(progressLine(e))),

@@ -9,6 +9,7 @@ import type { WorkloadOverrides } from '../../contract';
 import { runTuneLoop, TuneError } from '../../services/backend/tune-loop';
 import { TUNE_NOISE } from '../../services/tuner';
 import type { Command, CommandContext } from '../command';
+import { terminalSafe } from '../format';
 
 const USAGE = `usage: npm run cli -- tune --model ID --seq N --gpus N [--micro-batch N] [--global-batch B]
   [--budget-minutes T] [--max-trials N] [--strategies a,b] [--steps N] [--warmup N] [--noise 0.05]
@@ -43,7 +44,7 @@ export const tuneCommands: Record<string, Command> = {
         out(USAGE);
         return 0;
       }
-      const say = json ? (line: string) => process.stderr.write(line + '\n') : out;
+      const say = json ? (line: string) => process.stderr.write(terminalSafe(line) + '\n') : out;
       if (typeof flags.model !== 'string') throw Object.assign(new Error(`--model is required\n${USAGE}`), { field: 'model' });
       const model = fs.existsSync(flags.model) ? path.resolve(flags.model) : flags.model;
       const workload: WorkloadOverrides = {
