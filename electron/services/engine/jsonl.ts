@@ -109,8 +109,15 @@ function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * pdsh (DeepSpeed's multi-node launcher) prefixes every line a host prints with `host: `; the
+ * protocol object after it is read as if the host had printed it alone. Only a prefix followed by
+ * '{' is taken off, so a library's `warning: …` line stays as it is.
+ */
+const PDSH_PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]*: (?=\{)/;
+
 export function parseProtocolLine(text: string): ParsedLine {
-  const trimmed = text.trim();
+  const trimmed = text.trim().replace(PDSH_PREFIX, '');
   if (!trimmed.startsWith('{')) return { kind: 'log', text };
   let value: unknown;
   try {

@@ -1,5 +1,7 @@
-// The runner's command line: `python -u bench.py --spec FILE` for one process, or the deepspeed
-// launcher (next to the interpreter in its venv) for several GPUs. Always an argument vector.
+// The runner's command line: `python -u bench.py --spec FILE` for one process; for several GPUs
+// DeepSpeed's launcher in the one form a multi-node launch also uses (services/cluster/launch.ts):
+// `python -u -m deepspeed.launcher.runner … bench.py --spec FILE`, by the interpreter itself, so no
+// `deepspeed` script has to sit next to it. Always an argument vector.
 import path from 'node:path';
 import type { RunnerLaunch } from './runner-process';
 
@@ -16,10 +18,9 @@ export function buildLaunch(input: LaunchInput): RunnerLaunch {
   const cwd = path.dirname(input.benchScript);
   if (input.gpus <= 1)
     return { command: input.python, args: ['-u', input.benchScript, '--spec', input.specFile], cwd };
-  const launcher = path.join(path.dirname(input.python), process.platform === 'win32' ? 'deepspeed.exe' : 'deepspeed');
   return {
-    command: launcher,
-    args: ['--num_gpus', String(input.gpus), ...(input.bindCores === false ? [] : ['--bind_cores_to_rank']), input.benchScript, '--spec', input.specFile],
+    command: input.python,
+    args: ['-u', '-m', 'deepspeed.launcher.runner', '--num_gpus', String(input.gpus), ...(input.bindCores === false ? [] : ['--bind_cores_to_rank']), input.benchScript, '--spec', input.specFile],
     cwd,
   };
 }

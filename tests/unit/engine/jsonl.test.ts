@@ -83,6 +83,16 @@ describe('JSON-lines parser', () => {
     expect(c.messages).toHaveLength(1);
   });
 
+  it("reads a protocol line behind pdsh's `host: ` prefix, and leaves other prefixed lines as log", () => {
+    const line = step(7);
+    const plain = parseProtocolLine(line);
+    const prefixed = parseProtocolLine(`node-2.cluster: ${line}`);
+    expect(prefixed.kind).toBe('message');
+    expect(prefixed).toMatchObject({ kind: 'message', message: (plain as { message: unknown }).message });
+    expect(parseProtocolLine('warning: {not ours}').kind).toBe('log');
+    expect(parseProtocolLine('gpu1: [rank1] starting').kind).toBe('log');
+  });
+
   it('treats non-JSON and foreign JSON as log, bad protocol lines as invalid, and NaN as null', () => {
     expect(parseProtocolLine('hello world').kind).toBe('log');
     expect(parseProtocolLine('{"loss": 1}').kind).toBe('log');
