@@ -1,6 +1,7 @@
 // Import of a Hugging Face config.json (model_type llama / qwen2 / mistral / gpt2) into a ModelArch.
 // A malformed file is refused with the offending field named, never guessed around.
 import { ApiError, type ModelArch } from '../../contract';
+import { countParams } from './params';
 
 type Json = Record<string, unknown>;
 
@@ -15,7 +16,17 @@ function int(cfg: Json, field: string, fallback?: number): number {
     fail(field, 'is missing');
   }
   if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) fail(field, `must be a positive integer (got ${JSON.stringify(v)})`);
+  // Above 2^53 integers are not exact in JSON numbers (and the answer's schema refuses them).
+  if (!Number.isSafeInteger(v)) fail(field, `is too large (${JSON.stringify(v)}; at most 2^53 − 1)`);
   return v;
+}
+
+/** A model whose parameter count is not an exact number cannot be planned: name its largest size field. */
+function checkTotal(arch: ModelArch, fields: Record<string, number>): ModelArch {
+  const total = countParams(arch).total;
+  if (Number.isSafeInteger(total)) return arch;
+  const [field, value] = Object.entries(fields).sort((a, b) => b[1] - a[1])[0];
+  fail(field, `makes the model too large to plan (${total.toExponential(2)} parameters, more than 2^53; ${field} is ${value})`);
 }
 
 function num(cfg: Json, field: string, fallback: number): number {
@@ -51,13 +62,13 @@ export function importHfConfig(text: string, id?: string): ModelArch {
     const heads = int(c, 'n_head');
     if (h % heads !== 0) fail('n_head', `must divide n_embd (${h})`);
     const inner = c.n_inner === null || c.n_inner === undefined ? 4 * h : int(c, 'n_inner');
-    return {
+    return checkTotal({
       id: name, label: `${name} (imported gpt2)`, family: 'gpt2',
       hiddenSize: h, numLayers: int(c, 'n_layer'), numHeads: heads, numKvHeads: heads,
       intermediateSize: inner, vocabSize: int(c, 'vocab_size'), tieEmbeddings: bool(c, 'tie_word_embeddings', true),
       ropeTheta: 0, rmsNormEps: num(c, 'layer_norm_epsilon', 1e-5) || 1e-5, headDim: h / heads,
       maxPositionEmbeddings: int(c, 'n_positions', 1024), attentionBias: true, publishedParams: null, source: 'imported config.json',
-    };
+    }, { n_embd: h, n_layer: int(c, 'n_layer'), n_inner: inner, vocab_size: int(c, 'vocab_size'), n_positions: int(c, 'n_positions', 1024) });
   }
   if (type !== 'llama' && type !== 'qwen2' && type !== 'mistral')
     fail('model_type', `'${type}' is not supported (llama, qwen2, mistral, gpt2)`);
@@ -73,7 +84,7 @@ export function importHfConfig(text: string, id?: string): ModelArch {
   const defaults = { llama: { eps: 1e-6, pos: 2048 }, qwen2: { eps: 1e-6, pos: 32768 }, mistral: { eps: 1e-6, pos: 131072 } }[type];
   const eps = num(c, 'rms_norm_eps', defaults.eps);
   if (eps <= 0) fail('rms_norm_eps', 'must be positive');
-  return {
+  return checkTotal({
     id: name, label: `${name} (imported ${type})`, family: type,
     hiddenSize: h, numLayers: int(c, 'num_hidden_layers'), numHeads: heads, numKvHeads: kv,
     intermediateSize: int(c, 'intermediate_size'), vocabSize: int(c, 'vocab_size'),
@@ -82,5 +93,5 @@ export function importHfConfig(text: string, id?: string): ModelArch {
     // Qwen2 always puts biases on q/k/v; llama/mistral only when attention_bias says so.
     attentionBias: type === 'qwen2' ? true : bool(c, 'attention_bias', false),
     publishedParams: null, source: 'imported config.json',
-  };
+  }, { hidden_size: h, num_hidden_layers: int(c, 'num_hidden_layers'), intermediate_size: int(c, 'intermediate_size'), vocab_size: int(c, 'vocab_size') });
 }
