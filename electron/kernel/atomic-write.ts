@@ -32,6 +32,9 @@ export function writeFileAtomic(target: string, data: Buffer | string, options: 
     fs.renameSync(temp, target);
   } catch (error) {
     fs.rmSync(temp, { force: true });
+    // A write through a descriptor (ENOSPC) names no file: say which one it was for.
+    const e = error as NodeJS.ErrnoException;
+    if (e && typeof e === 'object' && e.path === undefined) e.path = target;
     throw error;
   }
   return Buffer.byteLength(data);

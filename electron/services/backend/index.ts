@@ -95,7 +95,12 @@ export function createBackend(options: BackendOptions): Backend {
         throw new ApiError('unknown_channel', `Unknown request '${String(channel)}'.`);
       const request = parseRequest(channel, payload);
       const handler = handlers[channel] as (r: unknown) => unknown;
-      const value = await handler(request);
+      let value: unknown;
+      try {
+        value = await handler(request);
+      } catch (error) {
+        throw explainFileSystemError(error);
+      }
       return parseResponse(channel, value) as ResponseOf<typeof channel>;
     },
     on(event, listener) {
@@ -111,4 +116,24 @@ export function createBackend(options: BackendOptions): Backend {
     },
   };
   return self;
+}
+
+/**
+ * A file-system error that escaped a handler (settings, wizard, cluster, report writes), said as
+ * what to do instead of Node's raw text (`ENOSPC: no space left on device, write`). The writers
+ * go through the atomic write (electron/kernel), which removes its temp file when a write fails.
+ */
+export function explainFileSystemError(error: unknown): unknown {
+  if (error instanceof ApiError) return error;
+  const e = error as NodeJS.ErrnoException | null;
+  const where = typeof e?.path === 'string' ? e.path.replace(/\/\.([^/]+)\.[0-9a-f]{12}\.tmp$/, '/$1') : null;
+  switch (e?.code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return new ApiError('disk_full', `The disk is full${where ? ` (writing ${where})` : ''}; nothing was changed. Free space on that disk and try again.`);
+    case 'EROFS':
+      return new ApiError('read_only', `The file system is read-only${where ? ` (writing ${where})` : ''}; nothing was changed. Choose a writable folder.`);
+    default:
+      return error;
+  }
 }
