@@ -5,7 +5,7 @@
 import { ApiError, type RunSpec, type StartRunsRequest } from '../../contract';
 import type { HistoryStore } from '../history';
 import { enginePath } from '../resources';
-import { chooseInterpreter } from './interpreter';
+import { chooseInterpreter } from '../environment';
 import { acquireSweepLock, clearStaleLock, endOrphanRunners, type SweepLock } from './orphans';
 import { buildLaunch } from './launch';
 import type { Planner } from './planner';
@@ -15,7 +15,8 @@ import { tunerPlanner } from './tuner-planner';
 export { createStdoutParser, LineSplitter, parseProtocolLine, DEFAULT_MAX_LINE_BYTES, type ParsedLine } from './jsonl';
 export { classifyRun, classifyStderr, DEFAULT_FIX, type RunEvidence, type Verdict } from './classify';
 export { startRunner, DEFAULT_GRACE_MS, type RunnerHandle, type RunnerLaunch, type RunnerOptions, type RunnerOutcome } from './runner-process';
-export { chooseInterpreter, engineVenvs, venvPython, type InterpreterChoice } from './interpreter';
+// The interpreter chooser is the environment service's (one rule for Setup and runs).
+export { chooseInterpreter, engineVenvs, venvPython, type InterpreterChoice } from '../environment';
 export { buildLaunch, type LaunchInput } from './launch';
 export { startSweep, type RunEnd, type Sweep, type SweepDeps, type SweepEvents } from './sweep';
 export { createTunerPlanner, tunerPlanner, type TunerPlannerOptions } from './tuner-planner';

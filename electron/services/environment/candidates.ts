@@ -45,6 +45,11 @@ async function dirs(parent: string): Promise<string[]> {
   }
 }
 
+/** Where the setup script puts its engine venvs (engine-venv-*): $XDG_CACHE_HOME or ~/.cache, offload-studio. */
+export function engineCacheRoot(home: string = os.homedir(), env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.XDG_CACHE_HOME ?? path.join(home, '.cache'), 'offload-studio');
+}
+
 /** The app-managed venv folder (installer target) for a data folder. */
 export function appVenvDir(dataDir: string): string {
   return path.join(dataDir, 'engine-venv');
@@ -60,8 +65,7 @@ export async function findCandidates(options: CandidateOptions): Promise<FoundCa
   if (options.selected) files.push(['selected', options.selected]);
   for (const p of options.extraPaths ?? []) files.push(['user', p]);
   prefixes.push(['app-venv', appVenvDir(options.dataDir)]);
-  const cacheRoot = path.join(env.XDG_CACHE_HOME ?? path.join(home, '.cache'), 'offload-studio');
-  for (const d of await dirs(cacheRoot)) if (path.basename(d).startsWith('engine-venv')) prefixes.push(['app-cache-venv', d]);
+  for (const d of await dirs(engineCacheRoot(home, env))) if (path.basename(d).startsWith('engine-venv')) prefixes.push(['app-cache-venv', d]);
   if (env.VIRTUAL_ENV) prefixes.push(['virtualenv', env.VIRTUAL_ENV]);
   if (env.CONDA_PREFIX) prefixes.push(['conda', env.CONDA_PREFIX]);
 

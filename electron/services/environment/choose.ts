@@ -1,10 +1,12 @@
-// Which Python runs the engine. Order: an explicit choice (--python / the request), then
-// $OFFLOAD_STUDIO_PYTHON, then the newest engine venv the setup script made
-// ($HOME/.cache/offload-studio/engine-venv-*), then python3 on PATH.
-// (The environment service will own the user's selection; until it exports one, this is it.)
+// The one interpreter chooser of a run. Order: an explicit choice (--python / the request / the one
+// selected in Setup, which the backend passes), then $OFFLOAD_STUDIO_PYTHON, then the newest engine
+// venv the setup script made ($XDG_CACHE_HOME or $HOME/.cache, offload-studio/engine-venv-*), then
+// python3 on PATH. The folders and "the python inside a prefix" are candidates.ts's, the same ones
+// Setup lists, so the two never disagree on where an engine venv is or which file in it runs.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { engineCacheRoot, pythonIn } from './candidates';
 
 export interface InterpreterChoice {
   python: string;
@@ -20,22 +22,24 @@ function isExecutableFile(file: string): boolean {
   }
 }
 
+/** The interpreter of a venv: the first of pythonIn(venv) that can run (else its usual name). */
 export function venvPython(venv: string): string {
-  return process.platform === 'win32' ? path.join(venv, 'Scripts', 'python.exe') : path.join(venv, 'bin', 'python');
+  const files = pythonIn(venv);
+  return files.find(isExecutableFile) ?? files[files.length - 1];
 }
 
-/** Engine venvs under $HOME/.cache/offload-studio, newest first. */
-export function engineVenvs(home = os.homedir()): string[] {
-  const root = path.join(home, '.cache', 'offload-studio');
+/** Engine venvs under the cache root, newest first. */
+export function engineVenvs(home = os.homedir(), env: NodeJS.ProcessEnv = process.env): string[] {
+  const root = engineCacheRoot(home, env);
   let names: string[];
   try {
-    names = fs.readdirSync(root).filter((n) => n.startsWith('engine-venv-'));
+    names = fs.readdirSync(root).filter((n) => n.startsWith('engine-venv'));
   } catch {
     return [];
   }
   return names
     .map((n) => path.join(root, n))
-    .filter((dir) => isExecutableFile(venvPython(dir)))
+    .filter((dir) => pythonIn(dir).some(isExecutableFile))
     .map((dir) => ({ dir, mtime: fs.statSync(dir).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime)
     .map((v) => v.dir);
@@ -49,7 +53,7 @@ export function chooseInterpreter(explicit?: string | null, env: NodeJS.ProcessE
   }
   const fromEnv = env.OFFLOAD_STUDIO_PYTHON;
   if (fromEnv && isExecutableFile(fromEnv)) return { python: fromEnv, source: 'env' };
-  const [newest] = engineVenvs(home);
+  const [newest] = engineVenvs(home, env);
   if (newest) return { python: venvPython(newest), source: 'venv' };
   return { python: process.platform === 'win32' ? 'python' : 'python3', source: 'path' };
 }

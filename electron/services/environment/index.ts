@@ -10,6 +10,7 @@ export { startInstall, type InstallHandle, type InstallOptions } from './install
 export { engineRequirements, FALLBACK_REQUIREMENTS } from './requirements';
 export { missingPieces } from './missing';
 export { appVenvDir, findCandidates } from './candidates';
+export { chooseInterpreter, engineVenvs, venvPython, type InterpreterChoice } from './choose';
 
 /** The interpreter remembered in <dataDir>/settings.json (environment/select), or null. */
 export function selectedInterpreter(dataDir: string): Promise<string | null> {
