@@ -13,6 +13,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../contract';
+import { tempNameBeside, writeFileAtomic } from '../../kernel';
 import { ownerAlive } from '../history';
 
 /** The spec file a run's runner is started with (sweep.ts writes it there). */
@@ -112,7 +113,7 @@ export function acquireSweepLock(dataDir: string, owner: string): SweepLock {
   fs.mkdirSync(dataDir, { recursive: true });
   const write = (body: LockBody) => {
     // Written beside, then linked into place: link() fails if the lock exists (atomic, no half file).
-    const temp = path.join(dataDir, `.sweep.lock.${crypto.randomBytes(6).toString('hex')}.tmp`);
+    const temp = tempNameBeside(file);
     fs.writeFileSync(temp, JSON.stringify(body), { flag: 'wx', mode: 0o600 });
     return temp;
   };
@@ -154,8 +155,7 @@ export function acquireSweepLock(dataDir: string, owner: string): SweepLock {
       body.sweepId = sweepId;
       body.runIds = runIds;
       try {
-        const next = write(body);
-        fs.renameSync(next, file);
+        writeFileAtomic(file, JSON.stringify(body), { mode: 0o600 });
       } catch {
         // the lock still holds the folder; only a successor's clean-up would miss these runs
       }
