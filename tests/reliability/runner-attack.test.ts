@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WsClient, alive, descendants, rawHttp, spawnServe, tinySweep, tmpDir, type ServeProcess } from './helpers';
+import { WsClient, alive, descendants, rawHttp, seededRandom, spawnServe, tinySweep, tmpDir, type ServeProcess } from './helpers';
 
 const HOSTILE_PYTHON = path.join(import.meta.dirname, 'fixtures', 'hostile-python');
 
@@ -93,5 +93,26 @@ describe('issue 20.8: a hostile runner cannot take serve down', () => {
     expect(csv).toContain(runId);
     expect(csv).toMatch(/,300000,/); // measured steps: every stored sample was read
     await stillUp(again.serve);
+  });
+});
+
+describe('issue 20: a fuzz of runner lines against a real serve', () => {
+  it('600 random step/memory/hello/config lines with hostile values (seeded): serve stays up, every event valid, the run ends and reads back', { timeout: 120_000 }, async () => {
+    const rnd = seededRandom('runner lines');
+    const { serve, ws } = await serveOn(tmpDir('os-hostile-fuzz-'), { HOSTILE_MODE: 'fuzz', HOSTILE_SEED: String(rnd.seed), HOSTILE_LINES: '600' });
+    const { runId, end } = await runToEnd(ws, { steps: 100_000, warmup: 1 });
+    expect(['completed', 'failed'], `seed ${rnd.seed}\n${serve.output()}`).toContain(end.status);
+    for (const e of ws.events.filter((x) => x.event === 'runs/progress')) {
+      const p = e.payload as { step: number; total: number; etaSeconds: number | null; stepSeconds: number };
+      expect(p.step, `seed ${rnd.seed}`).toBeLessThanOrEqual(p.total);
+      expect(p.etaSeconds === null || Number.isFinite(p.etaSeconds), `seed ${rnd.seed}`).toBe(true);
+    }
+    const detail = await ws.value<{ samples: unknown[] }>('runs/get', { id: runId });
+    expect(detail.samples.length).toBeLessThanOrEqual(100_001);
+    expect((await ws.request('runs/list', {})).ok).toBe(true);
+    expect((await ws.request('compare/runs', { ids: [runId] })).ok, `seed ${rnd.seed}`).toBe(true);
+    const out = path.join(tmpDir('os-hostile-fuzz-out-'), 'r.csv');
+    expect((await ws.request('reports/export', { runIds: [runId], format: 'csv', path: out, includeSamples: true }, 60_000)).ok, `seed ${rnd.seed}`).toBe(true);
+    await stillUp(serve);
   });
 });

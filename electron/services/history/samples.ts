@@ -18,7 +18,9 @@ interface SampleRow {
 
 // SQLite stores NaN as NULL anyway; say so explicitly and keep Infinity out of REAL columns.
 const num = (x: number | null | undefined): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
-const int = (x: number | null | undefined): number | null => (typeof x === 'number' && Number.isFinite(x) ? Math.round(x) : null);
+// Byte counts above 2^53 are not exact (and SQLite hands such an INTEGER back as an error that
+// would break runs/get for the run for good): a runner sending one gets null stored.
+const int = (x: number | null | undefined): number | null => (typeof x === 'number' && Number.isSafeInteger(Math.round(x)) ? Math.round(x) : null);
 
 const statements = new WeakMap<Database, ReturnType<Database['prepare']>>();
 
