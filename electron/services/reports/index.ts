@@ -52,14 +52,19 @@ export function createReports(deps: ReportsDeps): ReportsService {
   const ownRenderer = deps.pdfRenderer ? null : createChromiumPdfRenderer();
   const pdfRenderer: PdfRenderer = deps.pdfRenderer ?? ownRenderer!;
   const load = (ids: string[]): ReportRun[] => normaliseRuns(ids, deps.getRun);
-  const htmlOf = (runs: ReportRun[], baselineId?: string, pageSize?: 'A4' | 'Letter') =>
-    renderHtml(runs, {
+  // A report's baseline is the one asked for, else its first run (the Reports page's rule: "the first
+  // selected run is the baseline") — passed to history's comparison too, whose own default
+  // (ZeRO-Offload) would otherwise put a different baseline in the summary than in the header.
+  const htmlOf = (runs: ReportRun[], requested?: string, pageSize?: 'A4' | 'Letter') => {
+    const baselineId = requested ?? runs[0]?.summary.id;
+    return renderHtml(runs, {
       baselineId,
       pageSize,
       generatedAt: now(),
       appVersion: deps.appVersion,
       comparison: deps.compare(runs.map((r) => r.summary.id), baselineId),
     });
+  };
 
   return {
     html: (runIds, options = {}) => htmlOf(load(runIds), options.baselineId, options.pageSize),
