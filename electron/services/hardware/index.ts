@@ -13,6 +13,7 @@ export { computeWarnings } from './warnings';
 export { readRawHost } from './sources';
 // Host measurements (native addon) are part of the hardware service; other services reach them here.
 export { measureHost, loadLatestMeasurement, loadMeasurementFor, loadMeasurementHistory, saveMeasurement, measurementFromFile, nativeAvailable, recommendCoresPerc } from './measure';
+export { machineKindKey, sameMachineKind, machineKindWords } from './machine-kind';
 export type { MeasureHostOptions } from './measure';
 
 export async function detectMachine(): Promise<Machine> {

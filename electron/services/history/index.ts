@@ -146,6 +146,27 @@ export class HistoryStore {
     });
   }
 
+  /** The latest stored snapshot of each machine that has runs here (machineId → detect body). */
+  machineSnapshots(): { machineId: string; body: unknown }[] {
+    return this.guard(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT s.machine_id AS machineId, s.body AS body FROM snapshots s
+            WHERE s.machine_id IS NOT NULL AND s.captured_at = (SELECT MAX(t.captured_at) FROM snapshots t WHERE t.machine_id = s.machine_id)
+            GROUP BY s.machine_id`,
+        )
+        .all() as unknown as { machineId: string; body: string | null }[];
+      return rows.map((r) => {
+        let body: unknown = null;
+        try {
+          body = r.body ? JSON.parse(r.body) : null;
+        } catch {
+          body = null; // a damaged snapshot only loses this machine's match
+        }
+        return { machineId: r.machineId, body };
+      });
+    });
+  }
   listRuns(filter: RunFilter = {}): { runs: RunSummary[]; total: number } {
     // Filters and their indexes live with the other history queries (queries.ts).
     return this.guard(() => listRuns(this.db, filter));

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildMachine } from '../../../electron/services/hardware';
+import { buildMachine, measurementFromFile, saveMeasurement } from '../../../electron/services/hardware';
 import { createBackend, type Backend } from '../../../electron/services/backend';
 import { openHistory } from '../../../electron/services/history';
 import { buildRunSpec, predict } from '../../../electron/services/tuner';
@@ -74,9 +74,26 @@ describe('calibration from history', () => {
     backends.push(backend);
     const withMachine = await backend.invoke('plan/compute', { workload, machine });
     expect(withMachine.notes.find((n) => n.startsWith('Calibrated'))).toMatch(/from 2 completed run.*r0/);
-    const other = { ...machine, machineId: 'another-machine' };
+    // another kind of machine (twice the cores) borrows nothing
+    const other = { ...machine, machineId: 'another-machine', cpu: { ...machine.cpu, physicalCores: 32, logicalCores: 32 } };
     const forOther = await backend.invoke('plan/compute', { workload, machine: other });
     expect(forOther.notes.some((n) => n.startsWith('Calibrated'))).toBe(false);
+    // the same kind under a new machineId (a cloud instance started again: new hostname, new GPU UUIDs)
+    // borrows the runs of its kind and names whose they are
+    const twin = { ...machine, machineId: 'same-kind-new-id', hostname: 'elsewhere', memory: { ...machine.memory, totalBytes: machine.memory.totalBytes * 0.93 } };
+    const forTwin = await backend.invoke('plan/compute', { workload, machine: twin });
+    const note = forTwin.notes.find((n) => n.startsWith('Calibrated'));
+    expect(note).toMatch(new RegExp(`machine\\(s\\) ${machine.machineId} of the same kind as this one`));
+    expect(forTwin.strategies.find((p) => p.id === 'zero2-offload')?.predicted.calibrated).toBe(true);
+    expect(forTwin.notes.some((n) => n.startsWith('Host figures: catalogued'))).toBe(true);
+    // measurements stored for the original machine are borrowed by its twin too, named as such
+    const native = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../fixtures/hosts/h200-sxm-x86/native-measure.json'), 'utf8'));
+    saveMeasurement(dataDir, measurementFromFile(native, machine.machineId, '2026-12-01T00:00:00Z'), true);
+    const measuredTwin = await backend.invoke('plan/compute', { workload, machine: twin });
+    expect(measuredTwin.notes.find((n) => n.startsWith('Host figures'))).toMatch(new RegExp(`measurements of machine ${machine.machineId}, of the same kind as this one .*none of same-kind-new-id itself`));
+    // a twin with half the memory is another kind
+    const small = { ...twin, machineId: 'same-cpu-less-memory', memory: { ...machine.memory, totalBytes: machine.memory.totalBytes / 2 } };
+    expect((await backend.invoke('plan/compute', { workload, machine: small })).notes.some((n) => n.startsWith('Calibrated'))).toBe(false);
     const scenario = await backend.invoke('plan/compute', { scenario: 'superoffload-llama-70b-4gpu' });
     expect(scenario.notes.some((n) => n.startsWith('Calibrated'))).toBe(false);
   });

@@ -3,8 +3,11 @@
 // measurements (this host's own, or another machine's imported with `measure --import`) and fits
 // per-strategy efficiency factors from that machine's completed runs (tuner.fitCalibration): every
 // transport (CLI, app, serve) goes through here. A catalogued machine has neither.
-import type { Machine } from '../../../contract';
-import { loadMeasurementFor } from '../../hardware';
+// A machine with nothing of its own (a cloud instance started again: new hostname, new GPU UUIDs,
+// new machineId) borrows from machines of the same kind seen in history (hardware/machine-kind.ts),
+// and its notes say whose figures and runs they are.
+import { MachineSchema, type Machine } from '../../../contract';
+import { loadMeasurementFor, machineKindWords, sameMachineKind } from '../../hardware';
 import { buildProfile, calibrationNote, calibrationTable, fitCalibration, normalizeMeasurements, sampleFromRun, type CalibrationResult, type CalibrationSample, type EfficiencyFactors } from '../../tuner';
 import type { HistoryStore } from '../../history';
 
@@ -27,23 +30,63 @@ export interface MachineFigures {
  * The measurements of `machine`: stored under its machineId; an old measurement that never recorded
  * its machine counts only for this host (`thisHost`), never for a file's machine.
  */
-export function measurementsFor(dataDir: string, machine: Machine, thisHost: boolean): MachineFigures {
-  let m = null;
+/** Machines in history of the same kind as `machine` (not itself), latest snapshot first found. */
+export function sameKindMachineIds(history: HistoryStore | null, machine: Machine): string[] {
+  if (!history) return [];
   try {
-    m = loadMeasurementFor(dataDir, machine.machineId, thisHost);
+    return history
+      .machineSnapshots()
+      .filter((s) => s.machineId !== machine.machineId)
+      .filter((s) => {
+        const other = MachineSchema.safeParse(s.body);
+        return other.success && sameMachineKind(machine, other.data);
+      })
+      .map((s) => s.machineId);
   } catch {
-    m = null;
+    return []; // an unreadable history only loses the borrowing
   }
+}
+
+export function measurementsFor(dataDir: string, machine: Machine, thisHost: boolean, history: HistoryStore | null = null): MachineFigures {
+  const load = (id: string, own: boolean) => {
+    try {
+      return loadMeasurementFor(dataDir, id, own);
+    } catch {
+      return null;
+    }
+  };
+  const m = load(machine.machineId, thisHost);
   if (m) return { measurements: m, note: `Host figures: measurements of this machine (${machine.machineId}, measured ${m.measuredAt}).` };
+  for (const id of sameKindMachineIds(history, machine)) {
+    const borrowed = load(id, false);
+    if (borrowed)
+      return {
+        measurements: borrowed,
+        note: `Host figures: measurements of machine ${id}, of the same kind as this one (${machineKindWords(machine)}), measured ${borrowed.measuredAt} — none of ${machine.machineId} itself are stored (run \`measure\` to use its own).`,
+      };
+  }
   return {
     measurements: undefined,
     note: `Host figures: catalogued — no measurements of machine ${machine.machineId} are stored (${thisHost ? 'run `measure`' : 'import its measurements with `measure --import FILE --machine detect.json`'}).`,
   };
 }
 
-export function calibrationSamples(history: HistoryStore, machine: Machine, measurements: unknown): CalibrationSample[] {
+/** Whose runs calibrate a plan: the machine's own, else those of machines of its kind. */
+export interface CalibrationSource {
+  machineIds: string[];
+  borrowed: boolean;
+}
+
+export function calibrationSource(history: HistoryStore, machine: Machine): CalibrationSource {
+  const own = history.listRuns({ machineId: machine.machineId, status: 'completed', limit: 1 }).total;
+  if (own >= MIN_CALIBRATION_RUNS || machine.gpus.length === 0) return { machineIds: [machine.machineId], borrowed: false };
+  const kin = sameKindMachineIds(history, machine);
+  return kin.length ? { machineIds: [machine.machineId, ...kin], borrowed: true } : { machineIds: [machine.machineId], borrowed: false };
+}
+
+export function calibrationSamples(history: HistoryStore, machine: Machine, measurements: unknown, source = calibrationSource(history, machine)): CalibrationSample[] {
   if (machine.gpus.length === 0) return []; // CPU smoke runs say nothing about the GPU model
-  const { runs } = history.listRuns({ machineId: machine.machineId, status: 'completed', limit: MAX_RUNS });
+  const runs = source.machineIds.flatMap((machineId) => history.listRuns({ machineId, status: 'completed', limit: MAX_RUNS }).runs).slice(0, MAX_RUNS);
   const profile = buildProfile(machine, 'detected', normalizeMeasurements(measurements));
   const samples: CalibrationSample[] = [];
   for (const run of runs) {
@@ -54,10 +97,10 @@ export function calibrationSamples(history: HistoryStore, machine: Machine, meas
   return samples;
 }
 
-export function calibrate(history: HistoryStore, machine: Machine, measurements: unknown): CalibrationResult | null {
+export function calibrate(history: HistoryStore, machine: Machine, measurements: unknown, source = calibrationSource(history, machine)): CalibrationResult | null {
   let samples: CalibrationSample[];
   try {
-    samples = calibrationSamples(history, machine, measurements);
+    samples = calibrationSamples(history, machine, measurements, source);
   } catch {
     return null; // a run whose preset no longer exists must not break planning
   }
@@ -78,10 +121,21 @@ export interface MachineCalibration {
 
 /** Everything a plan for `machine` needs from this data folder: its measurements, its calibration, and the notes saying which. */
 export function forMachine(dataDir: string, history: HistoryStore, machine: Machine, thisHost: boolean): MachineCalibration {
-  const figures = measurementsFor(dataDir, machine, thisHost);
-  const fit = calibrate(history, machine, figures.measurements);
+  const figures = measurementsFor(dataDir, machine, thisHost, history);
+  let source: CalibrationSource = { machineIds: [machine.machineId], borrowed: false };
+  try {
+    source = calibrationSource(history, machine);
+  } catch {
+    // keep the machine's own (none): planning must not fail on history
+  }
+  const fit = calibrate(history, machine, figures.measurements, source);
   const notes = [figures.note];
-  if (fit) notes.push(calibrationNote(fit, thisHost ? 'this machine' : `machine ${machine.machineId}`));
+  const where = source.borrowed
+    ? `machine(s) ${source.machineIds.slice(1).join(', ')} of the same kind as this one (${machineKindWords(machine)}; this machine has fewer than ${MIN_CALIBRATION_RUNS} runs of its own)`
+    : thisHost
+      ? 'this machine'
+      : `machine ${machine.machineId}`;
+  if (fit) notes.push(calibrationNote(fit, where));
   else if (machine.gpus.length === 0) notes.push('Not calibrated: this machine has no GPU, and CPU smoke runs say nothing about GPU speed.');
   else notes.push(`Not calibrated: fewer than ${MIN_CALIBRATION_RUNS} completed runs of machine ${machine.machineId} in history.`);
   return { measurements: figures.measurements, calibration: fit ? calibrationTable(fit) : undefined, fit, notes };
