@@ -1,7 +1,8 @@
 // CSV (RFC 4180): CRLF rows, fields quoted when they hold a comma, quote, CR or LF, quotes
 // doubled. Text cells that a spreadsheet would run as a formula (= + - @, tab, CR) get a
 // leading apostrophe; numbers are written as numbers (a number cannot be a formula).
-import { deltaPercent, speedup } from '../history';
+import type { Comparison } from '../../contract';
+import { groupOf, reportBaseline, runDeltas } from './baseline';
 import type { ReportRun } from './types';
 
 type Cell = string | number | boolean | null | undefined;
@@ -30,24 +31,23 @@ export const RUN_COLUMNS = [
   'tflops_aggregate_median', 'tflops_aggregate_min', 'tflops_aggregate_max',
   'tokens_per_second_median', 'tokens_per_second_min', 'tokens_per_second_max',
   'step_seconds_median', 'step_seconds_min', 'step_seconds_max',
-  'peak_gpu_bytes', 'peak_host_bytes', 'predicted_tflops_per_gpu', 'predicted_step_seconds',
-  'baseline_id', 'delta_tflops_per_gpu_pct', 'delta_step_seconds_pct', 'speedup_vs_baseline',
+  'peak_gpu_bytes', 'peak_host_bytes', 'predicted_tflops_per_gpu', 'predicted_step_seconds', 'predicted_gpu_peak_bytes', 'predicted_host_peak_bytes',
+  // One baseline definition (Compare's, the CLI's, the HTML/PDF report's): the baseline repeat
+  // group's median of its runs' medians; baseline_id is the run that chose it.
+  'repeat_group', 'baseline_id', 'baseline_group', 'baseline_repeats', 'baseline_tflops_per_gpu', 'baseline_step_seconds',
+  'delta_tflops_per_gpu_pct', 'delta_step_seconds_pct', 'speedup_vs_baseline',
   'runner_version', 'python', 'torch', 'deepspeed', 'cuda', 'driver',
 ];
 
-/** How many times faster than the baseline run: tokens per second, else step time (the history's speedup). */
-function runSpeedup(run: ReportRun, baseline: ReportRun): number | null {
-  const [f, b] = [run.figures, baseline.figures];
-  return speedup({ better: 'higher' }, f.tokensPerSecond?.median, b.tokensPerSecond?.median) ?? speedup({ better: 'lower' }, f.stepSeconds?.median, b.stepSeconds?.median);
-}
-
-export function runsCsv(runs: ReportRun[], baselineId?: string): string {
-  const baseline = runs.find((r) => r.summary.id === baselineId) ?? runs[0];
+/** `comparison`: history's comparison of the same runs with the report's baseline (reports/index.ts). */
+export function runsCsv(runs: ReportRun[], comparison: Comparison, baselineId?: string): string {
+  const base = reportBaseline(comparison);
+  const baselineRun = baselineId ?? base.group?.runIds[0] ?? runs[0]?.summary.id ?? null;
   const rows = runs.map((r) => {
     const s = r.summary;
     const f = r.figures;
     const w = r.workload;
-    const b = baseline.figures;
+    const d = runDeltas(r, base);
     return [
       s.id, s.createdAt, s.startedAt, s.finishedAt, s.status, s.model, s.strategy, s.engine, s.sweepId, s.repeatIndex,
       s.machineId, r.machine?.hostname ?? null, s.tags.join(';'), s.notes, s.errorClass, s.errorMessage,
@@ -58,8 +58,9 @@ export function runsCsv(runs: ReportRun[], baselineId?: string): string {
       f.tflopsAggregate?.median, f.tflopsAggregate?.min, f.tflopsAggregate?.max,
       f.tokensPerSecond?.median, f.tokensPerSecond?.min, f.tokensPerSecond?.max,
       f.stepSeconds?.median, f.stepSeconds?.min, f.stepSeconds?.max,
-      f.peakGpuBytes, f.peakHostBytes, r.predicted.tflopsPerGpu, r.predicted.stepSeconds,
-      baseline.summary.id, deltaPercent(f.tflopsPerGpu?.median, b.tflopsPerGpu?.median), deltaPercent(f.stepSeconds?.median, b.stepSeconds?.median), runSpeedup(r, baseline),
+      f.peakGpuBytes, f.peakHostBytes, r.predicted.tflopsPerGpu, r.predicted.stepSeconds, r.predicted.gpuPeakBytes, r.predicted.hostPeakBytes,
+      groupOf(comparison, s.id)?.label ?? null, baselineRun, base.group?.label ?? null, base.group?.runIds.length ?? null, base.tflopsPerGpu, base.stepSeconds,
+      d.tflopsPerGpuPct, d.stepSecondsPct, d.speedup,
       r.versions.runner, r.versions.python, r.versions.torch, r.versions.deepspeed, r.versions.cuda, r.versions.driver,
     ];
   });

@@ -4,10 +4,10 @@
 import { METRICS, type CompareGroup, type Comparison } from '../../contract';
 import { memoryPerResourceOption, predictedOption, repeatBarsOption, stepLinesOption } from '../../contract/charts/compare-charts';
 import { diffJson } from '../../contract/charts/diff';
-import { deltaPercent } from '../history';
 import { reportWarnings, systemName } from './analysis';
+import { reportBaseline, runDeltas, type ReportBaseline } from './baseline';
 import { html, raw, type Raw } from './escape';
-import { fmt, fmtBytes, fmtPct, fmtSpread, strategyName } from './format';
+import { fmt, fmtBytes, fmtPct, fmtSpread, fmtTime, strategyName } from './format';
 import { FORMULA_CONVENTION, FORMULA_TEXT, formulaFor } from './formula';
 import { renderSvg } from './svg';
 import type { ReportRun, Spread } from './types';
@@ -34,27 +34,35 @@ h3 { font-size: 14px; margin: 16px 0 6px; }
 table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 12px; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #d9dee5; vertical-align: top; }
 th { color: #5d6672; font-size: 11px; text-transform: uppercase; letter-spacing: .03em; }
-table.runs { font-size: 11px; } table.runs code { word-break: break-all; }
+table.runs { font-size: 11px; }
+/* Run ids break only at their hyphens (never every few characters); the notes row spans the table. */
+table.runs code { word-break: normal; overflow-wrap: normal; hyphens: none; background: none; padding: 0; font-size: 11px; }
+table.runs tr.notes td { border-top: none; padding-top: 0; color: #5d6672; }
+table.runs tr.has-notes td { border-bottom: none; }
+.badge { display: inline-block; border-radius: 4px; padding: 0 4px; font-size: 10px; background: #fde8e8; color: #9b1c1c; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+th.num { white-space: normal; }
 tr.baseline td { background: #eef4ff; }
 pre { background: #f6f7f9; border: 1px solid #d9dee5; border-radius: 6px; padding: 8px; font: 11px/1.35 Menlo, Consolas, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
 figure { margin: 10px 0 18px; } figure svg { max-width: 100%; height: auto; } figcaption { font-weight: 600; margin-bottom: 4px; }
 code { font: 12px Menlo, Consolas, monospace; background: #f6f7f9; padding: 0 3px; }
 .tag { display: inline-block; border: 1px solid #9aa4b1; border-radius: 999px; padding: 0 6px; margin: 0 2px 2px 0; font-size: 11px; }
 dl.kv { display: grid; grid-template-columns: 200px 1fr; gap: 2px 12px; margin: 0 0 10px; } dl.kv dt { color: #5d6672; } dl.kv dd { margin: 0; overflow-wrap: anywhere; }
+section.appendix pre { font-size: 10px; }
 @media print {
   body { margin: 0; max-width: none; padding: 0; }
-  section.major { break-before: page; }
-  section.major:first-of-type { break-before: auto; }
+  /* Sections flow on (a page break each left half-empty pages); only the appendix starts a page. */
+  section.appendix { break-before: page; }
+  section.appendix pre { columns: 2; column-gap: 14px; font-size: 8px; }
   h2, h3 { break-after: avoid; }
   tr, figure, .keep, dl.kv { break-inside: avoid; }
   thead { display: table-header-group; }
-  /* The 13-column runs table must fit a portrait page (A4 leaves ~700 CSS px): one small size for
+  /* The 11-column runs table must fit a portrait page (A4 leaves ~700 CSS px): one small size for
      every cell, header, id and tag (their screen sizes are fixed in px and would not shrink with
      the table), ids broken at their hyphens rather than anywhere, numbers allowed to wrap. */
   table.runs, table.runs th, table.runs code, table.runs .tag { font-size: 8.5px; }
   table.runs th { letter-spacing: 0; }
-  table.runs code { background: none; padding: 0; word-break: normal; overflow-wrap: anywhere; }
+  table.runs code { overflow-wrap: anywhere; }
   table.runs .tag { padding: 0 3px; }
   table.runs td.num, table.runs th.num { white-space: normal; }
   table.runs th, table.runs td { padding: 3px 3px; }
@@ -92,20 +100,26 @@ function groupsTable(comparison: Comparison): Raw {
     })}</tbody></table>`;
 }
 
-function runsTable(runs: ReportRun[], baseline: ReportRun): Raw {
-  return html`<table class="runs"><thead><tr><th>Run</th><th>Strategy</th><th>Status</th><th>Started</th><th class="num">Steps</th>
-    <th class="num">TFLOPS/GPU median (min–max)</th><th class="num">Step time s (median of measured steps)</th><th class="num">Tokens/s</th>
-    <th class="num">GPU peak</th><th class="num">Host peak</th><th class="num">Predicted TFLOPS/GPU</th><th class="num">Δ vs baseline</th><th>Tags / notes</th></tr></thead><tbody>
+function runsTable(runs: ReportRun[], base: ReportBaseline): Raw {
+  const inBase = new Set(base.group?.runIds ?? []);
+  return html`<table class="runs"><thead><tr><th>Run</th><th>Strategy</th><th>Started</th><th class="num">Steps</th>
+    <th class="num">TFLOPS/GPU (min–max)</th><th class="num">Step time s (min–max)</th><th class="num">Tokens/s</th>
+    <th class="num">GPU peak (predicted)</th><th class="num">Host peak (predicted)</th><th class="num">Predicted TFLOPS/GPU</th><th class="num">Δ TFLOPS/GPU vs baseline</th></tr></thead><tbody>
     ${runs.map((r) => {
-      const delta = deltaPercent(r.figures.tflopsPerGpu?.median, baseline.figures.tflopsPerGpu?.median);
       const s = r.summary;
-      return html`<tr class="${r === baseline ? 'baseline' : ''}"><td><code>${s.id}</code></td><td>${r.label}</td><td>${s.status}${s.errorClass ? ` (${s.errorClass})` : ''}</td>
-        <td>${(s.startedAt ?? s.createdAt).replace('T', ' ').slice(0, 16)}</td><td class="num">${r.figures.measuredSteps}</td>
-        <td class="num">${fmtSpread(r.figures.tflopsPerGpu)}</td><td class="num">${fmtSpread(r.figures.stepSeconds, 3)}</td>
-        <td class="num">${fmtSpread(r.figures.tokensPerSecond, 0)}</td><td class="num">${fmtBytes(r.figures.peakGpuBytes)}</td>
-        <td class="num">${fmtBytes(r.figures.peakHostBytes)}</td><td class="num">${fmt(r.predicted.tflopsPerGpu)}</td>
-        <td class="num">${r === baseline ? 'baseline' : fmtPct(delta)}</td>
-        <td>${tags(r)}${s.notes ? html`<div>${s.notes}</div>` : ''}${s.errorMessage ? html`<div class="muted">${s.errorMessage}</div>` : ''}</td></tr>`;
+      const delta = runDeltas(r, base).tflopsPerGpuPct;
+      const notes = s.tags.length > 0 || !!s.notes || !!s.errorMessage;
+      const measuredVsPredicted = (measured: number | null, predicted: number | null) =>
+        predicted == null ? fmtBytes(measured) : `${fmtBytes(measured)} (${fmtBytes(predicted)})`;
+      const classes = [inBase.has(s.id) ? 'baseline' : '', notes ? 'has-notes' : ''].filter(Boolean).join(' ');
+      return html`<tr class="${classes}" data-run-id="${s.id}"><td><code>${s.id}</code></td>
+        <td>${strategyName(s.strategy)}${s.repeatIndex > 0 ? ` · repeat ${s.repeatIndex + 1}` : ''}${inBase.has(s.id) ? ' (baseline)' : ''}${s.status !== 'completed' ? html` <span class="badge">${s.status}${s.errorClass ? ` (${s.errorClass})` : ''}</span>` : ''}</td>
+        <td>${fmtTime(s.startedAt ?? s.createdAt)}</td><td class="num">${r.figures.measuredSteps}</td>
+        <td class="num">${fmtSpread(r.figures.tflopsPerGpu)}</td><td class="num" data-col="step">${fmtSpread(r.figures.stepSeconds, 3)}</td>
+        <td class="num">${fmtSpread(r.figures.tokensPerSecond, 0)}</td><td class="num">${measuredVsPredicted(r.figures.peakGpuBytes, r.predicted.gpuPeakBytes)}</td>
+        <td class="num" data-col="host">${measuredVsPredicted(r.figures.peakHostBytes, r.predicted.hostPeakBytes)}</td><td class="num">${fmt(r.predicted.tflopsPerGpu)}</td>
+        <td class="num" data-col="delta">${fmtPct(delta)}</td></tr>
+        ${notes ? html`<tr class="notes${inBase.has(s.id) ? ' baseline' : ''}"><td colspan="11">${tags(r)}${s.notes ? html` ${s.notes}` : ''}${s.errorMessage ? html`<div class="muted">${s.errorMessage}</div>` : ''}</td></tr>` : ''}`;
     })}</tbody></table>`;
 }
 
@@ -128,7 +142,7 @@ function systemsSection(runs: ReportRun[]): Raw {
       <dt>GPUs</dt><dd>${gpus}</dd>
       <dt>Driver / CUDA</dt><dd>${m.gpus[0]?.driverVersion ?? '—'} / ${m.gpus[0]?.cudaVersion ?? '—'}</dd>
       ${m.superchip ? html`<dt>Superchip</dt><dd>${m.superchip.kind}: ${m.superchip.description}</dd>` : ''}
-      <dt>Detected</dt><dd>${m.detectedAt ?? '—'}</dd></dl></div>`;
+      <dt>Detected</dt><dd>${fmtTime(m.detectedAt)}</dd></dl></div>`;
   });
   const distinct = [...machines.values()].map((ms) => ms[0].machine?.raw ?? null);
   const diffs = distinct.length > 1 ? diffJson(distinct, ['detectedAt', 'detectionMs', 'memory.availableBytes'], 60) : [];
@@ -138,22 +152,45 @@ function systemsSection(runs: ReportRun[]): Raw {
         <tbody>${diffs.map((d) => html`<tr><td><code>${d.path}</code></td>${d.values.map((v) => html`<td>${v}</td>`)}</tr>`)}</tbody></table>`
       : ''
   }
-  <h3>Software versions</h3><table><thead><tr><th>Run</th><th>Runner</th><th>Python</th><th>torch</th><th>DeepSpeed</th><th>CUDA</th><th>Driver</th></tr></thead><tbody>
-  ${runs.map((r) => html`<tr><td><code>${r.summary.id}</code></td><td>${r.versions.runner ?? '—'}</td><td>${r.versions.python ?? '—'}</td><td>${r.versions.torch ?? '—'}</td>
-    <td>${r.versions.deepspeed ?? '—'}</td><td>${r.versions.cuda ?? '—'}</td><td>${r.versions.driver ?? '—'}</td></tr>`)}</tbody></table>`;
+  <h3>Software versions</h3><table><thead><tr><th>Runs</th><th>Runner</th><th>Python</th><th>torch</th><th>DeepSpeed</th><th>CUDA</th><th>Driver</th></tr></thead><tbody>
+  ${versionGroups(runs).map(({ v, ids }) => html`<tr><td>${ids.length === runs.length && runs.length > 1 ? `all ${runs.length} runs` : ids.join(', ')}</td><td>${v.runner ?? '—'}</td><td>${v.python ?? '—'}</td><td>${v.torch ?? '—'}</td>
+    <td>${v.deepspeed ?? '—'}</td><td>${v.cuda ?? '—'}</td><td>${v.driver ?? '—'}</td></tr>`)}</tbody></table>`;
+}
+
+/** Runs with the same software versions share one row. */
+function versionGroups(runs: ReportRun[]): { v: ReportRun['versions']; ids: string[] }[] {
+  const byKey = new Map<string, { v: ReportRun['versions']; ids: string[] }>();
+  for (const r of runs) {
+    const key = JSON.stringify(r.versions);
+    const entry = byKey.get(key) ?? { v: r.versions, ids: [] };
+    entry.ids.push(r.summary.id);
+    byKey.set(key, entry);
+  }
+  return [...byKey.values()];
+}
+
+function configOf(run: ReportRun): { kind: string; value: unknown } | null {
+  if (run.dsConfig != null) return { kind: 'ds_config.json', value: run.dsConfig };
+  const spec = (run.spec ?? null) as { fsdp?: unknown; knobs?: unknown } | null;
+  if (spec && (spec.fsdp != null || spec.knobs != null)) return { kind: `${run.summary.engine} settings`, value: { fsdp: spec.fsdp ?? null, knobs: spec.knobs ?? null } };
+  return null;
 }
 
 function configsSection(runs: ReportRun[]): Raw {
-  // Identical configs are shown once, with the runs that used them (50 repeats = one block).
-  const byText = new Map<string, ReportRun[]>();
+  // Each distinct config once, with the runs that used it (repeats and the same config in other
+  // runs share one block): an appendix, so the report's pages are figures, not config dumps.
+  const byText = new Map<string, { kind: string; members: ReportRun[] }>();
   for (const r of runs) {
-    const text = r.dsConfig == null ? '' : JSON.stringify(r.dsConfig, null, 2);
-    byText.set(text, [...(byText.get(text) ?? []), r]);
+    const c = configOf(r);
+    const text = c ? JSON.stringify(c.value, null, 1) : '';
+    const entry = byText.get(text) ?? { kind: c?.kind ?? '', members: [] };
+    entry.members.push(r);
+    byText.set(text, entry);
   }
-  return html`${[...byText].map(
-    ([text, members]) => html`<h3>${[...new Set(members.map((r) => strategyName(r.summary.strategy)))].join(', ')} — ds_config.json</h3>
+  return html`<p class="muted">${byText.size} distinct configuration(s) for ${runs.length} run(s).</p>${[...byText].map(
+    ([text, { kind, members }], i) => html`<div class="config-block"><h3>${String.fromCharCode(65 + (i % 26))}${i >= 26 ? String(Math.floor(i / 26)) : ''}. ${[...new Set(members.map((r) => strategyName(r.summary.strategy)))].join(', ')}${kind ? ` — ${kind}` : ''}</h3>
       <p class="muted">Runs: ${members.map((r) => r.summary.id).join(', ')}</p>
-      ${text ? html`<pre>${text}</pre>` : html`<p class="muted">No DeepSpeed config stored (${members[0].summary.engine}).</p>`}`,
+      ${text ? html`<pre>${text}</pre>` : html`<p class="muted">No configuration stored (${members[0].summary.engine}).</p>`}</div>`,
   )}`;
 }
 
@@ -197,18 +234,19 @@ export function renderHtml(runs: ReportRun[], options: HtmlOptions): string {
   const comparison = options.comparison;
   const title = reportHeadline(runs, comparison, baselineRun);
   const warnings = [...new Set([...reportWarnings(runs), ...comparison.warnings])];
+  const base = reportBaseline(comparison);
   const body = html`<header class="keep"><h1>Offload Studio benchmark report</h1>
-    <p class="muted">Generated ${generated.toISOString()} by Offload Studio ${options.appVersion ?? ''} · ${runs.length} run(s) · baseline: ${strategyName(baselineRun.summary.strategy)} (<code>${baselineRun.summary.id}</code>)</p></header>
+    <p class="muted">Generated ${fmtTime(generated)} by Offload Studio ${options.appVersion ?? ''} · ${runs.length} run(s) · baseline: <span data-testid="baseline">${base.label}</span> (chosen by <code>${baselineRun.summary.id}</code>)</p></header>
     <section class="summary"><h2>Summary</h2><p class="headline" data-testid="headline">${title}</p>
     ${warnings.map((w) => html`<p class="warn">${w}</p>`)}
     ${groupsTable(comparison)}</section>
     <section class="major charts"><h2>Charts</h2>
     ${charts(runs, comparison)}</section>
-    <section class="major runs"><h2>Runs</h2><p class="muted">Spread in parentheses: min–max over the run's measured steps. Δ: percent change of TFLOPS per GPU against the baseline run.</p>${runsTable(runs, baselineRun)}</section>
+    <section class="major runs"><h2>Runs</h2><p class="muted">Figures are the median of measured steps (warm-up steps not counted), min–max in parentheses; memory is measured, the tuner's prediction in parentheses. Δ: percent change of TFLOPS per GPU against the baseline (${base.label}: ${fmt(base.tflopsPerGpu)} TFLOPS per GPU), the same baseline as the summary.</p>${runsTable(runs, base)}</section>
+    <section class="major system"><h2>System</h2>${systemsSection(runs)}</section>
     <section class="major formula"><h2>How the figures are computed</h2>${formulaSection(runs)}</section>
-    <section class="major system"><h2>System snapshot</h2>${systemsSection(runs)}</section>
-    <section class="major configs"><h2>Configs</h2>${configsSection(runs)}</section>
-    <footer class="muted"><p>Report date ${generated.toISOString()}. Offload Studio ${options.appVersion ?? ''}.</p></footer>`;
+    <section class="appendix configs"><h2>Appendix: configurations</h2>${configsSection(runs)}</section>
+    <footer class="muted"><p>Report date ${fmtTime(generated)} (${generated.toISOString()}). Offload Studio ${options.appVersion ?? ''}.</p></footer>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">

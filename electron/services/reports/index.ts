@@ -55,15 +55,21 @@ export function createReports(deps: ReportsDeps): ReportsService {
   // A report's baseline is the one asked for, else its first run (the Reports page's rule: "the first
   // selected run is the baseline") — passed to history's comparison too, whose own default
   // (ZeRO-Offload) would otherwise put a different baseline in the summary than in the header.
+  const baselineOf = (runs: ReportRun[], requested?: string) => requested ?? runs[0]?.summary.id;
+  const comparisonOf = (runs: ReportRun[], baselineId?: string) => deps.compare(runs.map((r) => r.summary.id), baselineId);
   const htmlOf = (runs: ReportRun[], requested?: string, pageSize?: 'A4' | 'Letter') => {
-    const baselineId = requested ?? runs[0]?.summary.id;
+    const baselineId = baselineOf(runs, requested);
     return renderHtml(runs, {
       baselineId,
       pageSize,
       generatedAt: now(),
       appVersion: deps.appVersion,
-      comparison: deps.compare(runs.map((r) => r.summary.id), baselineId),
+      comparison: comparisonOf(runs, baselineId),
     });
+  };
+  const csvOf = (runs: ReportRun[], requested?: string) => {
+    const baselineId = baselineOf(runs, requested);
+    return runsCsv(runs, comparisonOf(runs, baselineId), baselineId);
   };
 
   return {
@@ -96,7 +102,7 @@ export function createReports(deps: ReportsDeps): ReportsService {
           break;
         }
         case 'csv': {
-          bytes = writeFileAtomic(target.path, runsCsv(runs, request.baselineId));
+          bytes = writeFileAtomic(target.path, csvOf(runs, request.baselineId));
           if (request.includeSamples) {
             const samplesPath = target.path.replace(/\.csv$/i, '.samples.csv');
             validateTarget(samplesPath, 'csv', request.overwrite === true);

@@ -163,7 +163,8 @@ export function toReportRun(detail: RunDetail): ReportRun {
   const workload = workloadOf(detail);
   const spec = obj(detail.spec);
   const config = obj(detail.config);
-  const predicted = obj(detail.predicted);
+  // The tuner's prediction kept with the run (else the one in its spec): the Run page reads the same.
+  const predicted = obj(detail.predicted) ?? obj(spec?.prediction);
   const s = detail.summary;
   return {
     summary: s,
@@ -178,6 +179,8 @@ export function toReportRun(detail: RunDetail): ReportRun {
     predicted: {
       tflopsPerGpu: num(predicted?.tflopsPerGpu) ?? num(obj(predicted?.throughput)?.tflopsPerGpu),
       stepSeconds: num(predicted?.stepSeconds) ?? num(obj(predicted?.throughput)?.stepSeconds),
+      gpuPeakBytes: num(predicted?.gpuPeakBytes),
+      hostPeakBytes: num(predicted?.hostPeakBytes),
     },
     hosts: hostsOf(detail),
     launchArgv: launchArgvOf(detail),

@@ -70,7 +70,8 @@ export interface ReportRun {
   versions: ReportVersions;
   workload: ReportWorkload;
   figures: ReportFigures;
-  predicted: { tflopsPerGpu: number | null; stepSeconds: number | null };
+  /** The tuner's prediction kept with the run (GPU peak per GPU, host peak per node). */
+  predicted: { tflopsPerGpu: number | null; stepSeconds: number | null; gpuPeakBytes: number | null; hostPeakBytes: number | null };
   /** Hostnames of a multi-node run (for the bundle's hostfile); empty on one node. */
   hosts: string[];
   /** The runner's launch argv as stored, when the engine recorded it. */

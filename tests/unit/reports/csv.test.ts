@@ -45,6 +45,17 @@ describe('CSV export', () => {
     }
     const so = rows.find((r) => r[col('id')] === 'so-0')!;
     expect(Number(so[col('delta_tflops_per_gpu_pct')])).toBeGreaterThan(30);
+    // One baseline definition: the baseline repeat group's median of repeats (Compare's, the CLI's, the HTML's).
+    const base = store.compare(ids, 'zo-0').groups.find((g) => g.isBaseline)!;
+    expect(so[col('baseline_group')]).toBe(base.label);
+    expect(Number(so[col('baseline_repeats')])).toBe(base.runIds.length);
+    expect(Number(so[col('baseline_tflops_per_gpu')])).toBeCloseTo(base.stats.tflopsPerGpu!.median, 9);
+    for (const row of rows.slice(1).filter((r) => r[col('tflops_per_gpu_median')] !== '')) {
+      const expected = ((Number(row[col('tflops_per_gpu_median')]) - base.stats.tflopsPerGpu!.median) / base.stats.tflopsPerGpu!.median) * 100;
+      expect(Number(row[col('delta_tflops_per_gpu_pct')])).toBeCloseTo(expected, 9);
+    }
+    // A run of the baseline group reads against its group's median too, not against itself.
+    expect(Number(rows.find((r) => r[col('id')] === 'zo-0')![col('delta_tflops_per_gpu_pct')])).not.toBe(0);
     expect(Number(so[col('speedup_vs_baseline')])).toBeGreaterThan(1.3);
 
     // Per-step samples: a second file, every stored sample once.

@@ -84,7 +84,39 @@ describe('HTML report', () => {
     expect(html).toContain('0.19.8'); // DeepSpeed
     expect(html).toContain('&quot;super_offload&quot;: true'); // pretty-printed ds_config.json
     expect(html).toContain('"cpuadam_cores_perc": 0.9'.replace(/"/g, '&quot;'));
-    expect(html).toContain('2026-12-01T12:00:00.000Z');
+    expect(html).toContain('Generated 1 Dec 2026, 12:00 UTC'); // human-readable, not a raw ISO stamp
+    expect(html).toContain('2026-12-01T12:00:00.000Z'); // the exact instant, once, in the footer
+    expect(html.match(/\d{4}-\d\d-\d\dT\d\d:\d\d/g)).toHaveLength(1);
+    expect(html).toMatch(/<section class="major system"><h2>System<\/h2>/);
+  });
+
+  it("measures every delta against one baseline: the comparison's baseline group's median of repeats", () => {
+    const comparison = store.compare(ids, 'zo-0');
+    const base = comparison.groups.find((g) => g.isBaseline)!;
+    expect(base.runIds.length).toBeGreaterThan(1);
+    const baseMedian = base.stats.tflopsPerGpu!.median;
+    expect(html).toContain(`baseline: <span data-testid="baseline">${base.label}, median of ${base.runIds.length} repeats</span>`);
+    for (const id of ['zo-0', 'zo-1', 'so-0']) {
+      const run = store.getRun(id, 0)!;
+      const delta = ((run.summary.tflopsPerGpu! - baseMedian) / baseMedian) * 100;
+      const cell = html.match(new RegExp(`data-run-id="${id}"[\\s\\S]*?data-col="delta">([^<]*)<`))![1];
+      expect(cell).toBe(`${delta > 0.05 ? '+' : delta < -0.05 ? '−' : '±'}${Math.abs(delta).toFixed(1)} %`);
+    }
+    // The summary's delta for SuperOffload is the same definition (group median vs group median).
+    const so = comparison.groups.find((g) => g.strategy === 'superoffload')!;
+    expect(html).toContain(`${so.deltaPct.tflopsPerGpu! > 0 ? '+' : '−'}${Math.abs(so.deltaPct.tflopsPerGpu!).toFixed(1)} %`);
+  });
+
+  it('keeps the run ids whole in a table that fits, and each distinct config once in an appendix', () => {
+    expect(html).toMatch(/table\.runs code \{ word-break: normal; overflow-wrap: normal/);
+    expect(html).not.toMatch(/word-break: break-all/);
+    const appendix = html.slice(html.indexOf('<section class="appendix configs">'));
+    expect(appendix).toContain('Appendix: configurations');
+    // Three ZeRO-Offload repeats share one config, the SuperOffload runs another (xss-run's too).
+    expect(appendix.match(/<div class="config-block">/g)).toHaveLength(2);
+    expect(appendix).toContain('Runs: zo-0, zo-1, zo-2');
+    // Configs only in the appendix, never per run in the body.
+    expect(html.slice(0, html.indexOf('<section class="appendix configs">'))).not.toContain('<pre>');
   });
 
   it('refuses an unknown run id by name', async () => {
