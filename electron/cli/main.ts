@@ -9,6 +9,7 @@ import { inferSpec, nearest, parseArgv, UsageError } from '../kernel';
 import { terminalSafe } from './format';
 import { commands } from './commands';
 import { flagsOf } from './flags';
+import { resolveUserPaths } from './paths';
 import type { CommandContext } from './command';
 
 const USAGE = `Offload Studio CLI
@@ -60,8 +61,10 @@ async function main(argv: string[]): Promise<number> {
     console.error(`warning: command '${name}' declares no flags in electron/cli/flags.ts; its flags are read as written, unchecked`);
     spec = { ...inferSpec(rest), 'data-dir': 'string', json: 'boolean', help: 'boolean' };
   }
-  const { flags, positionals } = parseArgv(rest, spec, name);
-  const dataDir = typeof flags['data-dir'] === 'string' ? path.resolve(flags['data-dir']) : defaultDataDir();
+  // Paths are the user's: relative to where the command was typed (INIT_CWD under npm run).
+  const parsed = parseArgv(rest, spec, name);
+  const { flags, positionals } = resolveUserPaths(name, parsed.flags, parsed.positionals);
+  const dataDir = typeof flags['data-dir'] === 'string' ? flags['data-dir'] : defaultDataDir();
   const backend = createBackend({ dataDir, transport: 'cli' });
   const context: CommandContext = { backend, flags, positionals, json: flags.json === true, out: (s) => process.stdout.write(terminalSafe(s) + '\n') };
   try {

@@ -1,15 +1,23 @@
 // The CLI's commands. Each is a thin layer: parse flags, call the backend, print.
 import type { Command } from '../command';
 import { STEP_STATISTIC, strategyLabel } from '../../contract/charts/labels';
+import { UsageError } from '../../kernel';
+import { parseWhen } from '../when';
 
 export const basicCommands: Record<string, Command> = {
   runs: {
     summary: 'list stored benchmark runs (--model, --strategy, --status, --tag, --machine, --since, --until, --limit)',
     async run({ backend, flags, json, out }) {
       const filter: Record<string, unknown> = {};
-      for (const key of ['model', 'strategy', 'status', 'tag', 'since', 'until'] as const)
+      for (const key of ['model', 'strategy', 'status', 'tag'] as const)
         if (typeof flags[key] === 'string') filter[key] = flags[key];
-      if (typeof flags.limit === 'string') filter.limit = Number(flags.limit);
+      // today, yesterday, 2h, 3d, an ISO date…: stored times are ISO instants, so each becomes one.
+      for (const key of ['since', 'until'] as const) if (typeof flags[key] === 'string') filter[key] = parseWhen(key, flags[key] as string);
+      if (typeof flags.limit === 'string') {
+        const limit = Number(flags.limit);
+        if (!Number.isInteger(limit) || limit <= 0) throw new UsageError(`--limit '${flags.limit}' must be a whole number above 0`);
+        filter.limit = limit;
+      }
       if (typeof flags.machine === 'string') filter.machineId = flags.machine; // a machine id (detect --json: machineId)
       const { runs, total } = await backend.invoke('runs/list', filter);
       if (json) {
@@ -17,7 +25,8 @@ export const basicCommands: Record<string, Command> = {
         return 0;
       }
       if (runs.length === 0) {
-        out('No runs yet. Plan a workload and run your first comparison (npm run cli -- run --help).');
+        const filtered = Object.keys(filter).some((k) => k !== 'limit');
+        out(filtered ? 'No run matches these filters (runs --json lists every run).' : 'No runs yet. Plan a workload and run your first comparison (npm run cli -- run --help).');
         return 0;
       }
       out(`${total} run(s) — figures are the ${STEP_STATISTIC}`);

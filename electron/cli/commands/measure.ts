@@ -5,6 +5,7 @@ import type { Machine, MeasureKind } from '../../contract';
 import { measurementFromFile, saveMeasurement } from '../../services/hardware';
 import { parseMachine } from '../../services/tuner';
 import type { Command } from '../command';
+import { UsageError } from '../../kernel';
 
 const KINDS: MeasureKind[] = ['cpuAdam', 'memoryBandwidth', 'hostDevice'];
 const gb = (bytesPerSecond: number) => `${(bytesPerSecond / 1e9).toFixed(2)} GB/s`;
@@ -38,7 +39,13 @@ export const measureCommands: Record<string, Command> = {
         return 0;
       }
       const request: { budgetSeconds?: number; include?: MeasureKind[] } = {};
-      if (typeof flags['budget-seconds'] === 'string') request.budgetSeconds = Number(flags['budget-seconds']);
+      if (typeof flags['budget-seconds'] === 'string') {
+        const text = flags['budget-seconds'];
+        const seconds = Number(text);
+        if (text.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
+          throw new UsageError(`--budget-seconds '${text}' is not a number of seconds from 1 to 3600: e.g. --budget-seconds 30 (10 is quick, 90 thorough)`);
+        request.budgetSeconds = seconds;
+      }
       if (typeof flags.only === 'string') request.include = flags.only.split(',').map((s) => s.trim()) as MeasureKind[];
       for (const k of request.include ?? []) if (!KINDS.includes(k)) throw new Error(`--only: unknown measurement '${k}' (use ${KINDS.join(', ')})`);
       // Progress goes to stderr so --json output stays one parseable document.

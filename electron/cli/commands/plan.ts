@@ -25,7 +25,9 @@ async function modelFlag({ backend, flags }: CommandContext): Promise<string | M
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw Object.assign(new Error('--model needs a preset id or a path to a config.json'), { field: 'model' });
   if (!v.endsWith('.json') && !fs.existsSync(v)) return v; // a preset id; the tuner names unknown ones
+  // The CLI made the path absolute in the user's folder and checked it exists (cli/paths.ts).
   const file = fs.statSync(v).isDirectory() ? path.join(v, 'config.json') : v;
+  if (!fs.existsSync(file)) throw Object.assign(new Error(`--model ${v}: a folder without a config.json (give the config.json, or a Hugging Face model folder holding one)`), { field: 'model' });
   const dir = path.basename(path.dirname(path.resolve(file)));
   const id = path.basename(file) === 'config.json' ? dir : path.basename(file, '.json');
   return backend.invoke('plan/import-hf-config', { text: fs.readFileSync(file, 'utf8'), id });

@@ -14,8 +14,14 @@ export const reportsCommands: Record<string, Command> = {
       const first = typeof flags.runs === 'string' ? flags.runs.split(',') : [];
       const runIds = [...first, ...positionals].map((s) => s.trim()).filter(Boolean);
       const format = flags.format;
-      if (runIds.length === 0 || typeof format !== 'string' || !FORMATS.includes(format as never) || typeof flags.out !== 'string') {
-        out(USAGE);
+      // Each missing or wrong piece named, with the valid choices (not just the usage line).
+      const problems: string[] = [];
+      if (runIds.length === 0) problems.push('--runs is missing: the ids of the runs to export (runs --json lists them), e.g. --runs r1,r2');
+      if (typeof format !== 'string') problems.push(`--format is missing: one of ${FORMATS.join(', ')}`);
+      else if (!FORMATS.includes(format as never)) problems.push(`--format '${format}' is not one I can write: use one of ${FORMATS.join(', ')}`);
+      if (typeof flags.out !== 'string') problems.push(`--out is missing: the file to write${typeof format === 'string' && FORMATS.includes(format as never) ? ` (e.g. --out report.${format === 'bundle' ? 'zip' : format})` : ''}, or a folder for --format bundle`);
+      if (problems.length) {
+        process.stderr.write(problems.map((p) => `error: ${p}`).join('\n') + `\n${USAGE}\n`);
         return 2;
       }
       const pageSize = flags['page-size'];
@@ -26,7 +32,7 @@ export const reportsCommands: Record<string, Command> = {
       const result = await backend.invoke('reports/export', {
         runIds,
         format: format as (typeof FORMATS)[number],
-        path: path.resolve(flags.out),
+        path: path.resolve(flags.out as string), // already absolute: the CLI resolves it in the user's folder
         overwrite: flags.overwrite === true,
         pageSize: pageSize as 'A4' | 'Letter' | undefined,
         includeSamples: flags.samples === true,
