@@ -5,6 +5,7 @@
 // is answered 400/401 and the server stays up.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ApiError, eventNames, isChannel, toWireError, type WireResult } from '../contract';
 import type { Backend } from '../services/backend';
@@ -35,6 +36,7 @@ export interface RunningServer {
 }
 
 const MAX_MESSAGE_BYTES = 1024 * 1024;
+const ANSWER_END = Buffer.from('}}', 'utf8');
 
 const SECURITY_HEADERS = {
   'Content-Security-Policy':
@@ -144,6 +146,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const origin = `http://${hostForUrl}:${port}`;
   const allowedOrigins = new Set([origin, `http://localhost:${port}`, `http://127.0.0.1:${port}`, ...(options.allowedOrigins ?? [])]);
 
+  const upgradedSockets = new WeakMap<WebSocket, Duplex>();
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
     const refuse = (status: string) => {
@@ -161,28 +164,43 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (url.pathname !== '/ws') return refuse('404 Not Found');
       if (!given || !tokensEqual(given, token)) return refuse('401 Unauthorized');
       if (originHeader && !allowedOrigins.has(originHeader)) return refuse('403 Forbidden');
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        upgradedSockets.set(ws, socket);
+        wss.emit('connection', ws, req);
+      });
     } catch {
       refuse('400 Bad Request');
     }
   });
 
   const flows = new Map<WebSocket, Flow>();
+  // An event is serialised and encoded once; every client's frame points at the same bytes.
   const unsubscribers = eventNames.map((name) =>
     options.backend.on(name, (payload) => {
-      const message = JSON.stringify({ event: name, payload });
+      if (flows.size === 0) return;
+      const message = Buffer.from(JSON.stringify({ event: name, payload }), 'utf8');
       for (const flow of flows.values()) flow.sendEvent(message);
     }),
   );
 
-  const answer = async (data: RawData): Promise<string> => {
+  // Frozen answers (the history list kept between writes, backend/index.ts) are serialised and
+  // encoded once, and the bytes reused for every client that asks the same thing until the data
+  // changes: only the id around them is new (a copy, not a UTF-8 encoding of 100 KB per answer).
+  const serialised = new WeakMap<object, Buffer>();
+  const answer = async (data: RawData): Promise<string | Buffer> => {
     let id: unknown = null;
     let result: WireResult<unknown>;
     try {
       const message = JSON.parse(data.toString('utf8')) as { id?: unknown; channel?: unknown; payload?: unknown };
       id = message?.id ?? null;
       if (!isChannel(message?.channel)) throw new ApiError('unknown_channel', `Unknown request '${String(message?.channel)}'.`);
-      result = { ok: true, value: await options.backend.invoke(message.channel, message.payload) };
+      const value = await options.backend.invoke(message.channel, message.payload);
+      if (value !== null && typeof value === 'object' && Object.isFrozen(value)) {
+        let bytes = serialised.get(value);
+        if (bytes === undefined) serialised.set(value, (bytes = Buffer.from(JSON.stringify(value), 'utf8')));
+        return Buffer.concat([Buffer.from(`{"id":${JSON.stringify(id)},"result":{"ok":true,"value":`, 'utf8'), bytes, ANSWER_END]);
+      }
+      result = { ok: true, value };
     } catch (error) {
       result = { ok: false, error: toWireError(error) };
     }
@@ -193,7 +211,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     sockets.add(ws);
     // Requests in flight per socket and unsent bytes are capped (ws-flow.ts): a client that stops
     // reading, or pipelines thousands of requests, cannot grow serve until it runs out of memory.
-    flows.set(ws, attachFlow(ws, { handle: answer }));
+    flows.set(ws, attachFlow(ws, { handle: answer, socket: upgradedSockets.get(ws) }));
+    upgradedSockets.delete(ws);
     ws.on('close', () => {
       sockets.delete(ws);
       flows.delete(ws);

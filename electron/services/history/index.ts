@@ -43,6 +43,9 @@ interface DetailRow {
   snapshot: string | null;
 }
 
+/** Filters whose `runs/list` page is kept between writes (the oldest goes first). */
+const LIST_CACHE_ENTRIES = 64;
+
 /** A stored JSON document of run `id`; a damaged one is a stored-data error naming the column. */
 const parseJson = (id: string, column: string, text: string | null): unknown => {
   if (text === null) return null;
@@ -90,24 +93,34 @@ export class HistoryStore {
       throw explainSqliteError(error, path.join(this.dataDir, 'history.db')); // the file: its message names the folder
     }
   }
+  /** A write that may change what `runs/list` shows (every write but samples): the kept pages go. */
+  private write<T>(work: () => T): T {
+    try {
+      return this.guard(work);
+    } finally {
+      this.runsWrites++;
+    }
+  }
+  private runsWrites = 0;
   createRun(run: NewRun): void {
-    this.guard(() => createRun(this.db, this.owner, run));
+    this.write(() => createRun(this.db, this.owner, run));
   }
   startRun(id: string, start: RunStart): void {
-    this.guard(() => startRun(this.db, id, start));
+    this.write(() => startRun(this.db, id, start));
   }
   recordHello(id: string, hello: unknown): void {
-    this.guard(() => recordDocument(this.db, id, 'hello', hello));
+    this.write(() => recordDocument(this.db, id, 'hello', hello));
   }
   recordConfig(id: string, config: unknown): void {
-    this.guard(() => recordDocument(this.db, id, 'config', config));
+    this.write(() => recordDocument(this.db, id, 'config', config));
   }
   appendSamples(id: string, samples: readonly RunSample[]): void {
+    // samples only: the runs/list pages kept stay valid
     this.guard(() => insertSamples(this.db, id, samples));
   }
   /** Returns false when the run had already ended (the first end wins). */
   finishRun(id: string, end: RunEnd): boolean {
-    return this.guard(() => finishRun(this.db, id, end));
+    return this.write(() => finishRun(this.db, id, end));
   }
   samples(id: string): RunSample[] {
     return this.guard(() => readSamples(this.db, id));
@@ -167,10 +180,45 @@ export class HistoryStore {
       });
     });
   }
+  /**
+   * `runs/list`: filters and their indexes live with the other history queries (queries.ts). A
+   * page is kept per filter until the runs change (a write of this store other than samples, or a
+   * commit by another connection: `PRAGMA data_version`), and handed out deep-frozen: 100 clients
+   * reading history with filters during a sweep cost a query per filter per run transition, not
+   * one per request (issue 19.4). Code writing through `db` directly is not seen.
+   */
   listRuns(filter: RunFilter = {}): { runs: RunSummary[]; total: number } {
-    // Filters and their indexes live with the other history queries (queries.ts).
-    return this.guard(() => listRuns(this.db, filter));
+    return this.guard(() => {
+      const version = this.dataVersion();
+      if (version !== this.listVersion) {
+        this.listCache.clear();
+        this.listVersion = version;
+      }
+      const key = JSON.stringify(filter);
+      const hit = this.listCache.get(key);
+      if (hit) return hit;
+      const page = listRuns(this.db, filter);
+      for (const run of page.runs) Object.freeze(Object.freeze(run).tags);
+      const frozen = Object.freeze({ runs: Object.freeze(page.runs) as RunSummary[], total: page.total }); // read-only: shared by every caller
+      if (this.listCache.size >= LIST_CACHE_ENTRIES) this.listCache.delete(this.listCache.keys().next().value!);
+      this.listCache.set(key, frozen);
+      return frozen;
+    });
   }
+  private readonly listCache = new Map<string, { runs: RunSummary[]; total: number }>();
+  private listVersion = '';
+  private versionStatement: ReturnType<Database['prepare']> | null = null;
+  /** This store's writes to runs, and SQLite's count of commits by other connections. */
+  private dataVersion(): string {
+    // SQLite is asked once per event-loop turn: the requests read in one turn see one state.
+    if (this.othersVersion === null) {
+      this.versionStatement ??= this.db.prepare('PRAGMA data_version');
+      this.othersVersion = (this.versionStatement.get() as { data_version: number }).data_version;
+      setImmediate(() => (this.othersVersion = null));
+    }
+    return `${this.runsWrites}:${this.othersVersion}`;
+  }
+  private othersVersion: number | null = null;
 
   // ---- comparison, repeat groups, edits, import/export (queries.ts, import-export.ts) ----
   compare(ids: readonly string[], baselineId?: string): Comparison {
@@ -180,16 +228,16 @@ export class HistoryStore {
     return this.guard(() => listRepeatGroups(this.db, filter));
   }
   deleteRuns(ids: readonly string[]): number {
-    return this.guard(() => deleteRuns(this.db, ids));
+    return this.write(() => deleteRuns(this.db, ids));
   }
   updateRun(id: string, change: { tags?: string[]; notes?: string }): RunSummary {
-    return this.guard(() => updateRun(this.db, id, change));
+    return this.write(() => updateRun(this.db, id, change));
   }
   exportRuns(ids?: readonly string[], source: RunsFile['source'] = null): RunsFile {
     return this.guard(() => exportRuns(this.db, ids, source));
   }
   importRuns(content: RunsFile, options: ImportOptions): ImportResult {
-    return this.guard(() => importRuns(this.db, content, options));
+    return this.write(() => importRuns(this.db, content, options));
   }
 
   close(): void {
@@ -208,6 +256,8 @@ export class HistoryStore {
         // busy (another process reading) or read-only: its own close, or the next open, checkpoints
       }
       forgetStatements(this.db);
+      this.versionStatement = null;
+      this.listCache.clear();
       this.db.close();
     }
   }
