@@ -31,7 +31,29 @@ export const ReportExportResponseSchema = z.object({
   ms: z.number().optional(),
 });
 
+// A report made for the browser to download (serve: the file goes to the computer with the
+// browser, not to a path on the server). The bytes come back over the token-guarded connection;
+// a bundle comes as a .zip, CSV as the runs table.
+export const ReportDownloadRequestSchema = z
+  .object({
+    runIds: z.array(z.string().min(1).max(200)).min(1).max(1000),
+    format: ReportFormatSchema,
+    pageSize: PageSizeSchema.optional(),
+    baselineId: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+
+export const ReportDownloadResponseSchema = z.object({
+  fileName: z.string(),
+  mimeType: z.string(),
+  bytes: z.number().int().nonnegative(),
+  base64: z.string(),
+  ms: z.number().optional(),
+});
+
 export type ReportFormat = z.infer<typeof ReportFormatSchema>;
+export type ReportDownloadRequest = z.infer<typeof ReportDownloadRequestSchema>;
+export type ReportDownloadResponse = z.infer<typeof ReportDownloadResponseSchema>;
 export type PageSize = z.infer<typeof PageSizeSchema>;
 export type ReportExportRequest = z.infer<typeof ReportExportRequestSchema>;
 export type ReportExportResponse = z.infer<typeof ReportExportResponseSchema>;
@@ -49,6 +71,7 @@ export const reportExtensions: Record<ReportFormat, string[]> = {
 // was not given), bad_path, not_found (a run id), pdf_failed.
 export const reportsRequests = {
   'reports/export': { request: ReportExportRequestSchema, response: ReportExportResponseSchema },
+  'reports/download': { request: ReportDownloadRequestSchema, response: ReportDownloadResponseSchema },
 } as const;
 
 export const reportsEvents = {} as const;

@@ -1,7 +1,7 @@
 // History commands: compare runs, move runs between machines as JSON, load the sample dataset.
 import fs from 'node:fs';
 import path from 'node:path';
-import { deltaRows, type Comparison } from '../../contract';
+import { configDiffSectionsOfDiff, deltaRows, type Comparison } from '../../contract';
 import { convertRunnerSweep, writeRunsFile } from '../../services/history';
 import type { Command, CommandContext } from '../command';
 
@@ -26,10 +26,19 @@ export function printComparison(c: Comparison, out: (line: string) => void): voi
     out(`  ${(r.label + (r.isBaseline ? ' (baseline)' : '')).padEnd(width)}  ${fmt(r.median).padStart(8)}  ${delta.padStart(9)}  n=${r.n}  min ${fmt(r.min)} max ${fmt(r.max)} sd ${fmt(r.stdev, 2)}  raw [${r.values.map((v) => fmt(v)).join(', ')}]`);
   }
   for (const w of c.warnings) out(`warning: ${w}`);
-  if (c.configDiff.length) {
+  // The Compare page's grouping: one column per repeat group, keys by section, an engine's keys
+  // compared only among that engine's groups ("n/a" for the others).
+  const columns = c.groups.map((g) => c.runs.findIndex((r) => r.id === g.runIds[0]));
+  const sections = configDiffSectionsOfDiff(c.configDiff, columns, c.groups.map((g) => g.engine), ['strategy', 'prediction']);
+  if (sections.some((s) => s.rows.length)) {
     out('');
-    out('Config differences:');
-    for (const d of c.configDiff.slice(0, 20)) out(`  ${d.path}: ${d.values.join(' | ')}`);
+    out(`Config differences (${c.groups.map((g) => g.label).join(' | ')}):`);
+    for (const s of sections.filter((x) => x.rows.length)) {
+      const na = c.groups.filter((_, i) => !s.applies[i]).map((g) => g.label);
+      out(`  ${s.title}${na.length ? ` (not applicable to ${na.join(', ')})` : ''}:`);
+      for (const d of s.rows.slice(0, 20)) out(`    ${d.path}: ${d.values.map((v, i) => (s.applies[i] ? v : 'n/a')).join(' | ')}`);
+      if (s.rows.length > 20) out(`    … ${s.rows.length - 20} more`);
+    }
   }
   if (c.snapshotDiff.length) {
     out('');

@@ -4,7 +4,7 @@
 // on webContents.printToPDF). close() stops the default browser; the owner calls it on shutdown.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiError, type Comparison, type ReportExportRequest, type ReportExportResponse, type RunDetail } from '../../contract';
+import { ApiError, type Comparison, type ReportDownloadRequest, type ReportDownloadResponse, type ReportExportRequest, type ReportExportResponse, type RunDetail } from '../../contract';
 import { bundleEntries } from './bundle';
 import { assertReplaceableBundle } from './bundle-guard';
 import { runsCsv, samplesCsv } from './csv';
@@ -41,6 +41,8 @@ export interface ReportsDeps {
 
 export interface ReportsService {
   export(request: ReportExportRequest): Promise<ReportExportResponse>;
+  /** The report's bytes for a browser download (serve): nothing is written on the server. */
+  download(request: ReportDownloadRequest): Promise<ReportDownloadResponse>;
   /** The HTML of a report without writing it (the PDF path and the benchmarks use it). */
   html(runIds: string[], options?: { baselineId?: string; pageSize?: 'A4' | 'Letter' }): string;
   /** Stops the default Chromium if one was started (a renderer passed in belongs to the caller). */
@@ -72,8 +74,52 @@ export function createReports(deps: ReportsDeps): ReportsService {
     return runsCsv(runs, comparisonOf(runs, baselineId), baselineId);
   };
 
+  const printPdf = async (runs: ReportRun[], baselineId: string | undefined, pageSize: 'A4' | 'Letter') => {
+    try {
+      return await pdfRenderer(htmlOf(runs, baselineId, pageSize), { pageSize });
+    } catch (error) {
+      throw new ApiError('pdf_failed', error instanceof PdfError ? error.message : `Printing the PDF failed: ${(error as Error).message}`);
+    }
+  };
+  const jsonOf = (ids: string[]) =>
+    JSON.stringify(
+      deps.exportRuns ? deps.exportRuns(ids) : { format: 'offload-studio/run-details', version: 1, exportedAt: now().toISOString(), runs: ids.map((id) => deps.getRun(id)) },
+      null,
+      2,
+    ) + '\n';
+
   return {
     html: (runIds, options = {}) => htmlOf(load(runIds), options.baselineId, options.pageSize),
+    async download(request) {
+      const started = performance.now();
+      const runs = load(request.runIds);
+      const stamp = now().toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
+      const name = `offload-studio-report-${stamp}`;
+      let data: Buffer;
+      let fileName: string;
+      let mimeType: string;
+      switch (request.format) {
+        case 'html':
+          [data, fileName, mimeType] = [Buffer.from(htmlOf(runs, request.baselineId, request.pageSize)), `${name}.html`, 'text/html;charset=utf-8'];
+          break;
+        case 'pdf':
+          [data, fileName, mimeType] = [await printPdf(runs, request.baselineId, request.pageSize ?? 'A4'), `${name}.pdf`, 'application/pdf'];
+          break;
+        case 'csv':
+          [data, fileName, mimeType] = [Buffer.from(csvOf(runs, request.baselineId)), `${name}.csv`, 'text/csv;charset=utf-8'];
+          break;
+        case 'json':
+          [data, fileName, mimeType] = [Buffer.from(jsonOf(request.runIds)), `${name}.json`, 'application/json'];
+          break;
+        case 'bundle': {
+          const entries = bundleEntries(runs, { generatedAt: now(), appVersion: deps.appVersion });
+          data = buildZip(entries.map((e) => ({ ...e, name: `${name}/${e.name}` })), now());
+          [fileName, mimeType] = [`${name}.zip`, 'application/zip'];
+          break;
+        }
+      }
+      return { fileName, mimeType, bytes: data.length, base64: data.toString('base64'), ms: Math.round(performance.now() - started) };
+    },
     close: async () => {
       await ownRenderer?.close();
     },
@@ -90,17 +136,9 @@ export function createReports(deps: ReportsDeps): ReportsService {
         case 'html':
           bytes = writeFileAtomic(target.path, htmlOf(runs, request.baselineId, request.pageSize));
           break;
-        case 'pdf': {
-          const pageSize = request.pageSize ?? 'A4';
-          let pdf: Buffer;
-          try {
-            pdf = await pdfRenderer(htmlOf(runs, request.baselineId, pageSize), { pageSize });
-          } catch (error) {
-            throw new ApiError('pdf_failed', error instanceof PdfError ? error.message : `Printing the PDF failed: ${(error as Error).message}`);
-          }
-          bytes = writeFileAtomic(target.path, pdf);
+        case 'pdf':
+          bytes = writeFileAtomic(target.path, await printPdf(runs, request.baselineId, request.pageSize ?? 'A4'));
           break;
-        }
         case 'csv': {
           bytes = writeFileAtomic(target.path, csvOf(runs, request.baselineId));
           if (request.includeSamples) {
@@ -111,13 +149,9 @@ export function createReports(deps: ReportsDeps): ReportsService {
           }
           break;
         }
-        case 'json': {
-          const document = deps.exportRuns
-            ? deps.exportRuns(request.runIds)
-            : { format: 'offload-studio/run-details', version: 1, exportedAt: now().toISOString(), runs: request.runIds.map((id) => deps.getRun(id)) };
-          bytes = writeFileAtomic(target.path, JSON.stringify(document, null, 2) + '\n');
+        case 'json':
+          bytes = writeFileAtomic(target.path, jsonOf(request.runIds));
           break;
-        }
         case 'bundle': {
           const entries = bundleEntries(runs, { includeSamples: request.includeSamples, generatedAt: now(), appVersion: deps.appVersion });
           if (target.folder) bytes = writeFolderAtomic(target.path, entries);

@@ -5,6 +5,7 @@
 // The page records data arrival → every chart 'finished' in data-render-ms (tests, bench).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
+  configDiffSectionsOfDiff,
   DARK_THEME,
   LIGHT_THEME,
   deltaRows,
@@ -25,7 +26,8 @@ import { formatBytes, formatNumber } from '../format';
 import { isDarkTheme } from '../theme';
 import { useApp } from '../stores/app';
 import { useCompare } from '../stores/compare';
-import { useReports } from '../stores/reports';
+import { downloadReport, useReports } from '../stores/reports';
+import { transport } from '../api/client';
 
 const CHART_COUNT = 5;
 const BAR_METRICS: MetricId[] = ['tflopsPerGpu', 'tokensPerSecond', 'stepSeconds'];
@@ -114,12 +116,84 @@ function DiffTable({ title, entries, labels, testId }: { title: string; entries:
   );
 }
 
+/**
+ * Config differences, full width: one column per repeat group (repeats share a config), only the
+ * keys that differ, grouped as knobs / DeepSpeed config / FSDP2 settings / workload. A key of one
+ * engine's config is compared only among that engine's columns; the others read "not applicable"
+ * (with FSDP2 in the set, the DeepSpeed keys the DeepSpeed runs share are not "differences").
+ */
+function ConfigDiff({ c }: { c: Comparison }) {
+  const columns = c.groups.map((g) => c.runs.findIndex((r) => r.id === g.runIds[0]));
+  const sections = configDiffSectionsOfDiff(c.configDiff, columns, c.groups.map((g) => g.engine), ['strategy', 'prediction']);
+  const shown = sections.filter((s) => s.rows.length > 0 || (s.same > 0 && s.applies.some((a) => !a)));
+  const differing = sections.reduce((n, s) => n + s.rows.length, 0);
+  return (
+    <Card title="Config differences" testId="config-diff">
+      <p className="muted small" data-testid="config-diff-summary">
+        {differing === 0 ? 'The configs of these groups do not differ.' : `${differing} key(s) differ between ${c.groups.length} group(s); repeats share their group's config.`}
+      </p>
+      {shown.map((s) => {
+        const na = c.groups.filter((_, i) => !s.applies[i]).map((g) => g.label);
+        const applicable = c.groups.filter((_, i) => s.applies[i]).map((g) => g.label);
+        return (
+          <section key={s.id} className="config-diff-section" data-testid={`config-diff-${s.id}`}>
+            <h4>
+              {s.title} <span className="muted small">· {s.rows.length} differ{s.same > 0 ? `, ${s.same} shared` : ''}</span>
+            </h4>
+            {na.length > 0 && (
+              <p className="muted small" data-testid="config-diff-na">
+                Not applicable to {na.join(', ')}; compared among {applicable.join(', ') || 'none'} only.
+              </p>
+            )}
+            {s.rows.length > 0 && (
+              <div className="diff-scroll">
+                <table className="table diff-table">
+                  <thead>
+                    <tr>
+                      <th>Key</th>
+                      {c.groups.map((g) => (
+                        <th key={g.key}>
+                          <span className="strategy-cell">
+                            <span className="swatch" style={{ background: strategyColor(g.strategy) }} aria-hidden="true" />
+                            {g.label}
+                          </span>
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {s.rows.map((d) => {
+                      const first = d.values.find((_, i) => s.applies[i]);
+                      return (
+                        <tr key={d.path}>
+                          <td className="mono">{d.path}</td>
+                          {d.values.map((v, i) => (
+                            <td key={i} className={!s.applies[i] ? 'muted small' : `mono${v !== first ? ' diff-changed' : ''}`}>
+                              {v}
+                            </td>
+                          ))}
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </section>
+        );
+      })}
+    </Card>
+  );
+}
+
 export function ComparePage() {
   const { ids, comparison: c, loading, error, load, baselineId, setBaseline, metric, setMetric, arrivedAt } = useCompare();
   const go = useApp((s) => s.go);
   const root = useRef<HTMLDivElement | null>(null);
   const finished = useRef(new Set<string>());
   const [dark] = useState(() => isDarkTheme());
+  const [downloading, setDownloading] = useState(false);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
 
   useEffect(() => {
     void load();
@@ -180,6 +254,25 @@ export function ComparePage() {
               }} data-testid="compare-report">
               Export a report…
             </button>
+            {/* Under serve: the report straight into this browser's downloads (the comparison's runs and baseline). */}
+            {transport === 'server' && (
+              <button
+                type="button"
+                className="secondary"
+                disabled={!c || downloading}
+                data-testid="compare-download"
+                onClick={() => {
+                  const base = c?.groups.find((g) => g.isBaseline)?.runIds[0];
+                  setDownloading(true);
+                  setDownloadError(null);
+                  downloadReport({ runIds: c ? c.runs.map((r) => r.id) : ids, format: 'html', baselineId: base })
+                    .catch((e: unknown) => setDownloadError((e as Error).message ?? String(e)))
+                    .finally(() => setDownloading(false));
+                }}
+              >
+                {downloading ? 'Preparing…' : 'Download report (HTML)'}
+              </button>
+            )}
             <button type="button" className="secondary" onClick={() => go('runs')}>
               Choose runs…
             </button>
@@ -195,6 +288,7 @@ export function ComparePage() {
         </EmptyState>
       )}
       {error && <ErrorBox message={error} onRetry={() => void load()} />}
+      {downloadError && <ErrorBox message={`The report download failed: ${downloadError}`} />}
       {ids.length > 0 && !c && loading && <Skeleton lines={6} />}
       {c && options && (
         <>
@@ -245,7 +339,7 @@ export function ComparePage() {
             <Card title="Predicted vs measured">
               <Chart option={options.predicted} height={300} testId="chart-predicted" ariaLabel="Predicted versus measured per run" onRendered={on.predicted} />
             </Card>
-            <DiffTable title="Config differences" entries={c.configDiff} labels={runLabels} testId="config-diff" />
+            <ConfigDiff c={c} />
             <DiffTable title="System differences (machine and software)" entries={c.snapshotDiff} labels={runLabels} testId="system-diff" />
           </div>
         </>

@@ -106,9 +106,22 @@ export function ReportsPage() {
             <label className="reports-check">
               <input type="checkbox" checked={r.overwrite} onChange={(e) => r.set({ overwrite: e.target.checked })} /> Overwrite if it exists
             </label>
-            <button type="button" data-testid="report-export" disabled={r.busy || r.selected.length === 0 || !r.path} onClick={() => void r.exportNow()}>
-              {r.busy ? 'Exporting…' : 'Export'}
-            </button>
+            <span className="button-row">
+              <button type="button" data-testid="report-export" disabled={r.busy || r.selected.length === 0 || !r.path} onClick={() => void r.exportNow()}>
+                {r.busy ? 'Exporting…' : transport === 'server' ? 'Save on the server' : 'Export'}
+              </button>
+              {/* Under serve the browser can take the file itself: made by the backend, sent over the token-guarded connection. */}
+              {transport === 'server' && (
+                <button type="button" className="secondary" data-testid="report-download" disabled={r.busy || r.selected.length === 0} onClick={() => void r.downloadNow()}>
+                  Download to this computer
+                </button>
+              )}
+            </span>
+            {r.downloaded && (
+              <p className="reports-done" data-testid="report-downloaded">
+                Downloaded <code>{r.downloaded}</code> (your browser's downloads).
+              </p>
+            )}
             {r.error && (
               <div className="error-box" role="alert" data-testid="report-error">
                 {r.error.code === 'exists' ? (

@@ -1,6 +1,6 @@
 // Reports domain state: which runs, which format, where to write it, and the last export's outcome.
 import { create } from 'zustand';
-import type { PageSize, ReportExportResponse, ReportFormat } from '../../../electron/contract';
+import type { PageSize, ReportDownloadRequest, ReportExportResponse, ReportFormat } from '../../../electron/contract';
 import { api } from '../api/client';
 
 const EXT: Record<ReportFormat, string> = { html: '.html', pdf: '.pdf', csv: '.csv', json: '.json', bundle: '' };
@@ -9,6 +9,28 @@ const EXT: Record<ReportFormat, string> = { html: '.html', pdf: '.pdf', csv: '.c
 export function pathForFormat(path: string, format: ReportFormat): string {
   const base = path.replace(/\.(html?|pdf|csv|json|zip)$/i, '');
   return base + EXT[format];
+}
+
+/**
+ * A report downloaded by the browser (serve): the backend makes it (nothing is written on the
+ * server), its bytes come back over the token-guarded connection, and the page hands them to the
+ * browser as a file download. Returns the file name.
+ */
+export async function downloadReport(request: ReportDownloadRequest): Promise<string> {
+  const file = await api.invoke('reports/download', request);
+  const binary = atob(file.base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const url = URL.createObjectURL(new Blob([bytes], { type: file.mimeType }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = file.fileName;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return file.fileName;
 }
 
 interface ReportsState {
@@ -21,10 +43,13 @@ interface ReportsState {
   busy: boolean;
   result: ReportExportResponse | null;
   error: { code: string; message: string } | null;
+  /** The last browser download's file name. */
+  downloaded: string | null;
   toggle(id: string): void;
   setSelected(ids: string[]): void;
   set(patch: Partial<Pick<ReportsState, 'format' | 'path' | 'overwrite' | 'pageSize' | 'includeSamples'>>): void;
   exportNow(): Promise<void>;
+  downloadNow(): Promise<void>;
 }
 
 export const useReports = create<ReportsState>((set, get) => ({
@@ -37,6 +62,7 @@ export const useReports = create<ReportsState>((set, get) => ({
   busy: false,
   result: null,
   error: null,
+  downloaded: null,
   toggle(id) {
     const { selected } = get();
     set({ selected: selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id] });
@@ -47,7 +73,7 @@ export const useReports = create<ReportsState>((set, get) => ({
   set(patch) {
     const next = { ...patch };
     if (patch.format && !patch.path) next.path = pathForFormat(get().path, patch.format);
-    set({ ...next, result: null, error: null });
+    set({ ...next, result: null, error: null, downloaded: null });
   },
   async exportNow() {
     const { selected, format, path, overwrite, pageSize, includeSamples } = get();
@@ -55,6 +81,17 @@ export const useReports = create<ReportsState>((set, get) => ({
     try {
       const result = await api.invoke('reports/export', { runIds: selected, format, path, overwrite, pageSize, includeSamples });
       set({ result, busy: false });
+    } catch (error) {
+      const e = error as { code?: string; message?: string };
+      set({ error: { code: e.code ?? 'error', message: e.message ?? String(error) }, busy: false });
+    }
+  },
+  async downloadNow() {
+    const { selected, format, pageSize } = get();
+    set({ busy: true, error: null, result: null, downloaded: null });
+    try {
+      const fileName = await downloadReport({ runIds: selected, format, pageSize, baselineId: selected[0] });
+      set({ downloaded: fileName, busy: false });
     } catch (error) {
       const e = error as { code?: string; message?: string };
       set({ error: { code: e.code ?? 'error', message: e.message ?? String(error) }, busy: false });

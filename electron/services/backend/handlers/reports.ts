@@ -4,7 +4,7 @@ import type { HandlerMap } from '../handler-types';
 import { appVersion } from '../version';
 
 /** `pdfRenderer`: the Electron shell passes one built on webContents.printToPDF; default: a kept-alive headless Chromium. */
-export function reportsHandlers(ctx: BackendContext, options: { pdfRenderer?: PdfRenderer } = {}): HandlerMap<'reports/export'> {
+export function reportsHandlers(ctx: BackendContext, options: { pdfRenderer?: PdfRenderer } = {}): HandlerMap<'reports/export' | 'reports/download'> {
   const reports = createReports({
     getRun: (id) => ctx.history.getRun(id, 0),
     compare: (ids, baselineId) => ctx.history.compare(ids, baselineId),
@@ -16,5 +16,6 @@ export function reportsHandlers(ctx: BackendContext, options: { pdfRenderer?: Pd
   ctx.onClose(() => reports.close());
   return {
     'reports/export': (request) => reports.export(request),
+    'reports/download': (request) => reports.download(request),
   };
 }
