@@ -5,12 +5,14 @@ import { ApiError, INTERPRETER_PATH_MESSAGE, INTERPRETER_PATH_PATTERN, type Inte
 import { appVenvDir, findCandidates, pythonIn } from './candidates';
 import { probeInterpreter as probe, type ProbeOptions } from './probe';
 import { rememberInterpreter, selectedInterpreter as readSelected } from './settings';
+import type { ProbeCache } from './probe-cache';
 
 export { startInstall, type InstallHandle, type InstallOptions } from './install';
 export { engineRequirements, FALLBACK_REQUIREMENTS } from './requirements';
 export { missingPieces } from './missing';
 export { appVenvDir, findCandidates } from './candidates';
 export { chooseInterpreter, engineVenvs, venvPython, type InterpreterChoice } from './choose';
+export { createProbeCache, interpreterFingerprint, type ProbeCache, type ProbeCacheOptions } from './probe-cache';
 
 /** The interpreter remembered in <dataDir>/settings.json (environment/select), or null. */
 export function selectedInterpreter(dataDir: string): Promise<string | null> {
@@ -35,19 +37,41 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   return out;
 }
 
-export async function listInterpreters(dataDir: string, options: { probe?: boolean; extraPaths?: string[] } = {}): Promise<{ candidates: InterpreterCandidate[]; selected: string | null }> {
+/**
+ * Every interpreter found, each probed unless probe is false. With a cache, an interpreter whose
+ * fingerprint (file, package folders, probe script) is unchanged answers from it, unless fresh;
+ * checkedAt is then when the oldest answer shown was probed.
+ */
+export async function listInterpreters(
+  dataDir: string,
+  options: { probe?: boolean; extraPaths?: string[]; fresh?: boolean } = {},
+  cache?: ProbeCache,
+): Promise<{ candidates: InterpreterCandidate[]; selected: string | null; checkedAt?: string }> {
   const selected = await readSelected(dataDir);
   const found = await findCandidates({ dataDir, selected, extraPaths: options.extraPaths });
-  const probes = options.probe === false ? found.map(() => null) : await mapLimit(found, 4, (c) => probe(c.path));
-  return { candidates: found.map((c, i) => ({ ...c, probe: probes[i] })), selected };
+  const started = new Date().toISOString();
+  const answers =
+    options.probe === false
+      ? found.map(() => null)
+      : await mapLimit(found, 4, (c) => (cache ? cache.get(c.path, () => probe(c.path), { fresh: options.fresh }) : probe(c.path)));
+  let checkedAt: string | undefined = options.probe === false ? undefined : started;
+  const candidates = found.map((c, i) => {
+    const answer = answers[i];
+    if (!answer) return { ...c, probe: null };
+    const { cachedAt, ...probed } = answer as InterpreterProbe & { cachedAt?: string };
+    if (cachedAt && checkedAt && cachedAt < checkedAt) checkedAt = cachedAt;
+    return { ...c, probe: probed };
+  });
+  return { candidates, selected, ...(checkedAt ? { checkedAt } : {}) };
 }
 
-export async function selectInterpreter(dataDir: string, path: string | null): Promise<{ selected: string | null; probe: InterpreterProbe | null }> {
+export async function selectInterpreter(dataDir: string, path: string | null, cache?: ProbeCache): Promise<{ selected: string | null; probe: InterpreterProbe | null }> {
   if (path === null) {
     await rememberInterpreter(dataDir, null);
     return { selected: null, probe: null };
   }
-  const result = await probe(path);
+  // The list's answer when the interpreter is unchanged since (selecting the ready one is instant).
+  const { cachedAt: _cachedAt, ...result } = (cache ? await cache.get(path, () => probe(path)) : await probe(path)) as InterpreterProbe & { cachedAt?: string };
   if (!INTERPRETER_PATH_PATTERN.test(result.path))
     throw new ApiError('bad_request', `field 'path': ${result.path} ${INTERPRETER_PATH_MESSAGE}`, 'path');
   // A file that does not run is refused; one that runs but lacks torch is remembered (the

@@ -6,13 +6,16 @@ import { api } from '../api/client';
 interface EnvironmentState {
   candidates: InterpreterCandidate[];
   selected: string | null;
+  /** When the oldest answer shown was probed (the backend keeps answers while interpreters are unchanged). */
+  checkedAt: string | null;
   loading: boolean;
   error: string | null;
   installing: boolean;
   installProgress: InstallProgress | null;
   installStartedAt: number | null;
   installResult: InstallResult | null;
-  list(): Promise<void>;
+  /** fresh: probe every interpreter again (Re-check) instead of the backend's kept answers. */
+  list(fresh?: boolean): Promise<void>;
   select(path: string): Promise<void>;
   install(): Promise<void>;
   cancelInstall(): Promise<void>;
@@ -21,17 +24,18 @@ interface EnvironmentState {
 export const useEnvironment = create<EnvironmentState>((set, get) => ({
   candidates: [],
   selected: null,
+  checkedAt: null,
   loading: false,
   error: null,
   installing: false,
   installProgress: null,
   installStartedAt: null,
   installResult: null,
-  async list() {
+  async list(fresh = false) {
     set({ loading: true, error: null });
     try {
-      const { candidates, selected } = await api.invoke('environment/list', { probe: true });
-      set({ candidates, selected, loading: false });
+      const { candidates, selected, checkedAt } = await api.invoke('environment/list', { probe: true, ...(fresh ? { fresh } : {}) });
+      set({ candidates, selected, checkedAt: checkedAt ?? null, loading: false });
       // With nothing usable selected, take the first ready interpreter (the one a user would pick).
       const current = candidates.find((c) => selected !== null && (c.path === selected || c.probe?.executable === selected));
       const ready = candidates.find((c) => c.probe?.ready);

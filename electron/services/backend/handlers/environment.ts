@@ -1,5 +1,6 @@
 import { ApiError } from '../../../contract';
-import { currentInterpreter, listInterpreters, probeInterpreter, selectInterpreter, startInstall, type InstallHandle } from '../../environment';
+import { createProbeCache, currentInterpreter, listInterpreters, probeInterpreter, selectInterpreter, startInstall, type InstallHandle } from '../../environment';
+import { enginePath } from '../../resources';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 
@@ -54,19 +55,22 @@ export function environmentHandlers(ctx: BackendContext): HandlerMap<Environment
   let install: InstallHandle | null = null;
   // Every probe starts an interpreter: 200 requests must not start 200 of them (issue 20.9).
   const probes = probeGate<Awaited<ReturnType<typeof probeInterpreter>>>(MAX_PROBES_RUNNING, MAX_PROBES_WAITING);
+  // Probe answers kept between Setup visits while each interpreter's files are unchanged (issue 17).
+  const cache = createProbeCache({ script: enginePath('probe.py') });
   ctx.onClose(async () => {
     if (install?.cancel()) await install.result; // never leave a pip process group behind
   });
   return {
-    'environment/list': (request) => listInterpreters(ctx.dataDir, request),
+    'environment/list': ({ fresh, ...request }) => listInterpreters(ctx.dataDir, { ...request, fresh }, cache),
     'environment/probe': (request) => probes.run(request.path, () => probeInterpreter(request.path)),
-    'environment/select': (request) => selectInterpreter(ctx.dataDir, request.path),
+    'environment/select': (request) => selectInterpreter(ctx.dataDir, request.path, cache),
     'environment/current': () => currentInterpreter(ctx.dataDir),
     'environment/install': async (request) => {
       if (install) throw new ApiError('busy', 'An engine install is already running; cancel it or wait for it to finish.');
       install = startInstall({ dataDir: ctx.dataDir, onProgress: (p) => ctx.emit('environment/install-progress', p) });
       try {
         const result = await install.result;
+        cache.invalidate(); // the app's venv changed (or was swapped in)
         if (result.ok && request.select !== false && result.python) await selectInterpreter(ctx.dataDir, result.python);
         return result;
       } finally {

@@ -31,8 +31,15 @@ function Status({ candidate }: { candidate: InterpreterCandidate }) {
   );
 }
 
+/** "just now", "3 min ago", "2 h ago". */
+function checkedAgo(iso: string): string {
+  const s = (Date.now() - Date.parse(iso)) / 1000;
+  if (!Number.isFinite(s) || s < 60) return 'just now';
+  return s < 3600 ? `${Math.round(s / 60)} min ago` : `${Math.round(s / 3600)} h ago`;
+}
+
 export function EnvironmentStep({ done }: StepProps) {
-  const { candidates, selected, loading, error, list, select, install, cancelInstall, installing, installProgress, installStartedAt, installResult } = useEnvironment();
+  const { candidates, selected, checkedAt, loading, error, list, select, install, cancelInstall, installing, installProgress, installStartedAt, installResult } = useEnvironment();
   useEffect(() => {
     if (!candidates.length && !loading) void list();
   }, []);
@@ -85,6 +92,11 @@ export function EnvironmentStep({ done }: StepProps) {
           </tbody>
         </table>
       )}
+      {!loading && checkedAt && (
+        <p className="muted small" data-testid="env-checked-at">
+          Checked {checkedAgo(checkedAt)}; kept until an interpreter or its packages change — Re-check probes again.
+        </p>
+      )}
       {!loading && folded.length > 0 && (
         <details className="small" data-testid="other-interpreters">
           <summary>
@@ -126,8 +138,8 @@ export function EnvironmentStep({ done }: StepProps) {
             Create environment
           </button>
         )}
-        <button type="button" className="secondary" onClick={() => void list()} disabled={loading}>
-          Look again
+        <button type="button" className="secondary" onClick={() => void list(true)} disabled={loading} data-testid="env-recheck" title="Probe every interpreter again (answers are otherwise kept while their files are unchanged)">
+          Re-check
         </button>
         <button type="button" onClick={() => done()} disabled={installing} data-testid="wizard-next">
           {chosen?.probe?.ready ? 'Continue' : 'Continue without a ready engine'}

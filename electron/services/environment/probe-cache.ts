@@ -1,0 +1,109 @@
+// Probe answers kept between visits (issue 17: 14 interpreters took 8–10 s on every Setup visit).
+// Each answer is kept with a fingerprint of what it depends on: the interpreter file (its link and
+// target: path, size, mtime, inode), its environment's pyvenv.cfg and package folders
+// (site-packages / dist-packages, whose mtime changes when pip adds or removes a package), the
+// user's site-packages, the probe script, and the environment variables the probe reads. A changed
+// fingerprint, an answer older than maxAgeMs, or `fresh` (the Re-check button) probes again. A probe
+// that timed out is not kept (it says nothing lasting about the interpreter).
+import { lstat, readdir, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { InterpreterProbe } from '../../contract';
+
+export interface ProbeCacheOptions {
+  /** Answers older than this are probed again even with an unchanged fingerprint (default 6 h). */
+  maxAgeMs?: number;
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  /** The probe script (its mtime is part of every fingerprint). */
+  script?: string;
+  now?: () => number;
+}
+
+export interface ProbeCache {
+  /** The kept answer when its fingerprint still holds, else a new probe (kept unless it timed out). */
+  get(pythonPath: string, probe: () => Promise<InterpreterProbe>, options?: { fresh?: boolean }): Promise<InterpreterProbe & { cachedAt?: string }>;
+  /** Forget one interpreter (after an install into it) or all. */
+  invalidate(pythonPath?: string): void;
+  /** How many answers came from the cache / were probed, since creation. */
+  stats(): { hits: number; probes: number };
+}
+
+async function statLine(file: string, follow = true): Promise<string> {
+  try {
+    const s = follow ? await stat(file) : await lstat(file);
+    return `${file}:${s.size}:${Math.round(s.mtimeMs)}:${s.ino}`;
+  } catch {
+    return `${file}:-`;
+  }
+}
+
+/** Package folders of a Python prefix: lib/python3.X/{site,dist}-packages, lib/python3/dist-packages, local/lib/…. */
+async function packageDirs(prefix: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const lib of [path.join(prefix, 'lib'), path.join(prefix, 'local', 'lib'), path.join(prefix, 'Lib')]) {
+    let names: string[];
+    try {
+      names = (await readdir(lib)).filter((n) => /^python\d/.test(n) || n === 'site-packages');
+    } catch {
+      continue;
+    }
+    for (const n of names.sort()) {
+      if (n === 'site-packages') out.push(path.join(lib, n));
+      else out.push(path.join(lib, n, 'site-packages'), path.join(lib, n, 'dist-packages'));
+    }
+  }
+  return out;
+}
+
+/** What a probe's answer depends on, as one string: equal strings, same answer. */
+export async function interpreterFingerprint(pythonPath: string, options: Pick<ProbeCacheOptions, 'home' | 'env' | 'script'> = {}): Promise<string> {
+  const env = options.env ?? process.env;
+  const file = path.resolve(pythonPath);
+  const prefix = path.dirname(path.dirname(file)); // <prefix>/bin/python3
+  const userLib = path.join(options.home ?? os.homedir(), '.local', 'lib');
+  let userSites: string[] = [];
+  try {
+    userSites = (await readdir(userLib)).filter((n) => /^python\d/.test(n)).sort().map((n) => path.join(userLib, n, 'site-packages'));
+  } catch {
+    // no user site-packages
+  }
+  const files = [await statLine(file, false), await statLine(file), await statLine(path.join(prefix, 'pyvenv.cfg'))];
+  for (const dir of [...(await packageDirs(prefix)), ...userSites]) {
+    const line = await statLine(dir);
+    if (!line.endsWith(':-')) files.push(line);
+  }
+  if (options.script) files.push(await statLine(options.script));
+  const vars = ['PYTHONPATH', 'PYTHONHOME', 'PYTHONUSERBASE', 'CUDA_VISIBLE_DEVICES', 'LD_LIBRARY_PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX'].map((k) => `${k}=${env[k] ?? ''}`);
+  return [...files, ...vars].join('\n');
+}
+
+export function createProbeCache(options: ProbeCacheOptions = {}): ProbeCache {
+  const maxAgeMs = options.maxAgeMs ?? 6 * 3600_000;
+  const now = options.now ?? Date.now;
+  const kept = new Map<string, { fingerprint: string; at: number; probe: InterpreterProbe }>();
+  let hits = 0;
+  let probes = 0;
+  return {
+    async get(pythonPath, probe, { fresh = false } = {}) {
+      const key = path.resolve(pythonPath);
+      const fingerprint = await interpreterFingerprint(key, options);
+      const entry = kept.get(key);
+      if (!fresh && entry && entry.fingerprint === fingerprint && now() - entry.at <= maxAgeMs) {
+        hits++;
+        return { ...entry.probe, cachedAt: new Date(entry.at).toISOString() };
+      }
+      probes++;
+      const answer = await probe();
+      if (/timed out/.test(answer.error ?? '')) kept.delete(key);
+      // Fingerprinted before the probe ran: a change during the probe shows as a change next time.
+      else kept.set(key, { fingerprint, at: now(), probe: answer });
+      return answer;
+    },
+    invalidate(pythonPath) {
+      if (pythonPath === undefined) kept.clear();
+      else kept.delete(path.resolve(pythonPath));
+    },
+    stats: () => ({ hits, probes }),
+  };
+}
