@@ -132,14 +132,18 @@ export function computeWarnings(m: MachineFacts): HardwareWarning[] {
       fix: 'Add a local NVMe SSD and point nvme_path at a folder on it (`df -h FOLDER` shows its free space).',
     });
 
+  // Said about this machine, not about a model nobody chose yet (issue 17: "a 70B warning before any
+  // model is chosen"): how large a model its memory holds with CPU offload. Shown while that is below
+  // the largest preset; the Plan page checks the chosen model itself. The id is kept for old readers.
   const needed = HOST_BYTES_PER_PARAM * REFERENCE_MODEL_PARAMS;
   if (memory.totalBytes < needed) {
     const fits = memory.totalBytes / HOST_BYTES_PER_PARAM / 1e9;
+    const size = fits < 1 ? `${Math.round(fits * 1000)} million` : `${fits < 10 ? fits.toFixed(1) : Math.round(fits)} billion`;
     out.push({
       id: 'host-ram-70b',
       severity: 'info',
-      message: `CPU offload of a 70B model needs ~${fmt(needed)} host RAM (~${HOST_BYTES_PER_PARAM} B/param for optimizer states, params, gradients and buffers); this machine has ${fmt(memory.totalBytes)}, enough for ~${fits < 10 ? fits.toFixed(1) : Math.round(fits)}B parameters.`,
-      fix: 'Plan a smaller model, offload parameters to NVMe (ZeRO-Infinity), or spread the model over more nodes.',
+      message: `With CPU offload, training keeps about ${HOST_BYTES_PER_PARAM} bytes per model parameter in host memory (optimizer state, weights, gradients and copy buffers): this machine's ${fmt(memory.totalBytes)} holds a model of up to about ${size} parameters that way.`,
+      fix: 'For a larger model, offload to NVMe as well (ZeRO-Infinity) or spread it over more machines; the Plan page checks each model you choose.',
     });
   }
 
