@@ -185,9 +185,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   // Frozen answers (the history list kept between writes, backend/index.ts) are serialised and
   // encoded once, and the bytes reused for every client that asks the same thing until the data
-  // changes: only the id around them is new (a copy, not a UTF-8 encoding of 100 KB per answer).
+  // changes: only the id around them is new; the answer goes out as three fragments of one
+  // message (ws-flow.ts), so the shared bytes are neither encoded nor copied per answer.
   const serialised = new WeakMap<object, Buffer>();
-  const answer = async (data: RawData): Promise<string | Buffer> => {
+  const answer = async (data: RawData): Promise<string | Buffer[]> => {
     let id: unknown = null;
     let result: WireResult<unknown>;
     try {
@@ -198,7 +199,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (value !== null && typeof value === 'object' && Object.isFrozen(value)) {
         let bytes = serialised.get(value);
         if (bytes === undefined) serialised.set(value, (bytes = Buffer.from(JSON.stringify(value), 'utf8')));
-        return Buffer.concat([Buffer.from(`{"id":${JSON.stringify(id)},"result":{"ok":true,"value":`, 'utf8'), bytes, ANSWER_END]);
+        return [Buffer.from(`{"id":${JSON.stringify(id)},"result":{"ok":true,"value":`, 'utf8'), bytes, ANSWER_END];
       }
       result = { ok: true, value };
     } catch (error) {

@@ -18,8 +18,8 @@ export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 export interface FlowOptions {
   maxInFlight?: number;
   maxBufferedBytes?: number;
-  /** Handles one request frame; resolves with the answer (text, or its UTF-8 bytes). */
-  handle(data: RawData): Promise<string | Buffer>;
+  /** Handles one request frame; resolves with the answer: its text, or its UTF-8 bytes in parts (sent as fragments of one message). */
+  handle(data: RawData): Promise<string | Buffer[]>;
   /** The socket under `ws` (from the upgrade): corked per event-loop turn while events go out. */
   socket?: Duplex;
 }
@@ -68,7 +68,9 @@ export function attachFlow(ws: WebSocket, options: FlowOptions): Flow {
       .then((answer) => {
         if (tooFarBehind()) return settle();
         // In flight until the answer is handed to the socket: bounded memory per client.
-        ws.send(answer, { binary: false }, () => settle());
+        if (typeof answer === 'string') return ws.send(answer, () => settle());
+        // Fragments of one text message, queued back to back (nothing can come between them).
+        answer.forEach((part, i) => ws.send(part, { binary: false, fin: i === answer.length - 1 }, i === answer.length - 1 ? () => settle() : undefined));
       })
       .catch(() => settle());
   };
