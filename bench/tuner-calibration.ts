@@ -6,7 +6,8 @@
 // strategy. Prints a table and BENCH figures; `--json` prints the fit.
 import fs from 'node:fs';
 import path from 'node:path';
-import { MachineSchema } from '../electron/contract';
+import { MachineSchema, type Machine } from '../electron/contract';
+import { sameMachineKind } from '../electron/services/hardware';
 import { buildProfile, fitCalibration, normalizeMeasurements, sampleFromRun, type CalibrationSample } from '../electron/services/tuner';
 import { reportFigure } from './figure';
 
@@ -18,17 +19,19 @@ interface RunsFile {
   runs: { run: { id: string; strategy: string; status: string; step_seconds: number | null; machine_id: string | null; model: string | null }; details: { spec?: unknown; config?: unknown }; snapshot?: { body?: unknown } | null }[];
 }
 
-/** The measurements of a machine: the fixture host whose machine.json has its machineId. */
-function measurementsFor(machineId: string): unknown {
-  for (const host of fs.readdirSync(hostsDir)) {
-    const file = path.join(hostsDir, host, 'machine.json');
-    if (!fs.existsSync(file)) continue;
-    const m = JSON.parse(fs.readFileSync(file, 'utf8')) as { machineId?: string };
-    if (m.machineId !== machineId) continue;
-    const native = path.join(hostsDir, host, 'native-measure.json');
-    return fs.existsSync(native) ? JSON.parse(fs.readFileSync(native, 'utf8')) : undefined;
-  }
-  return undefined;
+/**
+ * The measurements of a machine: the fixture host whose machine.json has its machineId, else the one
+ * of the same kind (another instance of that hardware — the app borrows the same way, and says so).
+ */
+function measurementsFor(machine: Machine): unknown {
+  const hosts = fs
+    .readdirSync(hostsDir)
+    .map((host) => path.join(hostsDir, host))
+    .filter((dir) => fs.existsSync(path.join(dir, 'machine.json')))
+    .map((dir) => ({ dir, machine: MachineSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, 'machine.json'), 'utf8'))) }));
+  const host = hosts.find((h) => h.machine.machineId === machine.machineId) ?? hosts.find((h) => sameMachineKind(h.machine, machine));
+  const native = host ? path.join(host.dir, 'native-measure.json') : null;
+  return native && fs.existsSync(native) ? JSON.parse(fs.readFileSync(native, 'utf8')) : undefined;
 }
 
 const samples: CalibrationSample[] = [];
@@ -38,7 +41,7 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     if (run.status !== 'completed') continue;
     const machine = MachineSchema.safeParse(snapshot?.body);
     if (!machine.success) continue;
-    const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurementsFor(machine.data.machineId)));
+    const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurementsFor(machine.data)));
     const sample = sampleFromRun({ runId: run.id, strategy: run.strategy, stepSeconds: run.step_seconds, spec: details.spec, config: details.config, model: run.model }, profile);
     if (sample) samples.push(sample);
   }
@@ -93,7 +96,7 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
   for (const { run, details, snapshot } of data.runs) {
     const machine = MachineSchema.safeParse(snapshot?.body);
     if (run.status !== 'completed' || !machine.success || !run.peak_gpu_bytes || !run.peak_host_bytes) continue;
-    const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurementsFor(machine.data.machineId)));
+    const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurementsFor(machine.data)));
     const sample = sampleFromRun({ runId: run.id, strategy: run.strategy, stepSeconds: run.step_seconds, spec: details.spec, config: details.config, model: run.model }, profile);
     if (!sample) continue;
     const w = parseWorkload(sample.workload);

@@ -44,7 +44,7 @@ async function main() {
     const knobs = { ...planned.spec.knobs, ...(run.knobs ?? {}) };
     const pinned = !same(knobs, planned.spec.knobs) || planned.spec.microBatch !== run.microBatch;
     const spec = pinned ? buildRunSpec(plan.workload, run.strategy, { knobs, prediction: null }) : planned.spec;
-    const name = `${String(i + 1).padStart(2, '0')}-${run.strategy}-mb${run.microBatch}${run.knobs?.ratio !== undefined ? `-r${run.knobs.ratio}` : ''}-rep${run.repeat}`;
+    const name = `${String(i + 1).padStart(2, '0')}-${run.strategy}-mb${run.microBatch}${run.knobs?.ratio !== undefined ? `-r${run.knobs.ratio}` : ''}${run.knobs?.cpuadamCoresPerc !== undefined ? `-c${run.knobs.cpuadamCoresPerc}` : ''}-rep${run.repeat}`;
     const file = path.join(outDir, `${name}.json`);
     fs.writeFileSync(file, JSON.stringify({ ...spec, runId: name, warmup: grid.warmup, steps: grid.steps + grid.warmup }, null, 2) + '\n');
     index.push({ file: path.basename(file), strategy: run.strategy, microBatch: run.microBatch, knobs, repeat: run.repeat, configHash: spec.configHash, predicted: spec.prediction?.tflopsPerGpu ?? null });

@@ -215,6 +215,8 @@ export const HardwareProfileSchema = z.object({
   interNodeBytesPerSecond: z.number().nonnegative(),
   diskBytesPerSecond: z.number().nonnegative(),
   hostMemoryBytesPerSecond: z.number().nonnegative(),
+  /** Host memory copy rate (read + write) by thread count, where measured: few cores already draw most of it. */
+  hostMemoryByThreads: z.array(z.object({ threads: z.number().int().positive(), bytesPerSecond: z.number().positive() })).optional(),
   /** CPU Adam (params/s for the whole node) by thread count. */
   cpuAdam: z.array(z.object({ threads: z.number().int().positive(), paramsPerSecond: z.number().positive() })),
   /** Where each figure came from: 'measured' | 'catalog:<id>' | 'default'. */

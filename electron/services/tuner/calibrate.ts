@@ -122,6 +122,13 @@ const SHARED: readonly FactorKey[] = ['compute', 'comm'];
 const OWN: readonly FactorKey[] = FACTOR_KEYS.filter((k) => !SHARED.includes(k));
 const SHARED_PRIOR = 0.05;
 const OWN_PRIOR = 0.15;
+/**
+ * Each strategy may also move the shared compute factor a little (its own deviation, pulled toward 0
+ * by this much more than an own factor is pulled toward 1): host copies and CPU work slow the GPU's
+ * kernels more under some strategies (on the H200, ZeRO-Offload's step grew 2× faster with the micro
+ * batch than the same compute without offload).
+ */
+const COMPUTE_DEVIATION_PRIOR = 1;
 
 interface Levels {
   machine: EfficiencyFactors;
@@ -130,15 +137,20 @@ interface Levels {
 
 function fitLevels(rows: Prepared[]): Levels {
   const strategies = [...new Set(rows.map((r) => r.sample.strategyId))];
-  const n = SHARED.length + OWN.length * strategies.length;
+  const perStrategyUnknowns = OWN.length + 1; // own factors + the compute deviation
+  const n = SHARED.length + perStrategyUnknowns * strategies.length;
   // column index of (strategy, factor) in the unknown vector
   const index = (strategy: string, key: FactorKey) =>
-    SHARED.includes(key) ? SHARED.indexOf(key) : SHARED.length + strategies.indexOf(strategy) * OWN.length + OWN.indexOf(key);
+    SHARED.includes(key) ? SHARED.indexOf(key) : SHARED.length + strategies.indexOf(strategy) * perStrategyUnknowns + OWN.indexOf(key);
+  const deviation = (strategy: string) => SHARED.length + strategies.indexOf(strategy) * perStrategyUnknowns + OWN.length;
+  const isDeviation = (j: number) => j >= SHARED.length && (j - SHARED.length) % perStrategyUnknowns === OWN.length;
   const ata = Array.from({ length: n }, () => new Array<number>(n).fill(0));
   const atb = new Array<number>(n).fill(0);
   const scale = new Array<number>(n).fill(0);
+  const computeColumn = FACTOR_KEYS.indexOf('compute');
   for (const r of rows) {
-    const entries = FACTOR_KEYS.map((key, i) => [index(r.sample.strategyId, key), r.columns[i] / r.y] as const);
+    const entries: (readonly [number, number])[] = FACTOR_KEYS.map((key, i) => [index(r.sample.strategyId, key), r.columns[i] / r.y] as const);
+    entries.push([deviation(r.sample.strategyId), r.columns[computeColumn] / r.y]);
     for (const [j, xj] of entries) {
       scale[j] = Math.max(scale[j], xj);
       atb[j] += xj;
@@ -146,15 +158,21 @@ function fitLevels(rows: Prepared[]): Levels {
     }
   }
   for (let j = 0; j < n; j++) {
-    const lambda = (j < SHARED.length ? SHARED_PRIOR : OWN_PRIOR) * Math.max(scale[j] * scale[j], 1e-6);
+    const weight = j < SHARED.length ? SHARED_PRIOR : isDeviation(j) ? COMPUTE_DEVIATION_PRIOR : OWN_PRIOR;
+    const lambda = weight * Math.max(scale[j] * scale[j], 1e-6);
     ata[j][j] += lambda;
-    atb[j] += lambda; // toward 1
+    if (!isDeviation(j)) atb[j] += lambda; // toward 1 (a deviation toward 0)
   }
-  const f = rows.length ? solve(ata, atb).map((v, j) => (scale[j] < 1e-4 ? 1 : Math.min(CLAMP[1], Math.max(CLAMP[0], v)))) : new Array<number>(n).fill(1);
+  const raw = rows.length ? solve(ata, atb) : new Array<number>(n).fill(1);
+  const f = raw.map((v, j) => (isDeviation(j) ? v : scale[j] < 1e-4 ? 1 : Math.min(CLAMP[1], Math.max(CLAMP[0], v))));
   const machine = { ...UNIT_FACTORS };
   for (const key of SHARED) machine[key] = f[SHARED.indexOf(key)];
   const perStrategy: Record<string, EfficiencyFactors> = {};
-  for (const id of strategies) perStrategy[id] = Object.fromEntries(FACTOR_KEYS.map((key) => [key, f[index(id, key)]])) as unknown as EfficiencyFactors;
+  for (const id of strategies) {
+    const own = Object.fromEntries(FACTOR_KEYS.map((key) => [key, f[index(id, key)]])) as unknown as EfficiencyFactors;
+    own.compute = Math.min(CLAMP[1], Math.max(CLAMP[0], own.compute + f[deviation(id)]));
+    perStrategy[id] = own;
+  }
   return { machine, perStrategy };
 }
 

@@ -10,6 +10,8 @@ export interface TunerMeasurements {
   /** Pageable (not pinned) host→GPU copy rate. */
   hostToDevicePageableBytesPerSecond?: number;
   memoryBandwidthBytesPerSecond?: number;
+  /** The same by thread count, where the measurement swept threads. */
+  memoryBandwidthByThreads?: { threads: number; bytesPerSecond: number }[];
   gpuMatmulTflops?: number;
   diskBytesPerSecond?: number;
   /** The measuring service's own cpuadam_cores_perc pick (knee of its sweep), when it made one. */
@@ -70,6 +72,14 @@ export function normalizeMeasurements(raw: unknown): TunerMeasurements | undefin
   const pageable = isObj(raw.hostDevice) && isObj(raw.hostDevice.pageable) ? raw.hostDevice.pageable : null;
   if (pageable && pos(pageable.h2dBytesPerSecond)) m.hostToDevicePageableBytesPerSecond = pos(pageable.h2dBytesPerSecond);
   if (isObj(raw.memoryBandwidth) && pos(raw.memoryBandwidth.bytesPerSecond)) m.memoryBandwidthBytesPerSecond = pos(raw.memoryBandwidth.bytesPerSecond);
+  if (isObj(raw.memoryBandwidth) && Array.isArray(raw.memoryBandwidth.points)) {
+    const rows = raw.memoryBandwidth.points
+      .filter(isObj)
+      .map((e) => ({ threads: Math.round(pos(e.threads) ?? 0), bytesPerSecond: pos(e.bytesPerSecond) ?? 0 }))
+      .filter((r) => r.threads > 0 && r.bytesPerSecond > 0)
+      .sort((a, b) => a.threads - b.threads);
+    if (rows.length) m.memoryBandwidthByThreads = rows;
+  }
   if (isObj(raw.cpuAdam) && Array.isArray(raw.cpuAdam.points)) {
     const rows = sweepFrom(raw.cpuAdam.points);
     if (rows.length) m.cpuAdam = rows;

@@ -103,6 +103,7 @@ export function buildProfile(machine: Machine, source: HardwareProfile['machineS
     interNodeBytesPerSecond: PROFILE_DEFAULTS.interNodeBytesPerSecond,
     diskBytesPerSecond: disk,
     hostMemoryBytesPerSecond: memBw,
+    ...(measurements?.memoryBandwidthByThreads?.length ? { hostMemoryByThreads: measurements.memoryBandwidthByThreads } : {}),
     cpuAdam,
     sources,
   };

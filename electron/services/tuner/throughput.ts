@@ -161,10 +161,25 @@ export function pageableRate(hw: HardwareProfile): number {
   return hw.hostLinkBytesPerSecond * (isSuperchip(hw) ? THROUGHPUT_CONSTANTS.pageableShare.c2c : THROUGHPUT_CONSTANTS.pageableShare.pcie);
 }
 
-/** Host memory copy rate (read + write bytes/s) of `cores` cores: the measured bandwidth shared per core, capped by the whole. */
-function hostCopyRate(hw: HardwareProfile, cores: number): number {
+/**
+ * Host memory copy rate (read + write bytes/s) of `cores` cores. Measured by thread count where the
+ * measurement swept threads (on the H200 host 8 of 16 threads drew 88% of the bandwidth: a few cores
+ * nearly saturate it), interpolated from the origin to the first point and between points, the
+ * whole-machine figure as the cap; else the measured total shared per core (no better assumption).
+ */
+export function hostCopyRate(hw: HardwareProfile, cores: number): number {
   const all = Math.max(1, hw.physicalCores);
-  return (hw.hostMemoryBytesPerSecond * Math.min(all, Math.max(1, cores))) / all;
+  const c = Math.min(all, Math.max(1, cores));
+  const points = hw.hostMemoryByThreads;
+  if (points?.length) {
+    let [t0, b0] = [0, 0];
+    for (const p of points) {
+      if (c <= p.threads) return Math.min(hw.hostMemoryBytesPerSecond, b0 + ((p.bytesPerSecond - b0) * (c - t0)) / (p.threads - t0));
+      [t0, b0] = [p.threads, p.bytesPerSecond];
+    }
+    return Math.max(b0, hw.hostMemoryBytesPerSecond);
+  }
+  return (hw.hostMemoryBytesPerSecond * c) / all;
 }
 
 export function phaseTimes(x: ThroughputInputs): PhaseTimes {
@@ -261,7 +276,9 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   const cpuExposed = cpuAdam > 0 ? (cpuAdam - Math.max(0, hideable)) / cpuAdam : 0;
   // gradients stream down during backward on a side stream only with overlap_comm (ZeRO) or FSDP2's own streams
   const overlapComm = k.overlapComm ?? SEED_ZERO_KEYS.overlap_comm;
-  const streamOverlap = ds ? (overlapComm ? s.transferOverlap : 0) : s.transferOverlap;
+  // SuperOffload copies each sub-group's gradients to its pinned buffer as backward completes it,
+  // whatever overlap_comm says (the fit of the H200 runs drove this term to its floor either way)
+  const streamOverlap = ds && !s.superOffload ? (overlapComm ? s.transferOverlap : 0) : s.transferOverlap;
   const commExposed = 1 - (ds ? (overlapComm ? s.commOverlap : 0) : s.commOverlap);
 
   return {

@@ -8,10 +8,10 @@ describe('samples/load', () => {
     const backend = createBackend({ dataDir: tmpDir(), transport: 'cli' });
     try {
       const loaded = await backend.invoke('samples/load', {});
-      expect(loaded.files.map((f) => f.split('/').pop())).toEqual(['h200-llama-3.2-3b-tuned.runs.json', 'h200-llama-3.2-3b.runs.json']);
-      expect(loaded.imported).toHaveLength(27);
+      expect(loaded.files.map((f) => f.split('/').pop())).toEqual(['h200-llama-3.2-3b-cores.runs.json', 'h200-llama-3.2-3b-tuned.runs.json', 'h200-llama-3.2-3b.runs.json']);
+      expect(loaded.imported).toHaveLength(31);
       const { runs: all } = await backend.invoke('runs/list', { tag: 'sample' });
-      expect(all).toHaveLength(27);
+      expect(all).toHaveLength(31);
       expect(all.every((r) => r.status === 'completed')).toBe(true);
       // The first sweep (2026-12-02, micro 4, sweep.py's configs): SuperOffload lost to ZeRO-3 offload.
       const runs = all.filter((r) => r.notes.includes('measured 2026-12-02'));
@@ -24,11 +24,15 @@ describe('samples/load', () => {
       expect(runs.every((r) => r.machineId === '705f57569eba7f15')).toBe(true);
       expect(c.configDiff.map((d) => d.path)).toContain('dsConfig.zero_optimization.offload_optimizer.super_offload');
       // The app's own specs (2026-12-03): with the tuner's knobs (ratio 0.1) ZeRO-3 offload is 2.6× its seed (ratio 0.9).
-      const tuned = all.filter((r) => r.notes.includes('measured 2026-12-03'));
+      const tuned = all.filter((r) => r.sweepId === 'sw-sample-h200-llama-3.2-3b-tuned-sweep');
       expect(tuned).toHaveLength(17);
       expect(tuned.every((r) => r.machineId === '705f57569eba7f15')).toBe(true);
+      // SuperOffload's cpuadam_cores_perc, measured on another instance of that machine kind (its own machineId)
+      const cores = all.filter((r) => r.sweepId === 'sw-sample-h200-llama-3.2-3b-cores');
+      expect(cores.length).toBeGreaterThanOrEqual(4);
+      expect(cores.every((r) => r.machineId === '5c8ec6a638dd062a' && r.strategy === 'superoffload')).toBe(true);
       // Loading again imports nothing twice.
-      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(27);
+      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(31);
     } finally {
       await backend.close();
     }

@@ -71,17 +71,25 @@ export function measurementsFor(dataDir: string, machine: Machine, thisHost: boo
   };
 }
 
-/** Whose runs calibrate a plan: the machine's own, else those of machines of its kind. */
+/**
+ * Whose runs calibrate a plan: the machine's own and those of machines of its kind (identical
+ * hardware: a re-started cloud instance, a colleague's twin workstation, a committed sample), pooled —
+ * the per-strategy fit wants every configuration measured on that hardware.
+ */
 export interface CalibrationSource {
   machineIds: string[];
-  borrowed: boolean;
+  /** Completed runs of the machine itself. */
+  own: number;
+  /** Completed runs of machines of its kind. */
+  kin: number;
 }
 
 export function calibrationSource(history: HistoryStore, machine: Machine): CalibrationSource {
-  const own = history.listRuns({ machineId: machine.machineId, status: 'completed', limit: 1 }).total;
-  if (own >= MIN_CALIBRATION_RUNS || machine.gpus.length === 0) return { machineIds: [machine.machineId], borrowed: false };
-  const kin = sameKindMachineIds(history, machine);
-  return kin.length ? { machineIds: [machine.machineId, ...kin], borrowed: true } : { machineIds: [machine.machineId], borrowed: false };
+  const count = (machineId: string) => history.listRuns({ machineId, status: 'completed', limit: 1 }).total;
+  const own = count(machine.machineId);
+  if (machine.gpus.length === 0) return { machineIds: [machine.machineId], own, kin: 0 };
+  const kinIds = sameKindMachineIds(history, machine);
+  return { machineIds: [machine.machineId, ...kinIds], own, kin: kinIds.reduce((a, id) => a + count(id), 0) };
 }
 
 export function calibrationSamples(history: HistoryStore, machine: Machine, measurements: unknown, source = calibrationSource(history, machine)): CalibrationSample[] {
@@ -122,7 +130,7 @@ export interface MachineCalibration {
 /** Everything a plan for `machine` needs from this data folder: its measurements, its calibration, and the notes saying which. */
 export function forMachine(dataDir: string, history: HistoryStore, machine: Machine, thisHost: boolean): MachineCalibration {
   const figures = measurementsFor(dataDir, machine, thisHost, history);
-  let source: CalibrationSource = { machineIds: [machine.machineId], borrowed: false };
+  let source: CalibrationSource = { machineIds: [machine.machineId], own: 0, kin: 0 };
   try {
     source = calibrationSource(history, machine);
   } catch {
@@ -130,11 +138,10 @@ export function forMachine(dataDir: string, history: HistoryStore, machine: Mach
   }
   const fit = calibrate(history, machine, figures.measurements, source);
   const notes = [figures.note];
-  const where = source.borrowed
-    ? `machine(s) ${source.machineIds.slice(1).join(', ')} of the same kind as this one (${machineKindWords(machine)}; this machine has fewer than ${MIN_CALIBRATION_RUNS} runs of its own)`
-    : thisHost
-      ? 'this machine'
-      : `machine ${machine.machineId}`;
+  const self = thisHost ? 'this machine' : `machine ${machine.machineId}`;
+  const where = source.kin
+    ? `${self} (${source.own}) and machine(s) ${source.machineIds.slice(1).join(', ')} of the same kind (${machineKindWords(machine)}; ${source.kin})`
+    : self;
   if (fit) notes.push(calibrationNote(fit, where));
   else if (machine.gpus.length === 0) notes.push('Not calibrated: this machine has no GPU, and CPU smoke runs say nothing about GPU speed.');
   else notes.push(`Not calibrated: fewer than ${MIN_CALIBRATION_RUNS} completed runs of machine ${machine.machineId} in history.`);
