@@ -2,20 +2,30 @@
 // holding the H200 sample runs: a run page opens by URL and agrees with the Runs list (median of
 // measured steps); a strategy keeps its colour across two comparisons; no chart's labels overlap
 // or leave the chart (read from echarts' own rendered text boxes); the Plan page plans for a
-// loaded `detect --json` of an H200 and shows "—" (no bar) for strategies that do not fit.
-// Screenshots go to test-results/e2e/user-view-*.png.
+// loaded `detect --json` of an H200 and shows "—" (no bar) for strategies that do not fit; the
+// numbers agree across Plan, Run, Runs, Compare, CLI compare and the report downloaded by the
+// browser (HTML, CSV, PDF): one baseline (the baseline group's median of repeats), one step
+// statistic (median of measured steps), host memory measured beside predicted.
+// Screenshots go to test-results/e2e/user-view-*.png and to $USER_VIEW_SHOTS (default
+// /tmp/offload-user-view), to be looked at.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { Browser, Page } from 'playwright-core';
+import type { Comparison, RunDetail, RunSpec } from '../../electron/contract';
+import { formatBytes } from '../../electron/contract/format';
 import { launchChromium } from '../helpers/browser';
 import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 import { tmpDir } from '../unit/history-queries/helpers';
+import { parseCsv } from '../unit/reports/csv-parse';
 
 let serve: ServeHandle;
 let browser: Browser;
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');
+const shots = process.env.USER_VIEW_SHOTS ?? path.join(os.tmpdir(), 'offload-user-view');
 const H200 = path.join(repoRoot, 'tests', 'fixtures', 'hosts', 'h200-sxm-x86', 'machine.json');
 
 function cli(args: string[]) {
@@ -33,14 +43,34 @@ interface RunRow {
 let runs: RunRow[] = [];
 // The repeats of one strategy in the plain sample sweep (the tuned samples try other knobs).
 const SWEEP = 'sw-sample-h200-llama-3.2-3b-sweep';
+// The app's own H200 specs (tuned sweep, micro batch 8, with the tuner's predictions): ZeRO-2
+// offload, SuperOffload and ZeRO-3 offload twice each, FSDP2 once.
+const TUNED = ['01-zero2-offload-mb8-rep1', '17-zero2-offload-mb8-rep2', '03-superoffload-mb8-rep1', '16-superoffload-mb8-rep2', '02-zero3-offload-mb8-rep1', '15-zero3-offload-mb8-rep2', '04-fsdp2-cpu-offload-mb8-rep1'];
+const FSDP = '04-fsdp2-cpu-offload-mb8-rep1';
 const idsOf = (strategy: string) => runs.filter((r) => r.strategy === strategy && r.sweepId === SWEEP).map((r) => r.id);
 
 async function waitForChart(page: Page, testId: string) {
   await page.waitForFunction((id) => !!(document.querySelector(`[data-testid="${id}"]`) as unknown as { __echarts?: unknown })?.__echarts, testId);
 }
 
+async function invoke<T>(channel: string, payload: unknown): Promise<T> {
+  const ws = new WebSocket(`${serve.origin.replace('http', 'ws')}/ws?token=${serve.token}`, { headers: { Origin: serve.origin } });
+  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+  const reply = await new Promise<{ result: { ok: boolean; value?: T; error?: unknown } }>((resolve) => {
+    ws.on('message', (d) => {
+      const m = JSON.parse(String(d));
+      if (m.id === 1) resolve(m);
+    });
+    ws.send(JSON.stringify({ id: 1, channel, payload }));
+  });
+  ws.close();
+  if (!reply.result.ok) throw new Error(`${channel}: ${JSON.stringify(reply.result.error)}`);
+  return reply.result.value as T;
+}
+
 beforeAll(async () => {
   fs.mkdirSync(artifacts, { recursive: true });
+  fs.mkdirSync(shots, { recursive: true });
   const dataDir = tmpDir();
   expect(cli(['load-samples', '--data-dir', dataDir])).toMatch(/imported \d+ sample run/);
   runs = JSON.parse(cli(['runs', '--json', '--data-dir', dataDir])) as RunRow[];
@@ -110,6 +140,7 @@ async function shoot(page: Page, name: string) {
   await page.waitForTimeout(300); // charts follow their new size
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${name}: content wider than the window`).toBeLessThanOrEqual(0);
   await page.screenshot({ path: path.join(artifacts, `user-view-${name}.png`), fullPage: true });
+  fs.copyFileSync(path.join(artifacts, `user-view-${name}.png`), path.join(shots, `user-view-${name}.png`));
 }
 
 async function compare(page: Page, ids: string[]) {
@@ -205,6 +236,175 @@ for (const [width, height] of [
       await page.click('[data-testid="compare-report"]');
       await page.waitForSelector('[data-testid="reports-page"]');
       await expect.poll(async () => await page.textContent('[data-testid="reports-page"]')).toContain(`Runs (${idsOf('superoffload').length + idsOf('gpu-zero2').length + idsOf('fsdp2-cpu-offload').length} selected)`);
+      await page.close();
+    });
+
+    it('agrees on the baseline delta, the step statistic and host memory across Plan, Run, Runs, Compare, CLI and the downloaded report', async () => {
+      const page = await browser.newPage({ viewport: { width, height }, acceptDownloads: true });
+      const errors: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      const details = Object.fromEntries(await Promise.all(TUNED.map(async (id) => [id, await invoke<RunDetail>('runs/get', { id })] as const)));
+      const fsdp = details[FSDP];
+      const predicted = (fsdp.spec as RunSpec).prediction!;
+      expect(predicted.hostPeakBytes).toBeGreaterThan(0);
+      const c = await invoke<Comparison>('compare/runs', { ids: TUNED });
+      const base = c.groups.find((g) => g.isBaseline)!;
+      expect(base.runIds.length).toBe(2); // a baseline of two repeats: its median is not either run's figure
+      const pct = (x: number | null | undefined) => (x == null ? '—' : `${x >= 0 ? '+' : '-'}${Math.abs(x).toFixed(1)} %`);
+      const unminus = (t: string | null) => (t ?? '').replace(/\u2212/g, '-').replace(/±/g, '+').trim();
+
+      // Runs list: the step statistic (median of measured steps) of every run.
+      await page.goto(serve.url + '#/runs');
+      await page.waitForSelector('[data-testid="run-row"]');
+      const listStep: Record<string, string> = {};
+      for (const id of TUNED) {
+        await page.fill('[data-testid="runs-search"]', id);
+        listStep[id] = (await page.locator(`[data-run-id="${id}"] [role="gridcell"]`).last().textContent())!.trim();
+        expect(listStep[id]).toBe(details[id].summary.stepSeconds!.toFixed(3));
+      }
+
+      // Run page: the same step figure, host memory measured beside predicted.
+      await page.goto(serve.url + `#/runs/${encodeURIComponent(FSDP)}`);
+      await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${FSDP}"]`);
+      const figure = (label: string) => page.locator('[data-testid="run-figures"] tbody tr', { hasText: label }).locator('td').allTextContents();
+      const runStep = await figure('Step time');
+      expect(runStep[0]).toContain('median of measured steps');
+      expect(runStep[1]).toBe(listStep[FSDP]);
+      const runHost = await figure('Host memory peak');
+      expect(runHost.slice(1, 3)).toEqual([formatBytes(fsdp.summary.peakHostBytes), formatBytes(predicted.hostPeakBytes)]);
+      await shoot(page, `numbers-run-${width}`);
+
+      // Plan: the same workload on the loaded H200 predicts the host memory the run was planned with
+      // (one figure per plan: the table's is the spec's prediction).
+      await page.goto(serve.url + '#/plan');
+      await page.waitForSelector('[data-testid="machine-file"]');
+      await page.setInputFiles('[data-testid="machine-file"]', H200);
+      await expect.poll(async () => await page.textContent('[data-testid="machine-summary"]')).toMatch(/1 × NVIDIA H200/);
+      await page.selectOption('[data-testid="model-select"]', 'llama-3.2-3b');
+      await page.fill('[data-testid="seq-len"]', String(fsdp.spec && (fsdp.spec as RunSpec).seqLen));
+      await page.click('[data-testid="compute-plan"]');
+      await page.waitForSelector('[data-testid="plan-result"]');
+      expect((await page.textContent('[data-testid="strategy-fsdp2-cpu-offload"] [data-testid="strategy-host"]'))?.trim()).toBe(formatBytes(predicted.hostPeakBytes));
+
+      // Compare: the groups' medians and deltas against the baseline group's median of repeats.
+      await compare(page, TUNED);
+      expect(await page.locator('[data-testid="delta-table"] tbody tr.baseline').textContent()).toContain(base.label);
+      const deltaCells = async () => page.$$eval('[data-testid="delta-table"] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 3).map((td) => td.textContent ?? '')));
+      const tflopsCells = await deltaCells();
+      c.groups.forEach((g, i) => {
+        expect(tflopsCells[i][0]).toBe(g.stats.tflopsPerGpu!.median.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
+        expect(unminus(tflopsCells[i][1])).toBe(g.isBaseline ? '—' : pct(g.deltaPct.tflopsPerGpu));
+      });
+      await page.locator('.metric-switch label', { hasText: 'Step time' }).locator('input').check();
+      await expect.poll(async () => (await page.textContent('[data-testid="delta-table"] caption')) ?? '').toMatch(/^Step time/);
+      const stepCells = await deltaCells();
+      c.groups.forEach((g, i) => expect(stepCells[i][0]).toBe(g.stats.stepSeconds!.median.toFixed(3)));
+      const fsdpGroup = c.groups.findIndex((g) => g.runIds.includes(FSDP));
+      expect(stepCells[fsdpGroup][0]).toBe(listStep[FSDP]); // one run: its group's median is its own
+      await page.locator('.metric-switch label', { hasText: 'Model TFLOPS per GPU' }).locator('input').check();
+      // Host memory in the memory chart: the FSDP2 group's bar is the run's measured peak.
+      const hostBar = await page.$eval('[data-testid="chart-memory"]', (el, index) => {
+        const o = (el as unknown as { __echarts: { getOption(): { series: { name: string; xAxisIndex?: number; data: { value: number | null }[] }[]; xAxis: { name?: string }[] } } }).__echarts.getOption();
+        const i = o.series.findIndex((x) => /host/i.test(x.name));
+        return { value: o.series[i].data[index].value, unit: o.xAxis[o.series[i].xAxisIndex ?? i]?.name ?? '' };
+      }, fsdpGroup);
+      const div = /TiB/.test(hostBar.unit) ? 2 ** 40 : /GiB/.test(hostBar.unit) ? 2 ** 30 : 2 ** 20;
+      expect(hostBar.value).toBe(Number((fsdp.summary.peakHostBytes! / div).toPrecision(4)));
+      // Config differences with FSDP2 in the set: DeepSpeed keys compared among the DeepSpeed groups only.
+      expect(await page.textContent('[data-testid="config-diff-deepspeed"] [data-testid="config-diff-na"]')).toContain('FSDP2');
+      expect(await page.locator('[data-testid="config-diff-deepspeed"] tbody tr').count()).toBeLessThan(15);
+      expect(await page.textContent('[data-testid="config-diff-deepspeed"]')).not.toContain('bf16.enabled');
+      expect(await page.$eval('[data-testid="config-diff"]', (el) => el.getBoundingClientRect().width / (el.parentElement!.getBoundingClientRect().width || 1))).toBeGreaterThan(0.95);
+      await shoot(page, `numbers-compare-${width}`);
+      await page.goto(serve.url + '#/compare');
+      await page.waitForSelector('[data-testid="compare-page"][data-render-ms]', { timeout: 30_000 });
+
+      // CLI compare, the same baseline: the same deltas.
+      const cliC = JSON.parse(cli(['compare', ...TUNED, '--baseline', base.runIds[0], '--json', '--data-dir', serve.dataDir])) as Comparison;
+      expect(cliC.groups.map((g) => [g.label, g.isBaseline, pct(g.deltaPct.tflopsPerGpu)])).toEqual(c.groups.map((g) => [g.label, g.isBaseline, pct(g.deltaPct.tflopsPerGpu)]));
+
+      // The report: Compare's download button puts the HTML into this browser's downloads …
+      const [fromCompare] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="compare-download"]')]);
+      expect(fromCompare.suggestedFilename()).toMatch(/^offload-studio-report-.*\.html$/);
+      const compareHtml = fs.readFileSync((await fromCompare.path())!, 'utf8');
+      expect(compareHtml.match(/data-testid="headline">([^<]*)</)![1].startsWith(c.headline!)).toBe(true);
+      // … and the Reports page (the comparison's runs, the baseline group first) downloads HTML, CSV and PDF.
+      await page.click('[data-testid="compare-report"]');
+      await page.waitForSelector('[data-testid="report-download"]');
+      const download = async (format: 'html' | 'csv' | 'pdf') => {
+        await page.check(`input[name="report-format"][value="${format}"]`);
+        const [d] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.click('[data-testid="report-download"]')]);
+        expect(d.suggestedFilename().endsWith(`.${format}`)).toBe(true);
+        await page.waitForSelector('[data-testid="report-downloaded"]');
+        const file = path.join(shots, `report-${width}.${format}`);
+        await d.saveAs(file);
+        return file;
+      };
+      await shoot(page, `numbers-reports-${width}`);
+      const htmlFile = await download('html');
+      const csvFile = await download('csv');
+      const pdfFile = width === 1280 ? await download('pdf') : null;
+
+      // The HTML report, opened in the browser at this size: the same numbers, laid out to read.
+      const report = await browser.newPage({ viewport: { width, height } });
+      await report.goto('file://' + htmlFile);
+      expect(await report.textContent('[data-testid="baseline"]')).toBe(`${base.label}, median of 2 repeats`);
+      const headline = (await report.textContent('[data-testid="headline"]'))!;
+      expect(headline.startsWith(c.headline!)).toBe(true);
+      const bodyText = (await report.textContent('body'))!;
+      expect(bodyText.split(c.headline!).length - 1).toBe(1); // the headline once
+      expect(await report.textContent('section.system')).toContain('H200');
+      // Summary table: each group's Δ is Compare's.
+      const summary = await report.$$eval('section.summary tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+      c.groups.forEach((g, i) => {
+        expect(summary[i][0]).toContain(g.label);
+        expect(unminus(summary[i][8])).toBe(g.isBaseline ? '—' : pct(g.deltaPct.tflopsPerGpu));
+      });
+      // Run table: every run's Δ against the baseline group's median, its step statistic, host memory measured (predicted).
+      const cells = async (id: string) => report.$$eval(`table.runs tr[data-run-id="${id}"] td`, (tds) => Object.fromEntries(tds.map((td, i) => [td.getAttribute('data-col') ?? String(i), td.textContent ?? ''])));
+      const runDelta: Record<string, string> = {};
+      for (const id of TUNED) {
+        const row = await cells(id);
+        const d = ((details[id].summary.tflopsPerGpu! - base.stats.tflopsPerGpu!.median) / base.stats.tflopsPerGpu!.median) * 100;
+        runDelta[id] = pct(d);
+        expect(unminus(row.delta)).toBe(runDelta[id]);
+        expect(row.step.split(' ')[0]).toBe(listStep[id]);
+      }
+      expect((await cells(FSDP)).host).toBe(`${runHost[1]} (${runHost[2]})`);
+      // Laid out to read: nothing scrolls sideways, run ids break at their hyphens (a few lines), not every few characters.
+      expect(await report.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      const idLines = await report.$$eval('table.runs code', (codes) => codes.map((c) => c.getClientRects().length));
+      expect(Math.max(...idLines)).toBeLessThanOrEqual(3);
+      expect(await report.$$eval('section.appendix .config-block', (b) => b.length)).toBeLessThan(TUNED.length); // repeats share one config
+      await report.screenshot({ path: path.join(shots, `user-view-report-${width}.png`), fullPage: true });
+      await report.close();
+
+      // CSV: the same baseline and deltas, the step statistic, host memory measured and predicted.
+      const rows = parseCsv(fs.readFileSync(csvFile, 'utf8'));
+      const col = (name: string) => rows[0].indexOf(name);
+      for (const id of TUNED) {
+        const row = rows.find((r) => r[col('id')] === id)!;
+        expect(row[col('baseline_group')]).toBe(base.label);
+        expect(pct(Number(row[col('delta_tflops_per_gpu_pct')]))).toBe(runDelta[id]);
+        expect(Number(row[col('step_seconds_median')]).toFixed(3)).toBe(listStep[id]);
+      }
+      const fsdpRow = rows.find((r) => r[col('id')] === FSDP)!;
+      expect([Number(fsdpRow[col('peak_host_bytes')]), Number(fsdpRow[col('predicted_host_peak_bytes')])]).toEqual([fsdp.summary.peakHostBytes, predicted.hostPeakBytes]);
+
+      // PDF (once): the headline, the groups' deltas and the runs' deltas as printed.
+      if (pdfFile) {
+        expect(fs.readFileSync(pdfFile).subarray(0, 5).toString()).toBe('%PDF-');
+        const text = spawnSync('pdftotext', [pdfFile, '-'], { encoding: 'utf8' });
+        if (!text.error) {
+          const t = unminus(text.stdout.replace(/\s+/g, ' '));
+          expect(t).toContain(c.headline!);
+          for (const g of c.groups.filter((x) => !x.isBaseline)) expect(t).toContain(pct(g.deltaPct.tflopsPerGpu));
+          for (const id of TUNED) expect(t).toContain(runDelta[id]);
+          const pages = spawnSync('pdfinfo', [pdfFile], { encoding: 'utf8' }).stdout.match(/Pages:\s+(\d+)/)?.[1];
+          console.log(`user view: PDF of ${TUNED.length} runs: ${pages} page(s)`);
+        }
+      }
+      expect(errors).toEqual([]);
       await page.close();
     });
 

@@ -219,7 +219,7 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
                 <span className={`badge ${s.fits ? 'badge-completed' : 'badge-failed'}`}>{s.fits ? 'fits' : limitWords(s.limitedBy)}</span>
               </td>
               <td>{formatBytes(s.memory.gpuBytes)}</td>
-              <td>{formatBytes(s.memory.hostBytes)}</td>
+              <td data-testid="strategy-host">{formatBytes(s.memory.hostBytes)}</td>
               <td>{s.memory.nvmeBytes ? formatBytes(s.memory.nvmeBytes) : '—'}</td>
               <td className="small" data-testid="spec-knobs" data-micro-batch={s.spec.microBatch} data-config-hash={s.spec.configHash}>
                 micro batch {s.spec.microBatch}
