@@ -8,36 +8,17 @@
 // a real run costs ~50 s here. RELIABILITY_REAL_ENGINE=all runs them on the real engine too.
 import fs from 'node:fs';
 import os from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chooseInterpreter } from '../../electron/services/engine';
 import type { RunSummary } from '../../electron/contract';
-import { FAKE_PYTHON, WsClient, alive, descendants, integrityCheck, spawnServe, tinySweep, tmpDir, until, type ServeProcess } from './helpers';
+import { FAKE_PYTHON, WsClient, alive, descendants, integrityCheck, tinySweep, tmpDir, trackedServes, until, type ServeProcess } from './helpers';
 
 const choice = chooseInterpreter(null);
 const realPython = choice.source === 'path' ? null : choice.python;
 const allReal = process.env.RELIABILITY_REAL_ENGINE === 'all' && realPython !== null;
 
-const started: ServeProcess[] = [];
-const clients: WsClient[] = [];
-const strayPids: number[] = [];
-afterEach(async () => {
-  clients.splice(0).forEach((c) => c.close());
-  for (const s of started.splice(0)) {
-    // Only the processes this test started: the serve process and the runners under it.
-    const kids = s.child.pid ? descendants(s.child.pid) : [];
-    await s.stop();
-    for (const pid of kids) if (alive(pid)) process.kill(pid, 'SIGKILL');
-  }
-  for (const pid of strayPids.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
-});
-
-async function serveOn(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ serve: ServeProcess; ws: WsClient }> {
-  const serve = await spawnServe(dataDir, env);
-  started.push(serve);
-  const ws = await WsClient.connect(serve.origin, serve.token);
-  clients.push(ws);
-  return { serve, ws };
-}
+// Only the processes these tests start: each serve, the runners under it, the strays named.
+const { serveOn, strays: strayPids } = trackedServes();
 
 /** The runner process under serve (the fake runner or bench.py). */
 function runnerPid(serve: ServeProcess): number | null {

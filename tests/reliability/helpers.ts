@@ -8,6 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from '@photostructure/sqlite';
+import { afterEach } from 'vitest';
 import WebSocket from 'ws';
 import type { WireResult } from '../../electron/contract';
 
@@ -272,4 +273,50 @@ export function tinySweep(python: string, extra: Record<string, unknown> = {}): 
     python,
     ...extra,
   };
+}
+
+export interface TrackedServes {
+  /** Serve processes to stop after each test (with the processes below them). */
+  started: ServeProcess[];
+  /** WebSocket clients to close after each test. */
+  clients: WsClient[];
+  /** Pids outside any serve (a runner left behind on purpose) to SIGKILL after each test. */
+  strays: number[];
+  /** A serve on `dataDir` (env added to this process's), tracked, with a connected client. */
+  serveOn(dataDir: string, env?: NodeJS.ProcessEnv): Promise<{ serve: ServeProcess; ws: WsClient }>;
+  /** A new client of `serve`, tracked. */
+  connect(serve: ServeProcess): Promise<WsClient>;
+}
+
+/**
+ * The serves, clients and stray pids a test file starts, ended after each of its tests (it
+ * registers the `afterEach`): only the processes the tests started — each serve, the runners
+ * below it (listed before it stops), and the strays named — never anything by name.
+ */
+export function trackedServes(): TrackedServes {
+  const tracked: TrackedServes = {
+    started: [],
+    clients: [],
+    strays: [],
+    async serveOn(dataDir, env = {}) {
+      const serve = await spawnServe(dataDir, env);
+      tracked.started.push(serve);
+      return { serve, ws: await tracked.connect(serve) };
+    },
+    async connect(serve) {
+      const ws = await WsClient.connect(serve.origin, serve.token);
+      tracked.clients.push(ws);
+      return ws;
+    },
+  };
+  afterEach(async () => {
+    tracked.clients.splice(0).forEach((c) => c.close());
+    for (const s of tracked.started.splice(0)) {
+      const kids = s.child.pid ? descendants(s.child.pid) : [];
+      await s.stop();
+      for (const pid of kids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    }
+    for (const pid of tracked.strays.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  });
+  return tracked;
 }

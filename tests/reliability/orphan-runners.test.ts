@@ -5,32 +5,13 @@
 // parent watchdog: it outlives a killed app). Every test failed on the code before its fix.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../electron/contract';
-import { FAKE_PYTHON, WsClient, alive, descendants, spawnServe, tinySweep, tmpDir, until, type ServeProcess } from './helpers';
+import { FAKE_PYTHON, WsClient, alive, descendants, tinySweep, tmpDir, trackedServes, until, type ServeProcess } from './helpers';
 
 const HOSTILE_PYTHON = path.join(import.meta.dirname, 'fixtures', 'hostile-python');
 
-const started: ServeProcess[] = [];
-const clients: WsClient[] = [];
-const strays: number[] = [];
-afterEach(async () => {
-  clients.splice(0).forEach((c) => c.close());
-  for (const s of started.splice(0)) {
-    const kids = s.child.pid ? descendants(s.child.pid) : [];
-    await s.stop();
-    for (const pid of kids) if (alive(pid)) process.kill(pid, 'SIGKILL');
-  }
-  for (const pid of strays.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
-});
-
-async function serveOn(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ serve: ServeProcess; ws: WsClient }> {
-  const serve = await spawnServe(dataDir, env);
-  started.push(serve);
-  const ws = await WsClient.connect(serve.origin, serve.token);
-  clients.push(ws);
-  return { serve, ws };
-}
+const { serveOn, strays } = trackedServes();
 
 /** The runner process under serve (fake or hostile runner). */
 function runnerPid(serve: ServeProcess): number | null {

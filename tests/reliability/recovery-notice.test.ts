@@ -5,26 +5,11 @@
 // when the built renderer has the notice bar.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser';
-import { FAKE_PYTHON, WsClient, alive, descendants, repoRoot, spawnServe, tinySweep, tmpDir, until, type ServeProcess } from './helpers';
+import { FAKE_PYTHON, alive, descendants, repoRoot, spawnServe, tinySweep, tmpDir, trackedServes, until } from './helpers';
 
-const started: ServeProcess[] = [];
-const clients: WsClient[] = [];
-afterEach(async () => {
-  clients.splice(0).forEach((c) => c.close());
-  for (const s of started.splice(0)) {
-    const kids = s.child.pid ? descendants(s.child.pid) : [];
-    await s.stop();
-    for (const pid of kids) if (alive(pid)) process.kill(pid, 'SIGKILL');
-  }
-});
-
-async function connect(serve: ServeProcess): Promise<WsClient> {
-  const ws = await WsClient.connect(serve.origin, serve.token);
-  clients.push(ws);
-  return ws;
-}
+const { started, connect } = trackedServes();
 
 interface Notice {
   id: string;

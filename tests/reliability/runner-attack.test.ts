@@ -7,29 +7,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from '@photostructure/sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
-import { WsClient, alive, descendants, rawHttp, seededRandom, spawnServe, tinySweep, tmpDir, type ServeProcess } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { WsClient, rawHttp, seededRandom, tinySweep, tmpDir, trackedServes, type ServeProcess } from './helpers';
 
 const HOSTILE_PYTHON = path.join(import.meta.dirname, 'fixtures', 'hostile-python');
 
-const started: ServeProcess[] = [];
-const clients: WsClient[] = [];
-afterEach(async () => {
-  clients.splice(0).forEach((c) => c.close());
-  for (const s of started.splice(0)) {
-    const kids = s.child.pid ? descendants(s.child.pid) : [];
-    await s.stop();
-    for (const pid of kids) if (alive(pid)) process.kill(pid, 'SIGKILL');
-  }
-});
-
-async function serveOn(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ serve: ServeProcess; ws: WsClient }> {
-  const serve = await spawnServe(dataDir, env);
-  started.push(serve);
-  const ws = await WsClient.connect(serve.origin, serve.token);
-  clients.push(ws);
-  return { serve, ws };
-}
+const { serveOn } = trackedServes();
 
 async function stillUp(s: ServeProcess): Promise<void> {
   expect(s.child.exitCode, s.output()).toBeNull();
