@@ -71,6 +71,9 @@ export const SpecPredictionSchema = z
 
 export const FsdpSettingsSchema = z.object({ cpuOffload: z.boolean(), reshardAfterForward: z.boolean() }).strict();
 
+/** What a spec run by hand gets when it names no execution settings (bench.py --spec FILE). */
+export const SPEC_EXECUTION_DEFAULTS = { runId: 'run', steps: 13, warmup: 3, seed: 1234, maxSeconds: 3600, preflight: 'strict' } as const;
+
 export const RunSpecSchema = z
   .object({
     specVersion: z.literal(RUN_SPEC_VERSION),
@@ -87,14 +90,14 @@ export const RunSpecSchema = z
     /** Stable hash of what determines speed: engine, config, model, batch shape (services/tuner configHash). */
     configHash: z.string().min(1),
     // ---- execution: set by runs/start; defaults for a spec run by hand (bench.py --spec FILE)
-    runId: z.string().min(1).default('run'),
+    runId: z.string().min(1).default(SPEC_EXECUTION_DEFAULTS.runId),
     /** Steps the runner takes, warm-up included. */
-    steps: z.number().int().positive().default(13),
-    warmup: z.number().int().nonnegative().default(3),
-    seed: z.number().int().nonnegative().default(1234),
-    maxSeconds: z.number().positive().default(3600),
+    steps: z.number().int().positive().default(SPEC_EXECUTION_DEFAULTS.steps),
+    warmup: z.number().int().nonnegative().default(SPEC_EXECUTION_DEFAULTS.warmup),
+    seed: z.number().int().nonnegative().default(SPEC_EXECUTION_DEFAULTS.seed),
+    maxSeconds: z.number().positive().default(SPEC_EXECUTION_DEFAULTS.maxSeconds),
     /** 'warn' reports a failed pre-flight check and goes on (hosts whose MemAvailable under-reads). */
-    preflight: z.enum(['strict', 'warn']).default('strict'),
+    preflight: z.enum(['strict', 'warn']).default(SPEC_EXECUTION_DEFAULTS.preflight),
   })
   .strict();
 

@@ -3,12 +3,25 @@
 // valid against the contract's schema, with a config hash that follows what determines speed.
 import { describe, expect, it } from 'vitest';
 import { RunSpecSchema } from '../../../electron/contract';
-import { buildRunSpec, configHash, planWorkload } from '../../../electron/services/tuner';
+import { buildRunSpec, catalog, configHash, planWorkload } from '../../../electron/services/tuner';
 import { buildMachine } from '../../../electron/services/hardware';
 import { loadHost } from '../hardware/fixture-host';
 
 const machine = buildMachine(loadHost('h200-sxm-x86'));
 const workload = { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gpus: 1 };
+
+describe('buildRunSpec builds what the schema would parse (it no longer parses each spec)', () => {
+  it('for every strategy × model preset, with knobs pinned and a prediction', () => {
+    let n = 0;
+    for (const m of catalog().models)
+      for (const st of catalog().strategies) {
+        const spec = buildRunSpec({ model: m.id, seqLen: 1024, microBatch: 2, gpus: 2 }, st.id, { knobs: { ratio: 0.5, overlapComm: true, pinMemory: false }, prediction: null });
+        expect(RunSpecSchema.parse(spec)).toEqual(spec);
+        n++;
+      }
+    expect(n).toBeGreaterThan(100);
+  });
+});
 
 describe('plan specs', () => {
   const plan = planWorkload(workload, { machine, measurements: { cpuAdam: [{ threads: 4, paramsPerSecond: 1e9 }, { threads: 8, paramsPerSecond: 1.9e9 }, { threads: 12, paramsPerSecond: 2e9 }] } });
