@@ -36,7 +36,7 @@ export function printComparison(c: Comparison, out: (line: string) => void): voi
     for (const s of sections.filter((x) => x.rows.length)) {
       const na = c.groups.filter((_, i) => !s.applies[i]).map((g) => g.label);
       out(`  ${s.title}${na.length ? ` (not applicable to ${na.join(', ')})` : ''}:`);
-      for (const d of s.rows.slice(0, 20)) out(`    ${d.path}: ${d.values.map((v, i) => (s.applies[i] ? v : 'n/a')).join(' | ')}`);
+      for (const d of s.rows.slice(0, 20)) out(`    ${d.path}: ${d.values.map((v, i) => (s.applies[i] && v !== 'not applicable' ? v : 'n/a')).join(' | ')}`);
       if (s.rows.length > 20) out(`    … ${s.rows.length - 20} more`);
     }
   }

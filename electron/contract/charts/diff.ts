@@ -94,8 +94,11 @@ function configDiffSectionsOfFlat(flat: Map<string, string>[], engines: readonly
     const rows: ConfigDiffSection['rows'] = [];
     let same = 0;
     for (const path of mine) {
-      const values = flat.map((f, i) => (applies[i] ? (f.get(path) ?? ABSENT) : 'not applicable'));
-      const considered = values.filter((_, i) => applies[i]);
+      // A key no column of an engine has (a DeepSpeed knob beside FSDP2) does not apply to that engine.
+      const engineHas = new Set(engines.filter((_, i) => applies[i] && flat[i].has(path)));
+      const here = applies.map((a, i) => a && (section.engine !== null || engineHas.has(engines[i])));
+      const values = flat.map((f, i) => (here[i] ? (f.get(path) ?? ABSENT) : 'not applicable'));
+      const considered = values.filter((_, i) => here[i]);
       if (considered.every((v) => v === considered[0])) same++;
       else rows.push({ path: section.prefix === null ? path : path.slice(section.prefix.length + 1), values });
     }

@@ -136,7 +136,7 @@ function systemsSection(runs: ReportRun[]): Raw {
     const gpus = m.gpus.length ? m.gpus.map((g) => `${g.index}: ${g.name} (${fmtBytes(g.memoryBytes)})`).join('; ') : `none — ${m.gpuStatus ?? 'no GPU detected'}`;
     return html`<div class="keep"><h3>${m.hostname} — ${systemName(members[0]) ?? ''}</h3><dl class="kv">
       <dt>Runs</dt><dd>${ids}</dd>
-      <dt>OS</dt><dd>${m.os.distro} ${m.os.release}, kernel ${m.os.kernel} (${m.os.arch})</dd>
+      <dt>OS</dt><dd>${[[m.os.distro, m.os.release].filter(Boolean).join(' '), m.os.kernel ? `kernel ${m.os.kernel}` : ''].filter(Boolean).join(', ') || '—'}${m.os.arch ? ` (${m.os.arch})` : ''}</dd>
       <dt>CPU</dt><dd>${m.cpu.model}: ${m.cpu.sockets ?? '—'} socket(s), ${m.cpu.physicalCores ?? '—'} cores / ${m.cpu.logicalCores ?? '—'} threads, ${m.cpu.numaNodes ?? '—'} NUMA node(s); ${m.cpu.simd.join(' ')}</dd>
       <dt>Memory</dt><dd>${fmtBytes(m.memory.totalBytes)}</dd>
       <dt>GPUs</dt><dd>${gpus}</dd>

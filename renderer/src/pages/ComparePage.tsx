@@ -163,12 +163,13 @@ function ConfigDiff({ c }: { c: Comparison }) {
                   </thead>
                   <tbody>
                     {s.rows.map((d) => {
-                      const first = d.values.find((_, i) => s.applies[i]);
+                      const na = (v: string, i: number) => !s.applies[i] || v === 'not applicable';
+                      const first = d.values.find((v, i) => !na(v, i));
                       return (
                         <tr key={d.path}>
                           <td className="mono">{d.path}</td>
                           {d.values.map((v, i) => (
-                            <td key={i} className={!s.applies[i] ? 'muted small' : `mono${v !== first ? ' diff-changed' : ''}`}>
+                            <td key={i} className={na(v, i) ? 'muted small' : `mono${v !== first ? ' diff-changed' : ''}`}>
                               {v}
                             </td>
                           ))}

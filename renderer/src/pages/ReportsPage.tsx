@@ -1,7 +1,7 @@
 // Reports: pick runs, a format and a path; the backend writes the file. Under `serve` the path is
 // on the server machine (where the backend runs), not on the machine with the browser.
 import { useEffect } from 'react';
-import type { ReportFormat } from '../../../electron/contract';
+import { strategyColor, strategyLabel, type ReportFormat } from '../../../electron/contract';
 import { transport } from '../api/client';
 import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { formatBytes, formatNumber } from '../format';
@@ -52,7 +52,7 @@ export function ReportsPage() {
             </div>
             <table className="table" data-testid="reports-runs">
               <thead>
-                <tr><th></th><th>Model</th><th>Strategy</th><th>Status</th><th>TFLOPS/GPU</th></tr>
+                <tr><th></th><th>Strategy</th><th>Run</th><th>Model</th><th>Status</th><th className="num">TFLOPS/GPU</th></tr>
               </thead>
               <tbody>
                 {runs.map((run) => (
@@ -60,19 +60,24 @@ export function ReportsPage() {
                     <td>
                       <input type="checkbox" aria-label={`select run ${run.id}`} checked={r.selected.includes(run.id)} onChange={() => r.toggle(run.id)} />
                     </td>
-                    <td>{run.model}</td>
                     <td>
-                      {run.strategy}{run.repeatIndex > 0 ? ` #${run.repeatIndex + 1}` : ''}
+                      {/* The one display name (the id is in the Run column), as on Runs and Compare. */}
+                      <span className="strategy-cell">
+                        <span className="swatch" style={{ background: strategyColor(run.strategy) }} aria-hidden="true" />
+                        {strategyLabel(run.strategy)}{run.repeatIndex > 0 ? ` #${run.repeatIndex + 1}` : ''}
+                      </span>
                       {/* Say which run the deltas read against: "Select all" makes it the newest one. */}
                       {r.selected[0] === run.id && <span className="badge reports-baseline" data-testid="report-baseline">baseline</span>}
                     </td>
+                    <td className="mono small">{run.id}</td>
+                    <td>{run.model}</td>
                     <td><span className={`badge badge-${run.status}`}>{run.status}</span></td>
-                    <td>{formatNumber(run.tflopsPerGpu)}</td>
+                    <td className="num">{formatNumber(run.tflopsPerGpu)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            <p className="muted">The first selected run is the baseline for the deltas.</p>
+            <p className="muted">The first selected run chooses the baseline: its group of repeats, whose median every delta reads against (as on Compare).</p>
           </Card>
           <Card title="Export">
             <fieldset className="reports-formats">

@@ -23,8 +23,20 @@ describe('config differences, grouped', () => {
     // FSDP2 settings apply to the FSDP2 column only: one column, nothing can differ.
     expect(byId.fsdp.rows).toEqual([]);
     expect(byId.fsdp.applies).toEqual([false, false, true]);
-    // Knobs apply to all; the workload is the same (seqLen) and 'engine' is the columns' own.
-    expect(byId.knobs.rows.map((r) => r.path)).toEqual(['overlapComm', 'reshardAfterForward']);
+    // A knob only one engine's columns have is not applicable to the other's: overlapComm (the same
+    // in both DeepSpeed columns) and reshardAfterForward (FSDP2's only) are not differences.
+    expect(byId.knobs.rows).toEqual([]);
+    expect(byId.knobs.same).toBe(2);
+    // The workload is the same (seqLen) and 'engine' is the columns' own.
+    expect(byId.workload.rows).toEqual([]);
+    const knobs = configDiffSections(
+      [{ engine: 'deepspeed', knobs: { overlapComm: true, ratio: 0.1 } }, { engine: 'deepspeed', knobs: { overlapComm: false } }, { engine: 'fsdp2', knobs: { reshardAfterForward: true } }],
+      ['deepspeed', 'deepspeed', 'fsdp2'],
+    ).find((x) => x.id === 'knobs')!;
+    expect(knobs.rows).toEqual([
+      { path: 'overlapComm', values: ['true', 'false', 'not applicable'] },
+      { path: 'ratio', values: ['0.1', '—', 'not applicable'] },
+    ]);
     expect(byId.workload.rows).toEqual([]);
   });
 
