@@ -56,16 +56,19 @@ export type GpuCatalogEntry = z.infer<typeof GpuCatalogEntrySchema>;
 
 export const PlanPrecisionSchema = z.enum(['bf16', 'fp16']);
 
+/** A count (sequence length, batch, GPUs…): the words the Plan form shows next to the field and errors name after it. */
+const count = () => z.number({ error: 'must be a number' }).int({ error: 'must be a whole number (no fractions)' }).positive({ error: 'must be 1 or more' });
+
 export const WorkloadSchema = z
   .object({
     /** A preset id (`llama-3.1-8b`), a path to a config.json (CLI), or an inline architecture (imports). */
     model: z.union([z.string().min(1), ModelArchSchema]),
-    seqLen: z.number().int().positive(),
-    microBatch: z.number().int().positive(),
-    gradAccum: z.number().int().positive().default(1),
+    seqLen: count(),
+    microBatch: count(),
+    gradAccum: count().default(1),
     /** GPUs per node. */
-    gpus: z.number().int().positive(),
-    nodes: z.number().int().positive().default(1),
+    gpus: count(),
+    nodes: count().default(1),
     precision: PlanPrecisionSchema.default('bf16'),
     activationCheckpointing: z.boolean().default(true),
     /** Override of the generated gradient_clipping (SuperOffload loses its overlap when non-zero). */
@@ -77,7 +80,7 @@ export const WorkloadSchema = z
     /** Search the micro batch (largest that fits, fastest per token) for the recommendation. */
     searchMicroBatch: z.boolean().default(true),
     /** A global batch to keep (samples per optimizer step): the search then picks micro batch × accumulation with micro × accumulation × GPUs = it. */
-    globalBatch: z.number().int().positive().optional(),
+    globalBatch: count().optional(),
   })
   .strict();
 export type Workload = z.infer<typeof WorkloadSchema>;
@@ -87,18 +90,18 @@ export type WorkloadInput = z.input<typeof WorkloadSchema>;
 export const WorkloadOverridesSchema = z
   .object({
     model: z.union([z.string().min(1), ModelArchSchema]),
-    seqLen: z.number().int().positive(),
-    microBatch: z.number().int().positive(),
-    gradAccum: z.number().int().positive(),
-    gpus: z.number().int().positive(),
-    nodes: z.number().int().positive(),
+    seqLen: count(),
+    microBatch: count(),
+    gradAccum: count(),
+    gpus: count(),
+    nodes: count(),
     precision: PlanPrecisionSchema,
     activationCheckpointing: z.boolean(),
     gradientClipping: z.number().nonnegative(),
     cpuadamCoresPerc: z.number().gt(0).lt(1),
     nvmePath: z.string(),
     searchMicroBatch: z.boolean(),
-    globalBatch: z.number().int().positive(),
+    globalBatch: count(),
   })
   .partial()
   .strict();

@@ -141,7 +141,7 @@ describe('Plan form: nothing clamped silently', () => {
     await page.waitForSelector('[data-app-state="loaded"]');
     await page.fill('[data-testid="seq-len"]', '0');
     expect(await page.inputValue('[data-testid="seq-len"]')).toBe('0');
-    expect(await page.textContent('[data-testid="seq-len-error"]')).toMatch(/>0|too small/i);
+    expect(await page.textContent('[data-testid="seq-len-error"]')).toMatch(/must be 1 or more/i);
     await page.fill('[data-testid="seq-len"]', '64');
     expect(await page.locator('[data-testid="seq-len-error"]').count()).toBe(0);
     await page.close();

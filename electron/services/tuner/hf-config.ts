@@ -43,15 +43,34 @@ function bool(cfg: Json, field: string, fallback: boolean): boolean {
   return v;
 }
 
+/**
+ * Text that is not JSON: say where (line, column) and in which field — the last key before the
+ * break, or the first key when the text breaks before any — rather than '(root)'.
+ */
+function failJson(text: string, message: string): never {
+  const m = /position (\d+)/.exec(message);
+  const at = m ? Number(m[1]) : text.length;
+  const before = text.slice(0, at);
+  const line = before.split('\n').length;
+  const column = at - before.lastIndexOf('\n');
+  const keys = [...before.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)].map((k) => k[1]);
+  const field = keys.at(-1);
+  const reason = message.replace(/^JSON\.parse: /, '').replace(/ in JSON at position \d+.*$/, '').replace(/^Unexpected end of JSON input$/, 'the text ends early');
+  const where = m || /ends early/.test(reason) ? `at line ${line}, column ${column}: ` : '';
+  if (field) throw new ApiError('invalid_hf_config', `config.json: field '${field}' is not valid JSON (${where}${reason}) — check its value and the comma after it`, field);
+  throw new ApiError('invalid_hf_config', `config.json is not valid JSON (${where}${reason}); save the model's config.json as it is on the Hub`, 'config.json');
+}
+
 /** Parse config.json text. `id` names the imported model (default: from _name_or_path or model_type). */
 export function importHfConfig(text: string, id?: string): ModelArch {
   let cfg: unknown;
   try {
     cfg = JSON.parse(text);
   } catch (error) {
-    fail('(root)', `is not valid JSON: ${(error as Error).message}`);
+    failJson(text, (error as Error).message);
   }
-  if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg)) fail('(root)', 'must be a JSON object');
+  if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg))
+    throw new ApiError('invalid_hf_config', `config.json must be one JSON object of fields (model_type, hidden_size, …); this one holds ${Array.isArray(cfg) ? 'a list' : JSON.stringify(cfg)}`, 'config.json');
   const c = cfg as Json;
   const type = c.model_type;
   if (typeof type !== 'string') fail('model_type', 'is missing');

@@ -15,7 +15,7 @@ import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/
 import { formatBytes, formatNumber } from '../format';
 import { useApp } from '../stores/app';
 import { useEngine } from '../stores/engine';
-import { usePlan } from '../stores/plan';
+import { usePlan, workloadKey, type FormField } from '../stores/plan';
 
 /** "1.2 B params", "42 M params": readable at every size (tiny-llama is not "0.000 B"). */
 export function formatParams(n: number): string {
@@ -49,20 +49,35 @@ export function StrategyName({ id, strong = false }: { id: string; strong?: bool
 /** The contract's own check of a number field (its schema in WorkloadSchema / StartRunsRequestSchema). */
 type NumberSchema = { safeParse(v: unknown): { success: boolean; error?: Parameters<typeof firstIssue>[0] } };
 
-function problemOf(schema: NumberSchema, text: string): string | null {
+const sentence = (s: string) => (s.endsWith('.') ? s : `${s}.`).replace(/^./, (c) => c.toUpperCase());
+
+function problemOf(schema: NumberSchema, text: string, max?: { value: number; message: string }): string | null {
   if (text.trim() === '' || !Number.isFinite(Number(text))) return 'Enter a number.';
   const r = schema.safeParse(Number(text));
-  return r.success || !r.error ? (r.success ? null : 'invalid') : firstIssue(r.error).message;
+  if (!r.success) return r.error ? sentence(firstIssue(r.error).message) : 'Invalid.';
+  return max && Number(text) > max.value ? max.message : null;
 }
 
-/** What is typed is what is used: nothing is clamped; the contract's schema says what is wrong. */
-function NumberField({ label, value, schema, onChange, testId }: { label: string; value: number; schema: NumberSchema; onChange: (v: number) => void; testId?: string }) {
+/**
+ * What is typed is what is used: nothing is clamped; the contract's schema says what is wrong, next
+ * to the field. A form field (`field`) tells the plan store, which then does not plan, and shows
+ * the backend's complaint about it here too.
+ */
+function NumberField({ label, value, schema, onChange, testId, field, max }: { label: string; value: number; schema: NumberSchema; onChange: (v: number) => void; testId?: string; field?: FormField; max?: { value: number; message: string } }) {
   const [text, setText] = useState(String(value));
   useEffect(() => {
     // Only an outside change of the value (a preset, the machine's defaults) replaces the text.
     if (Number(text) !== value) setText(String(value));
   }, [value]);
-  const problem = problemOf(schema, text);
+  const own = problemOf(schema, text, max);
+  const setFieldProblem = usePlan((s) => s.setFieldProblem);
+  const server = usePlan((s) => (field ? s.serverProblems[field] : undefined));
+  useEffect(() => {
+    if (!field) return;
+    setFieldProblem(field, own);
+    return () => setFieldProblem(field, null);
+  }, [field, own, setFieldProblem]);
+  const problem = own ?? server ?? null;
   return (
     <label className="field">
       <span>{label}</span>
@@ -86,13 +101,16 @@ function NumberField({ label, value, schema, onChange, testId }: { label: string
 }
 
 export function WorkloadForm() {
-  const { presets, workload, setWorkload, imported, importConfig } = usePlan();
+  const { presets, workload, setWorkload, imported, importConfig, importError, serverProblems } = usePlan();
   const models = [...(presets?.models ?? []), ...imported.map((m) => ({ ...m, params: 0 }))];
+  const model = models.find((m) => m.id === workload.model);
+  // The model's own limit (max_position_embeddings): 1,000,000 is not planned for a 131,072 model.
+  const seqMax = model ? { value: model.maxPositionEmbeddings, message: `${model.label} reads at most ${model.maxPositionEmbeddings.toLocaleString('en-US')} positions (its max_position_embeddings): use a shorter sequence.` } : undefined;
   return (
     <div className="form-grid" data-testid="workload-form">
       <label className="field wide">
         <span>Model</span>
-        <select value={workload.model} onChange={(e) => setWorkload({ model: e.target.value })} data-testid="model-select">
+        <select value={workload.model} onChange={(e) => setWorkload({ model: e.target.value })} data-testid="model-select" aria-invalid={serverProblems.model ? true : undefined}>
           {models.map((m) => (
             <option key={m.id} value={m.id}>
               {m.label}
@@ -100,6 +118,11 @@ export function WorkloadForm() {
             </option>
           ))}
         </select>
+        {serverProblems.model && (
+          <span className="warn-text small" role="alert" data-testid="model-error">
+            {serverProblems.model}
+          </span>
+        )}
       </label>
       <label className="field wide">
         <span>…or import a Hugging Face config.json</span>
@@ -112,12 +135,17 @@ export function WorkloadForm() {
             if (file) await importConfig(await file.text(), file.name);
           }}
         />
+        {importError && (
+          <span className="warn-text small" role="alert" data-testid="hf-import-error">
+            {importError}
+          </span>
+        )}
       </label>
-      <NumberField label="Sequence length" value={workload.seqLen} schema={WorkloadSchema.shape.seqLen} onChange={(v) => setWorkload({ seqLen: v })} testId="seq-len" />
-      <NumberField label="Micro batch / GPU" value={workload.microBatch} schema={WorkloadSchema.shape.microBatch} onChange={(v) => setWorkload({ microBatch: v })} />
-      <NumberField label="Gradient accumulation" value={workload.gradAccum} schema={WorkloadSchema.shape.gradAccum} onChange={(v) => setWorkload({ gradAccum: v })} />
-      <NumberField label="GPUs per node" value={workload.gpus} schema={WorkloadSchema.shape.gpus} onChange={(v) => setWorkload({ gpus: v })} testId="gpus" />
-      <NumberField label="Nodes" value={workload.nodes} schema={WorkloadSchema.shape.nodes} onChange={(v) => setWorkload({ nodes: v })} />
+      <NumberField label="Sequence length" value={workload.seqLen} schema={WorkloadSchema.shape.seqLen} onChange={(v) => setWorkload({ seqLen: v })} testId="seq-len" field="seqLen" max={seqMax} />
+      <NumberField label="Micro batch / GPU" value={workload.microBatch} schema={WorkloadSchema.shape.microBatch} onChange={(v) => setWorkload({ microBatch: v })} testId="micro-batch" field="microBatch" />
+      <NumberField label="Gradient accumulation" value={workload.gradAccum} schema={WorkloadSchema.shape.gradAccum} onChange={(v) => setWorkload({ gradAccum: v })} testId="grad-accum" field="gradAccum" />
+      <NumberField label="GPUs per node" value={workload.gpus} schema={WorkloadSchema.shape.gpus} onChange={(v) => setWorkload({ gpus: v })} testId="gpus" field="gpus" />
+      <NumberField label="Nodes" value={workload.nodes} schema={WorkloadSchema.shape.nodes} onChange={(v) => setWorkload({ nodes: v })} testId="nodes" field="nodes" />
       <label className="field">
         <span>Precision</span>
         <select value={workload.precision} onChange={(e) => setWorkload({ precision: e.target.value as 'bf16' | 'fp16' })}>
@@ -385,7 +413,9 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
 }
 
 export function PlanPage() {
-  const { presets, presetsError, loadPresets, plan, computing, error, compute, computeScenario, scenario, fitToMachine } = usePlan();
+  const { presets, presetsError, loadPresets, plan, computing, error, compute, computeScenario, scenario, fitToMachine, fieldProblems, plannedFor, workload } = usePlan();
+  const blocked = Object.keys(fieldProblems).length > 0;
+  const stale = plan !== null && !scenario && plannedFor !== null && plannedFor !== '' && plannedFor !== workloadKey(workload);
   const { machine, detect } = useHardware();
   useEffect(() => {
     void loadPresets();
@@ -407,7 +437,7 @@ export function PlanPage() {
             <MachineChoice />
             <WorkloadForm />
             <div className="button-row">
-              <button type="button" onClick={() => void compute()} disabled={computing} data-testid="compute-plan">
+              <button type="button" onClick={() => void compute()} disabled={computing || blocked} data-testid="compute-plan" title={blocked ? 'Correct the marked field first' : undefined}>
                 {computing ? 'Planning…' : 'Plan every strategy'}
               </button>
               {presets.scenarios.map((s) => (
@@ -416,6 +446,11 @@ export function PlanPage() {
                 </button>
               ))}
             </div>
+            {blocked && (
+              <p className="warn-text small" data-testid="form-blocked">
+                Correct the marked field to plan.
+              </p>
+            )}
             {scenario && <p className="muted small">Scenario: {presets.scenarios.find((s) => s.id === scenario)?.description}</p>}
           </Card>
           {error && <ErrorBox message={error} />}
@@ -424,8 +459,13 @@ export function PlanPage() {
               <p>Choose a model and batch, then plan every strategy — or open the seed scenario in one click.</p>
             </EmptyState>
           )}
+          {plan && stale && (
+            <p className="notice small" data-testid="plan-stale">
+              The workload changed since this plan was made: the results below are for the previous one — plan again to update them.
+            </p>
+          )}
           {plan && (
-            <div className="stack" data-testid="plan-result">
+            <div className="stack" data-testid="plan-result" data-stale={stale ? 'true' : undefined}>
               <Recommendation />
               <PlanCharts />
               <Card title={`Every strategy — ${plan.model.label}, ${formatParams(plan.params)}`}>

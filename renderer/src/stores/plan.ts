@@ -68,6 +68,51 @@ export function workloadForMachine(m: Machine | null, base: WorkloadForm = defau
   return m.gpus.length ? { ...base, gpus: m.gpus.length } : { ...base, model: 'tiny-llama', gpus: 1, seqLen: Math.min(base.seqLen, 512) };
 }
 
+/** Form fields a backend error can name (its `field`), shown next to that field rather than above the results. */
+export const FORM_FIELDS = ['model', 'seqLen', 'microBatch', 'gradAccum', 'gpus', 'nodes', 'precision'] as const;
+export type FormField = (typeof FORM_FIELDS)[number];
+
+/** "plan/compute: field 'seqLen' must be 1 or more" → "must be 1 or more" (the field is where it is shown). */
+export function fieldMessage(message: string): string {
+  const m = /^(?:[\w/-]+: )?field '[^']*' (.*)$/s.exec(message);
+  const text = m ? m[1] : message;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+const PLAN_KEY = 'offload-studio.plan.result';
+interface SavedPlan {
+  plan: PlanResult;
+  selected: string[];
+  scenario: string | null;
+  imported: ModelArch[];
+  machine: MachineChoice;
+  plannedFor: string;
+}
+function savedPlan(): SavedPlan | null {
+  try {
+    const text = globalThis.localStorage?.getItem(PLAN_KEY);
+    const saved = text ? (JSON.parse(text) as SavedPlan) : null;
+    return saved && saved.plan && Array.isArray(saved.plan.strategies) ? saved : null;
+  } catch {
+    return null;
+  }
+}
+function savePlan(state: Pick<PlanState, 'plan' | 'selected' | 'scenario' | 'imported' | 'machine' | 'plannedFor'>): void {
+  try {
+    if (!state.plan) globalThis.localStorage?.removeItem(PLAN_KEY);
+    else
+      globalThis.localStorage?.setItem(
+        PLAN_KEY,
+        JSON.stringify({ plan: state.plan, selected: state.selected, scenario: state.scenario, imported: state.imported, machine: state.machine, plannedFor: state.plannedFor ?? '' } satisfies SavedPlan),
+      );
+  } catch {
+    // storage full or private mode: the plan just does not survive a reload
+  }
+}
+
+/** The workload as planned (what `plannedFor` holds): a different one marks the shown plan as out of date. */
+export const workloadKey = (w: WorkloadForm) => JSON.stringify([w.model, w.seqLen, w.microBatch, w.gradAccum, w.gpus, w.nodes, w.precision, w.activationCheckpointing]);
+
 interface PlanState {
   presets: Presets | null;
   presetsError: string | null;
@@ -75,8 +120,17 @@ interface PlanState {
   imported: ModelArch[];
   scenario: string | null;
   plan: PlanResult | null;
+  /** workloadKey of the workload the shown plan is for. */
+  plannedFor: string | null;
   computing: boolean;
   error: string | null;
+  /** Problems next to form fields: the form's own checks (NumberField; planning waits for them)… */
+  fieldProblems: Partial<Record<FormField, string>>;
+  /** …and the backend's errors naming a field (cleared by the next change). */
+  serverProblems: Partial<Record<FormField, string>>;
+  /** Why the last config.json import failed, shown next to the import field. */
+  importError: string | null;
+  setFieldProblem(field: FormField, problem: string | null): void;
   selected: string[]; // strategies chosen to run
   machine: MachineChoice;
   /** True once the user changed the workload (or it came back from a reload): machine defaults stop applying. */
@@ -117,12 +171,13 @@ export function preselect(plan: PlanResult): string[] {
 }
 
 const restored = savedWorkload();
+const restoredPlan = savedPlan();
 
 export const usePlan = create<PlanState>((set, get) => ({
   presets: null,
   presetsError: null,
   workload: restored ?? defaultWorkload,
-  machine: { kind: 'this' },
+  machine: restoredPlan?.machine ?? { kind: 'this' },
   workloadTouched: restored !== null,
   setMachine(choice) {
     set({ machine: choice });
@@ -135,12 +190,25 @@ export const usePlan = create<PlanState>((set, get) => ({
     if (get().workloadTouched || !m) return;
     set({ workload: workloadForMachine(m, get().workload) });
   },
-  imported: [],
-  scenario: null,
-  plan: null,
+  // The last plan (and its selection, imports and machine) comes back after a reload.
+  imported: restoredPlan?.imported ?? [],
+  scenario: restoredPlan?.scenario ?? null,
+  plan: restoredPlan?.plan ?? null,
+  plannedFor: restoredPlan?.plannedFor ?? null,
   computing: false,
   error: null,
-  selected: [],
+  fieldProblems: {},
+  serverProblems: {},
+  importError: null,
+  selected: restoredPlan?.selected ?? [],
+  setFieldProblem(field, problem) {
+    const current = get().fieldProblems;
+    if ((current[field] ?? null) === problem) return;
+    const next = { ...current };
+    if (problem) next[field] = problem;
+    else delete next[field];
+    set({ fieldProblems: next });
+  },
   async loadPresets() {
     if (get().presets) return;
     try {
@@ -151,7 +219,8 @@ export const usePlan = create<PlanState>((set, get) => ({
   },
   setWorkload(patch) {
     const workload = { ...get().workload, ...patch };
-    set({ workload, scenario: null, workloadTouched: true });
+    // A backend complaint is about the values it was sent: a new value clears it.
+    set({ workload, scenario: null, workloadTouched: true, serverProblems: {} });
     try {
       globalThis.localStorage?.setItem(WORKLOAD_KEY, JSON.stringify({ ...workload, model: get().imported.some((m) => m.id === workload.model) ? defaultWorkload.model : workload.model }));
     } catch {
@@ -162,19 +231,29 @@ export const usePlan = create<PlanState>((set, get) => ({
     try {
       const id = `imported-${name.replace(/\.json$/i, '').replace(/[^a-z0-9-]+/gi, '-').toLowerCase()}`;
       const arch = await api.invoke('plan/import-hf-config', { text, id });
-      set({ imported: [...get().imported.filter((m) => m.id !== arch.id), arch], workload: { ...get().workload, model: arch.id }, error: null });
+      set({ imported: [...get().imported.filter((m) => m.id !== arch.id), arch], importError: null });
+      get().setWorkload({ model: arch.id });
     } catch (error) {
-      set({ error: `Could not import ${name}: ${(error as Error).message}` });
+      // Next to the import field, naming the config's field (not '(root)', not above old results).
+      set({ importError: `Could not import ${name}: ${(error as Error).message}` });
     }
   },
   async compute() {
-    set({ computing: true, error: null });
+    // The form's own checks first: nothing invalid is sent, and the marked field says why.
+    if (Object.keys(get().fieldProblems).length) return;
+    set({ computing: true, error: null, serverProblems: {} });
     try {
       const choice = get().machine;
       const plan = await api.invoke('plan/compute', { workload: overrides(get()), ...(choice.kind === 'this' ? {} : { machine: choice.machine }) });
-      set({ plan, computing: false, selected: preselect(plan) });
+      set({ plan, computing: false, selected: preselect(plan), plannedFor: workloadKey(get().workload) });
+      savePlan(get());
     } catch (error) {
-      set({ computing: false, error: (error as Error).message });
+      const field = (error as { field?: string }).field;
+      const message = (error as Error).message;
+      // An error about a form field goes next to it; either way no old results stay under it.
+      if (field && (FORM_FIELDS as readonly string[]).includes(field)) set({ computing: false, plan: null, serverProblems: { [field]: fieldMessage(message) } });
+      else set({ computing: false, plan: null, error: message });
+      savePlan(get());
     }
   },
   async computeScenario(id) {
@@ -186,6 +265,7 @@ export const usePlan = create<PlanState>((set, get) => ({
       set({
         plan,
         computing: false,
+        serverProblems: {},
         scenario: id,
         selected: scenario?.compare ?? preselect(plan),
         workload: {
@@ -199,12 +279,16 @@ export const usePlan = create<PlanState>((set, get) => ({
           activationCheckpointing: w.activationCheckpointing,
         },
       });
+      set({ plannedFor: workloadKey(get().workload) });
+      savePlan(get());
     } catch (error) {
-      set({ computing: false, error: (error as Error).message });
+      set({ computing: false, plan: null, error: (error as Error).message });
+      savePlan(get());
     }
   },
   toggle(strategyId) {
     const selected = get().selected;
     set({ selected: selected.includes(strategyId) ? selected.filter((s) => s !== strategyId) : [...selected, strategyId] });
+    savePlan(get());
   },
 }));

@@ -33,7 +33,13 @@ describe('HF config import', () => {
   };
   const llama = JSON.parse(text('llama-3.1-8b.json'));
   it('refuses a malformed config naming the field', () => {
-    refuse('{not json', '(root)');
+    // Text that is not JSON names the field before the break and where it is, not '(root)' (issue 17).
+    refuse('{not json', 'config.json');
+    refuse('[1, 2]', 'config.json');
+    const broken = JSON.stringify(llama, null, 2).replace('"num_hidden_layers": 32,', '"num_hidden_layers": 32');
+    refuse(broken, 'num_hidden_layers');
+    expect(() => importHfConfig(broken)).toThrow(/field 'num_hidden_layers' is not valid JSON \(at line \d+, column \d+: .*\) — check its value and the comma after it/);
+    refuse('{"model_type": "llama", "hidden_size": 40x96}', 'hidden_size');
     refuse({ ...llama, model_type: 'bert' }, 'model_type');
     refuse({ ...llama, model_type: undefined }, 'model_type');
     refuse({ ...llama, hidden_size: undefined }, 'hidden_size');

@@ -10,12 +10,26 @@ import { refuseModelPath } from './model-guard';
 
 type PlanChannels = 'plan/presets' | 'plan/compute' | 'plan/import-hf-config' | 'plan/config';
 
+/** A sequence longer than the model reads (max_position_embeddings) is refused naming the field (issue 17: 1,000,000 was planned). */
+function refuseLongSequence(workload: { model?: unknown; seqLen?: number } | undefined): void {
+  if (!workload || typeof workload.seqLen !== 'number' || workload.model === undefined) return;
+  const arch = typeof workload.model === 'string' ? presetsPayload().models.find((m) => m.id === workload.model) : (workload.model as { label?: string; maxPositionEmbeddings?: number });
+  const max = arch?.maxPositionEmbeddings;
+  if (typeof max === 'number' && workload.seqLen > max)
+    throw new ApiError(
+      'bad_request',
+      `field 'seqLen' ${workload.seqLen.toLocaleString('en-US')} is longer than ${arch?.label ?? 'the model'} reads: at most ${max.toLocaleString('en-US')} (its max_position_embeddings)`,
+      'seqLen',
+    );
+}
+
 export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
   const detect = () => ctx.machine();
   return {
     'plan/presets': () => presetsPayload(),
     'plan/compute': async (request) => {
       refuseModelPath(ctx, request.workload?.model);
+      refuseLongSequence(request.workload);
       // The machine this plan is for: the request's, a scenario's catalogued one (never measured,
       // never run: no measurements, no calibration), or the backend's (this host, or --machine FILE).
       const catalogued = request.machine === undefined && !!request.scenario && !!scenarioById(request.scenario).machine;

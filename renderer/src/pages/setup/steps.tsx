@@ -138,7 +138,7 @@ export function MeasureStep({ done }: StepProps) {
 }
 
 export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string, unknown> | null }) {
-  const { presets, loadPresets, presetsError, setWorkload, workload, fitToMachine } = usePlan();
+  const { presets, loadPresets, presetsError, setWorkload, workload, fitToMachine, fieldProblems } = usePlan();
   const machine = useHardware((s) => s.machine);
   useEffect(() => {
     void loadPresets();
@@ -155,7 +155,7 @@ export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string
   return (
     <Card title="What do you want to train?">
       <WorkloadForm />
-      <button type="button" onClick={() => done({ workload: { ...workload } })} data-testid="wizard-next">
+      <button type="button" onClick={() => done({ workload: { ...workload } })} disabled={Object.keys(fieldProblems).length > 0} data-testid="wizard-next">
         Plan it
       </button>
     </Card>
@@ -163,13 +163,16 @@ export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string
 }
 
 export function PlanStep({ done, saved }: StepProps & { saved: Record<string, unknown> | null }) {
-  const { plan, compute, error } = usePlan();
+  const { plan, compute, error, serverProblems } = usePlan();
   // Plan once on entering the step, for the workload chosen in step 5 (also after a restart).
   useEffect(() => {
     if (saved) usePlan.getState().setWorkload(saved as Partial<WorkloadValues>);
     void compute();
   }, []);
   if (error) return <ErrorBox message={error} onRetry={() => void compute()} />;
+  // A workload field the backend refused: said here, with the way back to the form.
+  const refused = Object.entries(serverProblems);
+  if (refused.length) return <ErrorBox message={`The workload needs a change: ${refused.map(([f, m]) => `${f}: ${m}`).join('; ')} Go back to the Workload step to change it.`} />;
   if (!plan) return <Skeleton lines={6} />;
   return (
     <div className="stack" data-testid="wizard-plan">
