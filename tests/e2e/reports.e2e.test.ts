@@ -63,7 +63,7 @@ function chromiumBrowsersUnder(root: number): number[] {
 }
 
 async function openReports(): Promise<{ page: Page; consoleErrors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const consoleErrors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
   await page.goto(serve.url + '#/reports');
@@ -98,7 +98,8 @@ describe('Reports page', () => {
     expect(await page.textContent('[data-testid="report-result"]')).toContain(file);
     const written = fs.readFileSync(file, 'utf8');
     expect(written.match(/data-testid="headline">([^<]*)</)?.[1]).toMatch(HEADLINE);
-    expect(written).toContain('baseline: ZeRO-Offload');
+    // One baseline: the first selected run's repeat group, its median of repeats (the summary's and the run table's).
+    expect(written).toContain('baseline: <span data-testid="baseline">ZeRO-Offload, median of 3 repeats</span>');
     await page.screenshot({ path: path.join(artifacts, 'reports-1280x800.png') });
 
     // Same path again: the backend refuses ('exists'), the page offers Overwrite, which works.
@@ -109,6 +110,20 @@ describe('Reports page', () => {
     await page.click('[data-testid="report-error"] >> text=Overwrite');
     await page.waitForSelector('[data-testid="report-result"]');
     expect(fs.statSync(file).mtimeMs).toBeGreaterThan(before);
+
+    // Under serve the browser can take the file itself (through the token-guarded connection):
+    // a JSON and a bundle download land in the browser's downloads, nothing new on the server.
+    const serverFiles = fs.readdirSync(outDir).sort();
+    for (const [format, ext] of [['json', '.json'], ['bundle', '.zip']] as const) {
+      await page.check(`input[name="report-format"][value="${format}"]`);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="report-download"]')]);
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^offload-studio-report-\\d{8}-\\d{4}\\${ext}$`));
+      const bytes = fs.readFileSync((await download.path())!);
+      if (format === 'json') expect((JSON.parse(bytes.toString('utf8')) as { runs: unknown[] }).runs).toHaveLength(6);
+      else expect(bytes.subarray(0, 2).toString()).toBe('PK');
+      await page.waitForSelector('[data-testid="report-downloaded"]');
+    }
+    expect(fs.readdirSync(outDir).sort()).toEqual(serverFiles);
     expect(consoleErrors).toEqual([]);
     await page.close();
   });
