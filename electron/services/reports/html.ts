@@ -170,7 +170,8 @@ function versionGroups(runs: ReportRun[]): { v: ReportRun['versions']; ids: stri
 }
 
 function configOf(run: ReportRun): { kind: string; value: unknown } | null {
-  if (run.dsConfig != null) return { kind: 'ds_config.json', value: run.dsConfig };
+  // (An FSDP2 run's stored effective config is its FSDP settings, not a ds_config.json.)
+  if (run.dsConfig != null) return { kind: run.summary.engine === 'deepspeed' ? 'ds_config.json' : `${run.summary.engine} settings`, value: run.dsConfig };
   const spec = (run.spec ?? null) as { fsdp?: unknown; knobs?: unknown } | null;
   if (spec && (spec.fsdp != null || spec.knobs != null)) return { kind: `${run.summary.engine} settings`, value: { fsdp: spec.fsdp ?? null, knobs: spec.knobs ?? null } };
   return null;
@@ -197,11 +198,19 @@ function configsSection(runs: ReportRun[]): Raw {
 function formulaSection(runs: ReportRun[]): Raw {
   return html`<p><strong>Model TFLOPS</strong>, ${FORMULA_TEXT}.</p><p>${FORMULA_CONVENTION}</p>
     <p class="muted">A figure is the median over the measured steps (warm-up steps are not counted), with min–max; a strategy's figure is the median of its repeats' medians, with min–max over repeats. Step times are taken after a device synchronize.</p>
-    <table><thead><tr><th>Run</th><th>Workload</th><th>Formula with this run's numbers</th></tr></thead><tbody>
-    ${runs.map((r) => {
-      const w = r.workload;
-      return html`<tr><td><code>${r.summary.id}</code></td><td>${r.summary.model}, seq ${w.seqLen ?? '—'}, global batch ${w.globalBatch ?? '—'} (micro ${w.microBatch ?? '—'} × accum ${w.gradAccum ?? '—'} × ${w.worldSize} GPU), ${w.precision ?? '—'}, checkpointing ${w.activationCheckpointing === null ? '—' : w.activationCheckpointing ? 'on' : 'off'}</td><td>${formulaFor(r)}</td></tr>`;
-    })}</tbody></table>`;
+    <table><thead><tr><th>Runs</th><th>Workload</th><th>Formula, with the first run's numbers</th></tr></thead><tbody>
+    ${workloadGroups(runs).map(({ text, members }) => html`<tr><td>${members.map((r) => r.summary.id).join(', ')}</td><td>${text}</td><td>${formulaFor(members[0])}</td></tr>`)}</tbody></table>`;
+}
+
+/** Runs of one workload share a row of the formula table (each run's own figures are in the run table). */
+function workloadGroups(runs: ReportRun[]): { text: string; members: ReportRun[] }[] {
+  const byText = new Map<string, ReportRun[]>();
+  for (const r of runs) {
+    const w = r.workload;
+    const text = `${r.summary.model}, seq ${w.seqLen ?? '—'}, global batch ${w.globalBatch ?? '—'} (micro ${w.microBatch ?? '—'} × accum ${w.gradAccum ?? '—'} × ${w.worldSize} GPU), ${w.precision ?? '—'}, checkpointing ${w.activationCheckpointing === null ? '—' : w.activationCheckpointing ? 'on' : 'off'}`;
+    byText.set(text, [...(byText.get(text) ?? []), r]);
+  }
+  return [...byText].map(([text, members]) => ({ text, members }));
 }
 
 function charts(runs: ReportRun[], comparison: Comparison): Raw {
