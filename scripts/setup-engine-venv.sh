@@ -65,12 +65,32 @@ log "installing (steps from $ENGINE/install-steps.json, bootstrap v$BOOTSTRAP_VE
 
 # Pre-build the ops the runner needs on this host into the venv, so a test run or the first
 # benchmark does not pay the JIT build. A failure is reported, not fatal: the runner's
-# pre-flight names op_build problems itself.
-log "pre-building DeepSpeed ops into $VENV/torch_extensions"
+# pre-flight names op_build problems itself. The build goes to a folder of its own, swapped in
+# only once it finished: a build stopped half way (Ctrl-C, the OOM killer during the compile)
+# left torch's `lock` file in the op's folder, and every later run waited on it forever.
+# Stopped by a signal, the environment is not marked complete and its previous ops are kept.
+EXT="$VENV/torch_extensions"
+EXT_NEW="$VENV/torch_extensions.partial"
+if [[ ! -e "$EXT" && -d "$EXT.old" ]]; then mv "$EXT.old" "$EXT"; fi   # a swap cut short
+rm -rf "$EXT_NEW"
+trap 'rm -rf "$EXT_NEW"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+log "pre-building DeepSpeed ops into $EXT"
 ops_start=$(date +%s)
-if TORCH_EXTENSIONS_DIR="$VENV/torch_extensions" "$VPY" "$ENGINE/prebuild_ops.py" >&2
-then log "ops built in $(( $(date +%s) - ops_start )) s"
-else log "WARNING: op pre-build failed; the runner will JIT-build (or report op_build) on first use"
+ops_status=0
+TORCH_EXTENSIONS_DIR="$EXT_NEW" "$VPY" "$ENGINE/prebuild_ops.py" >&2 || ops_status=$?
+if (( ops_status == 0 )); then
+  rm -rf "$EXT.old"
+  if [[ -e "$EXT" ]]; then mv "$EXT" "$EXT.old"; fi
+  mv "$EXT_NEW" "$EXT"
+  rm -rf "$EXT.old"
+  log "ops built in $(( $(date +%s) - ops_start )) s"
+elif (( ops_status > 128 )); then
+  log "ERROR: the DeepSpeed op pre-build was interrupted (signal $(( ops_status - 128 ))); $VENV is not marked complete and its previous ops are kept. Run scripts/setup-engine-venv.sh again; if the OOM killer stopped the compiler, free memory or set MAX_JOBS=1 first."
+  exit 1
+else
+  log "WARNING: op pre-build failed; the runner will JIT-build (or report op_build) on first use"
 fi
 
 echo "$STAMP" > "$MARKER"

@@ -6,7 +6,7 @@
 // and leaves the previous environment exactly as it was. pip runs in its own process group so
 // cancel can stop pip and every build subprocess it started.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmod, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstallProgress, InstallResult } from '../../contract';
 import { appVenvDir, pythonIn } from './candidates';
@@ -87,11 +87,61 @@ export function explainPipFailure(log: string[], indexReachable: boolean | null 
       '(HTTPS_PROXY), or point pip at a reachable index or a folder of wheels (PIP_INDEX_URL, or PIP_FIND_LINKS with --no-index), then try again'
     );
   }
+  // The connection dropped half way through a download: pip 25+ resumes, then gives up with
+  // "error: incomplete-download … not enough bytes were received (2.0 MB/4.0 MB) ╰─> URL: …";
+  // older pips say "Connection broken: IncompleteRead" or find the cut wheel "invalid".
+  const cut = /not enough bytes were received \(([^)]*)\)/.exec(text);
+  if (cut || /incomplete-download|Connection broken|IncompleteRead|Connection interrupted while downloading|ProtocolError/i.test(text)) {
+    const url = /URL:\s*(\S+)/.exec(text)?.[1] ?? /Downloading (\S+)/.exec(text)?.[1] ?? null;
+    return (
+      `the network connection dropped while pip was downloading${url ? ` ${url}` : ''}${cut ? ` (${cut[1]} received)` : ''}. ` +
+      'Check the connection (or proxy) and try again; on a link that keeps dropping, download the wheels once elsewhere ' +
+      '(pip download -r requirements.txt -d wheels) and install from that folder (PIP_FIND_LINKS=wheels with PIP_NO_INDEX=1)'
+    );
+  }
   const noDist = /No matching distribution found for (\S+)/.exec(text);
   if (noDist) return `pip found no distribution for ${noDist[1]} for this Python and platform. Use a Python from 3.10 to 3.13 (torch's supported range), or check the pinned version`;
   if (/invalid command 'bdist_wheel'/.test(text)) return "the venv's setuptools cannot build wheels (bdist_wheel missing): the bootstrap step did not run or failed";
-  if (/No space left on device/i.test(text)) return 'the disk is full: free space (the engine environment needs about 6 GB) and try again';
+  if (/No space left on device|Errno 28|Disk quota exceeded/i.test(text)) return DISK_FULL;
   return null;
+}
+
+const DISK_FULL = 'the disk is full: free space (the engine environment needs about 6 GB) and try again';
+
+/** Below this much free space on the data folder's disk, a failed install is said to be a full disk. */
+const NEARLY_FULL_BYTES = 32 * 2 ** 20;
+
+/**
+ * A failure on a (nearly) full disk, said as such: `python -m venv` hides ensurepip's own
+ * "No space left on device" behind "returned non-zero exit status 1". Measured before the
+ * half-built folder is removed (which gives the space back).
+ */
+async function diskFullNow(dir: string): Promise<string | null> {
+  const s = await statfs(dir).catch(() => null);
+  if (!s) return null;
+  const free = s.bavail * s.bsize;
+  return free < NEARLY_FULL_BYTES ? `${diskHolding(dir)} (${(free / 2 ** 20).toFixed(1)} MB free)${DISK_FULL.slice('the disk is full'.length)}` : null;
+}
+const diskHolding = (dir: string) => `the disk holding ${dir} is full`;
+
+/** Node's own file errors during the install (the marker, the path rewrite, the swap). */
+function explainFileError(error: unknown, target: string): string | null {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return `${diskHolding(path.dirname(target))}${DISK_FULL.slice('the disk is full'.length)}`;
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return `${path.dirname(target)} cannot be written (${code}): choose a writable data folder (--data-dir) and try again`;
+  return null;
+}
+
+/**
+ * An install stopped between the two renames of the swap (the app killed there) leaves the
+ * previous environment at `<target>.old` and nothing at `<target>`: put it back. Returns true
+ * when it did. Run before anything looks for the app's environment or removes `.old`.
+ */
+export async function restoreInterruptedSwap(target: string): Promise<boolean> {
+  const old = `${target}.old`;
+  if ((await exists(target)) || !(await exists(path.join(old, MARKER_FILE)))) return false;
+  await rename(old, target);
+  return true;
 }
 
 class Cancelled extends Error {}
@@ -187,6 +237,7 @@ export function startInstall(options: InstallOptions): InstallHandle {
     };
     try {
       emit('prepare', 'Preparing the engine environment', 0);
+      await restoreInterruptedSwap(target); // the previous environment, if a crash left it aside
       requirements = options.requirements ?? (await engineRequirements(options.env));
       const base = options.basePython ?? (await findBasePython(options.env));
       if (!base) throw new Error(`No Python ≥ ${MIN_PYTHON.join('.')} with the venv module found on PATH to create the environment; install python3 and python3-venv.`);
@@ -232,11 +283,12 @@ export function startInstall(options: InstallOptions): InstallHandle {
       await rm(old, { recursive: true, force: true });
       return done(true, 'done', `Engine environment ready at ${target}`);
     } catch (error) {
+      const full = await diskFullNow(path.dirname(target));
       await rm(staging, { recursive: true, force: true }).catch(() => {});
       if (error instanceof Cancelled || cancelled) return done(false, 'cancelled', 'Install cancelled; the previous environment is unchanged.');
       const tail = [...log];
       const reachable = tail.some((l) => /from versions: none/.test(l)) ? await indexAnswers(indexUrlFrom(tail)) : null;
-      const why = explainPipFailure(tail, reachable) ?? (error instanceof Error ? error.message : String(error));
+      const why = explainPipFailure(tail, reachable) ?? full ?? explainFileError(error, target) ?? (error instanceof Error ? error.message : String(error));
       return done(false, 'failed', `Install failed: ${why}. The previous environment is unchanged.`);
     }
   })();
