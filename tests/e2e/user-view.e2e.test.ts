@@ -402,6 +402,8 @@ for (const [width, height] of [
           for (const id of TUNED) expect(t).toContain(runDelta[id]);
           const pages = spawnSync('pdfinfo', [pdfFile], { encoding: 'utf8' }).stdout.match(/Pages:\s+(\d+)/)?.[1];
           console.log(`user view: PDF of ${TUNED.length} runs: ${pages} page(s)`);
+          // Figures first, each distinct config once in the appendix: a few pages, not a config dump.
+          expect(Number(pages)).toBeLessThanOrEqual(5);
         }
       }
       expect(errors).toEqual([]);

@@ -245,7 +245,7 @@ export function renderHtml(runs: ReportRun[], options: HtmlOptions): string {
   const warnings = [...new Set([...reportWarnings(runs), ...comparison.warnings])];
   const base = reportBaseline(comparison);
   const body = html`<header class="keep"><h1>Offload Studio benchmark report</h1>
-    <p class="muted">Generated ${fmtTime(generated)} by Offload Studio ${options.appVersion ?? ''} · ${runs.length} run(s) · baseline: <span data-testid="baseline">${base.label}</span> (chosen by <code>${baselineRun.summary.id}</code>)</p></header>
+    <p class="muted">Generated <time datetime="${generated.toISOString()}">${fmtTime(generated)}</time> by Offload Studio ${options.appVersion ?? ''} · ${runs.length} run(s) · baseline: <span data-testid="baseline">${base.label}</span> (chosen by <code>${baselineRun.summary.id}</code>)</p></header>
     <section class="summary"><h2>Summary</h2><p class="headline" data-testid="headline">${title}</p>
     ${warnings.map((w) => html`<p class="warn">${w}</p>`)}
     ${groupsTable(comparison)}</section>
@@ -254,8 +254,8 @@ export function renderHtml(runs: ReportRun[], options: HtmlOptions): string {
     <section class="major runs"><h2>Runs</h2><p class="muted">Figures are the median of measured steps (warm-up steps not counted), min–max in parentheses; memory is measured, the tuner's prediction in parentheses. Δ: percent change of TFLOPS per GPU against the baseline (${base.label}: ${fmt(base.tflopsPerGpu)} TFLOPS per GPU), the same baseline as the summary.</p>${runsTable(runs, base)}</section>
     <section class="major system"><h2>System</h2>${systemsSection(runs)}</section>
     <section class="major formula"><h2>How the figures are computed</h2>${formulaSection(runs)}</section>
-    <section class="appendix configs"><h2>Appendix: configurations</h2>${configsSection(runs)}</section>
-    <footer class="muted"><p>Report date ${fmtTime(generated)} (${generated.toISOString()}). Offload Studio ${options.appVersion ?? ''}.</p></footer>`;
+    <section class="appendix configs"><h2>Appendix: configurations</h2>${configsSection(runs)}</section>`;
+  // (No footer: the header says when and by which version; a footer alone on a last page is waste.)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
