@@ -92,6 +92,9 @@ describe('setup wizard, as a new user', () => {
     await page.click('[data-testid="wizard-next"]');
 
     await expectStep('run');
+    // The run step says which strategies will run and roughly how long, and offers Tune beside it.
+    expect(await page.textContent('[data-testid="sweep-summary"]')).toMatch(/^Will run .+ — about \d+ min/);
+    expect(await page.textContent('[data-testid="tune-summary"]')).toMatch(/^Will try .+ — about \d+ min/);
     await snap('run');
     expect(errors).toEqual([]);
     if (readyRow === null) {
@@ -108,5 +111,9 @@ describe('setup wizard, as a new user', () => {
     const statuses = await page.locator('[data-testid="sweep-runs"] .badge').allTextContents();
     expect(statuses.length).toBeGreaterThan(0);
     expect(statuses.every((s) => s === 'completed'), `run statuses: ${statuses.join(', ')}\n${await page.textContent('[data-testid="sweep-runs"]')}`).toBe(true);
+    // Afterwards: the winner in words, with Compare these and Report.
+    expect(await page.textContent('[data-testid="sweep-result"] .headline')).toMatch(/ was fastest: [\d.,]+ TFLOPS\/GPU, [\d.,]+ s\/step \(median of measured steps\)/);
+    expect(await page.isEnabled('[data-testid="sweep-compare"]')).toBe(true);
+    expect(await page.isEnabled('[data-testid="sweep-result"] button:has-text("Report")')).toBe(true);
   }, 600_000);
 });

@@ -355,12 +355,16 @@ export function PlanCharts() {
   );
 }
 
-/** "about 12 min" for a sweep: each run's predicted step time × its steps, plus ~45 s to start the engine. */
-function sweepEstimate(specs: { prediction: { stepSeconds: number } | null }[], steps: number, warmup: number, repeats: number): string {
-  const known = specs.filter((s) => s.prediction && s.prediction.stepSeconds > 0);
-  if (known.length < specs.length) return 'no time estimate (some runs have no prediction)';
-  const seconds = repeats * known.reduce((sum, s) => sum + 45 + (steps + warmup) * s.prediction!.stepSeconds, 0);
-  return seconds < 90 ? `about ${Math.max(1, Math.round(seconds / 60))} min` : seconds < 5400 ? `about ${Math.round(seconds / 60)} min` : `about ${(seconds / 3600).toFixed(1)} h`;
+/**
+ * "about 12 min" for a sweep: each run's predicted step time × its steps, plus ~45 s to start the
+ * engine. Runs without a prediction (the CPU path) count the engine start only, and say so.
+ */
+export function sweepEstimate(specs: { prediction: { stepSeconds: number } | null }[], steps: number, warmup: number, repeats: number): string {
+  const stepSeconds = (s: (typeof specs)[number]) => (s.prediction && s.prediction.stepSeconds > 0 ? s.prediction.stepSeconds : 0);
+  const unpredicted = specs.some((s) => stepSeconds(s) === 0);
+  const seconds = repeats * specs.reduce((sum, s) => sum + 45 + (steps + warmup) * stepSeconds(s), 0);
+  const time = seconds < 90 ? `about ${Math.max(1, Math.round(seconds / 60))} min` : seconds < 5400 ? `about ${Math.round(seconds / 60)} min` : `about ${(seconds / 3600).toFixed(1)} h`;
+  return unpredicted ? `${time} (mostly starting the engine; CPU steps are not predicted here)` : time;
 }
 
 export function RunControls({ onStarted }: { onStarted?: () => void }) {

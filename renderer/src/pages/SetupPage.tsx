@@ -48,6 +48,7 @@ export function SetupPage() {
           void complete('run', { dismissed: true });
           go('run');
         }}
+        leave={() => void complete('run', { dismissed: true })}
       />
     ),
   };

@@ -1,86 +1,146 @@
 // Tune: the closed loop (tune/start) for the workload on the form, on this machine — short trials of
 // the most promising configurations through the real runner, refitted after each, until nothing
 // untried is predicted to beat the best measured by more than the noise or the budget is spent.
-// Every trial is a stored run (tag "tune"); cancel keeps the finished ones.
-import { useEffect, useState } from 'react';
-import type { TuneResultInfo } from '../../../../electron/contract';
-import { api } from '../../api/client';
+// Every trial is a stored run (tag "tune"); cancel keeps the finished ones. Shown on the Plan page
+// and in the wizard's run step: what will be tried and roughly how long before, the winner with
+// Compare these / Report after.
+import { useState } from 'react';
+import type { PlanResult, RequestOf } from '../../../../electron/contract';
+import { strategyLabel } from '../../../../electron/contract/charts/labels';
 import { Card, ErrorBox } from '../../components/ui';
 import { formatNumber } from '../../format';
+import { useApp } from '../../stores/app';
+import { useCompare } from '../../stores/compare';
 import { usePlan } from '../../stores/plan';
+import { useReports } from '../../stores/reports';
+import { useTune } from '../../stores/tune';
 
-export function TunePanel() {
+/** What tune/start runs by default (the contract's defaults, said in the summary). */
+export const TUNE_DEFAULTS = { maxTrials: 6, warmup: 2, steps: 4 };
+/** Seconds to start the engine for a trial (the loop's own first guess, before trials measure it). */
+const ENGINE_START_SECONDS = 45; // as the Run step's estimate (PlanPage sweepEstimate)
+
+/** The strategies tune would try, most promising first (tuner/tune.ts tuneCandidates' order), and a rough time. */
+export function tuneOutline(plan: PlanResult, budgetMinutes: number, maxTrials: number = TUNE_DEFAULTS.maxTrials): { strategies: string[]; trials: number; estimate: string } {
+  const fitting = plan.strategies.filter((s) => s.fits);
+  const tokens = (s: (typeof fitting)[number]) => s.spec.prediction?.tokensPerSecond ?? 0;
+  const ordered = [...fitting].sort((a, b) => tokens(b) - tokens(a) || Number(b.id === plan.recommended?.strategyId) - Number(a.id === plan.recommended?.strategyId));
+  const trials = Math.min(maxTrials, ordered.length);
+  const stepsPerTrial = TUNE_DEFAULTS.warmup + TUNE_DEFAULTS.steps;
+  const tried = ordered.slice(0, trials);
+  const predicted = tried.every((s) => (s.spec.prediction?.stepSeconds ?? 0) > 0);
+  // Each trial: the engine's start plus its steps; then the winner's seed defaults once more.
+  const perTrial = tried.map((s) => ENGINE_START_SECONDS + stepsPerTrial * (s.spec.prediction?.stepSeconds ?? 0));
+  const seconds = perTrial.reduce((a, b) => a + b, 0) + (perTrial.length ? Math.max(...perTrial) : 0);
+  const minutes = Math.min(budgetMinutes, Math.max(1, Math.round(seconds / 60)));
+  const estimate = `${seconds / 60 > budgetMinutes ? `the whole budget, ${budgetMinutes} min` : `about ${minutes} min`}${predicted ? '' : ' (mostly starting the engine; CPU steps are not predicted here)'}`;
+  return { strategies: ordered.map((s) => s.id), trials, estimate };
+}
+
+export function TunePanel({ title = 'Tune on this machine', onLeave }: { title?: string; onLeave?: () => void }) {
   const workload = usePlan((s) => s.workload);
   const imported = usePlan((s) => s.imported);
+  const plan = usePlan((s) => s.plan);
+  const go = useApp((s) => s.go);
   const [budget, setBudget] = useState(20);
-  const [tuneId, setTuneId] = useState<string | null>(null);
-  const [lines, setLines] = useState<string[]>([]);
-  const [result, setResult] = useState<TuneResultInfo | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [maxTrials, setMaxTrials] = useState(TUNE_DEFAULTS.maxTrials);
+  const { tuneId, lines, result, error, start: startTune, cancel } = useTune();
 
-  useEffect(
-    () =>
-      api.on('tune/progress', (e) => {
-        if (tuneId && e.tuneId !== tuneId) return;
-        setLines((l) => [...l, e.line].slice(-40));
-        if (e.done) {
-          setTuneId(null);
-          setResult(e.result);
-          if (e.error) setError(e.error.message);
-        }
-      }),
-    [tuneId],
-  );
-
-  const start = async () => {
-    setLines([]);
-    setResult(null);
-    setError(null);
-    try {
-      const model = imported.find((m) => m.id === workload.model) ?? workload.model;
-      const { tuneId: id } = await api.invoke('tune/start', {
-        workload: { model, seqLen: workload.seqLen, microBatch: workload.microBatch, gpus: workload.gpus, precision: workload.precision, activationCheckpointing: workload.activationCheckpointing },
-        budgetMinutes: budget,
-      });
-      setTuneId(id);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    }
+  const start = () => {
+    const model = imported.find((m) => m.id === workload.model) ?? workload.model;
+    return startTune({
+      workload: { model, seqLen: workload.seqLen, microBatch: workload.microBatch, gpus: workload.gpus, precision: workload.precision, activationCheckpointing: workload.activationCheckpointing },
+      budgetMinutes: budget,
+      maxTrials,
+    } as RequestOf<'tune/start'>);
   };
 
+  const outline = plan ? tuneOutline(plan, budget, maxTrials) : null;
+  const completed = (result?.trials ?? []).filter((t) => t.status === 'completed').map((t) => t.runId);
+  const winner = result?.winner;
   return (
-    <Card title="Tune on this machine" testId="tune-panel">
+    <Card title={title} testId="tune-panel">
       <p className="muted small">
-        Runs the most promising configurations as short trials (2 warm-up + 4 steps), refits the model from each, and stops when nothing untried is predicted to beat
-        the best by more than 5% — or when the budget is spent. Every trial is kept in Runs (tag “tune”).
+        Runs the most promising configurations as short trials ({TUNE_DEFAULTS.warmup} warm-up + {TUNE_DEFAULTS.steps} steps), refits the model from each, and stops when nothing
+        untried is predicted to beat the best by more than 5% — or when the budget is spent. Every trial is kept in Runs (tag “tune”).
       </p>
+      {outline && !tuneId && !result && (
+        <p className="small" data-testid="tune-summary">
+          {outline.strategies.length === 0
+            ? 'Nothing fits this machine for this workload, so there is nothing to tune: lower the sequence length or micro batch, or pick a smaller model.'
+            : `Will try ${outline.trials < outline.strategies.length ? `up to ${outline.trials} of ` : ''}${outline.strategies.map((id) => strategyLabel(id)).join(', ')} (most promising first, stopping when nothing left is predicted to win), then the winner's default settings once — ${outline.estimate}.`}
+        </p>
+      )}
       <div className="button-row">
         <label>
           Budget (minutes){' '}
           <input type="number" min={1} value={budget} onChange={(e) => setBudget(Math.max(1, Number(e.target.value) || 1))} disabled={!!tuneId} data-testid="tune-budget" />
         </label>
+        <label>
+          Trials at most{' '}
+          <input type="number" min={1} max={50} value={maxTrials} onChange={(e) => setMaxTrials(Math.min(50, Math.max(1, Math.round(Number(e.target.value)) || 1)))} disabled={!!tuneId} data-testid="tune-max-trials" />
+        </label>
         {tuneId ? (
-          <button type="button" className="secondary" onClick={() => void api.invoke('tune/cancel', { tuneId })} data-testid="tune-cancel">
+          <button type="button" className="secondary" onClick={() => void cancel()} data-testid="tune-cancel">
             Cancel (keep finished trials)
           </button>
         ) : (
-          <button type="button" onClick={() => void start()} data-testid="tune-start">
+          <button type="button" onClick={() => void start()} disabled={outline?.strategies.length === 0} data-testid="tune-start">
             Tune
           </button>
         )}
       </div>
       {error && <ErrorBox message={error} />}
       {lines.length > 0 && (
-        <pre className="log small" data-testid="tune-log">
+        <pre className="log small" data-testid="tune-log" data-tune-state={tuneId ? 'running' : 'done'} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {lines.join('\n')}
         </pre>
       )}
-      {result?.winner && (
-        <p data-testid="tune-result">
-          <strong>{result.winner.strategyId}</strong>: {formatNumber(result.winner.tflopsPerGpu ?? 0)} TFLOPS/GPU measured in{' '}
-          {result.trials.filter((t) => !t.baseline).length} trial(s)
-          {result.seedDefaults?.tflopsPerGpu ? ` — seed defaults ${formatNumber(result.seedDefaults.tflopsPerGpu)} (${((result.gain ?? 0) * 100).toFixed(0)}% gained)` : ''}. {result.stopReason}.
-        </p>
+      {result && (
+        <div data-testid="tune-result">
+          {winner ? (
+            <p className="headline">
+              <strong>{strategyLabel(winner.strategyId)}</strong> won: {formatNumber(winner.tflopsPerGpu ?? 0)} TFLOPS/GPU, {formatNumber(winner.stepSeconds, 3)} s/step measured in{' '}
+              {result.trials.filter((t) => !t.baseline).length} trial(s)
+              {result.seedDefaults?.runId === winner.runId
+                ? ' — its default settings were already the fastest tried'
+                : result.seedDefaults?.tflopsPerGpu
+                  ? ` — its default settings ${formatNumber(result.seedDefaults.tflopsPerGpu)} (${((result.gain ?? 0) * 100).toFixed(0)}% gained)`
+                  : ''}
+              .
+            </p>
+          ) : (
+            <p>No trial completed: see the lines above for what happened.</p>
+          )}
+          <p className="muted small">Stopped: {result.stopReason}.</p>
+          <div className="button-row">
+            <button
+              type="button"
+              disabled={completed.length === 0}
+              onClick={() => {
+                onLeave?.();
+                useCompare.getState().open(completed);
+                go('compare');
+              }}
+              data-testid="tune-compare"
+            >
+              Compare these
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              disabled={completed.length === 0}
+              onClick={() => {
+                onLeave?.();
+                useReports.getState().setSelected(completed);
+                go('reports');
+              }}
+              data-testid="tune-report"
+            >
+              Report
+            </button>
+          </div>
+        </div>
       )}
     </Card>
   );

@@ -11,6 +11,7 @@ import { useHardware } from '../../stores/hardware';
 import { useMeasure } from '../../stores/measure';
 import { usePlan, type WorkloadForm as WorkloadValues } from '../../stores/plan';
 import { Recommendation, RunControls, StrategyTable, WorkloadForm } from '../PlanPage';
+import { TunePanel } from '../plan/TunePanel';
 
 export interface StepProps {
   done(patch?: { workload?: Record<string, unknown> }): void;
@@ -187,6 +188,17 @@ export function PlanStep({ done, saved }: StepProps & { saved: Record<string, un
   );
 }
 
-export function RunStep({ done }: StepProps) {
-  return <RunControls onStarted={() => done()} />;
+/**
+ * The wizard's last step: run the chosen strategies side by side (the Run page then names the
+ * winner, with Compare these / Report), or tune (short trials of the most promising configurations,
+ * the winner named here with the same two buttons). Each says what will run and roughly how long.
+ */
+export function RunStep({ done, leave }: StepProps & { leave(): void }) {
+  return (
+    <div className="stack" data-testid="wizard-run">
+      <p className="muted">Two ways to find out: run the strategies chosen in the plan side by side, or let Tune try the most promising configurations for you.</p>
+      <RunControls onStarted={() => done()} />
+      <TunePanel title="…or tune: short trials of the most promising configurations" onLeave={leave} />
+    </div>
+  );
 }
