@@ -11,7 +11,7 @@ import { ApiError, eventNames, isChannel, toWireError, type WireResult } from '.
 import type { Backend } from '../services/backend';
 import { allowedHostNames, cookieNameFor, cookieValue, hostAllowed, newToken, parseTarget, requestToken, tokensEqual } from './auth';
 import { contentType, readStatic, resolveStatic } from './static-files';
-import { attachFlow, type Flow } from './ws-flow';
+import { attachFlow, EVENT_BATCH_MS, type Flow } from './ws-flow';
 
 export interface ServerOptions {
   backend: Backend;
@@ -174,12 +174,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
 
   const flows = new Map<WebSocket, Flow>();
-  // An event is serialised and encoded once; every client's frame points at the same bytes.
+  // An event is serialised and encoded once; every client's frame points at the same bytes. Events
+  // leave in batches (ws-flow.ts): every EVENT_BATCH_MS, or before the client's next answer.
+  let batch: NodeJS.Timeout | null = null;
+  const flushEvents = () => {
+    batch = null;
+    for (const flow of flows.values()) flow.flushEvents();
+  };
   const unsubscribers = eventNames.map((name) =>
     options.backend.on(name, (payload) => {
       if (flows.size === 0) return;
       const message = Buffer.from(JSON.stringify({ event: name, payload }), 'utf8');
-      for (const flow of flows.values()) flow.sendEvent(message);
+      for (const flow of flows.values()) flow.queueEvent(message);
+      batch ??= setTimeout(flushEvents, EVENT_BATCH_MS);
     }),
   );
 
@@ -231,6 +238,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     cookieName,
     async close() {
       unsubscribers.forEach((u) => u());
+      if (batch) clearTimeout(batch);
+      flushEvents(); // the last events still go to the clients being closed
       for (const ws of sockets) ws.terminate();
       wss.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
