@@ -4,11 +4,15 @@
 // (site-packages / dist-packages, whose mtime changes when pip adds or removes a package), the
 // user's site-packages, the probe script, and the environment variables the probe reads. A changed
 // fingerprint, an answer older than maxAgeMs, or `fresh` (the Re-check button) probes again. A probe
-// that timed out is not kept (it says nothing lasting about the interpreter).
+// that timed out is not kept (it says nothing lasting about the interpreter). With `file` (the
+// backend's <dataDir>/probe-cache.json) the answers also outlive a restart of the app or `serve`;
+// a file that is unreadable or malformed is ignored, entry by entry.
+import { readFileSync } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { InterpreterProbe } from '../../contract';
+import { InterpreterProbeSchema, type InterpreterProbe } from '../../contract';
+import { writeJsonAtomic } from '../../kernel';
 
 export interface ProbeCacheOptions {
   /** Answers older than this are probed again even with an unchanged fingerprint (default 6 h). */
@@ -18,6 +22,28 @@ export interface ProbeCacheOptions {
   /** The probe script (its mtime is part of every fingerprint). */
   script?: string;
   now?: () => number;
+  /** Keep the answers in this JSON file too (read once, rewritten after each new probe). */
+  file?: string;
+}
+
+type Entry = { fingerprint: string; at: number; probe: InterpreterProbe };
+
+function readEntries(file: string): Map<string, Entry> {
+  const out = new Map<string, Entry>();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return out; // none yet, or unreadable: probe anew
+  }
+  const entries = parsed && typeof parsed === 'object' && (parsed as { version?: unknown }).version === 1 ? (parsed as { entries?: unknown }).entries : null;
+  if (!entries || typeof entries !== 'object') return out;
+  for (const [key, value] of Object.entries(entries as Record<string, unknown>)) {
+    const e = value as Partial<Entry> | null;
+    const probe = InterpreterProbeSchema.safeParse(e?.probe);
+    if (e && typeof e.fingerprint === 'string' && typeof e.at === 'number' && Number.isFinite(e.at) && probe.success) out.set(key, { fingerprint: e.fingerprint, at: e.at, probe: probe.data });
+  }
+  return out;
 }
 
 export interface ProbeCache {
@@ -81,9 +107,17 @@ export async function interpreterFingerprint(pythonPath: string, options: Pick<P
 export function createProbeCache(options: ProbeCacheOptions = {}): ProbeCache {
   const maxAgeMs = options.maxAgeMs ?? 6 * 3600_000;
   const now = options.now ?? Date.now;
-  const kept = new Map<string, { fingerprint: string; at: number; probe: InterpreterProbe }>();
+  const kept: Map<string, Entry> = options.file ? readEntries(options.file) : new Map();
   let hits = 0;
   let probes = 0;
+  const save = () => {
+    if (!options.file) return;
+    try {
+      writeJsonAtomic(options.file, { version: 1, entries: Object.fromEntries(kept) });
+    } catch {
+      // a read-only or full data folder: the answers are kept in memory only
+    }
+  };
   return {
     async get(pythonPath, probe, { fresh = false } = {}) {
       const key = path.resolve(pythonPath);
@@ -98,11 +132,13 @@ export function createProbeCache(options: ProbeCacheOptions = {}): ProbeCache {
       if (/timed out/.test(answer.error ?? '')) kept.delete(key);
       // Fingerprinted before the probe ran: a change during the probe shows as a change next time.
       else kept.set(key, { fingerprint, at: now(), probe: answer });
+      save();
       return answer;
     },
     invalidate(pythonPath) {
       if (pythonPath === undefined) kept.clear();
       else kept.delete(path.resolve(pythonPath));
+      save();
     },
     stats: () => ({ hits, probes }),
   };

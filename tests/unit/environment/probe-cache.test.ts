@@ -140,6 +140,42 @@ describe('probe cache: kept while unchanged, probed again when it changed', () =
   });
 });
 
+describe('probe cache kept in a file: answers outlive a restart', () => {
+  it('a new cache on the same file answers without probing; a changed interpreter still probes', async () => {
+    const { python, site } = fakeVenv();
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'probe-cache-file-')), 'probe-cache.json');
+    const first = counted({ file });
+    await first.get(python);
+    expect(fs.existsSync(file)).toBe(true);
+    const restarted = counted({ file });
+    const again = await restarted.get(python);
+    expect(restarted.calls()).toBe(0);
+    expect(again.pythonVersion).toBe('3.11.9');
+    await tick();
+    fs.mkdirSync(path.join(site, 'torch'));
+    await counted({ file }).get(python).then(() => undefined);
+    const third = counted({ file });
+    await third.get(python);
+    expect(third.calls()).toBe(0); // the previous instance stored the new answer
+  });
+  it('a malformed file or entry is ignored (probed anew), not trusted', async () => {
+    const { python } = fakeVenv();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'probe-cache-file-'));
+    const file = path.join(dir, 'probe-cache.json');
+    fs.writeFileSync(file, '{ not json');
+    const c = counted({ file });
+    await c.get(python);
+    expect(c.calls()).toBe(1);
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const key = Object.keys(stored.entries)[0];
+    stored.entries[key].probe = { ready: true }; // not a probe answer
+    fs.writeFileSync(file, JSON.stringify(stored));
+    const d = counted({ file });
+    await d.get(python);
+    expect(d.calls()).toBe(1);
+  });
+});
+
 describe('listInterpreters with the cache (the real probe)', () => {
   it('a second visit probes nothing; a new interpreter in the set is probed alone; fresh probes all', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'probe-cache-data-'));

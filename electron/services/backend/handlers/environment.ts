@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ApiError } from '../../../contract';
 import { createProbeCache, currentInterpreter, listInterpreters, probeInterpreter, selectInterpreter, startInstall, type InstallHandle } from '../../environment';
 import { enginePath } from '../../resources';
@@ -56,7 +57,8 @@ export function environmentHandlers(ctx: BackendContext): HandlerMap<Environment
   // Every probe starts an interpreter: 200 requests must not start 200 of them (issue 20.9).
   const probes = probeGate<Awaited<ReturnType<typeof probeInterpreter>>>(MAX_PROBES_RUNNING, MAX_PROBES_WAITING);
   // Probe answers kept between Setup visits while each interpreter's files are unchanged (issue 17).
-  const cache = createProbeCache({ script: enginePath('probe.py') });
+  // Kept in the data folder too, so a restart of the app or serve does not probe everything again.
+  const cache = createProbeCache({ script: enginePath('probe.py'), file: path.join(ctx.dataDir, 'probe-cache.json') });
   ctx.onClose(async () => {
     if (install?.cancel()) await install.result; // never leave a pip process group behind
   });
