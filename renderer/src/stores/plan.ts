@@ -1,6 +1,6 @@
 // Plan domain state: presets, the workload being planned, and the tuner's answer.
 import { create } from 'zustand';
-import type { Machine, ModelArch, PlanResult, ResponseOf, WorkloadOverrides } from '../../../electron/contract';
+import { PlanResultSchema, type Machine, type ModelArch, type PlanResult, type ResponseOf, type WorkloadOverrides } from '../../../electron/contract';
 import { api } from '../api/client';
 
 export type Presets = ResponseOf<'plan/presets'>;
@@ -92,7 +92,9 @@ function savedPlan(): SavedPlan | null {
   try {
     const text = globalThis.localStorage?.getItem(PLAN_KEY);
     const saved = text ? (JSON.parse(text) as SavedPlan) : null;
-    return saved && saved.plan && Array.isArray(saved.plan.strategies) ? saved : null;
+    // A plan saved by another version of the app is dropped, not drawn half-understood.
+    const plan = saved ? PlanResultSchema.safeParse(saved.plan) : null;
+    return saved && plan?.success && Array.isArray(saved.selected) ? { ...saved, plan: plan.data, imported: Array.isArray(saved.imported) ? saved.imported : [], machine: saved.machine?.kind ? saved.machine : { kind: 'this' } } : null;
   } catch {
     return null;
   }
