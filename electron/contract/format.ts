@@ -10,3 +10,34 @@ export function formatBytes(bytes: number | null | undefined): string {
   }
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * The one date/time format of every page, report and table, in UTC (a report travels between
+ * time zones; a page on a GPU box reached over SSH shows the box's times):
+ * full "3 Dec 2026, 08:14 UTC"; short (tables whose column header says UTC) "3 Dec 2026, 08:14".
+ * '—' when missing or unreadable. Built by hand, so it never depends on the browser's locale or ICU.
+ */
+export function formatDateTime(value: string | number | Date | null | undefined, style: 'full' | 'short' = 'full'): string {
+  if (value === null || value === undefined || value === '') return '—';
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return '—';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const text = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+  return style === 'full' ? `${text} UTC` : text;
+}
+
+/** The typographic minus (U+2212) every signed figure uses. */
+export const MINUS = '\u2212';
+
+/**
+ * A signed percent change, as every page, report and the CLI print it: "+12.3 %", "−12.3 %"
+ * (typographic minus), "±0.0 %" when it rounds to zero, '—' when missing.
+ */
+export function formatDelta(pct: number | null | undefined, digits = 1): string {
+  if (pct === null || pct === undefined || !Number.isFinite(pct)) return '—';
+  const text = Math.abs(pct).toFixed(digits);
+  const sign = Number(text) === 0 ? '±' : pct > 0 ? '+' : MINUS;
+  return `${sign}${text} %`;
+}

@@ -1,5 +1,5 @@
 // Number formatting shared by every page.
-export { formatBytes } from '../../electron/contract/format';
+export { formatBytes, formatDateTime, formatDelta } from '../../electron/contract/format';
 
 export function formatNumber(value: number | null | undefined, digits = 1): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';

@@ -1,7 +1,7 @@
 // History commands: compare runs, move runs between machines as JSON, load the sample dataset.
 import fs from 'node:fs';
 import path from 'node:path';
-import { configDiffSectionsOfDiff, deltaRows, type Comparison } from '../../contract';
+import { configDiffSectionsOfDiff, deltaRows, formatDelta, type Comparison } from '../../contract';
 import { convertRunnerSweep, writeRunsFile } from '../../services/history';
 import type { Command, CommandContext } from '../command';
 
@@ -22,7 +22,7 @@ export function printComparison(c: Comparison, out: (line: string) => void): voi
   const rows = deltaRows(c);
   const width = Math.max(8, ...rows.map((r) => r.label.length + (r.isBaseline ? 11 : 0)));
   for (const r of rows) {
-    const delta = r.isBaseline ? 'baseline' : r.deltaPct == null ? '—' : `${r.deltaPct >= 0 ? '+' : ''}${r.deltaPct.toFixed(1)} %`;
+    const delta = r.isBaseline ? 'baseline' : formatDelta(r.deltaPct);
     out(`  ${(r.label + (r.isBaseline ? ' (baseline)' : '')).padEnd(width)}  ${fmt(r.median).padStart(8)}  ${delta.padStart(9)}  n=${r.n}  min ${fmt(r.min)} max ${fmt(r.max)} sd ${fmt(r.stdev, 2)}  raw [${r.values.map((v) => fmt(v)).join(', ')}]`);
   }
   for (const w of c.warnings) out(`warning: ${w}`);

@@ -3,6 +3,7 @@
 // Animation is off: a benchmark chart should show the numbers, and SSR has no frames anyway.
 import type { EChartsOption } from 'echarts';
 import type { Comparison, MetricId } from '../compare';
+import { formatDelta } from '../format';
 import { METRIC_SHORT, strategyColor } from './labels';
 import { memoryPanelsOption } from './memory-panels';
 
@@ -203,7 +204,7 @@ export function predictedOption(c: Comparison, theme: ChartTheme = LIGHT_THEME):
         type: 'scatter',
         symbolSize: 10,
         data: points,
-        tooltip: { formatter: (p: { name?: string; value?: unknown }) => { const v = p.value as number[]; return `${p.name}<br/>predicted ${round(v[0])} · measured ${round(v[1])} ${unit}<br/>error ${v[2] >= 0 ? '+' : ''}${v[2].toFixed(1)} %`; } },
+        tooltip: { formatter: (p: { name?: string; value?: unknown }) => { const v = p.value as number[]; return `${p.name}<br/>predicted ${round(v[0])} · measured ${round(v[1])} ${unit}<br/>error ${formatDelta(v[2])}`; } },
       },
       { name: 'y = x', type: 'line', silent: true, showSymbol: false, lineStyle: { type: 'dashed', color: theme.muted }, data: [[0, 0], [niceCeil(max), niceCeil(max)]] },
     ],

@@ -15,21 +15,11 @@ export function fmtSpread(s: Spread | null, digits = 1): string {
   return `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
 }
 
-export function fmtPct(value: number | null): string {
-  if (value === null || !Number.isFinite(value)) return '—';
-  const sign = value > 0 ? '+' : value < 0 ? '−' : '±';
-  return `${sign}${Math.abs(value).toFixed(1)} %`;
-}
+/** Signed percent changes: the shared formatter (typographic minus), as on every page. */
+export { formatDelta as fmtPct } from '../../contract/format';
 
 // Strategy display names are shared with the Compare page (contract/charts/labels).
 export { strategyLabel as strategyName } from '../../contract/charts/labels';
 
-/** "2 Dec 2026, 16:31 UTC": a report travels between time zones, so it says UTC. '—' when unreadable. */
-export function fmtTime(value: string | Date | null | undefined): string {
-  if (value == null) return '—';
-  const d = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(d.getTime())) return typeof value === 'string' ? value : '—';
-  const date = d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-  const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
-  return `${date}, ${time} UTC`;
-}
+/** "2 Dec 2026, 16:31 UTC": the shared date format (a report travels between time zones, so it says UTC). */
+export { formatDateTime as fmtTime } from '../../contract/format';

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { Cluster } from '../../../electron/contract';
 import { Card, EmptyState, ErrorBox } from '../components/ui';
+import { formatDateTime } from '../format';
 import { useCluster } from '../stores/cluster';
 
 const EXAMPLE: Cluster = {
@@ -64,7 +65,7 @@ export function ClusterSection() {
                       {h.host}:{h.sshPort}
                     </code>{' '}
                     slots={h.slots} <span className="muted">{h.pythonPath}</span>{' '}
-                    {d && <span className={d.ok ? 'ok-text' : 'bad-text'}>{d.ok ? `detected ${new Date(d.detectedAt).toLocaleString()}` : d.detail}</span>}
+                    {d && <span className={d.ok ? 'ok-text' : 'bad-text'}>{d.ok ? `detected ${formatDateTime(d.detectedAt)}` : d.detail}</span>}
                   </li>
                 );
               })}

@@ -22,7 +22,7 @@ import {
 } from '../../../electron/contract';
 import { Chart } from '../components/Chart';
 import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
-import { formatBytes, formatNumber } from '../format';
+import { formatBytes, formatDelta, formatNumber } from '../format';
 import { isDarkTheme } from '../theme';
 import { useApp } from '../stores/app';
 import { useCompare } from '../stores/compare';
@@ -68,7 +68,7 @@ function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
             </td>
             <td className="num">{formatMetric(r.median, metric.unit)}</td>
             <td className={`num ${r.better === true ? 'ok-text' : r.better === false ? 'bad-text' : ''}`}>
-              {r.isBaseline ? '—' : r.deltaPct == null ? '—' : `${r.deltaPct >= 0 ? '+' : ''}${r.deltaPct.toFixed(1)} %`}
+              {r.isBaseline ? '—' : formatDelta(r.deltaPct)}
             </td>
             <td className="small muted">
               n={r.n}
@@ -248,12 +248,12 @@ export function ComparePage() {
           <span className="button-row">
             {/* The report takes these runs: the Reports page opens with them selected. */}
             <button type="button" disabled={ids.length === 0} onClick={() => {
-                // The comparison's baseline first: the report measures its deltas against its first run.
+                // The comparison's baseline first, and chosen on the Reports page: the report reads its deltas against it.
                 const first = c?.groups.find((g) => g.isBaseline)?.runIds ?? [];
-                useReports.getState().setSelected([...first.filter((id) => ids.includes(id)), ...ids.filter((id) => !first.includes(id))]);
+                useReports.getState().setSelected([...first.filter((id) => ids.includes(id)), ...ids.filter((id) => !first.includes(id))], first.find((id) => ids.includes(id)) ?? null);
                 go('reports');
               }} data-testid="compare-report">
-              Export a report…
+              Report…
             </button>
             {/* Under serve: the report straight into this browser's downloads (the comparison's runs and baseline). */}
             {transport === 'server' && (
@@ -271,7 +271,7 @@ export function ComparePage() {
                     .finally(() => setDownloading(false));
                 }}
               >
-                {downloading ? 'Preparing…' : 'Download report (HTML)'}
+                {downloading ? 'Preparing…' : 'Download HTML report'}
               </button>
             )}
             <button type="button" className="secondary" onClick={() => go('runs')}>

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import type { Machine } from '../../../electron/contract';
 import { Card, ErrorBox, KeyValues, PageHeader, Skeleton } from '../components/ui';
 import { TopologyView } from '../components/TopologyView';
-import { formatBytes } from '../format';
+import { formatBytes, formatDateTime } from '../format';
 import { useHardware } from '../stores/hardware';
 
 function warningText(w: unknown): string {
@@ -162,7 +162,7 @@ export function HardwarePage() {
               rows={[
                 ['Host', machine.hostname],
                 ['OS', `${machine.os.distro} ${machine.os.release} (${machine.os.kernel})`],
-                ['Detected', new Date(machine.detectedAt).toLocaleString()],
+                ['Detected', formatDateTime(machine.detectedAt)],
               ]}
             />
           </Card>

@@ -1,12 +1,12 @@
 // Reports: pick runs, a format and a path; the backend writes the file. Under `serve` the path is
 // on the server machine (where the backend runs), not on the machine with the browser.
-import { useEffect } from 'react';
-import { strategyColor, strategyLabel, type ReportFormat } from '../../../electron/contract';
-import { transport } from '../api/client';
+import { useEffect, useState } from 'react';
+import { strategyColor, strategyLabel, type CompareGroup, type ReportFormat, type RunSummary } from '../../../electron/contract';
+import { api, transport } from '../api/client';
 import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { formatBytes, formatNumber } from '../format';
 import { useApp } from '../stores/app';
-import { useReports } from '../stores/reports';
+import { effectiveBaseline, useReports } from '../stores/reports';
 import { useRuns } from '../stores/runs';
 
 const FORMATS: { id: ReportFormat; label: string; hint: string }[] = [
@@ -17,10 +17,53 @@ const FORMATS: { id: ReportFormat; label: string; hint: string }[] = [
   { id: 'bundle', label: 'Reproduction bundle', hint: 'a folder, or a .zip: ds_config.json, spec.json, run.sh, hostfile' },
 ];
 
+/** compare/runs groups at most this many runs; a larger selection keeps the rule (first selected run). */
+const MAX_GROUPED = 64;
+
+/** "llama-3.2-3b · seq 4096 · micro batch 8 · 1 GPU · bf16 · 2 runs": what a repeat group ran. */
+export function groupSummary(group: Pick<CompareGroup, 'runIds' | 'model'>, run: RunSummary | undefined): string {
+  const parts = [run?.model ?? group.model];
+  if (run?.seqLen != null) parts.push(`seq ${run.seqLen}`);
+  if (run?.microBatch != null) parts.push(`micro batch ${run.microBatch}`);
+  if (run?.worldSize != null) parts.push(`${run.worldSize} GPU${run.worldSize === 1 ? '' : 's'}`);
+  if (run?.precision) parts.push(run.precision);
+  parts.push(group.runIds.length === 1 ? '1 run' : `${group.runIds.length} runs (median)`);
+  return parts.join(' · ');
+}
+
+/** The selected runs' repeat groups (history's grouping, as on Compare); null while unknown or too many. */
+function useRepeatGroups(selected: string[]): CompareGroup[] | null {
+  const [groups, setGroups] = useState<CompareGroup[] | null>(null);
+  const key = selected.join('\n');
+  useEffect(() => {
+    let live = true;
+    const ids = key ? key.split('\n') : [];
+    if (ids.length === 0 || ids.length > MAX_GROUPED) {
+      setGroups(null);
+      return;
+    }
+    const timer = setTimeout(() => {
+      api
+        .invoke('compare/runs', { ids })
+        .then((c) => live && setGroups(c.groups))
+        .catch(() => live && setGroups(null));
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [key]);
+  return groups;
+}
+
 export function ReportsPage() {
   const { runs, loaded, error: runsError, load } = useRuns();
   const r = useReports();
   const dataDir = useApp((s) => s.info?.dataDir);
+  const groups = useRepeatGroups(r.selected);
+  const baselineRun = effectiveBaseline(r.selected, r.baselineId);
+  const baselineGroup = groups?.find((g) => baselineRun != null && g.runIds.includes(baselineRun)) ?? null;
+  const inBaseline = (id: string) => (baselineGroup ? baselineGroup.runIds.includes(id) : id === baselineRun);
   useEffect(() => {
     void load();
   }, [load]);
@@ -47,7 +90,7 @@ export function ReportsPage() {
         <div className="reports-grid">
           <Card title={`Runs (${r.selected.length} selected)`}>
             <div className="reports-actions">
-              <button type="button" className="secondary" onClick={() => r.setSelected(runs.map((x) => x.id))}>Select all</button>
+              <button type="button" className="secondary" onClick={() => r.setSelected(runs.map((x) => x.id), r.baselineId)}>Select all</button>
               <button type="button" className="secondary" onClick={() => r.setSelected([])}>Clear</button>
             </div>
             <table className="table" data-testid="reports-runs">
@@ -66,8 +109,10 @@ export function ReportsPage() {
                         <span className="swatch" style={{ background: strategyColor(run.strategy) }} aria-hidden="true" />
                         {strategyLabel(run.strategy)}{run.repeatIndex > 0 ? ` #${run.repeatIndex + 1}` : ''}
                       </span>
-                      {/* Say which run the deltas read against: "Select all" makes it the newest one. */}
-                      {r.selected[0] === run.id && <span className="badge reports-baseline" data-testid="report-baseline">baseline</span>}
+                      {/* Which runs the deltas read against: the chosen baseline group (the run that chose it carries the test id). */}
+                      {r.selected.includes(run.id) && inBaseline(run.id) && (
+                        <span className="badge reports-baseline" data-testid={run.id === baselineRun ? 'report-baseline' : 'report-baseline-member'}>baseline</span>
+                      )}
                     </td>
                     <td className="mono small">{run.id}</td>
                     <td>{run.model}</td>
@@ -77,9 +122,35 @@ export function ReportsPage() {
                 ))}
               </tbody>
             </table>
-            <p className="muted">The first selected run chooses the baseline: its group of repeats, whose median every delta reads against (as on Compare).</p>
           </Card>
           <Card title="Export">
+            <label className="reports-field">
+              <span>Baseline (every delta reads against its median of repeats, as on Compare)</span>
+              <select
+                data-testid="report-baseline-select"
+                aria-label="Baseline"
+                disabled={!groups || groups.length === 0}
+                value={baselineGroup?.key ?? ''}
+                onChange={(e) => {
+                  const g = groups?.find((x) => x.key === e.target.value);
+                  // The rule's group stays "the rule" (it follows the selection); any other is a choice.
+                  const ruleGroup = groups?.find((x) => x.runIds.includes(r.selected[0]));
+                  r.setBaseline(!g || g === ruleGroup ? null : g.runIds[0]);
+                }}
+              >
+                {!groups && <option value="">{r.selected.length === 0 ? 'Select runs first' : r.selected.length > MAX_GROUPED ? 'The first selected run’s group' : 'Reading the groups…'}</option>}
+                {groups?.map((g) => (
+                  <option key={g.key} value={g.key}>
+                    {g.label} — {groupSummary(g, runs.find((x) => x.id === g.runIds[0]))}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <p className="muted small" data-testid="report-baseline-note">
+              {r.baselineId && r.selected.includes(r.baselineId)
+                ? 'Chosen here; the report’s header, summary, run table and CSV read against it.'
+                : 'By default the first selected run’s repeat group; the report’s header, summary, run table and CSV read against it.'}
+            </p>
             <fieldset className="reports-formats">
               <legend>Format</legend>
               {FORMATS.map((f) => (

@@ -2,13 +2,13 @@
 // (per-step curves, the figures as medians of measured steps beside the tuner's prediction),
 // where (the machine at run time), and when it failed, the class, the message and the fix.
 import { useEffect, useMemo, useState } from 'react';
-import { runStepsOption } from '../../../electron/contract/charts/live-charts';
+import { runStepsOption, warmupOffScale } from '../../../electron/contract/charts/live-charts';
 import { failureLabel, STEP_STATISTIC, strategyLabel } from '../../../electron/contract/charts/labels';
 import type { Machine, RunDetail, RunSpec } from '../../../electron/contract';
 import { api } from '../api/client';
 import { Chart } from '../components/Chart';
 import { Card, ErrorBox, KeyValues, PageHeader, Skeleton } from '../components/ui';
-import { formatBytes, formatNumber } from '../format';
+import { formatBytes, formatDateTime, formatDelta, formatNumber } from '../format';
 import { useApp } from '../stores/app';
 import { StrategyName } from './PlanPage';
 
@@ -29,8 +29,7 @@ const num = (o: unknown, k: string): number | null => {
 
 function deltaText(measured: number | null, predicted: number | null): string {
   if (measured == null || predicted == null || predicted === 0) return '';
-  const d = ((measured - predicted) / predicted) * 100;
-  return `${d >= 0 ? '+' : ''}${d.toFixed(1)} %`;
+  return formatDelta(((measured - predicted) / predicted) * 100);
 }
 
 export function RunDetailPage({ id }: { id: string }) {
@@ -50,10 +49,12 @@ export function RunDetailPage({ id }: { id: string }) {
     };
   }, [id]);
 
-  const chart = useMemo(
-    () => (detail && detail.samples.length ? runStepsOption(detail.samples.map((s) => ({ step: s.step, warmup: s.warmup, tflopsPerGpu: s.tflopsPerGpu, gpuPeakBytes: s.gpuPeakBytes, hostRssBytes: s.hostRssBytes, stepSeconds: s.stepSeconds })), detail.summary.strategy) : null),
+  const points = useMemo(
+    () => (detail && detail.samples.length ? detail.samples.map((s) => ({ step: s.step, warmup: s.warmup, tflopsPerGpu: s.tflopsPerGpu, gpuPeakBytes: s.gpuPeakBytes, hostRssBytes: s.hostRssBytes, stepSeconds: s.stepSeconds })) : null),
     [detail],
   );
+  const chart = useMemo(() => (detail && points ? runStepsOption(points, detail.summary.strategy) : null), [detail, points]);
+  const offScale = useMemo(() => (points ? warmupOffScale(points) : []), [points]);
 
   const back = (
     <button type="button" className="secondary" onClick={() => openRun(null)}>
@@ -98,7 +99,7 @@ export function RunDetailPage({ id }: { id: string }) {
             rows={[
               ['Strategy', <StrategyName id={r.strategy} />],
               ['Status', <span className={`badge badge-${r.status}`}>{r.status}</span>],
-              ['Started', r.startedAt ? new Date(r.startedAt).toLocaleString() : new Date(r.createdAt).toLocaleString()],
+              ['Started', formatDateTime(r.startedAt ?? r.createdAt)],
               ['Duration', formatDuration(r.startedAt, r.finishedAt)],
               ['Steps', detail.steps != null ? `${detail.steps} measured after ${detail.warmup ?? 0} warm-up` : '—'],
               ['Sweep', r.sweepId ? `${r.sweepId} · repeat ${r.repeatIndex + 1}` : '—'],
@@ -142,8 +143,12 @@ export function RunDetailPage({ id }: { id: string }) {
         </Card>
       ) : null}
       {chart && (
-        <Card title="Per step (hollow: warm-up, not counted)">
+        <Card title="Per step (grey: warm-up, not counted)">
           <Chart option={chart} height={300} testId="chart-run-steps" ariaLabel="Step time and TFLOPS per step" />
+          <p className="muted small" data-testid="run-steps-note">
+            The axes are scaled to the measured steps.
+            {offScale.length > 0 && <> Warm-up off the scale (arrow on the edge): {offScale.join('; ')}.</>}
+          </p>
         </Card>
       )}
       <div className="grid">

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { STEP_STATISTIC, strategyColor, strategyLabel, type RunSummary } from '../../../electron/contract';
 import { EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
-import { formatNumber } from '../format';
+import { formatDateTime, formatNumber } from '../format';
 import { runHref, useApp } from '../stores/app';
 import { useMachines } from '../stores/machines';
 import { formatDuration } from './RunDetailPage';
@@ -19,7 +19,7 @@ const VIEWPORT_HEIGHT = 520;
 // Which way is better is said in words ("high"/"low" best), so it never reads as the sort arrow (▲/▼).
 const COLUMNS: { key: SortKey | null; label: string; className?: string; better?: 'high' | 'low'; title?: string }[] = [
   { key: null, label: '' },
-  { key: 'createdAt', label: 'Created' },
+  { key: 'createdAt', label: 'Created (UTC)' },
   { key: 'status', label: 'Status' },
   { key: 'model', label: 'Model' },
   { key: 'strategy', label: 'Strategy' },
@@ -250,9 +250,9 @@ export function RunsPage() {
                       <span role="gridcell" onClick={(e) => e.stopPropagation()}>
                         <input type="checkbox" aria-label={`Select run ${r.id}`} checked={selectedSet.has(r.id)} onChange={() => toggle(r.id)} />
                       </span>
-                      <span role="gridcell" title={`${r.createdAt} — open the run page`}>
+                      <span role="gridcell" title={`${formatDateTime(r.createdAt)} — open the run page`}>
                         <a href={runHref(r.id)} onClick={(e) => e.stopPropagation()} data-testid="run-link">
-                          {new Date(r.createdAt).toLocaleString(undefined, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' })}
+                          {formatDateTime(r.createdAt, 'short')}
                         </a>
                       </span>
                       <span role="gridcell">

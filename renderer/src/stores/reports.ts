@@ -33,8 +33,18 @@ export async function downloadReport(request: ReportDownloadRequest): Promise<st
   return file.fileName;
 }
 
+/**
+ * The run whose repeat group every delta reads against: the one chosen on the page (any run of
+ * the group) while it is still selected, else the rule's — the first selected run.
+ */
+export function effectiveBaseline(selected: string[], chosen: string | null): string | undefined {
+  return chosen && selected.includes(chosen) ? chosen : selected[0];
+}
+
 interface ReportsState {
   selected: string[];
+  /** A run of the baseline group the user chose; null: the rule (the first selected run). */
+  baselineId: string | null;
   format: ReportFormat;
   path: string;
   overwrite: boolean;
@@ -46,7 +56,8 @@ interface ReportsState {
   /** The last browser download's file name. */
   downloaded: string | null;
   toggle(id: string): void;
-  setSelected(ids: string[]): void;
+  setSelected(ids: string[], baselineId?: string | null): void;
+  setBaseline(id: string | null): void;
   set(patch: Partial<Pick<ReportsState, 'format' | 'path' | 'overwrite' | 'pageSize' | 'includeSamples'>>): void;
   exportNow(): Promise<void>;
   downloadNow(): Promise<void>;
@@ -54,6 +65,7 @@ interface ReportsState {
 
 export const useReports = create<ReportsState>((set, get) => ({
   selected: [],
+  baselineId: null,
   format: 'html',
   path: '',
   overwrite: false,
@@ -67,8 +79,12 @@ export const useReports = create<ReportsState>((set, get) => ({
     const { selected } = get();
     set({ selected: selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id] });
   },
-  setSelected(ids) {
-    set({ selected: ids });
+  // A new selection from another page starts from the rule unless it names its baseline (Compare's).
+  setSelected(ids, baselineId = null) {
+    set({ selected: ids, baselineId, result: null, downloaded: null });
+  },
+  setBaseline(id) {
+    set({ baselineId: id, result: null, error: null, downloaded: null });
   },
   set(patch) {
     const next = { ...patch };
@@ -76,10 +92,10 @@ export const useReports = create<ReportsState>((set, get) => ({
     set({ ...next, result: null, error: null, downloaded: null });
   },
   async exportNow() {
-    const { selected, format, path, overwrite, pageSize, includeSamples } = get();
+    const { selected, format, path, overwrite, pageSize, includeSamples, baselineId } = get();
     set({ busy: true, error: null, result: null });
     try {
-      const result = await api.invoke('reports/export', { runIds: selected, format, path, overwrite, pageSize, includeSamples });
+      const result = await api.invoke('reports/export', { runIds: selected, format, path, overwrite, pageSize, includeSamples, baselineId: effectiveBaseline(selected, baselineId) });
       set({ result, busy: false });
     } catch (error) {
       const e = error as { code?: string; message?: string };
@@ -87,10 +103,10 @@ export const useReports = create<ReportsState>((set, get) => ({
     }
   },
   async downloadNow() {
-    const { selected, format, pageSize } = get();
+    const { selected, format, pageSize, baselineId } = get();
     set({ busy: true, error: null, result: null, downloaded: null });
     try {
-      const fileName = await downloadReport({ runIds: selected, format, pageSize, baselineId: selected[0] });
+      const fileName = await downloadReport({ runIds: selected, format, pageSize, baselineId: effectiveBaseline(selected, baselineId) });
       set({ downloaded: fileName, busy: false });
     } catch (error) {
       const e = error as { code?: string; message?: string };

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import type { InterpreterCandidate } from '../../../../electron/contract';
 import { ProgressBar } from '../../components/Progress';
 import { Card, ErrorBox, Skeleton } from '../../components/ui';
+import { formatDateTime } from '../../format';
 import { useEnvironment } from '../../stores/environment';
 import type { StepProps } from './steps';
 
@@ -31,10 +32,11 @@ function Status({ candidate }: { candidate: InterpreterCandidate }) {
   );
 }
 
-/** "just now", "3 min ago", "2 h ago". */
+/** "just now", "3 min ago", "2 h ago"; a day or more: "on 3 Dec 2026, 08:14 UTC" (the one date format). */
 function checkedAgo(iso: string): string {
   const s = (Date.now() - Date.parse(iso)) / 1000;
   if (!Number.isFinite(s) || s < 60) return 'just now';
+  if (s >= 86400) return `on ${formatDateTime(iso)}`;
   return s < 3600 ? `${Math.round(s / 60)} min ago` : `${Math.round(s / 3600)} h ago`;
 }
 
@@ -93,7 +95,7 @@ export function EnvironmentStep({ done }: StepProps) {
         </table>
       )}
       {!loading && checkedAt && (
-        <p className="muted small" data-testid="env-checked-at">
+        <p className="muted small" data-testid="env-checked-at" title={formatDateTime(checkedAt)}>
           Checked {checkedAgo(checkedAt)}; kept until an interpreter or its packages change — Re-check probes again.
         </p>
       )}
