@@ -11,6 +11,7 @@ import { writeRunsFile } from '../../electron/services/history';
 import { launchChromium } from '../helpers/browser';
 import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 import { openTempStore, seedComparison, tempDir } from '../unit/reports/fixtures';
+import { parseCsv } from '../unit/reports/csv-parse';
 
 const HEADLINE = /SuperOffload was \d\.\d+× faster than ZeRO-Offload \([^)]*\) — for llama-3\.3-70b on 4× GH200/;
 let serve: ServeHandle;
@@ -124,6 +125,69 @@ describe('Reports page', () => {
       await page.waitForSelector('[data-testid="report-downloaded"]');
     }
     expect(fs.readdirSync(outDir).sort()).toEqual(serverFiles);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('takes a baseline chosen on the page: the report header, summary, run table and CSV read against it, as Compare does', async () => {
+    const { page, consoleErrors } = await openReports();
+    for (const id of ['zo-0', 'zo-1', 'zo-2', 'so-0', 'so-1', 'so-2']) await page.check(`input[aria-label="select run ${id}"]`);
+    // The select lists the selection's repeat groups (display name + what they ran), the rule's group first chosen.
+    const select = '[data-testid="report-baseline-select"]';
+    await expect.poll(async () => page.$$eval(`${select} option`, (os) => os.map((o) => o.textContent ?? ''))).toEqual([
+      expect.stringMatching(/^ZeRO-Offload — llama-3\.3-70b · .*3 runs \(median\)$/),
+      expect.stringMatching(/^SuperOffload — llama-3\.3-70b · .*3 runs \(median\)$/),
+    ]);
+    expect(await page.$eval(select, (s) => (s as HTMLSelectElement).selectedOptions[0].textContent)).toMatch(/^ZeRO-Offload/);
+    // Choose the other group: the table marks its runs, the run that chose it carries the test id.
+    const superKey = await page.$eval(select, (s) => [...(s as HTMLSelectElement).options].find((o) => o.text.startsWith('SuperOffload'))!.value);
+    await page.selectOption(select, superKey);
+    expect(await page.locator('tr:has([data-testid="report-baseline"]) input').getAttribute('aria-label')).toBe('select run so-0');
+    expect(await page.locator('[data-testid="report-baseline-member"]').count()).toBe(2);
+    await page.locator('[data-testid="reports-page"]').screenshot({ path: path.join(artifacts, 'reports-baseline-1280x800.png') });
+
+    // Saved on the server and downloaded by the browser: both name the chosen baseline.
+    const file = path.join(outDir, 'chosen-baseline.html');
+    await exportAs(page, 'html', file);
+    await page.check('input[name="report-format"][value="html"]');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="report-download"]')]);
+    const downloaded = fs.readFileSync((await download.path())!, 'utf8');
+    await page.check('input[name="report-format"][value="csv"]');
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="report-download"]')]);
+    const csv = parseCsv(fs.readFileSync((await csvDownload.path())!, 'utf8'));
+    for (const html of [fs.readFileSync(file, 'utf8'), downloaded]) {
+      expect(html).toContain('baseline: <span data-testid="baseline">SuperOffload, median of 3 repeats</span>');
+      expect(html).toContain('SuperOffload (baseline)');
+      expect(html).not.toContain('ZeRO-Offload (baseline)');
+    }
+
+    // Compare with the same baseline: the same delta for ZeRO-Offload (typographic minus in both).
+    await page.goto(serve.url + '#/runs');
+    await page.waitForSelector('[data-testid="run-row"]');
+    for (const id of ['zo-0', 'zo-1', 'zo-2', 'so-0', 'so-1', 'so-2']) await page.check(`[data-run-id="${id}"] input[type="checkbox"]`);
+    await page.click('[data-testid="compare-selected"]');
+    await page.waitForSelector('[data-testid="delta-table"]');
+    await page.selectOption('[data-testid="baseline-select"]', 'so-0');
+    await expect.poll(async () => page.textContent('[data-testid="delta-table"] tr.baseline')).toContain('SuperOffload');
+    const compareDelta = (await page.locator('[data-testid="delta-table"] tbody tr', { hasText: 'ZeRO-Offload' }).locator('td').nth(2).textContent())!.trim();
+    expect(compareDelta).toMatch(/^\u2212\d+\.\d %$/);
+    const reportPage = await browser.newPage();
+    await reportPage.setContent(downloaded);
+    const summaryDelta = (await reportPage.locator('section.summary tbody tr', { hasText: 'ZeRO-Offload' }).locator('td').last().textContent())!.trim();
+    expect(summaryDelta).toBe(compareDelta);
+    // The run table reads against the same group median (a ZeRO-Offload run: about the group's delta).
+    expect((await reportPage.textContent('table.runs tr[data-run-id="zo-1"] td[data-col="delta"]'))!.trim()).toMatch(/^\u2212\d+\.\d %$/);
+    await reportPage.close();
+    // CSV: the chosen baseline, the same group delta to one decimal.
+    const col = (name: string) => csv[0].indexOf(name);
+    const zo1 = csv.find((r) => r[col('id')] === 'zo-1')!;
+    expect(zo1[col('baseline_group')]).toBe('SuperOffload');
+    expect(zo1[col('baseline_id')]).toBe('so-0');
+    expect(Number(zo1[col('delta_tflops_per_gpu_pct')])).toBeLessThan(0);
+    // Compare's "Report…" takes its baseline along: the Reports page opens with SuperOffload chosen.
+    await page.click('[data-testid="compare-report"]');
+    await page.waitForSelector(select);
+    await expect.poll(async () => page.$eval(select, (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')).toMatch(/^SuperOffload/);
     expect(consoleErrors).toEqual([]);
     await page.close();
   });

@@ -125,8 +125,9 @@ export function ReportsPage() {
           </Card>
           <Card title="Export">
             <label className="reports-field">
-              <span>Baseline (every delta reads against its median of repeats, as on Compare)</span>
+              <span>Baseline</span>
               <select
+                className="reports-baseline-select"
                 data-testid="report-baseline-select"
                 aria-label="Baseline"
                 disabled={!groups || groups.length === 0}
@@ -148,8 +149,8 @@ export function ReportsPage() {
             </label>
             <p className="muted small" data-testid="report-baseline-note">
               {r.baselineId && r.selected.includes(r.baselineId)
-                ? 'Chosen here; the report’s header, summary, run table and CSV read against it.'
-                : 'By default the first selected run’s repeat group; the report’s header, summary, run table and CSV read against it.'}
+                ? 'Chosen here. Every delta (header, summary, run table, CSV) reads against this group’s median of repeats, as on Compare.'
+                : 'By default the first selected run’s repeat group. Every delta (header, summary, run table, CSV) reads against its median of repeats, as on Compare.'}
             </p>
             <fieldset className="reports-formats">
               <legend>Format</legend>
