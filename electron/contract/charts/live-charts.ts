@@ -81,7 +81,7 @@ type StepPoint = LiveSeriesInput['points'][number];
  * One stored run's steps: step time (left axis) and TFLOPS per GPU (right axis) over its steps, in
  * the strategy's colour. Both axes are scaled to the MEASURED steps (the figures a run is judged
  * by): warm-up steps (not counted; the first one builds kernels and caches, ~5× slower) are their
- * own grey "warm-up" series, and one off the scale sits on the axis' edge as an arrow pointing
+ * own grey "warm-up" series (hollow circles: step time; hollow triangles: TFLOPS), and one off the scale sits on the axis' edge as an arrow pointing
  * where its value lies, labelled with it. `warmupOffScale` lists those, for a note beside the chart.
  * The x-axis starts at the first step.
  */
@@ -98,10 +98,10 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
   const round = (v: number, digits: number) => Number(v.toPrecision(digits));
 
   /** A warm-up point: as it is within the scale, else on the edge as an arrow toward its value. */
-  const warmPoint = (step: number, value: number, b: { min: number; max: number } | null, unit: string, labelled: boolean) => {
+  const warmPoint = (step: number, value: number, b: { min: number; max: number } | null, unit: string, labelled: boolean, symbol: string) => {
     const above = b != null && value > b.max;
     const below = b != null && value < b.min;
-    if (!above && !below) return { value: [step, value], actual: value, symbol: 'emptyCircle', symbolSize: 7 };
+    if (!above && !below) return { value: [step, value], actual: value, symbol, symbolSize: 8 };
     return {
       value: [step, above ? b!.max : b!.min],
       actual: value,
@@ -112,8 +112,8 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
     };
   };
   const stepOff = warm.filter((p) => stepBounds && (p.stepSeconds > stepBounds.max || p.stepSeconds < stepBounds.min));
-  const warmStep = warm.map((p) => warmPoint(p.step, p.stepSeconds, stepBounds, 's', p === stepOff.reduce<StepPoint | null>((a, b) => (a && a.stepSeconds >= b.stepSeconds ? a : b), null)));
-  const warmTflops = warm.filter((p) => p.tflopsPerGpu != null).map((p) => warmPoint(p.step, p.tflopsPerGpu!, tflopsBounds, 'TFLOPS', false));
+  const warmStep = warm.map((p) => warmPoint(p.step, p.stepSeconds, stepBounds, 's', p === stepOff.reduce<StepPoint | null>((a, b) => (a && a.stepSeconds >= b.stepSeconds ? a : b), null), 'emptyCircle'));
+  const warmTflops = warm.filter((p) => p.tflopsPerGpu != null).map((p) => warmPoint(p.step, p.tflopsPerGpu!, tflopsBounds, 'TFLOPS', false, 'emptyTriangle'));
   const valueText = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
 
   return {

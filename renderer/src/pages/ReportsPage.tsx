@@ -130,6 +130,7 @@ export function ReportsPage() {
                 className="reports-baseline-select"
                 data-testid="report-baseline-select"
                 aria-label="Baseline"
+                title={baselineGroup ? `${baselineGroup.label} — ${groupSummary(baselineGroup, runs.find((x) => x.id === baselineGroup.runIds[0]))}` : undefined}
                 disabled={!groups || groups.length === 0}
                 value={baselineGroup?.key ?? ''}
                 onChange={(e) => {

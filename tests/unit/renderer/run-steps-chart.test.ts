@@ -38,6 +38,7 @@ describe('run page per-step chart', () => {
     expect(warmTflops[0]).toMatchObject({ value: [1, option.yAxis[1].min], actual: 21.5, symbol: 'arrow', symbolRotate: 180 });
     expect(warmupOffScale(points)).toEqual(['step 1: 11.2 s, 21.5 TFLOPS/GPU']); // step 2 lies within the scale
     expect(option.series[2].data[1]).toMatchObject({ value: [2, 2.4], symbol: 'emptyCircle' });
+    expect(option.series[3].data[1]).toMatchObject({ value: [2, 100.2], symbol: 'emptyTriangle' }); // TFLOPS warm-up: its own shape
   });
 
   it('renders (echarts SSR) with a "warm-up" legend entry', () => {
