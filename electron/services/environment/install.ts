@@ -168,6 +168,29 @@ async function exists(p: string): Promise<boolean> {
   return stat(p).then(() => true, () => false);
 }
 
+/**
+ * Ends the processes still running the interpreter of a half-built environment (a crashed
+ * install's pip and the build steps it started: `<staging>/bin/python …`). Linux (/proc) only;
+ * returns their pids.
+ */
+export async function endLeftoverInstallers(staging: string): Promise<number[]> {
+  if (process.platform !== 'linux') return [];
+  const prefix = path.join(staging, 'bin') + path.sep;
+  const ended: number[] = [];
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const argv = (await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (!argv.some((arg) => arg.startsWith(prefix))) continue;
+    try {
+      process.kill(Number(entry), 'SIGKILL');
+      ended.push(Number(entry));
+    } catch {
+      /* already gone */
+    }
+  }
+  return ended;
+}
+
 export async function findBasePython(env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
   for (const name of ['python3', 'python']) {
     const r = await run(name, ['--version'], { timeoutMs: 10_000, env });
@@ -241,7 +264,10 @@ export function startInstall(options: InstallOptions): InstallHandle {
       requirements = options.requirements ?? (await engineRequirements(options.env));
       const base = options.basePython ?? (await findBasePython(options.env));
       if (!base) throw new Error(`No Python ≥ ${MIN_PYTHON.join('.')} with the venv module found on PATH to create the environment; install python3 and python3-venv.`);
-      await rm(staging, { recursive: true, force: true }); // a leftover from a crash
+      // A leftover from a crash: its pip may still be running (its own process group outlives
+      // the app) and would keep writing into the folder this install is about to build in.
+      await endLeftoverInstallers(staging);
+      await rm(staging, { recursive: true, force: true });
       emit('venv', `Creating a virtual environment (${base} -m venv)`, 0.01);
       await step(base, ['-m', 'venv', staging], () => {});
       const python = pythonIn(staging)[0];
