@@ -221,10 +221,13 @@ def main(argv=None):
         local_rank = args.local_rank
     import opbuild_env
     old_arch = opbuild_env.sanitize_cuda_arch_list()
-    opbuild_env.default_extensions_dir()
+    ext_dir = opbuild_env.default_extensions_dir()
+    stale = opbuild_env.clear_stale_locks(ext_dir)
     stream = protocol.take_over_stdout()
     if old_arch is not None:
         log(f"TORCH_CUDA_ARCH_LIST {old_arch!r} -> {os.environ['TORCH_CUDA_ARCH_LIST']!r} (DeepSpeed cannot parse arch suffixes)")
+    for lock in stale:
+        log(f"removed {lock}: left by an op build that was killed half way (no process held it); the op is rebuilt")
     writer = protocol.ProtocolWriter(stream, enabled=rank == 0)
     install_signal_handlers()
     # The app SIGKILLed or crashed: end now (and free GPU/pinned memory), not at the next write.

@@ -37,3 +37,50 @@ def default_extensions_dir(environ=os.environ, prefix=None):
     if "TORCH_EXTENSIONS_DIR" not in environ and os.path.isdir(candidate):
         environ["TORCH_EXTENSIONS_DIR"] = candidate
     return environ.get("TORCH_EXTENSIONS_DIR")
+
+
+def clear_stale_locks(ext_dir, proc="/proc"):
+    """Removes torch's JIT build locks (<ext_dir>/<op>/lock) that no process holds.
+
+    torch's FileBaton keeps the lock file open for the whole build and removes it when done; a
+    build killed half way (SIGKILL: the OOM killer, the parent watchdog's os._exit, a runner
+    killed by a cancelled sweep) leaves the file behind, and every later load of that op waits on
+    it forever ("Waiting on lock"). A lock no process has open is such a leftover: while it
+    exists no one can take it anew, so removing it races with nobody. ninja then redoes what the
+    killed build left unfinished. Linux only (open files are read from /proc); returns the
+    removed paths.
+    """
+    if not ext_dir or not os.path.isdir(ext_dir) or not os.path.isdir(proc):
+        return []
+    locks = []
+    for op in os.listdir(ext_dir):
+        lock = os.path.join(ext_dir, op, "lock")
+        if os.path.isfile(lock):
+            locks.append(os.path.realpath(lock))
+    if not locks:
+        return []
+    held = set()
+    for pid in os.listdir(proc):
+        if not pid.isdigit():
+            continue
+        fd_dir = os.path.join(proc, pid, "fd")
+        try:
+            for fd in os.listdir(fd_dir):
+                try:
+                    target = os.readlink(os.path.join(fd_dir, fd))
+                except OSError:
+                    continue
+                if target in locks:
+                    held.add(target)
+        except OSError:
+            continue  # gone, or not ours to read
+    removed = []
+    for lock in locks:
+        if lock in held:
+            continue
+        try:
+            os.remove(lock)
+            removed.append(lock)
+        except OSError:
+            pass
+    return removed
