@@ -8,9 +8,10 @@ import { parseArgs } from 'node:util';
 /**
  * string: takes a value (`--seq 2048`, `--seq=2048`); boolean: a switch (`--json`);
  * switch-or-value: a switch that may be followed by true/false/on/off/1/0/yes/no, given to the
- * command as that string ('true' when alone).
+ * command as that string ('true' when alone); repeatable: a string flag that may be given more than
+ * once (`--allow-host a --allow-host b`), every value in `lists` (the last also in `flags`).
  */
-export type FlagKind = 'string' | 'boolean' | 'switch-or-value';
+export type FlagKind = 'string' | 'boolean' | 'switch-or-value' | 'repeatable';
 export type FlagSpec = Record<string, FlagKind>;
 export type Flags = Record<string, string | boolean>;
 
@@ -51,7 +52,7 @@ const SWITCH_VALUE = /^(true|false|on|off|1|0|yes|no)$/i;
  * Parse argv for one command. `what` names it in messages ("run", "serve"). Returns the flags
  * (strings and booleans, as commands read them) and the positionals in order.
  */
-export function parseArgv(argv: string[], spec: FlagSpec, what: string): { flags: Flags; positionals: string[] } {
+export function parseArgv(argv: string[], spec: FlagSpec, what: string): { flags: Flags; positionals: string[]; lists?: Record<string, string[]> } {
   const names = Object.keys(spec);
   // Refuse unknown flags first, with a suggestion (parseArgs' own error names no alternative).
   for (let i = 0; i < argv.length; i++) {
@@ -61,7 +62,7 @@ export function parseArgv(argv: string[], spec: FlagSpec, what: string): { flags
     if (arg === '-h' && spec.help === 'boolean') continue;
     const name = arg.replace(/^--?/, '').split('=')[0];
     if (Object.hasOwn(spec, name) && arg.startsWith('--')) {
-      if (spec[name] === 'string' && !arg.includes('=')) i++; // its value, whatever it looks like
+      if ((spec[name] === 'string' || spec[name] === 'repeatable') && !arg.includes('=')) i++; // its value, whatever it looks like
       continue;
     }
     const hint = nearest(name, names);
@@ -82,13 +83,28 @@ export function parseArgv(argv: string[], spec: FlagSpec, what: string): { flags
     if (arg === '--') args.push(...argv.slice(i + 1)), (i = argv.length);
   }
   const options = Object.fromEntries(
-    names.map((n) => [n, { type: spec[n] === 'boolean' ? ('boolean' as const) : ('string' as const), ...(n === 'help' && spec[n] === 'boolean' ? { short: 'h' } : {}) }]),
+    names.map((n) => [
+      n,
+      {
+        type: spec[n] === 'boolean' ? ('boolean' as const) : ('string' as const),
+        ...(spec[n] === 'repeatable' ? { multiple: true } : {}),
+        ...(n === 'help' && spec[n] === 'boolean' ? { short: 'h' } : {}),
+      },
+    ]),
   );
   try {
     const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: true });
     const flags: Flags = {};
-    for (const [k, v] of Object.entries(values)) if (typeof v === 'string' || typeof v === 'boolean') flags[k] = v;
-    return { flags, positionals };
+    const lists: Record<string, string[]> = {};
+    for (const [k, v] of Object.entries(values)) {
+      if (typeof v === 'string' || typeof v === 'boolean') flags[k] = v;
+      else if (Array.isArray(v)) {
+        lists[k] = v.filter((x): x is string => typeof x === 'string');
+        if (lists[k].length) flags[k] = lists[k][lists[k].length - 1];
+      }
+    }
+    // `lists` only for a command that declares a repeatable flag (the others' result is unchanged).
+    return Object.values(spec).includes('repeatable') ? { flags, positionals, lists } : { flags, positionals };
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
     if (code.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${what}: ${(error as Error).message.split('\n')[0]}`);
@@ -120,6 +136,7 @@ export const SERVE_FLAGS: FlagSpec = {
   port: 'string',
   host: 'string',
   'allow-remote': 'boolean',
+  'allow-host': 'repeatable',
   'data-dir': 'string',
   machine: 'string',
   token: 'string',

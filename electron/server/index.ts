@@ -144,7 +144,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   cookieName = cookieNameFor(port);
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const origin = `http://${hostForUrl}:${port}`;
-  const allowedOrigins = new Set([origin, `http://localhost:${port}`, `http://127.0.0.1:${port}`, ...(options.allowedOrigins ?? [])]);
+  // The page of an extra Host name (--allow-host) opens the WebSocket from that name's Origin.
+  const extraHostOrigins = (options.allowedHosts ?? []).map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}`);
+  const allowedOrigins = new Set([origin, `http://localhost:${port}`, `http://127.0.0.1:${port}`, ...extraHostOrigins, ...(options.allowedOrigins ?? [])]);
 
   const upgradedSockets = new WeakMap<WebSocket, Duplex>();
   server.on('upgrade', (req, socket, head) => {

@@ -41,16 +41,29 @@ function chosenToken(flag: unknown): string | undefined {
   return token;
 }
 
+/**
+ * One `--allow-host NAME`: a further name the Host header may carry (a name in /etc/hosts or a
+ * proxy's for this machine), on top of the loopback names and --host. A bare host name or IP
+ * address, no port (the port is never checked), no wildcard: `Gpu-Box.` → `gpu-box`, `[::1]` → `::1`.
+ */
+export function allowHostName(raw: string): string {
+  const name = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(name) && !/^[0-9a-f:.]*:[0-9a-f:.]*$/.test(name))
+    throw new Error(`--allow-host ${JSON.stringify(raw)}: give a host name or IP address without port or wildcard (e.g. --allow-host gpu-box.lan)`);
+  return name;
+}
+
 export async function runServe(argv: string[]): Promise<void> {
-  const { flags } = parseArgv(argv, SERVE_FLAGS, 'serve');
+  const { flags, lists } = parseArgv(argv, SERVE_FLAGS, 'serve');
   if (flags.help === true) {
-    console.log(`usage: serve [--port N] [--host ADDR --allow-remote] [--data-dir D] [--machine detect.json] [--token T (32+ characters; prefer OFFLOAD_STUDIO_TOKEN)]`);
+    console.log(`usage: serve [--port N] [--host ADDR --allow-remote] [--allow-host NAME]... [--data-dir D] [--machine detect.json] [--token T (32+ characters; prefer OFFLOAD_STUDIO_TOKEN)]`);
     return;
   }
   const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
   const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
   if (!loopback && flags['allow-remote'] !== true)
     throw new Error(`refusing to bind ${host}: the server is loopback-only unless you pass --allow-remote (the token is still required). For a remote GPU box, prefer an SSH tunnel: ssh -L 8765:127.0.0.1:8765 host.`);
+  const allowedHosts = (lists?.['allow-host'] ?? []).map(allowHostName);
   const port = typeof flags.port === 'string' ? Number(flags.port) : 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${String(flags.port)}`);
   const dataDir = typeof flags['data-dir'] === 'string' ? path.resolve(flags['data-dir']) : defaultDataDir();
@@ -60,7 +73,7 @@ export async function runServe(argv: string[]): Promise<void> {
   // --machine FILE: show and plan for a saved `detect --json` (e.g. a GPU box's) instead of this machine.
   const machineFile = typeof flags.machine === 'string' ? path.resolve(flags.machine) : undefined;
   const backend = createBackend({ dataDir, transport: 'server', machineFile });
-  const server = await startServer({ backend, rendererDir, host, port, token: chosenToken(flags.token) });
+  const server = await startServer({ backend, rendererDir, host, port, token: chosenToken(flags.token), allowedHosts });
   console.log(`Offload Studio (headless) — data folder ${dataDir}`);
   console.log(`Open: ${server.url}`);
   // Stop: close the server, let every service end its children (the running sweep is cancelled

@@ -2,9 +2,11 @@
 // `serve` with `Host: attacker.example`. On top of the token, serve answers only to the loopback
 // names and the host it was started with (plus this machine's names/addresses when bound to every
 // interface): anything else gets 421 before the token is read, on HTTP and on the WebSocket upgrade.
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedHostNames, hostAllowed, hostName } from '../../electron/server/auth';
-import { rawHttp, spawnServe, tmpDir, type ServeProcess } from './helpers';
+import { allowHostName } from '../../electron/server/serve';
+import { WsClient, rawHttp, repoRoot, spawnServe, tmpDir, until, type ServeProcess } from './helpers';
 
 const get = (serve: ServeProcess, host: string | null, target = `/healthz?token=${serve.token}`) =>
   rawHttp(serve.port, [`GET ${target} HTTP/1.1`, ...(host === null ? [] : [`Host: ${host}`]), 'Connection: close', '', ''].join('\r\n'));
@@ -79,5 +81,50 @@ describe('serve started with --host answers to that host too', () => {
     } finally {
       await serve.stop();
     }
+  });
+});
+
+describe('--allow-host NAME (repeatable): the configured names answered too', () => {
+  it('serve --allow-host gpu-box.lan --allow-host Proxy.Example. → both answered (HTTP, upgrade, WebSocket from that Origin), a foreign name still 421', { timeout: 60_000 }, async () => {
+    const serve = await spawnServe(tmpDir('os-host-'), {}, ['--allow-host', 'gpu-box.lan', '--allow-host', 'Proxy.Example.']);
+    try {
+      for (const host of ['gpu-box.lan', `gpu-box.lan:${serve.port}`, 'GPU-BOX.LAN.', `proxy.example:${serve.port}`]) {
+        const r = await get(serve, host);
+        expect(r.status, `${host}: ${r.text.slice(0, 200)}`).toBe(200);
+        expect((await upgrade(serve, host)).status, `${host} upgrade`).toBe(101);
+      }
+      // The page served under that name opens the WebSocket with its Origin.
+      const ws = await WsClient.connect(serve.origin, serve.token, { Host: `gpu-box.lan:${serve.port}`, Origin: `http://gpu-box.lan:${serve.port}` });
+      expect((await ws.request('app/info', {})).ok).toBe(true);
+      ws.close();
+      for (const host of ['attacker.example', `gpu-box.lan.attacker.example:${serve.port}`, 'box.lan', 'lan']) expect((await get(serve, host)).status, host).toBe(421);
+      expect((await upgrade(serve, 'attacker.example')).status).toBe(421);
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  it('the CLI\'s serve takes it too; a name with a port or a wildcard is refused at start', { timeout: 60_000 }, async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', 'serve', '--port', '0', '--data-dir', tmpDir('os-host-'), '--allow-host', 'gpu-box.lan'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      child.stdout!.on('data', (d) => (out += d));
+      await until(() => /Open: http:\/\/\S+/.test(out), 30_000, 'the CLI serve URL');
+      const url = new URL(/Open: (http:\/\/\S+)/.exec(out)![1]);
+      const r = await rawHttp(Number(url.port), [`GET /healthz?token=${url.searchParams.get('token')} HTTP/1.1`, `Host: gpu-box.lan:${url.port}`, 'Connection: close', '', ''].join('\r\n'));
+      expect(r.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    for (const bad of ['gpu-box.lan:8765', '*.lan', 'http://gpu-box.lan', '']) {
+      const error = await spawnServe(tmpDir('os-host-'), {}, ['--allow-host', bad]).then(
+        (s) => (void s.stop(), 'started'),
+        (e: Error) => e.message,
+      );
+      expect(error, bad).toMatch(/--allow-host .*without port or wildcard/);
+    }
+    expect(allowHostName('[::1]')).toBe('::1');
+    expect(allowHostName('Gpu-Box.')).toBe('gpu-box');
   });
 });

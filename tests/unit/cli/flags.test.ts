@@ -66,6 +66,13 @@ describe('parseArgv keeps the existing command lines working', () => {
   it('serve: port, host, --allow-remote, token', () => {
     expect(parseArgv(['--port', '8765', '--host', '0.0.0.0', '--allow-remote', '--token', 't'], SERVE_FLAGS, 'serve').flags).toEqual({ port: '8765', host: '0.0.0.0', 'allow-remote': true, token: 't' });
   });
+  it('serve: --allow-host is repeatable, every value in lists', () => {
+    const parsed = parseArgv(['--allow-host', 'a.lan', '--port', '1', '--allow-host=b.lan'], SERVE_FLAGS, 'serve');
+    expect(parsed.lists).toEqual({ 'allow-host': ['a.lan', 'b.lan'] });
+    expect(parsed.flags).toEqual({ port: '1', 'allow-host': 'b.lan' });
+    expect(parseArgv([], SERVE_FLAGS, 'serve').lists).toEqual({});
+    expect(() => parseArgv(['--allow-host'], SERVE_FLAGS, 'serve')).toThrow(UsageError);
+  });
 });
 
 describe('mistakes are refused (exit 2) with the nearest valid flag', () => {
