@@ -63,6 +63,44 @@ describe('recovery notice survives until a client acknowledges it (issue 19.5)',
     expect((await (await connect(again)).value<{ notices: Notice[] }>('app/notices', {})).notices).toEqual([]);
   });
 
+  it('kept in the data folder: a second (and third) restart before any client connected still has it, same id, until acknowledged', { timeout: 180_000 }, async () => {
+    const { dataDir } = await crashedMidRun();
+    // First restart raises it; nobody connects; the machine goes down again (SIGKILL) — then a clean stop.
+    const first = await spawnServe(dataDir);
+    started.push(first);
+    await until(() => fs.existsSync(path.join(dataDir, 'notices.json')), 10_000, 'notices.json written');
+    process.kill(first.child.pid!, 'SIGKILL');
+    await first.exited;
+    const second = await spawnServe(dataDir);
+    started.push(second);
+    await second.stop();
+    const third = await spawnServe(dataDir);
+    started.push(third);
+    const ws = await connect(third);
+    const { notices } = await ws.value<{ notices: Notice[] }>('app/notices', {});
+    expect(notices, 'one notice, not lost and not duplicated by the restarts').toHaveLength(1);
+    expect(notices[0]).toMatchObject({ level: 'warning', message: expect.stringMatching(/1 run\(s\) left running .* marked interrupted/) });
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'notices.json'), 'utf8')).notices.map((n: Notice) => n.id)).toEqual([notices[0].id]);
+    expect((fs.statSync(path.join(dataDir, 'notices.json')).mode & 0o777).toString(8)).toBe('600');
+    expect(await ws.value('app/notice-ack', { id: notices[0].id })).toEqual({ acknowledged: true });
+    expect(fs.existsSync(path.join(dataDir, 'notices.json')), 'nothing pending: the file is removed').toBe(false);
+    await third.stop();
+    const fourth = await spawnServe(dataDir);
+    started.push(fourth);
+    expect((await (await connect(fourth)).value<{ notices: Notice[] }>('app/notices', {})).notices, 'acknowledged stays acknowledged').toEqual([]);
+    await fourth.stop();
+    // A damaged file is ignored (entries checked against the contract), not a crash.
+    fs.writeFileSync(path.join(dataDir, 'notices.json'), JSON.stringify({ notices: [{ id: 'ok-1', level: 'info', message: 'kept' }, { id: 2, level: 'loud', message: null }, '__proto__'] }));
+    const fifth = await spawnServe(dataDir);
+    started.push(fifth);
+    expect((await (await connect(fifth)).value<{ notices: Notice[] }>('app/notices', {})).notices).toEqual([{ id: 'ok-1', level: 'info', message: 'kept' }]);
+    await fifth.stop();
+    fs.writeFileSync(path.join(dataDir, 'notices.json'), '{not json');
+    const sixth = await spawnServe(dataDir);
+    started.push(sixth);
+    expect((await (await connect(sixth)).value<{ notices: Notice[] }>('app/notices', {})).notices).toEqual([]);
+  });
+
   const built = path.join(repoRoot, 'dist', 'renderer');
   const hasNoticeBar =
     fs.existsSync(path.join(built, 'assets')) &&

@@ -59,7 +59,7 @@ export function createBackend(options: BackendOptions): Backend {
   const emit = <E extends EventName>(event: E, payload: EventOf<E>) => {
     emitter.emit(event, parseEvent(event, payload));
   };
-  const notices = createNotices(emit);
+  const notices = createNotices(emit, options.dataDir);
   const ctx: BackendContext = {
     dataDir: options.dataDir,
     transport: options.transport,
