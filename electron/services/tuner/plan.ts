@@ -199,6 +199,28 @@ function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, 
   };
 }
 
+/** What each speed figure is called in the plan's notes (the profile's keys are internal names). */
+const SOURCE_WORDS: Record<string, string> = {
+  matmulTflops: 'GPU compute',
+  hostLink: 'host↔GPU copies (pinned)',
+  hostLinkPageable: 'host↔GPU copies (pageable)',
+  peerLink: 'GPU↔GPU links',
+  disk: 'NVMe speed',
+  hostMemoryBandwidth: 'host memory bandwidth',
+  cpuAdam: 'CPU Adam rate',
+};
+/** "catalog:h200-sxm" → "catalogue (h200-sxm)", "default (…)" → "a default figure (…)". */
+function sourceWords(v: string): string {
+  if (v.startsWith('catalog:')) return `catalogue (${v.slice('catalog:'.length)})`;
+  if (v === 'default') return 'a default figure';
+  if (v.startsWith('default ')) return `a default figure ${v.slice('default '.length)}`;
+  return v;
+}
+/** One sentence in words: where each speed figure came from (measured, catalogue, default). */
+export function speedSourcesNote(sources: Record<string, string>): string {
+  return `Speed figures from: ${Object.entries(sources).map(([k, v]) => `${SOURCE_WORDS[k] ?? k} — ${sourceWords(v)}`).join('; ')}.`;
+}
+
 /** Plan a workload on a machine. Pure: the same inputs give the same numbers everywhere. */
 export function planWorkload(input: WorkloadInput | Workload, options: PlanOptions): PlanResult {
   const workload = parseWorkload(input);
@@ -213,7 +235,7 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
   const plans = strategies.map((s) => evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*'], bestOf.get(s.id)?.knobs));
   const notes = [
     'Memory: DeepSpeed estimator model states (factor 1.5, zero_init) + activations + buffers + framework overhead; GPU per GPU, host and NVMe per node (docs/tuner-model.md).',
-    `Throughput figures use ${Object.entries(hw.sources).map(([k, v]) => `${k}: ${v}`).join('; ')}.`,
+    speedSourcesNote(hw.sources),
   ];
   if (options.machineSource === 'catalogued') notes.push('The machine is catalogued (a synthetic description), not detected.');
   const measured = Object.values(hw.sources).some((v) => v === 'measured');

@@ -56,6 +56,7 @@ export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measu
         const host = shown && !shown.warnings.some((w) => w.id === 'machine-from-file') ? shown : await detectMachine().catch(() => null);
         return await measureHost({
           machineId: host?.machineId ?? null,
+          noGpu: host ? host.gpus.length === 0 : false,
           cudaLibraryPaths,
           budgetSeconds: request.budgetSeconds,
           include: request.include,

@@ -6,7 +6,10 @@ import os from 'node:os';
 import { ApiError, type MeasureKind, type MeasureProgress, type Measurement } from '../../../contract';
 import { recommendCoresPerc, recommendThreads } from './knee';
 import { loadNative, NATIVE_NOT_BUILT, type NativeAddon } from './native';
-import { planMeasurement } from './plan';
+import { ALL_KINDS, planMeasurement } from './plan';
+
+/** Why a host without a GPU has no host↔GPU copy figure, in words. */
+export const NO_GPU_COPIES = 'no GPU on this machine, so there are no host↔GPU copies to measure';
 import { saveMeasurement } from './store';
 
 export { loadLatestMeasurement, loadMeasurementFor, loadMeasurementHistory, saveMeasurement, measurementsPath, measurementFromFile } from './store';
@@ -24,6 +27,11 @@ export interface MeasureHostOptions {
   cudaLibraryPaths?: string[];
   /** Where to store the result; omitted = not stored. */
   dataDir?: string;
+  /**
+   * The host has no GPU (detection found none): the host↔GPU copy test is skipped and said so in
+   * words, instead of the CUDA runtime's own complaint (a libcudart path, "driver version is insufficient").
+   */
+  noGpu?: boolean;
   /** The machineId of the host being measured (this one), recorded with the result. */
   machineId?: string | null;
   /** Overrides for tests and benchmarks. */
@@ -46,7 +54,9 @@ export function nativeAvailable(): { available: boolean; reason: string | null }
 export async function measureHost(options: MeasureHostOptions = {}): Promise<Measurement> {
   const addon = requireNative();
   const started = Date.now();
-  const plan = planMeasurement({ budgetSeconds: options.budgetSeconds, include: options.include, freeMemoryBytes: os.freemem() });
+  const asked = options.include ?? ALL_KINDS;
+  const include = options.noGpu ? asked.filter((k) => k !== 'hostDevice') : asked;
+  const plan = planMeasurement({ budgetSeconds: options.budgetSeconds, include, freeMemoryBytes: os.freemem() });
   const token = new addon.CancelToken();
   const onAbort = () => token.cancel();
   if (options.signal?.aborted) token.cancel();
@@ -71,7 +81,7 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
     logicalCores: addon.logicalCores,
     memoryBandwidthBytesPerSecond: null,
     hostDevice: null,
-    hostDeviceReason: 'not measured (not requested)',
+    hostDeviceReason: options.noGpu && asked.includes('hostDevice') ? NO_GPU_COPIES : 'not measured (not requested)',
     measuredAt: new Date(started).toISOString(),
     durationMs: 0,
     machineId: options.machineId ?? null,
