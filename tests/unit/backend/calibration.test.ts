@@ -116,6 +116,9 @@ describe('model paths over the wire', () => {
     for (const model of [file, '../../etc/passwd', 'x.json'])
       await expect(server.invoke('plan/compute', { workload: { ...workload, model } })).rejects.toMatchObject({ code: 'bad_request', field: 'workload.model' });
     await expect(server.invoke('runs/start', { workload: { ...workload, model: '/etc/passwd' }, strategies: ['zero3-offload'] })).rejects.toMatchObject({ field: 'workload.model' });
+    await expect(server.invoke('plan/config', { workload: { ...workload, model: '/etc/passwd' }, strategyId: 'zero3-offload' })).rejects.toMatchObject({ field: 'workload.model' });
+    // tune/start refuses it at once (before, the tune started and failed later in its plan/compute).
+    await expect(server.invoke('tune/start', { workload: { ...workload, model: file } })).rejects.toMatchObject({ code: 'bad_request', field: 'workload.model' });
     const cli = createBackend({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'os-guard-')), transport: 'cli' });
     backends.push(cli);
     const plan = await cli.invoke('plan/compute', { workload: { ...workload, model: file } });

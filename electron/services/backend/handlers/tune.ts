@@ -5,6 +5,7 @@ import { ApiError } from '../../../contract';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { runTuneLoop, TuneError, type TuneBus } from '../tune-loop';
+import { refuseModelPath } from './model-guard';
 
 export function tuneHandlers(ctx: BackendContext, bus: () => TuneBus): HandlerMap<'tune/start' | 'tune/cancel'> {
   let running: { id: string; cancelled: boolean } | null = null;
@@ -13,6 +14,8 @@ export function tuneHandlers(ctx: BackendContext, bus: () => TuneBus): HandlerMa
   });
   return {
     'tune/start': (request) => {
+      // A path as the model is refused here at once, as by plan/compute (which the loop calls) later.
+      refuseModelPath(ctx, request.workload.model);
       if (running) throw new ApiError('busy', 'A tune is already running; cancel it or wait for it.');
       const me = { id: `tune-${randomUUID().slice(0, 8)}`, cancelled: false };
       running = me;
