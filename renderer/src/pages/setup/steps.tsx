@@ -141,9 +141,15 @@ export function MeasureStep({ done }: StepProps) {
 export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string, unknown> | null }) {
   const { presets, loadPresets, presetsError, setWorkload, workload, fitToMachine, fieldProblems } = usePlan();
   const machine = useHardware((s) => s.machine);
+  const detect = useHardware((s) => s.detect);
   useEffect(() => {
     void loadPresets();
   }, [loadPresets]);
+  // Resumed at this step (a reload, a restart): the Hardware step did not run in this window, so
+  // detect here — the defaults below need the machine.
+  useEffect(() => {
+    if (!machine) void detect();
+  }, [machine, detect]);
   // Defaults that fit this machine (its GPU count; no GPU → the tiny preset) unless a workload was chosen.
   useEffect(() => {
     if (!saved) fitToMachine(machine);
