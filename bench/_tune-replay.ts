@@ -8,13 +8,15 @@ const measurements = JSON.parse(fs.readFileSync('tests/fixtures/hosts/h200-sxm-x
 const profile = buildProfile(machine, 'file', normalizeMeasurements(measurements));
 const old = JSON.parse(fs.readFileSync('resources/samples/h200-llama-3.2-3b.runs.json', 'utf8')).runs;
 const tuned = JSON.parse(fs.readFileSync('resources/samples/h200-llama-3.2-3b-tuned.runs.json', 'utf8')).runs;
+const cores = fs.existsSync('resources/samples/h200-llama-3.2-3b-cores.runs.json') ? JSON.parse(fs.readFileSync('resources/samples/h200-llama-3.2-3b-cores.runs.json', 'utf8')).runs : [];
 const oracle = new Map<string, number[]>();
 for (const r of tuned) { const h = r.details.spec?.configHash; if (h && r.run.tokens_per_second) oracle.set(h, [...(oracle.get(h) ?? []), r.run.tokens_per_second]); }
 const offloadOnly = process.argv.includes('--offload');
 const best = Math.max(...tuned.filter((r: any) => r.run.tokens_per_second && (!offloadOnly || r.run.strategy !== 'gpu-zero2')).map((r: any) => r.run.tokens_per_second));
 console.log('oracle configs', oracle.size, 'best tokens/s', best.toFixed(0));
-for (const historyName of ['none', 'first sample']) {
-  const samples = historyName === 'none' ? [] : old.map((r: any) => sampleFromRun({ runId: r.run.id, strategy: r.run.strategy, stepSeconds: r.run.step_seconds, spec: r.details.spec, config: r.details.config }, profile)).filter(Boolean);
+for (const historyName of ['none', 'first sample', 'every sample']) {
+  const pool = historyName === 'every sample' ? [...old, ...tuned, ...cores] : old;
+  const samples = historyName === 'none' ? [] : pool.map((r: any) => sampleFromRun({ runId: r.run.id, strategy: r.run.strategy, stepSeconds: r.run.step_seconds, spec: r.details.spec, config: r.details.config }, profile)).filter(Boolean);
   const trials: TuneTrial[] = [];
   for (let i = 0; i < 6; i++) {
     const all = [...samples];
