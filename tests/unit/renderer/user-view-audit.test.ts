@@ -12,7 +12,8 @@ import type { EChartsOption } from 'echarts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpuAdamCurveOption, stepLinesOption, strategyLabel, type Comparison } from '../../../electron/contract';
 import { createBackend, type Backend } from '../../../electron/services/backend';
-import { measureHost, nativeAvailable } from '../../../electron/services/hardware';
+import { buildMachine, measureHost, nativeAvailable } from '../../../electron/services/hardware';
+import { loadHost } from '../hardware/fixture-host';
 import { planWorkload } from '../../../electron/services/tuner';
 import { tmpDir } from '../history-queries/helpers';
 import { h200Machine, h200Measurements } from '../tuner/h200-machine';
@@ -129,6 +130,22 @@ describe('plain words', () => {
     }
     expect(noGpu.notes.join('\n')).toMatch(/GPU compute — no GPU; host↔GPU copies \(pinned\) — a default figure/);
     expect(h200.notes.join('\n')).toMatch(/CPU Adam rate — measured/);
+  });
+
+  it("the Hardware page's warnings and GPU status speak in words: no channel names, no CUDA runtime complaint for a machine without a GPU", () => {
+    for (const host of ['ci-vm-no-gpu', 'h200-sxm-x86', 'macos-workstation', 'windows-workstation']) {
+      let machine;
+      try {
+        machine = buildMachine(loadHost(host));
+      } catch {
+        continue; // a fixture read another way (other-os tests): not this check's business
+      }
+      const text = [machine.gpuStatus.message, ...machine.warnings.flatMap((w) => [w.message, w.fix])].join('\n');
+      expect(text, host).not.toMatch(/hardware\/|disk-free|environment\/|libcudart|driver version is insufficient/);
+    }
+    const noGpu = buildMachine(loadHost('ci-vm-no-gpu'));
+    expect(noGpu.gpus).toEqual([]);
+    expect(noGpu.warnings.find((w) => w.id === 'no-nvme')?.fix).toMatch(/df -h FOLDER/);
   });
 
   it.skipIf(!nativeAvailable().available)('a host without a GPU says so for the copy test, not a libcudart path or a driver complaint', async () => {
