@@ -176,3 +176,20 @@ describe('one display name per strategy in the CLI, the id beside it', () => {
     expect(compare.stdout).toContain(strategyLabel('gpu-zero2'));
   });
 });
+
+describe('npm install: when Electron\'s binary download fails, the README says what to do', () => {
+  it('names the failing step and the three ways on: again online, ELECTRON_MIRROR, or ELECTRON_SKIP_BINARY_DOWNLOAD with serve', async () => {
+    const fs = await import('node:fs');
+    const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8').replace(/\s+/g, ' ');
+    const at = readme.indexOf('node_modules/electron/install.js');
+    expect(at).toBeGreaterThan(0);
+    const advice = readme.slice(at, at + 600);
+    expect(advice).toMatch(/again online/);
+    expect(advice).toMatch(/ELECTRON_MIRROR=\S+ npm install/);
+    expect(advice).toMatch(/ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm install`, then `npm run serve`/);
+    // npm start, after such an install, says the same (scripts/start.mjs).
+    // @ts-expect-error plain .mjs script without types
+    const { startProblem } = await import('../../../scripts/start.mjs');
+    expect(startProblem({ DISPLAY: ':0' }, 'linux', null)).toMatch(/again online.*ELECTRON_MIRROR.*npm run serve/);
+  });
+});
