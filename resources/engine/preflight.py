@@ -47,14 +47,19 @@ def host_bytes_needed(params, ds_config, ranks_per_host=1):
     return need + PROCESS_OVERHEAD_BYTES * ranks_per_host
 
 
-def check_host_memory(params, ds_config, ranks_per_host=1, available=None):
+def check_host_memory(params, ds_config, ranks_per_host=1, available=None, predicted=None):
+    """The host memory a run needs against MemAvailable. `predicted` is the plan's own figure
+    (the spec's prediction.hostPeakBytes, per node): one figure per plan, the one the Plan page
+    showed, used whenever the spec carries it; the runner's own estimate only without one."""
     available = mem_available_bytes() if available is None else available
-    need = host_bytes_needed(params, ds_config, ranks_per_host)
+    from_plan = bool(predicted and predicted > 0)
+    need = int(predicted) if from_plan else host_bytes_needed(params, ds_config, ranks_per_host)
+    source = "the plan's prediction for this run" if from_plan else "offloaded states and buffers"
     if available is None:
         return _check("host_memory", True, "warning", "MemAvailable unknown (no /proc/meminfo)")
     ok = need <= available
-    return _check("host_memory", ok, "error", f"need ~{need / GiB:.1f} GiB of host memory for offloaded "
-                  f"states and buffers, MemAvailable is {available / GiB:.1f} GiB", cls="host_oom",
+    return _check("host_memory", ok, "error", f"need ~{need / GiB:.1f} GiB of host memory ({source}), "
+                  f"MemAvailable is {available / GiB:.1f} GiB", cls="host_oom",
                   fix="Offload less to the CPU, turn pin_memory off, or use a host with more RAM.",
                   needBytes=need, availableBytes=available)
 
@@ -119,8 +124,8 @@ def check_ops(ds_config, accelerator):
     return results
 
 
-def run_all(params, ds_config, accelerator, ranks_per_host=1):
-    checks = [check_host_memory(params, ds_config, ranks_per_host), check_memlock(ds_config, accelerator)]
+def run_all(params, ds_config, accelerator, ranks_per_host=1, predicted_host_bytes=None):
+    checks = [check_host_memory(params, ds_config, ranks_per_host, predicted=predicted_host_bytes), check_memlock(ds_config, accelerator)]
     checks += check_nvme_paths(ds_config) + check_ops(ds_config, accelerator)
     return [c for c in checks if c is not None]
 

@@ -58,3 +58,19 @@ def test_ops_checked_with_the_real_builders():
     ds["zero_optimization"]["offload_optimizer"]["super_offload"] = True
     names = {c["name"]: c for c in preflight.check_ops(ds, "cpu")}
     assert not names["super_offload"]["ok"] and names["super_offload"]["cls"] == "unsupported"
+
+
+def test_host_memory_uses_the_plans_prediction_when_the_spec_has_one():
+    # Issue 17: one host-memory figure per plan. The spec's prediction.hostPeakBytes (what the Plan
+    # page showed) is what the pre-flight checks; the runner's own estimate only without one.
+    own = preflight.host_bytes_needed(1_000_000_000, ds_config(3))
+    predicted = 7 * GiB
+    check = preflight.check_host_memory(1_000_000_000, ds_config(3), available=64 * GiB, predicted=predicted)
+    assert check["ok"] and check["needBytes"] == predicted != own
+    assert "the plan's prediction" in check["detail"] and "~7.0 GiB" in check["detail"]
+    tight = preflight.check_host_memory(1_000_000_000, ds_config(3), available=6 * GiB, predicted=predicted)
+    assert not tight["ok"] and tight["cls"] == "host_oom"
+    for missing in (None, 0):
+        assert preflight.check_host_memory(1_000_000_000, ds_config(3), available=64 * GiB, predicted=missing)["needBytes"] == own
+    checks = preflight.run_all(1_000_000_000, ds_config(3), "cpu", predicted_host_bytes=predicted)
+    assert next(c for c in checks if c["name"] == "host_memory")["needBytes"] == predicted
