@@ -39,12 +39,21 @@ async function invoke<T>(channel: string, payload: unknown): Promise<T> {
 }
 
 let machineHasGpu = false;
+const FAILED = 'audit-failed-oom';
 
 beforeAll(async () => {
   fs.mkdirSync(artifacts, { recursive: true });
   const dataDir = tmpDir();
   const load = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'load-samples', '--data-dir', dataDir], { cwd: repoRoot, encoding: 'utf8' });
   expect(load.status, load.stderr).toBe(0);
+  // A failed run (a sample run marked out of GPU memory, with its fix) for the run page's failure card.
+  const sample = JSON.parse(fs.readFileSync(path.join(repoRoot, 'resources', 'samples', 'h200-llama-3.2-3b-cores.runs.json'), 'utf8')) as { source: unknown; runs: { run: Record<string, unknown> }[] };
+  const failed = structuredClone(sample.runs[0]);
+  Object.assign(failed.run, { id: FAILED, status: 'failed', error_class: 'cuda_oom', error_message: 'CUDA out of memory. Tried to allocate 2.00 GiB', error_fix: 'Lower the micro batch, or offload more to the CPU.', tags: '["audit"]' });
+  const runsFile = path.join(tmpDir(), 'failed.runs.json');
+  fs.writeFileSync(runsFile, JSON.stringify({ ...sample, source: null, runs: [failed] }));
+  const imported = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'import-runs', runsFile, '--data-dir', dataDir], { cwd: repoRoot, encoding: 'utf8' });
+  expect(imported.stdout, imported.stderr).toMatch(/imported 1 run/);
   serve = await startServe([], dataDir);
   browser = await launchChromium();
   machineHasGpu = (await invoke<{ gpus: unknown[] }>('hardware/detect', {})).gpus.length > 0;
@@ -182,6 +191,21 @@ describe('issue 17 audit', () => {
     expect(await mark()).not.toBe(first);
     expect(await tflops.getAttribute('aria-sort')).toMatch(/ascending|descending/);
     expect(await page.locator('.runs-head .sort-mark').count()).toBe(1);
+    await page.close();
+  });
+
+  it("a failed run's page, opened by URL, names the failure in words with its class, message and fix, and shows the log card", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(serve.url + `#/runs/${encodeURIComponent(FAILED)}`);
+    await page.reload();
+    await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${FAILED}"]`);
+    const failure = (await page.textContent('[data-testid="run-failure"]'))!;
+    expect(failure).toContain('Out of GPU memory');
+    expect(failure).toContain('(cuda_oom)');
+    expect(failure).toContain('CUDA out of memory. Tried to allocate 2.00 GiB');
+    expect(failure).toContain('Fix: Lower the micro batch, or offload more to the CPU.');
+    expect(await page.textContent('[data-testid="run-detail"] h1')).toContain(strategyLabel('superoffload'));
+    expect(await page.locator('[data-testid="run-log-tail"]').count()).toBe(1);
     await page.close();
   });
 
