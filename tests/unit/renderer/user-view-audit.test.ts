@@ -193,3 +193,16 @@ describe('npm install: when Electron\'s binary download fails, the README says w
     expect(startProblem({ DISPLAY: ':0' }, 'linux', null)).toMatch(/again online.*ELECTRON_MIRROR.*npm run serve/);
   });
 });
+
+describe('npm install leaves package-lock.json unchanged', () => {
+  it('resolving package.json again (npm install --package-lock-only, in a copy) writes the same lock file', async (ctx) => {
+    const fs = await import('node:fs');
+    const root = path.resolve(import.meta.dirname, '../../..');
+    const dir = tmpDir();
+    for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(root, f), path.join(dir, f));
+    const r = spawnSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', timeout: 180_000 });
+    if (r.status !== 0 && /ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|offline/i.test(r.stderr)) ctx.skip(); // no registry and no cache here
+    expect(r.status, r.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8')).toBe(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
+  }, 200_000);
+});
