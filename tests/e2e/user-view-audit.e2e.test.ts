@@ -243,6 +243,37 @@ describe('issue 17 audit', () => {
     await page.close();
   });
 
+  it('one display name per strategy on Runs, Compare and Reports, the id beside it (Runs: in the cell title; Reports: in the Run column)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const { runs } = await invoke<{ runs: { id: string; strategy: string; sweepId: string | null }[] }>('runs/list', { tag: 'sample', status: 'completed' });
+    const picks = ['superoffload', 'gpu-zero2'].map((st) => runs.find((r) => r.strategy === st && r.sweepId === 'sw-sample-h200-llama-3.2-3b-sweep')!);
+    await page.goto(serve.url + '#/runs');
+    await page.waitForSelector('[data-testid="run-row"]');
+    for (const r of picks) {
+      await page.fill('[data-testid="runs-search"]', r.id);
+      const cell = page.locator(`[data-run-id="${r.id}"] [role="gridcell"]`).nth(4);
+      expect((await cell.textContent())?.trim()).toMatch(new RegExp(`^${strategyLabel(r.strategy).replace(/[()+]/g, '\\$&')}`));
+      expect(await cell.getAttribute('title')).toBe(r.strategy);
+      await page.check(`[data-run-id="${r.id}"] input[type="checkbox"]`);
+    }
+    await page.fill('[data-testid="runs-search"]', '');
+    await page.click('[data-testid="compare-selected"]');
+    await page.waitForSelector('[data-testid="compare-page"][data-render-ms]', { timeout: 30_000 });
+    for (const r of picks) {
+      const row = page.locator('[data-testid="delta-table"] tbody tr', { hasText: strategyLabel(r.strategy) });
+      expect(await row.count()).toBe(1);
+      expect((await row.locator('.strategy-id').textContent())?.trim()).toBe(r.strategy);
+    }
+    await page.click('[data-testid="compare-report"]');
+    await page.waitForSelector('[data-testid="reports-page"]');
+    for (const r of picks) {
+      const row = page.locator('tr', { has: page.locator(`input[aria-label="select run ${r.id}"]`) });
+      await expect.poll(async () => (await row.locator('.strategy-cell').textContent())?.trim().replace(/ #\d+$/, '')).toBe(strategyLabel(r.strategy));
+      expect(await row.textContent()).toContain(r.id);
+    }
+    await page.close();
+  });
+
   it('Hardware page: a Disks card, and no CUDA runtime complaint where there is simply no GPU', async (ctx) => {
     if (machineHasGpu) ctx.skip();
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
