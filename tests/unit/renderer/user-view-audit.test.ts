@@ -149,7 +149,9 @@ describe('plain words', () => {
   });
 
   it.skipIf(!nativeAvailable().available)('a host without a GPU says so for the copy test, not a libcudart path or a driver complaint', async () => {
-    const m = await measureHost({ include: ['hostDevice'], noGpu: true, budgetSeconds: 1 });
+    const said: string[] = [];
+    const m = await measureHost({ include: ['hostDevice'], noGpu: true, budgetSeconds: 1, onProgress: (p) => said.push(`${p.phase}: ${p.message}`) });
+    expect(said).toContain('hostDevice: host↔GPU copies: no GPU on this machine, so there are no host↔GPU copies to measure');
     expect(m.hostDevice).toBeNull();
     expect(m.hostDeviceReason).toBe('no GPU on this machine, so there are no host↔GPU copies to measure');
   });

@@ -130,6 +130,8 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
       }
       done += plan.seconds.hostDevice;
     }
+    // Skipped for want of a GPU: the phase still reports, in words, so the progress says why.
+    if (options.noGpu && asked.includes('hostDevice')) options.onProgress?.({ phase: 'hostDevice', fraction: 1, message: `host↔GPU copies: ${NO_GPU_COPIES}` });
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
