@@ -225,6 +225,8 @@ describe('issue 17 audit', () => {
     const card = (await page.textContent('[data-testid="recommendation"]'))!;
     expect(card).not.toMatch(/matmulTflops|hostLink|peerLink|catalog:|: default\b/);
     expect(card).toMatch(/GPU compute — no GPU/);
+    // One name per strategy: the catalogue's long labels do not appear beside the display names.
+    expect(card).not.toMatch(/ZeRO-3 \+ CPU optimizer offload|ZeRO-Offload \(ZeRO-2 \+ CPU optimizer\)/);
     // Fit reasons in words, not codes; the no-GPU sentence once, above the table, not in each row.
     const badges = await page.$$eval('[data-testid="strategy-table"] .badge', (bs) => bs.map((b) => b.textContent ?? ''));
     for (const b of badges) expect(b).toMatch(/^(fits|needs .+|not available on this machine|does not fit)$/);

@@ -1,6 +1,7 @@
 // Does a strategy's memory fit the machine, and if not, which resource it exceeds and by how much.
 import type { HardwareProfile, LimitingResourceSchema, Machine, MemoryEstimate, StrategyPreset, Workload } from '../../contract';
 import type { z } from 'zod';
+import { strategyLabel } from '../../contract/charts/labels';
 import { MEMORY_CONSTANTS } from './memory';
 
 export type LimitingResource = z.infer<typeof LimitingResourceSchema>;
@@ -86,7 +87,7 @@ export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, ma
   if (w.gpus > hw.gpuCount)
     return { fits: false, limitedBy: 'gpu-count', reason: `the workload needs ${w.gpus} GPUs per node, this machine has ${hw.gpuCount}`, warnings };
   if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia'))
-    return { fits: false, limitedBy: 'requirement', reason: `${s.label} needs a CUDA GPU`, warnings };
+    return { fits: false, limitedBy: 'requirement', reason: `${strategyLabel(s.id)} needs a CUDA GPU`, warnings };
   if (s.requires.includes('nvme') && hw.nvmeBytes === 0)
     return { fits: false, limitedBy: 'requirement', reason: 'no NVMe disk detected for the swap path (ZeRO-Infinity needs one, and libaio for the async_io op)', warnings };
 

@@ -14,6 +14,7 @@ import type {
   Workload,
   WorkloadInput,
 } from '../../contract';
+import { strategyLabel } from '../../contract/charts/labels';
 import { DEFAULT_CPUADAM_CORES_PERC, effectiveGradientClipping, generateConfig } from './ds-config';
 import { checkFit, fitsQuick } from './fit';
 import { normalizeMeasurements, type TunerMeasurements } from './measurements';
@@ -130,7 +131,8 @@ interface Candidate {
 /** Memory + fit + prediction only (no config, no validation): the micro-batch search runs this many times. */
 function quick(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors): Candidate | null {
   if (!fitsQuick(s, estimateMemory(s, model, params, w, false), w, machine, hw)) return null;
-  return { id: s.id, label: s.label, microBatch: w.microBatch, predicted: predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: perc }, factors) };
+  // The one display name (contract/charts/labels) in every sentence the recommendation says.
+  return { id: s.id, label: strategyLabel(s.id), microBatch: w.microBatch, predicted: predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: perc }, factors) };
 }
 
 function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, calibration?: Record<string, EfficiencyFactors>, bestOf?: Map<string, Candidate>): Recommendation | null {
@@ -141,7 +143,7 @@ function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, 
     else {
       // micro batch and offload knobs together (search.ts); the user's cpuadam_cores_perc stays as given
       const found = searchStrategy(s, model, params, w, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*'], w.cpuadamCoresPerc);
-      if (found) best = { id: s.id, label: s.label, microBatch: found.microBatch, gradAccum: found.gradAccum, predicted: found.predicted, knobs: found.knobs as Knobs, why: found.why };
+      if (found) best = { id: s.id, label: strategyLabel(s.id), microBatch: found.microBatch, gradAccum: found.gradAccum, predicted: found.predicted, knobs: found.knobs as Knobs, why: found.why };
     }
     if (best) bests.push(best);
     if (best) bestOf?.set(s.id, best);

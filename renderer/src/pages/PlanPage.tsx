@@ -231,7 +231,7 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
             <tr data-testid={`strategy-${s.id}`} className={s.id === plan.recommended?.strategyId ? 'recommended' : undefined}>
               {selectable && (
                 <td>
-                  <input type="checkbox" aria-label={`run ${s.label}`} checked={selected.includes(s.id)} onChange={() => toggle(s.id)} />
+                  <input type="checkbox" aria-label={`run ${strategyLabel(s.id)}`} checked={selected.includes(s.id)} onChange={() => toggle(s.id)} />
                 </td>
               )}
               <td>

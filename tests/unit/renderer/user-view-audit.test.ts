@@ -148,6 +148,18 @@ describe('plain words', () => {
     expect(noGpu.warnings.find((w) => w.id === 'no-nvme')?.fix).toMatch(/df -h FOLDER/);
   });
 
+  it("the recommendation's sentences name strategies by their one display name, not the catalogue's long labels", () => {
+    const noGpu = planWorkload({ model: 'tiny-llama', seqLen: 128, microBatch: 1, gpus: 1 } as never, { machine: { ...h200Machine(), gpus: [] } as never });
+    const h200 = planWorkload({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gpus: 1 } as never, { machine: h200Machine(), measurements: h200Measurements() });
+    for (const plan of [noGpu, h200]) {
+      const rec = plan.recommended!;
+      expect(rec.reason.startsWith(`${strategyLabel(rec.strategyId)}: `), rec.reason).toBe(true);
+      expect(rec.runnerUp!.reason).toContain(strategyLabel(rec.runnerUp!.strategyId));
+      const said = [rec.reason, rec.runnerUp!.reason, ...plan.strategies.map((s) => s.reason)].join('\n');
+      for (const s of plan.strategies) if (s.label !== strategyLabel(s.id)) expect(said, s.label).not.toContain(s.label);
+    }
+  });
+
   it.skipIf(!nativeAvailable().available)('a host without a GPU says so for the copy test, not a libcudart path or a driver complaint', async () => {
     const said: string[] = [];
     const m = await measureHost({ include: ['hostDevice'], noGpu: true, budgetSeconds: 1, onProgress: (p) => said.push(`${p.phase}: ${p.message}`) });
