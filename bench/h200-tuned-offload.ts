@@ -69,3 +69,22 @@ reportFigure({
   ok: agree === pairs,
   note: 'predictions as the specs carried them when the sweep ran (uncalibrated)',
 });
+
+// `tune` for real on the H200 (a third instance of the kind, the app's packed CLI: scripts/device-tune.sh),
+// restricted to the offload strategies, with the samples of its kind as history: its winner beside the
+// best offload configuration of the whole sweep, and how many trials it took.
+const tuneFile = path.resolve(path.dirname(file), 'h200-llama-3.2-3b-tune-device', 'tune-offload.json');
+if (fs.existsSync(tuneFile)) {
+  const tune = JSON.parse(fs.readFileSync(tuneFile, 'utf8')) as { winner: { strategyId: string; tflopsPerGpu: number } | null; trials: { baseline?: boolean }[] };
+  if (tune.winner) {
+    const trials = tune.trials.filter((t) => !t.baseline).length;
+    reportFigure({
+      id: 'h200-tune-vs-sweep-best-offload',
+      label: `tune's winner on the H200 (${tune.winner.strategyId}, ${trials} trial(s), offload strategies) vs the sweep's best offload configuration (${bestOffload.strategy}, micro ${bestOffload.micro}), TFLOPS/GPU`,
+      value: tune.winner.tflopsPerGpu / bestOffload.tflops,
+      unit: '×',
+      goal: '≥ 0.95 × in ≤ 3 trials',
+      ok: tune.winner.tflopsPerGpu / bestOffload.tflops >= 0.95 && trials <= 3,
+    });
+  }
+}

@@ -74,7 +74,7 @@ describe('the committed H200 sample calibrates a plan for its machine file', () 
     const note = plan.notes.find((n) => n.startsWith('Calibrated'))!;
     // every bundled sample dataset of that machine (10 runs at micro 4, and the tuned sweep), and the
     // cores sweep measured on another instance of the same kind (its own machineId), named as such
-    expect(note).toMatch(/Calibrated from (2\d|[3-9]\d) completed run\(s\) on machine 705f57569eba7f15 \(\d+\) and machine\(s\) 5c8ec6a638dd062a of the same kind \(.*H200; \d+\): step-time error \d+% → \d+% RMS/);
+    expect(note).toMatch(/Calibrated from (2\d|[3-9]\d) completed run\(s\) on machine 705f57569eba7f15 \(\d+\) and machine\(s\) [0-9a-f, ]*5c8ec6a638dd062a[0-9a-f, ]* of the same kind \(.*H200; \d+\): step-time error \d+% → \d+% RMS/);
     expect(note).toMatch(/superoffload \d+ \(/);
     const by = Object.fromEntries(plan.strategies.map((s) => [s.id, s]));
     expect(by['superoffload'].predicted.calibrated).toBe(true);

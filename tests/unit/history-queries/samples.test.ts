@@ -8,10 +8,10 @@ describe('samples/load', () => {
     const backend = createBackend({ dataDir: tmpDir(), transport: 'cli' });
     try {
       const loaded = await backend.invoke('samples/load', {});
-      expect(loaded.files.map((f) => f.split('/').pop())).toEqual(['h200-llama-3.2-3b-cores.runs.json', 'h200-llama-3.2-3b-tuned.runs.json', 'h200-llama-3.2-3b.runs.json']);
-      expect(loaded.imported).toHaveLength(31);
+      expect(loaded.files.map((f) => f.split('/').pop())).toEqual(['h200-llama-3.2-3b-cores.runs.json', 'h200-llama-3.2-3b-tune.runs.json', 'h200-llama-3.2-3b-tuned.runs.json', 'h200-llama-3.2-3b.runs.json']);
+      expect(loaded.imported).toHaveLength(32);
       const { runs: all } = await backend.invoke('runs/list', { tag: 'sample' });
-      expect(all).toHaveLength(31);
+      expect(all).toHaveLength(32);
       expect(all.every((r) => r.status === 'completed')).toBe(true);
       // The first sweep (2026-12-02, micro 4, sweep.py's configs): SuperOffload lost to ZeRO-3 offload.
       const runs = all.filter((r) => r.notes.includes('measured 2026-12-02'));
@@ -31,8 +31,12 @@ describe('samples/load', () => {
       const cores = all.filter((r) => r.sweepId === 'sw-sample-h200-llama-3.2-3b-cores');
       expect(cores.length).toBeGreaterThanOrEqual(4);
       expect(cores.every((r) => r.machineId === '5c8ec6a638dd062a' && r.strategy === 'superoffload')).toBe(true);
+      // the one trial of \`tune\` on a third instance of that kind: ZeRO-3 offload, micro 16, ratio 0.1, 398 TFLOPS/GPU
+      const tune = all.filter((r) => r.tags.includes('tune'));
+      expect(tune.map((r) => [r.strategy, r.machineId])).toEqual([['zero3-offload', '01476e0fac4be6a8']]);
+      expect(tune[0].tflopsPerGpu).toBeGreaterThan(390);
       // Loading again imports nothing twice.
-      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(31);
+      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(32);
     } finally {
       await backend.close();
     }
