@@ -8,49 +8,26 @@
 //   node scripts/server-load-pack.mjs device-run/load [--before /tmp/base]
 //   # on the host, from the checkout, with device-run/load and dist/renderer carried along:
 //   bash device-run/load/go.sh
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { bundleForDevice, copySqlitePrebuild, packNode, repoRoot as root } from './device-pack-lib.mjs';
 
 const args = process.argv.slice(2);
 const beforeAt = args.indexOf('--before');
 const before = beforeAt >= 0 ? path.resolve(args[beforeAt + 1]) : null;
-const out = path.resolve(args.find((a, i) => !a.startsWith('--') && i !== beforeAt + 1) ?? 'device-run/load');
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const out = path.resolve(args.find((a, i) => !a.startsWith('--') && (beforeAt < 0 || i !== beforeAt + 1)) ?? 'device-run/load');
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 
-const bundle = (entry, file) =>
-  build({
-    entryPoints: [entry],
-    outfile: path.join(out, file),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['@photostructure/sqlite', 'electron', 'playwright-core'],
-    // bundled CommonJS (ws, systeminformation) calls require(): give the ESM bundle one
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: 'warning',
-  });
+const bundle = (entry, file) => bundleForDevice(entry, out, file);
 await bundle(path.join(root, 'bench/server-load.ts'), 'bench.mjs');
 await bundle(path.join(root, 'electron/server/cli-entry.ts'), 'serve.mjs');
 if (before) await bundle(path.join(before, 'electron/server/cli-entry.ts'), 'serve-before.mjs');
 // history-synthetic.ts runs its own main when it is the entry file; in one bundle it would be: enter through a shim.
 fs.writeFileSync(path.join(out, 'run.mjs'), "import './bench.mjs';\n");
 
-const sqlite = path.join(root, 'node_modules/@photostructure/sqlite');
-const target = path.join(out, 'node_modules/@photostructure/sqlite');
-fs.mkdirSync(target, { recursive: true });
-fs.cpSync(path.join(sqlite, 'package.json'), path.join(target, 'package.json'));
-fs.cpSync(path.join(sqlite, 'dist'), path.join(target, 'dist'), { recursive: true });
-fs.cpSync(path.join(sqlite, 'prebuilds/linux-x64'), path.join(target, 'prebuilds/linux-x64'), { recursive: true });
-for (const dep of Object.keys(JSON.parse(fs.readFileSync(path.join(sqlite, 'package.json'), 'utf8')).dependencies ?? {})) {
-  const from = [path.join(sqlite, 'node_modules', dep), path.join(root, 'node_modules', dep)].find((p) => fs.existsSync(p));
-  if (from) fs.cpSync(from, path.join(out, 'node_modules', dep), { recursive: true });
-}
-fs.writeFileSync(path.join(out, 'node.xz'), execFileSync('xz', ['-T2', '-6', '-c', process.execPath], { maxBuffer: 512 * 1024 * 1024 }));
+copySqlitePrebuild(out);
+packNode(out);
 
 const rel = path.relative(root, out);
 fs.writeFileSync(
