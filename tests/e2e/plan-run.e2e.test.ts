@@ -12,7 +12,7 @@ import type { PlanResult, RunDetail, RunSpec } from '../../electron/contract';
 import { strategyLabel } from '../../electron/contract/charts/labels';
 import { engineVenvs } from '../../electron/services/engine';
 import { launchChromium } from '../helpers/browser';
-import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
+import { invokeOverServe, repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 
 let serve: ServeHandle;
 let browser: Browser;
@@ -36,20 +36,7 @@ function planned(spec: RunSpec) {
   return rest;
 }
 
-async function invoke<T>(channel: string, payload: unknown): Promise<T> {
-  const ws = new WebSocket(`${serve.origin.replace('http', 'ws')}/ws?token=${serve.token}`, { headers: { Origin: serve.origin } });
-  await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
-  const reply = await new Promise<{ result: { ok: boolean; value?: T; error?: unknown } }>((resolve) => {
-    ws.on('message', (d) => {
-      const m = JSON.parse(String(d));
-      if (m.id === 1) resolve(m);
-    });
-    ws.send(JSON.stringify({ id: 1, channel, payload }));
-  });
-  ws.close();
-  if (!reply.result.ok) throw new Error(`${channel}: ${JSON.stringify(reply.result.error)}`);
-  return reply.result.value as T;
-}
+const invoke = <T>(channel: string, payload: unknown) => invokeOverServe<T>(serve, channel, payload);
 
 describe.skipIf(!engineReady)('Plan → Run: what is planned is what runs', () => {
   it('starts exactly the plan’s specs, stores them unchanged, and labels every run right', async () => {

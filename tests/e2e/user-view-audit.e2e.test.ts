@@ -11,11 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { Browser } from 'playwright-core';
 import { strategyLabel } from '../../electron/contract';
 import { launchChromium } from '../helpers/browser';
-import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
+import { invokeOverServe, repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 import { tmpDir } from '../unit/history-queries/helpers';
 
 let serve: ServeHandle;
@@ -23,20 +22,7 @@ let browser: Browser;
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');
 const H200 = path.join(repoRoot, 'tests', 'fixtures', 'hosts', 'h200-sxm-x86', 'machine.json');
 
-async function invoke<T>(channel: string, payload: unknown): Promise<T> {
-  const ws = new WebSocket(`${serve.origin.replace('http', 'ws')}/ws?token=${serve.token}`, { headers: { Origin: serve.origin } });
-  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-  const reply = await new Promise<{ result: { ok: boolean; value?: T; error?: unknown } }>((resolve) => {
-    ws.on('message', (d) => {
-      const m = JSON.parse(String(d));
-      if (m.id === 1) resolve(m);
-    });
-    ws.send(JSON.stringify({ id: 1, channel, payload }));
-  });
-  ws.close();
-  if (!reply.result.ok) throw new Error(`${channel}: ${JSON.stringify(reply.result.error)}`);
-  return reply.result.value as T;
-}
+const invoke = <T>(channel: string, payload: unknown) => invokeOverServe<T>(serve, channel, payload);
 
 let machineHasGpu = false;
 const FAILED = 'audit-failed-oom';

@@ -13,12 +13,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { Browser, Page } from 'playwright-core';
 import type { Comparison, RunDetail, RunSpec } from '../../electron/contract';
 import { formatBytes } from '../../electron/contract/format';
 import { launchChromium } from '../helpers/browser';
-import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
+import { invokeOverServe, repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 import { tmpDir } from '../unit/history-queries/helpers';
 import { parseCsv } from '../unit/reports/csv-parse';
 
@@ -53,20 +52,7 @@ async function waitForChart(page: Page, testId: string) {
   await page.waitForFunction((id) => !!(document.querySelector(`[data-testid="${id}"]`) as unknown as { __echarts?: unknown })?.__echarts, testId);
 }
 
-async function invoke<T>(channel: string, payload: unknown): Promise<T> {
-  const ws = new WebSocket(`${serve.origin.replace('http', 'ws')}/ws?token=${serve.token}`, { headers: { Origin: serve.origin } });
-  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-  const reply = await new Promise<{ result: { ok: boolean; value?: T; error?: unknown } }>((resolve) => {
-    ws.on('message', (d) => {
-      const m = JSON.parse(String(d));
-      if (m.id === 1) resolve(m);
-    });
-    ws.send(JSON.stringify({ id: 1, channel, payload }));
-  });
-  ws.close();
-  if (!reply.result.ok) throw new Error(`${channel}: ${JSON.stringify(reply.result.error)}`);
-  return reply.result.value as T;
-}
+const invoke = <T>(channel: string, payload: unknown) => invokeOverServe<T>(serve, channel, payload);
 
 beforeAll(async () => {
   fs.mkdirSync(artifacts, { recursive: true });

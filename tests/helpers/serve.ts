@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import WebSocket from 'ws';
 
 export interface ServeHandle {
   url: string; // with ?token=
@@ -56,4 +57,20 @@ export async function startServe(extraArgs: string[] = [], dataDir?: string, opt
       await exited;
     },
   };
+}
+
+/** One request over serve's WebSocket, as the page sends it (token, same Origin); its value, or throws with the error. */
+export async function invokeOverServe<T>(serve: Pick<ServeHandle, 'origin' | 'token'>, channel: string, payload: unknown): Promise<T> {
+  const ws = new WebSocket(`${serve.origin.replace('http', 'ws')}/ws?token=${serve.token}`, { headers: { Origin: serve.origin } });
+  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+  const reply = await new Promise<{ result: { ok: boolean; value?: T; error?: unknown } }>((resolve) => {
+    ws.on('message', (d) => {
+      const m = JSON.parse(String(d));
+      if (m.id === 1) resolve(m);
+    });
+    ws.send(JSON.stringify({ id: 1, channel, payload }));
+  });
+  ws.close();
+  if (!reply.result.ok) throw new Error(`${channel}: ${JSON.stringify(reply.result.error)}`);
+  return reply.result.value as T;
 }
