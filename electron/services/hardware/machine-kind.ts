@@ -1,6 +1,7 @@
 // Machines of one kind: the same CPU model and core count, the same GPUs (model, memory, count) and
-// about the same memory. A cloud instance gets a new hostname and new GPU UUIDs — so a new machineId — every time it is started, yet its figures are those of the last one of its kind. A plan
-// for a machine with no measurements or runs of its own may borrow those of its kind, and says so.
+// about the same memory. A cloud instance gets a new hostname and new GPU UUIDs — so a new machineId —
+// every time it is started, yet its figures are those of the last one of its kind. A plan for a
+// machine with no measurements or runs of its own may borrow those of its kind, and says so.
 import type { Machine } from '../../contract';
 
 /** Memory totals this close count as the same kind (a VM's total moves with what the host reserves). */

@@ -26,13 +26,8 @@ export interface MachineFigures {
   note: string;
 }
 
-/**
- * The measurements of `machine`: stored under its machineId; an old measurement that never recorded
- * its machine counts only for this host (`thisHost`), never for a file's machine.
- */
 /** Machines in history of the same kind as `machine` (not itself), latest snapshot first found. */
-export function sameKindMachineIds(history: HistoryStore | null, machine: Machine): string[] {
-  if (!history) return [];
+export function sameKindMachineIds(history: HistoryStore, machine: Machine): string[] {
   try {
     return history
       .machineSnapshots()
@@ -47,7 +42,12 @@ export function sameKindMachineIds(history: HistoryStore | null, machine: Machin
   }
 }
 
-export function measurementsFor(dataDir: string, machine: Machine, thisHost: boolean, history: HistoryStore | null = null): MachineFigures {
+/**
+ * The measurements of `machine`: stored under its machineId; an old measurement that never recorded
+ * its machine counts only for this host (`thisHost`), never for a file's machine. Without any, those
+ * of the first machine of its kind (`kin`, sameKindMachineIds) that has some.
+ */
+export function measurementsFor(dataDir: string, machine: Machine, thisHost: boolean, kin: readonly string[] = []): MachineFigures {
   const load = (id: string, own: boolean) => {
     try {
       return loadMeasurementFor(dataDir, id, own);
@@ -57,7 +57,7 @@ export function measurementsFor(dataDir: string, machine: Machine, thisHost: boo
   };
   const m = load(machine.machineId, thisHost);
   if (m) return { measurements: m, note: `Host figures: measurements of this machine (${machine.machineId}, measured ${m.measuredAt}).` };
-  for (const id of sameKindMachineIds(history, machine)) {
+  for (const id of kin) {
     const borrowed = load(id, false);
     if (borrowed)
       return {
@@ -84,11 +84,10 @@ export interface CalibrationSource {
   kin: number;
 }
 
-export function calibrationSource(history: HistoryStore, machine: Machine): CalibrationSource {
+export function calibrationSource(history: HistoryStore, machine: Machine, kinIds: readonly string[] = sameKindMachineIds(history, machine)): CalibrationSource {
   const count = (machineId: string) => history.listRuns({ machineId, status: 'completed', limit: 1 }).total;
   const own = count(machine.machineId);
   if (machine.gpus.length === 0) return { machineIds: [machine.machineId], own, kin: 0 };
-  const kinIds = sameKindMachineIds(history, machine);
   return { machineIds: [machine.machineId, ...kinIds], own, kin: kinIds.reduce((a, id) => a + count(id), 0) };
 }
 
@@ -129,10 +128,12 @@ export interface MachineCalibration {
 
 /** Everything a plan for `machine` needs from this data folder: its measurements, its calibration, and the notes saying which. */
 export function forMachine(dataDir: string, history: HistoryStore, machine: Machine, thisHost: boolean): MachineCalibration {
-  const figures = measurementsFor(dataDir, machine, thisHost, history);
+  // read the history's machine snapshots once: both the measurements and the runs may be borrowed
+  const kin = sameKindMachineIds(history, machine);
+  const figures = measurementsFor(dataDir, machine, thisHost, kin);
   let source: CalibrationSource = { machineIds: [machine.machineId], own: 0, kin: 0 };
   try {
-    source = calibrationSource(history, machine);
+    source = calibrationSource(history, machine, kin);
   } catch {
     // keep the machine's own (none): planning must not fail on history
   }
