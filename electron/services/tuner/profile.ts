@@ -110,15 +110,24 @@ export function buildProfile(machine: Machine, source: HardwareProfile['machineS
 }
 
 /** CPU Adam rate of the host at `threads`, interpolated on the sweep (flat beyond its ends). */
-export function cpuAdamRate(profile: HardwareProfile, threads: number): number {
-  const s = profile.cpuAdam;
-  if (s.length === 0) return 1e8;
-  if (threads <= s[0].threads) return (s[0].paramsPerSecond * threads) / s[0].threads;
-  for (let i = 1; i < s.length; i++)
-    if (threads <= s[i].threads) {
-      const a = s[i - 1];
-      const b = s[i];
-      return a.paramsPerSecond + ((b.paramsPerSecond - a.paramsPerSecond) * (threads - a.threads)) / (b.threads - a.threads);
+/**
+ * A rate measured by thread count at `threads`: linear from the origin to the first point, linear
+ * between points, the last point's beyond. `value` reads a point's rate (no copies: the search calls
+ * this in its inner loop).
+ */
+export function rateAtThreads<T extends { threads: number }>(points: readonly T[], threads: number, value: (p: T) => number): number {
+  if (threads <= points[0].threads) return (value(points[0]) * threads) / points[0].threads;
+  for (let i = 1; i < points.length; i++)
+    if (threads <= points[i].threads) {
+      const [a, b] = [points[i - 1], points[i]];
+      return value(a) + ((value(b) - value(a)) * (threads - a.threads)) / (b.threads - a.threads);
     }
-  return s[s.length - 1].paramsPerSecond;
+  return value(points[points.length - 1]);
+}
+
+const adamRateOf = (p: { paramsPerSecond: number }) => p.paramsPerSecond;
+
+export function cpuAdamRate(profile: HardwareProfile, threads: number): number {
+  if (profile.cpuAdam.length === 0) return 1e8;
+  return rateAtThreads(profile.cpuAdam, threads, adamRateOf);
 }

@@ -7,7 +7,7 @@
 import type { HardwareProfile, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
 import { effectiveGradientClipping, SEED_ZERO_KEYS, SUPER_OFFLOAD_RATIO } from './ds-config';
 import type { ParamCount } from './params';
-import { cpuAdamRate } from './profile';
+import { cpuAdamRate, rateAtThreads } from './profile';
 
 /**
  * Efficiency factors the calibration fits (1 = the uncalibrated model); each scales one physical
@@ -161,6 +161,8 @@ export function pageableRate(hw: HardwareProfile): number {
   return hw.hostLinkBytesPerSecond * (isSuperchip(hw) ? THROUGHPUT_CONSTANTS.pageableShare.c2c : THROUGHPUT_CONSTANTS.pageableShare.pcie);
 }
 
+const copyRateOf = (p: { bytesPerSecond: number }) => p.bytesPerSecond;
+
 /**
  * Host memory copy rate (read + write bytes/s) of `cores` cores. Measured by thread count where the
  * measurement swept threads (on the H200 host 8 of 16 threads drew 88% of the bandwidth: a few cores
@@ -172,12 +174,9 @@ export function hostCopyRate(hw: HardwareProfile, cores: number): number {
   const c = Math.min(all, Math.max(1, cores));
   const points = hw.hostMemoryByThreads;
   if (points?.length) {
-    let [t0, b0] = [0, 0];
-    for (const p of points) {
-      if (c <= p.threads) return Math.min(hw.hostMemoryBytesPerSecond, b0 + ((p.bytesPerSecond - b0) * (c - t0)) / (p.threads - t0));
-      [t0, b0] = [p.threads, p.bytesPerSecond];
-    }
-    return Math.max(b0, hw.hostMemoryBytesPerSecond);
+    const last = points[points.length - 1];
+    const rate = rateAtThreads(points, c, copyRateOf);
+    return c > last.threads ? Math.max(rate, hw.hostMemoryBytesPerSecond) : Math.min(rate, hw.hostMemoryBytesPerSecond);
   }
   return (hw.hostMemoryBytesPerSecond * c) / all;
 }
