@@ -14,7 +14,6 @@ import type { WireResult } from '../../electron/contract';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 export const FAKE_PYTHON = path.join(import.meta.dirname, 'fixtures', 'fake-python');
-export const ENGINE_VENV_PYTHON = '/root/.cache/offload-studio/engine-venv-test/bin/python';
 
 export const tmpDir = (prefix = 'os-rel-') => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 

@@ -7,10 +7,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineVenvs, venvPython } from '../../../electron/services/environment';
+import { isRunnerFile } from '../../../electron/services/cluster/snippets';
 import { createNetnsLab, netnsUnavailable, type NetnsLab } from '../../cluster/netns-hosts';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
-const VENV_PYTHON = process.env.OFFLOAD_STUDIO_TEST_PYTHON ?? '/root/.cache/offload-studio/engine-venv-test/bin/python';
+// the engine venv scripts/setup-engine-venv.sh made (the app's own discovery), not a fixed folder name
+const [engineVenv] = engineVenvs();
+const VENV_PYTHON = process.env.OFFLOAD_STUDIO_TEST_PYTHON ?? (engineVenv ? venvPython(engineVenv) : 'no engine venv');
 const hasDeepSpeed = fs.existsSync(VENV_PYTHON) && spawnSync(VENV_PYTHON, ['-c', 'import deepspeed.launcher.runner'], { stdio: 'ignore', timeout: 120_000 }).status === 0;
 const skipReason = netnsUnavailable() ?? (hasDeepSpeed ? null : `no DeepSpeed interpreter at ${VENV_PYTHON} (run scripts/setup-engine-venv.sh)`);
 if (skipReason) console.log(`[netns multi-node test] skipped: ${skipReason}`);
@@ -100,7 +104,7 @@ describe.skipIf(skipReason !== null)('multi-node over network namespaces', () =>
 
   it('pre-flight passes on every host once the runner is staged (same torch, DeepSpeed, runner)', async () => {
     fs.mkdirSync(engineDir, { recursive: true });
-    for (const f of fs.readdirSync(path.join(root, 'resources/engine'))) if (f.endsWith('.py')) fs.copyFileSync(path.join(root, 'resources/engine', f), path.join(engineDir, f));
+    for (const f of fs.readdirSync(path.join(root, 'resources/engine'))) if (isRunnerFile(f)) fs.copyFileSync(path.join(root, 'resources/engine', f), path.join(engineDir, f));
     fs.copyFileSync(path.join(root, 'tests/cluster/tiny_train.py'), path.join(engineDir, 'tiny_train.py'));
     const r = await cli(['cluster', 'preflight', 'lab', '--json']);
     const result = JSON.parse(r.stdout);

@@ -5,13 +5,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InterpreterProbeSchema } from '../../../electron/contract';
 import { findCandidates, missingPieces, probeInterpreter, selectedInterpreter } from '../../../electron/services/environment';
-import { selectInterpreter } from '../../../electron/services/environment';
+import { engineVenvs, selectInterpreter, venvPython } from '../../../electron/services/environment';
 import { parseProbeOutput, parseVersionOutput } from '../../../electron/services/environment/probe';
 import { PipProgress, parsePipLine } from '../../../electron/services/environment/pip-progress';
 import { parseRequirements } from '../../../electron/services/environment/requirements';
 
-const ENGINE_VENV = '/root/.cache/offload-studio/engine-venv-test/bin/python';
-const hasEngineVenv = fs.existsSync(ENGINE_VENV);
+// the engine venv scripts/setup-engine-venv.sh made, found as the app finds it (not a fixed folder name)
+const [ENGINE_VENV_DIR] = engineVenvs();
+const ENGINE_VENV = ENGINE_VENV_DIR ? venvPython(ENGINE_VENV_DIR) : '';
+const hasEngineVenv = !!ENGINE_VENV_DIR && fs.existsSync(ENGINE_VENV);
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'offload-env-'));
 
 describe('candidates', () => {
@@ -46,7 +48,7 @@ describe('candidates', () => {
   it('finds the real interpreters of this machine (pyenv, PATH, the test engine venv)', async () => {
     const found = await findCandidates({ dataDir: tmp() });
     expect(found.some((c) => c.sources.includes('path'))).toBe(true);
-    if (hasEngineVenv) expect(found.some((c) => c.path.startsWith('/root/.cache/offload-studio/engine-venv-test/') && c.sources.includes('app-cache-venv'))).toBe(true);
+    if (hasEngineVenv) expect(found.some((c) => c.path.startsWith(`${ENGINE_VENV_DIR}/`) && c.sources.includes('app-cache-venv'))).toBe(true);
   });
 });
 
