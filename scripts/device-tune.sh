@@ -10,11 +10,9 @@
 set -uo pipefail
 DATA="$1"; OUT="$2"; NAME="$3"; shift 4
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-NODE="${NODE:-/tmp/node}"
-[[ -x "$NODE" ]] || { xz -dc "$ROOT/device-run/cli/node.xz" >"$NODE" && chmod +x "$NODE"; } || exit 1
 mkdir -p "$OUT"
 t0=$(date +%s)
-"$NODE" "$ROOT/device-run/cli/cli.mjs" tune --data-dir "$DATA" --python "$(command -v python3)" --json "$@" >"$OUT/$NAME.json" 2>"$OUT/$NAME.log"
+bash "$ROOT/scripts/device-cli.sh" tune --data-dir "$DATA" --python "$(command -v python3)" --json "$@" >"$OUT/$NAME.json" 2>"$OUT/$NAME.log"
 code=$?
 echo "[device-tune] $NAME exit=$code $(( $(date +%s) - t0 ))s" >&2
 tail -n 4 "$OUT/$NAME.log" >&2
