@@ -4,15 +4,16 @@
 //
 // Each grid entry = strategy + micro batch (+ knobs pinned, + repeat number). The tuner plans the
 // workload for the grid's machine file with that machine's measurements (never this host's),
-// then the strategy's spec is rebuilt with the pinned knobs. The spec carries the plan's
-// prediction only when the knobs are the plan's own; pinned knobs get `prediction: null` (the
-// calibration bench predicts every stored run from its spec afterwards). scripts/device-run-specs.sh
+// then the strategy's spec is rebuilt with the pinned knobs. Pinned knobs get the model's
+// prediction for exactly them (specForKnobs: uncalibrated, like the grid's plan), so the runner's
+// pre-flight checks the plan's host figure — its own fallback ignores partial offload and refused
+// Llama-3.1-8B at ratio 0.5 on the H200. scripts/device-run-specs.sh
 // feeds the files, unchanged, to resources/engine/bench.py on the device.
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { KnobsSchema } from '../electron/contract';
-import { buildRunSpec, computePlan, parseMachine } from '../electron/services/tuner';
+import { computePlan, parseMachine, specForKnobs } from '../electron/services/tuner';
 
 const GridSchema = z.object({
   machine: z.string(),
@@ -43,7 +44,9 @@ async function main() {
     if (!planned.fits) throw new Error(`${gridFile}: runs[${i}] ${run.strategy} at micro ${run.microBatch} does not fit the machine (${planned.reason ?? 'no reason'})`);
     const knobs = { ...planned.spec.knobs, ...(run.knobs ?? {}) };
     const pinned = !same(knobs, planned.spec.knobs) || planned.spec.microBatch !== run.microBatch;
-    const spec = pinned ? buildRunSpec(plan.workload, run.strategy, { knobs, prediction: null }) : planned.spec;
+    const pinnedSpec = pinned ? specForKnobs(plan, run.strategy, knobs) : null;
+    if (pinnedSpec?.doesNotFit) console.warn(`device-specs: runs[${i}] ${run.strategy} micro ${run.microBatch} ${JSON.stringify(run.knobs ?? {})}: the model says it does not fit (${pinnedSpec.doesNotFit}) — written anyway, to measure where the limit is`);
+    const spec = pinnedSpec?.spec ?? planned.spec;
     const name = `${String(i + 1).padStart(2, '0')}-${run.strategy}-mb${run.microBatch}${run.knobs?.ratio !== undefined ? `-r${run.knobs.ratio}` : ''}${run.knobs?.cpuadamCoresPerc !== undefined ? `-c${run.knobs.cpuadamCoresPerc}` : ''}-rep${run.repeat}`;
     const file = path.join(outDir, `${name}.json`);
     fs.writeFileSync(file, JSON.stringify({ ...spec, runId: name, warmup: grid.warmup, steps: grid.steps + grid.warmup }, null, 2) + '\n');

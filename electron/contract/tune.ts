@@ -23,6 +23,8 @@ export const TuneResultSchema = z.object({
   trials: z.array(TuneTrialSchema),
   winner: TuneTrialSchema.nullable(),
   seedDefaults: TuneTrialSchema.nullable(),
+  /** Why the seed defaults were not measured, in words (they do not fit the machine, the budget ran out, --no-baseline); absent when they were. */
+  seedDefaultsNote: z.string().optional(),
   /** Winner over the seed defaults in tokens/s, minus 1. */
   gain: z.number().nullable(),
   elapsedSeconds: z.number(),

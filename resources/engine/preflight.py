@@ -36,7 +36,8 @@ def host_bytes_needed(params, ds_config, ranks_per_host=1):
     zero = ds_config.get("zero_optimization") or {}
     need = 0
     if s["optimizerDevice"] == "cpu":
-        need += OPTIMIZER_OFFLOAD_BYTES_PER_PARAM * params
+        # partial offload (ZeRO-3 ratio < 1) keeps the other sub-groups' states on the GPU
+        need += int(OPTIMIZER_OFFLOAD_BYTES_PER_PARAM * params * min(1.0, max(0.0, s["ratio"])))
     if s["paramDevice"] == "cpu":
         need += PARAM_OFFLOAD_BYTES_PER_PARAM * params
     if need and s["pinMemory"]:

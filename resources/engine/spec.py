@@ -106,6 +106,9 @@ def offload_settings(ds):
         "optimizerDevice": oo.get("device", "none") or "none",
         "paramDevice": op.get("device", "none") or "none",
         "superOffload": bool(oo.get("super_offload", False)),
+        # ZeRO-3 partial optimizer offload: the share of the optimizer's sub-groups stepped on the CPU
+        # (the rest stay on the GPU); 1.0 = all of it, as without the key.
+        "ratio": float(oo.get("ratio", 1.0)) if int(zero.get("stage", 0)) == 3 else 1.0,
         # DeepSpeed >= 0.19.5 defaults offload pin_memory to true.
         "pinMemory": any(bool(block.get("pin_memory", True)) for block in (oo, op)
                          if (block.get("device") or "none") != "none"),

@@ -74,3 +74,22 @@ def test_host_memory_uses_the_plans_prediction_when_the_spec_has_one():
         assert preflight.check_host_memory(1_000_000_000, ds_config(3), available=64 * GiB, predicted=missing)["needBytes"] == own
     checks = preflight.run_all(1_000_000_000, ds_config(3), "cpu", predicted_host_bytes=predicted)
     assert next(c for c in checks if c["name"] == "host_memory")["needBytes"] == predicted
+
+
+def test_host_memory_fallback_counts_only_the_offloaded_share_at_zero3_ratio():
+    # Llama-3.1-8B at ratio 0.5 on the 125 GiB H200 host: the fallback used to count the whole
+    # optimizer on the host (~125.6 GiB) and refused a run whose states are half on the GPU.
+    params = 8_030_261_248
+    full = ds_config(3)
+    full["zero_optimization"]["offload_optimizer"]["pin_memory"] = False
+    half = ds_config(3)
+    half["zero_optimization"]["offload_optimizer"].update({"pin_memory": False, "ratio": 0.5})
+    overhead = preflight.PROCESS_OVERHEAD_BYTES
+    assert preflight.host_bytes_needed(params, full) == 16 * params + overhead
+    assert preflight.host_bytes_needed(params, half) == 8 * params + overhead
+    assert preflight.check_host_memory(params, half, available=122 * GiB)["ok"]
+    assert not preflight.check_host_memory(params, full, available=122 * GiB)["ok"]
+    # ZeRO-2 has no ratio: the key is ignored there, as DeepSpeed ignores it
+    z2 = ds_config(2)
+    z2["zero_optimization"]["offload_optimizer"].update({"pin_memory": False, "ratio": 0.5})
+    assert preflight.host_bytes_needed(params, z2) == 16 * params + overhead

@@ -98,6 +98,8 @@ export const tuneCommands: Record<string, Command> = {
           if (best) {
             out(`winner: ${best.strategyId} — ${fmt(best.tflopsPerGpu)} TFLOPS/GPU, ${fmt(best.tokensPerSecond, 0)} tokens/s measured (${best.runId}) in ${trials.filter((t) => !t.baseline).length} trial(s), ${Math.round(result.elapsedSeconds)} s`);
             if (seed?.tokensPerSecond) out(`seed defaults of ${best.strategyId}: ${fmt(seed.tflopsPerGpu)} TFLOPS/GPU, ${fmt(seed.tokensPerSecond, 0)} tokens/s (${seed.runId}) — tuned is ${(((best.tokensPerSecond ?? 0) / seed.tokensPerSecond - 1) * 100).toFixed(0)}% faster`);
+            else if (seed) out(`seed defaults of ${best.strategyId}: ${seed.status}${seed.errorClass ? ` (${seed.errorClass})` : ''} (${seed.runId})`);
+            else if (result.seedDefaultsNote) out(`seed defaults of ${best.strategyId}: ${result.seedDefaultsNote}`);
           } else out('no trial completed');
         }
         return best ? 0 : 1;

@@ -34,6 +34,8 @@ export interface TuneResult {
   trials: TuneTrial[];
   winner: TuneTrial | null;
   seedDefaults: TuneTrial | null;
+  /** Why the seed defaults were not measured (they do not fit, the budget, no baseline asked for). */
+  seedDefaultsNote?: string;
   /** Winner over seed defaults, tokens/s − 1. */
   gain: number | null;
   elapsedSeconds: number;
@@ -135,21 +137,29 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
 
   const best = bestTrial(trials);
   let seed: TuneTrial | null = null;
+  let seedNote: string | undefined;
+  if (best && !(o.baseline ?? true)) seedNote = 'not measured (no baseline asked for)';
   if (best && (o.baseline ?? true) && !cancelled() && lastPlan) {
-    const spec = seedDefaultSpec(lastPlan, best.strategyId);
+    const { spec, doesNotFit } = seedDefaultSpec(lastPlan, best.strategyId);
     const estimate = trialSecondsEstimate({ key: spec.configHash, strategyId: best.strategyId, spec, predictedTokensPerSecond: 0, predictedStepSeconds: best.stepSeconds ?? 1 }, o.steps, o.warmup, startup);
     if (spec.configHash === best.key) seed = { ...best, baseline: true };
-    else if (elapsed() + estimate <= o.budgetSeconds) {
+    else if (doesNotFit) {
+      // Nothing to run: the seed defaults cannot train this workload here (on the H200, Llama-3.1-8B's
+      // full optimizer offload was refused by the pre-flight) — the tuned knobs are what make it fit.
+      seedNote = `the seed defaults (micro ${spec.microBatch}, no searched knobs) do not fit this machine — ${doesNotFit}: the tuned settings are what make this workload trainable here`;
+      say(`baseline: ${best.strategyId} — ${seedNote}`);
+    } else if (elapsed() + estimate <= o.budgetSeconds) {
       say(`baseline: ${best.strategyId} with the seed defaults (micro ${spec.microBatch}, no searched knobs)`);
       seed = await trial(spec, spec.configHash, best.strategyId, true);
       trials.push(seed);
-    }
+    } else seedNote = `not measured: the budget does not cover it (about ${Math.ceil(estimate)} s)`;
   }
   return {
     stopReason,
     trials,
     winner: best,
     seedDefaults: seed,
+    ...(seedNote ? { seedDefaultsNote: seedNote } : {}),
     gain: best?.tokensPerSecond && seed?.tokensPerSecond ? best.tokensPerSecond / seed.tokensPerSecond - 1 : null,
     elapsedSeconds: elapsed(),
   };

@@ -73,6 +73,26 @@ export function fitsQuick(s: StrategyPreset, mem: MemoryEstimate, w: Workload, m
   );
 }
 
+/** Where a memory estimate exceeds what the machine can hold (GPU per GPU, host and NVMe per node, each
+ *  less its headroom), in words; null when it fits. */
+export function memoryShortfall(mem: MemoryEstimate, hw: HardwareProfile): { limitedBy: 'gpu-memory' | 'host-memory' | 'nvme'; reason: string } | null {
+  const gpuUsable = hw.gpuMemoryBytes * (1 - MEMORY_CONSTANTS.gpuHeadroom);
+  const hostUsable = hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom);
+  const nvmeUsable = hw.nvmeBytes * (1 - MEMORY_CONSTANTS.nvmeHeadroom);
+  if (mem.gpuBytes > gpuUsable)
+    return {
+      limitedBy: 'gpu-memory',
+      reason: `GPU memory: needs ${gib(mem.gpuBytes)} per GPU, ${gib(gpuUsable)} usable (${gib(hw.gpuMemoryBytes)} less ${MEMORY_CONSTANTS.gpuHeadroom * 100}% headroom) — largest: ${largestTerms(mem.gpuTerms)}`,
+    };
+  if (mem.hostBytes > hostUsable)
+    return {
+      limitedBy: 'host-memory',
+      reason: `host memory: needs ${gib(mem.hostBytes)} per node, ${gib(hostUsable)} usable (${gib(hw.hostMemoryBytes)} less ${MEMORY_CONSTANTS.hostHeadroom * 100}% headroom) — largest: ${largestTerms(mem.hostTerms)}`,
+    };
+  if (mem.nvmeBytes > nvmeUsable) return { limitedBy: 'nvme', reason: `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk` };
+  return null;
+}
+
 export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile): FitVerdict {
   const warnings: string[] = [];
   if (cpuSmokeRunnable(s, mem, hw))
@@ -91,25 +111,11 @@ export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, ma
   if (s.requires.includes('nvme') && hw.nvmeBytes === 0)
     return { fits: false, limitedBy: 'requirement', reason: 'no NVMe disk detected for the swap path (ZeRO-Infinity needs one, and libaio for the async_io op)', warnings };
 
+  const short = memoryShortfall(mem, hw);
+  if (short) return { ...short, fits: false, warnings };
   const gpuUsable = hw.gpuMemoryBytes * (1 - MEMORY_CONSTANTS.gpuHeadroom);
   const hostUsable = hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom);
   const nvmeUsable = hw.nvmeBytes * (1 - MEMORY_CONSTANTS.nvmeHeadroom);
-  if (mem.gpuBytes > gpuUsable)
-    return {
-      fits: false,
-      limitedBy: 'gpu-memory',
-      reason: `GPU memory: needs ${gib(mem.gpuBytes)} per GPU, ${gib(gpuUsable)} usable (${gib(hw.gpuMemoryBytes)} less ${MEMORY_CONSTANTS.gpuHeadroom * 100}% headroom) — largest: ${largestTerms(mem.gpuTerms)}`,
-      warnings,
-    };
-  if (mem.hostBytes > hostUsable)
-    return {
-      fits: false,
-      limitedBy: 'host-memory',
-      reason: `host memory: needs ${gib(mem.hostBytes)} per node, ${gib(hostUsable)} usable (${gib(hw.hostMemoryBytes)} less ${MEMORY_CONSTANTS.hostHeadroom * 100}% headroom) — largest: ${largestTerms(mem.hostTerms)}`,
-      warnings,
-    };
-  if (mem.nvmeBytes > nvmeUsable)
-    return { fits: false, limitedBy: 'nvme', reason: `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk`, warnings };
 
   const pinned = (s.offloadOptimizer === 'cpu' ? (mem.hostTerms.modelStates ?? mem.hostTerms.offloadedStates ?? mem.hostTerms.cpuOptimizerStates ?? 0) : 0) + (mem.hostTerms.pinnedGradientBuffers ?? 0) + (mem.hostTerms.pinnedSwapBuffers ?? 0);
   if (pinned > 0 && !machine.memory.lockedMemoryUnlimited && machine.memory.lockedMemoryLimitBytes !== null && machine.memory.lockedMemoryLimitBytes < pinned)

@@ -9,6 +9,7 @@ import type {
   PlanResult,
   Prediction,
   Recommendation,
+  RunSpec,
   StrategyPlan,
   StrategyPreset,
   Workload,
@@ -16,7 +17,7 @@ import type {
 } from '../../contract';
 import { strategyLabel } from '../../contract/charts/labels';
 import { DEFAULT_CPUADAM_CORES_PERC, effectiveGradientClipping, generateConfig } from './ds-config';
-import { checkFit, fitsQuick } from './fit';
+import { checkFit, fitsQuick, memoryShortfall } from './fit';
 import { normalizeMeasurements, type TunerMeasurements } from './measurements';
 import { estimateMemory } from './memory';
 import { resolveModel } from './models';
@@ -24,7 +25,8 @@ import { countParams, type ParamCount } from './params';
 import { catalog, strategyById } from './presets';
 import { buildProfile, cpuAdamRate } from './profile';
 import { searchStrategy } from './search';
-import { planSpec } from './run-spec';
+import { buildRunSpec, planSpec, specPrediction } from './run-spec';
+import { resolveKnobs } from './ds-config';
 import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './throughput';
 import { validateDsConfig, validateFsdpBlock } from './validate-config';
 import { parseWorkload } from './workload';
@@ -258,6 +260,27 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
     scenario: options.scenario ?? null,
     notes,
   };
+}
+
+/**
+ * The spec of a strategy with knobs the search did not choose — a device grid's pinned ratio, the seed
+ * defaults a `tune` is measured against — carrying what the model predicts for exactly those knobs at
+ * the plan's micro batch, on the plan's machine profile: the runner's pre-flight then checks the plan's
+ * own host-memory figure (its fallback estimate is coarser), and the run's prediction error can be read.
+ * `factors`: the strategy's calibration where the caller has it (else the prediction says uncalibrated).
+ * `doesNotFit`: where the model says those knobs exceed the machine's memory (in words), else null.
+ */
+export function specForKnobs(plan: PlanResult, strategyId: string, knobs: Knobs, factors?: EfficiencyFactors): { spec: RunSpec; doesNotFit: string | null } {
+  const s = strategyById(strategyId);
+  const w = plan.workload;
+  const params = countParams(plan.model);
+  const resolved = resolveKnobs(s, w, knobs);
+  const memory = estimateMemory(s, plan.model, params, w, true, resolved);
+  const perc = resolved.cpuadamCoresPerc ?? w.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC;
+  const predicted = predictFrom({ strategy: s, model: plan.model, params, workload: w, profile: plan.profile, cpuadamCoresPerc: perc, knobs: resolved }, factors);
+  const measured = Object.values(plan.profile.sources).some((v) => v === 'measured');
+  const spec = buildRunSpec({ ...w, model: plan.model }, strategyId, { knobs, prediction: specPrediction(predicted, memory, params.total, measured) });
+  return { spec, doesNotFit: plan.profile.gpuCount ? (memoryShortfall(memory, plan.profile)?.reason ?? null) : null };
 }
 
 /** Predicted figures of one strategy (stored beside the measured ones of a run). */

@@ -4,7 +4,7 @@
 // (calibrated from this machine's runs, the finished trials included) → run the next candidate as a
 // short trial through the real runner → plan again.
 import type { PlanResult, RunSpec } from '../../contract';
-import { buildRunSpec } from './run-spec';
+import { specForKnobs } from './plan';
 
 export interface TuneCandidate {
   /** The spec's configHash: one candidate per distinct configuration. */
@@ -73,10 +73,11 @@ export function nextTrial(candidates: TuneCandidate[], trials: TuneTrial[], nois
   return { next: top, reason: `${top.strategyId} is predicted at ${top.predictedTokensPerSecond.toFixed(0)} tokens/s, ${((top.predictedTokensPerSecond / best.tokensPerSecond! - 1) * 100).toFixed(0)}% above the best measured` };
 }
 
-/** The seed defaults of a strategy for the same workload (the form's micro batch, no searched knobs): what a trial's gain is measured against. */
-export function seedDefaultSpec(plan: PlanResult, strategyId: string): RunSpec {
-  const w = { ...plan.workload, model: plan.model };
-  return buildRunSpec(w, strategyId, { knobs: {}, prediction: null });
+/** The seed defaults of a strategy for the same workload (the form's micro batch, no searched knobs): what a
+ *  trial's gain is measured against. It carries the model's prediction for exactly those knobs (uncalibrated:
+ *  the plan keeps its factors), so the runner's pre-flight checks the plan's host figure for them. */
+export function seedDefaultSpec(plan: PlanResult, strategyId: string): { spec: RunSpec; doesNotFit: string | null } {
+  return specForKnobs(plan, strategyId, {});
 }
 
 /** Seconds one trial is expected to take: start-up (engine import, model build, DeepSpeed init) + its steps at the predicted step time. */

@@ -54,6 +54,16 @@ describe('tune loop', () => {
     expect(r.gain).not.toBeNull();
   });
 
+  it('does not run seed defaults that do not fit, and says why (Llama-3.1-8B seq 4096 on the H200 host)', async () => {
+    // On the device the seed (full optimizer offload) was started and refused by the pre-flight; the plan knew.
+    const { bus, started } = fakeBus((spec) => ({ tokensPerSecond: spec.prediction?.tokensPerSecond ?? 1000 }));
+    const r = await runTuneLoop(bus, { ...base, workload: { ...workload, model: 'llama-3.1-8b', seqLen: 4096 }, strategies: undefined });
+    expect(r.winner?.strategyId).toBe('zero3-offload');
+    expect(r.seedDefaults).toBeNull();
+    expect(r.seedDefaultsNote).toMatch(/the seed defaults \(micro 4, no searched knobs\) do not fit this machine — host memory: needs .* GiB per node/);
+    expect(started.every((s) => s.knobs.ratio !== undefined && s.knobs.ratio < 1)).toBe(true);
+  });
+
   it('records an OOM trial with its class and goes on without that strategy', async () => {
     let first = true;
     const { bus } = fakeBus((spec) => {

@@ -36,11 +36,25 @@ describe('tune decisions', () => {
     const d = nextTrial(candidates, [trial(0, null, 'failed', 'cuda_oom')]);
     expect(d.next?.strategyId).not.toBe(candidates[0].strategyId);
   });
-  it('the seed defaults are the form\'s micro batch without searched knobs', () => {
-    const seed = seedDefaultSpec(plan, 'zero3-offload');
+  it('the seed defaults are the form\'s micro batch without searched knobs, with the model\'s prediction for them', () => {
+    const { spec: seed, doesNotFit } = seedDefaultSpec(plan, 'zero3-offload');
     expect(seed.microBatch).toBe(4);
     expect(seed.knobs.ratio).toBeUndefined();
     expect(seed.configHash).not.toBe(candidates.find((c) => c.strategyId === 'zero3-offload')!.key);
+    expect(doesNotFit).toBeNull();
+    // the runner's pre-flight checks this host figure (its fallback knows nothing of partial offload)
+    expect(seed.prediction?.hostPeakBytes).toBeGreaterThan(0);
+    expect(seed.prediction?.calibrated).toBe(false);
+  });
+  it('says when the seed defaults do not fit: Llama-3.1-8B seq 4096, full optimizer offload, on the H200 host', () => {
+    // measured 2026-12-03: the pre-flight refused it (needs ~125.6 GiB, 122.0 available); the tuned ratio 0.75 ran at 268 TFLOPS/GPU
+    const plan8b = planWorkload({ model: 'llama-3.1-8b', seqLen: 4096, microBatch: 4, gpus: 1 }, { machine: h200Machine(), measurements: h200Measurements() });
+    const { spec, doesNotFit } = seedDefaultSpec(plan8b, 'zero3-offload');
+    expect(doesNotFit).toMatch(/^host memory: needs 14\d\.\d GiB per node, 119\.6 GiB usable/);
+    expect(spec.prediction!.hostPeakBytes!).toBeGreaterThan(122 * 2 ** 30);
+    const tuned = plan8b.strategies.find((s) => s.id === 'zero3-offload')!;
+    expect(tuned.fits).toBe(true);
+    expect(tuned.spec.knobs.ratio).toBeLessThan(1);
   });
 });
 

@@ -106,7 +106,9 @@ export function TunePanel({ title = 'Tune on this machine', onLeave }: { title?:
                 ? ' — its default settings were already the fastest tried'
                 : result.seedDefaults?.tflopsPerGpu
                   ? ` — its default settings ${formatNumber(result.seedDefaults.tflopsPerGpu)} (${((result.gain ?? 0) * 100).toFixed(0)}% gained)`
-                  : ''}
+                  : result.seedDefaultsNote
+                    ? ` — its default settings: ${result.seedDefaultsNote}`
+                    : ''}
               .
             </p>
           ) : (
