@@ -3,7 +3,8 @@
 // measurements (tests/fixtures/hosts/<host>/native-measure.json), predicted before calibration,
 // after (fitted on every run), leave-one-out (fitted without the run) and leave-configuration-out
 // (fitted without any run of the same strategy and configuration — its repeats included), per
-// strategy. Prints a table and BENCH figures; `--json` prints the fit.
+// strategy. Prints a table and BENCH figures; `--json` prints the fit; `--measurements reference|own|newest`
+// picks which host measurements predict the runs (see measurementsFor).
 import fs from 'node:fs';
 import path from 'node:path';
 import { MachineSchema, type Machine } from '../electron/contract';
@@ -20,9 +21,19 @@ interface RunsFile {
 }
 
 /**
- * The measurements of a machine: the fixture host whose machine.json has its machineId, else the one
- * of the same kind (another instance of that hardware — the app borrows the same way, and says so).
+ * The measurements each run is predicted with. `--measurements reference` (default): the kind's thorough
+ * measurement (the host's native-measure.json: the native driver, 30 steps per thread count, the memory
+ * triad at 16 and 8 threads). `own`: each instance's own `measure` where the app took one there
+ * (measure-instance-<id prefix>.json, quick measures of 13–24 s), else the reference. `newest`: the kind's
+ * newest measurement for every run — what the app borrows on a new instance of the kind.
  */
+const mode = (() => {
+  const i = process.argv.indexOf('--measurements');
+  const m = i >= 0 ? process.argv[i + 1] : 'reference';
+  if (m !== 'reference' && m !== 'own' && m !== 'newest') throw new Error(`--measurements ${m}: use reference, own or newest`);
+  return m;
+})();
+
 function measurementsFor(machine: Machine): unknown {
   const hosts = fs
     .readdirSync(hostsDir)
@@ -30,8 +41,16 @@ function measurementsFor(machine: Machine): unknown {
     .filter((dir) => fs.existsSync(path.join(dir, 'machine.json')))
     .map((dir) => ({ dir, machine: MachineSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, 'machine.json'), 'utf8'))) }));
   const host = hosts.find((h) => h.machine.machineId === machine.machineId) ?? hosts.find((h) => sameMachineKind(h.machine, machine));
-  const native = host ? path.join(host.dir, 'native-measure.json') : null;
-  return native && fs.existsSync(native) ? JSON.parse(fs.readFileSync(native, 'utf8')) : undefined;
+  if (!host) return undefined;
+  const read = (f: string) => JSON.parse(fs.readFileSync(path.join(host.dir, f), 'utf8')) as { measuredAt?: string };
+  const reference = fs.existsSync(path.join(host.dir, 'native-measure.json')) ? read('native-measure.json') : undefined;
+  const instances = fs.readdirSync(host.dir).filter((f) => /^measure-instance-.*\.json$/.test(f));
+  if (mode === 'own') {
+    const own = instances.find((f) => f === `measure-instance-${machine.machineId.slice(0, 8)}.json`);
+    return own ? read(own) : reference;
+  }
+  if (mode === 'newest') return instances.map(read).sort((a, b) => Date.parse(b.measuredAt ?? '') - Date.parse(a.measuredAt ?? ''))[0] ?? reference;
+  return reference;
 }
 
 const samples: CalibrationSample[] = [];

@@ -168,6 +168,10 @@ describe.skipIf(!loadNative().ok)('hardware/measure through the backend', () => 
     expect(m.cpuAdam).toEqual([]);
     expect(m.recommendedCoresPerc).toBeNull();
     expect(m.memoryBandwidthBytesPerSecond).toBeGreaterThan(0);
+    // every thread count of the triad is kept (the tuner reads the rate a strategy's threads draw), the best is the headline
+    const byThreads = m.memoryBandwidthByThreads ?? [];
+    expect(byThreads.length).toBeGreaterThan(0);
+    expect(Math.max(...byThreads.map((p) => p.bytesPerSecond))).toBe(m.memoryBandwidthBytesPerSecond);
     expect(m.hostDevice).toBeNull();
     expect(m.hostDeviceReason).toMatch(/not requested/);
   });

@@ -72,8 +72,10 @@ export function normalizeMeasurements(raw: unknown): TunerMeasurements | undefin
   const pageable = isObj(raw.hostDevice) && isObj(raw.hostDevice.pageable) ? raw.hostDevice.pageable : null;
   if (pageable && pos(pageable.h2dBytesPerSecond)) m.hostToDevicePageableBytesPerSecond = pos(pageable.h2dBytesPerSecond);
   if (isObj(raw.memoryBandwidth) && pos(raw.memoryBandwidth.bytesPerSecond)) m.memoryBandwidthBytesPerSecond = pos(raw.memoryBandwidth.bytesPerSecond);
-  if (isObj(raw.memoryBandwidth) && Array.isArray(raw.memoryBandwidth.points)) {
-    const rows = raw.memoryBandwidth.points
+  // the fixture driver's memoryBandwidth.points, or the Measurement's memoryBandwidthByThreads
+  const byThreads = isObj(raw.memoryBandwidth) && Array.isArray(raw.memoryBandwidth.points) ? raw.memoryBandwidth.points : Array.isArray(raw.memoryBandwidthByThreads) ? raw.memoryBandwidthByThreads : null;
+  if (byThreads) {
+    const rows = byThreads
       .filter(isObj)
       .map((e) => ({ threads: Math.round(pos(e.threads) ?? 0), bytesPerSecond: pos(e.bytesPerSecond) ?? 0 }))
       .filter((r) => r.threads > 0 && r.bytesPerSecond > 0)

@@ -91,6 +91,15 @@ describe('calibration from history', () => {
     saveMeasurement(dataDir, measurementFromFile(native, machine.machineId, '2026-12-01T00:00:00Z'), true);
     const measuredTwin = await backend.invoke('plan/compute', { workload, machine: twin });
     expect(measuredTwin.notes.find((n) => n.startsWith('Host figures'))).toMatch(new RegExp(`measurements of machine ${machine.machineId}, of the same kind as this one .*none of same-kind-new-id itself`));
+    // the driver's triad by thread count survives the import (the copy rate a strategy's threads draw)
+    expect(measurementFromFile(native, machine.machineId).memoryBandwidthByThreads?.map((p) => p.threads)).toEqual([8, 16]);
+    // two measured machines of the kind: a later re-measure (another instance) supersedes, and the note says so
+    const second = { ...twin, machineId: 'second-instance', hostname: 'vm2' };
+    storeRun(dataDir, second, 'r-second', 'zero3-offload', 100);
+    saveMeasurement(dataDir, measurementFromFile({ ...native, memoryBandwidth: { bytesPerSecond: 99e9 } }, 'second-instance', '2026-12-03T15:00:00Z'), false);
+    const third = { ...twin, machineId: 'third-instance', hostname: 'vm3' };
+    const figures = (await backend.invoke('plan/compute', { workload, machine: third })).notes.find((n) => n.startsWith('Host figures'));
+    expect(figures).toMatch(/measurements of machine second-instance, of the same kind as this one .* measured 2026-12-03T15:00:00Z, the newest of 2 measured machines of its kind/);
     // a twin with half the memory is another kind
     const small = { ...twin, machineId: 'same-cpu-less-memory', memory: { ...machine.memory, totalBytes: machine.memory.totalBytes / 2 } };
     expect((await backend.invoke('plan/compute', { workload, machine: small })).notes.some((n) => n.startsWith('Calibrated'))).toBe(false);

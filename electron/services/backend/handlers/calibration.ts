@@ -57,13 +57,19 @@ export function measurementsFor(dataDir: string, machine: Machine, thisHost: boo
   };
   const m = load(machine.machineId, thisHost);
   if (m) return { measurements: m, note: `Host figures: measurements of this machine (${machine.machineId}, measured ${m.measuredAt}).` };
-  for (const id of kin) {
-    const borrowed = load(id, false);
-    if (borrowed)
-      return {
-        measurements: borrowed,
-        note: `Host figures: measurements of machine ${id}, of the same kind as this one (${machineKindWords(machine)}), measured ${borrowed.measuredAt} — none of ${machine.machineId} itself are stored (run \`measure\` to use its own).`,
-      };
+  // The newest measurement of its kind: every re-measure of identical hardware supersedes the
+  // last (an imported file from an earlier instance must not shadow a later native measure).
+  const borrowed = kin
+    .map((id) => ({ id, m: load(id, false) }))
+    .filter((b): b is { id: string; m: NonNullable<typeof b.m> } => b.m !== null)
+    .sort((a, b) => Date.parse(b.m.measuredAt) - Date.parse(a.m.measuredAt));
+  if (borrowed.length > 0) {
+    const { id, m: newest } = borrowed[0];
+    const of = borrowed.length > 1 ? `, the newest of ${borrowed.length} measured machines of its kind` : '';
+    return {
+      measurements: newest,
+      note: `Host figures: measurements of machine ${id}, of the same kind as this one (${machineKindWords(machine)}), measured ${newest.measuredAt}${of} — none of ${machine.machineId} itself are stored (run \`measure\` to use its own).`,
+    };
   }
   return {
     measurements: undefined,

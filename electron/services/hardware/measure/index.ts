@@ -89,7 +89,9 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
   try {
     if (plan.kinds.includes('cpuAdam')) {
       const sweep = await addon.cpuAdamSweep(
-        { params: options.adamParams ?? plan.adamParams, threadCounts, budgetSeconds: plan.seconds.cpuAdam },
+        // Up to 200 steps per thread count (the addon's default stops at 30, ~0.5 s on 16 fast cores):
+        // the budget's slice, not the step cap, ends each point, so its median is not one burst.
+        { params: options.adamParams ?? plan.adamParams, threadCounts, budgetSeconds: plan.seconds.cpuAdam, maxSteps: 200 },
         token,
         progressFor('cpuAdam'),
       );
@@ -112,6 +114,7 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
       checkCancelled();
       if (triad.status.error) throw new ApiError('measure_failed', `memory bandwidth: ${triad.status.error}`);
       result.memoryBandwidthBytesPerSecond = triad.points.length ? triad.bytesPerSecond : null;
+      if (triad.points.length) result.memoryBandwidthByThreads = triad.points.map((p) => ({ threads: p.threads, bytesPerSecond: p.bytesPerSecond })).sort((a, b) => a.threads - b.threads);
       done += plan.seconds.memoryBandwidth;
     }
     if (plan.kinds.includes('hostDevice')) {

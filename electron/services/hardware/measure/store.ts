@@ -100,6 +100,11 @@ export function measurementFromFile(raw: unknown, machineId: string, measuredAt 
     .map((p) => ({ threads: num(p.threads) ?? 0, paramsPerSecond: num(p.paramsPerSecond) ?? 0 }))
     .filter((p) => p.threads > 0 && p.paramsPerSecond > 0);
   const bw = isObj(raw.memoryBandwidth) ? num(raw.memoryBandwidth.bytesPerSecond) : num(raw.memoryBandwidthBytesPerSecond);
+  const bwPoints = (isObj(raw.memoryBandwidth) && Array.isArray(raw.memoryBandwidth.points) ? raw.memoryBandwidth.points : [])
+    .filter(isObj)
+    .map((p) => ({ threads: num(p.threads) ?? 0, bytesPerSecond: num(p.bytesPerSecond) ?? 0 }))
+    .filter((p) => p.threads > 0 && p.bytesPerSecond > 0)
+    .sort((a, b) => a.threads - b.threads);
   const hd = isObj(raw.hostDevice) && raw.hostDevice.available !== false ? raw.hostDevice : null;
   const pair = (v: unknown) => (isObj(v) ? { h2dBytesPerSecond: num(v.h2dBytesPerSecond) ?? 0, d2hBytesPerSecond: num(v.d2hBytesPerSecond) ?? 0 } : { h2dBytesPerSecond: 0, d2hBytesPerSecond: 0 });
   const simd = String(raw.simdPath ?? 'scalar');
@@ -110,6 +115,7 @@ export function measurementFromFile(raw: unknown, machineId: string, measuredAt 
     simdPath: (['avx512', 'avx2', 'neon', 'scalar'].includes(simd) ? simd : 'scalar') as Measurement['simdPath'],
     logicalCores: num(raw.logicalCores) ?? undefined,
     memoryBandwidthBytesPerSecond: bw,
+    ...(bwPoints.length ? { memoryBandwidthByThreads: bwPoints } : {}),
     hostDevice: hd ? { pinned: pair(hd.pinned), pageable: pair(hd.pageable), deviceName: typeof hd.deviceName === 'string' ? hd.deviceName : null } : null,
     hostDeviceReason: hd ? null : 'not in the imported file',
     measuredAt,
