@@ -90,6 +90,8 @@ export const ResultMessageSchema = z
     lossFirst: z.number().nullable(),
     lossLast: z.number().nullable(),
     overheadFraction: z.number().nullable(),
+    /** CUDA caching-allocator retries (free the cache, retry) during the measured steps: stalls of a GPU near full. Null off CUDA; absent from older runners. */
+    gpuAllocRetries: z.number().int().nonnegative().nullable().optional(),
   })
   .passthrough();
 

@@ -161,8 +161,11 @@ def run(spec, writer, rank, local_rank, world_size, started):
     losses, peak_gpu, peak_host = [], None, 0
     overhead_measured, step_time_measured = 0.0, 0.0
 
+    retries_before = None  # the allocator's retries when the measured steps begin
     for step in range(1, spec["steps"] + 1):
         warm = step <= spec["warmup"]
+        if not warm and retries_before is None:
+            retries_before = dev_mem.alloc_retries()
         slot = (step - 1) % max(1, len(batches) // accum)
         micro_batches = batches[slot * accum:(slot + 1) * accum]
         dev_mem.synchronize()
@@ -206,13 +209,15 @@ def run(spec, writer, rank, local_rank, world_size, started):
             raise TimeoutError(f"The run exceeded maxSeconds ({spec['maxSeconds']:g} s) at step {step}.")
 
     peak_host = max(peak_host, memory.host_peak_self_bytes())
+    retries_after = dev_mem.alloc_retries()
+    alloc_retries = retries_after - retries_before if retries_before is not None and retries_after is not None else None
     writer.emit("result", status="completed", measuredSteps=len(measured["step"]),
                 stepSeconds=flops.summary(measured["step"]), tflopsPerGpu=flops.summary(measured["tpg"]),
                 tflopsAggregate=flops.summary(measured["agg"]), tokensPerSecond=flops.summary(measured["tps"]),
                 peakGpuBytes=peak_gpu, peakHostBytes=peak_host, lossFirst=losses[0], lossLast=losses[-1],
                 overheadFraction=overhead_measured / step_time_measured if step_time_measured else None,
                 overheadSecondsPerStep=overhead_measured / max(1, len(measured["step"])),
-                wallSeconds=time.time() - started)
+                gpuAllocRetries=alloc_retries, wallSeconds=time.time() - started)
 
 
 def main(argv=None):

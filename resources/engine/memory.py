@@ -60,6 +60,14 @@ class DeviceMemory:
         c = self.torch.cuda
         return c.memory_allocated(), c.memory_reserved(), c.max_memory_allocated()
 
+    def alloc_retries(self):
+        """Times the CUDA caching allocator found no free block, freed its cache and retried
+        (torch's num_alloc_retries): each is a synchronising stall, common when a run sits near
+        the GPU's capacity. None off CUDA."""
+        if not self.cuda:
+            return None
+        return int(self.torch.cuda.memory_stats().get("num_alloc_retries", 0))
+
     def synchronize(self):
         if self.cuda:
             self.torch.cuda.synchronize()

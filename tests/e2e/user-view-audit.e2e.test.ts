@@ -26,6 +26,7 @@ const invoke = <T>(channel: string, payload: unknown) => invokeOverServe<T>(serv
 
 let machineHasGpu = false;
 const FAILED = 'audit-failed-oom';
+const RETRIED = 'audit-alloc-retries';
 
 beforeAll(async () => {
   fs.mkdirSync(artifacts, { recursive: true });
@@ -36,10 +37,14 @@ beforeAll(async () => {
   const sample = JSON.parse(fs.readFileSync(path.join(repoRoot, 'resources', 'samples', 'h200-llama-3.2-3b-cores.runs.json'), 'utf8')) as { source: unknown; runs: { run: Record<string, unknown> }[] };
   const failed = structuredClone(sample.runs[0]);
   Object.assign(failed.run, { id: FAILED, status: 'failed', error_class: 'cuda_oom', error_message: 'CUDA out of memory. Tried to allocate 2.00 GiB', error_fix: 'Lower the micro batch, or offload more to the CPU.', tags: '["audit"]' });
+  // A completed run whose runner counted CUDA allocator retries during its measured steps (a GPU near full).
+  const retried = structuredClone(sample.runs[1]) as { run: Record<string, unknown>; details: { result: Record<string, unknown> } };
+  Object.assign(retried.run, { id: RETRIED, tags: '["audit"]' });
+  retried.details.result = { ...retried.details.result, gpuAllocRetries: 4 };
   const runsFile = path.join(tmpDir(), 'failed.runs.json');
-  fs.writeFileSync(runsFile, JSON.stringify({ ...sample, source: null, runs: [failed] }));
+  fs.writeFileSync(runsFile, JSON.stringify({ ...sample, source: null, runs: [failed, retried] }));
   const imported = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'import-runs', runsFile, '--data-dir', dataDir], { cwd: repoRoot, encoding: 'utf8' });
-  expect(imported.stdout, imported.stderr).toMatch(/imported 1 run/);
+  expect(imported.stdout, imported.stderr).toMatch(/imported 2 run/);
   serve = await startServe([], dataDir);
   browser = await launchChromium();
   machineHasGpu = (await invoke<{ gpus: unknown[] }>('hardware/detect', {})).gpus.length > 0;
@@ -195,6 +200,17 @@ describe('issue 17 audit', () => {
     await page.close();
   });
 
+  it("a run whose GPU allocator had to retry says so beside its figures; a run without retries says nothing", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(serve.url + `#/runs/${encodeURIComponent(RETRIED)}`);
+    await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${RETRIED}"]`);
+    expect(await page.textContent('[data-testid="alloc-retries"]')).toMatch(/ran out of free blocks 4 time\(s\) during the measured steps/);
+    await page.goto(serve.url + `#/runs/${encodeURIComponent(FAILED)}`);
+    await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${FAILED}"]`);
+    expect(await page.locator('[data-testid="alloc-retries"]').count()).toBe(0);
+    await page.close();
+  });
+
   it('Plan page in plain words on a machine without a GPU; one name per strategy with its id', async (ctx) => {
     if (machineHasGpu) ctx.skip();
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -216,6 +232,9 @@ describe('issue 17 audit', () => {
     // Fit reasons in words, not codes; the no-GPU sentence once, above the table, not in each row.
     const badges = await page.$$eval('[data-testid="strategy-table"] .badge', (bs) => bs.map((b) => b.textContent ?? ''));
     for (const b of badges) expect(b).toMatch(/^(fits|needs .+|not available on this machine|does not fit)$/);
+    // no GPU: the GPU strategies need a GPU, not "more GPUs"
+    expect(badges).toContain('needs a GPU');
+    expect(badges).not.toContain('needs more GPUs');
     const shared = await page.$$eval('[data-testid="shared-reason"]', (ps) => ps.map((p) => p.textContent ?? ''));
     expect(shared.filter((t) => /no GPU on this machine/.test(t))).toHaveLength(1);
     const table = (await page.textContent('[data-testid="strategy-table"]'))!;

@@ -35,6 +35,7 @@ def assert_protocol_run(run, steps, warmup, engine):
     assert result["status"] == "completed" and result["measuredSteps"] == steps - warmup
     assert result["stepSeconds"]["min"] <= result["stepSeconds"]["median"] <= result["stepSeconds"]["max"]
     assert 0 < result["overheadFraction"] < 0.05
+    assert "gpuAllocRetries" in result and result["gpuAllocRetries"] is None  # CPU accelerator: no CUDA allocator
     return config, result
 
 

@@ -32,7 +32,9 @@ const LIMIT_WORDS: Record<string, string> = {
   'gpu-count': 'needs more GPUs',
   requirement: 'not available on this machine',
 };
-export const limitWords = (limitedBy: string | null) => (limitedBy ? (LIMIT_WORDS[limitedBy] ?? limitedBy) : 'does not fit');
+/** On a machine without a GPU, "needs more GPUs" would read as if it had some: it needs a GPU. */
+export const limitWords = (limitedBy: string | null, gpuCount?: number) =>
+  limitedBy === 'gpu-count' && gpuCount === 0 ? 'needs a GPU' : limitedBy ? (LIMIT_WORDS[limitedBy] ?? limitedBy) : 'does not fit';
 
 /** The strategy's one display name, its colour, and its id as secondary text. */
 export function StrategyName({ id, strong = false }: { id: string; strong?: boolean }) {
@@ -244,7 +246,7 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
                 ))}
               </td>
               <td>
-                <span className={`badge ${s.fits ? 'badge-completed' : 'badge-failed'}`}>{s.fits ? 'fits' : limitWords(s.limitedBy)}</span>
+                <span className={`badge ${s.fits ? 'badge-completed' : 'badge-failed'}`}>{s.fits ? 'fits' : limitWords(s.limitedBy, plan.profile.gpuCount)}</span>
               </td>
               <td>{formatBytes(s.memory.gpuBytes)}</td>
               <td data-testid="strategy-host">{formatBytes(s.memory.hostBytes)}</td>

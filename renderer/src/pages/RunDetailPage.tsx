@@ -7,19 +7,19 @@ import { failureLabel, STEP_STATISTIC, strategyLabel } from '../../../electron/c
 import type { Machine, RunDetail, RunSpec } from '../../../electron/contract';
 import { api } from '../api/client';
 import { Chart } from '../components/Chart';
+import { formatDuration as formatSeconds } from '../components/Progress';
 import { Card, ErrorBox, KeyValues, PageHeader, Skeleton } from '../components/ui';
 import { formatBytes, formatDateTime, formatDelta, formatNumber } from '../format';
 import { useApp } from '../stores/app';
 import { StrategyName } from './PlanPage';
 
 /** "2m 05s", "41 s", "1h 02m", "—". */
+/** A run's wall time, written as every duration in the app is ("51s", "1m 05s", "1h 2m"). */
 export function formatDuration(startedAt: string | null, finishedAt: string | null): string {
   if (!startedAt || !finishedAt) return '—';
   const s = (Date.parse(finishedAt) - Date.parse(startedAt)) / 1000;
   if (!Number.isFinite(s) || s < 0) return '—';
-  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m ${String(Math.floor(s % 60)).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  return formatSeconds(s);
 }
 
 const num = (o: unknown, k: string): number | null => {
@@ -80,6 +80,8 @@ export function RunDetailPage({ id }: { id: string }) {
   const spec = (detail.spec ?? null) as Partial<RunSpec> | null;
   const predicted = (detail.predicted ?? spec?.prediction ?? null) as Record<string, unknown> | null;
   const machine = (detail.snapshot ?? null) as Machine | null;
+  // the runner's count of CUDA caching-allocator retries during the measured steps (absent from older runs)
+  const allocRetries = Number((detail.result as { gpuAllocRetries?: number | null } | null)?.gpuAllocRetries ?? 0);
   const config = spec?.dsConfig ?? spec?.fsdp ?? (detail.config && typeof detail.config === 'object' ? ((detail.config as Record<string, unknown>).config ?? detail.config) : null);
   const knobs = Object.entries(spec?.knobs ?? {});
   const rows: [string, number | null, number | null, (v: number | null) => string][] = [
@@ -130,6 +132,12 @@ export function RunDetailPage({ id }: { id: string }) {
             </tbody>
           </table>
           <p className="muted small">Measured figures are medians of the measured steps (warm-up steps not counted).</p>
+          {allocRetries > 0 && (
+            <p className="warning" data-testid="alloc-retries">
+              The GPU&apos;s memory allocator ran out of free blocks {allocRetries} time(s) during the measured steps and had to free its cache and retry: the GPU is
+              near full, and these step times include those stalls. A smaller micro batch or a higher offload ratio may be faster.
+            </p>
+          )}
         </Card>
       </div>
       {r.errorClass || r.errorMessage ? (
