@@ -237,6 +237,9 @@ export const PlanResultSchema = z.object({
   recommended: RecommendationSchema.nullable(),
   scenario: z.string().nullable(),
   notes: z.array(z.string()),
+  /** Engine start-up per run measured on this machine (or its kind): wall time less step time, median of
+   *  recent completed runs, of this model where any. Absent without runs — estimates then assume one. */
+  engineStart: z.object({ seconds: z.number().positive(), runs: z.number().int().positive(), sameModel: z.boolean() }).optional(),
 });
 export type PlanResult = z.infer<typeof PlanResultSchema>;
 

@@ -90,11 +90,12 @@ describe('wizard run step: what runs, how long, Tune, and the winner', () => {
     await page.waitForSelector('[data-testid="wizard-run"]');
     // The comparison says which strategies and roughly how long (CPU: the engine start, said so).
     const sweep = (await page.textContent('[data-testid="sweep-summary"]')) ?? '';
-    expect(sweep).toMatch(/^Will run .+ — about \d+ min \(mostly starting the engine; CPU steps are not predicted here\)\.$/);
+    // …and the start-up it counts per run: assumed until a run here has measured it
+    expect(sweep).toMatch(/^Will run .+ — about \d+ min \(mostly starting the engine; CPU steps are not predicted here; start-up (~45 s per run assumed: no run measured here yet|\d+ s per run, measured over \d+ run\(s\)( of this model)? here)\)\.$/);
     expect(sweep).toContain(strategyLabel('zero3-offload'));
     // Tune says what it will try, most promising first, and roughly how long.
     const outline = (await page.textContent('[data-testid="tune-summary"]')) ?? '';
-    expect(outline).toMatch(/^Will try .+ \(most promising first, stopping when nothing left is predicted to win\), then the winner's default settings once — about \d+ min \(mostly starting the engine; CPU steps are not predicted here\)\.$/);
+    expect(outline).toMatch(/^Will try .+ \(most promising first, stopping when nothing left is predicted to win\), then the winner's default settings once — about \d+ min \(mostly starting the engine; CPU steps are not predicted here; start-up .+ per run.*\)\.$/);
     expect(outline.indexOf(strategyLabel('zero3-offload'))).toBeGreaterThan(0);
     await page.fill('[data-testid="tune-max-trials"]', '2');
     expect(await page.textContent('[data-testid="tune-summary"]')).toMatch(/^Will try up to 2 of /);

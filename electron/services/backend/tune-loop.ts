@@ -84,7 +84,7 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
     return { key, strategyId, runId: s.id, status: s.status, tokensPerSecond: s.tokensPerSecond, tflopsPerGpu: s.tflopsPerGpu, stepSeconds: s.stepSeconds, errorClass: s.errorClass, seconds: (Date.now() - t0) / 1000, baseline: isBaseline };
   };
 
-  let startup = 60; // seconds of engine start-up before the first step; replaced by what trials measure
+  let startup = 60; // seconds of engine start-up before the first step: the machine's runs say (plan.engineStart), then each trial
   let stopReason = '';
   let lastPlan: PlanResult | null = null;
   for (;;) {
@@ -96,6 +96,7 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
       throw new TuneError(`nothing fits this machine for ${plan.model.id} at seq ${plan.workload.seqLen} on ${plan.workload.gpus} GPU(s): ${reasons} — lower the sequence length, add GPUs or pick a smaller model`, 'model');
     }
     if (trials.length === 0) {
+      if (plan.engineStart) startup = plan.engineStart.seconds; // measured on this machine's runs, until a trial measures it
       say(`tune: ${candidates.length} candidate(s) on ${plan.profile.machineLabel}; budget ${Math.round(o.budgetSeconds / 60)} min, at most ${o.maxTrials} trial(s) of ${o.warmup} warm-up + ${o.steps} steps`);
       for (const n of plan.notes.filter((n) => /^(Host figures|Calibrated|Not calibrated)/.test(n))) say(`  ${n}`);
     }

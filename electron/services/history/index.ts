@@ -181,6 +181,34 @@ export class HistoryStore {
     });
   }
   /**
+   * Seconds a run spends before and around its steps (interpreter, engine import, model build,
+   * DeepSpeed init, exit): wall time less the sum of all its step times, median over the latest
+   * completed runs of these machines — of `model` where there are any (an 8B model builds longer
+   * than a tiny one), else of any model. Null without such runs. What time estimates count per run.
+   */
+  engineStartSeconds(machineIds: readonly string[], model?: string): { seconds: number; runs: number; sameModel: boolean } | null {
+    if (machineIds.length === 0) return null;
+    return this.guard(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT r.model AS model, (julianday(r.finished_at) - julianday(r.started_at)) * 86400.0 - COALESCE((SELECT SUM(s.step_seconds) FROM samples s WHERE s.run_id = r.id), 0) AS start
+             FROM runs r
+            WHERE r.status = 'completed' AND r.started_at IS NOT NULL AND r.finished_at IS NOT NULL
+              AND r.machine_id IN (${machineIds.map(() => '?').join(', ')})
+            ORDER BY r.finished_at DESC LIMIT 200`,
+        )
+        .all(...machineIds) as unknown as { model: string | null; start: number | null }[];
+      const valid = rows.filter((r) => typeof r.start === 'number' && Number.isFinite(r.start) && r.start > 0);
+      const same = model ? valid.filter((r) => r.model === model) : [];
+      const pick = (same.length ? same : valid).slice(0, 20).map((r) => r.start as number).sort((a, b) => a - b);
+      if (pick.length === 0) return null;
+      const mid = Math.floor(pick.length / 2);
+      const seconds = pick.length % 2 ? pick[mid] : (pick[mid - 1] + pick[mid]) / 2;
+      return { seconds, runs: pick.length, sameModel: same.length > 0 };
+    });
+  }
+
+  /**
    * `runs/list`: filters and their indexes live with the other history queries (queries.ts). A
    * page is kept per filter until the runs change (a write of this store other than samples, or a
    * commit by another connection: `PRAGMA data_version`), and handed out deep-frozen: 100 clients

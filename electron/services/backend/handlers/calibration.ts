@@ -130,6 +130,8 @@ export interface MachineCalibration {
   calibration: Record<string, EfficiencyFactors> | undefined;
   fit: CalibrationResult | null;
   notes: string[];
+  /** The machines whose runs count for this one: itself and those of its kind. */
+  runMachineIds: string[];
 }
 
 /** Everything a plan for `machine` needs from this data folder: its measurements, its calibration, and the notes saying which. */
@@ -152,5 +154,5 @@ export function forMachine(dataDir: string, history: HistoryStore, machine: Mach
   if (fit) notes.push(calibrationNote(fit, where));
   else if (machine.gpus.length === 0) notes.push('Not calibrated: this machine has no GPU, and CPU smoke runs say nothing about GPU speed.');
   else notes.push(`Not calibrated: fewer than ${MIN_CALIBRATION_RUNS} completed runs of machine ${machine.machineId} in history.`);
-  return { measurements: figures.measurements, calibration: fit ? calibrationTable(fit) : undefined, fit, notes };
+  return { measurements: figures.measurements, calibration: fit ? calibrationTable(fit) : undefined, fit, notes, runMachineIds: source.machineIds };
 }

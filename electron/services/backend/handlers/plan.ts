@@ -50,6 +50,11 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
         calibration: own?.calibration,
       });
       if (own) plan.notes.push(...own.notes);
+      if (own && target) {
+        // the time estimates' start-up per run: measured here (or on machines of its kind), not assumed
+        const start = ctx.history.engineStartSeconds(own.runMachineIds, plan.model.id);
+        if (start) plan.engineStart = start;
+      }
       return plan;
     },
     'plan/import-hf-config': (request) => importHfConfig(request.text, request.id),

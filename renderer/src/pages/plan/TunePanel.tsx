@@ -14,11 +14,10 @@ import { useCompare } from '../../stores/compare';
 import { usePlan } from '../../stores/plan';
 import { useReports } from '../../stores/reports';
 import { useTune } from '../../stores/tune';
+import { engineStartFigure } from './estimate';
 
 /** What tune/start runs by default (the contract's defaults, said in the summary). */
 export const TUNE_DEFAULTS = { maxTrials: 6, warmup: 2, steps: 4 };
-/** Seconds to start the engine for a trial (the loop's own first guess, before trials measure it). */
-const ENGINE_START_SECONDS = 45; // as the Run step's estimate (PlanPage sweepEstimate)
 
 /** The strategies tune would try, most promising first (tuner/tune.ts tuneCandidates' order), and a rough time. */
 export function tuneOutline(plan: PlanResult, budgetMinutes: number, maxTrials: number = TUNE_DEFAULTS.maxTrials): { strategies: string[]; trials: number; estimate: string } {
@@ -30,10 +29,11 @@ export function tuneOutline(plan: PlanResult, budgetMinutes: number, maxTrials: 
   const tried = ordered.slice(0, trials);
   const predicted = tried.every((s) => (s.spec.prediction?.stepSeconds ?? 0) > 0);
   // Each trial: the engine's start plus its steps; then the winner's seed defaults once more.
-  const perTrial = tried.map((s) => ENGINE_START_SECONDS + stepsPerTrial * (s.spec.prediction?.stepSeconds ?? 0));
+  const startup = engineStartFigure(plan.engineStart); // as the Run step's estimate (PlanPage sweepEstimate)
+  const perTrial = tried.map((s) => startup.seconds + stepsPerTrial * (s.spec.prediction?.stepSeconds ?? 0));
   const seconds = perTrial.reduce((a, b) => a + b, 0) + (perTrial.length ? Math.max(...perTrial) : 0);
   const minutes = Math.min(budgetMinutes, Math.max(1, Math.round(seconds / 60)));
-  const estimate = `${seconds / 60 > budgetMinutes ? `the whole budget, ${budgetMinutes} min` : `about ${minutes} min`}${predicted ? '' : ' (mostly starting the engine; CPU steps are not predicted here)'}`;
+  const estimate = `${seconds / 60 > budgetMinutes ? `the whole budget, ${budgetMinutes} min` : `about ${minutes} min`} (${predicted ? '' : 'mostly starting the engine; CPU steps are not predicted here; '}${startup.words})`;
   return { strategies: ordered.map((s) => s.id), trials, estimate };
 }
 
