@@ -6,8 +6,8 @@
 // workload for the grid's machine file with that machine's measurements (never this host's),
 // then the strategy's spec is rebuilt with the pinned knobs. Pinned knobs get the model's
 // prediction for exactly them (specForKnobs: uncalibrated, like the grid's plan), so the runner's
-// pre-flight checks the plan's host figure — its own fallback ignores partial offload and refused
-// Llama-3.1-8B at ratio 0.5 on the H200. scripts/device-run-specs.sh
+// pre-flight checks the plan's host figure (without one it fell back to its own estimate, which then
+// counted the whole optimizer and refused Llama-3.1-8B at ratio 0.5 on the H200). scripts/device-run-specs.sh
 // feeds the files, unchanged, to resources/engine/bench.py on the device.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -15,6 +15,7 @@ import {
   type RunStart,
 } from './lifecycle';
 import { readLogTail } from './log-tail';
+import { repeatStats } from './stats';
 import { newOwner } from './owner';
 import { forgetStatements, insertSamples, readSamples } from './samples';
 import { compareRuns, deleteRuns, listRepeatGroups, listRuns, summaryFromRow, updateRun, type SummaryRow } from './queries';
@@ -200,11 +201,8 @@ export class HistoryStore {
         .all(...machineIds) as unknown as { model: string | null; start: number | null }[];
       const valid = rows.filter((r) => typeof r.start === 'number' && Number.isFinite(r.start) && r.start > 0);
       const same = model ? valid.filter((r) => r.model === model) : [];
-      const pick = (same.length ? same : valid).slice(0, 20).map((r) => r.start as number).sort((a, b) => a - b);
-      if (pick.length === 0) return null;
-      const mid = Math.floor(pick.length / 2);
-      const seconds = pick.length % 2 ? pick[mid] : (pick[mid - 1] + pick[mid]) / 2;
-      return { seconds, runs: pick.length, sameModel: same.length > 0 };
+      const stats = repeatStats((same.length ? same : valid).slice(0, 20).map((r) => r.start));
+      return stats ? { seconds: stats.median, runs: stats.n, sameModel: same.length > 0 } : null;
     });
   }
 

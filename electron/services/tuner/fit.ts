@@ -60,25 +60,29 @@ export function cpuSmokeRunnable(s: StrategyPreset, mem: MemoryEstimate, hw: Har
   return cpuPath && mem.gpuBytes + mem.hostBytes <= hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom);
 }
 
+/** What the machine can hold for a run: GPU per GPU, host and NVMe per node, each less its headroom. */
+function usableMemory(hw: HardwareProfile): { gpu: number; host: number; nvme: number } {
+  return {
+    gpu: hw.gpuMemoryBytes * (1 - MEMORY_CONSTANTS.gpuHeadroom),
+    host: hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom),
+    nvme: hw.nvmeBytes * (1 - MEMORY_CONSTANTS.nvmeHeadroom),
+  };
+}
+
 /** The verdict without the words: what the micro-batch search needs, cheaply. */
 export function fitsQuick(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile): boolean {
   if (hw.gpuCount === 0) return cpuSmokeRunnable(s, mem, hw);
   if (w.gpus > hw.gpuCount) return false;
   if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia')) return false;
   if (s.requires.includes('nvme') && hw.nvmeBytes === 0) return false;
-  return (
-    mem.gpuBytes <= hw.gpuMemoryBytes * (1 - MEMORY_CONSTANTS.gpuHeadroom) &&
-    mem.hostBytes <= hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom) &&
-    mem.nvmeBytes <= hw.nvmeBytes * (1 - MEMORY_CONSTANTS.nvmeHeadroom)
-  );
+  const usable = usableMemory(hw);
+  return mem.gpuBytes <= usable.gpu && mem.hostBytes <= usable.host && mem.nvmeBytes <= usable.nvme;
 }
 
 /** Where a memory estimate exceeds what the machine can hold (GPU per GPU, host and NVMe per node, each
  *  less its headroom), in words; null when it fits. */
 export function memoryShortfall(mem: MemoryEstimate, hw: HardwareProfile): { limitedBy: 'gpu-memory' | 'host-memory' | 'nvme'; reason: string } | null {
-  const gpuUsable = hw.gpuMemoryBytes * (1 - MEMORY_CONSTANTS.gpuHeadroom);
-  const hostUsable = hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom);
-  const nvmeUsable = hw.nvmeBytes * (1 - MEMORY_CONSTANTS.nvmeHeadroom);
+  const { gpu: gpuUsable, host: hostUsable, nvme: nvmeUsable } = usableMemory(hw);
   if (mem.gpuBytes > gpuUsable)
     return {
       limitedBy: 'gpu-memory',
@@ -113,9 +117,7 @@ export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, ma
 
   const short = memoryShortfall(mem, hw);
   if (short) return { ...short, fits: false, warnings };
-  const gpuUsable = hw.gpuMemoryBytes * (1 - MEMORY_CONSTANTS.gpuHeadroom);
-  const hostUsable = hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom);
-  const nvmeUsable = hw.nvmeBytes * (1 - MEMORY_CONSTANTS.nvmeHeadroom);
+  const { gpu: gpuUsable, host: hostUsable, nvme: nvmeUsable } = usableMemory(hw);
 
   const pinned = (s.offloadOptimizer === 'cpu' ? (mem.hostTerms.modelStates ?? mem.hostTerms.offloadedStates ?? mem.hostTerms.cpuOptimizerStates ?? 0) : 0) + (mem.hostTerms.pinnedGradientBuffers ?? 0) + (mem.hostTerms.pinnedSwapBuffers ?? 0);
   if (pinned > 0 && !machine.memory.lockedMemoryUnlimited && machine.memory.lockedMemoryLimitBytes !== null && machine.memory.lockedMemoryLimitBytes < pinned)

@@ -16,7 +16,7 @@ import type {
   WorkloadInput,
 } from '../../contract';
 import { strategyLabel } from '../../contract/charts/labels';
-import { DEFAULT_CPUADAM_CORES_PERC, effectiveGradientClipping, generateConfig } from './ds-config';
+import { DEFAULT_CPUADAM_CORES_PERC, effectiveGradientClipping, generateConfig, resolveKnobs } from './ds-config';
 import { checkFit, fitsQuick, memoryShortfall } from './fit';
 import { normalizeMeasurements, type TunerMeasurements } from './measurements';
 import { estimateMemory } from './memory';
@@ -26,7 +26,6 @@ import { catalog, strategyById } from './presets';
 import { buildProfile, cpuAdamRate } from './profile';
 import { searchStrategy } from './search';
 import { buildRunSpec, planSpec, specPrediction } from './run-spec';
-import { resolveKnobs } from './ds-config';
 import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './throughput';
 import { validateDsConfig, validateFsdpBlock } from './validate-config';
 import { parseWorkload } from './workload';
@@ -225,6 +224,11 @@ export function speedSourcesNote(sources: Record<string, string>): string {
   return `Speed figures from: ${Object.entries(sources).map(([k, v]) => `${SOURCE_WORDS[k] ?? k} — ${sourceWords(v)}`).join('; ')}.`;
 }
 
+/** Whether any speed figure of the profile was measured on the machine (a spec's prediction says so). */
+function anyMeasured(hw: HardwareProfile): boolean {
+  return Object.values(hw.sources).some((v) => v === 'measured');
+}
+
 /** Plan a workload on a machine. Pure: the same inputs give the same numbers everywhere. */
 export function planWorkload(input: WorkloadInput | Workload, options: PlanOptions): PlanResult {
   const workload = parseWorkload(input);
@@ -242,7 +246,7 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
     speedSourcesNote(hw.sources),
   ];
   if (options.machineSource === 'catalogued') notes.push('The machine is catalogued (a synthetic description), not detected.');
-  const measured = Object.values(hw.sources).some((v) => v === 'measured');
+  const measured = anyMeasured(hw);
   // Each strategy's RunSpec: the knobs its search chose and the prediction for exactly those (no GPU:
   // nothing was searched for real, the form's values run).
   for (const [i, s] of strategies.entries())
@@ -267,19 +271,18 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
  * defaults a `tune` is measured against — carrying what the model predicts for exactly those knobs at
  * the plan's micro batch, on the plan's machine profile: the runner's pre-flight then checks the plan's
  * own host-memory figure (its fallback estimate is coarser), and the run's prediction error can be read.
- * `factors`: the strategy's calibration where the caller has it (else the prediction says uncalibrated).
- * `doesNotFit`: where the model says those knobs exceed the machine's memory (in words), else null.
+ * Uncalibrated: the plan keeps no factors. `doesNotFit`: where the model says those knobs exceed the
+ * machine's memory (in words), else null.
  */
-export function specForKnobs(plan: PlanResult, strategyId: string, knobs: Knobs, factors?: EfficiencyFactors): { spec: RunSpec; doesNotFit: string | null } {
+export function specForKnobs(plan: PlanResult, strategyId: string, knobs: Knobs): { spec: RunSpec; doesNotFit: string | null } {
   const s = strategyById(strategyId);
   const w = plan.workload;
   const params = countParams(plan.model);
   const resolved = resolveKnobs(s, w, knobs);
   const memory = estimateMemory(s, plan.model, params, w, true, resolved);
   const perc = resolved.cpuadamCoresPerc ?? w.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC;
-  const predicted = predictFrom({ strategy: s, model: plan.model, params, workload: w, profile: plan.profile, cpuadamCoresPerc: perc, knobs: resolved }, factors);
-  const measured = Object.values(plan.profile.sources).some((v) => v === 'measured');
-  const spec = buildRunSpec({ ...w, model: plan.model }, strategyId, { knobs, prediction: specPrediction(predicted, memory, params.total, measured) });
+  const predicted = predictFrom({ strategy: s, model: plan.model, params, workload: w, profile: plan.profile, cpuadamCoresPerc: perc, knobs: resolved });
+  const spec = buildRunSpec({ ...w, model: plan.model }, strategyId, { knobs, prediction: specPrediction(predicted, memory, params.total, anyMeasured(plan.profile)) });
   return { spec, doesNotFit: plan.profile.gpuCount ? (memoryShortfall(memory, plan.profile)?.reason ?? null) : null };
 }
 

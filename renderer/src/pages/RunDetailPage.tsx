@@ -13,7 +13,6 @@ import { formatBytes, formatDateTime, formatDelta, formatNumber } from '../forma
 import { useApp } from '../stores/app';
 import { StrategyName } from './PlanPage';
 
-/** "2m 05s", "41 s", "1h 02m", "—". */
 /** A run's wall time, written as every duration in the app is ("51s", "1m 05s", "1h 2m"). */
 export function formatDuration(startedAt: string | null, finishedAt: string | null): string {
   if (!startedAt || !finishedAt) return '—';

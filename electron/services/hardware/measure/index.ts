@@ -7,10 +7,10 @@ import { ApiError, type MeasureKind, type MeasureProgress, type Measurement } fr
 import { recommendCoresPerc, recommendThreads } from './knee';
 import { loadNative, NATIVE_NOT_BUILT, type NativeAddon } from './native';
 import { ALL_KINDS, planMeasurement } from './plan';
+import { saveMeasurement } from './store';
 
 /** Why a host without a GPU has no host↔GPU copy figure, in words. */
 export const NO_GPU_COPIES = 'no GPU on this machine, so there are no host↔GPU copies to measure';
-import { saveMeasurement } from './store';
 
 export { loadLatestMeasurement, loadMeasurementFor, loadMeasurementHistory, saveMeasurement, measurementsPath, measurementFromFile } from './store';
 export { recommendCoresPerc, recommendThreads, KNEE_FRACTION } from './knee';
