@@ -3,10 +3,10 @@
 // The runs are synthetic test data (built through the store's own lifecycle, then exported).
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/browser';
+import { cli } from '../helpers/cli';
 import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 import { storeWith, tmpDir } from '../unit/history-queries/helpers';
 import { writeRunsFile } from '../../electron/services/history';
@@ -15,12 +15,6 @@ import { generate } from '../../bench/history-synthetic';
 let serve: ServeHandle;
 let browser: Browser;
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');
-
-function cli(args: string[]) {
-  const result = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', ...args], { cwd: repoRoot, encoding: 'utf8' });
-  expect(result.status, result.stderr).toBe(0);
-  return result.stdout;
-}
 
 beforeAll(async () => {
   fs.mkdirSync(artifacts, { recursive: true });

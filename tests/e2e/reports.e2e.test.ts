@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { writeRunsFile } from '../../electron/services/history';
 import { launchChromium } from '../helpers/browser';
+import { cli } from '../helpers/cli';
 import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 import { openTempStore, seedComparison, tempDir } from '../unit/reports/fixtures';
 import { parseCsv } from '../unit/reports/csv-parse';
@@ -18,12 +19,6 @@ let serve: ServeHandle;
 let browser: Browser;
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');
 const outDir = tempDir('offload-reports-e2e-out-');
-
-function cli(args: string[]) {
-  const result = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', ...args], { cwd: repoRoot, encoding: 'utf8' });
-  expect(result.status, result.stderr).toBe(0);
-  return result.stdout;
-}
 
 beforeAll(async () => {
   fs.mkdirSync(artifacts, { recursive: true });

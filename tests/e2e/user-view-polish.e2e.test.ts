@@ -4,11 +4,11 @@
 // scale), and Compare's header buttons on one line. Screenshots: test-results/e2e/polish-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { formatDateTime } from '../../electron/contract/format';
 import { launchChromium } from '../helpers/browser';
+import { cli } from '../helpers/cli';
 import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 import { tmpDir } from '../unit/history-queries/helpers';
 
@@ -17,12 +17,6 @@ let browser: Browser;
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');
 interface RunRow { id: string; strategy: string; createdAt: string; startedAt: string | null; sweepId: string | null; status: string }
 let runs: RunRow[] = [];
-
-function cli(args: string[]) {
-  const result = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', ...args], { cwd: repoRoot, encoding: 'utf8' });
-  expect(result.status, result.stderr).toBe(0);
-  return result.stdout;
-}
 
 beforeAll(async () => {
   fs.mkdirSync(artifacts, { recursive: true });

@@ -17,6 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Comparison, RunDetail, RunSpec } from '../../electron/contract';
 import { formatBytes } from '../../electron/contract/format';
 import { launchChromium } from '../helpers/browser';
+import { cli } from '../helpers/cli';
 import { invokeOverServe, repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 import { tmpDir } from '../unit/history-queries/helpers';
 import { parseCsv } from '../unit/reports/csv-parse';
@@ -26,12 +27,6 @@ let browser: Browser;
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');
 const shots = process.env.USER_VIEW_SHOTS ?? path.join(os.tmpdir(), 'offload-user-view');
 const H200 = path.join(repoRoot, 'tests', 'fixtures', 'hosts', 'h200-sxm-x86', 'machine.json');
-
-function cli(args: string[]) {
-  const result = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', ...args], { cwd: repoRoot, encoding: 'utf8' });
-  expect(result.status, result.stderr).toBe(0);
-  return result.stdout;
-}
 
 interface RunRow {
   id: string;
