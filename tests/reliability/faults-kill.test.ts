@@ -6,12 +6,14 @@
 // the engine venv exists; the serve-kill and reboot cases use the fake runner (a real Python child
 // speaking the protocol, tests/fixtures/runner-fake) because what they test is the app's side and
 // a real run costs ~50 s here. RELIABILITY_REAL_ENGINE=all runs them on the real engine too.
-import fs from 'node:fs';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { chooseInterpreter } from '../../electron/services/engine';
 import type { RunSummary } from '../../electron/contract';
-import { FAKE_PYTHON, WsClient, alive, descendants, integrityCheck, tinySweep, tmpDir, trackedServes, until, type ServeProcess } from './helpers';
+import { FAKE_PYTHON, WsClient, alive, descendants, integrityCheck, tinySweep, tmpDir, trackedServes, until, runnerPid } from './helpers';
+
+/** The runner process under serve these tests look for. */
+const RUNNER = /fake_runner\.py|bench\.py/;
 
 const choice = chooseInterpreter(null);
 const realPython = choice.source === 'path' ? null : choice.python;
@@ -19,19 +21,6 @@ const allReal = process.env.RELIABILITY_REAL_ENGINE === 'all' && realPython !== 
 
 // Only the processes these tests start: each serve, the runners under it, the strays named.
 const { serveOn, strays: strayPids } = trackedServes();
-
-/** The runner process under serve (the fake runner or bench.py). */
-function runnerPid(serve: ServeProcess): number | null {
-  for (const pid of descendants(serve.child.pid!)) {
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (/fake_runner\.py|bench\.py/.test(cmd)) return pid;
-    } catch {
-      // gone
-    }
-  }
-  return null;
-}
 
 async function listRuns(ws: WsClient): Promise<RunSummary[]> {
   return (await ws.value<{ runs: RunSummary[] }>('runs/list', {})).runs;
@@ -54,7 +43,7 @@ describe('faults: processes killed mid-run', () => {
     const dataDir = tmpDir();
     const { serve, ws } = await serveOn(dataDir, { FAKE_RUNNER_DELAY: '0.5', FAKE_RUNNER_STEPS: '40' });
     const { runId, sweepId } = await startAndReachStep(ws, realPython ?? FAKE_PYTHON, realPython ? { steps: 40 } : {});
-    const pid = runnerPid(serve);
+    const pid = runnerPid(serve, RUNNER);
     expect(pid, 'runner process under serve').not.toBeNull();
     process.kill(pid!, 'SIGKILL');
     const end = await ws.waitEvent((e) => e.event === 'runs/status' && (e.payload as { sweepId: string; phase: string }).sweepId === sweepId && (e.payload as { phase: string }).phase === 'finished', 60_000);
@@ -78,7 +67,7 @@ describe('faults: processes killed mid-run', () => {
     const first = await serveOn(dataDir, { FAKE_RUNNER_DELAY: '0.3', FAKE_RUNNER_STEPS: '60' });
     const finishedId = await completedRun(first.ws);
     const { runId } = await startAndReachStep(first.ws, allReal ? realPython! : FAKE_PYTHON, allReal ? { steps: 40 } : {});
-    const runner = runnerPid(first.serve);
+    const runner = runnerPid(first.serve, RUNNER);
     if (runner) strayPids.push(runner);
     // Fast steps' samples are flushed once a second (sweep.ts): let one flush happen, so "kept" is testable.
     await new Promise((r) => setTimeout(r, 1500));

@@ -237,6 +237,18 @@ export async function until(pred: () => boolean | Promise<boolean>, timeoutMs: n
   }
 }
 
+/** The first process under serve whose command line matches `runner` (the fake runner, bench.py…), or null. */
+export function runnerPid(serve: ServeProcess, runner: RegExp): number | null {
+  for (const pid of descendants(serve.child.pid!)) {
+    try {
+      if (runner.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) return pid;
+    } catch {
+      // gone
+    }
+  }
+  return null;
+}
+
 /** Pids of the children of `pid` (from /proc), recursively. */
 export function descendants(pid: number): number[] {
   const out: number[] = [];

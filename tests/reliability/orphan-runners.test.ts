@@ -7,23 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../electron/contract';
-import { FAKE_PYTHON, WsClient, alive, descendants, tinySweep, tmpDir, trackedServes, until, type ServeProcess } from './helpers';
+import { FAKE_PYTHON, WsClient, alive, tinySweep, tmpDir, trackedServes, until, runnerPid } from './helpers';
+
+/** The runner process under serve these tests look for. */
+const RUNNER = /fake_runner\.py|hostile_runner\.py/;
 
 const HOSTILE_PYTHON = path.join(import.meta.dirname, 'fixtures', 'hostile-python');
 
 const { serveOn, strays } = trackedServes();
-
-/** The runner process under serve (fake or hostile runner). */
-function runnerPid(serve: ServeProcess): number | null {
-  for (const pid of descendants(serve.child.pid!)) {
-    try {
-      if (/fake_runner\.py|hostile_runner\.py/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) return pid;
-    } catch {
-      // gone
-    }
-  }
-  return null;
-}
 
 /** Runner processes (anywhere on the machine) started with this data folder's spec files. */
 function runnersOf(dataDir: string): number[] {
@@ -53,7 +44,7 @@ describe('issue 20.10: runners never outlive their serve, and one sweep per data
     const dataDir = tmpDir('os-orphan-hup-');
     const { serve, ws } = await serveOn(dataDir, { FAKE_RUNNER_MODE: 'hang' });
     const { runId } = await startToStep1(ws, FAKE_PYTHON);
-    const runner = runnerPid(serve);
+    const runner = runnerPid(serve, RUNNER);
     expect(runner).not.toBeNull();
     strays.push(runner!);
     serve.child.kill('SIGHUP');
@@ -68,7 +59,7 @@ describe('issue 20.10: runners never outlive their serve, and one sweep per data
     const dataDir = tmpDir('os-orphan-kill-');
     const first = await serveOn(dataDir, { HOSTILE_MODE: 'orphan' });
     const { runId } = await startToStep1(first.ws, HOSTILE_PYTHON);
-    const runner = runnerPid(first.serve);
+    const runner = runnerPid(first.serve, RUNNER);
     expect(runner).not.toBeNull();
     strays.push(runner!);
     first.serve.child.kill('SIGKILL');

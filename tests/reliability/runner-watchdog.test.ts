@@ -6,7 +6,10 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseInterpreter } from '../../electron/services/engine';
-import { FAKE_PYTHON, WsClient, alive, descendants, spawnServe, tinySweep, tmpDir, until, type ServeProcess } from './helpers';
+import { FAKE_PYTHON, WsClient, alive, descendants, spawnServe, tinySweep, tmpDir, until, runnerPid, type ServeProcess } from './helpers';
+
+/** The runner process under serve these tests look for. */
+const RUNNER = /fake_runner\.py|bench\.py/;
 
 const choice = chooseInterpreter(null);
 const realPython = choice.source === 'path' ? null : choice.python;
@@ -31,17 +34,6 @@ function running(pid: number): boolean {
   }
 }
 
-function runnerPid(serve: ServeProcess): number | null {
-  for (const pid of descendants(serve.child.pid!)) {
-    try {
-      if (/fake_runner\.py|bench\.py/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) return pid;
-    } catch {
-      // gone
-    }
-  }
-  return null;
-}
-
 async function killAppMidStep(python: string, sweepExtra: Record<string, unknown>, env: NodeJS.ProcessEnv) {
   const serve = await spawnServe(tmpDir('os-watchdog-'), env);
   serves.push(serve);
@@ -49,7 +41,7 @@ async function killAppMidStep(python: string, sweepExtra: Record<string, unknown
   clients.push(ws);
   const { sweepId } = await ws.value<{ sweepId: string }>('runs/start', tinySweep(python, sweepExtra));
   await ws.waitEvent((e) => e.event === 'runs/progress' && (e.payload as { sweepId: string; step: number }).sweepId === sweepId && (e.payload as { step: number }).step >= 1, 300_000);
-  const runner = runnerPid(serve);
+  const runner = runnerPid(serve, RUNNER);
   expect(runner, 'runner under serve').not.toBeNull();
   const tree = [runner!, ...descendants(runner!)]; // the runner and whatever it started (CPU Adam workers)
   strays.push(...tree);

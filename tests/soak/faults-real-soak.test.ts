@@ -9,7 +9,10 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseInterpreter } from '../../electron/services/engine';
-import { WsClient, alive, descendants, integrityCheck, seededRandom, spawnServe, tinySweep, tmpDir, until, type ServeProcess } from '../reliability/helpers';
+import { WsClient, alive, descendants, integrityCheck, seededRandom, spawnServe, tinySweep, tmpDir, until, runnerPid, type ServeProcess } from '../reliability/helpers';
+
+/** The runner process under serve these tests look for. */
+const RUNNER = /bench\.py/;
 
 const KILLS = Number(process.env.SOAK_REAL_KILLS ?? 3);
 const FLUSH_S = 1;
@@ -28,17 +31,6 @@ afterAll(async () => {
   }
   for (const pid of strays) if (alive(pid)) process.kill(pid, 'SIGKILL');
 });
-
-function runnerPid(s: ServeProcess): number | null {
-  for (const pid of descendants(s.child.pid!)) {
-    try {
-      if (/bench\.py/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) return pid;
-    } catch {
-      // gone
-    }
-  }
-  return null;
-}
 
 describe.skipIf(!realPython)(`faults soak, real DeepSpeed (${realPython ?? 'no engine venv'}): ${KILLS} SIGKILLs`, () => {
   it('0 runs lost, 0 left running/queued, integrity ok, samples lost only within the last flush, no runner process left', { timeout: 60_000 + KILLS * 240_000 }, async () => {
@@ -74,7 +66,7 @@ describe.skipIf(!realPython)(`faults soak, real DeepSpeed (${realPython ?? 'no e
       let moment: string;
       if (duringStartup) {
         // Somewhere in the engine's start-up: 1–12 s after bench.py appeared, before step 1.
-        await until(() => runnerPid(serve!) !== null, 60_000, `bench.py of cycle ${cycle}`);
+        await until(() => runnerPid(serve!, RUNNER) !== null, 60_000, `bench.py of cycle ${cycle}`);
         const wait = 1000 + rng.int(11_000);
         await until(() => progress().length > 0, wait, 'x').catch(() => undefined);
         moment = progress().length ? `step ${progress().at(-1)!.step} (start-up wait ${wait} ms ran into steps)` : `start-up +${wait} ms`;
@@ -83,7 +75,7 @@ describe.skipIf(!realPython)(`faults soak, real DeepSpeed (${realPython ?? 'no e
         await new Promise((r) => setTimeout(r, extraMs));
         moment = `step ${atStep} +${extraMs} ms`;
       }
-      const runner = runnerPid(serve!);
+      const runner = runnerPid(serve!, RUNNER);
       // The run's processes: bench.py and what it started (serve's other children, e.g. a probe, are not the run's).
       const tree = runner ? [runner, ...descendants(runner)] : [];
       strays.push(...tree);

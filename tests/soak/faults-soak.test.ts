@@ -2,9 +2,11 @@
 // `serve`, and of both at once, at random moments of fake-runner runs on one data folder. After
 // each: no run lost, none left running/queued, PRAGMA integrity_check ok, and every step older than
 // the last flush interval (1 s) stored. Seeded: RELIABILITY_SEED=<printed> replays the kill plan.
-import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FAKE_PYTHON, WsClient, alive, descendants, integrityCheck, seededRandom, spawnServe, tinySweep, tmpDir, until, type ServeProcess } from '../reliability/helpers';
+import { FAKE_PYTHON, WsClient, alive, integrityCheck, seededRandom, spawnServe, tinySweep, tmpDir, until, runnerPid, type ServeProcess } from '../reliability/helpers';
+
+/** The runner process under serve these tests look for. */
+const RUNNER = /fake_runner\.py/;
 
 const KILLS = Number(process.env.SOAK_KILLS ?? 12);
 const FLUSH_S = 1;
@@ -17,17 +19,6 @@ afterAll(async () => {
   await serve?.stop();
   for (const pid of strays) if (alive(pid)) process.kill(pid, 'SIGKILL');
 });
-
-function runnerPid(s: ServeProcess): number | null {
-  for (const pid of descendants(s.child.pid!)) {
-    try {
-      if (/fake_runner\.py/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) return pid;
-    } catch {
-      // gone
-    }
-  }
-  return null;
-}
 
 describe(`faults soak: ${KILLS} SIGKILLs (runner / serve / both) at random moments`, () => {
   it('0 runs lost, 0 left running/queued, integrity ok, samples lost only within the last flush', { timeout: 60_000 + KILLS * 30_000 }, async () => {
@@ -58,7 +49,7 @@ describe(`faults soak: ${KILLS} SIGKILLs (runner / serve / both) at random momen
           .filter((e) => e.event === 'runs/progress' && (e.payload as { sweepId: string }).sweepId === sweepId)
           .map((e) => ({ step: (e.payload as { step: number }).step, at: arrived.get(e.payload) ?? Date.now() }));
       await until(() => progress().some((p) => p.step >= atStep), 60_000, `step ${atStep} of cycle ${cycle}`);
-      const runner = runnerPid(serve!);
+      const runner = runnerPid(serve!, RUNNER);
       if (runner) strays.push(runner);
       const killedAt = Date.now();
       clearInterval(stamp);
