@@ -214,7 +214,7 @@ def run(spec, writer, rank, local_rank, world_size, started):
     writer.emit("result", status="completed", measuredSteps=len(measured["step"]),
                 stepSeconds=flops.summary(measured["step"]), tflopsPerGpu=flops.summary(measured["tpg"]),
                 tflopsAggregate=flops.summary(measured["agg"]), tokensPerSecond=flops.summary(measured["tps"]),
-                peakGpuBytes=peak_gpu, peakHostBytes=peak_host, lossFirst=losses[0], lossLast=losses[-1],
+                peakGpuBytes=peak_gpu, peakGpuReservedBytes=dev_mem.peak_reserved(), peakHostBytes=peak_host, lossFirst=losses[0], lossLast=losses[-1],
                 overheadFraction=overhead_measured / step_time_measured if step_time_measured else None,
                 overheadSecondsPerStep=overhead_measured / max(1, len(measured["step"])),
                 gpuAllocRetries=alloc_retries, wallSeconds=time.time() - started)
@@ -263,7 +263,11 @@ def main(argv=None):
         cls, message, fix, detail = errors.classify(exc)
         log(f"{cls}: {message}\n{detail}")
         # Other ranks stay silent on stdout but still say why in their log.
-        writer.emit("error", **{"class": cls, "message": message, "fix": fix, "detail": detail, "rank": rank})
+        reached = {}
+        if cls in ("cuda_oom", "host_oom"):
+            import memory
+            reached = {"reached": memory.reached_at_failure()}
+        writer.emit("error", **{"class": cls, "message": message, "fix": fix, "detail": detail, "rank": rank, **reached})
         code = errors.exit_code(cls)
     finally:
         stream.flush()

@@ -60,6 +60,13 @@ class DeviceMemory:
         c = self.torch.cuda
         return c.memory_allocated(), c.memory_reserved(), c.max_memory_allocated()
 
+    def peak_reserved(self):
+        """The caching allocator's high-water mark of reserved bytes since start: what a CUDA OOM is
+        decided against (allocated peak + the blocks it keeps cached). None off CUDA."""
+        if not self.cuda:
+            return None
+        return int(self.torch.cuda.max_memory_reserved())
+
     def alloc_retries(self):
         """Times the CUDA caching allocator found no free block, freed its cache and retried
         (torch's num_alloc_retries): each is a synchronising stall, common when a run sits near
@@ -71,3 +78,18 @@ class DeviceMemory:
     def synchronize(self):
         if self.cuda:
             self.torch.cuda.synchronize()
+
+
+def reached_at_failure():
+    """What the run reached before it failed (an OOM is a boundary point, issue 25): the GPU's peak
+    reserved and allocated bytes and the host's peak RSS. Safe to call whatever was imported."""
+    out = {"peakHostBytes": host_peak_self_bytes()}
+    import sys
+    torch = sys.modules.get("torch")
+    try:
+        if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
+            out["peakGpuReservedBytes"] = int(torch.cuda.max_memory_reserved())
+            out["peakGpuBytes"] = int(torch.cuda.max_memory_allocated())
+    except Exception:  # noqa: BLE001 - a broken CUDA context must not hide the error line
+        pass
+    return out
