@@ -127,8 +127,10 @@ export type Scenario = z.infer<typeof ScenarioSchema>;
 const bytes = z.number().nonnegative();
 
 export const MemoryEstimateSchema = z.object({
-  /** Per GPU: model states + activations + buffers + overhead. */
+  /** Per GPU: what an OOM is decided against — the allocated peak + the allocator's free block + the CUDA context. */
   gpuBytes: bytes,
+  /** Per GPU: the peak the caching allocator counts (torch max_memory_allocated), comparable with a run's peak. Absent from plans made before issue 25. */
+  gpuAllocatedBytes: bytes.optional(),
   /** Per node. */
   hostBytes: bytes,
   /** Per node. */
@@ -164,6 +166,28 @@ export type ConfigValidation = z.infer<typeof ConfigValidationSchema>;
 
 export const LimitingResourceSchema = z.enum(['gpu-memory', 'host-memory', 'nvme', 'gpu-count', 'requirement']);
 
+/** A fit verdict with its margin: fits / at the edge (within the strategy's memory error) / does not fit,
+ *  and what measured it where the machine's own runs did. */
+export const FitDetailSchema = z.object({
+  verdict: z.enum(['fits', 'edge', 'does-not-fit']),
+  /** ± GPU bytes per GPU the verdict allows for. */
+  gpuBandBytes: bytes,
+  bandRelative: z.number().nonnegative(),
+  bandSource: z.enum(['measured', 'uncalibrated']),
+  /** Runs of this strategy the band was measured on. */
+  bandRuns: z.number().int().nonnegative(),
+  /** A run of this machine kind that decided the verdict (this configuration, or a neighbour that implies it). */
+  measured: z.object({ runId: z.string(), outcome: z.enum(['fits', 'cuda_oom', 'host_oom']), microBatch: z.number().int().positive(), peakGpuBytes: bytes.nullable() }).nullable(),
+});
+export type FitDetail = z.infer<typeof FitDetailSchema>;
+
+/** A configuration at the edge of memory predicted faster than the strategy's fitting pick: worth a short trial. */
+export const EdgeCandidateSchema = z.object({
+  microBatch: z.number().int().positive(),
+  reason: z.string(),
+  spec: RunSpecSchema,
+});
+
 export const StrategyPlanSchema = z.object({
   id: z.string(),
   label: z.string(),
@@ -172,6 +196,8 @@ export const StrategyPlanSchema = z.object({
   /** Why it fits (with the headroom left) or which resource it exceeds. */
   reason: z.string(),
   limitedBy: LimitingResourceSchema.nullable(),
+  /** The verdict with its margin (absent from plans made before issue 25). */
+  fit: FitDetailSchema.optional(),
   memory: MemoryEstimateSchema,
   predicted: PredictionSchema,
   /** ds_config.json (deepspeed) or the runner's fsdp block (fsdp2). */
@@ -183,6 +209,8 @@ export const StrategyPlanSchema = z.object({
   /** The run this strategy would be benchmarked with: its best knobs (micro batch, cores…) from the
    *  search and the prediction for exactly those — what runs/start runs and history stores. */
   spec: RunSpecSchema,
+  /** The fastest configuration at the edge, where it is predicted faster than `spec` (tune trials it). */
+  edge: EdgeCandidateSchema.nullable().optional(),
 });
 export type StrategyPlan = z.infer<typeof StrategyPlanSchema>;
 

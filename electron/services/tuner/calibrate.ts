@@ -321,9 +321,10 @@ export interface StoredRunFacts {
   model?: string | null;
 }
 
-/** A completed run of history as a calibration sample, or null when it lacks what the model needs. */
-export function sampleFromRun(run: StoredRunFacts, profile: HardwareProfile): CalibrationSample | null {
-  if (!run.stepSeconds || run.stepSeconds <= 0) return null;
+/** What a stored run ran — strategy, workload, knobs — read from its spec and config line; null when it
+ *  lacks what the model needs (or names a preset that no longer exists). Shared by the time calibration
+ *  and the memory evidence (memory-evidence.ts). */
+export function storedRunWorkload(run: Omit<StoredRunFacts, 'stepSeconds'>): { strategyId: string; workload: Workload; knobs: ThroughputKnobs } | null {
   const spec = obj(run.spec) ?? {};
   const config = obj(run.config) ?? {};
   const model = obj(spec.model)?.id ?? config.modelId ?? run.model;
@@ -342,22 +343,29 @@ export function sampleFromRun(run: StoredRunFacts, profile: HardwareProfile): Ca
   const effective = config.effectiveConfig ?? spec.dsConfig;
   const knobs = { ...knobsFromConfig(effective, spec.fsdp), ...(obj(spec.knobs) as ThroughputKnobs | null) };
   if (config.effectiveConfig) Object.assign(knobs, knobsFromConfig(config.effectiveConfig, spec.fsdp));
-  return {
-    runId: run.runId,
-    strategyId: run.strategy,
-    workload: {
-      model,
-      seqLen,
-      microBatch,
-      gradAccum,
-      gpus: Math.max(1, Math.round(world / nodes)),
-      nodes,
-      precision: spec.precision === 'fp16' ? 'fp16' : 'bf16',
-      activationCheckpointing: bool(spec.activationCheckpointing) ?? bool(config.activationCheckpointing) ?? true,
-      gradientClipping: num(obj(effective)?.gradient_clipping),
-    },
-    profile,
-    knobs,
-    measuredStepSeconds: run.stepSeconds,
-  };
+  let workload: Workload;
+  try {
+    workload = parseWorkload({
+    model,
+    seqLen,
+    microBatch,
+    gradAccum,
+    gpus: Math.max(1, Math.round(world / nodes)),
+    nodes,
+    precision: spec.precision === 'fp16' ? 'fp16' : 'bf16',
+    activationCheckpointing: bool(spec.activationCheckpointing) ?? bool(config.activationCheckpointing) ?? true,
+    gradientClipping: num(obj(effective)?.gradient_clipping),
+    });
+  } catch {
+    return null; // a stored spec this version cannot read as a workload
+  }
+  return { strategyId: run.strategy, workload, knobs };
+}
+
+/** A completed run of history as a calibration sample, or null when it lacks what the model needs. */
+export function sampleFromRun(run: StoredRunFacts, profile: HardwareProfile): CalibrationSample | null {
+  if (!run.stepSeconds || run.stepSeconds <= 0) return null;
+  const ran = storedRunWorkload(run);
+  if (!ran) return null;
+  return { runId: run.runId, strategyId: ran.strategyId, workload: ran.workload, profile, knobs: ran.knobs, measuredStepSeconds: run.stepSeconds };
 }

@@ -4,6 +4,7 @@ import { describeIssue, firstIssue,ApiError, MachineSchema, type Machine, type P
 import { planWorkload } from './plan';
 import { scenarioById } from './presets';
 import type { EfficiencyFactors } from './throughput';
+import type { MemoryEvidence } from './memory-evidence';
 
 export interface ComputePlanInput {
   workload?: WorkloadOverrides;
@@ -14,6 +15,7 @@ export interface ComputePlanInput {
   detect: () => Promise<Machine>;
   measurements?: unknown;
   calibration?: Record<string, EfficiencyFactors>;
+  memory?: MemoryEvidence;
 }
 
 export function parseMachine(value: unknown, where = 'machine'): Machine {
@@ -35,5 +37,5 @@ export async function computePlan(input: ComputePlanInput): Promise<PlanResult> 
   else [machine, source] = [await input.detect(), 'detected'];
   // a catalogued machine was never measured: this host's measurements do not describe it
   const measurements = source === 'catalogued' ? undefined : input.measurements;
-  return planWorkload(workload, { machine, machineSource: source, measurements, calibration: input.calibration, scenario: scenario?.id ?? null });
+  return planWorkload(workload, { machine, machineSource: source, measurements, calibration: input.calibration, memory: source === 'catalogued' ? undefined : input.memory, scenario: scenario?.id ?? null });
 }

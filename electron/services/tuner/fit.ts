@@ -3,14 +3,31 @@ import type { HardwareProfile, LimitingResourceSchema, Machine, MemoryEstimate, 
 import type { z } from 'zod';
 import { strategyLabel } from '../../contract/charts/labels';
 import { MEMORY_CONSTANTS } from './memory';
+import { UNCALIBRATED_BAND, type MemoryBand, type MeasuredFit } from './memory-evidence';
 
 export type LimitingResource = z.infer<typeof LimitingResourceSchema>;
 
+/** fits: inside the machine with the memory error band to spare (or measured to run); edge: within the
+ *  band of a limit — the model cannot tell, a short trial can; does-not-fit: past it by more than the band
+ *  (or measured to run out). */
+export type FitClass = 'fits' | 'edge' | 'does-not-fit';
+
+/** What decides a GPU verdict besides the estimate: the model's error band and the machine's own runs. */
+export interface FitEvidence {
+  band: MemoryBand;
+  measured: MeasuredFit | null;
+}
+
 export interface FitVerdict {
   fits: boolean;
+  verdict: FitClass;
   limitedBy: LimitingResource | null;
   reason: string;
   warnings: string[];
+  /** ± GPU bytes the verdict allows for (the strategy's measured memory error, or the uncalibrated band). */
+  gpuBandBytes: number;
+  band: MemoryBand | null;
+  measured: MeasuredFit | null;
 }
 
 export function gib(bytes: number): string {
@@ -22,6 +39,15 @@ const TERM_LABELS: Record<string, string> = {
   modelStates: 'model states',
   activations: 'activations',
   logits: 'logits',
+  recompute: "one block's recomputed activations",
+  'phase:loss': 'the loss phase (logits, their fp32 copies)',
+  'phase:backward': "the backward phase (a block's recompute, gradients, buckets)",
+  'phase:step': 'the optimizer step (bf16 + fp32 gradients)',
+  paramsBf16: 'bf16 parameters',
+  gradientsBf16: 'bf16 gradients',
+  fp32SubGroupGradient: 'fp32 gradient of one sub-group',
+  gatheredLayer: 'gathered layer + prefetch',
+  allocatorBlock: "the allocator's free block for the largest tensor",
   stage1FullGradients: 'whole gradients (ZeRO-1)',
   gpuOptimizerShare: 'optimizer share kept on the GPU (1 − ratio)',
   unshardedParams: 'gathered parameters kept to backward',
@@ -37,7 +63,6 @@ const TERM_LABELS: Record<string, string> = {
   processes: 'processes',
   adamWorkers: 'CPU Adam workers',
   fp32Gradients: 'fp32 gradients',
-  paramsBf16: 'bf16 parameters',
   optimizerStates: 'optimizer states',
 };
 
@@ -60,23 +85,43 @@ export function cpuSmokeRunnable(s: StrategyPreset, mem: MemoryEstimate, hw: Har
   return cpuPath && mem.gpuBytes + mem.hostBytes <= hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom);
 }
 
-/** What the machine can hold for a run: GPU per GPU, host and NVMe per node, each less its headroom. */
+/** What the machine can hold for a run: GPU per GPU (all of it: the margin is the error band, gpuClass),
+ *  host and NVMe per node, each less its headroom. */
 function usableMemory(hw: HardwareProfile): { gpu: number; host: number; nvme: number } {
   return {
-    gpu: hw.gpuMemoryBytes * (1 - MEMORY_CONSTANTS.gpuHeadroom),
+    gpu: hw.gpuMemoryBytes,
     host: hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom),
     nvme: hw.nvmeBytes * (1 - MEMORY_CONSTANTS.nvmeHeadroom),
   };
 }
 
-/** The verdict without the words: what the micro-batch search needs, cheaply. */
-export function fitsQuick(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile): boolean {
-  if (hw.gpuCount === 0) return cpuSmokeRunnable(s, mem, hw);
-  if (w.gpus > hw.gpuCount) return false;
-  if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia')) return false;
-  if (s.requires.includes('nvme') && hw.nvmeBytes === 0) return false;
+/** ± GPU bytes of an estimate under a band: a share of the predicted allocated bytes. */
+export function gpuBandBytes(mem: MemoryEstimate, band: MemoryBand | null | undefined): number {
+  return band ? band.relative * (mem.gpuAllocatedBytes ?? mem.gpuBytes) : 0;
+}
+
+/** The GPU side of a verdict: the estimate ± its band against the GPU's capacity. */
+export function gpuClass(mem: MemoryEstimate, hw: HardwareProfile, band: MemoryBand | null | undefined): FitClass {
+  const limit = usableMemory(hw).gpu;
+  const b = gpuBandBytes(mem, band);
+  if (mem.gpuBytes + b <= limit) return 'fits';
+  return mem.gpuBytes - b > limit ? 'does-not-fit' : 'edge';
+}
+
+/** The verdict without the words: what the micro-batch search needs, cheaply. A measured outcome wins over the model. */
+export function fitClass(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile, evidence?: FitEvidence): FitClass {
+  if (hw.gpuCount === 0) return cpuSmokeRunnable(s, mem, hw) ? 'fits' : 'does-not-fit';
+  if (w.gpus > hw.gpuCount) return 'does-not-fit';
+  if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia')) return 'does-not-fit';
+  if (s.requires.includes('nvme') && hw.nvmeBytes === 0) return 'does-not-fit';
+  if (evidence?.measured) return evidence.measured.outcome === 'fits' ? 'fits' : 'does-not-fit';
   const usable = usableMemory(hw);
-  return mem.gpuBytes <= usable.gpu && mem.hostBytes <= usable.host && mem.nvmeBytes <= usable.nvme;
+  if (mem.hostBytes > usable.host || mem.nvmeBytes > usable.nvme) return 'does-not-fit';
+  return gpuClass(mem, hw, evidence?.band);
+}
+
+export function fitsQuick(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile, evidence?: FitEvidence): boolean {
+  return fitClass(s, mem, w, machine, hw, evidence) === 'fits';
 }
 
 /** Where a memory estimate exceeds what the machine can hold (GPU per GPU, host and NVMe per node, each
@@ -86,7 +131,7 @@ export function memoryShortfall(mem: MemoryEstimate, hw: HardwareProfile): { lim
   if (mem.gpuBytes > gpuUsable)
     return {
       limitedBy: 'gpu-memory',
-      reason: `GPU memory: needs ${gib(mem.gpuBytes)} per GPU, ${gib(gpuUsable)} usable (${gib(hw.gpuMemoryBytes)} less ${MEMORY_CONSTANTS.gpuHeadroom * 100}% headroom) — largest: ${largestTerms(mem.gpuTerms)}`,
+      reason: `GPU memory: needs ${gib(mem.gpuBytes)} per GPU, the GPU has ${gib(gpuUsable)} — largest: ${largestTerms(mem.gpuTerms)}`,
     };
   if (mem.hostBytes > hostUsable)
     return {
@@ -97,27 +142,66 @@ export function memoryShortfall(mem: MemoryEstimate, hw: HardwareProfile): { lim
   return null;
 }
 
-export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile): FitVerdict {
+/** The band in words: where its width comes from. */
+export function bandWords(band: MemoryBand): string {
+  const pct = `±${(band.relative * 100).toFixed(0)}%`;
+  if (band.source === 'measured') return `${pct}: the model's worst GPU error over ${band.runs} run(s) of this strategy on this machine kind`;
+  return band.relative === UNCALIBRATED_BAND && band.runs === 0
+    ? `uncalibrated, ${pct}: no strategy has runs here to measure the model on`
+    : `uncalibrated, ${pct}: no runs of this strategy on this machine kind — the worst error over the strategies that have some`;
+}
+
+export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile, evidence?: FitEvidence): FitVerdict {
   const warnings: string[] = [];
+  const band = evidence?.band ?? null;
+  const measured = evidence?.measured ?? null;
+  const bandBytes = gpuBandBytes(mem, band);
+  const base = { warnings, gpuBandBytes: bandBytes, band, measured };
+  const no = (limitedBy: LimitingResource, reason: string): FitVerdict => ({ ...base, fits: false, verdict: 'does-not-fit', limitedBy, reason });
   if (cpuSmokeRunnable(s, mem, hw))
     return {
+      ...base,
       fits: true,
+      verdict: 'fits',
       limitedBy: null,
       reason: `CPU smoke run: no GPU here (${machine.gpuStatus.message}), so DeepSpeed's CPU accelerator runs it on the CPU with gloo; needs ${gib(mem.gpuBytes + mem.hostBytes)} of host memory. Its figures are CPU figures, not a GPU prediction.`,
       warnings: ['CPU path: TFLOPS and step time measured here say nothing about a GPU machine'],
     };
-  if (hw.gpuCount === 0)
-    return { fits: false, limitedBy: 'gpu-count', reason: `no GPU on this machine (${machine.gpuStatus.message}); only CPU smoke runs (tiny-llama) can run here`, warnings };
-  if (w.gpus > hw.gpuCount)
-    return { fits: false, limitedBy: 'gpu-count', reason: `the workload needs ${w.gpus} GPUs per node, this machine has ${hw.gpuCount}`, warnings };
-  if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia'))
-    return { fits: false, limitedBy: 'requirement', reason: `${strategyLabel(s.id)} needs a CUDA GPU`, warnings };
-  if (s.requires.includes('nvme') && hw.nvmeBytes === 0)
-    return { fits: false, limitedBy: 'requirement', reason: 'no NVMe disk detected for the swap path (ZeRO-Infinity needs one, and libaio for the async_io op)', warnings };
+  if (hw.gpuCount === 0) return no('gpu-count', `no GPU on this machine (${machine.gpuStatus.message}); only CPU smoke runs (tiny-llama) can run here`);
+  if (w.gpus > hw.gpuCount) return no('gpu-count', `the workload needs ${w.gpus} GPUs per node, this machine has ${hw.gpuCount}`);
+  if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia')) return no('requirement', `${strategyLabel(s.id)} needs a CUDA GPU`);
+  if (s.requires.includes('nvme') && hw.nvmeBytes === 0) return no('requirement', 'no NVMe disk detected for the swap path (ZeRO-Infinity needs one, and libaio for the async_io op)');
 
-  const short = memoryShortfall(mem, hw);
-  if (short) return { ...short, fits: false, warnings };
   const { gpu: gpuUsable, host: hostUsable, nvme: nvmeUsable } = usableMemory(hw);
+  const allocated = mem.gpuAllocatedBytes ?? mem.gpuBytes;
+  if (measured) {
+    const p = measured.point;
+    if (measured.outcome !== 'fits') {
+      const where = measured.exact ? `run ${p.runId}` : `run ${p.runId} at micro ${p.workload.microBatch}, a smaller micro batch of this configuration`;
+      return no(
+        measured.outcome === 'host_oom' ? 'host-memory' : 'gpu-memory',
+        `measured: ran out of ${measured.outcome === 'host_oom' ? 'host' : 'GPU'} memory here (${where}); the model says ${gib(mem.gpuBytes)} per GPU, host ${gib(mem.hostBytes)}`,
+      );
+    }
+    const where = measured.exact ? `run ${p.runId}` : `run ${p.runId} at micro ${p.workload.microBatch}, a larger micro batch of this configuration`;
+    const peak = p.peakGpuBytes ? `, peaked at ${gib(p.peakGpuBytes)} allocated` : '';
+    return { ...base, fits: true, verdict: 'fits', limitedBy: null, reason: `measured: runs here (${where}${peak}); the model says ${gib(allocated)} allocated, ${gib(mem.gpuBytes)} with the allocator's block and the CUDA context, of ${gib(gpuUsable)}` };
+  }
+
+  if (mem.hostBytes > hostUsable)
+    return no('host-memory', `host memory: needs ${gib(mem.hostBytes)} per node, ${gib(hostUsable)} usable (${gib(hw.hostMemoryBytes)} less ${MEMORY_CONSTANTS.hostHeadroom * 100}% headroom) — largest: ${largestTerms(mem.hostTerms)}`);
+  if (mem.nvmeBytes > nvmeUsable) return no('nvme', `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk`);
+  const gpu = gpuClass(mem, hw, band);
+  const need = band ? `${gib(mem.gpuBytes)} ± ${gib(bandBytes)} per GPU (${bandWords(band)})` : `${gib(mem.gpuBytes)} per GPU`;
+  if (gpu === 'does-not-fit') return no('gpu-memory', `GPU memory: needs ${need}, the GPU has ${gib(gpuUsable)} — largest: ${largestTerms(mem.gpuTerms)}`);
+  if (gpu === 'edge')
+    return {
+      ...base,
+      fits: false,
+      verdict: 'edge',
+      limitedBy: 'gpu-memory',
+      reason: `at the edge of GPU memory: needs ${need}, the GPU has ${gib(gpuUsable)} — within the model's error, so only a short trial can tell (tune tests it; not recommended unmeasured)`,
+    };
 
   const pinned = (s.offloadOptimizer === 'cpu' ? (mem.hostTerms.modelStates ?? mem.hostTerms.offloadedStates ?? mem.hostTerms.cpuOptimizerStates ?? 0) : 0) + (mem.hostTerms.pinnedGradientBuffers ?? 0) + (mem.hostTerms.pinnedSwapBuffers ?? 0);
   if (pinned > 0 && !machine.memory.lockedMemoryUnlimited && machine.memory.lockedMemoryLimitBytes !== null && machine.memory.lockedMemoryLimitBytes < pinned)
@@ -125,7 +209,7 @@ export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, ma
   if (machine.memory.availableBytes !== null && mem.hostBytes > machine.memory.availableBytes * (1 - MEMORY_CONSTANTS.hostHeadroom))
     warnings.push(`host memory available now (${gib(machine.memory.availableBytes)}) is below the estimate: other processes hold memory`);
 
-  const parts = [`GPU ${gib(mem.gpuBytes)} of ${gib(gpuUsable)}`, `host ${gib(mem.hostBytes)} of ${gib(hostUsable)}`];
+  const parts = [`GPU ${need} of ${gib(gpuUsable)}`, `host ${gib(mem.hostBytes)} of ${gib(hostUsable)}`];
   if (mem.nvmeBytes > 0) parts.push(`NVMe ${gib(mem.nvmeBytes)} of ${gib(nvmeUsable)}`);
-  return { fits: true, limitedBy: null, reason: `fits: ${parts.join(', ')} usable`, warnings };
+  return { ...base, fits: true, verdict: 'fits', limitedBy: null, reason: `fits: ${parts.join(', ')} usable`, warnings };
 }

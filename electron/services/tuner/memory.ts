@@ -11,16 +11,18 @@ import type { ParamCount } from './params';
 const GiB = 2 ** 30;
 
 export const MEMORY_CONSTANTS = {
-  /** CUDA context, cuBLAS/cuDNN workspaces, NCCL channels: per GPU. */
+  /** CUDA context, cuBLAS/cuDNN workspaces, NCCL channels: per GPU, outside the caching allocator's count. */
   gpuFrameworkBytes: 1.5 * GiB,
-  /** Caching-allocator fragmentation, as a share of model states + activations. */
-  gpuFragmentation: 0.05,
   /**
-   * What the caching allocator keeps reserved beyond the peak allocated, as a share of the transient
-   * activations and logits (freed and re-split every step): 0.35 — the H200 sample's reserved − peak
-   * allocated was 5.4–10.4 GiB at micro 4 (12 GiB of activations + logits). Reserved is what OOMs.
+   * The caching allocator needs one free block as large as the largest transient tensor beyond the
+   * allocated peak: blocks freed by earlier, smaller tensors cannot be merged into it. The largest
+   * transient is the fp32 logits of a micro batch (4 B per element). Issue 25's probes on one H200:
+   * Llama-3.2-1B at seq 16384 ran out with 113.7 GiB allocated while asking for its 31 GiB logits
+   * block; Llama-3.1-8B at seq 4096, micro 2, ran at 134.5 GiB allocated of 140.4 (its block: 3.9 GiB).
+   * It replaces an earlier 5% fragmentation term + 35% of the transient bytes, which called both 8B
+   * runs "does not fit".
    */
-  gpuTransientSlack: 0.35,
+  allocatorBlockBytesPerLogit: 4,
   /** Python, torch, CUDA host libraries, the runner: per rank. 2 GiB: the H200 sample's ZeRO-2 runs peaked at 1.8–1.9 GiB host RSS. */
   hostProcessBytes: 2 * GiB,
   /**
@@ -35,10 +37,15 @@ export const MEMORY_CONSTANTS = {
   superOffloadHostBytesPerCpuParam: 5.6,
   /** SuperOffload's CPU Adam worker process: per rank. */
   hostAdamWorkerBytes: 2 * GiB,
-  /** Bytes kept per logit element: bf16 logits + fp32 upcast for the loss + fp32 gradient. */
-  logitBytes: 10,
-  /** Headroom kept free when deciding "fits" (GPU: against reserved; the H200 sweep's ZeRO-2 at micro 16 reserved 131 of 140 GiB and ran). */
-  gpuHeadroom: 0.02,
+  /**
+   * Bytes per logit element at the loss (resources/engine/model.py): the bf16 logits (2), the bf16 copy
+   * the shifted slice makes (2), the fp32 upcast cross_entropy reads (4) and the fp32 log-softmax it saves
+   * for backward (4); in its backward the fp32 gradient and its bf16 cast take the place of the copies.
+   * Issue 25's H200 probes moved 12.0 (Llama-3.2-1B, seq 16384) and 12.3 B (Llama-3.1-8B, seq 4096) per
+   * element per added sample — layer inputs included. The earlier 10 left out the slice's copy.
+   */
+  logitBytes: 12,
+  /** Headroom kept free when deciding "fits" on the host and NVMe (the GPU's margin is the memory error band: fit.ts). */
   hostHeadroom: 0.05,
   nvmeHeadroom: 0.1,
 } as const;
@@ -57,7 +64,12 @@ export function layerActivationBytesPerToken(m: ModelArch): number {
 
 export interface ActivationBytes {
   total: number;
+  /** Everything but the logits: the checkpointed block inputs (or all blocks' activations) + embeddings. */
   layers: number;
+  /** Checkpointing: what lives through the whole backward (each block's input + embeddings); without it, all of `layers`. */
+  kept: number;
+  /** Checkpointing: one block's activations, recomputed in backward (0 without). */
+  recompute: number;
   logits: number;
 }
 
@@ -68,7 +80,47 @@ export function activationBytes(m: ModelArch, w: Pick<Workload, 'seqLen' | 'micr
   const layers = w.activationCheckpointing ? m.numLayers * 2 * m.hiddenSize * tokens + perLayer : m.numLayers * perLayer;
   const embeddings = 2 * m.hiddenSize * tokens;
   const logits = MEMORY_CONSTANTS.logitBytes * m.vocabSize * tokens;
-  return { total: layers + embeddings + logits, layers: layers + embeddings, logits };
+  const recompute = w.activationCheckpointing ? perLayer : 0;
+  return { total: layers + embeddings + logits, layers: layers + embeddings, kept: layers + embeddings - recompute, recompute, logits };
+}
+
+/**
+ * GPU model states of DeepSpeed ZeRO without offload, by what DeepSpeed 0.19 allocates (bf16 training,
+ * Adam), per GPU. The estimators' 18 B/param (ZeRO-3) and 2 + 18/G (ZeRO-2) count an fp32 gradient of
+ * every parameter for the whole step; 0.19 keeps the optimizer's fp32 gradient for one sub-group at a
+ * time (stage3.py initialize_optimizer_states: one buffer of the largest sub-group) and, in stage 1/2,
+ * the fp32 gradient partition only inside step(). Issue 25's H200 probes: Llama-3.1-8B ZeRO-3 held
+ * 120.5 GiB allocated between steps (16.1 B/param), Llama-3.2-1B ZeRO-2 16.2 GiB (14.1 B/param).
+ *   ZeRO-3: bf16 parameter partition 2P/G, fp32 master + Adam m, v 12P/G, bf16 gradient partition 2P/G
+ *           (grad_partitions_flat_buffer), one fp32 sub-group gradient 4·min(sub_group_size, P/G), and the
+ *           gathered layer + its prefetch (the estimator's 4 B × largest layer).
+ *   ZeRO-1/2: whole bf16 parameters 2P, fp32 master + m + v 12P/G, bf16 gradients (ZeRO-2: the partition
+ *           2P/G; ZeRO-1: all of them, 2P), and in step() the fp32 gradient partition 4P/G — a phase of its
+ *           own, after backward has freed the activations: only what exceeds them counts.
+ */
+export function zeroStatesWithoutOffload(stage: number, p: ParamCount, G: number, knobs: ThroughputKnobs): { states: Record<string, number>; backwardGradients: number; stepGradients: number } {
+  const P = p.total;
+  const perRank = P / G;
+  if (stage === 3) {
+    const subGroup = Math.min(knobs.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size, perRank);
+    return {
+      states: {
+        paramsBf16: Math.round(2 * perRank),
+        optimizerStates: Math.round(12 * perRank),
+        gradientsBf16: Math.round(2 * perRank),
+        fp32SubGroupGradient: Math.round(4 * subGroup),
+        gatheredLayer: 4 * p.largestLayer,
+      },
+      backwardGradients: 0,
+      stepGradients: 0,
+    };
+  }
+  const grads = Math.round(stage === 1 ? 2 * P : 2 * perRank);
+  return {
+    states: { paramsBf16: Math.round(2 * P), optimizerStates: Math.round(12 * perRank) },
+    backwardGradients: grads,
+    stepGradients: grads + Math.round(4 * perRank),
+  };
 }
 
 /** DeepSpeed's estimator for the strategy (FSDP2 CPU offload: the equivalent ZeRO-3 with optimizer + param offload). */
@@ -106,17 +158,38 @@ export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w
   const perNodeParams = P / w.nodes;
   const r = cpuRatio(s, knobs, P / G);
 
-  const gpuTerms: Record<string, number> = { modelStates: states.gpuBytes, activations: act.layers, logits: act.logits };
-  if (s.engine === 'deepspeed' && s.stage === 1) gpuTerms.stage1FullGradients = Math.round(2 * P * (1 - 1 / G));
+  // GPU, phase by phase: what stays allocated all step (static), then the largest of three phases —
+  // the loss (kept activations + logits at the loss), backward (kept activations + one block's
+  // recompute + gradients as they are produced + the reduce/gather buckets) and the optimizer step
+  // (ZeRO-1/2: the bf16 gradients and the fp32 gradient partition, activations gone).
+  const gpuTerms: Record<string, number> = {};
+  const noOffload = s.engine === 'deepspeed' && s.offloadOptimizer === 'none' && s.offloadParam === 'none';
+  let backwardGradients = 0;
+  let stepGradients = 0;
+  if (noOffload) {
+    const z = zeroStatesWithoutOffload(s.stage, p, G, knobs);
+    Object.assign(gpuTerms, z.states);
+    [backwardGradients, stepGradients] = [z.backwardGradients, z.stepGradients];
+  } else gpuTerms.modelStates = states.gpuBytes;
   // ratio < 1 (ZeRO-3 CPU offload, SuperOffload): fp32 master, Adam m, v and the fp32 gradient of the GPU share stay on the GPU
   if (s.engine === 'deepspeed' && s.stage === 3 && s.offloadOptimizer === 'cpu' && r < 1) gpuTerms.gpuOptimizerShare = Math.round(((1 - r) * 16 * P) / G);
-  // bf16 reduce bucket + fp32 reduction copy; stage 1/2 also an all-gather bucket of the same size;
-  // stage 3 a prefetch bucket (5e7 elements, bf16) for the parameter all-gathers; overlap_comm a second reduce bucket.
-  gpuTerms.commBuffers =
-    s.engine === 'fsdp2' ? 2 * (2 * p.perLayer) : (s.stage === 3 ? 6 * bucket + 2 * 5e7 : 8 * bucket) + (knobs.overlapComm ? 2 * bucket : 0);
   if (s.engine === 'fsdp2' && knobs.reshardAfterForward === false) gpuTerms.unshardedParams = Math.round(2 * P * (1 - 1 / G));
-  gpuTerms.framework = Math.round(MEMORY_CONSTANTS.gpuFrameworkBytes + MEMORY_CONSTANTS.gpuFragmentation * (states.gpuBytes + act.total));
-  gpuTerms.allocatorSlack = Math.round(MEMORY_CONSTANTS.gpuTransientSlack * act.total);
+  // Stage 1/2: bf16 reduce bucket + fp32 reduction copy + an all-gather bucket of the same size. Stage 3
+  // without offload: the contiguous-gradients bucket (bf16) and the parameter prefetch bucket (5e7 bf16);
+  // with offload the estimator's figure above already holds the bucket it knew (kept as calibrated).
+  // overlap_comm adds a second reduce bucket. FSDP2: a layer's gathered parameters and gradients. (FSDP2
+  // follows the same phases: additive, its H200 runs were over by 7–12% once the logits counted 12 B.)
+  const comm =
+    s.engine === 'fsdp2'
+      ? 2 * (2 * p.perLayer)
+      : (s.stage === 3 ? (noOffload ? 2 * bucket + 2 * 5e7 : 6 * bucket + 2 * 5e7) : 8 * bucket) + (knobs.overlapComm ? 2 * bucket : 0);
+  gpuTerms.activations = act.kept;
+  const phases = { 'phase:loss': act.logits, 'phase:backward': act.recompute + backwardGradients + comm, 'phase:step': stepGradients - act.kept };
+  const [phase, phaseBytes] = Object.entries(phases).sort((a, b) => b[1] - a[1])[0];
+  gpuTerms[phase] = Math.max(0, Math.round(phaseBytes));
+  const allocatedTerms = Object.values(gpuTerms).reduce((a, b) => a + b, 0);
+  gpuTerms.allocatorBlock = Math.round(MEMORY_CONSTANTS.allocatorBlockBytesPerLogit * m.vocabSize * w.seqLen * w.microBatch);
+  gpuTerms.framework = Math.round(MEMORY_CONSTANTS.gpuFrameworkBytes);
 
   const hostTerms: Record<string, number> = {};
   const nvmeTerms: Record<string, number> = {};
@@ -152,6 +225,7 @@ export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w
   const sum = (t: Record<string, number>) => Object.values(t).reduce((a, b) => a + b, 0);
   return {
     gpuBytes: Math.round(sum(gpuTerms)),
+    gpuAllocatedBytes: Math.round(allocatedTerms),
     hostBytes: Math.round(sum(hostTerms)),
     nvmeBytes: Math.round(sum(nvmeTerms)),
     modelStates: states,

@@ -17,7 +17,8 @@ import type {
 } from '../../contract';
 import { strategyLabel } from '../../contract/charts/labels';
 import { DEFAULT_CPUADAM_CORES_PERC, effectiveGradientClipping, generateConfig, resolveKnobs } from './ds-config';
-import { checkFit, fitsQuick, memoryShortfall } from './fit';
+import { checkFit, fitsQuick, memoryShortfall, type FitVerdict } from './fit';
+import { bandFor, measuredFit, type MemoryEvidence } from './memory-evidence';
 import { normalizeMeasurements, type TunerMeasurements } from './measurements';
 import { estimateMemory } from './memory';
 import { resolveModel } from './models';
@@ -40,6 +41,22 @@ export interface PlanOptions {
   scenario?: string | null;
   /** Restrict to these strategies (default: all). */
   strategies?: string[];
+  /** What this machine kind's runs say about memory: measured fits and OOMs, the model's error per strategy (memory-evidence.ts). */
+  memory?: MemoryEvidence;
+}
+
+/** The verdict's margin and what measured it, for the plan's row. */
+function fitDetail(fit: FitVerdict): StrategyPlan['fit'] {
+  const band = fit.band ?? { relative: 0, source: 'uncalibrated' as const, runs: 0 };
+  const m = fit.measured;
+  return {
+    verdict: fit.verdict,
+    gpuBandBytes: Math.round(fit.gpuBandBytes),
+    bandRelative: band.relative,
+    bandSource: band.source,
+    bandRuns: band.runs,
+    measured: m ? { runId: m.point.runId, outcome: m.outcome, microBatch: m.point.workload.microBatch, peakGpuBytes: m.point.peakGpuBytes } : null,
+  };
 }
 
 
@@ -61,11 +78,11 @@ export function chooseCpuadamCoresPerc(hw: HardwareProfile, gpusPerNode: number,
 }
 
 
-function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors, searched?: Knobs): Omit<StrategyPlan, 'spec' | 'knobReasons'> & { spec?: StrategyPlan['spec']; knobReasons?: string[] } {
+function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors, searched?: Knobs, evidence?: MemoryEvidence): Omit<StrategyPlan, 'spec' | 'knobReasons'> & { spec?: StrategyPlan['spec']; knobReasons?: string[] } {
   // the strategy's row: the form's micro batch with the knobs its search chose (the spec adds the searched micro batch)
   const knobs: Knobs = { cpuadamCoresPerc: perc, ...searched };
   const memory = estimateMemory(s, model, params, w, true, knobs);
-  const fit = checkFit(s, memory, w, machine, hw);
+  const fit = checkFit(s, memory, w, machine, hw, { band: bandFor(evidence, s.id), measured: measuredFit(evidence, s.id, w, knobs) });
   const predicted = predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: knobs.cpuadamCoresPerc ?? perc, knobs }, factors);
   const config = generateConfig(s, w, knobs);
   const validation = s.engine === 'deepspeed' ? validateDsConfig(config, w) : validateFsdpBlock(config);
@@ -83,6 +100,7 @@ function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Wo
       fits: fit.fits,
       reason: fit.reason,
       limitedBy: fit.limitedBy,
+      fit: fitDetail(fit),
       memory,
       predicted,
       config,
@@ -127,6 +145,10 @@ interface Candidate {
   why?: string[];
   /** The accumulation the search chose (keeping a global batch), else the workload's. */
   gradAccum?: number;
+  /** The search's fastest configuration at the edge of memory, where faster than this one. */
+  edge?: { microBatch: number; gradAccum: number; knobs: Knobs; predicted: Prediction } | null;
+  /** Nothing of this strategy fits for sure: only its edge is worth a trial, it is no pick. */
+  edgeOnly?: boolean;
 }
 
 /** Memory + fit + prediction only (no config, no validation): the micro-batch search runs this many times. */
@@ -136,17 +158,29 @@ function quick(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workl
   return { id: s.id, label: strategyLabel(s.id), microBatch: w.microBatch, predicted: predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: perc }, factors) };
 }
 
-function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, calibration?: Record<string, EfficiencyFactors>, bestOf?: Map<string, Candidate>): Recommendation | null {
+function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, calibration?: Record<string, EfficiencyFactors>, bestOf?: Map<string, Candidate>, evidence?: MemoryEvidence): Recommendation | null {
   const bests: Candidate[] = [];
   for (const s of all) {
     let best: Candidate | null = null;
     if (hw.gpuCount === 0) best = quick(s, model, params, w, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*']);
     else {
       // micro batch and offload knobs together (search.ts); the user's cpuadam_cores_perc stays as given
-      const found = searchStrategy(s, model, params, w, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*'], w.cpuadamCoresPerc);
-      if (found) best = { id: s.id, label: strategyLabel(s.id), microBatch: found.microBatch, gradAccum: found.gradAccum, predicted: found.predicted, knobs: found.knobs as Knobs, why: found.why };
+      const found = searchStrategy(s, model, params, w, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*'], w.cpuadamCoresPerc, evidence);
+      if (found)
+        best = {
+          id: s.id,
+          label: strategyLabel(s.id),
+          microBatch: found.microBatch,
+          gradAccum: found.gradAccum,
+          predicted: found.predicted,
+          knobs: found.knobs as Knobs,
+          why: found.why,
+          edge: found.edge ? { ...found.edge, knobs: found.edge.knobs as Knobs } : null,
+          edgeOnly: found.fitsNone ?? false,
+        };
     }
-    if (best) bests.push(best);
+    // a pick fits for sure (issue 25: nothing within its memory error of a limit unless measured there)
+    if (best && !best.edgeOnly) bests.push(best);
     if (best) bestOf?.set(s.id, best);
   }
   if (bests.length === 0) return null;
@@ -224,6 +258,14 @@ export function speedSourcesNote(sources: Record<string, string>): string {
   return `Speed figures from: ${Object.entries(sources).map(([k, v]) => `${SOURCE_WORDS[k] ?? k} — ${sourceWords(v)}`).join('; ')}.`;
 }
 
+/** One line for the plan's notes: which runs the memory verdicts stand on. */
+function memoryEvidenceNote(e: MemoryEvidence | undefined): string {
+  if (!e || e.points.length === 0) return `GPU memory verdicts: uncalibrated, ±${((e?.uncalibrated.relative ?? 0.1) * 100).toFixed(0)}% — no runs of this machine kind to measure the memory model on.`;
+  const ooms = e.points.filter((p) => p.outcome !== 'fits').length;
+  const bands = Object.entries(e.bands).map(([id, b]) => `${strategyLabel(id)} ±${(b.relative * 100).toFixed(0)}% (${b.runs})`);
+  return `GPU memory verdicts: ${e.points.length - ooms} completed and ${ooms} out-of-memory run(s) of this machine kind; the model's worst error per strategy: ${bands.join(', ') || 'none measured'}; strategies without runs ±${(e.uncalibrated.relative * 100).toFixed(0)}% (uncalibrated).`;
+}
+
 /** Whether any speed figure of the profile was measured on the machine (a spec's prediction says so). */
 function anyMeasured(hw: HardwareProfile): boolean {
   return Object.values(hw.sources).some((v) => v === 'measured');
@@ -239,10 +281,11 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
   const perc = workload.cpuadamCoresPerc ?? chooseCpuadamCoresPerc(hw, workload.gpus, !!measurements?.cpuAdam?.length, measurements?.recommendedCoresPerc);
   const strategies = options.strategies ? options.strategies.map(strategyById) : catalog().strategies;
   const bestOf = new Map<string, Candidate>();
-  const recommended = recommend(strategies, model, params, workload, options.machine, hw, perc, options.calibration, bestOf);
-  const plans = strategies.map((s) => evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*'], bestOf.get(s.id)?.knobs));
+  const recommended = recommend(strategies, model, params, workload, options.machine, hw, perc, options.calibration, bestOf, options.memory);
+  const plans = strategies.map((s) => evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*'], bestOf.get(s.id)?.knobs, options.memory));
   const notes = [
-    'Memory: DeepSpeed estimator model states (factor 1.5, zero_init) + activations + buffers + framework overhead; GPU per GPU, host and NVMe per node (docs/tuner-model.md).',
+    'Memory: what DeepSpeed 0.19 / FSDP2 allocate, by phase (ZeRO without offload: bf16 parameters, fp32 master + Adam states, gradient partitions, one fp32 sub-group gradient; offload: DeepSpeed\'s estimator + the GPU share) + activations + logits + buffers, the allocator\'s free block and the CUDA context; GPU per GPU, host and NVMe per node. A GPU verdict carries the model\'s measured error as a band: within it, "at the edge" — a trial decides (docs/tuner-model.md).',
+    memoryEvidenceNote(options.memory),
     speedSourcesNote(hw.sources),
   ];
   if (options.machineSource === 'catalogued') notes.push('The machine is catalogued (a synthetic description), not detected.');
@@ -251,8 +294,18 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
   // nothing was searched for real, the form's values run).
   for (const [i, s] of strategies.entries())
     plans[i].knobReasons = (hw.gpuCount ? bestOf.get(s.id)?.why : undefined) ?? [];
-  for (const [i, s] of strategies.entries())
-    plans[i].spec = planSpec(s, model, params, workload, hw.gpuCount ? (bestOf.get(s.id) ?? null) : null, plans[i], { cpuadamCoresPerc: perc }, measured);
+  for (const [i, s] of strategies.entries()) {
+    const best = hw.gpuCount ? (bestOf.get(s.id) ?? null) : null;
+    plans[i].spec = planSpec(s, model, params, workload, best && !best.edgeOnly ? best : null, plans[i], { cpuadamCoresPerc: perc }, measured);
+    const edge = best?.edge;
+    plans[i].edge = edge
+      ? {
+          microBatch: edge.microBatch,
+          reason: `micro ${edge.microBatch} is predicted ${best.edgeOnly ? `at ${edge.predicted.tflopsPerGpu.toFixed(0)} TFLOPS/GPU, but nothing of this strategy fits for sure` : `${((edge.predicted.tokensPerSecond / best.predicted.tokensPerSecond - 1) * 100).toFixed(0)}% faster than micro ${best.microBatch}`} — at the edge of GPU memory, within the model's error: a short trial decides`,
+          spec: planSpec(s, model, params, workload, edge, plans[i], { cpuadamCoresPerc: perc }, measured),
+        }
+      : null;
+  }
   return {
     params: params.total,
     largestLayerParams: params.largestLayer,

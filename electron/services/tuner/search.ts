@@ -6,8 +6,9 @@
 // wins, and each chosen knob comes with the reason it was chosen.
 import type { HardwareProfile, Machine, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
 import { SEED_ZERO_KEYS, SUPER_OFFLOAD_RATIO } from './ds-config';
-import { fitsQuick } from './fit';
+import { fitClass, type FitClass } from './fit';
 import { estimateMemory } from './memory';
+import { bandFor, measuredFit, type MemoryEvidence } from './memory-evidence';
 import type { ParamCount } from './params';
 import { cpuAdamRate } from './profile';
 import { cpuRatio, phaseTimes, predictFrom, stepSecondsOnly, THROUGHPUT_CONSTANTS, tokensPerSecondOf, type EfficiencyFactors, type ThroughputKnobs } from './throughput';
@@ -26,6 +27,11 @@ export interface SearchResult {
   why: string[];
   /** Configurations tried (fit or not). */
   tried: number;
+  /** The fastest configuration at the edge of memory (within the model's error of a limit), where it is
+   *  predicted faster than the pick: the pick never sits there unmeasured, a short trial can. */
+  edge: { microBatch: number; gradAccum: number; knobs: ThroughputKnobs; predicted: Prediction } | null;
+  /** Nothing fits for sure: the result is the edge configuration itself, no pick. */
+  fitsNone?: boolean;
 }
 
 const tps = (p: Prediction) => p.tokensPerSecond;
@@ -129,6 +135,7 @@ export function searchStrategy(
   perc: number,
   factors: EfficiencyFactors | undefined,
   fixedPerc?: number,
+  evidence?: MemoryEvidence,
 ): SearchResult | null {
   // with a global batch to keep, micro batches that divide its per-GPU share, accumulation making up the rest
   const perGpu = w.globalBatch ? w.globalBatch / (w.gpus * w.nodes) : null;
@@ -140,31 +147,42 @@ export function searchStrategy(
   const micros = shapes.map(([m]) => m);
   const accumOf = new Map(shapes);
   const { base, axes } = knobAxes(s, w, hw, machine, fixedPerc);
-  let best: { microBatch: number; knobs: ThroughputKnobs; rate: number } | null = null;
+  let best: { microBatch: number; knobs: ThroughputKnobs; rate: number } | null = null as { microBatch: number; knobs: ThroughputKnobs; rate: number } | null;
   let tried = 0;
   // best tokens/s seen with one knob held at a value: what the winner is compared with in its reasons
   const alternatives = new Map<string, number>();
-  const fitCache = new Map<string, boolean>();
-  // tokens/s of one candidate, or null when it does not fit (the full Prediction is built for the winner only)
+  const fitCache = new Map<string, FitClass>();
+  const band = bandFor(evidence, s.id);
+  let bestEdge: { microBatch: number; knobs: ThroughputKnobs; rate: number } | null = null;
+  // tokens/s of one candidate that fits, or null when it does not (the full Prediction is built for the
+  // winner only); a candidate at the edge is kept aside as bestEdge and counts as not fitting here
   const evaluate = (wm: Workload, knobs: ThroughputKnobs): number | null => {
     tried++;
-    // memory does not depend on the cores split: one estimate per memory-relevant setting
+    // memory does not depend on the cores split: one verdict per memory-relevant setting
     const memKey = `${wm.microBatch}|${wm.gradAccum}|${knobs.ratio}|${knobs.subGroupSize}|${knobs.overlapComm}|${knobs.reshardAfterForward}|${knobs.reduceBucketSize}`;
-    let fits = fitCache.get(memKey);
-    if (fits === undefined) fitCache.set(memKey, (fits = fitsQuick(s, estimateMemory(s, model, params, wm, false, knobs), wm, machine, hw)));
-    if (!fits) return null;
+    let cls = fitCache.get(memKey);
+    if (cls === undefined)
+      fitCache.set(memKey, (cls = fitClass(s, estimateMemory(s, model, params, wm, false, knobs), wm, machine, hw, { band, measured: measuredFit(evidence, s.id, wm, knobs) })));
+    if (cls === 'does-not-fit') return null;
     const x = { strategy: s, model, params, workload: wm, profile: hw, cpuadamCoresPerc: knobs.cpuadamCoresPerc ?? perc, knobs };
     const rate = tokensPerSecondOf(wm, stepSecondsOnly(phaseTimes(x), factors));
+    if (cls === 'edge') {
+      if (!bestEdge || rate > bestEdge.rate) bestEdge = { microBatch: wm.microBatch, knobs, rate };
+      return null;
+    }
     const note = (id: string) => alternatives.set(id, Math.max(alternatives.get(id) ?? 0, rate));
     note(`micro=${wm.microBatch}`);
     for (const key in knobs) note(`${key}=${(knobs as Record<string, unknown>)[key]}`);
     return rate;
   };
   let start = { ...base };
-  for (const micro of micros) {
+  // one micro batch: coordinate descent over the knobs — each knob in turn takes its best value, from
+  // the defaults and from the previous micro batch's best (warm start); another round only while a
+  // round changes something. Returns whether anything fitted, and whether anything was at the edge.
+  const tryMicro = (micro: number): { fits: boolean; edge: boolean } => {
     const wm = { ...w, microBatch: micro, gradAccum: accumOf.get(micro) ?? w.gradAccum };
-    // coordinate descent: each knob in turn takes its best value, from the defaults and from the
-    // previous micro batch's best (warm start); another round only while a round changes something
+    const edgeBefore = bestEdge;
+    const edgesBefore = [...fitCache.values()].filter((c) => c === 'edge').length;
     let knobs = { ...start };
     let current = evaluate(wm, knobs);
     if (!current && start !== base) [knobs, current] = [{ ...base }, evaluate(wm, base)];
@@ -178,14 +196,56 @@ export function searchStrategy(
           if (p !== null && (current === null || p > current * MIN_GAIN)) [knobs, current, changed] = [next, p, true];
         }
     }
-    if (current === null) break; // memory grows with the micro batch: larger ones will not fit either
+    const edge = bestEdge !== edgeBefore || [...fitCache.values()].filter((c) => c === 'edge').length > edgesBefore;
+    if (current === null) return { fits: false, edge };
     start = knobs;
     if (!best || current > best.rate * MIN_GAIN) best = { microBatch: micro, knobs, rate: current };
+    return { fits: true, edge };
+  };
+  let lastFit: number | null = null;
+  let firstNotFit: number | null = null;
+  let lastAlive: number | null = null;
+  let firstDead: number | null = null;
+  for (const micro of micros) {
+    const r = tryMicro(micro);
+    if (r.fits) lastFit = micro;
+    else firstNotFit ??= micro;
+    if (r.fits || r.edge) lastAlive = micro;
+    else {
+      // memory grows with the micro batch: past a micro batch where nothing even reaches the edge, nothing will
+      firstDead = micro;
+      break;
+    }
   }
-  if (!best) return null;
-  const wm = { ...w, microBatch: best.microBatch, gradAccum: accumOf.get(best.microBatch) ?? w.gradAccum };
-  const predicted = predictFrom({ strategy: s, model, params, workload: wm, profile: hw, cpuadamCoresPerc: best.knobs.cpuadamCoresPerc ?? perc, knobs: best.knobs }, factors);
-  const result: SearchResult = { microBatch: best.microBatch, gradAccum: wm.gradAccum, knobs: best.knobs, predicted, why: [], tried };
+  // The ladder doubles; the boundary lies between two of its rungs (Llama-3.2-1B at seq 16384 on an
+  // H200: micro 3 fits, 4 runs out). Bisect between the last rung that fitted and the first that did
+  // not, and between the last at the edge and the first past it — free micro batches only (a global
+  // batch fixes the splits).
+  const bisect = (lo: number | null, hi: number | null, alive: (r: { fits: boolean; edge: boolean }) => boolean) => {
+    if (perGpu || lo === null || hi === null) return;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (alive(tryMicro(mid))) lo = mid;
+      else hi = mid;
+    }
+  };
+  if (firstNotFit !== null && (lastFit === null || firstNotFit > lastFit)) bisect(lastFit, firstNotFit, (r) => r.fits);
+  bisect(lastAlive, firstDead, (r) => r.fits || r.edge);
+  const edgeOut = (): SearchResult['edge'] => {
+    const e = bestEdge as { microBatch: number; knobs: ThroughputKnobs; rate: number } | null;
+    if (!e || (best && e.rate <= (best as { rate: number }).rate * MIN_GAIN)) return null;
+    const we = { ...w, microBatch: e.microBatch, gradAccum: accumOf.get(e.microBatch) ?? w.gradAccum };
+    return { microBatch: e.microBatch, gradAccum: we.gradAccum, knobs: e.knobs, predicted: predictFrom({ strategy: s, model, params, workload: we, profile: hw, cpuadamCoresPerc: e.knobs.cpuadamCoresPerc ?? perc, knobs: e.knobs }, factors) };
+  };
+  if (!best) {
+    const edge = edgeOut();
+    // nothing fits for sure, but something sits at the edge: no pick, a trial to make
+    return edge ? { microBatch: edge.microBatch, gradAccum: edge.gradAccum, knobs: edge.knobs, predicted: edge.predicted, why: [], tried, edge, fitsNone: true } : null;
+  }
+  const found = best as { microBatch: number; knobs: ThroughputKnobs; rate: number };
+  const wm = { ...w, microBatch: found.microBatch, gradAccum: accumOf.get(found.microBatch) ?? w.gradAccum };
+  const predicted = predictFrom({ strategy: s, model, params, workload: wm, profile: hw, cpuadamCoresPerc: found.knobs.cpuadamCoresPerc ?? perc, knobs: found.knobs }, factors);
+  const result: SearchResult = { microBatch: found.microBatch, gradAccum: wm.gradAccum, knobs: found.knobs, predicted, why: [], tried, edge: edgeOut() };
   result.why = explain(s, result, w, hw, machine, alternatives, params.total / (w.gpus * w.nodes));
   return result;
 }

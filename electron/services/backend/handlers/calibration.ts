@@ -8,7 +8,21 @@
 // and its notes say whose figures and runs they are.
 import { MachineSchema, type Machine } from '../../../contract';
 import { loadMeasurementFor, machineKindWords, sameMachineKind } from '../../hardware';
-import { buildProfile, calibrationNote, calibrationTable, fitCalibration, normalizeMeasurements, sampleFromRun, type CalibrationResult, type CalibrationSample, type EfficiencyFactors } from '../../tuner';
+import {
+  buildProfile,
+  calibrationNote,
+  calibrationTable,
+  fitCalibration,
+  memoryEvidence,
+  normalizeMeasurements,
+  pointFromRun,
+  sampleFromRun,
+  type CalibrationResult,
+  type CalibrationSample,
+  type EfficiencyFactors,
+  type MemoryEvidence,
+  type MemoryPoint,
+} from '../../tuner';
 import type { HistoryStore } from '../../history';
 
 const MAX_RUNS = 200;
@@ -125,6 +139,29 @@ export function calibrate(history: HistoryStore, machine: Machine, measurements:
   }
 }
 
+/**
+ * The memory evidence of a machine: its runs and those of its kind that completed (with their peak) or
+ * ran out of memory — boundary points — and the memory model's error measured on them. A GPU-less
+ * machine has none (CPU smoke runs say nothing about GPU memory).
+ */
+export function memoryEvidenceFor(history: HistoryStore, machine: Machine, source: CalibrationSource): MemoryEvidence | undefined {
+  if (machine.gpus.length === 0) return undefined;
+  const points: MemoryPoint[] = [];
+  try {
+    for (const machineId of source.machineIds)
+      for (const status of ['completed', 'failed'] as const)
+        for (const run of history.listRuns({ machineId, status, limit: MAX_RUNS }).runs) {
+          if (status === 'failed' && run.errorClass !== 'cuda_oom' && run.errorClass !== 'host_oom') continue;
+          const detail = history.getRun(run.id, 0);
+          const point = pointFromRun({ runId: run.id, strategy: run.strategy, spec: detail?.spec, config: detail?.config, model: run.model, status: run.status, errorClass: run.errorClass, peakGpuBytes: run.peakGpuBytes, peakHostBytes: run.peakHostBytes });
+          if (point) points.push(point);
+        }
+    return memoryEvidence(points);
+  } catch {
+    return undefined; // an unreadable history only loses the evidence: the model's verdicts stand, uncalibrated
+  }
+}
+
 export interface MachineCalibration {
   measurements: unknown;
   calibration: Record<string, EfficiencyFactors> | undefined;
@@ -132,6 +169,7 @@ export interface MachineCalibration {
   notes: string[];
   /** The machines whose runs count for this one: itself and those of its kind. */
   runMachineIds: string[];
+  memory: MemoryEvidence | undefined;
 }
 
 /** Everything a plan for `machine` needs from this data folder: its measurements, its calibration, and the notes saying which. */
@@ -154,5 +192,5 @@ export function forMachine(dataDir: string, history: HistoryStore, machine: Mach
   if (fit) notes.push(calibrationNote(fit, where));
   else if (machine.gpus.length === 0) notes.push('Not calibrated: this machine has no GPU, and CPU smoke runs say nothing about GPU speed.');
   else notes.push(`Not calibrated: fewer than ${MIN_CALIBRATION_RUNS} completed runs of machine ${machine.machineId} in history.`);
-  return { measurements: figures.measurements, calibration: fit ? calibrationTable(fit) : undefined, fit, notes, runMachineIds: source.machineIds };
+  return { measurements: figures.measurements, calibration: fit ? calibrationTable(fit) : undefined, fit, notes, runMachineIds: source.machineIds, memory: memoryEvidenceFor(history, machine, source) };
 }

@@ -48,6 +48,7 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
         detect,
         measurements: own?.measurements,
         calibration: own?.calibration,
+        memory: own?.memory,
       });
       if (own) plan.notes.push(...own.notes);
       if (own && target) {

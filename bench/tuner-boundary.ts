@@ -1,0 +1,127 @@
+// Issue 25's figures: is the plan right at the memory boundary, and does its pick stand? Over every
+// sample run in resources/samples (*.runs.json: completed runs with their peak, and out-of-memory runs
+// — boundary points), per model × sequence length ("workload"), with that workload's own runs held out:
+//   - GPU memory: predicted peak allocated vs measured (torch max_memory_allocated), per strategy, both
+//     signs; nothing about memory is fitted from runs, so every row is a test figure;
+//   - verdicts, both sides: a run that completed must not be called "does not fit", an OOM run must not
+//     be called "fits" — judged by the model with the band measured on the *other* workloads' runs;
+//   - the pick: the plan for the workload (its runs held out of calibration and memory evidence) against
+//     the best measured configuration of that workload, same machine kind.
+// `npx tsx bench/tuner-boundary.ts` prints a table and BENCH figures.
+import fs from 'node:fs';
+import path from 'node:path';
+import { MachineSchema, type Machine } from '../electron/contract';
+import {
+  bandFor,
+  calibrationTable,
+  checkFit,
+  countParams,
+  estimateMemory,
+  fitCalibration,
+  gpuMemoryError,
+  memoryEvidence,
+  normalizeMeasurements,
+  planWorkload,
+  pointFromRun,
+  resolveModel,
+  sampleFromRun,
+  buildProfile,
+  strategyById,
+  type CalibrationSample,
+  type MemoryPoint,
+} from '../electron/services/tuner';
+import { reportFigure } from './figure';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const samplesDir = path.join(root, 'resources', 'samples');
+const hostDir = path.join(root, 'tests', 'fixtures', 'hosts', 'h200-sxm-x86');
+const measurements = JSON.parse(fs.readFileSync(path.join(hostDir, 'native-measure.json'), 'utf8'));
+const kindMachine: Machine = MachineSchema.parse(JSON.parse(fs.readFileSync(path.join(hostDir, 'machine.json'), 'utf8')));
+
+interface Row {
+  run: { id: string; strategy: string; status: string; error_class: string | null; step_seconds: number | null; tokens_per_second: number | null; tflops_per_gpu: number | null; peak_gpu_bytes: number | null; peak_host_bytes: number | null; model: string | null };
+  details: { spec?: unknown; config?: unknown };
+  snapshot?: { body?: unknown } | null;
+}
+
+const points: MemoryPoint[] = [];
+const samples: CalibrationSample[] = [];
+const speed = new Map<string, number>(); // runId → tokens/s
+for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.json'))) {
+  for (const r of (JSON.parse(fs.readFileSync(path.join(samplesDir, file), 'utf8')) as { runs: Row[] }).runs) {
+    const machine = MachineSchema.safeParse(r.snapshot?.body);
+    if (!machine.success || machine.data.gpus.length === 0) continue;
+    const p = pointFromRun({ runId: r.run.id, strategy: r.run.strategy, spec: r.details.spec, config: r.details.config, model: r.run.model, status: r.run.status, errorClass: r.run.error_class, peakGpuBytes: r.run.peak_gpu_bytes, peakHostBytes: r.run.peak_host_bytes });
+    if (p) points.push(p);
+    const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurements));
+    const s = sampleFromRun({ runId: r.run.id, strategy: r.run.strategy, stepSeconds: r.run.step_seconds, spec: r.details.spec, config: r.details.config, model: r.run.model }, profile);
+    if (s) samples.push(s);
+    if (r.run.status === 'completed' && r.run.tokens_per_second) speed.set(r.run.id, r.run.tokens_per_second);
+  }
+}
+const workloadOf = (p: { workload: { model: string; seqLen: number } }) => `${p.workload.model} s${p.workload.seqLen}`;
+const workloads = [...new Set(points.map(workloadOf))].sort();
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+const GiB = 2 ** 30;
+
+// --- GPU memory error per run and the verdicts, each workload held out of the evidence ---
+console.log(`${'run'.padEnd(44)} ${'measured'.padStart(9)} ${'model'.padStart(9)} ${'error'.padStart(7)}  verdict (band from the other workloads' runs)`);
+const errors = new Map<string, number[]>(); // strategy → signed errors
+let wrongNo = 0;
+let wrongYes = 0;
+let judged = 0;
+for (const wl of workloads) {
+  const others = memoryEvidence(points.filter((p) => workloadOf(p) !== wl));
+  for (const p of points.filter((q) => workloadOf(q) === wl)) {
+    const s = strategyById(p.strategyId);
+    const model = resolveModel(p.workload.model);
+    const mem = estimateMemory(s, model, countParams(model), p.workload, false, p.knobs);
+    const verdict = checkFit(s, mem, p.workload, kindMachine, buildProfile(kindMachine, 'file', normalizeMeasurements(measurements)), { band: bandFor(others, p.strategyId), measured: null });
+    const e = gpuMemoryError(p);
+    if (e !== null) errors.set(p.strategyId, [...(errors.get(p.strategyId) ?? []), e]);
+    judged++;
+    const wrong = (p.outcome === 'fits' && verdict.verdict === 'does-not-fit' && verdict.limitedBy === 'gpu-memory') || (p.outcome !== 'fits' && verdict.verdict === 'fits');
+    if (wrong && p.outcome === 'fits') wrongNo++;
+    if (wrong && p.outcome !== 'fits') wrongYes++;
+    const measured = p.outcome === 'fits' ? `${((p.peakGpuBytes ?? 0) / GiB).toFixed(1)}` : p.outcome;
+    console.log(`${p.runId.padEnd(44)} ${measured.padStart(9)} ${(((mem.gpuAllocatedBytes ?? mem.gpuBytes) / GiB).toFixed(1)).padStart(9)} ${(e === null ? '' : pct(e)).padStart(7)}  ${verdict.verdict}${wrong ? '  ← WRONG' : ''} (need ${(mem.gpuBytes / GiB).toFixed(1)} ± ${(verdict.gpuBandBytes / GiB).toFixed(1)} GiB)`);
+  }
+}
+console.log('');
+for (const [id, es] of errors) console.log(`${id.padEnd(20)} runs ${String(es.length).padStart(2)}  GPU peak allocated error: worst over ${pct(Math.max(...es))}, worst under ${pct(Math.min(...es))}`);
+const allErr = [...errors.values()].flat();
+const worstAbs = Math.max(...allErr.map(Math.abs));
+reportFigure({ id: 'boundary-gpu-memory-error-worst', label: `GPU memory: worst |predicted − measured peak allocated| over ${allErr.length} completed sample runs (nothing fitted from them)`, value: worstAbs * 100, unit: '%', goal: '≤ 8 %', ok: worstAbs <= 0.08 });
+const worstUnder = Math.min(...allErr);
+reportFigure({ id: 'boundary-gpu-memory-under-worst', label: 'GPU memory: worst under-estimate of the peak allocated (an OOM risk)', value: worstUnder * 100, unit: '%', goal: '≥ −8 %', ok: worstUnder >= -0.08 });
+reportFigure({ id: 'boundary-verdict-completed-called-no-fit', label: `completed runs the model (band from other workloads) calls "does not fit" on GPU memory, of ${judged} judged`, value: wrongNo, unit: 'runs', goal: '= 0', ok: wrongNo === 0 });
+reportFigure({ id: 'boundary-verdict-oom-called-fits', label: 'out-of-memory runs the model calls "fits"', value: wrongYes, unit: 'runs', goal: '= 0', ok: wrongYes === 0 });
+
+// --- The pick with the workload held out (its runs out of calibration and memory evidence) ---
+console.log('');
+console.log(`${'workload'.padEnd(22)} ${'plan pick'.padEnd(40)} ${'measured best'.padEnd(40)} ratio`);
+let worstRatio = Infinity;
+for (const wl of workloads) {
+  const ran = points.filter((p) => workloadOf(p) === wl && p.outcome === 'fits' && speed.has(p.runId));
+  if (ran.length === 0) continue;
+  const best = ran.reduce((a, b) => (speed.get(b.runId)! > speed.get(a.runId)! ? b : a));
+  const train = samples.filter((s) => `${s.workload.model} s${s.workload.seqLen}` !== wl);
+  const calibration = train.length >= 2 ? calibrationTable(fitCalibration(train)) : undefined;
+  const w = best.workload;
+  const plan = planWorkload({ model: w.model, seqLen: w.seqLen, microBatch: 1, gpus: w.gpus, nodes: w.nodes, precision: w.precision, activationCheckpointing: w.activationCheckpointing }, { machine: kindMachine, machineSource: 'file', measurements, calibration, memory: memoryEvidence(points.filter((p) => workloadOf(p) !== wl)) });
+  const rec = plan.recommended;
+  const bestWords = `${best.strategyId} micro ${best.workload.microBatch}${best.knobs.ratio !== undefined ? ` r${best.knobs.ratio}` : ''}: ${speed.get(best.runId)!.toFixed(0)} tok/s`;
+  if (!rec) {
+    console.log(`${wl.padEnd(22)} ${'none'.padEnd(40)} ${bestWords.padEnd(40)} —`);
+    worstRatio = 0;
+    continue;
+  }
+  // the pick's measured speed: a run of the same strategy, micro batch and ratio (else not measured)
+  const same = ran.filter((p) => p.strategyId === rec.strategyId && p.workload.microBatch === rec.microBatch && (p.knobs.ratio ?? null) === ((rec.knobs as { ratio?: number }).ratio ?? null));
+  const pickSpeed = same.length ? Math.max(...same.map((p) => speed.get(p.runId)!)) : null;
+  const ratio = pickSpeed ? pickSpeed / speed.get(best.runId)! : NaN;
+  const edges = plan.strategies.filter((s) => s.edge).map((s) => `${s.id} micro ${s.edge!.microBatch}`);
+  console.log(`${wl.padEnd(22)} ${`${rec.strategyId} micro ${rec.microBatch}${(rec.knobs as { ratio?: number }).ratio !== undefined ? ` r${(rec.knobs as { ratio?: number }).ratio}` : ''}: ${pickSpeed ? `${pickSpeed.toFixed(0)} tok/s` : 'not measured'}`.padEnd(40)} ${bestWords.padEnd(40)} ${Number.isNaN(ratio) ? '?' : ratio.toFixed(2)}${edges.length ? `   edge to trial: ${edges.join(', ')}` : ''}`);
+  if (!Number.isNaN(ratio)) worstRatio = Math.min(worstRatio, ratio);
+}
+reportFigure({ id: 'boundary-pick-vs-best-worst', label: "the plan's pick over the best measured configuration, workload held out (worst workload; picks without a measured twin skipped)", value: worstRatio, unit: '×', goal: '≥ 0.95', ok: worstRatio >= 0.95 });

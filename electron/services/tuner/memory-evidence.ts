@@ -1,0 +1,136 @@
+// What the machine said about memory: every stored run of this machine kind is a point — it ran
+// (with the peak it allocated) or it ran out (cuda_oom / host_oom) — and the GPU memory model's error
+// measured on the completed ones, per strategy. A plan reads it twice: a configuration measured (or
+// implied by a measured neighbour) is judged by the measurement, not the model; and every verdict the
+// model alone makes carries a band as wide as that strategy's measured error (issue 25: the pick keeps
+// headroom that covers its own error; a strategy without runs gets the worst error seen on the others).
+// Pure: points in, evidence out.
+import type { Workload } from '../../contract';
+import { storedRunWorkload, type StoredRunFacts } from './calibrate';
+import { estimateMemory } from './memory';
+import { resolveModel } from './models';
+import { countParams } from './params';
+import { strategyById } from './presets';
+import type { ThroughputKnobs } from './throughput';
+
+export type MemoryOutcome = 'fits' | 'cuda_oom' | 'host_oom';
+
+export interface MemoryPoint {
+  runId: string;
+  strategyId: string;
+  workload: Workload;
+  knobs: ThroughputKnobs;
+  outcome: MemoryOutcome;
+  /** Peak GPU bytes allocated (torch max_memory_allocated), per GPU; null where not recorded. */
+  peakGpuBytes: number | null;
+  peakHostBytes: number | null;
+}
+
+export interface MemoryBand {
+  /** ± share of the predicted allocated GPU bytes. */
+  relative: number;
+  /** measured: the worst error over this strategy's runs; uncalibrated: no runs of it, the worst over the others. */
+  source: 'measured' | 'uncalibrated';
+  runs: number;
+}
+
+export interface MemoryEvidence {
+  points: MemoryPoint[];
+  bands: Record<string, MemoryBand>;
+  uncalibrated: MemoryBand;
+}
+
+/** With no run at all to measure the model on: ±10% (the model's worst GPU error over issue 25's H200 runs was below that; stated, not measured here). */
+export const UNCALIBRATED_BAND = 0.1;
+/** A band never narrower than this: repeats of one configuration differ by ~1% in peak allocated. */
+export const BAND_FLOOR = 0.02;
+
+export interface StoredRunOutcome extends Omit<StoredRunFacts, 'stepSeconds'> {
+  status: string;
+  errorClass: string | null;
+  peakGpuBytes: number | null;
+  peakHostBytes: number | null;
+}
+
+/** A stored run as a memory point: completed runs and out-of-memory failures; anything else says nothing about memory. */
+export function pointFromRun(run: StoredRunOutcome): MemoryPoint | null {
+  const outcome: MemoryOutcome | null =
+    run.status === 'completed' ? 'fits' : run.status === 'failed' && (run.errorClass === 'cuda_oom' || run.errorClass === 'host_oom') ? run.errorClass : null;
+  if (!outcome) return null;
+  const ran = storedRunWorkload(run);
+  if (!ran) return null;
+  return { runId: run.runId, strategyId: ran.strategyId, workload: ran.workload, knobs: ran.knobs, outcome, peakGpuBytes: run.peakGpuBytes, peakHostBytes: run.peakHostBytes };
+}
+
+/** The model's peak allocated GPU bytes for a point's configuration. */
+export function predictedAllocated(p: Pick<MemoryPoint, 'strategyId' | 'workload' | 'knobs'>): number {
+  const model = resolveModel(p.workload.model);
+  const mem = estimateMemory(strategyById(p.strategyId), model, countParams(model), p.workload, false, p.knobs);
+  return mem.gpuAllocatedBytes ?? mem.gpuBytes;
+}
+
+/** Signed relative error of the predicted peak allocated GPU bytes ((predicted − measured) / measured), or null without a measured peak. */
+export function gpuMemoryError(p: MemoryPoint): number | null {
+  if (p.outcome !== 'fits' || !p.peakGpuBytes) return null;
+  return (predictedAllocated(p) - p.peakGpuBytes) / p.peakGpuBytes;
+}
+
+export function memoryEvidence(points: MemoryPoint[]): MemoryEvidence {
+  const errors = new Map<string, number[]>();
+  for (const p of points) {
+    const e = gpuMemoryError(p);
+    if (e === null) continue;
+    errors.set(p.strategyId, [...(errors.get(p.strategyId) ?? []), Math.abs(e)]);
+  }
+  const bands: Record<string, MemoryBand> = {};
+  for (const [id, es] of errors) bands[id] = { relative: Math.max(BAND_FLOOR, ...es), source: 'measured', runs: es.length };
+  const worst = Object.values(bands).map((b) => b.relative);
+  const uncalibrated: MemoryBand = { relative: worst.length ? Math.max(BAND_FLOOR, ...worst) : UNCALIBRATED_BAND, source: 'uncalibrated', runs: 0 };
+  return { points, bands, uncalibrated };
+}
+
+export function bandFor(evidence: MemoryEvidence | undefined, strategyId: string): MemoryBand {
+  return evidence?.bands[strategyId] ?? evidence?.uncalibrated ?? { relative: UNCALIBRATED_BAND, source: 'uncalibrated', runs: 0 };
+}
+
+/** Same configuration in everything memory depends on, the micro batch aside. */
+function sameShape(a: MemoryPoint, strategyId: string, w: Workload, knobs: ThroughputKnobs): boolean {
+  const ratio = (k: ThroughputKnobs) => k.ratio ?? null;
+  return (
+    a.strategyId === strategyId &&
+    a.workload.model === w.model &&
+    a.workload.seqLen === w.seqLen &&
+    a.workload.gpus === w.gpus &&
+    a.workload.nodes === w.nodes &&
+    a.workload.precision === w.precision &&
+    a.workload.activationCheckpointing === w.activationCheckpointing &&
+    ratio(a.knobs) === ratio(knobs) &&
+    (a.knobs.reshardAfterForward ?? true) === (knobs.reshardAfterForward ?? true)
+  );
+}
+
+export interface MeasuredFit {
+  outcome: MemoryOutcome;
+  point: MemoryPoint;
+  /** The point is this exact micro batch (else a neighbour that implies it: a larger one that ran, a smaller one that ran out). */
+  exact: boolean;
+}
+
+/**
+ * What the machine already said about this configuration: an out-of-memory run at this micro batch or a
+ * smaller one (memory grows with the micro batch) says it does not fit; a completed run at this micro
+ * batch or a larger one says it does. Where both exist the out-of-memory one wins: the configuration
+ * sits on the boundary, and a pick must not.
+ */
+export function measuredFit(evidence: MemoryEvidence | undefined, strategyId: string, w: Workload, knobs: ThroughputKnobs): MeasuredFit | null {
+  if (!evidence) return null;
+  let oom: MeasuredFit | null = null;
+  let ran: MeasuredFit | null = null;
+  for (const p of evidence.points) {
+    if (!sameShape(p, strategyId, w, knobs)) continue;
+    const m = p.workload.microBatch;
+    if (p.outcome !== 'fits' && m <= w.microBatch && (!oom || m > oom.point.workload.microBatch)) oom = { outcome: p.outcome, point: p, exact: m === w.microBatch };
+    if (p.outcome === 'fits' && m >= w.microBatch && (!ran || m < ran.point.workload.microBatch)) ran = { outcome: 'fits', point: p, exact: m === w.microBatch };
+  }
+  return oom ?? ran;
+}
