@@ -184,6 +184,8 @@ export type FitDetail = z.infer<typeof FitDetailSchema>;
 /** A configuration at the edge of memory predicted faster than the strategy's fitting pick: worth a short trial. */
 export const EdgeCandidateSchema = z.object({
   microBatch: z.number().int().positive(),
+  /** 0–1: where the GPU's capacity falls inside the estimate's band (fit.ts gpuFitChance). */
+  fitChance: z.number().min(0).max(1),
   reason: z.string(),
   spec: RunSpecSchema,
 });

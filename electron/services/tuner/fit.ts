@@ -108,6 +108,19 @@ export function gpuClass(mem: MemoryEstimate, hw: HardwareProfile, band: MemoryB
   return mem.gpuBytes - b > limit ? 'does-not-fit' : 'edge';
 }
 
+/**
+ * How likely an estimate is to fit, from where the GPU's capacity falls inside its band: 1 at or past its
+ * upper edge, 0 at or past its lower, linear between (the band's worst-case error read as a uniform
+ * spread). Orders the trials at the edge: a fast configuration that almost surely runs out is worth less
+ * than a slightly slower one that almost surely fits.
+ */
+export function gpuFitChance(mem: MemoryEstimate, hw: HardwareProfile, band: MemoryBand | null | undefined): number {
+  const b = gpuBandBytes(mem, band);
+  const margin = usableMemory(hw).gpu - mem.gpuBytes;
+  if (b <= 0) return margin >= 0 ? 1 : 0;
+  return Math.min(1, Math.max(0, (1 + margin / b) / 2));
+}
+
 /** The verdict without the words: what the micro-batch search needs, cheaply. A measured outcome wins over the model. */
 export function fitClass(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile, evidence?: FitEvidence): FitClass {
   if (hw.gpuCount === 0) return cpuSmokeRunnable(s, mem, hw) ? 'fits' : 'does-not-fit';
@@ -188,12 +201,13 @@ export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, ma
     return { ...base, fits: true, verdict: 'fits', limitedBy: null, reason: `measured: runs here (${where}${peak}); the model says ${gib(allocated)} allocated, ${gib(mem.gpuBytes)} with the allocator's block and the CUDA context, of ${gib(gpuUsable)}` };
   }
 
+  const gpu = gpuClass(mem, hw, band);
+  const need = band ? `${gib(mem.gpuBytes)} ± ${gib(bandBytes)} per GPU (${bandWords(band)})` : `${gib(mem.gpuBytes)} per GPU`;
+  // a limit passed for sure is named before one the model cannot call (the edge)
+  if (gpu === 'does-not-fit') return no('gpu-memory', `GPU memory: needs ${need}, the GPU has ${gib(gpuUsable)} — largest: ${largestTerms(mem.gpuTerms)}`);
   if (mem.hostBytes > hostUsable)
     return no('host-memory', `host memory: needs ${gib(mem.hostBytes)} per node, ${gib(hostUsable)} usable (${gib(hw.hostMemoryBytes)} less ${MEMORY_CONSTANTS.hostHeadroom * 100}% headroom) — largest: ${largestTerms(mem.hostTerms)}`);
   if (mem.nvmeBytes > nvmeUsable) return no('nvme', `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk`);
-  const gpu = gpuClass(mem, hw, band);
-  const need = band ? `${gib(mem.gpuBytes)} ± ${gib(bandBytes)} per GPU (${bandWords(band)})` : `${gib(mem.gpuBytes)} per GPU`;
-  if (gpu === 'does-not-fit') return no('gpu-memory', `GPU memory: needs ${need}, the GPU has ${gib(gpuUsable)} — largest: ${largestTerms(mem.gpuTerms)}`);
   if (gpu === 'edge')
     return {
       ...base,

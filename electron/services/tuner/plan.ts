@@ -146,7 +146,7 @@ interface Candidate {
   /** The accumulation the search chose (keeping a global batch), else the workload's. */
   gradAccum?: number;
   /** The search's fastest configuration at the edge of memory, where faster than this one. */
-  edge?: { microBatch: number; gradAccum: number; knobs: Knobs; predicted: Prediction } | null;
+  edge?: { microBatch: number; gradAccum: number; knobs: Knobs; predicted: Prediction; fitChance: number } | null;
   /** Nothing of this strategy fits for sure: only its edge is worth a trial, it is no pick. */
   edgeOnly?: boolean;
 }
@@ -301,7 +301,8 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
     plans[i].edge = edge
       ? {
           microBatch: edge.microBatch,
-          reason: `micro ${edge.microBatch} is predicted ${best.edgeOnly ? `at ${edge.predicted.tflopsPerGpu.toFixed(0)} TFLOPS/GPU, but nothing of this strategy fits for sure` : `${((edge.predicted.tokensPerSecond / best.predicted.tokensPerSecond - 1) * 100).toFixed(0)}% faster than micro ${best.microBatch}`} — at the edge of GPU memory, within the model's error: a short trial decides`,
+          fitChance: edge.fitChance,
+          reason: `micro ${edge.microBatch} is predicted ${best.edgeOnly ? `at ${edge.predicted.tflopsPerGpu.toFixed(0)} TFLOPS/GPU, but nothing of this strategy fits for sure` : `${((edge.predicted.tokensPerSecond / best.predicted.tokensPerSecond - 1) * 100).toFixed(0)}% faster than micro ${best.microBatch}`} — at the edge of GPU memory, within the model's error (about ${Math.round(edge.fitChance * 100)}% likely to fit): a short trial decides`,
           spec: planSpec(s, model, params, workload, edge, plans[i], { cpuadamCoresPerc: perc }, measured),
         }
       : null;

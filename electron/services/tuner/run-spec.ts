@@ -110,13 +110,14 @@ export function buildRunSpec(workloadInput: WorkloadInput | Workload, strategyId
 }
 
 /** The prediction a spec carries: the plan's figures for exactly its micro batch and knobs. */
-export function specPrediction(predicted: Prediction, memory: Pick<MemoryEstimate, 'gpuBytes' | 'hostBytes'>, params: number, measured: boolean): SpecPrediction {
+export function specPrediction(predicted: Prediction, memory: Pick<MemoryEstimate, 'gpuBytes' | 'hostBytes' | 'gpuAllocatedBytes'>, params: number, measured: boolean): SpecPrediction {
   return {
     stepSeconds: predicted.stepSeconds,
     tflopsPerGpu: predicted.tflopsPerGpu,
     tflopsAggregate: predicted.tflopsAggregate,
     tokensPerSecond: predicted.tokensPerSecond,
-    gpuPeakBytes: memory.gpuBytes,
+    // the peak allocated: what the runner measures (torch max_memory_allocated), so the two stand side by side
+    gpuPeakBytes: memory.gpuAllocatedBytes ?? memory.gpuBytes,
     hostPeakBytes: memory.hostBytes,
     calibrated: predicted.calibrated,
     measured,

@@ -6,7 +6,7 @@
 // wins, and each chosen knob comes with the reason it was chosen.
 import type { HardwareProfile, Machine, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
 import { SEED_ZERO_KEYS, SUPER_OFFLOAD_RATIO } from './ds-config';
-import { fitClass, type FitClass } from './fit';
+import { fitClass, gpuFitChance, type FitClass } from './fit';
 import { estimateMemory } from './memory';
 import { bandFor, measuredFit, type MemoryEvidence } from './memory-evidence';
 import type { ParamCount } from './params';
@@ -29,7 +29,7 @@ export interface SearchResult {
   tried: number;
   /** The fastest configuration at the edge of memory (within the model's error of a limit), where it is
    *  predicted faster than the pick: the pick never sits there unmeasured, a short trial can. */
-  edge: { microBatch: number; gradAccum: number; knobs: ThroughputKnobs; predicted: Prediction } | null;
+  edge: { microBatch: number; gradAccum: number; knobs: ThroughputKnobs; predicted: Prediction; fitChance: number } | null;
   /** Nothing fits for sure: the result is the edge configuration itself, no pick. */
   fitsNone?: boolean;
 }
@@ -152,8 +152,10 @@ export function searchStrategy(
   // best tokens/s seen with one knob held at a value: what the winner is compared with in its reasons
   const alternatives = new Map<string, number>();
   const fitCache = new Map<string, FitClass>();
+  const chanceOf = new Map<string, number>();
   const band = bandFor(evidence, s.id);
-  let bestEdge: { microBatch: number; knobs: ThroughputKnobs; rate: number } | null = null;
+  // the edge worth a trial: the best predicted rate × chance to fit (gpuFitChance), not the fastest
+  let bestEdge: { microBatch: number; knobs: ThroughputKnobs; rate: number; chance: number } | null = null;
   // tokens/s of one candidate that fits, or null when it does not (the full Prediction is built for the
   // winner only); a candidate at the edge is kept aside as bestEdge and counts as not fitting here
   const evaluate = (wm: Workload, knobs: ThroughputKnobs): number | null => {
@@ -161,13 +163,17 @@ export function searchStrategy(
     // memory does not depend on the cores split: one verdict per memory-relevant setting
     const memKey = `${wm.microBatch}|${wm.gradAccum}|${knobs.ratio}|${knobs.subGroupSize}|${knobs.overlapComm}|${knobs.reshardAfterForward}|${knobs.reduceBucketSize}`;
     let cls = fitCache.get(memKey);
-    if (cls === undefined)
-      fitCache.set(memKey, (cls = fitClass(s, estimateMemory(s, model, params, wm, false, knobs), wm, machine, hw, { band, measured: measuredFit(evidence, s.id, wm, knobs) })));
+    if (cls === undefined) {
+      const mem = estimateMemory(s, model, params, wm, false, knobs);
+      fitCache.set(memKey, (cls = fitClass(s, mem, wm, machine, hw, { band, measured: measuredFit(evidence, s.id, wm, knobs) })));
+      if (cls === 'edge') chanceOf.set(memKey, gpuFitChance(mem, hw, band));
+    }
     if (cls === 'does-not-fit') return null;
     const x = { strategy: s, model, params, workload: wm, profile: hw, cpuadamCoresPerc: knobs.cpuadamCoresPerc ?? perc, knobs };
     const rate = tokensPerSecondOf(wm, stepSecondsOnly(phaseTimes(x), factors));
     if (cls === 'edge') {
-      if (!bestEdge || rate > bestEdge.rate) bestEdge = { microBatch: wm.microBatch, knobs, rate };
+      const chance = chanceOf.get(memKey) ?? 0.5;
+      if (!bestEdge || rate * chance > bestEdge.rate * bestEdge.chance) bestEdge = { microBatch: wm.microBatch, knobs, rate, chance };
       return null;
     }
     const note = (id: string) => alternatives.set(id, Math.max(alternatives.get(id) ?? 0, rate));
@@ -232,10 +238,10 @@ export function searchStrategy(
   if (firstNotFit !== null && (lastFit === null || firstNotFit > lastFit)) bisect(lastFit, firstNotFit, (r) => r.fits);
   bisect(lastAlive, firstDead, (r) => r.fits || r.edge);
   const edgeOut = (): SearchResult['edge'] => {
-    const e = bestEdge as { microBatch: number; knobs: ThroughputKnobs; rate: number } | null;
+    const e = bestEdge as { microBatch: number; knobs: ThroughputKnobs; rate: number; chance: number } | null;
     if (!e || (best && e.rate <= (best as { rate: number }).rate * MIN_GAIN)) return null;
     const we = { ...w, microBatch: e.microBatch, gradAccum: accumOf.get(e.microBatch) ?? w.gradAccum };
-    return { microBatch: e.microBatch, gradAccum: we.gradAccum, knobs: e.knobs, predicted: predictFrom({ strategy: s, model, params, workload: we, profile: hw, cpuadamCoresPerc: e.knobs.cpuadamCoresPerc ?? perc, knobs: e.knobs }, factors) };
+    return { microBatch: e.microBatch, gradAccum: we.gradAccum, knobs: e.knobs, fitChance: e.chance, predicted: predictFrom({ strategy: s, model, params, workload: we, profile: hw, cpuadamCoresPerc: e.knobs.cpuadamCoresPerc ?? perc, knobs: e.knobs }, factors) };
   };
   if (!best) {
     const edge = edgeOut();

@@ -14,6 +14,12 @@ export interface TuneCandidate {
   /** 0 where nothing is predicted (no GPU: CPU smoke runs). */
   predictedTokensPerSecond: number;
   predictedStepSeconds: number;
+  /** At the edge of memory: the model cannot say whether it fits; a trial can (an OOM is a result). */
+  edge?: boolean;
+  /** The strategy has no run on this machine kind: its prediction rests on priors alone. */
+  unmeasured?: boolean;
+  /** 0–1, how likely it fits (1 for a configuration that fits for sure): trials go by predicted speed × this. */
+  fitChance?: number;
 }
 
 export interface TuneTrial {
@@ -38,39 +44,66 @@ export interface TuneDecision {
 /** Default noise: trials within this share of each other are not told apart (repeats of the H200 sample spread up to 10%; a short trial ±5%). */
 export const TUNE_NOISE = 0.05;
 
-/** Every strategy of the plan that fits, as its spec (searched micro batch and knobs), most promising first. */
+/** Every strategy of the plan that fits, as its spec (searched micro batch and knobs), and every
+ *  configuration at the edge of memory predicted faster than its strategy's fitting one — most promising first. */
 export function tuneCandidates(plan: PlanResult, strategies?: string[]): TuneCandidate[] {
   const out: TuneCandidate[] = [];
   for (const s of plan.strategies) {
-    if (!s.fits || (strategies && !strategies.includes(s.id))) continue;
-    const p = s.spec.prediction;
-    out.push({ key: s.spec.configHash, strategyId: s.id, spec: s.spec, predictedTokensPerSecond: p?.tokensPerSecond ?? 0, predictedStepSeconds: p?.stepSeconds ?? 0 });
+    if (strategies && !strategies.includes(s.id)) continue;
+    const unmeasured = s.fit ? s.fit.bandSource !== 'measured' : false;
+    const add = (spec: RunSpec, edge: boolean, fitChance: number) =>
+      out.push({ key: spec.configHash, strategyId: s.id, spec, predictedTokensPerSecond: spec.prediction?.tokensPerSecond ?? 0, predictedStepSeconds: spec.prediction?.stepSeconds ?? 0, edge, unmeasured, fitChance });
+    if (s.fits) add(s.spec, false, 1);
+    if (s.edge) add(s.edge.spec, true, s.edge.fitChance);
   }
-  // no GPU: no predictions — keep the plan's order with its recommendation first
-  return out.sort((a, b) => b.predictedTokensPerSecond - a.predictedTokensPerSecond || Number(b.strategyId === plan.recommended?.strategyId) - Number(a.strategyId === plan.recommended?.strategyId));
+  // expected speed first (predicted × chance to fit); no GPU: no predictions — the plan's order with its recommendation first
+  const expected = (c: TuneCandidate) => c.predictedTokensPerSecond * (c.fitChance ?? 1);
+  return out.sort((a, b) => expected(b) - expected(a) || Number(b.strategyId === plan.recommended?.strategyId) - Number(a.strategyId === plan.recommended?.strategyId));
 }
 
 export function bestTrial(trials: TuneTrial[]): TuneTrial | null {
   return trials.filter((t) => !t.baseline && t.status === 'completed' && t.tokensPerSecond).sort((a, b) => b.tokensPerSecond! - a.tokensPerSecond!)[0] ?? null;
 }
 
-/** The next trial, or why the loop stops. */
+/** An edge configuration less likely than this to fit is not worth a trial, however fast: Llama-3.1-8B's
+ *  ZeRO-1/2 without offload (the optimizer step's fp32 gradients on top of 14 B/param) sat at 5%. */
+export const EDGE_MIN_FIT_CHANCE = 0.1;
+
+/** What a candidate must be predicted at to be worth a trial against the best measured: beat it by more
+ *  than the noise — or, for a strategy never measured on this machine kind, come within the noise of it
+ *  (its prediction rests on priors: measured, not trusted). */
+function worthBar(c: TuneCandidate, bestTokensPerSecond: number, noise: number): number {
+  return bestTokensPerSecond * (c.unmeasured ? 1 - noise : 1 + noise);
+}
+
+/** The next trial, or why the loop stops. An out-of-memory trial is a result: the plan that follows knows
+ *  it (memory evidence), so that configuration and the larger micro batches of it leave the candidates. */
 export function nextTrial(candidates: TuneCandidate[], trials: TuneTrial[], noise = TUNE_NOISE): TuneDecision {
   const tried = new Set(trials.map((t) => t.key));
-  const failedStrategies = new Set(trials.filter((t) => t.status === 'failed' && /oom/.test(t.errorClass ?? '')).map((t) => t.strategyId));
-  const untried = candidates.filter((c) => !tried.has(c.key) && !failedStrategies.has(c.strategyId));
+  const untried = candidates.filter((c) => !tried.has(c.key));
   const best = bestTrial(trials);
   if (untried.length === 0) return { next: null, reason: 'every candidate configuration has been tried' };
-  const top = untried[0];
-  if (!best) return { next: top, reason: trials.length ? 'no trial has completed yet: the next most promising candidate' : 'the most promising candidate' };
-  if (top.predictedTokensPerSecond === 0) return { next: top, reason: 'no prediction on this machine (CPU path): each candidate is measured in turn' };
-  const bar = best.tokensPerSecond! * (1 + noise);
-  if (top.predictedTokensPerSecond <= bar)
+  if (!best) {
+    const top = untried.find((c) => !c.edge) ?? untried[0];
+    return { next: top, reason: trials.length ? 'no trial has completed yet: the next most promising candidate' : top.edge ? 'the most promising candidate, at the edge of memory (nothing fits for sure)' : 'the most promising candidate' };
+  }
+  if (untried[0].predictedTokensPerSecond === 0) return { next: untried[0], reason: 'no prediction on this machine (CPU path): each candidate is measured in turn' };
+  const worth = untried.filter((c) => c.predictedTokensPerSecond > worthBar(c, best.tokensPerSecond!, noise) && (!c.edge || (c.fitChance ?? 1) >= EDGE_MIN_FIT_CHANCE));
+  if (worth.length === 0) {
+    const top = untried[0];
     return {
       next: null,
-      reason: `no untried candidate is predicted to beat the best measured (${best.strategyId}, ${best.tokensPerSecond!.toFixed(0)} tokens/s) by more than the noise (${(noise * 100).toFixed(0)}%): the best untried, ${top.strategyId}, is predicted at ${top.predictedTokensPerSecond.toFixed(0)}`,
+      reason: `no untried candidate is predicted to beat the best measured (${best.strategyId}, ${best.tokensPerSecond!.toFixed(0)} tokens/s) by more than the noise (${(noise * 100).toFixed(0)}%): the best untried, ${top.strategyId}${top.edge ? ` micro ${top.spec.microBatch} (at the edge)` : ''}, is predicted at ${top.predictedTokensPerSecond.toFixed(0)}`,
     };
-  return { next: top, reason: `${top.strategyId} is predicted at ${top.predictedTokensPerSecond.toFixed(0)} tokens/s, ${((top.predictedTokensPerSecond / best.tokensPerSecond! - 1) * 100).toFixed(0)}% above the best measured` };
+  }
+  const next = worth[0];
+  const gain = `${((next.predictedTokensPerSecond / best.tokensPerSecond! - 1) * 100).toFixed(0)}% above the best measured`;
+  const why = next.edge
+    ? `at the edge of memory (micro ${next.spec.microBatch}) and predicted at ${next.predictedTokensPerSecond.toFixed(0)} tokens/s, ${gain}: a trial says whether it fits`
+    : next.unmeasured && next.predictedTokensPerSecond <= best.tokensPerSecond! * (1 + noise)
+      ? `never measured on this machine kind and predicted within the noise of the best (${next.predictedTokensPerSecond.toFixed(0)} tokens/s): measured, not trusted from priors`
+      : `predicted at ${next.predictedTokensPerSecond.toFixed(0)} tokens/s, ${gain}`;
+  return { next, reason: `${next.strategyId} is ${why}` };
 }
 
 /** The seed defaults of a strategy for the same workload (the form's micro batch, no searched knobs): what a

@@ -9,6 +9,7 @@ describe('samples/load', () => {
     try {
       const loaded = await backend.invoke('samples/load', {});
       expect(loaded.files.map((f) => f.split('/').pop())).toEqual([
+        'h200-boundary.runs.json',
         'h200-llama-3.1-8b-tune.runs.json',
         'h200-llama-3.1-8b.runs.json',
         'h200-llama-3.2-3b-cores.runs.json',
@@ -18,11 +19,23 @@ describe('samples/load', () => {
         'h200-llama-3.2-3b-tuned.runs.json',
         'h200-llama-3.2-3b.runs.json',
       ]);
-      expect(loaded.imported).toHaveLength(45);
+      expect(loaded.imported).toHaveLength(54);
       const { runs: all } = await backend.invoke('runs/list', { tag: 'sample' });
-      expect(all).toHaveLength(45);
-      // every sample completed but one: the 8B tune's baseline (seed defaults), refused by the runner's pre-flight
-      expect(all.filter((r) => r.status !== 'completed').map((r) => [r.model, r.status, r.errorClass])).toEqual([['llama-3.1-8b', 'failed', 'host_oom']]);
+      expect(all).toHaveLength(54);
+      // the failures are results: the 8B tune's baseline (seed defaults), refused by the runner's pre-flight, and
+      // issue 25's boundary probes — the first micro batch past the limit (8B ZeRO-3 micro 3, 1B ZeRO-2 micro 4 at
+      // seq 16384) and Llama-2-13B's ZeRO-3 offload at ratio 0.45 and 0.6, killed during init (no error line: crashed)
+      expect(all.filter((r) => r.status !== 'completed').map((r) => `${r.model} ${r.strategy} ${r.microBatch} ${r.errorClass}`).sort()).toEqual([
+        'llama-2-13b zero3-offload 2 crashed',
+        'llama-2-13b zero3-offload 2 crashed',
+        'llama-3.1-8b gpu-zero3 3 cuda_oom',
+        'llama-3.1-8b zero3-offload 4 host_oom',
+        'llama-3.2-1b gpu-zero2 4 cuda_oom',
+      ]);
+      // issue 25: ZeRO-3 without offload, which the plan called "does not fit", ran Llama-3.1-8B at micro 1 and 2
+      const z3Boundary = all.filter((r) => r.model === 'llama-3.1-8b' && r.strategy === 'gpu-zero3' && r.status === 'completed');
+      expect(z3Boundary.map((r) => r.microBatch).sort()).toEqual([1, 2]);
+      expect(Math.max(...z3Boundary.map((r) => r.tflopsPerGpu ?? 0))).toBeGreaterThan(380);
       // The first sweep (2026-12-02, micro 4, sweep.py's configs): SuperOffload lost to ZeRO-3 offload.
       const runs = all.filter((r) => r.notes.includes('measured 2026-12-02'));
       expect(runs).toHaveLength(10);
@@ -50,7 +63,7 @@ describe('samples/load', () => {
       expect(z3.map((r) => r.machineId).sort()).toEqual(['5b1a89c00362713d', 'c0dd9f99bdc7260a']);
       for (const r of z3) expect(r.tflopsPerGpu).toBeGreaterThan(260);
       // Loading again imports nothing twice.
-      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(45);
+      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(54);
     } finally {
       await backend.close();
     }

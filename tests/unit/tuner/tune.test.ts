@@ -20,21 +20,41 @@ const trial = (i: number, tokensPerSecond: number | null, status = 'completed', 
 
 describe('tune decisions', () => {
   it('orders candidates by predicted tokens/s, each the strategy\'s searched spec', () => {
-    expect(candidates.length).toBe(4);
-    for (let i = 1; i < candidates.length; i++) expect(candidates[i - 1].predictedTokensPerSecond).toBeGreaterThanOrEqual(candidates[i].predictedTokensPerSecond);
-    expect(nextTrial(candidates, []).next?.key).toBe(candidates[0].key);
+    // one per strategy that fits, plus its edge configuration where that is predicted faster
+    expect(candidates.filter((c) => !c.edge).map((c) => c.strategyId).sort()).toEqual(['fsdp2-cpu-offload', 'superoffload', 'zero2-offload', 'zero3-offload']);
+    for (const c of candidates.filter((x) => x.edge)) {
+      const fits = candidates.find((x) => x.strategyId === c.strategyId && !x.edge)!;
+      expect(c.predictedTokensPerSecond).toBeGreaterThan(fits.predictedTokensPerSecond);
+      expect(c.spec.microBatch).toBeGreaterThan(fits.spec.microBatch);
+    }
+    // by expected speed: predicted × chance to fit (1 for what fits for sure)
+    const expected = (c: (typeof candidates)[number]) => c.predictedTokensPerSecond * (c.fitChance ?? 1);
+    for (let i = 1; i < candidates.length; i++) expect(expected(candidates[i - 1])).toBeGreaterThanOrEqual(expected(candidates[i]));
+    // with nothing measured yet the first trial is the most promising configuration that fits for sure
+    expect(nextTrial(candidates, []).next?.key).toBe(candidates.find((c) => !c.edge)!.key);
   });
   it('goes on while an untried candidate is predicted above the best measured + noise, then stops', () => {
     const slow = trial(0, candidates[1].predictedTokensPerSecond * 0.5);
-    expect(nextTrial(candidates, [slow]).next?.key).toBe(candidates[1].key);
+    expect(nextTrial(candidates, [slow]).next?.key).toBe(candidates[1].key === candidates[0].key ? candidates[2].key : candidates[1].key);
     const fast = trial(0, candidates[0].predictedTokensPerSecond * 1.2);
     const d = nextTrial(candidates, [fast]);
     expect(d.next).toBeNull();
     expect(d.reason).toMatch(/no untried candidate is predicted to beat the best measured/);
   });
-  it('records an OOM trial and goes on without that strategy', () => {
+  it('an OOM trial is a result: the loop goes on and never tries that configuration again', () => {
     const d = nextTrial(candidates, [trial(0, null, 'failed', 'cuda_oom')]);
-    expect(d.next?.strategyId).not.toBe(candidates[0].strategyId);
+    expect(d.next).not.toBeNull();
+    expect(d.next?.key).not.toBe(candidates[0].key);
+  });
+  it('a configuration at the edge is worth a trial when predicted above the best measured; a strategy never measured here, when within the noise of it', () => {
+    const edge = { ...candidates[0], key: 'edge', edge: true, predictedTokensPerSecond: 1100 };
+    const fitting = { ...candidates[0], key: 'fits', edge: false, predictedTokensPerSecond: 1000 };
+    const best = { ...trial(0, 1000), key: 'fits' };
+    expect(nextTrial([edge, fitting], [best]).next?.key).toBe('edge');
+    expect(nextTrial([edge, fitting], [best]).reason).toMatch(/at the edge of memory .* a trial says whether it fits/);
+    const unmeasured = { ...candidates[1], key: 'new', unmeasured: true, predictedTokensPerSecond: 980 };
+    expect(nextTrial([fitting, unmeasured], [best]).next?.key).toBe('new');
+    expect(nextTrial([fitting, { ...unmeasured, unmeasured: false }], [best]).next).toBeNull();
   });
   it('the seed defaults are the form\'s micro batch without searched knobs, with the model\'s prediction for them', () => {
     const { spec: seed, doesNotFit } = seedDefaultSpec(plan, 'zero3-offload');
