@@ -28,6 +28,7 @@ import {
   buildProfile,
   strategyById,
   type CalibrationSample,
+  modelKey,
   type MemoryPoint,
 } from '../electron/services/tuner';
 import { reportFigure } from './figure';
@@ -59,7 +60,7 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     if (r.run.status === 'completed' && r.run.tokens_per_second) speed.set(r.run.id, r.run.tokens_per_second);
   }
 }
-const workloadOf = (p: { workload: { model: string; seqLen: number } }) => `${p.workload.model} s${p.workload.seqLen}`;
+const workloadOf = (p: { workload: Parameters<typeof modelKey>[0] & { seqLen: number } }) => `${modelKey(p.workload)} s${p.workload.seqLen}`;
 const workloads = [...new Set(points.map(workloadOf))].sort();
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 const GiB = 2 ** 30;
@@ -105,7 +106,7 @@ for (const wl of workloads) {
   const ran = points.filter((p) => workloadOf(p) === wl && p.outcome === 'fits' && speed.has(p.runId));
   if (ran.length === 0) continue;
   const best = ran.reduce((a, b) => (speed.get(b.runId)! > speed.get(a.runId)! ? b : a));
-  const train = samples.filter((s) => `${s.workload.model} s${s.workload.seqLen}` !== wl);
+  const train = samples.filter((s) => workloadOf(s as never) !== wl);
   const calibration = train.length >= 2 ? calibrationTable(fitCalibration(train)) : undefined;
   const w = best.workload;
   const plan = planWorkload({ model: w.model, seqLen: w.seqLen, microBatch: 1, gpus: w.gpus, nodes: w.nodes, precision: w.precision, activationCheckpointing: w.activationCheckpointing }, { machine: kindMachine, machineSource: 'file', measurements, calibration, memory: memoryEvidence(points.filter((p) => workloadOf(p) !== wl)) });

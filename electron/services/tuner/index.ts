@@ -24,7 +24,7 @@ export { normalizeMeasurements, type TunerMeasurements } from './measurements';
 export { buildProfile, cpuAdamRate, matchGpu, PROFILE_DEFAULTS } from './profile';
 export { completeFactors, cpuRatio, exposedTerms, FACTOR_KEYS, flopsPerSample, pageableRate, phaseTimes, predictFrom, stepSecondsFrom, TFLOPS_FORMULA, THROUGHPUT_CONSTANTS, UNIT_FACTORS, type EfficiencyFactors, type PhaseTimes, type ThroughputInputs, type ThroughputKnobs } from './throughput';
 export { checkFit, fitClass, gib, type FitClass, type FitVerdict } from './fit';
-export { bandFor, gpuMemoryError, measuredFit, memoryEvidence, pointFromRun, predictedAllocated, BAND_FLOOR, UNCALIBRATED_BAND, type MemoryBand, type MemoryEvidence, type MemoryPoint, type StoredRunOutcome } from './memory-evidence';
+export { bandFor, gpuMemoryError, measuredFit, memoryEvidence, modelKey, pointFromRun, predictedAllocated, BAND_FLOOR, UNCALIBRATED_BAND, type MemoryBand, type MemoryEvidence, type MemoryPoint, type StoredRunOutcome } from './memory-evidence';
 export { planWorkload, predict, chooseCpuadamCoresPerc, specForKnobs, type PlanOptions } from './plan';
 export { calibrationNote, calibrationTable, fitCalibration, fitEfficiency, knobsFromConfig, phaseTimesOf, sampleFromRun, storedRunWorkload, type CalibrationRow, type CalibrationSample, type CalibrationResult, type StoredRunFacts } from './calibrate';
 export { computePlan, parseMachine, type ComputePlanInput } from './compute';

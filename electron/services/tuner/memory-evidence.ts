@@ -93,12 +93,17 @@ export function bandFor(evidence: MemoryEvidence | undefined, strategyId: string
   return evidence?.bands[strategyId] ?? evidence?.uncalibrated ?? { relative: UNCALIBRATED_BAND, source: 'uncalibrated', runs: 0 };
 }
 
+/** A workload's model as one key: a preset id, or a config's id. */
+export function modelKey(w: Pick<Workload, 'model'>): string {
+  return typeof w.model === 'string' ? w.model : w.model.id;
+}
+
 /** Same configuration in everything memory depends on, the micro batch aside. */
 function sameShape(a: MemoryPoint, strategyId: string, w: Workload, knobs: ThroughputKnobs): boolean {
   const ratio = (k: ThroughputKnobs) => k.ratio ?? null;
   return (
     a.strategyId === strategyId &&
-    a.workload.model === w.model &&
+    modelKey(a.workload) === modelKey(w) &&
     a.workload.seqLen === w.seqLen &&
     a.workload.gpus === w.gpus &&
     a.workload.nodes === w.nodes &&

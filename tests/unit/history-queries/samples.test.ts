@@ -9,6 +9,7 @@ describe('samples/load', () => {
     try {
       const loaded = await backend.invoke('samples/load', {});
       expect(loaded.files.map((f) => f.split('/').pop())).toEqual([
+        'h200-boundary-tune.runs.json',
         'h200-boundary.runs.json',
         'h200-llama-3.1-8b-tune.runs.json',
         'h200-llama-3.1-8b.runs.json',
@@ -19,9 +20,9 @@ describe('samples/load', () => {
         'h200-llama-3.2-3b-tuned.runs.json',
         'h200-llama-3.2-3b.runs.json',
       ]);
-      expect(loaded.imported).toHaveLength(54);
+      expect(loaded.imported).toHaveLength(59);
       const { runs: all } = await backend.invoke('runs/list', { tag: 'sample' });
-      expect(all).toHaveLength(54);
+      expect(all).toHaveLength(59);
       // the failures are results: the 8B tune's baseline (seed defaults), refused by the runner's pre-flight, and
       // issue 25's boundary probes — the first micro batch past the limit (8B ZeRO-3 micro 3, 1B ZeRO-2 micro 4 at
       // seq 16384) and Llama-2-13B's ZeRO-3 offload at ratio 0.45 and 0.6, killed during init (no error line: crashed)
@@ -34,7 +35,7 @@ describe('samples/load', () => {
       ]);
       // issue 25: ZeRO-3 without offload, which the plan called "does not fit", ran Llama-3.1-8B at micro 1 and 2
       const z3Boundary = all.filter((r) => r.model === 'llama-3.1-8b' && r.strategy === 'gpu-zero3' && r.status === 'completed');
-      expect(z3Boundary.map((r) => r.microBatch).sort()).toEqual([1, 2]);
+      expect(z3Boundary.map((r) => r.microBatch).sort()).toEqual([1, 1, 2, 2]); // the probes, and tune's two trials
       expect(Math.max(...z3Boundary.map((r) => r.tflopsPerGpu ?? 0))).toBeGreaterThan(380);
       // The first sweep (2026-12-02, micro 4, sweep.py's configs): SuperOffload lost to ZeRO-3 offload.
       const runs = all.filter((r) => r.notes.includes('measured 2026-12-02'));
@@ -55,15 +56,24 @@ describe('samples/load', () => {
       expect(cores.length).toBeGreaterThanOrEqual(4);
       expect(cores.every((r) => r.machineId === '5c8ec6a638dd062a' && r.strategy === 'superoffload')).toBe(true);
       // the one trial of \`tune\` on a third instance of that kind: ZeRO-3 offload, micro 16, ratio 0.1, 398 TFLOPS/GPU
-      const tune = all.filter((r) => r.tags.includes('tune') && r.model === 'llama-3.2-3b');
-      expect(tune.map((r) => [r.strategy, r.machineId])).toEqual([['zero3-offload', '01476e0fac4be6a8']]);
+      const tune = all.filter((r) => r.tags.includes('tune') && r.model === 'llama-3.2-3b' && r.machineId === '01476e0fac4be6a8');
+      expect(tune.map((r) => r.strategy)).toEqual(['zero3-offload']);
       expect(tune[0].tflopsPerGpu).toBeGreaterThan(390);
+      // issue 25: \`tune\` with each workload's runs held out found ZeRO-3 without offload at micro 2 for Llama-3.1-8B (455 TFLOPS/GPU)
+      const held = all.filter((r) => r.tags.includes('tune') && r.machineId === 'f7f0b2a8d54bf1e8');
+      expect(held.map((r) => `${r.model} ${r.strategy} ${r.microBatch}`).sort()).toEqual([
+        'llama-3.1-8b gpu-zero3 1',
+        'llama-3.1-8b gpu-zero3 2',
+        'llama-3.2-1b gpu-zero1 2',
+        'llama-3.2-3b gpu-zero1 22',
+        'llama-3.2-3b gpu-zero2 22',
+      ]);
       // Llama-3.1-8B seq 4096 (issue 16): the tuner's ZeRO-3 offload (micro 8, ratio 0.75) measured twice on two instances, ~268 TFLOPS/GPU
       const z3 = all.filter((r) => r.model === 'llama-3.1-8b' && r.strategy === 'zero3-offload' && r.status === 'completed');
       expect(z3.map((r) => r.machineId).sort()).toEqual(['5b1a89c00362713d', 'c0dd9f99bdc7260a']);
       for (const r of z3) expect(r.tflopsPerGpu).toBeGreaterThan(260);
       // Loading again imports nothing twice.
-      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(54);
+      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(59);
     } finally {
       await backend.close();
     }
