@@ -77,10 +77,10 @@ if (process.argv.includes('--json')) {
 }
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
 const s = (x: number) => x.toFixed(2).padStart(6);
-console.log(`${'run'.padEnd(38)} ${'measured'.padStart(8)} ${'model'.padStart(14)} ${'calibrated'.padStart(14)} ${'LOO'.padStart(14)} ${'config out'.padStart(14)}  (step seconds, error vs measured)`);
+console.log(`${'run'.padEnd(38)} ${'measured'.padStart(8)} ${'model'.padStart(14)} ${'calibrated'.padStart(14)} ${'LOO'.padStart(14)} ${'config out'.padStart(14)} ${'workload out'.padStart(14)}  (step seconds, error vs measured)`);
 for (const r of fit.rows) {
   const e = (v: number) => `${s(v)} ${pct((v - r.measured) / r.measured).padStart(5)}`;
-  console.log(`${(r.runId ?? r.strategyId).padEnd(38)} ${s(r.measured).padStart(8)} ${e(r.predicted).padStart(14)} ${e(r.calibrated).padStart(14)} ${e(r.leaveOneOut).padStart(14)} ${e(r.leaveConfigOut).padStart(14)}`);
+  console.log(`${(r.runId ?? r.strategyId).padEnd(38)} ${s(r.measured).padStart(8)} ${e(r.predicted).padStart(14)} ${e(r.calibrated).padStart(14)} ${e(r.leaveOneOut).padStart(14)} ${e(r.leaveConfigOut).padStart(14)} ${e(r.leaveWorkloadOut).padStart(14)}`);
 }
 console.log('');
 for (const [id, b] of Object.entries(fit.byStrategy)) {
@@ -89,7 +89,7 @@ for (const [id, b] of Object.entries(fit.byStrategy)) {
     .filter(([, v]) => Math.abs(v - 1) > 0.05)
     .map(([k, v]) => `${k} ${v.toFixed(2)}`)
     .join(', ');
-  console.log(`${id.padEnd(20)} runs ${b.runs}  RMS model ${pct(b.before)}  calibrated ${pct(b.after)}  leave-one-out ${pct(b.leaveOneOut)}  config held out ${pct(b.leaveConfigOut)}  factors: ${moved || 'all ≈ 1'}`);
+  console.log(`${id.padEnd(20)} runs ${b.runs}  RMS model ${pct(b.before)}  calibrated ${pct(b.after)}  leave-one-out ${pct(b.leaveOneOut)}  config held out ${pct(b.leaveConfigOut)}  workload held out ${pct(b.leaveWorkloadOut)}  factors: ${moved || 'all ≈ 1'}`);
 }
 console.log('');
 reportFigure({ id: 'tuner-error-uncalibrated-rms', label: `step-time error of the uncalibrated model over ${fit.samples} sample runs (RMS)`, value: fit.rmsRelativeErrorBefore * 100, unit: '%', goal: '≤ 30 %', ok: fit.rmsRelativeErrorBefore <= 0.3 });
@@ -104,6 +104,22 @@ reportFigure({
   goal: '≤ 15 %',
   ok: worst <= 0.15,
   note: `worst: ${Object.entries(fit.byStrategy).sort((a, b) => b[1].leaveConfigOut - a[1].leaveConfigOut)[0][0]}; each configuration predicted from a fit without it and its repeats`,
+});
+
+// Issue 25: the test figure — every run of one model × sequence length held out (all strategies), the
+// fitted factors refitted without them. The hand-set constants of the model (throughput.ts, memory.ts)
+// were chosen on earlier H200 runs (the Llama-3.2-3B seq 2048 sweeps above all): for that workload the
+// figure is a validation figure, for Llama-3.2-1B seq 16384 and the issue 25 Llama-3.1-8B runs a test one.
+reportFigure({ id: 'tuner-error-held-out-workload-rms', label: 'step-time error, each run predicted from a fit without any run of its workload (RMS)', value: fit.rmsLeaveWorkloadOut * 100, unit: '%', goal: '≤ 15 %', ok: fit.rmsLeaveWorkloadOut <= 0.15 });
+const worstWorkload = Object.entries(fit.byStrategy).sort((a, b) => b[1].leaveWorkloadOut - a[1].leaveWorkloadOut)[0];
+reportFigure({
+  id: 'tuner-error-held-out-workload-worst',
+  label: 'worst per-strategy step-time error with its workload held out (RMS)',
+  value: worstWorkload[1].leaveWorkloadOut * 100,
+  unit: '%',
+  goal: '≤ 15 %',
+  ok: worstWorkload[1].leaveWorkloadOut <= 0.15,
+  note: `worst: ${worstWorkload[0]} (${worstWorkload[1].runs} runs)`,
 });
 
 // Memory: the fit verdict and the predicted peaks beside what each sample run measured (GPU: the
@@ -127,20 +143,21 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     const samplesOf = (data.runs.find((x) => x.run.id === run.id) as unknown as { samples?: { columns: string[]; rows: (number | null)[][] } }).samples;
     const ix = samplesOf?.columns.indexOf('gpu_reserved') ?? -1;
     const reserved = ix >= 0 ? Math.max(0, ...samplesOf!.rows.map((row) => row[ix] ?? 0)) : 0;
-    memRows.push({ id: run.id, gpuErr: mem.gpuBytes / (reserved || run.peak_gpu_bytes) - 1, hostErr: mem.hostBytes / run.peak_host_bytes - 1, fits: verdict.fits });
+    void reserved; // the verdict adds the allocator's block to the allocated peak; the error is on the allocated peak (issue 25)
+    memRows.push({ id: run.id, gpuErr: (mem.gpuAllocatedBytes ?? mem.gpuBytes) / run.peak_gpu_bytes - 1, hostErr: mem.hostBytes / run.peak_host_bytes - 1, fits: verdict.verdict !== 'does-not-fit' });
   }
 }
 void _catalog;
 console.log('');
-console.log(`${'run'.padEnd(38)} ${'GPU rsvd'.padStart(9)} ${'host peak'.padStart(9)}  fits  (predicted vs measured: GPU reserved, host peak RSS)`);
+console.log(`${'run'.padEnd(38)} ${'GPU alloc'.padStart(9)} ${'host peak'.padStart(9)}  fits  (predicted vs measured: GPU peak allocated, host peak RSS; fits = not "does not fit")`);
 for (const r of memRows) console.log(`${r.id.padEnd(38)} ${pct(r.gpuErr).padStart(9)} ${pct(r.hostErr).padStart(9)}  ${r.fits ? 'yes' : 'NO'}`);
 const worstHost = Math.max(...memRows.map((r) => Math.abs(r.hostErr)));
 reportFigure({ id: 'tuner-memory-host-error-worst', label: 'host memory: worst |predicted − measured peak| over the sample runs', value: worstHost * 100, unit: '%', goal: '≤ 25 %', ok: worstHost <= 0.25 });
 const worstGpu = Math.max(...memRows.map((r) => Math.abs(r.gpuErr)));
-reportFigure({ id: 'tuner-memory-gpu-error-worst', label: 'GPU memory: worst |predicted − measured reserved| over the sample runs', value: worstGpu * 100, unit: '%', goal: '≤ 25 %', ok: worstGpu <= 0.25 });
+reportFigure({ id: 'tuner-memory-gpu-error-worst', label: 'GPU memory: worst |predicted − measured peak allocated| over the sample runs', value: worstGpu * 100, unit: '%', goal: '≤ 8 %', ok: worstGpu <= 0.08 });
 const under = Math.min(...memRows.map((r) => r.gpuErr));
-reportFigure({ id: 'tuner-memory-gpu-under-worst', label: 'GPU memory: worst under-estimate of reserved (an OOM risk)', value: under * 100, unit: '%', goal: '≥ −10 %', ok: under >= -0.1 });
-reportFigure({ id: 'tuner-memory-fit-verdicts', label: 'sample runs that completed and are predicted to fit', value: (memRows.filter((r) => r.fits).length / memRows.length) * 100, unit: '%', goal: '= 100 %', ok: memRows.every((r) => r.fits) });
+reportFigure({ id: 'tuner-memory-gpu-under-worst', label: 'GPU memory: worst under-estimate of the peak allocated (an OOM risk)', value: under * 100, unit: '%', goal: '≥ −8 %', ok: under >= -0.08 });
+reportFigure({ id: 'tuner-memory-fit-verdicts', label: 'sample runs that completed and are not called "does not fit"', value: (memRows.filter((r) => r.fits).length / memRows.length) * 100, unit: '%', goal: '= 100 %', ok: memRows.every((r) => r.fits) });
 
 // Ranking: at each micro batch, each strategy's fastest measured configuration (what a user would pick
 // for it) — does the model order the strategies as measured? Share of strategy pairs in order.

@@ -52,6 +52,8 @@ export interface CalibrationRow {
   leaveOneOut: number;
   /** Predicted from a fit without any run of the same strategy and configuration (repeats included). */
   leaveConfigOut: number;
+  /** Predicted from a fit without any run of the same workload (model × sequence length), every strategy's: a test figure for that workload. */
+  leaveWorkloadOut: number;
 }
 
 export interface CalibrationResult {
@@ -66,8 +68,9 @@ export interface CalibrationResult {
   rmsRelativeErrorAfter: number;
   rmsLeaveOneOut: number;
   rmsLeaveConfigOut: number;
+  rmsLeaveWorkloadOut: number;
   /** The same, per strategy. */
-  byStrategy: Record<string, { runs: number; before: number; after: number; leaveOneOut: number; leaveConfigOut: number }>;
+  byStrategy: Record<string, { runs: number; before: number; after: number; leaveOneOut: number; leaveConfigOut: number; leaveWorkloadOut: number }>;
   rows: CalibrationRow[];
 }
 
@@ -213,12 +216,16 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
   // held-out fits: one per configuration (its repeats share it); leave-one-out for at most LOO_MAX runs
   // (evenly spread), so a plan over a long history stays fast
   const configFits = new Map<string, Levels>();
+  const workloadFits = new Map<string, Levels>();
+  const workloadOf = (r: Prepared) => r.config.split(' micro ')[0]; // the config key begins 'MODEL sSEQ micro …'
   const step = Math.max(1, Math.ceil(rows.length / LOO_MAX));
   const out: CalibrationRow[] = rows.map((r, i) => {
     const without = i % step === 0 ? fitLevels(rows.filter((_, j) => j !== i)) : null;
     const key = `${r.sample.strategyId}|${r.config}`;
     let withoutConfig = configFits.get(key);
     if (!withoutConfig) configFits.set(key, (withoutConfig = fitLevels(rows.filter((o) => !(o.sample.strategyId === r.sample.strategyId && o.config === r.config)))));
+    let withoutWorkload = workloadFits.get(workloadOf(r));
+    if (!withoutWorkload) workloadFits.set(workloadOf(r), (withoutWorkload = fitLevels(rows.filter((o) => workloadOf(o) !== workloadOf(r)))));
     return {
       runId: r.sample.runId ?? null,
       strategyId: r.sample.strategyId,
@@ -228,9 +235,10 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
       calibrated: stepWith(r.columns, perStrategy[r.sample.strategyId] ?? machine),
       leaveOneOut: without ? predictWith(without, r) : NaN,
       leaveConfigOut: predictWith(withoutConfig, r),
+      leaveWorkloadOut: predictWith(withoutWorkload, r),
     };
   });
-  const err = (r: CalibrationRow, key: 'predicted' | 'calibrated' | 'leaveOneOut' | 'leaveConfigOut') => (r[key] - r.measured) / r.measured;
+  const err = (r: CalibrationRow, key: 'predicted' | 'calibrated' | 'leaveOneOut' | 'leaveConfigOut' | 'leaveWorkloadOut') => (r[key] - r.measured) / r.measured;
   const byStrategy: CalibrationResult['byStrategy'] = {};
   for (const id of new Set(out.map((r) => r.strategyId))) {
     const rs = out.filter((r) => r.strategyId === id);
@@ -240,6 +248,7 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
       after: rms(rs.map((r) => err(r, 'calibrated'))),
       leaveOneOut: rms(rs.map((r) => err(r, 'leaveOneOut'))),
       leaveConfigOut: rms(rs.map((r) => err(r, 'leaveConfigOut'))),
+      leaveWorkloadOut: rms(rs.map((r) => err(r, 'leaveWorkloadOut'))),
     };
   }
   return {
@@ -251,6 +260,7 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
     rmsRelativeErrorAfter: rms(out.map((r) => err(r, 'calibrated'))),
     rmsLeaveOneOut: rms(out.map((r) => err(r, 'leaveOneOut'))),
     rmsLeaveConfigOut: rms(out.map((r) => err(r, 'leaveConfigOut'))),
+    rmsLeaveWorkloadOut: rms(out.map((r) => err(r, 'leaveWorkloadOut'))),
     byStrategy,
     rows: out,
   };
@@ -268,12 +278,12 @@ export function calibrationTable(result: CalibrationResult): Record<string, Effi
 export function calibrationNote(result: CalibrationResult, where = 'this machine'): string {
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   const strategies = Object.entries(result.byStrategy)
-    .map(([id, s]) => `${id} ${s.runs} (${pct(s.before)} → ${pct(s.after)}, held out ${pct(s.leaveConfigOut)})`)
+    .map(([id, s]) => `${id} ${s.runs} (${pct(s.before)} → ${pct(s.after)}, held out ${pct(s.leaveConfigOut)}, workload held out ${pct(s.leaveWorkloadOut)})`)
     .join('; ');
   const ids = result.runIds.length ? ` Runs: ${result.runIds.slice(0, 12).join(', ')}${result.runIds.length > 12 ? ` and ${result.runIds.length - 12} more` : ''}.` : '';
   return (
     `Calibrated from ${result.samples} completed run(s) on ${where}: step-time error ${pct(result.rmsRelativeErrorBefore)} → ${pct(result.rmsRelativeErrorAfter)} RMS ` +
-    `(leave-one-out ${pct(result.rmsLeaveOneOut)}; a configuration never run here ${pct(result.rmsLeaveConfigOut)}). Per strategy: ${strategies}.${ids}`
+    `(leave-one-out ${pct(result.rmsLeaveOneOut)}; a configuration never run here ${pct(result.rmsLeaveConfigOut)}; a workload (model × sequence) never run here ${pct(result.rmsLeaveWorkloadOut)} — the test figure, though the model's hand-set constants were chosen on earlier runs of this kind). Per strategy: ${strategies}.${ids}`
   );
 }
 
