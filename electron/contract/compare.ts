@@ -150,6 +150,10 @@ const Ids = z.array(z.string().min(1)).min(1).max(10000);
 const FilePath = z.string().min(1).max(4096);
 /** The largest runs file text runs/import takes (the CLI's file reads are capped the same). */
 export const RUNS_FILE_MAX_CHARS = 64 * 1024 * 1024;
+/** One message over serve's WebSocket: requests are small — but runs/import carries a runs file as a
+ *  JSON string (escaping can double it), so that channel alone may send up to WIRE_IMPORT_MAX_BYTES. */
+export const WIRE_MESSAGE_MAX_BYTES = 1024 * 1024;
+export const WIRE_IMPORT_MAX_BYTES = 2 * RUNS_FILE_MAX_CHARS + WIRE_MESSAGE_MAX_BYTES;
 const ImportResultSchema = z.object({
   imported: z.array(z.string()),
   skipped: z.array(z.object({ id: z.string(), reason: z.string() })),

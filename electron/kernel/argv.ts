@@ -140,5 +140,6 @@ export const SERVE_FLAGS: FlagSpec = {
   'data-dir': 'string',
   machine: 'string',
   token: 'string',
+  'token-file': 'string',
   help: 'boolean',
 };

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { ApiError, eventNames, isChannel, toWireError, type WireResult } from '../contract';
+import { ApiError, eventNames, isChannel, toWireError, WIRE_IMPORT_MAX_BYTES, WIRE_MESSAGE_MAX_BYTES, type WireResult } from '../contract';
 import type { Backend } from '../services/backend';
 import { allowedHostNames, cookieNameFor, cookieValue, hostAllowed, newToken, parseTarget, requestToken, tokensEqual } from './auth';
 import { contentType, readStatic, resolveStatic } from './static-files';
@@ -35,8 +35,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const MAX_MESSAGE_BYTES = 1024 * 1024;
 const ANSWER_END = Buffer.from('}}', 'utf8');
+
+function rawLength(data: RawData): number {
+  return Array.isArray(data) ? data.reduce((a, b) => a + b.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
+}
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 const SECURITY_HEADERS = {
   'Content-Security-Policy':
@@ -134,7 +138,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     else socket.destroy();
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  // The frame limit is runs/import's (a 64 MiB runs file as a JSON string); every other channel is
+  // answered `too_large` above 1 MiB (answer below), so the limits the contract states are the wire's.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WIRE_IMPORT_MAX_BYTES });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -204,6 +210,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const message = JSON.parse(data.toString('utf8')) as { id?: unknown; channel?: unknown; payload?: unknown };
       id = message?.id ?? null;
       if (!isChannel(message?.channel)) throw new ApiError('unknown_channel', `Unknown request '${String(message?.channel)}'.`);
+      const size = rawLength(data);
+      if (size > WIRE_MESSAGE_MAX_BYTES && message.channel !== 'runs/import')
+        throw new ApiError('too_large', `This ${message.channel} request is ${mib(size)}; serve takes at most ${mib(WIRE_MESSAGE_MAX_BYTES)} per request (runs/import: ${mib(WIRE_IMPORT_MAX_BYTES)}).`);
       const value = await options.backend.invoke(message.channel, message.payload);
       if (value !== null && typeof value === 'object' && Object.isFrozen(value)) {
         let bytes = serialised.get(value);

@@ -21,22 +21,50 @@ export function findRendererDir(): string {
 /** Shortest session token accepted from the user (a random one is 32 characters). */
 export const MIN_TOKEN_LENGTH = 32;
 
+/** Largest token file read (a token is a line of at most a few hundred characters). */
+const MAX_TOKEN_FILE_BYTES = 4096;
+
 /**
- * The session token the user chose: OFFLOAD_STUDIO_TOKEN (not shown to other users) or --token
- * (shown in every process list: /proc/<pid>/cmdline, so it is hidden from there at once and a
- * warning says to prefer the variable). undefined: a random one. Short tokens are refused.
+ * A token from `--token-file FILE`: a regular file of at most 4 KiB, its first line. Nothing of it
+ * reaches a process list. A file other users can read is refused: the token would be theirs too.
  */
-function chosenToken(flag: unknown): string | undefined {
+export function tokenFromFile(file: string): string {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    throw new Error(`--token-file ${file}: no such file (write one with: openssl rand -hex 32 > ${file} && chmod 600 ${file})`);
+  }
+  if (!stat.isFile()) throw new Error(`--token-file ${file}: not a regular file`);
+  if (stat.size > MAX_TOKEN_FILE_BYTES) throw new Error(`--token-file ${file}: ${stat.size} bytes, a token file holds one line (at most ${MAX_TOKEN_FILE_BYTES} bytes)`);
+  if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0)
+    throw new Error(`--token-file ${file}: readable by other users (mode ${(stat.mode & 0o777).toString(8)}): chmod 600 ${file}`);
+  const line = fs.readFileSync(file, 'utf8').split(/\r?\n/)[0].trim();
+  if (!line) throw new Error(`--token-file ${file}: empty (write one with: openssl rand -hex 32 > ${file})`);
+  return line;
+}
+
+/**
+ * The session token the user chose: `--token-file FILE` or OFFLOAD_STUDIO_TOKEN (neither shown to
+ * other users) or --token (shown in every process list — /proc/<pid>/cmdline of node and of the npm
+ * and `sh -c` parents that started it: node's own is overwritten at once, the parents' cannot be, so
+ * a warning says so). undefined: a random one. Short tokens are refused.
+ */
+function chosenToken(flag: unknown, fileFlag: unknown): string | undefined {
   const fromFlag = typeof flag === 'string' ? flag : undefined;
-  const token = fromFlag ?? (process.env.OFFLOAD_STUDIO_TOKEN || undefined);
+  const fromFile = typeof fileFlag === 'string' ? tokenFromFile(fileFlag) : undefined;
+  if (fromFlag !== undefined && fromFile !== undefined) throw new Error('give the token once: --token-file or --token, not both');
+  const token = fromFile ?? fromFlag ?? (process.env.OFFLOAD_STUDIO_TOKEN || undefined);
   if (token === undefined) return undefined;
-  const source = fromFlag !== undefined ? '--token' : 'OFFLOAD_STUDIO_TOKEN';
+  const source = fromFile !== undefined ? '--token-file' : fromFlag !== undefined ? '--token' : 'OFFLOAD_STUDIO_TOKEN';
   if (token.length < MIN_TOKEN_LENGTH || !/^[A-Za-z0-9._~-]+$/.test(token))
     throw new Error(`${source} must be at least ${MIN_TOKEN_LENGTH} characters of letters, digits and . _ ~ - (got ${token.length}): a short token can be guessed. Leave it out to get a random one, or make one with: openssl rand -hex 32`);
   if (fromFlag !== undefined) {
-    // Other users see a process's arguments; overwrite them (Linux) and say how to avoid it.
+    // Other users see a process's arguments; overwrite ours (Linux) and say what cannot be overwritten.
     process.title = 'offload-studio serve';
-    console.error('serve: warning: --token is visible to other users of this machine in the process list; prefer the OFFLOAD_STUDIO_TOKEN environment variable.');
+    console.error(
+      'serve: warning: --token is visible to other users of this machine in the process list (node hides its own copy; `npm run serve` and its `sh -c` keep theirs for as long as serve runs). Use --token-file FILE (chmod 600) or the OFFLOAD_STUDIO_TOKEN environment variable instead.',
+    );
   }
   return token;
 }
@@ -56,7 +84,7 @@ export function allowHostName(raw: string): string {
 export async function runServe(argv: string[]): Promise<void> {
   const { flags, lists } = parseArgv(argv, SERVE_FLAGS, 'serve');
   if (flags.help === true) {
-    console.log(`usage: serve [--port N] [--host ADDR --allow-remote] [--allow-host NAME]... [--data-dir D] [--machine detect.json] [--token T (32+ characters; prefer OFFLOAD_STUDIO_TOKEN)]`);
+    console.log(`usage: serve [--port N] [--host ADDR --allow-remote] [--allow-host NAME]... [--data-dir D] [--machine detect.json] [--token-file FILE | --token T] (32+ characters; OFFLOAD_STUDIO_TOKEN works too; --token shows in the process list)`);
     return;
   }
   const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
@@ -73,7 +101,7 @@ export async function runServe(argv: string[]): Promise<void> {
   // --machine FILE: show and plan for a saved `detect --json` (e.g. a GPU box's) instead of this machine.
   const machineFile = typeof flags.machine === 'string' ? path.resolve(flags.machine) : undefined;
   const backend = createBackend({ dataDir, transport: 'server', machineFile });
-  const server = await startServer({ backend, rendererDir, host, port, token: chosenToken(flags.token), allowedHosts });
+  const server = await startServer({ backend, rendererDir, host, port, token: chosenToken(flags.token, flags['token-file']), allowedHosts });
   console.log(`Offload Studio (headless) — data folder ${dataDir}`);
   console.log(`Open: ${server.url}`);
   // Stop: close the server, let every service end its children (the running sweep is cancelled

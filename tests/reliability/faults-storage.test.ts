@@ -110,6 +110,34 @@ describe('faults: storage', () => {
     delete process.env.FAKE_RUNNER_STEPS;
   });
 
+  it.skipIf(mountProblem)('issue 28.4: disk full at the end of a run → once space returns (serve still up) the run is stored as ended with every sample, not left running', { timeout: 120_000 }, async () => {
+    const dataDir = tmpfs(4 * 1024 * 1024);
+    process.env.FAKE_RUNNER_DELAY = '0.2';
+    process.env.FAKE_RUNNER_STEPS = '30';
+    const backend = createBackend({ dataDir, transport: 'server' });
+    backends.push(backend);
+    const statuses: { phase: string; runId: string }[] = [];
+    backend.on('runs/status', (e) => statuses.push(e));
+    let progress = 0;
+    backend.on('runs/progress', () => progress++);
+    const started = await backend.invoke('runs/start', tinySweep(FAKE_PYTHON));
+    const runId = started.runIds[0];
+    await until(() => progress >= 2, 60_000, 'two steps');
+    const filler = fillDisk(dataDir);
+    await until(() => statuses.some((s) => s.phase === 'finished'), 60_000, 'the run to end');
+    // the end could not be written while the disk was full
+    expect((await backend.invoke('runs/get', { id: runId, logLines: 0 })).summary.status).toBe('running');
+    fs.rmSync(filler);
+    await until(async () => (await backend.invoke('runs/get', { id: runId, logLines: 0 })).summary.status !== 'running', 20_000, 'the end to be stored once space returned');
+    const run = await backend.invoke('runs/get', { id: runId, logLines: 0 });
+    expect(run.summary.status).not.toBe('interrupted');
+    // every step the runner reported while the disk was full is stored, none lost
+    expect(run.samples.map((x) => x.step)).toEqual(Array.from({ length: progress }, (_, k) => k + 1));
+    expect(progress).toBeGreaterThan(2);
+    delete process.env.FAKE_RUNNER_DELAY;
+    delete process.env.FAKE_RUNNER_STEPS;
+  });
+
   it('database locked by another process (BEGIN EXCLUSIVE) → db_locked with what to do; reads and finished runs intact', { timeout: 60_000 }, async () => {
     const dataDir = tmpDir();
     const finished = seedFinished(dataDir);

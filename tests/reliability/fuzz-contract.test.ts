@@ -5,11 +5,13 @@
 // write nothing (row counts and data-folder files unchanged) and leave the server answering.
 // Payloads the schema happens to accept are not sent (they would start real work: installs,
 // measurements); they are counted. Seeded: the seed is printed, RELIABILITY_SEED reproduces.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { channels, requests, type Channel } from '../../electron/contract';
 import { createBackend, type Backend } from '../../electron/services/backend';
-import { WsClient, fileList, rowCounts, seededRandom, spawnServe, tmpDir, type ServeProcess } from './helpers';
+import { WsClient, fileList, repoRoot, rowCounts, seededRandom, spawnServe, tmpDir, type ServeProcess } from './helpers';
 
 type Rng = ReturnType<typeof seededRandom>;
 
@@ -144,12 +146,24 @@ describe('fuzz: contract request schemas', () => {
     console.log(`[fuzz-ws] ${sent} refused payloads + ${broken.length} broken frames; server alive`);
   });
 
-  it('a frame larger than the 1 MiB limit closes that socket only; the server answers a new one', { timeout: 30_000 }, async () => {
+  it('a request over 1 MiB is answered too_large with its size (the socket stays open); runs/import of a 2.7 MB file is taken (issue 28.10)', { timeout: 60_000 }, async () => {
     expect(serve.child.exitCode, serve.output().slice(-2000)).toBeNull();
     const big = await WsClient.connect(serve.origin, serve.token);
     const answer = await big.sendRaw(JSON.stringify({ id: 1, channel: 'runs/list', payload: { model: 'x'.repeat(2 * 1024 * 1024) } }), 1, 10_000);
-    expect(answer).toMatchObject({ ok: false, error: { code: 'closed' } });
-    expect(big.open).toBe(false);
+    expect(answer).toMatchObject({ ok: false, error: { code: 'too_large', message: expect.stringMatching(/runs\/list request is 2\.0 MiB; serve takes at most 1\.0 MiB per request \(runs\/import: 129\.0 MiB\)/) } });
+    expect(big.open).toBe(true);
+    // A runs file of 2.7 MB (one run, 40,000 sample rows): the 1 MiB frame limit closed the socket unanswered.
+    const file = JSON.parse(fs.readFileSync(path.join(repoRoot, 'resources/samples/h200-llama-3.2-3b-tune.runs.json'), 'utf8'));
+    const entry = file.runs[0];
+    entry.run.id = 'r-big-import-1';
+    const row = entry.samples.rows[entry.samples.rows.length - 1];
+    entry.samples.rows = Array.from({ length: 40_000 }, (_, k) => { const r = [...row]; r[0] = k + 1; return r; });
+    file.runs = [entry];
+    const content = JSON.stringify(file);
+    expect(content.length).toBeGreaterThan(2.5e6);
+    const imported = await big.request('runs/import', { content, name: 'big.runs.json' });
+    expect(imported, JSON.stringify(imported).slice(0, 500)).toMatchObject({ ok: true });
+    big.close();
     const fresh = await WsClient.connect(serve.origin, serve.token);
     expect((await fresh.request('app/info', {})).ok).toBe(true);
     fresh.close();

@@ -85,7 +85,7 @@ describe('issue 20.12: the session token', () => {
     try {
       expect(viaFlag.token).toBe(token);
       expect(fs.readFileSync(`/proc/${viaFlag.child.pid}/cmdline`, 'utf8')).not.toContain(token);
-      expect(viaFlag.output()).toMatch(/prefer the OFFLOAD_STUDIO_TOKEN environment variable/);
+      expect(viaFlag.output()).toMatch(/--token is visible to other users .*`npm run serve` and its `sh -c` keep theirs.*Use --token-file FILE \(chmod 600\) or the OFFLOAD_STUDIO_TOKEN environment variable/s);
     } finally {
       await viaFlag.stop();
     }
@@ -98,6 +98,37 @@ describe('issue 20.12: the session token', () => {
       c.close();
     } finally {
       await viaEnv.stop();
+    }
+  });
+});
+
+describe('issue 28.5: a token nobody else can read', () => {
+  it('--token-file FILE (mode 600) serves with that token, shown in no command line; a file others can read, an empty one or a folder is refused', { timeout: 90_000 }, async () => {
+    const dir = tmpDir('os-small-tokfile-');
+    const token = 'F1le-' + 't'.repeat(40);
+    const file = path.join(dir, 'token');
+    fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+    const serve = await spawnServe(tmpDir('os-small-tok4-'), {}, ['--token-file', file]);
+    try {
+      expect(serve.token).toBe(token);
+      expect(fs.readFileSync(`/proc/${serve.child.pid}/cmdline`, 'utf8')).not.toContain(token);
+      expect(serve.output()).not.toMatch(/warning: --token/);
+      const c = await WsClient.connect(serve.origin, token);
+      expect((await c.request('app/info', {})).ok).toBe(true);
+      c.close();
+    } finally {
+      await serve.stop();
+    }
+    const open = path.join(dir, 'open');
+    fs.writeFileSync(open, token);
+    fs.chmodSync(open, 0o644);
+    const empty = path.join(dir, 'empty');
+    fs.writeFileSync(empty, '', { mode: 0o600 });
+    for (const [f, why] of [[open, /readable by other users \(mode 644\): chmod 600/], [empty, /empty/], [dir, /not a regular file/]] as [string, RegExp][]) {
+      const r = await node(['electron/server/cli-entry.ts', '--port', '0', '--data-dir', tmpDir('os-small-tok5-'), '--token-file', f], {}, 30_000);
+      expect(r.code, r.out).not.toBe(0);
+      expect(r.out).toMatch(why);
+      expect(r.out).not.toContain(token);
     }
   });
 });

@@ -16,6 +16,7 @@ import type {
 } from '../../contract';
 import type { HistoryStore } from '../history';
 import { DEFAULT_FIX } from './classify';
+import { deferredWritesFor } from './deferred-writes';
 import { assertRunnerBuilds } from './families';
 import { newSweepId, runIdFor } from './ids';
 import type { Planner } from './planner';
@@ -244,7 +245,9 @@ class SweepExecution implements Sweep {
 
   private endWith(i: number, e: Omit<RunEnd, 'runId' | 'strategy' | 'repeatIndex'>): RunEnd {
     const p = this.planned[i];
-    try {
+    // A failed write (a full disk) is retried until it lands (deferred-writes.ts): the run must not
+    // stay `running` once space returns; start-up recovery marks it interrupted if it never does.
+    deferredWritesFor(this.deps.history).run(`end of ${p.id}`, () =>
       this.deps.history.finishRun(p.id, {
         status: e.status,
         errorClass: e.errorClass,
@@ -253,10 +256,8 @@ class SweepExecution implements Sweep {
         exitCode: e.outcome?.exitCode ?? null,
         exitSignal: e.outcome?.signal ?? null,
         result: e.outcome?.result ?? null, // kept even for a failed run: it says how far it got
-      });
-    } catch {
-      // Nothing more can be done here; start-up recovery will mark it interrupted.
-    }
+      }),
+    );
     const r = e.outcome?.result;
     const finite = (x: number | null | undefined) => (typeof x === 'number' && Number.isFinite(x) ? x : null);
     // The end is stored above; an event the contract refuses must not turn it into a crash.
@@ -303,7 +304,12 @@ class SweepExecution implements Sweep {
       if (samples.length === 0) return;
       const batch = samples;
       samples = [];
-      deps.history.appendSamples(p.id, batch);
+      try {
+        deps.history.appendSamples(p.id, batch);
+      } catch (error) {
+        samples = batch.concat(samples); // kept for the next flush (a full disk may free up); bounded by the spec's steps
+        throw error;
+      }
     };
     const sampleTimer = setInterval(() => safely(flushSamples), sampleFlushMs);
     // Log lines: batched into events (a noisy op build prints thousands of lines).
@@ -419,6 +425,12 @@ class SweepExecution implements Sweep {
       clearInterval(logTimer);
     }
     safely(flushSamples);
+    if (samples.length > 0) {
+      // still not stored (a full disk): they wait, in order, ahead of the run's end (endWith)
+      const rest = samples;
+      samples = [];
+      deferredWritesFor(deps.history).run(`samples of ${p.id}`, () => deps.history.appendSamples(p.id, rest));
+    }
     flushLog();
     this.finishedDurations.push(Date.now() - runStarted);
     return this.endWith(i, { status: outcome.status, errorClass: outcome.errorClass, message: outcome.message, fix: outcome.fix, outcome });

@@ -1,7 +1,7 @@
 // The browser transport: the headless server's WebSocket. Requests carry an id; answers and
 // events come back on the same socket. While events are listened for, it reconnects with
 // exponential backoff when the socket closes (a server restart), and the listeners keep receiving.
-import type { ApiClient, Channel, EventName, WireResult } from '../../../electron/contract';
+import { WIRE_IMPORT_MAX_BYTES, WIRE_MESSAGE_MAX_BYTES, type ApiClient, type Channel, type EventName, type WireResult } from '../../../electron/contract';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
@@ -98,11 +98,17 @@ export function createWebSocketClient(url: string, options: WebSocketClientOptio
 
   return {
     async invoke(channel: Channel, request: unknown) {
-      const ws = socket ?? (await connect());
       const id = nextId++;
+      const text = JSON.stringify({ id, channel, payload: request });
+      // Said here, with the size, rather than by a socket the server closes (issue 28.10).
+      const limit = channel === 'runs/import' ? WIRE_IMPORT_MAX_BYTES : WIRE_MESSAGE_MAX_BYTES;
+      const bytes = new TextEncoder().encode(text).length;
+      if (bytes > limit)
+        throw new ClientError('too_large', `This ${channel} request is ${(bytes / 2 ** 20).toFixed(1)} MiB; the server takes at most ${(limit / 2 ** 20).toFixed(1)} MiB.`);
+      const ws = socket ?? (await connect());
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        ws.send(JSON.stringify({ id, channel, payload: request }));
+        ws.send(text);
       }) as never;
     },
     on(event: EventName, listener: (payload: never) => void) {
