@@ -1,8 +1,9 @@
 // `cluster …`: define clusters from a JSON file, detect hosts, pre-flight, and show the DeepSpeed
 // launch (hostfile + argument vector) a multi-node run will use.
-import fs from 'node:fs';
 import path from 'node:path';
+import { readRegularText } from '../../services/files';
 import type { Command } from '../command';
+import { INPUT_LIMITS } from '../user-files';
 
 const USAGE = `cluster list | save FILE.json | delete NAME | detect NAME | preflight NAME | launch NAME [--spec spec.json] | assumptions NAME`;
 
@@ -22,7 +23,15 @@ export const clusterCommands: Record<string, Command> = {
         }
         case 'save': {
           if (!arg) return out(USAGE), 2;
-          const record = await backend.invoke('cluster/save', JSON.parse(fs.readFileSync(path.resolve(arg), 'utf8')));
+          const file = path.resolve(arg);
+          const text = readRegularText(file, { label: 'cluster save', maxBytes: INPUT_LIMITS.cluster, field: 'file' });
+          let definition: unknown;
+          try {
+            definition = JSON.parse(text);
+          } catch (error) {
+            throw Object.assign(new Error(`cluster save ${file}: not JSON (${(error as Error).message}); give a cluster definition file`), { field: 'file' });
+          }
+          const record = await backend.invoke('cluster/save', definition);
           if (json) return print(record), 0;
           out(`saved cluster '${record.cluster.name}' (${record.cluster.hosts.length} host(s))`);
           return 0;

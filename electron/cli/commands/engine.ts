@@ -4,8 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventOf, RequestOf, ResponseOf } from '../../contract';
+import { readRegularText } from '../../services/files';
 import type { Command, CommandContext } from '../command';
 import { formatBytes, terminalSafe } from '../format';
+import { INPUT_LIMITS, modelFlagPath } from '../user-files';
 
 const USAGE = `usage: npm run cli -- run --specs DIR|spec.json [--steps N] [--warmup N] [--repeats N] …
    or: npm run cli -- run --model ID|config.json --strategy ID[,ID…]
@@ -39,8 +41,10 @@ function readSpecs(where: string): unknown[] {
     : [where];
   if (files.length === 0) throw new Error(`--specs ${where}: no *.json spec files there (plan --write-specs DIR writes them)`);
   return files.map((file) => {
+    // A *.json there may be anything (a FIFO, a link to a device): read as a bounded regular file.
+    const text = readRegularText(file, { label: '--specs', maxBytes: INPUT_LIMITS.spec, field: 'specs' });
     try {
-      return JSON.parse(fs.readFileSync(file, 'utf8'));
+      return JSON.parse(text);
     } catch (error) {
       throw new Error(`--specs ${file}: not JSON (${(error as Error).message})`);
     }
@@ -61,7 +65,7 @@ export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'ru
   }
   if (typeof flags.model !== 'string' || typeof flags.strategy !== 'string') throw new Error(`--model and --strategy are required.\n${USAGE}`);
   // A config.json path is resolved here, where the working directory means something.
-  const model = fs.existsSync(flags.model) ? path.resolve(flags.model) : flags.model;
+  const model = modelFlagPath(flags.model);
   const workload: Record<string, unknown> = {
     model,
     seqLen: intFlag(flags, 'seq', 2048),

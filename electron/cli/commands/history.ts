@@ -1,9 +1,10 @@
 // History commands: compare runs, move runs between machines as JSON, load the sample dataset.
-import fs from 'node:fs';
 import path from 'node:path';
 import { configDiffSectionsOfDiff, deltaRows, formatDelta, type Comparison } from '../../contract';
+import { readRegularText } from '../../services/files';
 import { convertRunnerSweep, writeRunsFile } from '../../services/history';
 import type { Command, CommandContext } from '../command';
+import { INPUT_LIMITS } from '../user-files';
 
 /** `--json` written before an id swallows it as its value (`compare --json a b`): give it back. */
 function boolFlag(ctx: CommandContext, name: string): { on: boolean; positionals: string[] } {
@@ -118,7 +119,7 @@ export const historyCommands: Record<string, Command> = {
       const { file, skipped, rejectedLines, otherTypes } = convertRunnerSweep(path.resolve(dir), {
         source: { label, machine: str('machine'), measuredAt: str('measured-at'), note: str('note') },
         sweepId: str('sweep-id') ?? `sw-sample-${path.basename(path.resolve(dir))}`,
-        snapshot: snapshotFile ? JSON.parse(fs.readFileSync(snapshotFile, 'utf8')) : undefined,
+        snapshot: snapshotFile ? JSON.parse(readRegularText(snapshotFile, { label: '--snapshot', maxBytes: INPUT_LIMITS.machine })) : undefined,
         specsDir: str('specs') ? path.resolve(str('specs')!) : undefined,
       });
       const bytes = writeRunsFile(path.resolve(out), file);

@@ -2,10 +2,12 @@
 // copies) and store the result for the tuner. --json prints the hardware/measure response.
 import fs from 'node:fs';
 import type { Machine, MeasureKind } from '../../contract';
+import { readRegularText } from '../../services/files';
 import { measurementFromFile, saveMeasurement } from '../../services/hardware';
 import { parseMachine } from '../../services/tuner';
 import type { Command } from '../command';
 import { UsageError } from '../../kernel';
+import { INPUT_LIMITS } from '../user-files';
 
 const KINDS: MeasureKind[] = ['cpuAdam', 'memoryBandwidth', 'hostDevice'];
 const gb = (bytesPerSecond: number) => `${(bytesPerSecond / 1e9).toFixed(2)} GB/s`;
@@ -17,19 +19,23 @@ export const measureCommands: Record<string, Command> = {
       if (typeof flags.import === 'string') {
         // Another machine's measurements (its `measure --json`, or the native driver's output), stored
         // under that machine's id: plans for its `detect --json` file then use them.
-        const read = (file: string, what: string): unknown => {
+        const read = (file: string, what: '--machine' | '--import'): unknown => {
+          // Regular files only, bounded: a FIFO or /dev/zero is refused naming it (no hang).
+          const text = readRegularText(file, { label: what, maxBytes: what === '--machine' ? INPUT_LIMITS.machine : INPUT_LIMITS.measurements });
           try {
-            return JSON.parse(fs.readFileSync(file, 'utf8'));
+            return JSON.parse(text);
           } catch (error) {
             throw Object.assign(new Error(`${what} ${file}: cannot read it as JSON (${(error as Error).message})`), { field: what.replace(/^--/, '') });
           }
         };
+        // The file first: one that cannot be read is refused before detection runs.
+        const imported = read(flags.import, '--import');
         const machine: Machine =
           typeof flags.machine === 'string' ? parseMachine(read(flags.machine, '--machine'), `--machine ${flags.machine}`) : await backend.invoke('hardware/detect', {});
         const at = typeof flags['measured-at'] === 'string' ? flags['measured-at'] : new Date(fs.statSync(flags.import).mtimeMs).toISOString();
         let m;
         try {
-          m = measurementFromFile(read(flags.import, '--import'), machine.machineId, at);
+          m = measurementFromFile(imported, machine.machineId, at);
         } catch (error) {
           throw Object.assign(new Error(`--import ${flags.import}: ${(error as Error).message}`), { field: 'import' });
         }

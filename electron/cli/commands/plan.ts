@@ -4,9 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ModelArch, PlanResult, WorkloadOverrides } from '../../contract';
+import { readRegularText } from '../../services/files';
 import { parseMachine } from '../../services/tuner';
 import type { Command, CommandContext } from '../command';
 import { formatBytes } from '../format';
+import { INPUT_LIMITS } from '../user-files';
 import { strategyLabel } from '../../contract/charts/labels';
 
 const USAGE =
@@ -30,7 +32,7 @@ async function modelFlag({ backend, flags }: CommandContext): Promise<string | M
   if (!fs.existsSync(file)) throw Object.assign(new Error(`--model ${v}: a folder without a config.json (give the config.json, or a Hugging Face model folder holding one)`), { field: 'model' });
   const dir = path.basename(path.dirname(path.resolve(file)));
   const id = path.basename(file) === 'config.json' ? dir : path.basename(file, '.json');
-  return backend.invoke('plan/import-hf-config', { text: fs.readFileSync(file, 'utf8'), id });
+  return backend.invoke('plan/import-hf-config', { text: readRegularText(file, { label: '--model', maxBytes: INPUT_LIMITS.modelConfig }), id });
 }
 
 function printPlan(plan: PlanResult, out: (s: string) => void): void {
@@ -123,12 +125,7 @@ export const planCommands: Record<string, Command> = {
 
       let machine: unknown;
       if (typeof flags.machine === 'string') {
-        let text: string;
-        try {
-          text = fs.readFileSync(flags.machine, 'utf8');
-        } catch {
-          throw Object.assign(new Error(`--machine: cannot read '${flags.machine}'`), { field: 'machine' });
-        }
+        const text = readRegularText(flags.machine, { label: '--machine', maxBytes: INPUT_LIMITS.machine });
         let parsed: unknown;
         try {
           parsed = JSON.parse(text);

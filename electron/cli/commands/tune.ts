@@ -3,13 +3,13 @@
 // is now history, so the next plan is refitted) → stop when no untried candidate is predicted to beat
 // the best measured by more than the noise, or the budget is spent. Prints the winner with its
 // measured figure beside the seed defaults' measured figure. Ctrl-C keeps the finished trials.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkloadOverrides } from '../../contract';
 import { runTuneLoop, TuneError } from '../../services/backend/tune-loop';
 import { TUNE_NOISE } from '../../services/tuner';
 import type { Command, CommandContext } from '../command';
 import { terminalSafe } from '../format';
+import { modelFlagPath } from '../user-files';
 
 const USAGE = `usage: npm run cli -- tune --model ID --seq N --gpus N [--micro-batch N] [--global-batch B]
   [--budget-minutes T] [--max-trials N] [--strategies a,b] [--steps N] [--warmup N] [--noise 0.05]
@@ -46,7 +46,7 @@ export const tuneCommands: Record<string, Command> = {
       }
       const say = json ? (line: string) => process.stderr.write(terminalSafe(line) + '\n') : out;
       if (typeof flags.model !== 'string') throw Object.assign(new Error(`--model is required\n${USAGE}`), { field: 'model' });
-      const model = fs.existsSync(flags.model) ? path.resolve(flags.model) : flags.model;
+      const model = modelFlagPath(flags.model);
       const workload: WorkloadOverrides = {
         model,
         seqLen: intFlag(flags, 'seq', 2048)!,

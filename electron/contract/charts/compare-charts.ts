@@ -4,6 +4,7 @@
 import type { EChartsOption } from 'echarts';
 import type { Comparison, MetricId } from '../compare';
 import { formatDelta } from '../format';
+import { escapeHtml } from './escape';
 import { METRIC_SHORT, strategyColor } from './labels';
 import { memoryPanelsOption } from './memory-panels';
 
@@ -94,7 +95,7 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
         type: 'custom',
         data: spread,
         z: 10,
-        tooltip: { formatter: (p: { value?: unknown }) => { const v = p.value as number[]; return `min ${round(v[1])} · max ${round(v[2])} ${unit}`; } },
+        tooltip: { formatter: (p: { value?: unknown }) => { const v = p.value as number[]; return `min ${round(v[1])} · max ${round(v[2])} ${escapeHtml(unit)}`; } },
         renderItem: (_params: unknown, api: { value(i: number): number; coord(p: number[]): number[]; size(p: number[]): number[] }) => {
           const x = api.value(0);
           const low = api.coord([x, api.value(1)]);
@@ -204,7 +205,7 @@ export function predictedOption(c: Comparison, theme: ChartTheme = LIGHT_THEME):
         type: 'scatter',
         symbolSize: 10,
         data: points,
-        tooltip: { formatter: (p: { name?: string; value?: unknown }) => { const v = p.value as number[]; return `${p.name}<br/>predicted ${round(v[0])} · measured ${round(v[1])} ${unit}<br/>error ${formatDelta(v[2])}`; } },
+        tooltip: { formatter: (p: { name?: string; value?: unknown }) => { const v = p.value as number[]; return `${escapeHtml(p.name)}<br/>predicted ${round(v[0])} · measured ${round(v[1])} ${unit}<br/>error ${escapeHtml(formatDelta(v[2]))}`; } },
       },
       { name: 'y = x', type: 'line', silent: true, showSymbol: false, lineStyle: { type: 'dashed', color: theme.muted }, data: [[0, 0], [niceCeil(max), niceCeil(max)]] },
     ],

@@ -7,3 +7,4 @@ export * from './plan-charts';
 export * from './live-charts';
 export * from './measure-charts';
 export * from './memory-panels';
+export * from './escape';

@@ -1,6 +1,7 @@
 // Live charts of a running sweep (pure; type imports only): TFLOPS/GPU and memory per step,
 // one line per run.
 import type { EChartsOption } from 'echarts';
+import { escapeHtml } from './escape';
 import { strategyColor } from './labels';
 
 export interface LiveSeriesInput {
@@ -126,7 +127,7 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
       formatter: (params: unknown) => {
         const list = (Array.isArray(params) ? params : [params]) as { marker?: string; seriesName?: string; value?: unknown; data?: { actual?: number } }[];
         const step = (list[0]?.value as number[] | undefined)?.[0];
-        return [`step ${step}`, ...list.map((p) => `${p.marker ?? ''}${p.seriesName}: ${valueText(p.data?.actual ?? (p.value as number[])[1])}`)].join('<br/>');
+        return [`step ${step}`, ...list.map((p) => `${p.marker ?? ''}${escapeHtml(p.seriesName)}: ${valueText(p.data?.actual ?? (p.value as number[])[1])}`)].join('<br/>');
       },
     },
     xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1, min: 'dataMin', max: 'dataMax' },

@@ -3,6 +3,7 @@
 // TiB on one axis: each panel picks its own unit. Bars take the strategy's colour; the strategy
 // names are written once, on the left. Pure; type imports only.
 import type { EChartsOption } from 'echarts';
+import { escapeHtml } from './escape';
 
 export interface MemoryRow {
   label: string;
@@ -117,7 +118,7 @@ export function memoryPanelsOption(rows: MemoryRow[], capacity: MemoryCapacity, 
         })),
         tooltip: {
           formatter: (q: { name?: string; value?: unknown }) =>
-            `${q.name}<br/>${p.title}: ${typeof q.value === 'number' ? `${fmt(q.value)} ${units[i].name}` : '—'}${cap ? ` of ${fmt(cap / units[i].div)} ${units[i].name}` : ''}`,
+            `${escapeHtml(q.name)}<br/>${p.title}: ${typeof q.value === 'number' ? `${fmt(q.value)} ${units[i].name}` : '—'}${cap ? ` of ${fmt(cap / units[i].div)} ${units[i].name}` : ''}`,
         },
         ...(cap
           ? {

@@ -5,6 +5,7 @@ import type { EChartsOption } from 'echarts';
 import type { PlanResult } from '../plan';
 import { LIGHT_THEME, type ChartTheme } from './compare-charts';
 import { strategyColor, strategyLabel } from './labels';
+import { escapeHtml } from './escape';
 import { memoryPanelsOption } from './memory-panels';
 
 /** Height the Plan charts need for n strategies (rows of 30 px plus axes). */
@@ -21,7 +22,7 @@ export function predictedTflopsOption(plan: PlanResult, TEXT: ChartTheme = LIGHT
     textStyle: { color: TEXT.text },
     // containLabel: the names and the values are inside the chart's box, whatever its width.
     grid: { left: 8, right: 56, top: 12, bottom: 44, containLabel: true },
-    tooltip: { trigger: 'item', confine: true, formatter: (p: unknown) => { const q = p as { name: string; value: number | null }; return q.value == null ? `${q.name}: does not fit` : `${q.name}: ${q.value} TFLOPS/GPU (predicted)`; } },
+    tooltip: { trigger: 'item', confine: true, formatter: (p: unknown) => { const q = p as { name: string; value: number | null }; const name = escapeHtml(q.name); return q.value == null ? `${name}: does not fit` : `${name}: ${q.value} TFLOPS/GPU (predicted)`; } },
     xAxis: {
       type: 'value',
       min: 0,

@@ -114,7 +114,14 @@ export function acquireSweepLock(dataDir: string, owner: string): SweepLock {
   const write = (body: LockBody) => {
     // Written beside, then linked into place: link() fails if the lock exists (atomic, no half file).
     const temp = tempNameBeside(file);
-    fs.writeFileSync(temp, JSON.stringify(body), { flag: 'wx', mode: 0o600 });
+    try {
+      fs.writeFileSync(temp, JSON.stringify(body), { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      // 'wx' creates the file before the write fails (ENOSPC on a full disk): without this every
+      // runs/start there left a 0-byte temp behind. EEXIST is another's file of that name: kept.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') fs.rmSync(temp, { force: true });
+      throw error;
+    }
     return temp;
   };
   const body: LockBody = { owner, pid: process.pid, sweepId: null, runIds: [], since: new Date().toISOString() };

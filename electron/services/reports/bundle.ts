@@ -1,6 +1,7 @@
 // The reproduction bundle: per run its ds_config.json, spec.json, the launch command as run.sh,
 // a hostfile on several nodes, and the runner version; a README that says how to rerun.
 // Returned as a file list, written as a folder or a .zip by the caller.
+import { HOST_PATTERN } from '../../contract';
 import { samplesCsv } from './csv';
 import { strategyName } from './format';
 import type { ReportRun } from './types';
@@ -51,15 +52,44 @@ export function runScript(run: ReportRun): string {
     ...Object.entries(env).map(([k, v]) => `export ${k}="\${${k}:-${v}}"`),
   ];
   if (run.launchArgv) lines.push(`# The runner was started as: ${oneLine(run.launchArgv.map(shQuote).join(' '))}`);
+  lines.push(...refusedHostLines(refusedHosts(run)));
   lines.push(`exec ${argv.join(' ')}`, '');
   return lines.join('\n');
 }
 
+/** A host the bundle would not write, and why (shown in run.sh and the README). */
+interface RefusedHost {
+  host: string;
+  why: string;
+}
+
+const HOST_RULE = 'is not a host name or IPv4 address (letters, digits, dots, dashes; no leading dash)';
+/** A refused host as shown: one line, and short, since it is whatever an imported file held. */
+const shownHost = (h: string) => (h.length > 80 ? `${oneLine(h).slice(0, 80)}…` : oneLine(h));
+
+/** The hosts of a multi-node run a hostfile must not hold. An imported run's spec.hosts is whatever
+ *  its file said, and DeepSpeed's launcher runs `ssh <first host> hostname`: a host such as
+ *  `-oProxyCommand=…` is an ssh option that runs a command. Held to the cluster contract's
+ *  HOST_PATTERN, the rule every saved cluster host already meets. */
+export function refusedHosts(run: ReportRun): RefusedHost[] {
+  if (run.workload.nodes <= 1) return [];
+  return run.hosts.filter((h) => !HOST_PATTERN.test(h)).map((h) => ({ host: h, why: HOST_RULE }));
+}
+
+/** DeepSpeed's hostfile, or null on one node or when a host was refused (the run.sh then stops). */
 function hostfile(run: ReportRun): string | null {
-  if (run.workload.nodes <= 1) return null;
+  if (run.workload.nodes <= 1 || refusedHosts(run).length > 0) return null;
   const slots = Math.max(1, Math.round(run.workload.worldSize / run.workload.nodes));
   const hosts = run.hosts.length ? run.hosts : Array.from({ length: run.workload.nodes }, (_, i) => `node${i + 1}`);
-  return hosts.map((h) => `${oneLine(h).replace(/\s+/g, '')} slots=${slots}`).join('\n') + '\n';
+  return hosts.map((h) => `${h} slots=${slots}`).join('\n') + '\n';
+}
+
+/** run.sh's lines when hosts were refused: say which and why, and stop before the launcher. */
+function refusedHostLines(refused: RefusedHost[]): string[] {
+  if (refused.length === 0) return [];
+  const what = refused.map((r) => `'${shownHost(r.host)}' ${r.why}`).join('; ');
+  const message = `hostfile left out: the run's host ${what}. Write a hostfile here with your nodes (one 'host slots=N' line each) and remove this line.`;
+  return [`# ${oneLine(message)}`, `echo ${shQuote(`run.sh: ${oneLine(message)}`)} >&2; exit 2`];
 }
 
 function readme(runs: ReportRun[], folders: string[], generatedAt: Date, appVersion: string): string {
@@ -90,6 +120,20 @@ Each folder reruns one run exactly as Offload Studio ran it:
 | folder | run | strategy | model | GPUs | launcher | TFLOPS/GPU (median) |
 |---|---|---|---|---|---|---|
 ${rows.join('\n')}
+${refusedHostsSection(runs, folders)}`;
+}
+
+/** The README's account of hosts left out of hostfiles, or nothing when every host passed. */
+function refusedHostsSection(runs: ReportRun[], folders: string[]): string {
+  const lines = runs.flatMap((r, i) => refusedHosts(r).map((h) => `- ${folders[i]}: host \`${shownHost(h.host).replace(/`/g, "'")}\` ${h.why}.`));
+  if (lines.length === 0) return '';
+  return `
+## Hosts left out
+
+These runs' hostfiles were not written: a host of the original run could be read by ssh as an option
+or a command. Their run.sh stops with this message until you write a hostfile with your nodes.
+
+${lines.join('\n')}
 `;
 }
 

@@ -145,6 +145,8 @@ function figuresOf(detail: RunDetail, workload: ReportWorkload): ReportFigures {
   };
 }
 
+/** The run's hosts as stored. An imported run's are whatever its file said: the bundle holds them
+ *  to the cluster contract's HOST_PATTERN before any reaches a hostfile (bundle.ts refusedHosts). */
 function hostsOf(detail: RunDetail): string[] {
   const spec = obj(detail.spec);
   const hosts = Array.isArray(spec?.hosts) ? spec.hosts : [];

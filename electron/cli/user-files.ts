@@ -1,0 +1,34 @@
+// Files a person names on the command line (--model, --machine, --specs, measure --import,
+// cluster save, convert-sweep --snapshot) are read through services/files: regular files only, at
+// most the limit below, so a FIFO, a device (/dev/zero) or a huge file is refused with its path
+// instead of hanging the CLI or filling memory. import-runs is read by the history service, which
+// applies the same rules with its own 64 MiB limit.
+import fs from 'node:fs';
+import path from 'node:path';
+import { checkRegularFile } from '../services/files';
+
+const MiB = 1024 * 1024;
+
+/** The most read of each kind of file; each is far above a real one of its kind. */
+export const INPUT_LIMITS = {
+  /** A Hugging Face config.json: a few KiB. */
+  modelConfig: 4 * MiB,
+  /** A RunSpec (plan --write-specs): a few KiB. */
+  spec: 4 * MiB,
+  /** A `detect --json` machine file: well under 1 MiB. */
+  machine: 16 * MiB,
+  /** Another machine's `measure --json` (or the native driver's output). */
+  measurements: 16 * MiB,
+  /** A cluster definition: at most 256 hosts. */
+  cluster: 1 * MiB,
+};
+
+/**
+ * --model as runs/start and tune take it: a preset id as typed, a config.json as an absolute path.
+ * The backend reads that path itself (unbounded), so it is checked here first.
+ */
+export function modelFlagPath(model: string): string {
+  if (!fs.existsSync(model)) return model;
+  if (!fs.statSync(model).isDirectory()) checkRegularFile(model, { label: '--model', maxBytes: INPUT_LIMITS.modelConfig });
+  return path.resolve(model);
+}
