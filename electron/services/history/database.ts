@@ -10,7 +10,7 @@ export type Database = InstanceType<typeof DatabaseSync>;
 
 export class HistoryError extends Error {
   constructor(
-    public readonly code: 'db_locked' | 'disk_full' | 'read_only' | 'corrupt' | 'io' | 'stored_data',
+    public readonly code: 'db_locked' | 'disk_full' | 'read_only' | 'corrupt' | 'io' | 'stored_data' | 'not_history' | 'newer_schema',
     message: string,
   ) {
     super(message);
@@ -42,21 +42,108 @@ export function explainSqliteError(error: unknown, file: string): HistoryError |
     return new HistoryError('read_only', `The data folder ${path.dirname(file)} is read-only. Choose a writable data folder (--data-dir).`);
   if (/malformed|not a database|SQLITE_CORRUPT|SQLITE_NOTADB/i.test(text))
     return new HistoryError('corrupt', `${file} is not a valid history database. Move it aside to start a new one.`);
+  // The binding refuses to read an INTEGER beyond 2^53 (imports and specs are bounded now; a hand
+  // edit can still store one). Said as the stored-data fault it is, not as a JavaScript RangeError.
+  const tooLarge = /Value is too large to be represented as a JavaScript number: (-?\d+)/.exec(text);
+  if (tooLarge)
+    return new HistoryError(
+      'stored_data',
+      `Stored data error in ${path.basename(file)}: a row holds the whole number ${tooLarge[1]}, too large to read exactly. The database itself is fine; that row was edited by hand or stored by an older version. Delete the run that holds it (runs/delete) or correct that row.`,
+    );
   return error;
+}
+
+/** PRAGMA application_id of every history.db this app writes ('OSst'): how a database is told
+ *  to be ours, so a file someone else left at the path is never migrated into. */
+export const APPLICATION_ID = 0x4f535374;
+
+/** The newest schema version this build knows (its last migration). */
+export const LATEST_VERSION = migrations[migrations.length - 1].version;
+
+/** Table name → its column names (SQLite's own sqlite_* tables left out). */
+type Shape = Map<string, string>;
+
+function shapeOf(db: Database): Shape {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").all() as unknown as { name: string }[];
+  return new Map(tables.map(({ name }) => [name, (db.prepare(`PRAGMA table_info("${name.replace(/"/g, '""')}")`).all() as unknown as { name: string }[]).map((c) => c.name).join(',')]));
+}
+
+const shapes = new Map<number, Shape>();
+/** The tables (and their columns) a history at schema `version` has: its migrations, replayed in memory. */
+function shapeAt(version: number): Shape {
+  let shape = shapes.get(version);
+  if (!shape) {
+    const scratch = new DatabaseSync(':memory:');
+    try {
+      for (const m of migrations) if (m.version <= version) scratch.exec(m.sql);
+      shape = shapeOf(scratch);
+    } finally {
+      scratch.close();
+    }
+    shapes.set(version, shape);
+  }
+  return shape;
+}
+
+const sameShape = (a: Shape, b: Shape) => a.size === b.size && [...a].every(([name, cols]) => b.get(name) === cols);
+
+/**
+ * Whether the database at `file` is ours to write, decided by reads alone (before any pragma or
+ * migration writes to it; see probe). Ours: it carries APPLICATION_ID. Adopted: it carries no id but holds
+ * exactly the tables of a schema version this build knows (an empty file is version 0, no tables;
+ * a history from before the id existed is another version). Anything else is refused, untouched.
+ * Returns whether the id still has to be set.
+ */
+function checkOwnership(db: Database, file: string): { adopt: boolean } {
+  const id = (db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id;
+  const version = schemaVersion(db);
+  const notOurs = (what: string) =>
+    new HistoryError('not_history', `${file} is not an Offload Studio history (${what}). It was left untouched: move it away, or choose another data folder (--data-dir).`);
+  if (id !== 0 && id !== APPLICATION_ID) throw notOurs(`it belongs to another application: application_id ${id}`);
+  const shape = id === 0 ? shapeOf(db) : null;
+  const tables = shape ? [...shape.keys()].join(', ') : '';
+  if (shape?.size && !shape.has('runs')) throw notOurs(`it holds tables ${tables}`);
+  if (version > LATEST_VERSION)
+    throw new HistoryError(
+      'newer_schema',
+      `${file} was written by a newer Offload Studio (history schema version ${version}; this version knows up to ${LATEST_VERSION}). It was left untouched: update Offload Studio to open it, or choose another data folder (--data-dir).`,
+    );
+  if (!shape) return { adopt: false };
+  if (version < 0 || !sameShape(shape, shapeAt(version)))
+    throw notOurs(shape.size ? `it holds tables ${tables}, not those of history schema version ${version}` : `it holds no tables but says schema version ${version}`);
+  return { adopt: true };
+}
+
+/** checkOwnership on a read-only connection: a refused database is never written, not even by
+ *  the checkpoint a read-write connection makes on close (a WAL it holds stays its own). */
+function probe(file: string): { adopt: boolean } {
+  const empty = (f: string) => !fs.existsSync(f) || fs.statSync(f).size === 0;
+  if (empty(file) && empty(`${file}-wal`)) return { adopt: true }; // new or empty: ours to initialise
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    db.exec('PRAGMA busy_timeout = 3000');
+    return checkOwnership(db, file);
+  } finally {
+    db.close();
+  }
 }
 
 export function openDatabase(dataDir: string): Database {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'history.db');
+  let db: Database | null = null;
   try {
-    const db = new DatabaseSync(file);
+    const { adopt } = probe(file);
+    db = new DatabaseSync(file);
     db.exec('PRAGMA busy_timeout = 3000');
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');
     db.exec('PRAGMA foreign_keys = ON');
+    if (adopt) db.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
     migrate(db);
     return db;
   } catch (error) {
+    if (db?.isOpen) db.close(); // a refused (or failed) open keeps no handle on the file
     throw explainSqliteError(error, file);
   }
 }

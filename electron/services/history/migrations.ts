@@ -6,23 +6,40 @@ export interface Migration {
   sql: string;
 }
 
+/** The largest whole number JavaScript reads back exactly (2^53 − 1). SQLite stores larger
+ *  INTEGERs, but the binding then throws on every read of that row ("Value is too large to be
+ *  represented as a JavaScript number"): one such row broke runs/list and export for everyone. */
+export const MAX_STORED_COUNT = Number.MAX_SAFE_INTEGER;
+
+/** `expr` when it is a whole number from 0 to MAX_STORED_COUNT, else NULL: a count (batch, length,
+ *  GPUs) beyond that, negative or stored as a float (2^63 − 1 is) is no workload a reader can use. */
+const safeCount = (expr: string) => `(SELECT v FROM (SELECT ${expr} AS v) WHERE typeof(v) = 'integer' AND v BETWEEN 0 AND ${MAX_STORED_COUNT})`;
+
 /** A value of the run's stored spec (run_details.spec, a RunSpec) of one of the JSON types given,
  *  else NULL (older specs, other shapes). */
 const fromSpec = (path: string, types: string[], doc = 'spec') =>
   `(SELECT CASE WHEN json_valid(d.${doc}) AND json_type(d.${doc}, '${path}') IN (${types.map((t) => `'${t}'`).join(', ')}) THEN json_extract(d.${doc}, '${path}') END FROM run_details d WHERE d.run_id = runs.id)`;
+/** A count of the stored spec, or NULL when it is none a reader could use (see safeCount). */
+const countFromSpec = (path: string, doc = 'spec') => safeCount(fromSpec(path, ['integer'], doc));
 
 /** Fills the workload columns of runs (those matching `where`) from their stored spec, keeping
- *  values already there. One statement for the migration, new runs and imports alike. */
+ *  values already there. One statement for the migration, new runs and imports alike. Counts out
+ *  of range (and a GPUs × nodes product that is) stay NULL: imports refuse them, and this keeps a
+ *  spec from any other source from storing one. (Migration 4 runs this too: the bound changes it
+ *  only where it stored a value no read of the row survives.) */
 export function workloadColumnsUpdate(where: string): string {
   return `UPDATE runs SET
-      micro_batch = COALESCE(micro_batch, ${fromSpec('$.microBatch', ['integer'])}),
-      seq_len = COALESCE(seq_len, ${fromSpec('$.seqLen', ['integer'])}),
-      nodes = COALESCE(nodes, ${fromSpec('$.nodes', ['integer'])}),
-      world_size = COALESCE(world_size, ${fromSpec('$.gpus', ['integer'])} * COALESCE(${fromSpec('$.nodes', ['integer'])}, 1), ${fromSpec('$.worldSize', ['integer'], 'config')}),
+      micro_batch = COALESCE(micro_batch, ${countFromSpec('$.microBatch')}),
+      seq_len = COALESCE(seq_len, ${countFromSpec('$.seqLen')}),
+      nodes = COALESCE(nodes, ${countFromSpec('$.nodes')}),
+      world_size = COALESCE(world_size, ${safeCount(`${countFromSpec('$.gpus')} * COALESCE(${countFromSpec('$.nodes')}, 1)`)}, ${countFromSpec('$.worldSize', 'config')}),
       precision = COALESCE(precision, ${fromSpec('$.precision', ['text'])}),
       config_hash = COALESCE(config_hash, ${fromSpec('$.configHash', ['text'])})
     WHERE ${where}`;
 }
+
+/** The workload columns: filled from specs, so the ones a spec could put out of range. */
+const WORKLOAD_COUNTS = ['micro_batch', 'seq_len', 'world_size', 'nodes'];
 
 export const migrations: Migration[] = [
   {
@@ -141,6 +158,18 @@ export const migrations: Migration[] = [
       ALTER TABLE runs ADD COLUMN precision TEXT;
       ALTER TABLE runs ADD COLUMN config_hash TEXT;
       CREATE INDEX runs_config_hash ON runs(config_hash);
+      ${workloadColumnsUpdate('1')};
+    `,
+  },
+  {
+    // Hostile data (issue 28): before imports bounded spec numbers, a runs file whose spec said
+    // seqLen 2^53 stored a count no read of its row survives (runs/list, export failed for every
+    // client), and 2^63 − 1 a float. Such values are cleared, then refilled from what is usable.
+    version: 5,
+    name: 'workload counts a reader can use',
+    sql: `
+      UPDATE runs SET ${WORKLOAD_COUNTS.map((c) => `${c} = ${safeCount(c)}`).join(', ')}
+        WHERE ${WORKLOAD_COUNTS.map((c) => `${c} IS NOT ${safeCount(c)}`).join(' OR ')};
       ${workloadColumnsUpdate('1')};
     `,
   },

@@ -312,7 +312,7 @@ function capacityOf(snapshot: unknown, hello: unknown): Comparison['capacity'] {
   return {
     gpuBytes: gpu.length ? Math.min(...gpu) : null, // the smallest GPU is the one that runs out
     hostBytes: num(m.memory?.totalBytes),
-    nvmeBytes: nvme.length ? nvme.reduce((a, b) => a + b, 0) : null,
+    nvmeBytes: nvme.length ? num(nvme.reduce((a, b) => a + b, 0)) : null, // null where a stored size made the sum overflow
   };
 }
 
