@@ -283,6 +283,11 @@ function primaryMetric(groups: Pick<CompareGroup, 'stats'>[]): MetricId {
   return 'tflopsPerGpu';
 }
 
+/** Two groups of ≥ 2 repeats each whose ranges (min–max) overlap: their difference is within the noise. */
+function withinSpread(a: { n: number; min: number; max: number }, b: { n: number; min: number; max: number }): boolean {
+  return a.n >= 2 && b.n >= 2 && a.min <= b.max && b.min <= a.max;
+}
+
 /** "SuperOffload was 1.52× faster than ZeRO-Offload (TFLOPS/GPU median of 2 repeats)". */
 export function headline(groups: CompareGroup[], primary: MetricId): string | null {
   const base = groups.find((g) => g.isBaseline);
@@ -297,6 +302,10 @@ export function headline(groups: CompareGroup[], primary: MetricId): string | nu
   const basis = `(${METRIC_SHORT[primary]} median of ${counts})`;
   const word = primary === 'tflopsPerGpu' || primary === 'tokensPerSecond' || primary === 'stepSeconds' ? 'faster' : 'better';
   if (Math.abs(ratio - 1) < 0.01) return `${best.label} and ${base.label} were within 1 % of each other ${basis}`;
+  // With repeats on both sides, a difference inside their spread is noise, not a winner (issue 30.2:
+  // the Run page and Compare named different winners for the same runs).
+  if (withinSpread(best.stats[primary]!, base.stats[primary]!))
+    return `${best.label} and ${base.label} tie within the spread of their repeats (medians ${ratio > 1 ? ratio.toFixed(2) : (1 / ratio).toFixed(2)}× apart, ranges overlap) ${basis}`;
   if (ratio > 1) return `${best.label} was ${ratio.toFixed(2)}× ${word} than ${base.label} ${basis}`;
   // The baseline won against every other group: say it the other way round.
   return `${base.label} was ${(1 / ratio).toFixed(2)}× ${word} than ${best.label} ${basis}`;

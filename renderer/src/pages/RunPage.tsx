@@ -1,6 +1,7 @@
 // Run: the sweep in flight — per-run status, overall progress, live TFLOPS and memory per step,
 // the engine's log, and cancel. Failures are shown with their class, what happened and the fix.
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { api } from '../api/client';
 import { legendTop, liveMemoryOption, liveTflopsOption, type LiveSeriesInput } from '../../../electron/contract/charts/live-charts';
 import { STEP_STATISTIC, strategyLabel } from '../../../electron/contract/charts/labels';
 import { Chart } from '../components/Chart';
@@ -18,6 +19,45 @@ export function medianOfMeasured(samples: { warmup: boolean }[], pick: (s: never
   if (!xs.length) return null;
   const mid = Math.floor(xs.length / 2);
   return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
+}
+
+/** compare/runs takes at most this many runs (RunsPage says the same). */
+const COMPARE_MAX_RUNS = 64;
+
+/**
+ * The sweep's result in Compare's words: one rule everywhere (per-strategy medians of the repeats,
+ * a tie when the difference is inside their spread — issue 30.2: this page once ranked single best
+ * repeats and named another winner than Compare, the report and the CLI for the same runs).
+ */
+function SweepHeadline({ runIds }: { runIds: string[] }) {
+  const key = runIds.join(',');
+  const [text, setText] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setText(null);
+    api
+      .invoke('compare/runs', { ids: runIds.slice(0, COMPARE_MAX_RUNS) })
+      .then((c) => {
+        if (!live) return;
+        const only = c.groups.length === 1 ? c.groups[0] : null;
+        const median = (id: 'tflopsPerGpu' | 'stepSeconds') => only?.stats[id]?.median ?? null;
+        setText(
+          c.headline ??
+            (only
+              ? `${only.label}: ${formatNumber(median('tflopsPerGpu'), 1)} TFLOPS/GPU, ${formatNumber(median('stepSeconds'), 3)} s/step (${STEP_STATISTIC}) — one strategy, nothing to rank it against`
+              : 'The completed runs have no common figure to rank them by.'),
+        );
+      })
+      .catch((e: unknown) => live && setText(`Could not rank the runs: ${e instanceof Error ? e.message : String(e)}`));
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return (
+    <p className="headline" data-testid="sweep-headline">
+      {text ?? 'Ranking the runs…'}
+    </p>
+  );
 }
 
 export function RunPage() {
@@ -44,13 +84,7 @@ export function RunPage() {
     );
 
   const finished = runIds.filter((id) => !['queued', 'running'].includes(runs[id]?.status)).length;
-  // When the sweep is done: who won (highest median TFLOPS/GPU of its measured steps), and where to go next.
   const completed = runIds.filter((id) => runs[id]?.status === 'completed');
-  const ranked = completed
-    .map((id) => ({ id, r: runs[id], tflops: medianOfMeasured(runs[id].samples, (s: { tflopsPerGpu: number | null }) => s.tflopsPerGpu), step: medianOfMeasured(runs[id].samples, (s: { stepSeconds: number }) => s.stepSeconds) }))
-    .sort((a, b) => (b.tflops ?? -1) - (a.tflops ?? -1) || (a.step ?? Infinity) - (b.step ?? Infinity));
-  const winner = ranked[0];
-  const runnerUp = winner ? ranked.find((x) => x.r.strategy !== winner.r.strategy) : undefined;
   const current = last ? runs[last.runId] : null;
   const fraction = runIds.length ? (finished + (last && !done ? last.step / Math.max(1, last.total) : 0)) / runIds.length : 0;
 
@@ -74,14 +108,7 @@ export function RunPage() {
       {error && <ErrorBox message={error} />}
       {done && (
         <Card title="Result" testId="sweep-result">
-          {winner ? (
-            <p className="headline">
-              <strong>{strategyLabel(winner.r.strategy)}</strong> was fastest: {formatNumber(winner.tflops, 1)} TFLOPS/GPU, {formatNumber(winner.step, 3)} s/step ({STEP_STATISTIC})
-              {runnerUp?.tflops && winner.tflops ? ` — ${(winner.tflops / runnerUp.tflops).toFixed(2)}× ${strategyLabel(runnerUp.r.strategy)}` : ''}.
-            </p>
-          ) : (
-            <p>No run completed: see what happened below.</p>
-          )}
+          {completed.length ? <SweepHeadline runIds={completed} /> : <p>No run completed: see what happened below.</p>}
           <div className="button-row">
             <button type="button" disabled={completed.length === 0} onClick={() => (useCompare.getState().open(completed), go('compare'))} data-testid="sweep-compare">
               Compare these

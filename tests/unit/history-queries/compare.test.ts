@@ -28,6 +28,29 @@ describe('compare/runs', () => {
     store.close();
   });
 
+  it('issue 30.2: medians of repeats decide, and a difference inside both ranges is a tie, not a winner', () => {
+    // the Run page once ranked single best repeats: ZeRO-Offload's lucky 3rd repeat "won" a sweep Compare gave to ZeRO-3 param offload
+    const store = storeWith([
+      { id: 'o1', strategy: 'zero2-offload', tflops: 90, repeatIndex: 0 },
+      { id: 'o2', strategy: 'zero2-offload', tflops: 91, repeatIndex: 1 },
+      { id: 'o3', strategy: 'zero2-offload', tflops: 104, repeatIndex: 2 },
+      { id: 'p1', strategy: 'zero3-offload-param', tflops: 98, repeatIndex: 0 },
+      { id: 'p2', strategy: 'zero3-offload-param', tflops: 99, repeatIndex: 1 },
+      { id: 'p3', strategy: 'zero3-offload-param', tflops: 100, repeatIndex: 2 },
+    ]);
+    const c = store.compare(['o1', 'o2', 'o3', 'p1', 'p2', 'p3']);
+    expect(c.headline).toBe('ZeRO-3 param offload and ZeRO-Offload tie within the spread of their repeats (medians 1.09× apart, ranges overlap) (TFLOPS/GPU median of 3 repeats)');
+    const apart = storeWith([
+      { id: 'a1', strategy: 'zero2-offload', tflops: 90, repeatIndex: 0 },
+      { id: 'a2', strategy: 'zero2-offload', tflops: 91, repeatIndex: 1 },
+      { id: 'b1', strategy: 'zero3-offload-param', tflops: 98, repeatIndex: 0 },
+      { id: 'b2', strategy: 'zero3-offload-param', tflops: 99, repeatIndex: 1 },
+    ]);
+    expect(apart.compare(['a1', 'a2', 'b1', 'b2']).headline).toBe('ZeRO-3 param offload was 1.09× faster than ZeRO-Offload (TFLOPS/GPU median of 2 repeats)');
+    store.close();
+    apart.close();
+  });
+
   it('honours an explicit baseline and says it the other way round when the baseline wins', () => {
     const store = seed();
     const c = store.compare(['s1', 's2', 'z1', 'z2'], 's1');
