@@ -1,5 +1,9 @@
 // Human formatting for terminal output: the same as the UI's and the reports'.
 export { formatBytes } from '../contract/format';
+import { formatFigure } from '../contract/format';
+
+/** A measured figure for a terminal: the shared formatter (three significant digits under 1), without thousands separators. */
+export const formatFigureCli = (value: number | null | undefined, digits = 1): string => formatFigure(value, digits, false);
 
 // Control characters (ESC sequences, CR, C1) and bidirectional overrides (U+202E) from a runner,
 // a file or a config would drive the terminal: clear it, rewrite a line, retitle the window, or

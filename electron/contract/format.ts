@@ -41,3 +41,28 @@ export function formatDelta(pct: number | null | undefined, digits = 1): string 
   const sign = Number(text) === 0 ? '±' : pct > 0 ? '+' : MINUS;
   return `${sign}${text} %`;
 }
+
+/**
+ * A measured or predicted figure (TFLOPS, tokens/s, seconds), as every page, report and the CLI
+ * print it: `digits` decimals ("412.3", "1,234" for digits 0, "0.500 s" for digits 3), except that a
+ * figure under 1 keeps three significant digits instead of rounding to nothing (a CPU smoke run's
+ * 0.0084 TFLOPS reads "0.0084", 0.01234 reads "0.0123", never "0.0"). '—' when missing.
+ */
+export function formatFigure(value: number | null | undefined, digits = 1, grouping = true): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  let decimals = digits;
+  if (value !== 0 && Math.abs(value) < 1) decimals = Math.min(20, Math.max(digits, 2 - Math.floor(Math.log10(Math.abs(value)))));
+  return value.toLocaleString('en-US', { maximumFractionDigits: decimals, minimumFractionDigits: digits, useGrouping: grouping });
+}
+
+/**
+ * Whether a prediction holds figures. On a machine without a GPU the tuner plans CPU smoke runs
+ * with zeros (a step cannot take 0 s): that is no prediction, not a prediction of zero.
+ */
+export function hasPrediction(p: { stepSeconds?: unknown } | null | undefined): boolean {
+  return !!p && typeof p.stepSeconds === 'number' && Number.isFinite(p.stepSeconds) && p.stepSeconds > 0;
+}
+
+/** What stands where a figure was not predicted (a CPU smoke run): a dash, its title says why. */
+export const NO_PREDICTION = '—';
+export const NO_PREDICTION_WHY = 'no prediction (CPU run)';

@@ -66,6 +66,14 @@ export const SpecPredictionSchema = z
     measured: z.boolean(),
     /** The parameter count the prediction (and the TFLOPS formula) used. */
     params: z.number().int().positive(),
+    /** The machine the prediction was made for (plan/compute stamps it; absent in older specs):
+     *  its machineId (null for a catalogued one), where its description came from, and its label.
+     *  A prediction for another machine says nothing about the host a run starts on: runs/start
+     *  refuses a spec planned for a loaded or catalogued machine, and runs one planned on another
+     *  detected host without that prediction (the runner's pre-flight then sizes it itself). */
+    machineId: z.string().nullable().optional(),
+    machineSource: z.enum(['detected', 'file', 'catalogued']).optional(),
+    machineLabel: z.string().optional(),
   })
   .strict();
 

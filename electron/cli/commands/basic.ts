@@ -2,6 +2,7 @@
 import type { Command } from '../command';
 import { STEP_STATISTIC, strategyLabel } from '../../contract/charts/labels';
 import { UsageError } from '../../kernel';
+import { formatFigureCli } from '../format';
 import { parseWhen } from '../when';
 
 export const basicCommands: Record<string, Command> = {
@@ -31,7 +32,7 @@ export const basicCommands: Record<string, Command> = {
       }
       out(`${total} run(s) — figures are the ${STEP_STATISTIC}`);
       for (const r of runs)
-        out(`${r.id}  ${r.status.padEnd(11)} ${r.model.padEnd(16)} ${`${strategyLabel(r.strategy)} (${r.strategy})`.padEnd(43)} ${r.tflopsPerGpu?.toFixed(1) ?? '—'} TFLOPS/GPU  ${r.stepSeconds?.toFixed(3) ?? '—'} s/step`);
+        out(`${r.id}  ${r.status.padEnd(11)} ${r.model.padEnd(16)} ${`${strategyLabel(r.strategy)} (${r.strategy})`.padEnd(43)} ${formatFigureCli(r.tflopsPerGpu)} TFLOPS/GPU  ${formatFigureCli(r.stepSeconds, 3)} s/step`);
       return 0;
     },
   },

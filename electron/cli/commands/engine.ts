@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { EventOf, RequestOf, ResponseOf } from '../../contract';
 import { readRegularText } from '../../services/files';
 import type { Command, CommandContext } from '../command';
-import { formatBytes, terminalSafe } from '../format';
+import { formatBytes, formatFigureCli, terminalSafe } from '../format';
 import { INPUT_LIMITS, modelFlagPath } from '../user-files';
 
 const USAGE = `usage: npm run cli -- run --specs DIR|spec.json [--steps N] [--warmup N] [--repeats N] …
@@ -90,9 +90,8 @@ export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'ru
   return request as RequestOf<'runs/start'>;
 }
 
-// Tiny CPU smoke runs give figures like 1.5e-5 TFLOPS: keep three significant digits there.
-const num = (x: number | null | undefined, digits = 2) =>
-  typeof x !== 'number' || !Number.isFinite(x) ? '—' : x !== 0 && Math.abs(x) < 10 ** -digits ? x.toPrecision(3) : x.toFixed(digits);
+// Tiny CPU smoke runs give figures like 1.5e-5 TFLOPS: the shared formatter keeps three significant digits there.
+const num = (x: number | null | undefined, digits = 2) => formatFigureCli(x, digits);
 const seconds = (s: number | null) => (s === null ? '—' : s >= 90 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`);
 
 function progressLine(e: EventOf<'runs/progress'>): string {

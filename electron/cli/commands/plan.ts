@@ -7,7 +7,8 @@ import type { ModelArch, PlanResult, WorkloadOverrides } from '../../contract';
 import { readRegularText } from '../../services/files';
 import { parseMachine } from '../../services/tuner';
 import type { Command, CommandContext } from '../command';
-import { formatBytes } from '../format';
+import { hasPrediction } from '../../contract/format';
+import { formatBytes, formatFigureCli } from '../format';
 import { INPUT_LIMITS } from '../user-files';
 import { strategyLabel } from '../../contract/charts/labels';
 
@@ -42,18 +43,20 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
   out(`workload: seq ${w.seqLen}, micro ${w.microBatch} × accumulation ${w.gradAccum} × ${w.gpus} GPU(s) × ${w.nodes} node(s), ${w.precision}, checkpointing ${w.activationCheckpointing ? 'on' : 'off'} [${modelName}]`);
   out(`machine: ${plan.profile.machineLabel} (${plan.profile.machineSource}); matmul ${plan.profile.matmulTflops.toFixed(0)} TFLOPS, host link ${(plan.profile.hostLinkBytesPerSecond / 1e9).toFixed(0)} GB/s`);
   out('');
-  // One display name per strategy (the id beside it); a strategy that does not fit has no speed: "—".
+  // One display name per strategy (the id beside it); a strategy that does not fit has no speed: "—"; nor a CPU smoke run (no prediction).
   out(`${'strategy'.padEnd(43)} ${'fits'.padEnd(4)} ${'GPU/GPU'.padStart(10)} ${'host/node'.padStart(10)} ${'NVMe'.padStart(10)} ${'step s'.padStart(8)} ${'TFLOPS/GPU'.padStart(10)}  why`);
   for (const s of plan.strategies)
     out(
-      `${`${strategyLabel(s.id)} (${s.id})`.padEnd(43)} ${(s.fits ? 'yes' : 'no').padEnd(4)} ${formatBytes(s.memory.gpuBytes).padStart(10)} ${formatBytes(s.memory.hostBytes).padStart(10)} ${formatBytes(s.memory.nvmeBytes).padStart(10)} ${(s.fits ? s.predicted.stepSeconds.toFixed(2) : '—').padStart(8)} ${(s.fits ? s.predicted.tflopsPerGpu.toFixed(1) : '—').padStart(10)}  ${s.reason}`,
+      `${`${strategyLabel(s.id)} (${s.id})`.padEnd(43)} ${(s.fits ? 'yes' : 'no').padEnd(4)} ${formatBytes(s.memory.gpuBytes).padStart(10)} ${formatBytes(s.memory.hostBytes).padStart(10)} ${formatBytes(s.memory.nvmeBytes).padStart(10)} ${(s.fits && hasPrediction(s.predicted) ? formatFigureCli(s.predicted.stepSeconds, 2) : '—').padStart(8)} ${(s.fits && hasPrediction(s.predicted) ? formatFigureCli(s.predicted.tflopsPerGpu) : '—').padStart(10)}  ${s.reason}`,
     );
   out('');
   const r = plan.recommended;
   if (!r) out('recommended: none — no strategy fits this machine.');
   else {
     out(`recommended: ${strategyLabel(r.strategyId)} (${r.strategyId}, micro batch ${r.microBatch}${r.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${r.cpuadamCoresPerc}` : ''}) — ${r.reason}`);
-    out(`  aggregate ${r.predicted.tflopsAggregate.toFixed(0)} TFLOPS over ${w.gpus * w.nodes} GPU(s), ${r.predicted.tokensPerSecond.toFixed(0)} tokens/s`);
+    // A CPU smoke run has no prediction: say so, not "0 TFLOPS, 0 tokens/s".
+    if (hasPrediction(r.predicted)) out(`  aggregate ${r.predicted.tflopsAggregate.toFixed(0)} TFLOPS over ${w.gpus * w.nodes} GPU(s), ${r.predicted.tokensPerSecond.toFixed(0)} tokens/s`);
+    else out('  no prediction (CPU run): it checks the engine end to end; its figures say nothing about a GPU');
     for (const why of r.knobReasons ?? []) out(`  · ${why}`);
     if (r.runnerUp) out(`runner-up: ${r.runnerUp.strategyId} — ${r.runnerUp.reason}`);
   }

@@ -8,7 +8,7 @@ import type { WorkloadOverrides } from '../../contract';
 import { runTuneLoop, TuneError } from '../../services/backend/tune-loop';
 import { TUNE_NOISE } from '../../services/tuner';
 import type { Command, CommandContext } from '../command';
-import { terminalSafe } from '../format';
+import { formatFigureCli, terminalSafe } from '../format';
 import { modelFlagPath } from '../user-files';
 
 const USAGE = `usage: npm run cli -- tune --model ID --seq N --gpus N [--micro-batch N] [--global-batch B]
@@ -34,7 +34,7 @@ function numFlag(flags: CommandContext['flags'], name: string, fallback: number)
   return n;
 }
 
-const fmt = (x: number | null | undefined, d = 1) => (typeof x === 'number' && Number.isFinite(x) ? (x !== 0 && Math.abs(x) < 10 ** -d ? x.toPrecision(3) : x.toFixed(d)) : '—');
+const fmt = (x: number | null | undefined, d = 1) => formatFigureCli(x, d);
 
 export const tuneCommands: Record<string, Command> = {
   tune: {

@@ -178,11 +178,13 @@ export function memoryPerResourceOption(c: Comparison, theme: ChartTheme = LIGHT
 
 /** Predicted vs measured per run, with the y = x line: distance from the line is the tuner's error. */
 export function predictedOption(c: Comparison, theme: ChartTheme = LIGHT_THEME): EChartsOption {
-  const useTflops = c.runs.some((r) => r.predictedTflopsPerGpu != null && r.tflopsPerGpu != null);
+  // A prediction of 0 is no prediction (a CPU smoke run's plan): that run has no point, not one at x = 0.
+  const predicted = (v: number | null | undefined): v is number => v != null && Number.isFinite(v) && v > 0;
+  const useTflops = c.runs.some((r) => predicted(r.predictedTflopsPerGpu) && r.tflopsPerGpu != null);
   const points = c.runs.flatMap((r) => {
     const p = useTflops ? r.predictedTflopsPerGpu : r.predictedStepSeconds;
     const m = useTflops ? r.tflopsPerGpu : r.stepSeconds;
-    return p != null && m != null ? [{ name: r.label, value: [p, m, ((m - p) / p) * 100], itemStyle: { color: strategyColor(r.strategy) } }] : [];
+    return predicted(p) && m != null ? [{ name: r.label, value: [p, m, ((m - p) / p) * 100], itemStyle: { color: strategyColor(r.strategy) } }] : [];
   });
   const unitName = useTflops ? 'TFLOPS/GPU' : 'step s';
   // Nothing to plot: say so, without axes or a diagonal that suggest data.

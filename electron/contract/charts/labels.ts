@@ -97,3 +97,15 @@ export function formatGiB(bytes: number | null | undefined): string {
   if (bytes == null || !Number.isFinite(bytes)) return '—';
   return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 }
+
+/** Why a strategy does not fit, in words: the Plan table's badge and the Plan TFLOPS chart say the same. */
+const LIMIT_WORDS: Record<string, string> = {
+  'gpu-memory': 'needs more GPU memory',
+  'host-memory': 'needs more host memory',
+  nvme: 'needs more NVMe space',
+  'gpu-count': 'needs more GPUs',
+  requirement: 'not available on this machine',
+};
+/** On a machine without a GPU, "needs more GPUs" would read as if it had some: it needs a GPU. */
+export const limitWords = (limitedBy: string | null | undefined, gpuCount?: number): string =>
+  limitedBy === 'gpu-count' && gpuCount === 0 ? 'needs a GPU' : limitedBy ? (LIMIT_WORDS[limitedBy] ?? limitedBy) : 'does not fit';

@@ -1,10 +1,13 @@
 // Chart options for the Plan page (pure; type imports only): predicted TFLOPS per GPU per
 // strategy, and memory per resource, each against its own capacity. A strategy that does not fit
-// has no bar (its category says "does not fit"): nothing is drawn for a run that cannot happen.
+// has no bar (its category says why, in the Plan table's words: "needs a GPU", "needs more GPU
+// memory"…): nothing is drawn for a run that cannot happen; nor for a CPU smoke run, which has no
+// prediction (its category says so), rather than a bar at 0.
 import type { EChartsOption } from 'echarts';
 import type { PlanResult } from '../plan';
 import { LIGHT_THEME, type ChartTheme } from './compare-charts';
-import { strategyColor, strategyLabel } from './labels';
+import { formatFigure, hasPrediction, NO_PREDICTION_WHY } from '../format';
+import { limitWords, strategyColor, strategyLabel } from './labels';
 import { escapeHtml } from './escape';
 import { memoryPanelsOption } from './memory-panels';
 
@@ -16,13 +19,16 @@ export function planChartHeight(n: number): number {
 export function predictedTflopsOption(plan: PlanResult, TEXT: ChartTheme = LIGHT_THEME): EChartsOption {
   const rows = plan.strategies;
   const rec = plan.recommended?.strategyId;
-  const value = (s: (typeof rows)[number]) => (s.spec?.prediction ?? s.predicted).tflopsPerGpu;
+  const prediction = (s: (typeof rows)[number]) => s.spec?.prediction ?? s.predicted;
+  // Why a row has no bar, in the same words as the Plan table; null when it has one.
+  const noBar = (s: (typeof rows)[number]) =>
+    !s.fits ? limitWords(s.limitedBy, plan.profile.gpuCount) : !hasPrediction(prediction(s)) || !(prediction(s).tflopsPerGpu > 0) ? NO_PREDICTION_WHY : null;
   return {
     animation: false,
     textStyle: { color: TEXT.text },
     // containLabel: the names and the values are inside the chart's box, whatever its width.
     grid: { left: 8, right: 56, top: 12, bottom: 44, containLabel: true },
-    tooltip: { trigger: 'item', confine: true, formatter: (p: unknown) => { const q = p as { name: string; value: number | null }; const name = escapeHtml(q.name); return q.value == null ? `${name}: does not fit` : `${name}: ${q.value} TFLOPS/GPU (predicted)`; } },
+    tooltip: { trigger: 'item', confine: true, formatter: (p: unknown) => { const q = p as { name: string; value: number | null; dataIndex: number }; const name = escapeHtml(q.name); const why = rows[q.dataIndex] ? noBar(rows[q.dataIndex]) : null; return q.value == null ? `${name}: ${escapeHtml(why ?? 'does not fit')}` : `${name}: ${q.value} TFLOPS/GPU (predicted)`; } },
     xAxis: {
       type: 'value',
       min: 0,
@@ -40,7 +46,11 @@ export function predictedTflopsOption(plan: PlanResult, TEXT: ChartTheme = LIGHT
       data: rows.map((s) => strategyLabel(s.id)),
       axisTick: { show: false },
       axisLabel: {
-        formatter: (name: string, i: number) => (rows[i]?.fits ? (rows[i].id === rec ? `{rec|${name} ★}` : name) : `{nofit|${name} — does not fit}`),
+        formatter: (name: string, i: number) => {
+          const why = rows[i] ? noBar(rows[i]) : null;
+          if (why) return `{nofit|${name} — ${why}}`;
+          return rows[i]?.id === rec ? `{rec|${name} ★}` : name;
+        },
         rich: { rec: { fontWeight: 'bold', color: TEXT.text }, nofit: { color: TEXT.muted } },
         color: TEXT.text,
       },
@@ -51,7 +61,7 @@ export function predictedTflopsOption(plan: PlanResult, TEXT: ChartTheme = LIGHT
         name: 'TFLOPS / GPU',
         barMaxWidth: 18,
         data: rows.map((s) => ({
-          value: s.fits && value(s) > 0 ? Number(value(s).toFixed(1)) : null,
+          value: noBar(s) ? null : Number(formatFigure(prediction(s).tflopsPerGpu, 1, false)),
           itemStyle: { color: strategyColor(s.id) },
         })),
         label: { show: true, position: 'right', color: TEXT.text, formatter: (p: unknown) => { const v = (p as { value: number | null }).value; return v == null ? '' : String(v); } },

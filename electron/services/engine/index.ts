@@ -18,7 +18,7 @@ export { startRunner, DEFAULT_GRACE_MS, type RunnerHandle, type RunnerLaunch, ty
 // The interpreter chooser is the environment service's (one rule for Setup and runs).
 export { chooseInterpreter, engineVenvs, venvPython, type InterpreterChoice } from '../environment';
 export { buildLaunch, type LaunchInput } from './launch';
-export { startSweep, type RunEnd, type Sweep, type SweepDeps, type SweepEvents } from './sweep';
+export { predictionElsewhere, startSweep, type RunEnd, type Sweep, type SweepDeps, type SweepEvents } from './sweep';
 export { createTunerPlanner, tunerPlanner, type TunerPlannerOptions } from './tuner-planner';
 export type { Planner } from './planner';
 export { acquireSweepLock, clearStaleLock, endOrphanRunners, type SweepLock } from './orphans';

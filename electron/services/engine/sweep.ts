@@ -5,14 +5,15 @@
 // this process: see history/lifecycle.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import type {
-  RunLogEvent,
-  RunProgressEvent,
-  RunSample,
-  RunSpec,
-  RunStatusEvent,
-  RunnerMessage,
-  StartRunsRequest,
+import {
+  ApiError,
+  type RunLogEvent,
+  type RunProgressEvent,
+  type RunSample,
+  type RunSpec,
+  type RunStatusEvent,
+  type RunnerMessage,
+  type StartRunsRequest,
 } from '../../contract';
 import type { HistoryStore } from '../history';
 import { DEFAULT_FIX } from './classify';
@@ -81,6 +82,8 @@ interface PlannedRun {
   repeatIndex: number;
   spec: RunSpec;
   predicted: Prediction | null;
+  /** Lines of ours for the run's log, written when its runner starts (why its spec differs from the plan's). */
+  notes: string[];
 }
 
 const LOG_BATCH_LINES = 200;
@@ -121,6 +124,52 @@ async function specsOf(request: StartRunsRequest, planner: Planner, machine: unk
   return planner.specs(request.workload!, request.strategies!, machine);
 }
 
+const SOURCE_WORDS = { file: 'a loaded file', catalogued: 'a catalogued machine' } as const;
+
+/**
+ * Whether a spec's prediction was made for another machine than `hostId`, the one it is about to run
+ * on (its snapshot's machineId): 'refuse' for a plan of a loaded or catalogued machine (issue 30: a
+ * 3B ZeRO-1 planned for a loaded H200 was started on a CPU box), 'drop' for one planned on another
+ * detected host (its host figure would size this host's pre-flight), null where it is this
+ * machine's or cannot be told (a spec without the stamp: hand-written, or older than it).
+ */
+export function predictionElsewhere(spec: RunSpec, hostId: string | null): { action: 'refuse' | 'drop'; words: string } | null {
+  const p = spec.prediction;
+  if (!p || (p.machineSource === undefined && (p.machineId === undefined || p.machineId === null))) return null;
+  const sameHost = hostId !== null && p.machineId === hostId;
+  if (sameHost) return null;
+  const label = p.machineLabel ?? p.machineId ?? 'another machine';
+  if (p.machineSource === 'file' || p.machineSource === 'catalogued')
+    return { action: 'refuse', words: `${label}, ${SOURCE_WORDS[p.machineSource]}` };
+  if (p.machineId && hostId !== null) return { action: 'drop', words: `${label} (machine ${p.machineId}), not this host (machine ${hostId})` };
+  return null;
+}
+
+/**
+ * The specs as they run on this host: one planned for a loaded or catalogued machine is refused
+ * (plan for this machine to run here); one planned on another detected host runs without that
+ * prediction, so the runner's pre-flight sizes it for this host with its own estimate rather than
+ * taking the other host's hostPeakBytes as this one's — and the run's log says so.
+ */
+function forThisHost(specs: RunSpec[], hostId: string | null): { spec: RunSpec; notes: string[] }[] {
+  return specs.map((spec, i) => {
+    const elsewhere = predictionElsewhere(spec, hostId);
+    if (!elsewhere) return { spec, notes: [] };
+    if (elsewhere.action === 'refuse')
+      throw new ApiError(
+        'planned_elsewhere',
+        `This plan is for ${elsewhere.words}, not this machine: plan for this machine to run here (the ${spec.strategy} spec's prediction${specs.length > 1 ? `, specs[${i}]` : ''} was made for it).`,
+        'specs',
+      );
+    return {
+      spec: { ...spec, prediction: null },
+      notes: [
+        `[offload-studio] the plan's prediction for ${spec.strategy} was made for ${elsewhere.words}: it is left out of this run, so the pre-flight sizes the run for this host with its own estimate and no prediction is stored beside the measurement.`,
+      ],
+    };
+  });
+}
+
 /** The prediction stored beside the measurement: the one the spec carries (what the plan showed). */
 function predictionOf(spec: RunSpec): Prediction | null {
   return spec.prediction ? { ...spec.prediction } : null;
@@ -137,7 +186,9 @@ export async function startSweep(request: StartRunsRequest, deps: SweepDeps): Pr
   } catch {
     machine = null; // a run without a snapshot is still a run; comparisons will say it lacks one
   }
-  const specs = await specsOf(request, deps.planner, machine);
+  // A spec planned for another machine is refused, or run without that machine's prediction, before anything is queued.
+  const prepared = forThisHost(await specsOf(request, deps.planner, machine), machineIdOf(machine));
+  const specs = prepared.map((p) => p.spec);
   // A model the runner would refuse (family, positions) is refused here, before anything is queued.
   assertRunnerBuilds(specs);
 
@@ -145,7 +196,7 @@ export async function startSweep(request: StartRunsRequest, deps: SweepDeps): Pr
   // strategies instead of favouring the first. The reply lists this order (runs/start `runs`).
   const planned: PlannedRun[] = [];
   for (let r = 0; r < request.repeats; r++)
-    for (const base of specs) {
+    for (const { spec: base, notes } of prepared) {
       const id = runIdFor(sweepId, planned.length);
       // The plan's spec unchanged, but for what says which run this is and how long it goes.
       const spec: RunSpec = {
@@ -157,7 +208,7 @@ export async function startSweep(request: StartRunsRequest, deps: SweepDeps): Pr
         seed: request.seed ?? base.seed,
         maxSeconds,
       };
-      planned.push({ id, strategy: spec.strategy, repeatIndex: r, spec, predicted: predictionOf(spec) });
+      planned.push({ id, strategy: spec.strategy, repeatIndex: r, spec, predicted: predictionOf(spec), notes });
     }
 
   for (const run of planned)
@@ -413,6 +464,7 @@ class SweepExecution implements Sweep {
     });
     this.current = handle;
     handleRef = handle;
+    for (const line of p.notes) handle.note(line);
     // A cancel that arrived while this run was being prepared.
     if (this.stopRequested === 'cancel') handle.cancel();
     if (this.stopRequested === 'kill') handle.kill();

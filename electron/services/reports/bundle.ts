@@ -3,7 +3,7 @@
 // Returned as a file list, written as a folder or a .zip by the caller.
 import { HOST_PATTERN } from '../../contract';
 import { samplesCsv } from './csv';
-import { strategyName } from './format';
+import { fmt, strategyName } from './format';
 import type { ReportRun } from './types';
 import type { ZipEntry } from './zip';
 
@@ -95,7 +95,7 @@ function refusedHostLines(refused: RefusedHost[]): string[] {
 function readme(runs: ReportRun[], folders: string[], generatedAt: Date, appVersion: string): string {
   const rows = runs.map((r, i) => {
     const { launcher } = launchCommand(r);
-    return `| ${folders[i]} | ${oneLine(r.summary.id)} | ${oneLine(strategyName(r.summary.strategy))} | ${oneLine(r.summary.model)} | ${r.workload.worldSize} × ${r.workload.nodes} node(s) | ${launcher} | ${r.figures.tflopsPerGpu?.median.toFixed(1) ?? '—'} |`;
+    return `| ${folders[i]} | ${oneLine(r.summary.id)} | ${oneLine(strategyName(r.summary.strategy))} | ${oneLine(r.summary.model)} | ${r.workload.worldSize} × ${r.workload.nodes} node(s) | ${launcher} | ${fmt(r.figures.tflopsPerGpu?.median)} |`;
   });
   return `# Offload Studio reproduction bundle
 

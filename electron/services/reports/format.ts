@@ -1,9 +1,10 @@
 // Number and name formatting for reports (plain text; escaping happens where it is placed).
+import { formatFigure } from '../../contract/format';
 import type { Spread } from './types';
 
+/** Measured and predicted figures: the shared formatter (a CPU run's 0.0084 TFLOPS reads 0.0084, not 0.0). */
 export function fmt(value: number | null | undefined, digits = 1): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  return formatFigure(value, digits);
 }
 
 /** Byte sizes as the UI and the CLI show them. */

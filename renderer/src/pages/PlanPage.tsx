@@ -2,10 +2,12 @@
 // and the tuner's recommendation. From here a sweep of the chosen strategies starts.
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { memoryOption, planChartHeight, predictedTflopsOption } from '../../../electron/contract/charts/plan-charts';
-import { strategyColor, strategyLabel } from '../../../electron/contract/charts/labels';
+import { limitWords, strategyColor, strategyLabel } from '../../../electron/contract/charts/labels';
+import { hasPrediction, NO_PREDICTION, NO_PREDICTION_WHY } from '../../../electron/contract/format';
 import { DARK_THEME, LIGHT_THEME } from '../../../electron/contract/charts/compare-charts';
 import { firstIssue, StartRunsRequestSchema, WorkloadSchema, type PlanResult, type StrategyPlan } from '../../../electron/contract';
 import { MachineChoice } from './plan/MachineChoice';
+import { PlannedFor, usePlanTarget } from './plan/PlannedFor';
 import { engineStartFigure } from './plan/estimate';
 import { TunePanel } from './plan/TunePanel';
 import { useHardware } from '../stores/hardware';
@@ -25,17 +27,8 @@ export function formatParams(n: number): string {
   return `${Math.round(n / 1e3)} K params`;
 }
 
-/** Why a strategy does not fit, in words. */
-const LIMIT_WORDS: Record<string, string> = {
-  'gpu-memory': 'needs more GPU memory',
-  'host-memory': 'needs more host memory',
-  nvme: 'needs more NVMe space',
-  'gpu-count': 'needs more GPUs',
-  requirement: 'not available on this machine',
-};
-/** On a machine without a GPU, "needs more GPUs" would read as if it had some: it needs a GPU. */
-export const limitWords = (limitedBy: string | null, gpuCount?: number) =>
-  limitedBy === 'gpu-count' && gpuCount === 0 ? 'needs a GPU' : limitedBy ? (LIMIT_WORDS[limitedBy] ?? limitedBy) : 'does not fit';
+/** Why a strategy does not fit, in words (shared with the Plan TFLOPS chart). */
+export { limitWords };
 
 /** The strategy's one display name, its colour, and its id as secondary text. */
 export function StrategyName({ id, strong = false }: { id: string; strong?: boolean }) {
@@ -264,9 +257,8 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
                 )}
               </td>
               {/* The prediction of the spec that runs (its micro batch and knobs), kept with the run. */}
-              {/* A strategy that does not fit has no speed: "—", not 0.00 s. */}
-              <td data-testid="strategy-step">{s.fits ? formatNumber((s.spec.prediction ?? s.predicted).stepSeconds, 2) : '—'}</td>
-              <td data-testid="strategy-tflops">{s.fits ? formatNumber((s.spec.prediction ?? s.predicted).tflopsPerGpu) : '—'}</td>
+              {/* A strategy that does not fit has no speed: "—", not 0.00 s; a CPU smoke run has no prediction: "—" too, not 0. */}
+              <PredictedCells fits={s.fits} prediction={s.spec.prediction ?? s.predicted} />
               <td>
                 <button type="button" className="secondary" onClick={() => setOpen(open === s.id ? null : s.id)} aria-expanded={open === s.id}>
                   {open === s.id ? 'Hide' : 'Open'}
@@ -288,7 +280,22 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
   );
 }
 
-const MACHINE_SOURCE_WORDS: Record<string, string> = { detected: 'this machine, as detected', file: 'a machine loaded from a file', catalogued: 'a catalogued machine' };
+/** Step time and TFLOPS of one plan row: "—" where it does not fit, or where nothing was predicted (CPU smoke run). */
+function PredictedCells({ fits, prediction }: { fits: boolean; prediction: { stepSeconds: number; tflopsPerGpu: number } }) {
+  if (fits && !hasPrediction(prediction))
+    return (
+      <>
+        <td data-testid="strategy-step" title={NO_PREDICTION_WHY}>{NO_PREDICTION}</td>
+        <td data-testid="strategy-tflops" title={NO_PREDICTION_WHY}>{NO_PREDICTION}</td>
+      </>
+    );
+  return (
+    <>
+      <td data-testid="strategy-step">{fits ? formatNumber(prediction.stepSeconds, 2) : '—'}</td>
+      <td data-testid="strategy-tflops">{fits ? formatNumber(prediction.tflopsPerGpu) : '—'}</td>
+    </>
+  );
+}
 
 export function Recommendation() {
   const plan = usePlan((s) => s.plan);
@@ -296,6 +303,8 @@ export function Recommendation() {
   const rec = plan.recommended;
   return (
     <Card title="Recommendation" testId="recommendation">
+      {/* Which machine the plan is for, first (and, for another one, the way back to this one). */}
+      <PlannedFor />
       {rec ? (
         <>
           <p className="headline">
@@ -322,9 +331,7 @@ export function Recommendation() {
       ) : (
         <p>Nothing fits this machine for this workload. Lower the sequence length or micro batch, add GPUs, or pick a smaller model.</p>
       )}
-      <p className="muted small">
-        Planned for {plan.profile.machineLabel} ({MACHINE_SOURCE_WORDS[plan.profile.machineSource] ?? plan.profile.machineSource}). {plan.strategies[0]?.predicted.formula}
-      </p>
+      {plan.strategies[0]?.predicted.formula && <p className="muted small">{plan.strategies[0].predicted.formula}</p>}
       {/* How the figures were made (sources, calibration): there for whoever checks, folded so the card reads plainly. */}
       {plan.notes.length > 0 && (
         <details className="muted small plan-notes">
@@ -376,6 +383,8 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
   const { plan, selected } = usePlan();
   const { start, starting, error } = useEngine();
   const go = useApp((s) => s.go);
+  // Only a plan for this machine runs here: another machine's specs and host figures are not this host's.
+  const target = usePlanTarget();
   // Settings' defaults (steps, warm-up, repeats) until the user changes them here.
   const defaults = useSettings((s) => s.view?.settings);
   const [steps, setSteps] = useState<number | null>(null);
@@ -403,10 +412,16 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
         </p>
       )}
       {error && <ErrorBox message={error} />}
+      {target?.reason && (
+        <p className="warn-text small" role="note" data-testid="run-blocked">
+          {target.reason}
+        </p>
+      )}
       <button
         type="button"
         data-testid="start-sweep"
-        disabled={starting || specs.length === 0 || !runValid}
+        disabled={starting || specs.length === 0 || !runValid || !!target?.reason}
+        title={target?.reason ?? undefined}
         onClick={async () => {
           const ok = await start({ specs, repeats: runRepeats, steps: runSteps, warmup: runWarmup });
           if (ok) {

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { runStepsOption, warmupOffScale } from '../../../electron/contract/charts/live-charts';
 import { failureLabel, STEP_STATISTIC, strategyLabel } from '../../../electron/contract/charts/labels';
 import type { Machine, RunDetail, RunSpec } from '../../../electron/contract';
+import { hasPrediction, NO_PREDICTION, NO_PREDICTION_WHY } from '../../../electron/contract/format';
 import { api } from '../api/client';
 import { Chart } from '../components/Chart';
 import { formatDuration as formatSeconds } from '../components/Progress';
@@ -83,10 +84,13 @@ export function RunDetailPage({ id }: { id: string }) {
   const allocRetries = Number((detail.result as { gpuAllocRetries?: number | null } | null)?.gpuAllocRetries ?? 0);
   const config = spec?.dsConfig ?? spec?.fsdp ?? (detail.config && typeof detail.config === 'object' ? ((detail.config as Record<string, unknown>).config ?? detail.config) : null);
   const knobs = Object.entries(spec?.knobs ?? {});
+  // A CPU smoke run's plan holds zeros where a GPU plan holds its prediction: no prediction, not 0 s.
+  const speedPredicted = hasPrediction(predicted);
+  const speed = (k: string) => (speedPredicted ? num(predicted, k) : null);
   const rows: [string, number | null, number | null, (v: number | null) => string][] = [
-    [`Step time (s, ${STEP_STATISTIC})`, r.stepSeconds, num(predicted, 'stepSeconds'), (v) => formatNumber(v, 3)],
-    ['Model TFLOPS per GPU', r.tflopsPerGpu, num(predicted, 'tflopsPerGpu'), (v) => formatNumber(v, 1)],
-    ['Tokens per second', r.tokensPerSecond, num(predicted, 'tokensPerSecond'), (v) => formatNumber(v, 0)],
+    [`Step time (s, ${STEP_STATISTIC})`, r.stepSeconds, speed('stepSeconds'), (v) => formatNumber(v, 3)],
+    ['Model TFLOPS per GPU', r.tflopsPerGpu, speed('tflopsPerGpu'), (v) => formatNumber(v, 1)],
+    ['Tokens per second', r.tokensPerSecond, speed('tokensPerSecond'), (v) => formatNumber(v, 0)],
     ['GPU memory peak', r.peakGpuBytes, num(predicted, 'gpuPeakBytes'), (v) => (v == null ? '—' : formatBytes(v))],
     ['Host memory peak', r.peakHostBytes, num(predicted, 'hostPeakBytes'), (v) => (v == null ? '—' : formatBytes(v))],
   ];
@@ -120,11 +124,17 @@ export function RunDetailPage({ id }: { id: string }) {
               </tr>
             </thead>
             <tbody>
-              {rows.map(([label, m, p, f]) => (
+              {rows.map(([label, m, p, f], i) => (
                 <tr key={label}>
                   <td>{label}</td>
                   <td className="num">{f(m)}</td>
-                  <td className="num">{f(p)}</td>
+                  {p == null && predicted && !speedPredicted && i < 3 ? (
+                    <td className="num" data-testid="no-prediction" title={NO_PREDICTION_WHY}>
+                      {NO_PREDICTION} <span className="muted small">{NO_PREDICTION_WHY}</span>
+                    </td>
+                  ) : (
+                    <td className="num">{f(p)}</td>
+                  )}
                   <td className="num">{deltaText(m, p)}</td>
                 </tr>
               ))}

@@ -144,6 +144,8 @@ interface PlanState {
   setWorkload(patch: Partial<WorkloadForm>): void;
   importConfig(text: string, name: string): Promise<void>;
   compute(): Promise<void>;
+  /** Plan the form's workload for this machine (after a plan for a loaded or catalogued one). */
+  planForThisMachine(): Promise<void>;
   computeScenario(id: string): Promise<void>;
   toggle(strategyId: string): void;
 }
@@ -257,6 +259,10 @@ export const usePlan = create<PlanState>((set, get) => ({
       else set({ computing: false, plan: null, error: message });
       savePlan(get());
     }
+  },
+  async planForThisMachine() {
+    set({ machine: { kind: 'this' }, scenario: null });
+    await get().compute();
   },
   async computeScenario(id) {
     set({ computing: true, error: null });

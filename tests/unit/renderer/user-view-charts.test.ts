@@ -50,7 +50,8 @@ describe('Plan charts', () => {
       expect(data[i].itemStyle.color).toBe(strategyColor(s.id));
     });
     expect(plan.strategies.some((s) => !s.fits)).toBe(true);
-    expect(svg(predictedTflopsOption(plan))).toContain('does not fit');
+    // The category says why, in the Plan table's words (issue 30: not a generic "does not fit").
+    expect(svg(predictedTflopsOption(plan))).toMatch(/needs more GPU memory|needs more host memory|needs more GPUs|needs more NVMe space|not available on this machine/);
   });
 
   it('draws GPU and host memory in their own panels against their own capacity', () => {

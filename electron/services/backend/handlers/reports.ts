@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { createReports, type PdfRenderer } from '../../reports';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
@@ -15,7 +17,26 @@ export function reportsHandlers(ctx: BackendContext, options: { pdfRenderer?: Pd
   // The default renderer keeps a Chromium alive between exports; stop it with the backend.
   ctx.onClose(() => reports.close());
   return {
-    'reports/export': (request) => reports.export(request),
+    'reports/export': (request) => {
+      ensureDefaultReportsFolder(ctx.dataDir, request.path);
+      return reports.export(request);
+    },
     'reports/download': (request) => reports.download(request),
   };
+}
+
+/**
+ * The Reports page prefills `<data>/reports/report.*`: the app's own default folder, so the app
+ * creates it on the first export (issue 30: the first export always failed with "The folder …/reports
+ * does not exist"). Any other folder must already exist: a mistyped path is still refused, never created.
+ */
+export function ensureDefaultReportsFolder(dataDir: string, target: unknown): void {
+  if (typeof target !== 'string' || target.includes('\0') || !path.isAbsolute(target)) return;
+  const folder = path.join(path.resolve(dataDir), 'reports');
+  if (path.dirname(path.resolve(target)) !== folder) return;
+  try {
+    fs.mkdirSync(folder, { recursive: true });
+  } catch {
+    // Left to the export's own check, which names the folder.
+  }
 }

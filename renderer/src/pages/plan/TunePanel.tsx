@@ -15,6 +15,7 @@ import { usePlan } from '../../stores/plan';
 import { useReports } from '../../stores/reports';
 import { useTune } from '../../stores/tune';
 import { engineStartFigure } from './estimate';
+import { usePlanTarget } from './PlannedFor';
 
 /** What tune/start runs by default (the contract's defaults, said in the summary). */
 export const TUNE_DEFAULTS = { maxTrials: 6, warmup: 2, steps: 4 };
@@ -45,6 +46,8 @@ export function TunePanel({ title = 'Tune on this machine', onLeave }: { title?:
   const [budget, setBudget] = useState(20);
   const [maxTrials, setMaxTrials] = useState(TUNE_DEFAULTS.maxTrials);
   const { tuneId, lines, result, error, start: startTune, cancel } = useTune();
+  // Tune runs trials on this machine: offered only where the plan shown is for it.
+  const target = usePlanTarget();
 
   const start = () => {
     const model = imported.find((m) => m.id === workload.model) ?? workload.model;
@@ -85,11 +88,16 @@ export function TunePanel({ title = 'Tune on this machine', onLeave }: { title?:
             Cancel (keep finished trials)
           </button>
         ) : (
-          <button type="button" onClick={() => void start()} disabled={outline?.strategies.length === 0} data-testid="tune-start">
+          <button type="button" onClick={() => void start()} disabled={outline?.strategies.length === 0 || !!target?.reason} title={target?.reason ?? undefined} data-testid="tune-start">
             Tune
           </button>
         )}
       </div>
+      {!tuneId && target?.reason && (
+        <p className="warn-text small" role="note" data-testid="tune-blocked">
+          {target.reason}
+        </p>
+      )}
       {error && <ErrorBox message={error} />}
       {lines.length > 0 && (
         <pre className="log small" data-testid="tune-log" data-tune-state={tuneId ? 'running' : 'done'} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>

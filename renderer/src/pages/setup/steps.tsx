@@ -12,6 +12,7 @@ import { useMeasure } from '../../stores/measure';
 import { usePlan, type WorkloadForm as WorkloadValues } from '../../stores/plan';
 import { Recommendation, RunControls, StrategyTable, WorkloadForm } from '../PlanPage';
 import { TunePanel } from '../plan/TunePanel';
+import { PlannedFor } from '../plan/PlannedFor';
 
 export interface StepProps {
   done(patch?: { workload?: Record<string, unknown> }): void;
@@ -139,7 +140,7 @@ export function MeasureStep({ done }: StepProps) {
 }
 
 export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string, unknown> | null }) {
-  const { presets, loadPresets, presetsError, setWorkload, workload, fitToMachine, fieldProblems } = usePlan();
+  const { presets, loadPresets, presetsError, setWorkload, workload, fitToMachine, fieldProblems, machine: choice, setMachine } = usePlan();
   const machine = useHardware((s) => s.machine);
   const detect = useHardware((s) => s.detect);
   useEffect(() => {
@@ -161,6 +162,17 @@ export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string
   if (!presets) return <Skeleton lines={4} />;
   return (
     <Card title="What do you want to train?">
+      {/* The Plan page's machine choice carries over: said here, not planned for silently. */}
+      {choice.kind !== 'this' && (
+        <p className="notice small" data-testid="wizard-plan-for">
+          <span>
+            Will plan for: <strong>{choice.label}</strong>, {choice.kind === 'file' ? 'a loaded file' : choice.kind === 'history' ? 'a machine seen in history' : 'a catalogued machine'} chosen on the Plan page — not this machine.
+          </span>{' '}
+          <button type="button" className="secondary" onClick={() => setMachine({ kind: 'this' })} data-testid="wizard-plan-this-machine">
+            Plan for this machine instead
+          </button>
+        </p>
+      )}
       <WorkloadForm />
       <button type="button" onClick={() => done({ workload: { ...workload } })} disabled={Object.keys(fieldProblems).length > 0} data-testid="wizard-next">
         Plan it
@@ -203,6 +215,7 @@ export function RunStep({ done, leave }: StepProps & { leave(): void }) {
   return (
     <div className="stack" data-testid="wizard-run">
       <p className="muted">Two ways to find out: run the strategies chosen in the plan side by side, or let Tune try the most promising configurations for you.</p>
+      <PlannedFor />
       <RunControls onStarted={() => done()} />
       <TunePanel title="…or tune: short trials of the most promising configurations" onLeave={leave} />
     </div>
