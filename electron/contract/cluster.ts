@@ -126,6 +126,8 @@ export const clusterRequests = {
     response: LaunchSchema,
   },
   'cluster/assumptions': { request: ByName, response: ClusterAssumptionsSchema },
+  /** Copies the app's runner into the cluster's engine folder on this machine (what the pre-flight's runner check asks for). */
+  'cluster/stage': { request: ByName, response: z.object({ engineDir: z.string(), files: z.array(z.string()) }) },
 } as const;
 
 export const clusterEvents = {} as const;

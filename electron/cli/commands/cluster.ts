@@ -5,7 +5,7 @@ import { readRegularText } from '../../services/files';
 import type { Command } from '../command';
 import { INPUT_LIMITS } from '../user-files';
 
-const USAGE = `cluster list | save FILE.json | delete NAME | detect NAME | preflight NAME | launch NAME [--spec spec.json] | assumptions NAME`;
+const USAGE = `cluster list | save FILE.json | delete NAME | detect NAME | preflight NAME | stage NAME | launch NAME [--spec spec.json] | assumptions NAME`;
 
 export const clusterCommands: Record<string, Command> = {
   cluster: {
@@ -63,6 +63,12 @@ export const clusterCommands: Record<string, Command> = {
           out(`# hostfile (${launch.hostfilePath})\n${launch.hostfileText}`);
           out(`# environment\n${Object.entries(launch.env).map(([k, v]) => `${k}='${v}'`).join(' ')}`);
           out(`# command (cwd ${launch.cwd})\n${[launch.file, ...launch.args].join(' ')}`);
+          return 0;
+        }
+        case 'stage': {
+          const staged = await backend.invoke('cluster/stage', { name: arg });
+          if (json) return print(staged), 0;
+          out(`staged the runner (${staged.files.length} file(s)) in ${staged.engineDir}`);
           return 0;
         }
         case 'assumptions': {

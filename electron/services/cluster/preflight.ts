@@ -74,7 +74,7 @@ export async function preflight(cluster: Cluster, options: PreflightOptions): Pr
   const runnerFiles = (head.runnerFiles ?? []).filter(isRunnerFile);
   const staged = await localVersions(versionsPy, options.headPython, engineDir, timeoutMs, runnerFiles);
   const stagedHash = typeof staged === 'string' ? null : staged.runnerHash;
-  row(HEAD, 'runner', stagedHash !== null && stagedHash === head.runnerHash, stagedHash === null ? `no runner at ${engineDir}` : stagedHash === head.runnerHash ? `runner at ${engineDir} matches this app (${head.runnerHash!.slice(0, 12)})` : `runner at ${engineDir} differs from this app's (${stagedHash.slice(0, 12)} ≠ ${head.runnerHash?.slice(0, 12)})`, `copy the app's runner there: offload-studio cluster stage ${cluster.name} (or cp -r ${options.bundledEngineDir}/. ${engineDir}/)`);
+  row(HEAD, 'runner', stagedHash !== null && stagedHash === head.runnerHash, stagedHash === null ? `no runner at ${engineDir}` : stagedHash === head.runnerHash ? `runner at ${engineDir} matches this app (${head.runnerHash!.slice(0, 12)})` : `runner at ${engineDir} differs from this app's (${stagedHash.slice(0, 12)} ≠ ${head.runnerHash?.slice(0, 12)})`, `copy the app's runner there: \`npm run cli -- cluster stage ${cluster.name}\` in a clone of the app, \`npx offload-studio cluster stage ${cluster.name}\` where it is installed (or cp -r ${options.bundledEngineDir}/. ${engineDir}/)`);
 
   await Promise.all(
     cluster.hosts.map(async (h) => {

@@ -13,7 +13,8 @@ type ClusterChannels =
   | 'cluster/detect'
   | 'cluster/preflight'
   | 'cluster/launch-preview'
-  | 'cluster/assumptions';
+  | 'cluster/assumptions'
+  | 'cluster/stage';
 
 export function clusterHandlers(ctx: BackendContext): HandlerMap<ClusterChannels> {
   const settings = createSettingsService({ dataDir: ctx.dataDir, defaultDataDir: baseDataDir() });
@@ -34,5 +35,6 @@ export function clusterHandlers(ctx: BackendContext): HandlerMap<ClusterChannels
     },
     'cluster/launch-preview': ({ name, specPath }) => service.prepareMultiNodeLaunch(name, specPath ?? '/path/to/spec.json'),
     'cluster/assumptions': ({ name }) => service.assumptions(name),
+    'cluster/stage': ({ name }) => service.stageEngine(name),
   };
 }

@@ -29,7 +29,7 @@ export function WelcomeStep({ done }: StepProps) {
         <li>Pick a workload, see every strategy's fit and predicted speed, and run the comparison.</li>
       </ol>
       <p className="muted">
-        What it needs: a Python 3.9+ with torch and DeepSpeed (the app can create one, ~5 GB download), and for real GPU numbers an NVIDIA GPU. Without a GPU you can still plan for
+        What it needs: a Python 3.10–3.13 with torch and DeepSpeed (the app can create one, ~5 GB download), and for real GPU numbers an NVIDIA GPU. Without a GPU you can still plan for
         another machine and run the CPU path on a tiny model.
       </p>
       <button type="button" onClick={() => done()} data-testid="wizard-next">
