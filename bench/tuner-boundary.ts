@@ -28,7 +28,7 @@ import {
   buildProfile,
   strategyById,
   type CalibrationSample,
-  modelKey,
+  workloadKey,
   type MemoryPoint,
 } from '../electron/services/tuner';
 import { reportFigure } from './figure';
@@ -60,7 +60,7 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     if (r.run.status === 'completed' && r.run.tokens_per_second) speed.set(r.run.id, r.run.tokens_per_second);
   }
 }
-const workloadOf = (p: { workload: Parameters<typeof modelKey>[0] & { seqLen: number } }) => `${modelKey(p.workload)} s${p.workload.seqLen}`;
+const workloadOf = (p: { workload: Parameters<typeof workloadKey>[0] }) => workloadKey(p.workload);
 const workloads = [...new Set(points.map(workloadOf))].sort();
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 const GiB = 2 ** 30;

@@ -10,7 +10,7 @@ const [model, seq, out] = process.argv.slice(2);
 if (!model || !seq || !out) throw new Error('usage: npx tsx scripts/holdout-runs.ts MODEL SEQ OUT.runs.json');
 const dir = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'resources', 'samples');
 type Entry = { run: { model: string | null; seq_len?: number | null }; details: { spec?: { seqLen?: number } } };
-let kept: Entry[] = [];
+const kept: Entry[] = [];
 let held = 0;
 let head: Record<string, unknown> | null = null;
 for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.runs.json')).sort()) {
@@ -19,7 +19,7 @@ for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.runs.json')).s
   for (const e of data.runs) {
     const s = e.run.seq_len ?? e.details.spec?.seqLen;
     if (e.run.model === model && String(s) === seq) held++;
-    else kept = [...kept, e];
+    else kept.push(e);
   }
 }
 fs.writeFileSync(out, JSON.stringify({ ...head, source: { label: `sample runs without ${model} seq ${seq} (held out)`, machine: null, measuredAt: null, note: null }, runs: kept }));

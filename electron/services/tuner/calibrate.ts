@@ -112,6 +112,8 @@ interface Prepared {
   columns: number[];
   y: number;
   config: string;
+  /** workloadKey of the run: what the leave-one-workload-out fit holds out. */
+  workload: string;
 }
 
 /**
@@ -183,15 +185,19 @@ function stepWith(columns: number[], f: EfficiencyFactors): number {
   return FACTOR_KEYS.reduce((a, key, i) => a + columns[i] * f[key], 0);
 }
 
+/** The workload a run belongs to for held-out figures: model × sequence length ("llama-3.1-8b s4096"). */
+export function workloadKey(w: Pick<Workload, 'model' | 'seqLen'>): string {
+  return `${typeof w.model === 'string' ? w.model : w.model.id} s${w.seqLen}`;
+}
+
 function configKey(s: CalibrationSample): string {
   const w = parseWorkload(s.workload);
-  const model = typeof w.model === 'string' ? w.model : w.model.id;
   const knobs = Object.entries(s.knobs ?? {})
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
-  return `${model} s${w.seqLen} micro ${w.microBatch}×${w.gradAccum} ×${w.gpus * w.nodes}${knobs ? ` ${knobs}` : ''}`;
+  return `${workloadKey(w)} micro ${w.microBatch}×${w.gradAccum} ×${w.gpus * w.nodes}${knobs ? ` ${knobs}` : ''}`;
 }
 
 const rms = (values: number[]) => {
@@ -209,7 +215,7 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
     const e = exposedTerms(t);
     const columns = FACTOR_KEYS.map((key) => e[key]);
     if (!columns.every(Number.isFinite)) continue;
-    rows.push({ sample, columns, y: sample.measuredStepSeconds, config: configKey(sample) });
+    rows.push({ sample, columns, y: sample.measuredStepSeconds, config: configKey(sample), workload: workloadKey(parseWorkload(sample.workload)) });
   }
   const { machine, perStrategy } = fitLevels(rows);
   const predictWith = (fit: Levels, r: Prepared) => stepWith(r.columns, fit.perStrategy[r.sample.strategyId] ?? fit.machine);
@@ -217,15 +223,14 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
   // (evenly spread), so a plan over a long history stays fast
   const configFits = new Map<string, Levels>();
   const workloadFits = new Map<string, Levels>();
-  const workloadOf = (r: Prepared) => r.config.split(' micro ')[0]; // the config key begins 'MODEL sSEQ micro …'
   const step = Math.max(1, Math.ceil(rows.length / LOO_MAX));
   const out: CalibrationRow[] = rows.map((r, i) => {
     const without = i % step === 0 ? fitLevels(rows.filter((_, j) => j !== i)) : null;
     const key = `${r.sample.strategyId}|${r.config}`;
     let withoutConfig = configFits.get(key);
     if (!withoutConfig) configFits.set(key, (withoutConfig = fitLevels(rows.filter((o) => !(o.sample.strategyId === r.sample.strategyId && o.config === r.config)))));
-    let withoutWorkload = workloadFits.get(workloadOf(r));
-    if (!withoutWorkload) workloadFits.set(workloadOf(r), (withoutWorkload = fitLevels(rows.filter((o) => workloadOf(o) !== workloadOf(r)))));
+    let withoutWorkload = workloadFits.get(r.workload);
+    if (!withoutWorkload) workloadFits.set(r.workload, (withoutWorkload = fitLevels(rows.filter((o) => o.workload !== r.workload))));
     return {
       runId: r.sample.runId ?? null,
       strategyId: r.sample.strategyId,

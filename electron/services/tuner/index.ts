@@ -26,7 +26,7 @@ export { completeFactors, cpuRatio, exposedTerms, FACTOR_KEYS, flopsPerSample, p
 export { checkFit, fitClass, gib, type FitClass, type FitVerdict } from './fit';
 export { bandFor, gpuMemoryError, measuredFit, memoryEvidence, modelKey, pointFromRun, predictedAllocated, BAND_FLOOR, UNCALIBRATED_BAND, type MemoryBand, type MemoryEvidence, type MemoryPoint, type StoredRunOutcome } from './memory-evidence';
 export { planWorkload, predict, chooseCpuadamCoresPerc, specForKnobs, type PlanOptions } from './plan';
-export { calibrationNote, calibrationTable, fitCalibration, fitEfficiency, knobsFromConfig, phaseTimesOf, sampleFromRun, storedRunWorkload, type CalibrationRow, type CalibrationSample, type CalibrationResult, type StoredRunFacts } from './calibrate';
+export { calibrationNote, calibrationTable, fitCalibration, fitEfficiency, knobsFromConfig, phaseTimesOf, sampleFromRun, storedRunWorkload, workloadKey, type CalibrationRow, type CalibrationSample, type CalibrationResult, type StoredRunFacts } from './calibrate';
 export { computePlan, parseMachine, type ComputePlanInput } from './compute';
 export { searchStrategy, coresPercCandidates, type SearchResult } from './search';
 export { bestTrial, nextTrial, seedDefaultSpec, trialSecondsEstimate, tuneCandidates, TUNE_NOISE, type TuneCandidate, type TuneDecision, type TuneTrial } from './tune';

@@ -156,6 +156,7 @@ export function searchStrategy(
   const band = bandFor(evidence, s.id);
   // the edge worth a trial: the best predicted rate × chance to fit (gpuFitChance), not the fastest
   let bestEdge: { microBatch: number; knobs: ThroughputKnobs; rate: number; chance: number } | null = null;
+  let edgeVerdicts = 0; // candidates judged at the edge so far: tryMicro reads whether its micro batch added any
   // tokens/s of one candidate that fits, or null when it does not (the full Prediction is built for the
   // winner only); a candidate at the edge is kept aside as bestEdge and counts as not fitting here
   const evaluate = (wm: Workload, knobs: ThroughputKnobs): number | null => {
@@ -172,6 +173,7 @@ export function searchStrategy(
     const x = { strategy: s, model, params, workload: wm, profile: hw, cpuadamCoresPerc: knobs.cpuadamCoresPerc ?? perc, knobs };
     const rate = tokensPerSecondOf(wm, stepSecondsOnly(phaseTimes(x), factors));
     if (cls === 'edge') {
+      edgeVerdicts++;
       const chance = chanceOf.get(memKey) ?? 0.5;
       if (!bestEdge || rate * chance > bestEdge.rate * bestEdge.chance) bestEdge = { microBatch: wm.microBatch, knobs, rate, chance };
       return null;
@@ -187,8 +189,7 @@ export function searchStrategy(
   // round changes something. Returns whether anything fitted, and whether anything was at the edge.
   const tryMicro = (micro: number): { fits: boolean; edge: boolean } => {
     const wm = { ...w, microBatch: micro, gradAccum: accumOf.get(micro) ?? w.gradAccum };
-    const edgeBefore = bestEdge;
-    const edgesBefore = [...fitCache.values()].filter((c) => c === 'edge').length;
+    const edgesBefore = edgeVerdicts;
     let knobs = { ...start };
     let current = evaluate(wm, knobs);
     if (!current && start !== base) [knobs, current] = [{ ...base }, evaluate(wm, base)];
@@ -202,7 +203,7 @@ export function searchStrategy(
           if (p !== null && (current === null || p > current * MIN_GAIN)) [knobs, current, changed] = [next, p, true];
         }
     }
-    const edge = bestEdge !== edgeBefore || [...fitCache.values()].filter((c) => c === 'edge').length > edgesBefore;
+    const edge = edgeVerdicts > edgesBefore;
     if (current === null) return { fits: false, edge };
     start = knobs;
     if (!best || current > best.rate * MIN_GAIN) best = { microBatch: micro, knobs, rate: current };

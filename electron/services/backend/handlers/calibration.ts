@@ -111,23 +111,36 @@ export function calibrationSource(history: HistoryStore, machine: Machine, kinId
   return { machineIds: [machine.machineId, ...kinIds], own, kin: kinIds.reduce((a, id) => a + count(id), 0) };
 }
 
-export function calibrationSamples(history: HistoryStore, machine: Machine, measurements: unknown, source = calibrationSource(history, machine)): CalibrationSample[] {
+/** A run's stored spec and config line. One plan reads each completed run twice — for the time
+ *  calibration and for the memory evidence — so forMachine hands both the same memo (runDetails). */
+type DetailOf = (id: string) => ReturnType<HistoryStore['getRun']>;
+
+/** getRun(id, 0), each run read once per plan. */
+function runDetails(history: HistoryStore): DetailOf {
+  const read = new Map<string, ReturnType<HistoryStore['getRun']>>();
+  return (id) => {
+    if (!read.has(id)) read.set(id, history.getRun(id, 0));
+    return read.get(id)!;
+  };
+}
+
+export function calibrationSamples(history: HistoryStore, machine: Machine, measurements: unknown, source = calibrationSource(history, machine), detailOf: DetailOf = (id) => history.getRun(id, 0)): CalibrationSample[] {
   if (machine.gpus.length === 0) return []; // CPU smoke runs say nothing about the GPU model
   const runs = source.machineIds.flatMap((machineId) => history.listRuns({ machineId, status: 'completed', limit: MAX_RUNS }).runs).slice(0, MAX_RUNS);
   const profile = buildProfile(machine, 'detected', normalizeMeasurements(measurements));
   const samples: CalibrationSample[] = [];
   for (const run of runs) {
-    const detail = history.getRun(run.id, 0);
+    const detail = detailOf(run.id);
     const sample = sampleFromRun({ runId: run.id, strategy: run.strategy, stepSeconds: run.stepSeconds ?? null, spec: detail?.spec, config: detail?.config, model: run.model }, profile);
     if (sample) samples.push(sample);
   }
   return samples;
 }
 
-export function calibrate(history: HistoryStore, machine: Machine, measurements: unknown, source = calibrationSource(history, machine)): CalibrationResult | null {
+export function calibrate(history: HistoryStore, machine: Machine, measurements: unknown, source = calibrationSource(history, machine), detailOf?: DetailOf): CalibrationResult | null {
   let samples: CalibrationSample[];
   try {
-    samples = calibrationSamples(history, machine, measurements, source);
+    samples = calibrationSamples(history, machine, measurements, source, detailOf);
   } catch {
     return null; // a run whose preset no longer exists must not break planning
   }
@@ -144,7 +157,7 @@ export function calibrate(history: HistoryStore, machine: Machine, measurements:
  * ran out of memory — boundary points — and the memory model's error measured on them. A GPU-less
  * machine has none (CPU smoke runs say nothing about GPU memory).
  */
-export function memoryEvidenceFor(history: HistoryStore, machine: Machine, source: CalibrationSource): MemoryEvidence | undefined {
+export function memoryEvidenceFor(history: HistoryStore, machine: Machine, source: CalibrationSource, detailOf: DetailOf = (id) => history.getRun(id, 0)): MemoryEvidence | undefined {
   if (machine.gpus.length === 0) return undefined;
   const points: MemoryPoint[] = [];
   try {
@@ -152,7 +165,7 @@ export function memoryEvidenceFor(history: HistoryStore, machine: Machine, sourc
       for (const status of ['completed', 'failed'] as const)
         for (const run of history.listRuns({ machineId, status, limit: MAX_RUNS }).runs) {
           if (status === 'failed' && run.errorClass !== 'cuda_oom' && run.errorClass !== 'host_oom') continue;
-          const detail = history.getRun(run.id, 0);
+          const detail = detailOf(run.id);
           const point = pointFromRun({ runId: run.id, strategy: run.strategy, spec: detail?.spec, config: detail?.config, model: run.model, status: run.status, errorClass: run.errorClass, peakGpuBytes: run.peakGpuBytes, peakHostBytes: run.peakHostBytes });
           if (point) points.push(point);
         }
@@ -183,7 +196,8 @@ export function forMachine(dataDir: string, history: HistoryStore, machine: Mach
   } catch {
     // keep the machine's own (none): planning must not fail on history
   }
-  const fit = calibrate(history, machine, figures.measurements, source);
+  const detailOf = runDetails(history);
+  const fit = calibrate(history, machine, figures.measurements, source, detailOf);
   const notes = [figures.note];
   const self = thisHost ? 'this machine' : `machine ${machine.machineId}`;
   const where = source.kin
@@ -192,5 +206,5 @@ export function forMachine(dataDir: string, history: HistoryStore, machine: Mach
   if (fit) notes.push(calibrationNote(fit, where));
   else if (machine.gpus.length === 0) notes.push('Not calibrated: this machine has no GPU, and CPU smoke runs say nothing about GPU speed.');
   else notes.push(`Not calibrated: fewer than ${MIN_CALIBRATION_RUNS} completed runs of machine ${machine.machineId} in history.`);
-  return { measurements: figures.measurements, calibration: fit ? calibrationTable(fit) : undefined, fit, notes, runMachineIds: source.machineIds, memory: memoryEvidenceFor(history, machine, source) };
+  return { measurements: figures.measurements, calibration: fit ? calibrationTable(fit) : undefined, fit, notes, runMachineIds: source.machineIds, memory: memoryEvidenceFor(history, machine, source, detailOf) };
 }
