@@ -2,7 +2,9 @@
 // sample run in resources/samples (*.runs.json: completed runs with their peak, and out-of-memory runs
 // — boundary points), per model × sequence length ("workload"), with that workload's own runs held out:
 //   - GPU memory: predicted peak allocated vs measured (torch max_memory_allocated), per strategy, both
-//     signs; nothing about memory is fitted from runs, so every row is a test figure;
+//     signs; no memory constant is fitted by a solver, but the terms (logits 12 B/element, the allocator's
+//     block, the phases) were chosen while looking at these runs: a validation figure. The runs made after
+//     the model was fixed (issue 25's held-out tune trials, the 13B ratio-0.35 probe) are the test rows;
 //   - verdicts, both sides: a run that completed must not be called "does not fit", an OOM run must not
 //     be called "fits" — judged by the model with the band measured on the *other* workloads' runs;
 //   - the pick: the plan for the workload (its runs held out of calibration and memory evidence) against
@@ -92,7 +94,7 @@ console.log('');
 for (const [id, es] of errors) console.log(`${id.padEnd(20)} runs ${String(es.length).padStart(2)}  GPU peak allocated error: worst over ${pct(Math.max(...es))}, worst under ${pct(Math.min(...es))}`);
 const allErr = [...errors.values()].flat();
 const worstAbs = Math.max(...allErr.map(Math.abs));
-reportFigure({ id: 'boundary-gpu-memory-error-worst', label: `GPU memory: worst |predicted − measured peak allocated| over ${allErr.length} completed sample runs (nothing fitted from them)`, value: worstAbs * 100, unit: '%', goal: '≤ 8 %', ok: worstAbs <= 0.08 });
+reportFigure({ id: 'boundary-gpu-memory-error-worst', label: `GPU memory: worst |predicted − measured peak allocated| over ${allErr.length} completed sample runs (validation: the terms were chosen with these runs in view)`, value: worstAbs * 100, unit: '%', goal: '≤ 8 %', ok: worstAbs <= 0.08 });
 // The first dataset (2026-12-02) ran a since-removed driver's own configs (resources/samples/README.md);
 // the rest ran the app's specs unchanged: the figure for what the app itself runs.
 const appSpecErr = points.filter((p) => !/^llama-3\.2-3b-/.test(p.runId)).map(gpuMemoryError).filter((e): e is number => e !== null);
