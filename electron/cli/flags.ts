@@ -23,12 +23,12 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
   run: {
     specs: 'string', model: 'string', strategy: 'string', seq: 'string', 'micro-batch': 'string', 'grad-accum': 'string', gpus: 'string',
     precision: 'string', 'activation-checkpointing': 'switch-or-value', steps: 'string', warmup: 'string', repeats: 'string',
-    'max-seconds': 'string', python: 'string',
+    'max-seconds': 'string', python: 'string', 'ds-config': 'string', nodes: 'string', machine: 'string',
   },
   plan: {
     model: 'string', seq: 'string', 'micro-batch': 'string', gpus: 'string', nodes: 'string', 'grad-accum': 'string', 'global-batch': 'string',
     precision: 'string', 'no-checkpointing': 'boolean', scenario: 'string', machine: 'string', 'write-configs': 'string', 'write-specs': 'string',
-    steps: 'string', warmup: 'string', 'all-strategies': 'boolean',
+    steps: 'string', warmup: 'string', 'all-strategies': 'boolean', 'ds-config': 'string', export: 'string',
   },
   tune: {
     model: 'string', seq: 'string', 'micro-batch': 'string', gpus: 'string', 'global-batch': 'string', 'budget-minutes': 'string',

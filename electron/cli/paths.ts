@@ -22,9 +22,9 @@ export function userCwd(env: NodeJS.ProcessEnv = process.env, cwd: string = proc
 
 /** Flags naming a file or folder the command reads (must exist), per command. */
 const INPUT_FLAGS: Record<string, string[]> = {
-  plan: ['machine'],
+  plan: ['machine', 'ds-config'],
   measure: ['import', 'machine'],
-  run: ['specs', 'python'],
+  run: ['specs', 'python', 'ds-config', 'machine'],
   tune: ['python'],
   cluster: ['spec'],
   'convert-sweep': ['specs', 'snapshot'],
@@ -34,7 +34,7 @@ const OUTPUT_FLAGS: Record<string, string[]> = {
   export: ['out'],
   'export-runs': ['out'],
   'convert-sweep': ['out'],
-  plan: ['write-configs', 'write-specs'],
+  plan: ['write-configs', 'write-specs', 'export'],
 };
 /** Commands whose --model is a preset id or a path to a config.json (or a folder holding one). */
 const MODEL_COMMANDS = new Set(['plan', 'run', 'tune']);

@@ -13,6 +13,8 @@ const MiB = 1024 * 1024;
 export const INPUT_LIMITS = {
   /** A Hugging Face config.json: a few KiB. */
   modelConfig: 4 * MiB,
+  /** A user's ds_config.json: a few KiB (the same 1 MiB plan/user-config takes). */
+  dsConfig: 1 * MiB,
   /** A RunSpec (plan --write-specs): a few KiB. */
   spec: 4 * MiB,
   /** A `detect --json` machine file: well under 1 MiB. */

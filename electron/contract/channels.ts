@@ -7,6 +7,7 @@ import { hardwareEvents, hardwareRequests } from './hardware';
 import { runsEvents, runsRequests } from './runs';
 import { compareEvents, compareRequests } from './compare';
 import { planEvents, planRequests } from './plan';
+import { userConfigEvents, userConfigRequests } from './user-config';
 import { engineEvents, engineRequests } from './engine';
 import { measureEvents, measureRequests } from './measure';
 import { environmentEvents, environmentRequests } from './environment';
@@ -57,6 +58,7 @@ export const requests = {
   ...measureRequests,
   ...environmentRequests,
   ...planRequests,
+  ...userConfigRequests,
   ...engineRequests,
   ...runsRequests,
   ...settingsRequests,
@@ -73,6 +75,7 @@ export const events = {
   ...measureEvents,
   ...environmentEvents,
   ...planEvents,
+  ...userConfigEvents,
   ...engineEvents,
   ...runsEvents,
   ...settingsEvents,

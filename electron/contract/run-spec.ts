@@ -77,6 +77,20 @@ export const SpecPredictionSchema = z
   })
   .strict();
 
+/** A user's own ds_config.json as it came in (issue: your config in): the text byte for byte, and what
+ *  the app made of it. `dsConfig` is that text parsed with its "auto" values resolved — what runs. */
+export const SpecUserConfigSchema = z
+  .object({
+    fileName: z.string().min(1),
+    text: z.string(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    /** The catalogue strategy it maps to (null: the tuner cannot model it; it runs all the same). */
+    mappedStrategy: z.string().nullable(),
+    /** Each "auto" filled in: key, value, and from what. */
+    resolved: z.array(z.object({ key: z.string(), value: z.unknown(), from: z.string() })),
+  })
+  .strict();
+
 export const FsdpSettingsSchema = z.object({ cpuOffload: z.boolean(), reshardAfterForward: z.boolean() }).strict();
 
 /** What a spec run by hand gets when it names no execution settings (bench.py --spec FILE). */
@@ -95,6 +109,8 @@ export const RunSpecSchema = z
     /** The FSDP2 settings (engine fsdp2), else null. */
     fsdp: FsdpSettingsSchema.nullable(),
     prediction: SpecPredictionSchema.nullable(),
+    /** Where the dsConfig came from a user's file (plan/user-config), that file; absent for generated configs. */
+    userConfig: SpecUserConfigSchema.optional(),
     /** Stable hash of what determines speed: engine, config, model, batch shape (services/tuner configHash). */
     configHash: z.string().min(1),
     // ---- execution: set by runs/start; defaults for a spec run by hand (bench.py --spec FILE)
@@ -115,6 +131,7 @@ export type SpecModel = z.infer<typeof SpecModelSchema>;
 export type Knobs = z.infer<typeof KnobsSchema>;
 export type SpecPrediction = z.infer<typeof SpecPredictionSchema>;
 export type FsdpSettings = z.infer<typeof FsdpSettingsSchema>;
+export type SpecUserConfig = z.infer<typeof SpecUserConfigSchema>;
 export type RunSpec = z.infer<typeof RunSpecSchema>;
 export type RunSpecInput = z.input<typeof RunSpecSchema>;
 

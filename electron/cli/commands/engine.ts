@@ -8,6 +8,7 @@ import { readRegularText } from '../../services/files';
 import type { Command, CommandContext } from '../command';
 import { formatBytes, formatFigureCli, terminalSafe } from '../format';
 import { INPUT_LIMITS, modelFlagPath } from '../user-files';
+import { userConfigStartRequest } from './user-config';
 
 const USAGE = `usage: npm run cli -- run --specs DIR|spec.json [--steps N] [--warmup N] [--repeats N] …
    or: npm run cli -- run --model ID|config.json --strategy ID[,ID…]
@@ -16,7 +17,10 @@ const USAGE = `usage: npm run cli -- run --specs DIR|spec.json [--steps N] [--wa
   [--max-seconds S] [--python PATH] [--data-dir D] [--json]
 --steps counts measured steps; warm-up steps come on top.
 --specs runs RunSpecs unchanged (plan --write-specs DIR writes them); --model/--strategy runs the
-plan's spec of each strategy for that workload on this machine (an explicit --micro-batch is kept).`;
+plan's spec of each strategy for that workload on this machine (an explicit --micro-batch is kept).
+   or: npm run cli -- run --ds-config ds_config.json --model ID|config.json --seq N [--gpus N] [--steps N] …
+--ds-config runs your own DeepSpeed config unchanged ("auto" values filled as HF Trainer does; the
+stored run keeps the file byte for byte).`;
 
 function intFlag(flags: CommandContext['flags'], name: string, fallback?: number): number | undefined {
   const v = flags[name];
@@ -144,12 +148,16 @@ function runJson(d: ResponseOf<'runs/get'>) {
 export const engineCommands: Record<string, Command> = {
   run: {
     summary: 'benchmark strategies on this machine (--model, --strategy a,b, --steps, --repeats); stored in history',
-    async run({ backend, flags, json, out }) {
+    async run(context) {
+      const { backend, flags, json, out } = context;
       if (flags.help === true) {
         out(USAGE);
         return 0;
       }
-      const request = buildStartRequest(flags);
+      const request =
+        flags['ds-config'] !== undefined
+          ? await userConfigStartRequest(context, { repeats: intFlag(flags, 'repeats'), steps: intFlag(flags, 'steps'), warmup: intFlag(flags, 'warmup'), python: typeof flags.python === 'string' ? path.resolve(flags.python) : undefined, maxSeconds: flags['max-seconds'] !== undefined ? Number(flags['max-seconds']) : undefined })
+          : buildStartRequest(flags);
       // With --json, stdout carries only the final JSON: progress goes to stderr.
       const say = json ? (line: string) => process.stderr.write(terminalSafe(line) + '\n') : out;
       const unsubscribe = [

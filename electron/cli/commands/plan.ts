@@ -11,9 +11,10 @@ import { hasPrediction } from '../../contract/format';
 import { formatBytes, formatFigureCli } from '../format';
 import { INPUT_LIMITS } from '../user-files';
 import { strategyLabel } from '../../contract/charts/labels';
+import { exportUserConfig, printUserConfigPlan, userConfigRequest } from './user-config';
 
 const USAGE =
-  'plan --model <preset|path/to/config.json> --seq N --micro-batch N --gpus N [--nodes N] [--grad-accum N] [--global-batch N] [--precision bf16|fp16] [--no-checkpointing] [--scenario id] [--machine detect.json] [--write-configs DIR] [--write-specs DIR] [--steps N] [--warmup N] [--json]';
+  'plan --model <preset|path/to/config.json> --seq N --micro-batch N --gpus N [--nodes N] [--grad-accum N] [--global-batch N] [--precision bf16|fp16] [--no-checkpointing] [--scenario id] [--machine detect.json] [--write-configs DIR] [--write-specs DIR] [--steps N] [--warmup N] [--json]\n   or: plan --ds-config ds_config.json --model <preset|config.json> --seq N [--gpus N] [--nodes N] [--micro-batch N] [--grad-accum N] [--precision bf16|fp16] [--machine detect.json] [--export DIR] [--json]  (your own DeepSpeed config: "auto" values filled as HF Trainer does, verdict, prediction, the tuned keys to change; --export writes ds_config.json, accelerate_config.yaml and launch lines for yours and the tuned one)';
 
 function intFlag(flags: CommandContext['flags'], name: string): number | undefined {
   const v = flags[name];
@@ -23,7 +24,7 @@ function intFlag(flags: CommandContext['flags'], name: string): number | undefin
   return n;
 }
 
-async function modelFlag({ backend, flags }: CommandContext): Promise<string | ModelArch | undefined> {
+export async function modelFlag({ backend, flags }: CommandContext): Promise<string | ModelArch | undefined> {
   const v = flags.model;
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw Object.assign(new Error('--model needs a preset id or a path to a config.json'), { field: 'model' });
@@ -108,6 +109,17 @@ export const planCommands: Record<string, Command> = {
       const { backend, flags, json, out } = context;
       if (flags.help) {
         out(`usage: npm run cli -- ${USAGE}`);
+        return 0;
+      }
+      if (flags['ds-config'] !== undefined) {
+        // the user's own ds_config.json: its verdict and prediction here, and the tuned keys to change
+        const result = await backend.invoke('plan/user-config', await userConfigRequest(context));
+        if (typeof flags.export === 'string') {
+          const files = await exportUserConfig(context, result, flags.export);
+          (json ? (line: string) => process.stderr.write(line + '\n') : out)(`wrote ${files.join(', ')} to ${flags.export}`);
+        }
+        if (json) out(JSON.stringify(result, null, 2));
+        else printUserConfigPlan(result, out);
         return 0;
       }
       const scenario = typeof flags.scenario === 'string' ? flags.scenario : undefined;

@@ -24,6 +24,7 @@ import { hardwareHandlers } from './handlers/hardware';
 import { runsHandlers } from './handlers/runs';
 import { compareHandlers } from './handlers/compare';
 import { planHandlers } from './handlers/plan';
+import { userConfigHandlers } from './handlers/user-config';
 import { engineHandlers } from './handlers/engine';
 import { measureHandlers } from './handlers/measure';
 import { environmentHandlers } from './handlers/environment';
@@ -78,6 +79,7 @@ export function createBackend(options: BackendOptions): Backend {
     ...runsHandlers(ctx),
     ...compareHandlers(ctx),
     ...planHandlers(ctx),
+    ...userConfigHandlers(ctx),
     ...engineHandlers(ctx),
     ...measureHandlers(ctx),
     ...environmentHandlers(ctx),

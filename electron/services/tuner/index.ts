@@ -38,3 +38,6 @@ export function presetsPayload() {
   const c = catalogOf();
   return { models: c.models.map((m) => ({ ...m, params: count(m).total })), strategies: c.strategies, scenarios: c.scenarios, gpus: c.gpus };
 }
+export { planConfiguration } from './plan';
+export { planUserConfig, parseConfigText, resolveAutoValues, deriveBatch, checkKeys, mapConfig, configDiff, tunedConfig, deepSpeedKeys, type UserConfigInput } from './user-config';
+export { launchExport } from './launch-export';

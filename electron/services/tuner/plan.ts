@@ -350,3 +350,21 @@ export function predict(input: WorkloadInput | Workload, strategyId: string, mac
   const perc = workload.cpuadamCoresPerc ?? chooseCpuadamCoresPerc(hw, workload.gpus, !!m?.cpuAdam?.length, m?.recommendedCoresPerc);
   return predictFrom({ strategy: strategyById(strategyId), model, params, workload, profile: hw, cpuadamCoresPerc: knobs?.cpuadamCoresPerc ?? perc, knobs }, calibration);
 }
+
+/**
+ * One strategy at exactly these knobs and the workload's own micro batch and accumulation — no search:
+ * the row a user's own ds_config gets (user-config/). The same evaluation as a plan's rows, so its
+ * verdict, memory and prediction read like theirs.
+ */
+export function planConfiguration(input: WorkloadInput | Workload, options: PlanOptions, strategyId: string, knobs: Knobs): StrategyPlan {
+  const workload = parseWorkload(input);
+  const model = resolveModel(workload.model);
+  const params = countParams(model);
+  const measurements = normalizeMeasurements(options.measurements);
+  const hw = buildProfile(options.machine, options.machineSource ?? 'detected', measurements);
+  const s = strategyById(strategyId);
+  const perc = knobs.cpuadamCoresPerc ?? workload.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC;
+  const row = evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*'], knobs, options.memory);
+  const spec = planSpec(s, model, params, workload, null, row, knobs, anyMeasured(hw));
+  return { ...row, knobReasons: [], spec, edge: null };
+}
