@@ -74,9 +74,15 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Exits once stdout has taken everything written: process.exit() at once would cut a piped
+ *  `plan --json` at the pipe's 64 KiB (the write callback runs after the earlier writes are flushed). */
+function exitAfterFlush(code: number): void {
+  process.stdout.write('', () => process.exit(code));
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exit(code);
+    if (code >= 0) exitAfterFlush(code);
   },
   (error) => {
     if (error instanceof UsageError) {
