@@ -10,6 +10,7 @@ import { MachineChoice } from './plan/MachineChoice';
 import { PlannedFor, usePlanTarget } from './plan/PlannedFor';
 import { engineStartFigure } from './plan/estimate';
 import { TunePanel } from './plan/TunePanel';
+import { YourConfig } from './plan/YourConfig';
 import { useHardware } from '../stores/hardware';
 import { useSettings } from '../stores/settings';
 import { isDarkTheme } from '../theme';
@@ -477,6 +478,9 @@ export function PlanPage() {
             )}
             {scenario && <p className="muted small">Scenario: {presets.scenarios.find((s) => s.id === scenario)?.description}</p>}
           </Card>
+          <div className="stack-gap">
+            <YourConfig />
+          </div>
           {error && <ErrorBox message={error} />}
           {!plan && !error && (
             <EmptyState title="No plan yet">

@@ -150,7 +150,8 @@ interface PlanState {
   toggle(strategyId: string): void;
 }
 
-function overrides(state: PlanState): WorkloadOverrides {
+/** The form's workload as plan/compute takes it (an imported architecture inline). */
+export function overrides(state: Pick<PlanState, 'workload' | 'imported'>): WorkloadOverrides {
   const w = state.workload;
   const imported = state.imported.find((m) => m.id === w.model);
   return {
