@@ -119,6 +119,9 @@ const withLast = (message: string, tail: readonly string[]) => {
   return last ? `${message} Last log line: ${last}` : message;
 };
 
+/** A Python exception's last line ("torch.distributed.DistBackendError: …", "RuntimeError: …"). */
+const EXCEPTION_LINE = /^([A-Za-z_][\w]*\.)*[A-Za-z_]\w*(Error|Exception|Interrupt|Exit)\b:?/;
+
 export function classifyRun(e: RunEvidence): Verdict {
   const fail = (errorClass: ErrorClass, message: string, fix?: string | null): Verdict => ({
     status: errorClass === 'cancelled' ? 'cancelled' : 'failed',
@@ -145,10 +148,14 @@ export function classifyRun(e: RunEvidence): Verdict {
 
   const fromLog = classifyStderr(e.stderrTail);
 
-  // Killed outright without a word: almost always the kernel's OOM killer.
+  // Killed outright without a word: almost always the kernel's OOM killer. Only an exception the
+  // runner raised before it died says otherwise — not torch's informational lines ("[c10d] The client
+  // socket has connected…", ProcessGroupNCCL warnings), which made an 8B SuperOffload run killed by
+  // the OOM killer during engine start-up read as a distributed failure.
+  const fromException = classifyStderr(e.stderrTail.filter((line) => EXCEPTION_LINE.test(line.trim())));
   if (e.signal === 'SIGKILL' || e.exitCode === 137)
-    return fromLog && fromLog.errorClass !== 'host_oom'
-      ? fail(fromLog.errorClass, fromLog.message, fromLog.fix)
+    return fromException && fromException.errorClass !== 'host_oom'
+      ? fail(fromException.errorClass, fromException.message, fromException.fix)
       : fail('host_oom', 'The runner was killed by the OS — likely out of host memory (SIGKILL without an error line).', DEFAULT_FIX.host_oom);
 
   if (e.exitCode === 130 || e.signal === 'SIGINT' || e.signal === 'SIGTERM')

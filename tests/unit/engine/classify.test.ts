@@ -30,6 +30,17 @@ describe('failure classifier', () => {
     expect(run({ exitCode: 137, resultSeen: false }).errorClass).toBe('host_oom');
   });
 
+  it("SIGKILL after torch's informational c10d / NCCL lines is still host OOM; after an exception it is that exception", () => {
+    const chatter = [
+      '[2026-12-04 20:00:31,210] [INFO] [comm.py:669:init_distributed] Initializing TorchBackend in DeepSpeed with backend nccl',
+      '[I1204 20:00:31.123456 1234 socket.cpp:752] [c10d] The client socket has connected to [localhost]:29500 on [localhost]:53422.',
+      '[W1204 20:00:35.000000 1234 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 0] using GPU 0 to perform barrier',
+    ];
+    expect(run({ exitCode: null, signal: 'SIGKILL', resultSeen: false, stderrTail: chatter }).errorClass).toBe('host_oom');
+    const raised = [...chatter, 'Traceback (most recent call last):', 'torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970'];
+    expect(run({ exitCode: null, signal: 'SIGKILL', resultSeen: false, stderrTail: raised }).errorClass).toBe('distributed');
+  });
+
   it('a cancel or timeout we asked for wins over what the runner said', () => {
     expect(run({ exitCode: 130, resultSeen: false, stopReason: 'cancel', errorLine: { class: 'cancelled', message: 'c', fix: '' } })).toMatchObject({ status: 'cancelled', errorClass: 'cancelled', fix: null });
     expect(run({ exitCode: null, signal: 'SIGKILL', resultSeen: false, stopReason: 'timeout', limitSeconds: 30 })).toMatchObject({ status: 'failed', errorClass: 'timeout' });

@@ -98,8 +98,13 @@ export function planUserConfig(input: UserConfigInput, options: PlanOptions & { 
 
   // The whole plan, keeping the user's global batch (what their training converges with).
   const plan = planWorkload({ ...workload, globalBatch: batch.trainBatch, searchMicroBatch: true }, options);
-  const candidates = plan.strategies.filter((s) => s.engine === 'deepspeed' && s.fits && s.spec.dsConfig && hasPrediction(s.spec.prediction));
-  const best = candidates.sort((a, b) => (b.spec.prediction?.tokensPerSecond ?? 0) - (a.spec.prediction?.tokensPerSecond ?? 0))[0];
+  // The plan's pick where it is a DeepSpeed config; else the fastest DeepSpeed spec its search found
+  // fitting (a row's `fits` is for the form's micro batch; the search's spec may use another).
+  const rec = plan.recommended ? plan.strategies.find((s) => s.id === plan.recommended!.strategyId) : undefined;
+  const searched = plan.strategies
+    .filter((s) => s.engine === 'deepspeed' && s.spec.dsConfig && hasPrediction(s.spec.prediction) && (s.fits || s.knobReasons.length > 0))
+    .sort((a, b) => (b.spec.prediction?.tokensPerSecond ?? 0) - (a.spec.prediction?.tokensPerSecond ?? 0));
+  const best = rec?.engine === 'deepspeed' && hasPrediction(rec.spec.prediction) ? rec : searched[0];
   let tuned: UserConfigPlan['tuned'] = null;
   if (best) {
     const merged = tunedConfig(config, best.spec.dsConfig as JsonObject, worldSize);
