@@ -42,7 +42,7 @@ const measurements = JSON.parse(fs.readFileSync(path.join(hostDir, 'native-measu
 const kindMachine: Machine = MachineSchema.parse(JSON.parse(fs.readFileSync(path.join(hostDir, 'machine.json'), 'utf8')));
 
 interface Row {
-  run: { id: string; strategy: string; status: string; error_class: string | null; step_seconds: number | null; tokens_per_second: number | null; tflops_per_gpu: number | null; peak_gpu_bytes: number | null; peak_host_bytes: number | null; model: string | null };
+  run: { id: string; strategy: string; status: string; error_class: string | null; error_message?: string | null; step_seconds: number | null; tokens_per_second: number | null; tflops_per_gpu: number | null; peak_gpu_bytes: number | null; peak_host_bytes: number | null; model: string | null };
   details: { spec?: unknown; config?: unknown };
   snapshot?: { body?: unknown } | null;
 }
@@ -54,7 +54,7 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
   for (const r of (JSON.parse(fs.readFileSync(path.join(samplesDir, file), 'utf8')) as { runs: Row[] }).runs) {
     const machine = MachineSchema.safeParse(r.snapshot?.body);
     if (!machine.success || machine.data.gpus.length === 0) continue;
-    const p = pointFromRun({ runId: r.run.id, strategy: r.run.strategy, spec: r.details.spec, config: r.details.config, model: r.run.model, status: r.run.status, errorClass: r.run.error_class, peakGpuBytes: r.run.peak_gpu_bytes, peakHostBytes: r.run.peak_host_bytes });
+    const p = pointFromRun({ runId: r.run.id, strategy: r.run.strategy, spec: r.details.spec, config: r.details.config, model: r.run.model, status: r.run.status, errorClass: r.run.error_class, peakGpuBytes: r.run.peak_gpu_bytes, peakHostBytes: r.run.peak_host_bytes, errorMessage: r.run.error_message });
     if (p) points.push(p);
     const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurements));
     const s = sampleFromRun({ runId: r.run.id, strategy: r.run.strategy, stepSeconds: r.run.step_seconds, spec: r.details.spec, config: r.details.config, model: r.run.model }, profile);

@@ -50,10 +50,17 @@ export interface StoredRunOutcome extends Omit<StoredRunFacts, 'stepSeconds'> {
   errorClass: string | null;
   peakGpuBytes: number | null;
   peakHostBytes: number | null;
+  /** The failure's message: a pre-flight refusal ("Pre-flight: need ~… (the plan's prediction)…") never ran. */
+  errorMessage?: string | null;
 }
 
-/** A stored run as a memory point: completed runs and out-of-memory failures; anything else says nothing about memory. */
+/** A refusal by the runner's pre-flight check: the plan's own estimate against MemAvailable, nothing measured. */
+const PREFLIGHT_REFUSAL = /^Pre-flight:/;
+
+/** A stored run as a memory point: completed runs and out-of-memory failures; anything else says nothing about memory.
+ *  A pre-flight refusal is not a point: counting it would let the model confirm itself. */
 export function pointFromRun(run: StoredRunOutcome): MemoryPoint | null {
+  if (run.status === 'failed' && PREFLIGHT_REFUSAL.test(run.errorMessage ?? '')) return null;
   const outcome: MemoryOutcome | null =
     run.status === 'completed' ? 'fits' : run.status === 'failed' && (run.errorClass === 'cuda_oom' || run.errorClass === 'host_oom') ? run.errorClass : null;
   if (!outcome) return null;

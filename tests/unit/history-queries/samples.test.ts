@@ -1,5 +1,7 @@
 // The committed sample dataset (real H200 measurements) through the backend's own channels.
 import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import { createBackend } from '../../../electron/services/backend';
 import { tmpDir } from './helpers';
 
@@ -19,10 +21,11 @@ describe('samples/load', () => {
         'h200-llama-3.2-3b-tune.runs.json',
         'h200-llama-3.2-3b-tuned.runs.json',
         'h200-llama-3.2-3b.runs.json',
+        'h200-user-config.runs.json',
       ]);
-      expect(loaded.imported).toHaveLength(60);
+      expect(loaded.imported).toHaveLength(65);
       const { runs: all } = await backend.invoke('runs/list', { tag: 'sample' });
-      expect(all).toHaveLength(60);
+      expect(all).toHaveLength(65);
       // the failures are results: the 8B tune's baseline (seed defaults), refused by the runner's pre-flight, and
       // issue 25's boundary probes — the first micro batch past the limit (8B ZeRO-3 micro 3, 1B ZeRO-2 micro 4 at
       // seq 16384) and Llama-2-13B's ZeRO-3 offload at ratio 0.45 and 0.6, killed during init (no error line: crashed),
@@ -32,12 +35,14 @@ describe('samples/load', () => {
         'llama-2-13b zero3-offload 2 crashed',
         'llama-2-13b zero3-offload 2 cuda_oom',
         'llama-3.1-8b gpu-zero3 3 cuda_oom',
+        'llama-3.1-8b superoffload 4 host_oom',
+        'llama-3.1-8b superoffload 4 host_oom',
         'llama-3.1-8b zero3-offload 4 host_oom',
         'llama-3.2-1b gpu-zero2 4 cuda_oom',
       ]);
       // issue 25: ZeRO-3 without offload, which the plan called "does not fit", ran Llama-3.1-8B at micro 1 and 2
       const z3Boundary = all.filter((r) => r.model === 'llama-3.1-8b' && r.strategy === 'gpu-zero3' && r.status === 'completed');
-      expect(z3Boundary.map((r) => r.microBatch).sort()).toEqual([1, 1, 2, 2]); // the probes, and tune's two trials
+      expect(z3Boundary.map((r) => r.microBatch).sort()).toEqual([1, 1, 2, 2, 2]); // the probes, tune's two trials, and a user config's tuned alternative (micro 2 × accumulation 2)
       expect(Math.max(...z3Boundary.map((r) => r.tflopsPerGpu ?? 0))).toBeGreaterThan(380);
       // The first sweep (2026-12-02, micro 4, sweep.py's configs): SuperOffload lost to ZeRO-3 offload.
       const runs = all.filter((r) => r.notes.includes('measured 2026-12-02'));
@@ -74,8 +79,15 @@ describe('samples/load', () => {
       const z3 = all.filter((r) => r.model === 'llama-3.1-8b' && r.strategy === 'zero3-offload' && r.status === 'completed');
       expect(z3.map((r) => r.machineId).sort()).toEqual(['5b1a89c00362713d', 'c0dd9f99bdc7260a']);
       for (const r of z3) expect(r.tflopsPerGpu).toBeGreaterThan(260);
+      // issue 26: the SuperOffload guide's own ds_config run unchanged (its text stored byte for byte), and its tuned alternative
+      const guide = all.filter((r) => r.machineId === '46337056763e9c9b' && r.model === 'llama-3.2-3b');
+      expect(guide.map((r) => r.strategy).sort()).toEqual(['gpu-zero1', 'superoffload']);
+      const yours = await backend.invoke('runs/get', { id: guide.find((r) => r.strategy === 'superoffload')!.id, logLines: 0 });
+      expect((yours.spec as { userConfig: { text: string } }).userConfig.text).toBe(fs.readFileSync(path.resolve(__dirname, '../../fixtures/ds-configs/deepspeed-guide-superoffload.json'), 'utf8'));
+      const gain = guide.find((r) => r.strategy === 'gpu-zero1')!.tokensPerSecond! / guide.find((r) => r.strategy === 'superoffload')!.tokensPerSecond!;
+      expect(gain).toBeGreaterThan(5);
       // Loading again imports nothing twice.
-      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(60);
+      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(65);
     } finally {
       await backend.close();
     }

@@ -12,6 +12,8 @@ import {
   stepSecondsFrom,
   phaseTimesOf,
   memoryEvidence,
+  pointFromRun,
+  buildRunSpec,
   parseWorkload,
 } from '../../../electron/services/tuner';
 import { h200Machine, h200Measurements } from './h200-machine';
@@ -73,6 +75,12 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
     const four = byId(planWorkload({ ...w, microBatch: 4 }, { machine, measurements, memory }))['gpu-zero3'];
     expect(four).toMatchObject({ fits: false, limitedBy: 'gpu-memory' });
     expect(four.reason).toMatch(/^measured: ran out of GPU memory here \(run z3-mb3 at micro 3, a smaller micro batch/);
+  });
+  it("a pre-flight refusal is no memory point (it is the plan's own estimate); a run killed out of host memory is", () => {
+    const spec = buildRunSpec({ model: 'llama-3.1-8b', seqLen: 4096, microBatch: 4, gpus: 1 }, 'superoffload');
+    const base = { runId: 'r', strategy: 'superoffload', spec, config: null, model: 'llama-3.1-8b', status: 'failed', errorClass: 'host_oom', peakGpuBytes: null, peakHostBytes: null };
+    expect(pointFromRun({ ...base, errorMessage: "Pre-flight: need ~191.7 GiB of host memory (the plan's prediction for this run), MemAvailable is 124.0 GiB." })).toBeNull();
+    expect(pointFromRun({ ...base, errorMessage: 'The runner was killed by the OS — likely out of host memory (SIGKILL without an error line).' })?.outcome).toBe('host_oom');
   });
   it('Llama-3.2-3B: CPU offload fits (host 77 GB), no-offload ZeRO-1 does not', () => {
     const p = plan({ model: 'llama-3.2-3b' });

@@ -166,7 +166,7 @@ export function memoryEvidenceFor(history: HistoryStore, machine: Machine, sourc
         for (const run of history.listRuns({ machineId, status, limit: MAX_RUNS }).runs) {
           if (status === 'failed' && run.errorClass !== 'cuda_oom' && run.errorClass !== 'host_oom') continue;
           const detail = detailOf(run.id);
-          const point = pointFromRun({ runId: run.id, strategy: run.strategy, spec: detail?.spec, config: detail?.config, model: run.model, status: run.status, errorClass: run.errorClass, peakGpuBytes: run.peakGpuBytes, peakHostBytes: run.peakHostBytes });
+          const point = pointFromRun({ runId: run.id, strategy: run.strategy, spec: detail?.spec, config: detail?.config, model: run.model, status: run.status, errorClass: run.errorClass, peakGpuBytes: run.peakGpuBytes, peakHostBytes: run.peakHostBytes, errorMessage: run.errorMessage });
           if (point) points.push(point);
         }
     return memoryEvidence(points);
