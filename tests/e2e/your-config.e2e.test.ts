@@ -9,11 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser';
 import { invokeOverServe, repoRoot, startServe, type ServeHandle } from '../helpers/serve';
+import { engineVenvs } from '../../electron/services/engine';
 
 let serve: ServeHandle;
 let browser: Browser;
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');
 const H200 = path.join(repoRoot, 'tests', 'fixtures', 'hosts', 'h200-sxm-x86', 'machine.json');
+const engineReady = engineVenvs().some((v) => fs.existsSync(path.join(v, '.offload-studio-complete')));
+const ZERO_OFFLOAD = path.join(repoRoot, 'tests', 'fixtures', 'ds-configs', 'dsexamples-zero-offload.json');
 const GUIDE = path.join(repoRoot, 'tests', 'fixtures', 'ds-configs', 'deepspeed-guide-superoffload.json');
 
 beforeAll(async () => {
@@ -90,4 +93,25 @@ describe('your DeepSpeed config on the Plan page', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it.skipIf(!engineReady)('on this machine, your ZeRO-3-offload config runs unchanged and its run page says so, with the launch lines', async () => {
+    const { page, errors } = await planPage();
+    await page.selectOption('[data-testid="model-select"]', 'tiny-llama');
+    await page.fill('[data-testid="seq-len"]', '64');
+    await drop(page, 'dsexamples-zero-offload.json', fs.readFileSync(ZERO_OFFLOAD, 'utf8'));
+    await page.waitForSelector('[data-testid="user-config-result"]', { timeout: 60_000 });
+    expect(await page.textContent('[data-testid="user-config-strategy"]')).toBe('ZeRO-3 Offload');
+    await expect.poll(() => page.isEnabled('[data-testid="run-user-config"]')).toBe(true);
+    await page.click('[data-testid="run-user-config"]');
+    await page.waitForSelector('[data-testid="run-page"][data-sweep-state="done"]', { timeout: 540_000 });
+    const { runs } = await invokeOverServe<{ runs: { id: string; status: string }[] }>(serve, 'runs/list', {});
+    expect(runs.map((r) => r.status)).toEqual(['completed']);
+    await page.goto(`${serve.url}#/runs/${runs[0].id}`);
+    await page.waitForSelector('[data-testid="run-launch"]', { timeout: 60_000 });
+    expect(await page.textContent('[data-testid="run-user-config"]')).toMatch(/^Your own config: dsexamples-zero-offload\.json \(sha256 [0-9a-f]{12}…\), run unchanged/);
+    expect(await page.textContent('[data-testid="run-launch"]')).toContain('deepspeed --num_gpus 1 train.py --deepspeed ds_config.json');
+    await page.screenshot({ path: path.join(artifacts, 'your-config-3-run-detail.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 600_000);
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ApiError } from '../../contract';
 
 export const BUNDLE_README_HEADING = '# Offload Studio reproduction bundle';
-const RUN_FILES = new Set(['ds_config.json', 'spec.json', 'run.sh', 'hostfile', 'runner-version.txt', 'samples.csv']);
+const RUN_FILES = new Set(['ds_config.json', 'spec.json', 'run.sh', 'hostfile', 'runner-version.txt', 'samples.csv', 'launch.txt', 'accelerate_config.yaml', 'your_ds_config.json']);
 
 /** Why `folder` is not a previous bundle (null when it is one). */
 function notABundle(folder: string): string | null {

@@ -6,6 +6,7 @@ import { samplesCsv } from './csv';
 import { fmt, strategyName } from './format';
 import type { ReportRun } from './types';
 import type { ZipEntry } from './zip';
+import { launchText, trainingLaunch } from './launch';
 
 /** Text safe inside a shell comment or a file name: no control characters, no newlines. */
 const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
@@ -107,6 +108,9 @@ Each folder reruns one run exactly as Offload Studio ran it:
 - \`ds_config.json\` — the DeepSpeed config (absent for FSDP2 runs).
 - \`run.sh\` — the launch command (\`deepspeed\`, \`torchrun\` for FSDP2, or one \`python -u\` process on a machine without GPUs).
 - \`hostfile\` — only for runs on several nodes: one line per node, \`host slots=GPUs\`. Replace the names with your nodes.
+- \`launch.txt\`, \`accelerate_config.yaml\` — for your own training with this ds_config: the \`deepspeed\`,
+  \`torchrun\` and \`accelerate launch\` lines (your script takes \`--deepspeed ds_config.json\`, as HF Trainer does).
+- \`your_ds_config.json\` — only for a run of your own config (\`run --ds-config\`, the Plan page's drop zone): your file as you gave it.
 - \`runner-version.txt\` — the runner (resources/engine/bench.py) version, Python, torch and DeepSpeed versions of the original run.
 
 ## How to rerun
@@ -147,6 +151,14 @@ export function bundleEntries(runs: ReportRun[], options: { includeSamples?: boo
     if (run.dsConfig != null) entries.push({ name: `${dir}/ds_config.json`, data: JSON.stringify(run.dsConfig, null, 2) + '\n' });
     entries.push({ name: `${dir}/spec.json`, data: JSON.stringify(run.spec ?? {}, null, 2) + '\n' });
     entries.push({ name: `${dir}/run.sh`, data: runScript(run), mode: 0o755 });
+    // what the user's own training takes: the launch lines and an accelerate config for this ds_config,
+    // and the user's own file byte for byte where the run came from one
+    const launch = trainingLaunch(run);
+    if (launch) {
+      entries.push({ name: `${dir}/launch.txt`, data: launchText(launch.files) });
+      entries.push({ name: `${dir}/accelerate_config.yaml`, data: launch.files.accelerateYaml });
+      if (launch.userConfig) entries.push({ name: `${dir}/your_ds_config.json`, data: launch.userConfig.text });
+    }
     const hosts = hostfile(run);
     if (hosts) entries.push({ name: `${dir}/hostfile`, data: hosts });
     const v = run.versions;

@@ -11,6 +11,7 @@ import { fmt, fmtBytes, fmtPct, fmtSpread, fmtTime, strategyName } from './forma
 import { FORMULA_CONVENTION, FORMULA_TEXT, formulaFor } from './formula';
 import { renderSvg } from './svg';
 import type { ReportRun, Spread } from './types';
+import { trainingLaunch } from './launch';
 
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
@@ -177,6 +178,14 @@ function configOf(run: ReportRun): { kind: string; value: unknown } | null {
   return null;
 }
 
+/** For the user's own training: where the config came from (their file) and its launch lines. */
+function launchBlock(run: ReportRun): Raw {
+  const launch = trainingLaunch(run);
+  if (!launch) return html``;
+  const from = launch.userConfig ? html`<p class="muted">Your own config: ${launch.userConfig.fileName} (sha256 ${launch.userConfig.sha256.slice(0, 12)}…), run unchanged${launch.userConfig.resolved.length ? html`, its ${String(launch.userConfig.resolved.length)} "auto" value(s) filled` : ''}.</p>` : html``;
+  return html`${from}<p class="muted">Launch your training with it (your script takes --deepspeed ds_config.json):</p><pre>${launch.files.launch.map((l) => l.line).join('\n')}</pre>`;
+}
+
 function configsSection(runs: ReportRun[]): Raw {
   // Each distinct config once, with the runs that used it (repeats and the same config in other
   // runs share one block): an appendix, so the report's pages are figures, not config dumps.
@@ -191,7 +200,7 @@ function configsSection(runs: ReportRun[]): Raw {
   return html`<p class="muted">${byText.size} distinct configuration(s) for ${runs.length} run(s).</p>${[...byText].map(
     ([text, { kind, members }], i) => html`<div class="config-block"><h3>${String.fromCharCode(65 + (i % 26))}${i >= 26 ? String(Math.floor(i / 26)) : ''}. ${[...new Set(members.map((r) => strategyName(r.summary.strategy)))].join(', ')}${kind ? ` — ${kind}` : ''}</h3>
       <p class="muted">Runs: ${members.map((r) => r.summary.id).join(', ')}</p>
-      ${text ? html`<pre>${text}</pre>` : html`<p class="muted">No configuration stored (${members[0].summary.engine}).</p>`}</div>`,
+      ${text ? html`<pre>${text}</pre>` : html`<p class="muted">No configuration stored (${members[0].summary.engine}).</p>`}${launchBlock(members[0])}</div>`,
   )}`;
 }
 

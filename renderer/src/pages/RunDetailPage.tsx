@@ -13,6 +13,7 @@ import { Card, ErrorBox, KeyValues, PageHeader, Skeleton } from '../components/u
 import { formatBytes, formatDateTime, formatDelta, formatNumber } from '../format';
 import { useApp } from '../stores/app';
 import { StrategyName } from './PlanPage';
+import { TrainingLaunch } from './run/TrainingLaunch';
 
 /** A run's wall time, written as every duration in the app is ("51s", "1m 05s", "1h 2m"). */
 export function formatDuration(startedAt: string | null, finishedAt: string | null): string {
@@ -207,6 +208,7 @@ export function RunDetailPage({ id }: { id: string }) {
           </details>
         </Card>
       ) : null}
+      <TrainingLaunch spec={detail.spec} />
       <Card title="Engine log (last lines)">
         <pre className="code log" data-testid="run-log-tail">
           {detail.logTail.length ? detail.logTail.join('\n') : 'No log was kept for this run.'}

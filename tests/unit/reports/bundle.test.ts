@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReports } from '../../../electron/services/reports';
 import type { HistoryStore } from '../../../electron/services/history';
 import { openTempStore, seedRun, tempDir } from './fixtures';
+import { planUserConfig } from '../../../electron/services/tuner';
+import { h200Machine } from '../tuner/h200-machine';
 
 let store: HistoryStore;
 const out = tempDir();
@@ -20,6 +22,26 @@ beforeAll(() => {
   reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b), appVersion: '1.2.3' });
 });
 afterAll(() => store?.close());
+
+describe('reproduction bundle of a run of your own ds_config', () => {
+  it('carries your file byte for byte, the launch lines and an accelerate config', async () => {
+    const text = fs.readFileSync(path.resolve(__dirname, '../../fixtures/ds-configs/deepspeed-guide-superoffload.json'), 'utf8');
+    const planned = planUserConfig({ config: { fileName: 'guide.json', text }, workload: { model: 'tiny-llama', seqLen: 64, gpus: 2 } }, { machine: h200Machine() });
+    seedRun(store, { id: 'uc-1', strategy: 'superoffload', stepSeconds: 2, gpus: 2, spec: planned.spec as never });
+    const dir = path.join(out, 'repro-uc');
+    await reports.export({ runIds: ['uc-1'], format: 'bundle', path: dir });
+    const folder = fs.readdirSync(dir).find((f) => f.endsWith('uc-1'))!;
+    const read = (name: string) => fs.readFileSync(path.join(dir, folder, name), 'utf8');
+    expect(read('your_ds_config.json')).toBe(text);
+    expect(read('launch.txt')).toContain('deepspeed --num_gpus 2 train.py --deepspeed ds_config.json');
+    expect(read('launch.txt')).toContain('torchrun --nproc_per_node 2 train.py --deepspeed ds_config.json');
+    expect(read('accelerate_config.yaml')).toMatch(/num_processes: 2/);
+    expect(read('spec.json')).toContain('"userConfig"');
+    const html = fs.readFileSync((await reports.export({ runIds: ['uc-1'], format: 'html', path: path.join(out, 'uc.html') })).path, 'utf8');
+    expect(html).toContain('Your own config: guide.json');
+    expect(html).toContain('accelerate launch --config_file accelerate_config.yaml train.py');
+  });
+});
 
 describe('reproduction bundle', () => {
   it('writes each run\'s config, spec, launch script, hostfile and runner version, and a README', async () => {
@@ -44,6 +66,8 @@ describe('reproduction bundle', () => {
     const readme = read('README.md');
     expect(readme).toMatch(/How to rerun/);
     expect(readme).toContain('OFFLOAD_STUDIO_ENGINE');
+    // the ZeRO-3 runs' own training launch lines (the 70B seed specs are older than the RunSpec: none for them)
+    expect(fs.existsSync(path.join(dir, so, 'launch.txt'))).toBe(false);
     // The script is valid bash.
     expect(spawnSync('bash', ['-n', path.join(dir, so, 'run.sh')]).status).toBe(0);
   });

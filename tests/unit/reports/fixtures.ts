@@ -52,6 +52,8 @@ export interface SeedRun {
   steps?: number;
   warmup?: number;
   status?: 'completed' | 'failed';
+  /** A real RunSpec to store instead of the 70B one (its dsConfig is the run's config). */
+  spec?: Record<string, unknown> & { dsConfig: unknown };
 }
 
 // Llama-3.3-70B geometry (ENGINE.md seed scenario): N ≈ 70.55e9, L = 80, h = 8192, s = 4096, batch 4.
@@ -77,7 +79,7 @@ export function seedRun(store: HistoryStore, r: SeedRun): RunSample[] {
           gradient_clipping: 0.0,
         }
       : null;
-  const spec = {
+  const spec = r.spec ?? {
     runId: r.id, engine, model: { id: model, family: 'llama', hiddenSize: 8192, numLayers: 80, numHeads: 64, numKvHeads: 8, intermediateSize: 28672, vocabSize: 128256, tieEmbeddings: false, ropeTheta: 500000, rmsNormEps: 1e-5, headDim: 128 },
     seqLen: LLAMA70B.seqLen, microBatch: 1, gradAccum: 1, steps, warmup, precision: 'bf16', activationCheckpointing: true, seed: 1234, dsConfig,
     fsdp: engine === 'fsdp2' ? { cpuOffload: true, reshardAfterForward: true } : null, maxSeconds: 3600,
@@ -86,7 +88,7 @@ export function seedRun(store: HistoryStore, r: SeedRun): RunSample[] {
   store.createRun({ id: r.id, sweepId: r.sweepId ?? 'sweep-1', repeatIndex: r.repeatIndex ?? 0, model, strategy: r.strategy, engine, steps, warmup, tags: r.tags, notes: r.notes, spec, predicted: { tflopsPerGpu: 400, stepSeconds: r.stepSeconds * 0.9 } });
   store.startRun(r.id, { snapshot: gh200Machine(r.hostname, gpus), machineId: `m-${r.hostname ?? 'gh200-node1'}`, logPath: null });
   store.recordHello(r.id, { v: 1, t: 0, type: 'hello', runnerVersion: '0.3.1', python: '3.12.3', torch: '2.9.1+cu128', deepspeed: engine === 'deepspeed' ? '0.19.8' : null, cuda: '12.8', accelerator: 'cuda', devices: [], rank: 0, worldSize: gpus * (r.nodes ?? 1), hostname: r.hostname ?? 'gh200-node1' });
-  store.recordConfig(r.id, { v: 1, t: 0, type: 'config', engine, params: LLAMA70B.params, trainableParams: LLAMA70B.params, layers: 80, hidden: 8192, seqLen: LLAMA70B.seqLen, globalBatch: LLAMA70B.globalBatch, microBatch: 1, gradAccum: 1, worldSize: gpus * (r.nodes ?? 1), activationCheckpointing: true, precision: 'bf16', effectiveConfig: dsConfig, formula: null });
+  store.recordConfig(r.id, { v: 1, t: 0, type: 'config', engine, params: LLAMA70B.params, trainableParams: LLAMA70B.params, layers: 80, hidden: 8192, seqLen: LLAMA70B.seqLen, globalBatch: LLAMA70B.globalBatch, microBatch: 1, gradAccum: 1, worldSize: gpus * (r.nodes ?? 1), activationCheckpointing: true, precision: 'bf16', effectiveConfig: r.spec?.dsConfig ?? dsConfig, formula: null });
   const per = perSampleTflop();
   const samples: RunSample[] = Array.from({ length: warmup + steps }, (_, i) => {
     const t = r.stepSeconds * (i < warmup ? 1.5 : 1 + ((i * 7919) % 11) / 100 - 0.05);

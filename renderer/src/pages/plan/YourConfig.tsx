@@ -12,7 +12,8 @@ import { formatBytes, formatNumber } from '../../format';
 import { useApp } from '../../stores/app';
 import { useEngine } from '../../stores/engine';
 import { overrides, usePlan } from '../../stores/plan';
-import { usePlanTarget } from './PlannedFor';
+import { useHardware } from '../../stores/hardware';
+import { planTarget } from './PlannedFor';
 
 const show = (v: unknown) => (v === undefined ? '—' : JSON.stringify(v));
 
@@ -64,7 +65,9 @@ function Exports({ which, files }: { which: string; files: LaunchExport }) {
 function Result({ r, exports }: { r: UserConfigPlan; exports: { yours: LaunchExport; tuned: LaunchExport | null } }) {
   const m = r.mapping;
   const y = r.yours;
-  const target = usePlanTarget();
+  // the machine this config was planned for (the machine choice when it was dropped), not the page's last plan
+  const hostId = useHardware((st) => st.machine?.machineId ?? null);
+  const target = planTarget(r.plan, hostId);
   const { start, starting } = useEngine();
   const go = useApp((s) => s.go);
   const predicted = y && y.fits && hasPrediction(y.predicted) ? y.predicted : null;
@@ -153,8 +156,8 @@ function Result({ r, exports }: { r: UserConfigPlan; exports: { yours: LaunchExp
       <div className="button-row">
         <button
           type="button"
-          disabled={starting || !target?.here}
-          title={target?.reason ?? undefined}
+          disabled={starting || !target.here}
+          title={target.reason ?? undefined}
           data-testid="run-user-config"
           onClick={async () => {
             if (await start({ specs: [r.spec], repeats: 1, steps: 10, warmup: 3 })) go('run');
@@ -162,7 +165,7 @@ function Result({ r, exports }: { r: UserConfigPlan; exports: { yours: LaunchExp
         >
           Run your config here
         </button>
-        {!target?.here && <span className="muted small">{target?.reason ?? 'Plan for this machine to run here.'}</span>}
+        {!target.here && <span className="muted small">{target.reason}</span>}
       </div>
       <h4>Your config, for your training</h4>
       <Exports which="yours" files={exports.yours} />
