@@ -1,7 +1,7 @@
 // An echarts wrapper: init once per element, setOption on change, follow the element's size,
 // dispose on unmount. Options come from pure builders (electron/contract/charts) so the same
 // chart renders here and, as SVG, in reports.
-// echarts (~1 MB) is loaded on the first chart, not with the app: the first page is interactive
+// echarts (the parts used: echarts-parts.ts) is loaded on the first chart, not with the app: the first page is interactive
 // sooner, and pages without charts never pay for it.
 import { useEffect, useRef, useState } from 'react';
 import type { ECharts, EChartsOption } from 'echarts';
@@ -16,9 +16,11 @@ export interface ChartProps {
   ariaLabel?: string;
 }
 
-let echartsModule: Promise<typeof import('echarts')> | null = null;
-export function loadEcharts(): Promise<typeof import('echarts')> {
-  return (echartsModule ??= import('echarts'));
+type EchartsCore = typeof import('./echarts-parts')['echarts'];
+let echartsModule: Promise<EchartsCore> | null = null;
+/** echarts/core with the parts the charts use (echarts-parts.ts), loaded once on the first chart. */
+export function loadEcharts(): Promise<EchartsCore> {
+  return (echartsModule ??= import('./echarts-parts').then((m) => m.echarts));
 }
 
 export function Chart({ option, height = 320, testId, onRendered, ariaLabel }: ChartProps) {
