@@ -97,6 +97,3 @@ export const eventNames = Object.keys(events) as EventName[];
 export function isChannel(name: unknown): name is Channel {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(requests, name);
 }
-export function isEventName(name: unknown): name is EventName {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
-}

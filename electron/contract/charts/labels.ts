@@ -21,11 +21,6 @@ export function strategyLabel(id: string): string {
   return STRATEGY_NAMES[id.toLowerCase()] ?? id;
 }
 
-/** "SuperOffload (superoffload)": the display name, the id as secondary text (where plain text must carry both). */
-export function strategyWithId(id: string): string {
-  const name = strategyLabel(id);
-  return name === id ? id : `${name} (${id})`;
-}
 
 // One colour per strategy, the same in every chart of every page and report (and never a
 // resource's colour: memory charts separate resources by panel, not by hue). Keyed by id;
@@ -93,10 +88,6 @@ export const METRIC_SHORT: Record<string, string> = {
   peakNvmeBytes: 'NVMe',
 };
 
-export function formatGiB(bytes: number | null | undefined): string {
-  if (bytes == null || !Number.isFinite(bytes)) return '—';
-  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
-}
 
 /** Why a strategy does not fit, in words: the Plan table's badge and the Plan TFLOPS chart say the same. */
 const LIMIT_WORDS: Record<string, string> = {

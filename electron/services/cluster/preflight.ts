@@ -110,6 +110,3 @@ export async function preflight(cluster: Cluster, options: PreflightOptions): Pr
   return rows.sort((a, b) => order.get(a.host)! - order.get(b.host)!);
 }
 
-export function bundledEngineExists(dir: string): boolean {
-  return fs.existsSync(dir);
-}

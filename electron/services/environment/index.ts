@@ -109,4 +109,3 @@ function rank(sources: string[]): number {
   return Math.min(...sources.map((s) => ORDER.indexOf(s as (typeof ORDER)[number])).filter((i) => i >= 0), ORDER.length);
 }
 
-export const _internal = { appVenvDir, pythonIn };
