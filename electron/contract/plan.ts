@@ -59,6 +59,10 @@ export const PlanPrecisionSchema = z.enum(['bf16', 'fp16']);
 /** A count (sequence length, batch, GPUs…): the words the Plan form shows next to the field and errors name after it. */
 const count = () => z.number({ error: 'must be a number' }).int({ error: 'must be a whole number (no fractions)' }).positive({ error: 'must be 1 or more' });
 
+/** What a workload is when a field is not given: the Plan form starts from these, and `plan`, `run`
+ *  and `tune` use them for a flag left out (one place, so the CLI and the UI agree). */
+export const WORKLOAD_DEFAULTS = { seqLen: 2048, microBatch: 1, gradAccum: 1, gpus: 1, nodes: 1 } as const;
+
 export const WorkloadSchema = z
   .object({
     /** A preset id (`llama-3.1-8b`), a path to a config.json (CLI), or an inline architecture (imports). */

@@ -75,6 +75,12 @@ export function parseArgv(argv: string[], spec: FlagSpec, what: string): { flags
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : null;
+    // A string option's value that starts with '-' ("--seq -5") is its value, not a flag: parseArgs
+    // would call it ambiguous; joined as --seq=-5 the command's own check says what is wrong with it.
+    if (name && (spec[name] === 'string' || spec[name] === 'repeatable') && argv[i + 1]?.startsWith('-') && /^-\d|^-\.\d/.test(argv[i + 1])) {
+      args.push(`--${name}=${argv[++i]}`);
+      continue;
+    }
     if (name && spec[name] === 'switch-or-value') {
       const next = argv[i + 1];
       if (next !== undefined && SWITCH_VALUE.test(next)) args.push(`--${name}=${argv[++i]}`);

@@ -3,12 +3,13 @@
 // Ctrl-C cancels gracefully (the run is recorded cancelled); a second Ctrl-C forces.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EventOf, RequestOf, ResponseOf } from '../../contract';
+import { WORKLOAD_DEFAULTS, type EventOf, type RequestOf, type ResponseOf } from '../../contract';
 import { readRegularText } from '../../services/files';
 import type { Command, CommandContext } from '../command';
 import { formatBytes, formatFigureCli, terminalSafe } from '../format';
 import { INPUT_LIMITS, modelFlagPath } from '../user-files';
 import { userConfigStartRequest } from './user-config';
+import { countFlag, wholeFlag } from '../flag-values';
 
 const USAGE = `usage: npm run cli -- run --specs DIR|spec.json [--steps N] [--warmup N] [--repeats N] …
    or: npm run cli -- run --model ID|config.json --strategy ID[,ID…]
@@ -21,14 +22,6 @@ plan's spec of each strategy for that workload on this machine (an explicit --mi
    or: npm run cli -- run --ds-config ds_config.json --model ID|config.json --seq N [--gpus N] [--steps N] …
 --ds-config runs your own DeepSpeed config unchanged ("auto" values filled as HF Trainer does; the
 stored run keeps the file byte for byte).`;
-
-function intFlag(flags: CommandContext['flags'], name: string, fallback?: number): number | undefined {
-  const v = flags[name];
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (typeof v !== 'string' || !Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number, got ${String(v)}`);
-  return n;
-}
 
 function boolFlag(flags: CommandContext['flags'], name: string): boolean | undefined {
   const v = flags[name];
@@ -59,9 +52,9 @@ export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'ru
   if (typeof flags.specs === 'string') {
     const request: Record<string, unknown> = {
       specs: readSpecs(flags.specs),
-      repeats: intFlag(flags, 'repeats', 1),
-      steps: intFlag(flags, 'steps', 10),
-      warmup: intFlag(flags, 'warmup', 3),
+      repeats: countFlag(flags, 'repeats', 1),
+      steps: countFlag(flags, 'steps', 10),
+      warmup: wholeFlag(flags, 'warmup', 3),
     };
     if (typeof flags.python === 'string') request.python = path.resolve(flags.python);
     if (flags['max-seconds'] !== undefined) request.maxSeconds = Number(flags['max-seconds']);
@@ -72,22 +65,22 @@ export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'ru
   const model = modelFlagPath(flags.model);
   const workload: Record<string, unknown> = {
     model,
-    seqLen: intFlag(flags, 'seq', 2048),
-    microBatch: intFlag(flags, 'micro-batch', 1),
-    gpus: intFlag(flags, 'gpus', 1),
+    seqLen: countFlag(flags, 'seq', WORKLOAD_DEFAULTS.seqLen),
+    microBatch: countFlag(flags, 'micro-batch', WORKLOAD_DEFAULTS.microBatch),
+    gpus: countFlag(flags, 'gpus', WORKLOAD_DEFAULTS.gpus),
   };
   // An explicit micro batch runs as given; without one the plan's searched micro batch runs.
   if (flags['micro-batch'] !== undefined) workload.searchMicroBatch = false;
-  if (flags['grad-accum'] !== undefined) workload.gradAccum = intFlag(flags, 'grad-accum');
+  if (flags['grad-accum'] !== undefined) workload.gradAccum = countFlag(flags, 'grad-accum');
   if (typeof flags.precision === 'string') workload.precision = flags.precision;
   const ac = boolFlag(flags, 'activation-checkpointing');
   if (ac !== undefined) workload.activationCheckpointing = ac;
   const request: Record<string, unknown> = {
     workload,
     strategies: flags.strategy.split(',').map((s) => s.trim()).filter(Boolean),
-    repeats: intFlag(flags, 'repeats', 1),
-    steps: intFlag(flags, 'steps', 10),
-    warmup: intFlag(flags, 'warmup', 3),
+    repeats: countFlag(flags, 'repeats', 1),
+    steps: countFlag(flags, 'steps', 10),
+    warmup: wholeFlag(flags, 'warmup', 3),
   };
   if (typeof flags.python === 'string') request.python = path.resolve(flags.python);
   if (flags['max-seconds'] !== undefined) request.maxSeconds = Number(flags['max-seconds']);
@@ -156,7 +149,7 @@ export const engineCommands: Record<string, Command> = {
       }
       const request =
         flags['ds-config'] !== undefined
-          ? await userConfigStartRequest(context, { repeats: intFlag(flags, 'repeats'), steps: intFlag(flags, 'steps'), warmup: intFlag(flags, 'warmup'), python: typeof flags.python === 'string' ? path.resolve(flags.python) : undefined, maxSeconds: flags['max-seconds'] !== undefined ? Number(flags['max-seconds']) : undefined })
+          ? await userConfigStartRequest(context, { repeats: countFlag(flags, 'repeats'), steps: countFlag(flags, 'steps'), warmup: wholeFlag(flags, 'warmup'), python: typeof flags.python === 'string' ? path.resolve(flags.python) : undefined, maxSeconds: flags['max-seconds'] !== undefined ? Number(flags['max-seconds']) : undefined })
           : buildStartRequest(flags);
       // With --json, stdout carries only the final JSON: progress goes to stderr.
       const say = json ? (line: string) => process.stderr.write(terminalSafe(line) + '\n') : out;

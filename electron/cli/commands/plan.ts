@@ -3,7 +3,8 @@
 // --write-specs each strategy's RunSpec (what runs/start and `bench.py --spec` run unchanged).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ModelArch, PlanResult, WorkloadOverrides } from '../../contract';
+import { WORKLOAD_DEFAULTS, type ModelArch, type PlanResult, type WorkloadOverrides } from '../../contract';
+import { UsageError } from '../../kernel';
 import { readRegularText } from '../../services/files';
 import { parseMachine } from '../../services/tuner';
 import type { Command, CommandContext } from '../command';
@@ -12,17 +13,10 @@ import { formatBytes, formatFigureCli } from '../format';
 import { INPUT_LIMITS } from '../user-files';
 import { strategyLabel } from '../../contract/charts/labels';
 import { exportUserConfig, printUserConfigPlan, userConfigRequest } from './user-config';
+import { countFlag, wholeFlag } from '../flag-values';
 
 const USAGE =
   'plan --model <preset|path/to/config.json> --seq N --micro-batch N --gpus N [--nodes N] [--grad-accum N] [--global-batch N] [--precision bf16|fp16] [--no-checkpointing] [--scenario id] [--machine detect.json] [--write-configs DIR] [--write-specs DIR] [--steps N] [--warmup N] [--json]\n   or: plan --ds-config ds_config.json --model <preset|config.json> --seq N [--gpus N] [--nodes N] [--micro-batch N] [--grad-accum N] [--precision bf16|fp16] [--machine detect.json] [--export DIR] [--json]  (your own DeepSpeed config: "auto" values filled as HF Trainer does, verdict, prediction, the tuned keys to change; --export writes ds_config.json, accelerate_config.yaml and launch lines for yours and the tuned one)';
-
-function intFlag(flags: CommandContext['flags'], name: string): number | undefined {
-  const v = flags[name];
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (typeof v !== 'string' || !Number.isInteger(n) || n <= 0) throw Object.assign(new Error(`--${name} must be a positive integer (got ${String(v)})`), { field: name });
-  return n;
-}
 
 export async function modelFlag({ backend, flags }: CommandContext): Promise<string | ModelArch | undefined> {
   const v = flags.model;
@@ -125,18 +119,23 @@ export const planCommands: Record<string, Command> = {
       const scenario = typeof flags.scenario === 'string' ? flags.scenario : undefined;
       const workload: WorkloadOverrides = {
         model: await modelFlag(context),
-        seqLen: intFlag(flags, 'seq'),
-        microBatch: intFlag(flags, 'micro-batch'),
-        gpus: intFlag(flags, 'gpus'),
-        nodes: intFlag(flags, 'nodes'),
-        gradAccum: intFlag(flags, 'grad-accum'),
-        globalBatch: intFlag(flags, 'global-batch'),
+        seqLen: countFlag(flags, 'seq'),
+        microBatch: countFlag(flags, 'micro-batch'),
+        gpus: countFlag(flags, 'gpus'),
+        nodes: countFlag(flags, 'nodes'),
+        gradAccum: countFlag(flags, 'grad-accum'),
+        globalBatch: countFlag(flags, 'global-batch'),
         precision: typeof flags.precision === 'string' ? (flags.precision as 'bf16' | 'fp16') : undefined,
         activationCheckpointing: flags['no-checkpointing'] === true ? false : undefined,
       };
       for (const key of Object.keys(workload) as (keyof WorkloadOverrides)[]) if (workload[key] === undefined) delete workload[key];
-      if (!scenario) for (const [key, flag] of [['model', 'model'], ['seqLen', 'seq'], ['microBatch', 'micro-batch'], ['gpus', 'gpus']] as const)
-        if (workload[key] === undefined) throw Object.assign(new Error(`--${flag} is required (or --scenario id)\nusage: npm run cli -- ${USAGE}`), { field: flag });
+      if (!scenario) {
+        if (workload.model === undefined) throw Object.assign(new UsageError(`--model is required (or --scenario id)\nusage: npm run cli -- ${USAGE}`), { field: 'model' });
+        // the Plan form's defaults (contract WORKLOAD_DEFAULTS) for what is not given
+        workload.seqLen ??= WORKLOAD_DEFAULTS.seqLen;
+        workload.microBatch ??= WORKLOAD_DEFAULTS.microBatch;
+        workload.gpus ??= WORKLOAD_DEFAULTS.gpus;
+      }
 
       let machine: unknown;
       if (typeof flags.machine === 'string') {
@@ -156,7 +155,7 @@ export const planCommands: Record<string, Command> = {
         if (!json) out(`wrote ${files.length} configs and manifest.json to ${flags['write-configs']}`);
       }
       if (typeof flags['write-specs'] === 'string') {
-        const files = writeSpecs(plan, flags['write-specs'], { steps: intFlag(flags, 'steps'), warmup: flags.warmup === '0' ? 0 : intFlag(flags, 'warmup'), all: flags['all-strategies'] === true });
+        const files = writeSpecs(plan, flags['write-specs'], { steps: countFlag(flags, 'steps'), warmup: wholeFlag(flags, 'warmup'), all: flags['all-strategies'] === true });
         (json ? (line: string) => process.stderr.write(line + '\n') : out)(`wrote ${files.length} run spec(s) to ${flags['write-specs']}: ${files.join(', ')}`);
       }
       if (json) {

@@ -10,6 +10,8 @@ import { TUNE_NOISE } from '../../services/tuner';
 import type { Command, CommandContext } from '../command';
 import { formatFigureCli, terminalSafe } from '../format';
 import { modelFlagPath } from '../user-files';
+import { countFlag, positiveFlag, wholeFlag } from '../flag-values';
+import { WORKLOAD_DEFAULTS } from '../../contract';
 
 const USAGE = `usage: npm run cli -- tune --model ID --seq N --gpus N [--micro-batch N] [--global-batch B]
   [--budget-minutes T] [--max-trials N] [--strategies a,b] [--steps N] [--warmup N] [--noise 0.05]
@@ -18,21 +20,6 @@ Runs short trials (warm-up + a few measured steps) of the plan's most promising 
 machine, refits the model from each, and stops when nothing untried is predicted to beat the best
 measured by more than the noise, or when the budget is spent. Every trial is stored (tag "tune").`;
 
-function intFlag(flags: CommandContext['flags'], name: string, fallback?: number): number | undefined {
-  const v = flags[name];
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (typeof v !== 'string' || !Number.isInteger(n) || n <= 0) throw Object.assign(new Error(`--${name} must be a positive whole number, got ${String(v)}`), { field: name });
-  return n;
-}
-
-function numFlag(flags: CommandContext['flags'], name: string, fallback: number): number {
-  const v = flags[name];
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (typeof v !== 'string' || !Number.isFinite(n) || n <= 0) throw Object.assign(new Error(`--${name} must be a positive number, got ${String(v)}`), { field: name });
-  return n;
-}
 
 const fmt = (x: number | null | undefined, d = 1) => formatFigureCli(x, d);
 
@@ -49,17 +36,17 @@ export const tuneCommands: Record<string, Command> = {
       const model = modelFlagPath(flags.model);
       const workload: WorkloadOverrides = {
         model,
-        seqLen: intFlag(flags, 'seq', 2048)!,
-        microBatch: intFlag(flags, 'micro-batch', 1)!,
-        gpus: intFlag(flags, 'gpus', 1)!,
+        seqLen: countFlag(flags, 'seq', WORKLOAD_DEFAULTS.seqLen)!,
+        microBatch: countFlag(flags, 'micro-batch', WORKLOAD_DEFAULTS.microBatch)!,
+        gpus: countFlag(flags, 'gpus', WORKLOAD_DEFAULTS.gpus)!,
       };
-      const globalBatch = intFlag(flags, 'global-batch');
+      const globalBatch = countFlag(flags, 'global-batch');
       if (globalBatch) workload.globalBatch = globalBatch;
-      const budgetSeconds = numFlag(flags, 'budget-minutes', 30) * 60;
-      const maxTrials = intFlag(flags, 'max-trials', 6)!;
-      const steps = intFlag(flags, 'steps', 4)!;
-      const warmup = flags.warmup === '0' ? 0 : intFlag(flags, 'warmup', 2)!;
-      const noise = numFlag(flags, 'noise', TUNE_NOISE);
+      const budgetSeconds = positiveFlag(flags, 'budget-minutes', 30) * 60;
+      const maxTrials = countFlag(flags, 'max-trials', 6)!;
+      const steps = countFlag(flags, 'steps', 4)!;
+      const warmup = wholeFlag(flags, 'warmup', 2)!;
+      const noise = positiveFlag(flags, 'noise', TUNE_NOISE);
       const only = typeof flags.strategies === 'string' ? flags.strategies.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
       const baseline = flags['no-baseline'] !== true;
       let cancelled = false;

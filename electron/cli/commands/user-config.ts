@@ -12,14 +12,7 @@ import type { CommandContext } from '../command';
 import { formatBytes, formatFigureCli } from '../format';
 import { INPUT_LIMITS } from '../user-files';
 import { modelFlag } from './plan';
-
-function countFlag(flags: CommandContext['flags'], name: string): number | undefined {
-  const v = flags[name];
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (typeof v !== 'string' || !Number.isInteger(n) || n <= 0) throw Object.assign(new Error(`--${name} must be a positive whole number (got ${String(v)})`), { field: name });
-  return n;
-}
+import { countFlag } from '../flag-values';
 
 /** The plan/user-config request of the flags: the file as it is, the workload around it. */
 export async function userConfigRequest(context: CommandContext): Promise<RequestOf<'plan/user-config'>> {

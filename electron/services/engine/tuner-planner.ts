@@ -2,7 +2,7 @@
 // started from a workload executes what the Plan page shows for it. Without a machine snapshot
 // there is nothing to plan against: the specs carry no prediction.
 import * as tuner from '../tuner';
-import { MachineSchema, type Machine, type Workload } from '../../contract';
+import { ApiError, MachineSchema, type Machine, type Workload } from '../../contract';
 import type { Planner } from './planner';
 
 export interface TunerPlannerOptions {
@@ -23,6 +23,18 @@ export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {
         calibration: options.calibration?.(parsed.data),
         strategies: [...new Set(strategies)],
       });
+      // A strategy the plan says cannot run on this machine at all (no GPU, no CUDA, no NVMe) is refused
+      // here, as the Plan page does not offer it: `run --strategy gpu-zero1` on a machine without a GPU
+      // used to start anyway. (A plan for another machine is refused earlier, in sweep.ts.)
+      const cannot = plan.strategies.filter((s) => strategies.includes(s.id) && (s.limitedBy === 'gpu-count' || s.limitedBy === 'requirement'));
+      if (cannot.length) {
+        const runnable = tuner.planWorkload(workload, { machine: parsed.data }).strategies.filter((s) => s.fits).map((s) => s.id);
+        throw new ApiError(
+          'cannot_run_here',
+          `${cannot.map((s) => `${s.label} (${s.id})`).join(', ')} cannot run on this machine: ${cannot[0].reason}.${runnable.length ? ` What can run here: ${runnable.join(', ')}.` : ''} Run one of those here, or this one on a machine that has what it needs.`,
+          'strategies',
+        );
+      }
       return strategies.map((id) => plan.strategies.find((s) => s.id === id)!.spec);
     },
   };

@@ -1,6 +1,6 @@
 // Plan domain state: presets, the workload being planned, and the tuner's answer.
 import { create } from 'zustand';
-import { PlanResultSchema, type Machine, type ModelArch, type PlanResult, type ResponseOf, type WorkloadOverrides } from '../../../electron/contract';
+import { PlanResultSchema, WORKLOAD_DEFAULTS, type Machine, type ModelArch, type PlanResult, type ResponseOf, type WorkloadOverrides } from '../../../electron/contract';
 import { api } from '../api/client';
 
 export type Presets = ResponseOf<'plan/presets'>;
@@ -18,11 +18,7 @@ export interface WorkloadForm {
 
 export const defaultWorkload: WorkloadForm = {
   model: 'llama-3.2-3b',
-  seqLen: 2048,
-  microBatch: 1,
-  gradAccum: 1,
-  gpus: 1,
-  nodes: 1,
+  ...WORKLOAD_DEFAULTS,
   precision: 'bf16',
   activationCheckpointing: true,
 };

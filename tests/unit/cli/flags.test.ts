@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { commands } from '../../../electron/cli/commands';
 import { COMMAND_FLAGS, flagsOf } from '../../../electron/cli/flags';
 import { nearest, parseArgv, SERVE_FLAGS, UsageError } from '../../../electron/kernel';
+import { WORKLOAD_DEFAULTS } from '../../../electron/contract';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const parse = (command: string, argv: string[]) => parseArgv(argv, flagsOf(command)!, command);
@@ -120,6 +121,18 @@ describe('the CLI process', () => {
     const r = cli(['rnus']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/unknown command 'rnus'; did you mean 'runs'\?/);
+  });
+  it('a bad count is a usage error (exit 2) with the flag named, in every command — a negative one too', () => {
+    for (const args of [['plan', '--model', 'tiny-llama', '--seq', '-5'], ['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload', '--seq', '0'], ['tune', '--model', 'tiny-llama', '--steps', 'x']]) {
+      const r = cli(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^error: --(seq|steps) must be a whole number of 1 or more \(got (-5|0|x)\)/);
+    }
+  });
+  it('plan takes the Plan form\'s defaults for what is not given (WORKLOAD_DEFAULTS)', () => {
+    const r = cli(['plan', '--model', 'tiny-llama', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).workload).toMatchObject({ seqLen: WORKLOAD_DEFAULTS.seqLen, microBatch: WORKLOAD_DEFAULTS.microBatch, gpus: WORKLOAD_DEFAULTS.gpus });
   });
   it('still runs a correct command line', () => {
     const r = cli(['runs', '--json', '--limit', '5']);
