@@ -57,7 +57,8 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
   }
   const warned = plan.strategies.filter((s) => s.warnings.length && (s.fits || s.id === r?.strategyId));
   for (const s of warned) for (const warning of s.warnings) out(`note (${s.id}): ${warning}`);
-  for (const n of plan.notes.filter((n) => /^(Host figures|Calibrated|Not calibrated)/.test(n))) out(n);
+  // every note --json carries, the assumptions above all (catalogued figures, default rates, a catalogued machine)
+  for (const n of plan.notes) out(`note: ${n}`);
   out(`TFLOPS: ${plan.strategies[0]?.predicted.formula ?? ''}`);
 }
 

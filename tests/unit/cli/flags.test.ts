@@ -134,6 +134,14 @@ describe('the CLI process', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).workload).toMatchObject({ seqLen: WORKLOAD_DEFAULTS.seqLen, microBatch: WORKLOAD_DEFAULTS.microBatch, gpus: WORKLOAD_DEFAULTS.gpus });
   });
+  it("plan's text output says every note --json carries: the seed scenario's assumed figures too", () => {
+    const text = cli(['plan', '--scenario', 'superoffload-llama-70b-4gpu']);
+    const json = cli(['plan', '--scenario', 'superoffload-llama-70b-4gpu', '--json']);
+    expect(text.status, text.stderr).toBe(0);
+    const notes = JSON.parse(json.stdout).notes as string[];
+    expect(notes.some((n) => /catalogue|default figure/.test(n))).toBe(true);
+    for (const n of notes) expect(text.stdout).toContain(`note: ${n}`);
+  });
   it('still runs a correct command line', () => {
     const r = cli(['runs', '--json', '--limit', '5']);
     expect(r.status, r.stderr).toBe(0);
