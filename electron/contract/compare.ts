@@ -128,6 +128,8 @@ export const CapacitySchema = z.object({
   gpuBytes: z.number().nullable(),
   hostBytes: z.number().nullable(),
   nvmeBytes: z.number().nullable(),
+  /** The machine these figures are of: the compared runs' own (its hostname), not the one the app runs on. */
+  machine: z.string().nullable().optional(),
 });
 
 export const ComparisonSchema = z.object({

@@ -28,6 +28,15 @@ export function formatDateTime(value: string | number | Date | null | undefined,
   return style === 'full' ? `${text} UTC` : text;
 }
 
+/**
+ * An id shortened for a narrow column, keeping its end: run and sweep ids share their leading
+ * "sw-20261203-" (the day), so a cut from the end ("sw-2…", "sw-20261") leaves every id alike; the
+ * time and random suffix at the end tell them apart ("…141502-a1b2c3"). Whole when it fits.
+ */
+export function idTail(id: string, max = 14): string {
+  return id.length <= max ? id : `…${id.slice(id.length - (max - 1))}`;
+}
+
 /** The typographic minus (U+2212) every signed figure uses. */
 export const MINUS = '\u2212';
 

@@ -62,6 +62,19 @@ export function App() {
 
   return (
     <div className="shell">
+      {/* First in the tab order: past the eight navigation links to the page in one keypress. A
+          handler, not href="#main": the hash is the page route (#/runs), "#main" would open Hardware. */}
+      <a
+        className="skip-link"
+        href="#main"
+        data-testid="skip-link"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <nav className="nav" aria-label="Main">
         <div className="brand">
           Offload <span>Studio</span>
@@ -84,7 +97,7 @@ export function App() {
         </ul>
         <div className="nav-footer muted">{info ? `v${info.version} · ${info.transport}` : ''}</div>
       </nav>
-      <main className="content">
+      <main className="content" id="main" tabIndex={-1}>
         <NoticeBar />
         {page === 'runs' && runId ? <RunDetailPage id={runId} /> : PAGES[page]()}
       </main>

@@ -52,8 +52,22 @@ const axis = (theme: ChartTheme, nameGap = 28) => ({
 });
 const Y_GAP = 52;
 
-/** Every category named, wrapped to fit its share of the width (5 strategies side by side). */
-const categoryLabel = (theme: ChartTheme, n: number) => ({ color: theme.muted, interval: 0, overflow: 'break' as const, width: n <= 3 ? 150 : n <= 5 ? 84 : 64, lineHeight: 14 });
+/** The narrowest plot a bar chart gets: the report's 860 px SVG less its axes (the Compare page gives
+ *  more than five groups the card's whole width, wider still). */
+const MIN_PLOT_WIDTH = 740;
+/** Up to this many categories a label wraps inside its share of the width; more are slanted. */
+const UPRIGHT_CATEGORIES = 10;
+
+/**
+ * Every category named, wrapped to fit its share of the width. A fixed 64 px per label overlapped
+ * its neighbours at nine groups (each got ~52 px); the width now follows the count, and past ten
+ * groups the labels are slanted instead, where a label has room along its slant.
+ */
+function categoryLabel(theme: ChartTheme, n: number) {
+  const base = { color: theme.muted, interval: 0, lineHeight: 14 };
+  if (n > UPRIGHT_CATEGORIES) return { ...base, rotate: 35, overflow: 'truncate' as const, width: 240 };
+  return { ...base, overflow: 'break' as const, width: n <= 3 ? 150 : n <= 5 ? 84 : Math.floor(MIN_PLOT_WIDTH / n) - 6 };
+}
 
 /** A round axis maximum at or above `v`: 277 → 300, 1.23 → 1.3. */
 export function niceCeil(v: number): number {
@@ -161,7 +175,7 @@ export function stepLinesOption(c: Comparison, which: 'stepSeconds' | 'tflopsPer
   } as EChartsOption;
 }
 
-/** Peak memory (median of repeats), each resource in its own panel against this machine's capacity. */
+/** Peak memory (median of repeats), each resource in its own panel against the capacity of the machine the runs ran on (not the app's host: issue 30.13). */
 export function memoryPerResourceOption(c: Comparison, theme: ChartTheme = LIGHT_THEME): EChartsOption {
   const rows = c.groups.map((g) => ({
     label: g.label,
@@ -172,7 +186,7 @@ export function memoryPerResourceOption(c: Comparison, theme: ChartTheme = LIGHT
   }));
   return memoryPanelsOption(rows, c.capacity, theme, {
     top: 56,
-    title: { text: 'Peak memory per resource — lower is better', subtext: "median of repeats; dashed line: this machine's capacity", left: 0, textStyle: { fontSize: 13, color: theme.text }, subtextStyle: { color: theme.muted } },
+    title: { text: 'Peak memory per resource — lower is better', subtext: `median of repeats; dashed line: the capacity of ${c.capacity.machine ? `${c.capacity.machine}, ` : ''}the machine these runs ran on`, left: 0, textStyle: { fontSize: 13, color: theme.text }, subtextStyle: { color: theme.muted } },
   });
 }
 

@@ -312,7 +312,7 @@ export function headline(groups: CompareGroup[], primary: MetricId): string | nu
 }
 
 function capacityOf(snapshot: unknown, hello: unknown): Comparison['capacity'] {
-  const m = (snapshot ?? {}) as { gpus?: { memoryBytes?: unknown }[]; memory?: { totalBytes?: unknown }; disks?: { isNvme?: unknown; sizeBytes?: unknown }[] };
+  const m = (snapshot ?? {}) as { hostname?: unknown; gpus?: { memoryBytes?: unknown }[]; memory?: { totalBytes?: unknown }; disks?: { isNvme?: unknown; sizeBytes?: unknown }[] };
   // Without a machine snapshot (runs converted from raw runner output), the runner's own device
   // list still says how much memory each GPU has.
   const devices = m.gpus ?? ((hello ?? {}) as { devices?: { memoryBytes?: unknown }[] }).devices ?? [];
@@ -322,6 +322,7 @@ function capacityOf(snapshot: unknown, hello: unknown): Comparison['capacity'] {
     gpuBytes: gpu.length ? Math.min(...gpu) : null, // the smallest GPU is the one that runs out
     hostBytes: num(m.memory?.totalBytes),
     nvmeBytes: nvme.length ? num(nvme.reduce((a, b) => a + b, 0)) : null, // null where a stored size made the sum overflow
+    machine: typeof m.hostname === 'string' && m.hostname ? m.hostname : null,
   };
 }
 

@@ -13,8 +13,10 @@ const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'run';
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** `01-zero3-offload-r-20261203-141502-a1b2c3-2`: the whole run id, whose end (time, suffix, index)
+ *  is what tells the runs of one sweep apart — its first 12 characters are the same for all of them. */
 export function runFolderName(run: ReportRun, index: number): string {
-  return `${String(index + 1).padStart(2, '0')}-${slug(run.summary.strategy)}-${slug(run.summary.id).slice(0, 12)}`;
+  return `${String(index + 1).padStart(2, '0')}-${slug(run.summary.strategy)}-${slug(run.summary.id)}`;
 }
 
 /** The launcher line, as an argument list: deepspeed, torchrun (FSDP2), or a single python process. */

@@ -31,6 +31,8 @@ import { transport } from '../api/client';
 
 const CHART_COUNT = 5;
 const BAR_METRICS: MetricId[] = ['tflopsPerGpu', 'tokensPerSecond', 'stepSeconds'];
+/** More groups than this: the bars take the card's width (their labels need it) and the delta table goes below. */
+const STACK_GROUPS = 5;
 
 
 function formatMetric(value: number | null, unit: string): string {
@@ -323,9 +325,11 @@ export function ComparePage() {
                   </label>
                 ))}
               </div>
-              <div className="bars-with-table">
+              <div className={`bars-with-table${c.groups.length > STACK_GROUPS ? ' stacked' : ''}`}>
                 <Chart option={options.bars} height={320} testId="chart-bars" ariaLabel="Median per strategy with min–max spread" onRendered={on.bars} />
-                <DeltaTable c={c} metricId={barMetric} />
+                <div className="delta-scroll">
+                  <DeltaTable c={c} metricId={barMetric} />
+                </div>
               </div>
             </Card>
             <Card title="Step time over steps">

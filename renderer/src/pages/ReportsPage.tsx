@@ -57,7 +57,7 @@ function useRepeatGroups(selected: string[]): CompareGroup[] | null {
 }
 
 export function ReportsPage() {
-  const { runs, loaded, error: runsError, load } = useRuns();
+  const { runs, loaded, error: runsError, load, loadSamples, notice } = useRuns();
   const r = useReports();
   const dataDir = useApp((s) => s.info?.dataDir);
   const groups = useRepeatGroups(r.selected);
@@ -83,7 +83,12 @@ export function ReportsPage() {
       {!loaded && <Skeleton lines={4} />}
       {loaded && runs.length === 0 && (
         <EmptyState title="No runs to report">
-          <p>Run a comparison first (Plan → Run), or load the sample runs on the Compare page.</p>
+          {/* The samples button is here itself: this text once sent you to Compare, which has none. */}
+          <p>Run a comparison first (Plan → Run), or load the sample runs (H200 sweeps) to try a report.</p>
+          <button type="button" className="secondary" onClick={() => void loadSamples()} data-testid="reports-load-samples">
+            Load the sample dataset
+          </button>
+          {notice && <p className="muted small" role="status">{notice}</p>}
         </EmptyState>
       )}
       {runs.length > 0 && (

@@ -92,7 +92,7 @@ export function RunPage() {
     <div className="page" data-testid="run-page" data-sweep-state={done ? 'done' : 'running'}>
       <PageHeader
         title="Run"
-        subtitle={`Sweep ${sweepId.slice(0, 8)} — ${runIds.length} run(s)`}
+        subtitle={`Sweep ${sweepId} — ${runIds.length} run(s)`}
         actions={
           done ? (
             <button type="button" onClick={() => go('runs')}>

@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { STEP_STATISTIC, strategyColor, strategyLabel, type RunSummary } from '../../../electron/contract';
 import { EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
+import { idTail } from '../../../electron/contract/format';
 import { formatDateTime, formatNumber } from '../format';
 import { runHref, useApp } from '../stores/app';
 import { useMachines } from '../stores/machines';
@@ -15,6 +16,8 @@ import { EMPTY_FILTER, filterRuns, sortRuns, useRuns, type SortKey } from '../st
 export const ROW_HEIGHT = 36;
 const OVERSCAN = 8;
 const VIEWPORT_HEIGHT = 520;
+/** A sweep id's end in the Sweep column (its time and random suffix: what tells sweeps apart); the cell's title has it whole. */
+const SWEEP_CHARS = 12;
 
 // Which way is better is said in words ("high"/"low" best), so it never reads as the sort arrow (▲/▼).
 const COLUMNS: { key: SortKey | null; label: string; className?: string; better?: 'high' | 'low'; title?: string }[] = [
@@ -261,12 +264,13 @@ export function RunsPage() {
                       <span role="gridcell" title={r.model}>{r.model}</span>
                       <span role="gridcell" title={r.strategy}>
                         <span className="swatch" style={{ background: strategyColor(r.strategy) }} aria-hidden="true" />
-                        {strategyLabel(r.strategy)}
-                        {r.repeatIndex > 0 ? <span className="muted small"> #{r.repeatIndex + 1}</span> : null}
+                        {/* The label gives way (ellipsis), never the repeat marker: "#3" is what tells repeats apart. */}
+                        <span className="strategy-name">{strategyLabel(r.strategy)}</span>
+                        {r.repeatIndex > 0 ? <span className="muted small repeat-mark" data-testid="repeat-mark"> #{r.repeatIndex + 1}</span> : null}
                       </span>
                       <span role="gridcell" className="num">{formatDuration(r.startedAt, r.finishedAt)}</span>
                       <span role="gridcell" title={r.machineId ? `${machineNames[r.machineId] ?? ''} (${r.machineId})` : undefined}>{r.machineId ? (machineNames[r.machineId] ?? r.machineId.slice(0, 8)) : '—'}</span>
-                      <span role="gridcell" title={r.sweepId ?? undefined}>{r.sweepId ?? '—'}</span>
+                      <span role="gridcell" title={r.sweepId ?? undefined} data-testid="run-sweep">{r.sweepId ? idTail(r.sweepId, SWEEP_CHARS) : '—'}</span>
                       <span role="gridcell" className="tags" title={r.notes || undefined}>
                         {r.tags.map((t) => (
                           <span key={t} className={`tag${t === 'sample' ? ' tag-sample' : ''}`}>{t}</span>

@@ -70,7 +70,7 @@ describe('compare/runs', () => {
     expect(s1.tflopsPerGpu).toEqual([150, 150, 150, 150]);
     const run = c.runs.find((r) => r.id === 's1')!;
     expect([run.predictedTflopsPerGpu, run.tflopsPerGpu, run.hostname]).toEqual([140, 150, 'h200-a']);
-    expect(c.capacity).toEqual({ gpuBytes: 141 * 2 ** 30, hostBytes: 256 * 2 ** 30, nvmeBytes: 2e12 });
+    expect(c.capacity).toEqual({ gpuBytes: 141 * 2 ** 30, hostBytes: 256 * 2 ** 30, nvmeBytes: 2e12, machine: 'h200-a' });
     // Configs differ where the strategies differ; the run id is not a difference.
     expect(c.configDiff.map((d) => d.path)).toEqual(['dsConfig.zero_optimization.offload_optimizer.ratio']);
     expect(c.snapshotDiff).toEqual([]);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createBackend } from '../../../electron/services/backend';
 import { tmpDir } from './helpers';
+import { memoryPerResourceOption } from '../../../electron/contract/charts/compare-charts';
 
 describe('samples/load', () => {
   it('imports the H200 sweeps tagged sample, says where they were measured, and compares', async () => {
@@ -52,6 +53,9 @@ describe('samples/load', () => {
       expect(c.headline).toBe('ZeRO-3 Offload was 1.15× faster than SuperOffload (TFLOPS/GPU median of 2 repeats)');
       // the runs carry the H200 host's machine snapshot (issue 16: tests/fixtures/hosts/h200-sxm-x86/machine.json), so nvidia-smi's 143771 MiB
       expect(c.capacity.gpuBytes).toBe(143771 * 2 ** 20);
+      // …and say whose capacity it is: the runs' machine, not the one the app runs on (issue 30.13)
+      expect(c.capacity.machine).toBe('h200-sxm-x86');
+      expect(JSON.stringify(memoryPerResourceOption(c).title)).toContain('the capacity of h200-sxm-x86, the machine these runs ran on');
       expect(runs.every((r) => r.machineId === '705f57569eba7f15')).toBe(true);
       expect(c.configDiff.map((d) => d.path)).toContain('dsConfig.zero_optimization.offload_optimizer.super_offload');
       // The app's own specs (2026-12-03): with the tuner's knobs (ratio 0.1) ZeRO-3 offload is 2.6× its seed (ratio 0.9).
