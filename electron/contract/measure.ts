@@ -68,6 +68,9 @@ export const measureRequests = {
   'hardware/measure': { request: MeasureRequestSchema, response: MeasurementSchema },
   // Stops the measurement in flight; its `hardware/measure` then fails with code 'cancelled'.
   'hardware/measure-cancel': { request: Empty, response: z.object({ cancelled: z.boolean() }) },
+  // The stored measurement of the machine shown (null: never measured), so the Hardware page shows
+  // what Setup's Measure step or `measure` found instead of nothing.
+  'hardware/measurement': { request: Empty, response: MeasurementSchema.nullable() },
 } as const;
 
 export const measureEvents = {

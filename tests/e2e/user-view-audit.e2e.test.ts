@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { strategyLabel } from '../../electron/contract';
+import { formatBytes } from '../../electron/contract/format';
 import { launchChromium } from '../helpers/browser';
 import { invokeOverServe, repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 import { tmpDir } from '../unit/history-queries/helpers';
@@ -289,6 +290,18 @@ describe('issue 17 audit', () => {
     const text = (await page.textContent('.content'))!;
     expect(text).not.toMatch(/libcudart|driver version is insufficient|hardware\/disk-free/);
     expect(text).toMatch(/no GPU/i);
+    await page.close();
+  });
+
+  it('Hardware page: the topology\'s NUMA boxes say memory as every page does (23.5 GiB, not 24)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(serve.url + '#/hardware');
+    await page.waitForSelector('.topo-node', { timeout: 60_000 });
+    const machine = await invokeOverServe<{ cpu: { numaNodes: { memoryBytes: number | null }[] } }>(serve, 'hardware/detect', {});
+    const subs = await page.locator('.topo-node .topo-sub').allTextContents();
+    const numaBytes = machine.cpu.numaNodes.map((n) => n.memoryBytes).filter((b): b is number => b !== null);
+    expect(numaBytes.length).toBeGreaterThan(0);
+    for (const b of numaBytes) expect(subs).toContain(formatBytes(b));
     await page.close();
   });
 });

@@ -3,8 +3,12 @@ import { useEffect } from 'react';
 import type { Machine } from '../../../electron/contract';
 import { Card, ErrorBox, KeyValues, PageHeader, Skeleton } from '../components/ui';
 import { TopologyView } from '../components/TopologyView';
+import { MeasurementFigures } from '../components/MeasurementFigures';
 import { formatBytes, formatDateTime } from '../format';
+import { useApp } from '../stores/app';
 import { useHardware } from '../stores/hardware';
+import { useMeasure } from '../stores/measure';
+import { useWizard } from '../stores/wizard';
 
 function warningText(w: unknown): string {
   if (typeof w === 'string') return w;
@@ -136,6 +140,31 @@ function DisksCard({ machine }: { machine: Machine }) {
   );
 }
 
+/** What the host measurement found (Setup → Measure, or `measure`): the figures plans use instead of catalogued ones. */
+function MeasurementsCard() {
+  const { stored, storedLoaded, loadStored, running } = useMeasure();
+  const go = useApp((s) => s.go);
+  useEffect(() => {
+    if (!running) void loadStored();
+  }, [running, loadStored]);
+  return (
+    <Card title="Measurements" testId="measurements-card">
+      {stored ? (
+        <MeasurementFigures measurement={stored} when />
+      ) : (
+        <p className="muted">
+          {storedLoaded ? 'Not measured yet: plans use catalogued figures for CPU Adam, memory bandwidth and host↔GPU copies.' : 'Reading the stored measurement…'}{' '}
+          {storedLoaded && (
+            <button type="button" className="link" onClick={() => void useWizard.getState().goTo('measure').then(() => go('setup'))}>
+              Measure in Setup
+            </button>
+          )}
+        </p>
+      )}
+    </Card>
+  );
+}
+
 export function HardwarePage() {
   const { machine, loading, error, detect } = useHardware();
   useEffect(() => {
@@ -177,6 +206,7 @@ export function HardwarePage() {
           <MemoryCard machine={machine} />
           <GpuCard machine={machine} />
           <DisksCard machine={machine} />
+          <MeasurementsCard />
           {machine.warnings.length > 0 && (
             <Card title="Warnings for offload">
               <ul className="warnings">

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../contract';
 import { selectedInterpreter } from '../../environment';
-import { detectMachine, measureHost } from '../../hardware';
+import { detectMachine, loadMeasurementFor, measureHost } from '../../hardware';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 
@@ -40,7 +40,7 @@ export async function torchCudaLibraryPaths(dataDir: string): Promise<string[]> 
   return out;
 }
 
-export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measure' | 'hardware/measure-cancel'> {
+export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measure' | 'hardware/measure-cancel' | 'hardware/measurement'> {
   let running: AbortController | null = null;
   ctx.onClose(() => running?.abort());
   return {
@@ -72,6 +72,12 @@ export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measu
       if (!running) return { cancelled: false };
       running.abort();
       return { cancelled: true };
+    },
+    'hardware/measurement': async () => {
+      const shown = await ctx.machine().catch(() => null);
+      if (!shown) return null;
+      // A machine loaded from a file (serve --machine) has only what was imported under its id.
+      return loadMeasurementFor(ctx.dataDir, shown.machineId, !shown.warnings.some((w) => w.id === 'machine-from-file'));
     },
   };
 }

@@ -1,12 +1,11 @@
 // The wizard's steps other than the engine environment (EnvironmentStep.tsx). Each step does its
 // work through the contract client and calls `done` to move on; nothing here is simulated.
-import { useEffect, useMemo, useState } from 'react';
-import { cpuAdamCurveOption } from '../../../../electron/contract/charts/measure-charts';
-import { Chart } from '../../components/Chart';
+import { useEffect, useState } from 'react';
+import { MeasurementFigures } from '../../components/MeasurementFigures';
 import { ProgressBar } from '../../components/Progress';
 import { TopologyView } from '../../components/TopologyView';
 import { Card, ErrorBox, KeyValues, Skeleton } from '../../components/ui';
-import { formatBytes, formatNumber } from '../../format';
+import { formatBytes } from '../../format';
 import { useHardware } from '../../stores/hardware';
 import { useMeasure } from '../../stores/measure';
 import { usePlan, type WorkloadForm as WorkloadValues } from '../../stores/plan';
@@ -84,7 +83,6 @@ export function HardwareStep({ done }: StepProps) {
 export function MeasureStep({ done }: StepProps) {
   const { result, running, progress, startedAt, error, measure, cancel } = useMeasure();
   const [budget, setBudget] = useState(30);
-  const curve = useMemo(() => (result && result.cpuAdam.length ? cpuAdamCurveOption(result) : null), [result]);
   return (
     <Card title="Measure the host">
       <p>
@@ -100,24 +98,7 @@ export function MeasureStep({ done }: StepProps) {
         </>
       )}
       {error && <ErrorBox message={error} />}
-      {result && (
-        <div data-testid="measure-result">
-          <KeyValues
-            rows={[
-              ['Best CPU Adam rate', `${formatNumber(Math.max(...result.cpuAdam.map((p) => p.paramsPerSecond), 0) / 1e9, 2)} G params/s (${result.simdPath})`],
-              ['Recommended cpuadam_cores_perc', result.recommendedCoresPerc !== null ? String(result.recommendedCoresPerc) : '—'],
-              ['Memory bandwidth (triad)', result.memoryBandwidthBytesPerSecond ? `${formatNumber(result.memoryBandwidthBytesPerSecond / 1e9)} GB/s` : '—'],
-              [
-                'Host↔GPU (pinned H2D / D2H)',
-                result.hostDevice
-                  ? `${formatNumber(result.hostDevice.pinned.h2dBytesPerSecond / 1e9)} / ${formatNumber(result.hostDevice.pinned.d2hBytesPerSecond / 1e9)} GB/s`
-                  : (result.hostDeviceReason ?? '—'),
-              ],
-            ]}
-          />
-          {curve && <Chart option={curve} height={240} testId="chart-cpu-adam" ariaLabel="CPU Adam params per second by thread count" />}
-        </div>
-      )}
+      {result && <MeasurementFigures measurement={result} />}
       <div className="button-row">
         {!running && (
           <select value={budget} onChange={(e) => setBudget(Number(e.target.value))} aria-label="Time budget" data-testid="measure-budget">
