@@ -82,7 +82,13 @@ function largestTerms(terms: Record<string, number>): string {
 export function cpuSmokeRunnable(s: StrategyPreset, mem: MemoryEstimate, hw: HardwareProfile): boolean {
   if (hw.gpuCount !== 0) return false;
   const cpuPath = s.engine === 'deepspeed' && s.offloadOptimizer === 'cpu' && s.offloadParam !== 'nvme' && !s.superOffload; // 'requires: cuda' is about GPU runs; SuperOffload asserts CUDA itself
-  return cpuPath && mem.gpuBytes + mem.hostBytes <= hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom);
+  return cpuPath && cpuSmokeHostBytes(mem) <= hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom);
+}
+
+/** Host memory of a CPU smoke run: the GPU side's estimate lands in host memory too (an upper bound:
+ *  it keeps the CUDA context's share, which a CPU run does not have). */
+export function cpuSmokeHostBytes(mem: MemoryEstimate): number {
+  return mem.gpuBytes + mem.hostBytes;
 }
 
 /** What the machine can hold for a run: GPU per GPU (all of it: the margin is the error band, gpuClass),
@@ -177,7 +183,7 @@ export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, ma
       fits: true,
       verdict: 'fits',
       limitedBy: null,
-      reason: `CPU smoke run: no GPU here (${machine.gpuStatus.message}), so DeepSpeed's CPU accelerator runs it on the CPU with gloo; needs ${gib(mem.gpuBytes + mem.hostBytes)} of host memory. Its figures are CPU figures, not a GPU prediction.`,
+      reason: `CPU smoke run: no GPU here (${machine.gpuStatus.message}), so DeepSpeed's CPU accelerator runs it on the CPU with gloo; needs ${gib(cpuSmokeHostBytes(mem))} of host memory. Its figures are CPU figures, not a GPU prediction.`,
       warnings: ['CPU path: TFLOPS and step time measured here say nothing about a GPU machine'],
     };
   if (hw.gpuCount === 0) return no('gpu-count', `no GPU on this machine (${machine.gpuStatus.message}); only CPU smoke runs (tiny-llama) can run here`);

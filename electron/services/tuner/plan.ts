@@ -17,7 +17,7 @@ import type {
 } from '../../contract';
 import { strategyLabel } from '../../contract/charts/labels';
 import { DEFAULT_CPUADAM_CORES_PERC, effectiveGradientClipping, generateConfig, resolveKnobs } from './ds-config';
-import { checkFit, fitsQuick, memoryShortfall, type FitVerdict } from './fit';
+import { checkFit, cpuSmokeHostBytes, cpuSmokeRunnable, fitsQuick, memoryShortfall, type FitVerdict } from './fit';
 import { bandFor, measuredFit, type MemoryEvidence } from './memory-evidence';
 import { normalizeMeasurements, type TunerMeasurements } from './measurements';
 import { estimateMemory } from './memory';
@@ -81,8 +81,12 @@ export function chooseCpuadamCoresPerc(hw: HardwareProfile, gpusPerNode: number,
 function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors, searched?: Knobs, evidence?: MemoryEvidence): Omit<StrategyPlan, 'spec' | 'knobReasons'> & { spec?: StrategyPlan['spec']; knobReasons?: string[] } {
   // the strategy's row: the form's micro batch with the knobs its search chose (the spec adds the searched micro batch)
   const knobs: Knobs = { cpuadamCoresPerc: perc, ...searched };
-  const memory = estimateMemory(s, model, params, w, true, knobs);
-  const fit = checkFit(s, memory, w, machine, hw, { band: bandFor(evidence, s.id), measured: measuredFit(evidence, s.id, w, knobs) });
+  const estimated = estimateMemory(s, model, params, w, true, knobs);
+  const fit = checkFit(s, estimated, w, machine, hw, { band: bandFor(evidence, s.id), measured: measuredFit(evidence, s.id, w, knobs) });
+  // A CPU smoke run keeps what a GPU would hold in host memory: the row's host figure, the spec's
+  // (which the pre-flight checks) and the verdict's words are one number (issue 30.13: 2.0 GiB in
+  // the column and the pre-flight, 6.5 GiB in the note).
+  const memory = cpuSmokeRunnable(s, estimated, hw) ? { ...estimated, hostBytes: cpuSmokeHostBytes(estimated) } : estimated;
   const predicted = predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: knobs.cpuadamCoresPerc ?? perc, knobs }, factors);
   const config = generateConfig(s, w, knobs);
   const validation = s.engine === 'deepspeed' ? validateDsConfig(config, w) : validateFsdpBlock(config);

@@ -13,6 +13,7 @@ import {
   phaseTimesOf,
   memoryEvidence,
   pointFromRun,
+  gib,
   buildRunSpec,
   parseWorkload,
 } from '../../../electron/services/tuner';
@@ -223,6 +224,14 @@ describe('a machine without GPU (the CI VM)', () => {
       expect(Object.values(s.predicted.terms).every(Number.isFinite)).toBe(true);
     }
     expect(() => JSON.parse(JSON.stringify(p))).not.toThrow();
+  });
+
+  it("a CPU smoke run's host figure is one number: the row's, the spec's (what the pre-flight checks) and the verdict's words", () => {
+    const p = planWorkload({ model: 'tiny-llama', seqLen: 128, microBatch: 1, gpus: 1 }, { machine: cpuOnly });
+    for (const s of p.strategies.filter((x) => x.fits)) {
+      expect(s.spec.prediction?.hostPeakBytes).toBe(s.memory.hostBytes);
+      expect(s.reason).toContain(`needs ${gib(s.memory.hostBytes)} of host memory`);
+    }
   });
 
   it('offers nothing for a model too large for host memory, and says why', () => {
