@@ -16,6 +16,7 @@ import type {
   WorkloadInput,
 } from '../../contract';
 import { strategyLabel } from '../../contract/charts/labels';
+import { formatFigure } from '../../contract/format';
 import { DEFAULT_CPUADAM_CORES_PERC, effectiveGradientClipping, generateConfig, resolveKnobs } from './ds-config';
 import { checkFit, cpuSmokeHostBytes, cpuSmokeRunnable, fitsQuick, memoryShortfall, type FitVerdict } from './fit';
 import { bandFor, measuredFit, type MemoryEvidence } from './memory-evidence';
@@ -124,14 +125,21 @@ const TERM_WHY: Record<string, string> = {
   nvmeExposed: 'NVMe swapping of optimizer states / parameters',
 };
 
+/** The term that costs the loser most, per token: two picks may run different micro batches (micro 16
+ *  against micro 8 made "more compute per step (+4.83 s/step)" of what was twice the tokens), so the
+ *  terms are compared per 1,000 tokens, which both steps are measured in. */
 function whyLost(winner: Prediction, loser: Prediction): string {
+  const perKiloToken = (p: Prediction, key: string) => {
+    const tokensPerStep = p.tokensPerSecond * p.stepSeconds;
+    return tokensPerStep > 0 ? ((p.terms[key] ?? 0) / tokensPerStep) * 1000 : 0;
+  };
   let worst = 'compute';
   let delta = -Infinity;
   for (const key of Object.keys(TERM_WHY)) {
-    const d = (loser.terms[key] ?? 0) - (winner.terms[key] ?? 0);
+    const d = perKiloToken(loser, key) - perKiloToken(winner, key);
     if (d > delta) [worst, delta] = [key, d];
   }
-  return `${TERM_WHY[worst]} (+${delta.toFixed(2)} s/step)`;
+  return `${TERM_WHY[worst]} (+${formatFigure(delta, 3)} s per 1,000 tokens)`;
 }
 
 function tps(p: Prediction): number {

@@ -241,6 +241,16 @@ describe('a machine without GPU (the CI VM)', () => {
   });
 });
 
+describe("the runner-up's why", () => {
+  it('compares the terms per 1,000 tokens: the picks may run different micro batches', () => {
+    const p = planWorkload({ model: 'llama-3.1-8b', seqLen: 4096, microBatch: 1, gpus: 1 }, { machine, measurements });
+    const r = p.recommended!;
+    expect(r.runnerUp).not.toBeNull();
+    expect(r.runnerUp!.reason).toMatch(/slower: .+ \(\+[\d.]+ s per 1,000 tokens\)$/);
+    expect(r.runnerUp!.reason).not.toMatch(/s\/step\)/);
+  });
+});
+
 describe('knob search (issue 16)', () => {
   it('keeps a fixed global batch: micro × accumulation × GPUs = it, in the recommendation, the spec and its ds_config', () => {
     const p = plan({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4, globalBatch: 32 });
