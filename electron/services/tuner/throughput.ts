@@ -41,28 +41,39 @@ export function completeFactors(f?: Partial<EfficiencyFactors>): EfficiencyFacto
 
 export const THROUGHPUT_CONSTANTS = {
   /**
-   * Best share of the matmul ceiling a training step reaches (large tokens, large hidden).
-   * 0.62: the H200 sample's ZeRO-2 run (398 TFLOPS by the c = 4 formula at 796 measured matmul,
-   * micro 4 × 2048 tokens, h 3072: 0.62 · 0.97 · 0.86 = 0.52 of the ceiling); calibration refits it per machine.
+   * Share of the matmul ceiling the model's projections (and LM head) run at, counted on the FLOPs they
+   * really execute (`executedFlops`). 0.9: the H200 probe (2026-12-04, bench/device/step-phases-probe.py,
+   * resources/samples/h200-step-phases-probe/): one MLP up-projection at each sample workload's shape ran
+   * at 661 / 755 / 768 TFLOPS (Llama-3.1-8B micro 1 × 4096, 3.2-3B 8 × 2048, 3.2-1B 2 × 16384) against
+   * the catalogued 796; calibration refits the compute term per machine.
    */
-  computeEfficiency: 0.62,
-  /** Tokens per micro batch at which efficiency is half its best. Assumption. */
+  matmulEfficiency: 0.9,
+  /**
+   * Share of the matmul ceiling causal attention (torch SDPA → cuDNN flash kernels, bf16) runs at,
+   * counted on its causal FLOPs (forward 2·s·q per token per layer, backward 2.5× forward). 0.5: the
+   * same probe — SDPA forward + backward at the three workloads' shapes ran at 306 / 374 / 445 TFLOPS.
+   */
+  attentionEfficiency: 0.5,
+  /** Tokens per micro batch at which matmul efficiency is half its best (small micro batches under-fill the GPU). Assumption. */
   tokensHalf: 256,
-  /** Hidden size at which efficiency is half its best. Assumption. */
-  hiddenHalf: 512,
   /** Bus-bandwidth share of a link in ring collectives (NCCL bus bandwidth ≈ 80% of link). Assumption. */
   collectiveEfficiency: 0.8,
   /** Share of the measured pinned copy rate a copy stream reaches inside a step. Assumption. */
   transferEfficiency: 0.9,
   /**
-   * DeepSpeed ZeRO-3 cost per layer per pass (pre/post-forward and backward hooks: fetch, release,
-   * partition bookkeeping), seconds. 1.5 ms: the H200 tuned sweep (2026-12-03) — ZeRO-3 offload at
-   * micro 8 measured 1.43 / 2.46 / 3.76 s at an effective ratio 0.11 / 0.56 / 1: the intercept
-   * (ratio → 0) is 0.1 s above compute over 28 layers × 3 passes. FSDP2's per-layer hooks: a third.
+   * DeepSpeed ZeRO-3 cost per parameter per pass (forward, recompute, backward) of the pre/post hooks'
+   * gather, release and partition bookkeeping, seconds. On one GPU the gather moves nothing
+   * (partition_parameters.py `_no_gather_coalesced`), yet the H200 probe's ZeRO-3 passes ran 0.02–0.26 s
+   * longer than the same model's plain-torch passes, growing with the layers' size (1.75 ms per layer pass
+   * for Llama-3.2-1B's 61 M-parameter layers, 4.8 ms for Llama-3.1-8B's 218 M): the cost follows the
+   * parameters, not the layer count. 11.8 ps: the H200 tuned sweep (2026-12-03) — ZeRO-3 offload at micro 8,
+   * effective ratio 0.11 / 0.56 / 1, 1.43 / 2.46 / 3.76 s: the ratio → 0 intercept is 0.1 s above compute
+   * over 3 passes of Llama-3.2-3B's 2.82 B block parameters. Calibration fits its factor per strategy.
    */
-  zero3LayerSeconds: 0.0015,
+  zero3ParamPassSeconds: 11.8e-12,
   /** Per sub-group cost of a ZeRO-3 CPU-offload step (one CPU Adam call, its copies and launches), seconds. Assumption. */
   subGroupSeconds: 0.01,
+  /** FSDP2's per-layer hooks (C++ all-gather/reshard, no Python bookkeeping per parameter) as a share of ZeRO-3's. Assumption. */
   fsdpLayerFactor: 1 / 3,
   /**
    * Pageable host→GPU rate as a share of pinned where nothing was measured: PCIe 0.11 (H200 host:
@@ -74,12 +85,37 @@ export const THROUGHPUT_CONSTANTS = {
   torchPlainAdamFactor: 0.143,
   /** torch fused CPU AdamW vs DeepSpeedCPUAdam: about the same rate (ENGINE.md: 4.5–4.8 vs 3.8–4.1 G params/s at 16 threads). */
   torchFusedAdamFactor: 0.93,
+  /** Host memory bytes per parameter of one CPU Adam step (fp32 p, g, m, v read; p, m, v written). */
+  cpuAdamBytesPerParam: 28,
   /** Cores the training process keeps per rank (kernel launches, Python) under SuperOffload. */
   minTrainingCoresPerRank: 2,
-  /** GPU memory bandwidth for the GPU-side Adam (no offload, or ratio < 1): 4.8 TB/s H200 datasheet × 0.7. Assumption where uncatalogued. */
+  /** GPU memory bandwidth for memory-bound kernels (element-wise ops, the optimizer step): 4.8 TB/s H200 datasheet × 0.7. Assumption where uncatalogued. */
   gpuMemoryBytesPerSecond: 3.3e12,
-  /** Bytes of GPU memory traffic per parameter of one fused Adam step (fp32 p, g, m, v read; p, m, v written; bf16 copy). */
-  gpuAdamBytesPerParam: 30,
+  /**
+   * Bytes of GPU memory traffic per parameter of one DeepSpeed optimizer step on the GPU (no offload, or
+   * the 1 − ratio share), from stage3.py / stage_1_and_2.py step(): the gradient norm in double precision
+   * (`g.double().norm(2)`: bf16 read 2, fp64 write 8 and read 8), the flatten of the bf16 gradient
+   * partition (2 + 2) and its cast to fp32 (2 + 4), unscale_and_clip_grads' `mul_` (4 + 4), FusedAdam
+   * (fp32 p, g, m, v read 16, p, m, v written 12) and the fp32 → bf16 copy into the parameters (4 + 2): 70.
+   */
+  gpuStepBytesPerParam: 70,
+  /**
+   * Bytes of GPU memory traffic per parameter per micro step of DeepSpeed's gradient path without offload:
+   * each bf16 gradient copied into the reduce bucket (`__add_grad_to_ipg_bucket` / stage 1-2's contiguous
+   * buffer, 2 + 2), flattened for the (one-rank) reduce (2 + 2) and copied into its partition buffer
+   * (`partition_grads` / `copy_grads_in_partition`, 2 + 2): 12.
+   */
+  gpuGradientCopyBytesPerParam: 12,
+  /**
+   * Bytes of element-wise GPU traffic per token per layer of one forward pass of the runner's Llama
+   * block (resources/engine/model.py): two RMSNorms in fp32 (36·h each), two residual adds (6·h each),
+   * rotary embeddings on q and k (≈ 20 B per element), the attention output's transpose copy (4·q), SiLU
+   * and the gate product (10·I): 84h + 24q + 20kv + 10I. Recompute and backward: × (c − 1) more, c the
+   * FLOP multiplier (4 with checkpointing, else 3).
+   */
+  elementwiseBytes: { h: 84, q: 24, kv: 20, I: 10 },
+  /** Bytes per logit per token of the loss (model.py `_loss`: slice copy, fp32 upcast, log-softmax and their backward). */
+  lossBytesPerLogit: 42,
 } as const;
 
 /** The settings the config is generated from, as far as the throughput model reads them (contract Knobs). */
@@ -102,6 +138,39 @@ export const FSDP_CPU_ADAM_FUSED_DEFAULT = true;
 export function flopsPerSample(p: ParamCount, m: ModelArch, seqLen: number, checkpointing: boolean): number {
   const c = checkpointing ? 4 : 3;
   return 2 * c * p.total * seqLen + 4 * c * m.numLayers * m.hiddenSize * seqLen * seqLen;
+}
+
+/**
+ * What the GPU really executes per sample (not the reporting formula above): the block projections
+ * 2·N_block·s per pass (c passes: forward, recompute with checkpointing, backward ×2), the LM head 2·V·h·s
+ * three times (outside the checkpointed blocks; the embedding lookup is no matmul), and causal attention —
+ * SDPA with is_causal (model.py): 2·s²·q per layer forward (half of the full s × s product), backward
+ * 2.5× forward (FlashAttention-2's five products against two), recomputed once more with checkpointing.
+ */
+export function executedFlops(p: ParamCount, m: ModelArch, seqLen: number, checkpointing: boolean): { matmul: number; attention: number } {
+  const c = checkpointing ? 4 : 3;
+  const head = m.vocabSize * m.hiddenSize;
+  const blocks = Math.max(0, p.total - p.embedding - (m.tieEmbeddings ? 0 : head));
+  const q = m.numHeads * m.headDim;
+  const attnForward = 2 * seqLen * seqLen * q * m.numLayers;
+  return { matmul: 2 * c * blocks * seqLen + 2 * 3 * head * seqLen, attention: attnForward * (checkpointing ? 4.5 : 3.5) };
+}
+
+/** Seconds of GPU work of one micro batch: matmuls, attention and the memory-bound element-wise ops and loss. */
+export function microBatchSeconds(p: ParamCount, m: ModelArch, w: Pick<Workload, 'seqLen' | 'microBatch' | 'activationCheckpointing'>, matmulTflops: number): number {
+  if (!(matmulTflops > 0)) return Infinity;
+  const C = THROUGHPUT_CONSTANTS;
+  const tokens = w.seqLen * w.microBatch;
+  const f = executedFlops(p, m, w.seqLen, w.activationCheckpointing);
+  const rate = matmulTflops * 1e12;
+  const mm = (w.microBatch * f.matmul) / (rate * C.matmulEfficiency * (tokens / (tokens + C.tokensHalf)));
+  const attn = (w.microBatch * f.attention) / (rate * C.attentionEfficiency);
+  const q = m.numHeads * m.headDim;
+  const kv = m.numKvHeads * m.headDim;
+  const E = C.elementwiseBytes;
+  const passes = w.activationCheckpointing ? 4 : 3;
+  const perToken = passes * m.numLayers * (E.h * m.hiddenSize + E.q * q + E.kv * kv + E.I * m.intermediateSize) + C.lossBytesPerLogit * m.vocabSize;
+  return mm + attn + (tokens * perToken) / C.gpuMemoryBytesPerSecond;
 }
 
 export const TFLOPS_FORMULA =
@@ -189,17 +258,14 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   const A = w.gradAccum;
   const C = THROUGHPUT_CONSTANTS;
   const ds = s.engine === 'deepspeed';
-  const tokensMicro = w.seqLen * w.microBatch;
-  const eff = C.computeEfficiency * (tokensMicro / (tokensMicro + C.tokensHalf)) * (m.hiddenSize / (m.hiddenSize + C.hiddenHalf));
-  const flops = w.microBatch * A * flopsPerSample(p, m, w.seqLen, w.activationCheckpointing);
   const r = cpuRatio(s, k, P / G);
   // the GPU-side optimizer step (no offload, or the 1 − ratio share kept on the GPU)
-  const gpuAdam = ((1 - r) * P * C.gpuAdamBytesPerParam) / G / C.gpuMemoryBytesPerSecond;
-  const compute = hw.matmulTflops > 0 ? flops / (hw.matmulTflops * 1e12 * eff) + gpuAdam : Infinity;
+  const gpuAdam = (((1 - r) * P * C.gpuStepBytesPerParam) / G + (ds && s.offloadOptimizer === 'none' ? A * P * C.gpuGradientCopyBytesPerParam : 0)) / C.gpuMemoryBytesPerSecond;
+  const compute = hw.matmulTflops > 0 ? A * microBatchSeconds(p, m, w, hw.matmulTflops) + gpuAdam : Infinity;
 
-  // ZeRO-3 / FSDP2: per layer, per pass (forward, recompute, backward), hooks gather and release
+  // ZeRO-3 / FSDP2: per pass (forward, recompute, backward), hooks gather and release every parameter
   const passes = w.activationCheckpointing ? 3 : 2;
-  let fetch = s.stage === 3 ? m.numLayers * passes * A * C.zero3LayerSeconds * (ds ? 1 : C.fsdpLayerFactor) : 0;
+  let fetch = s.stage === 3 ? P * passes * A * C.zero3ParamPassSeconds * (ds ? 1 : C.fsdpLayerFactor) : 0;
   if (ds && s.stage === 3 && s.offloadOptimizer !== 'none') fetch += Math.ceil((r * P) / G / (k.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size)) * C.subGroupSeconds;
 
   // GPU↔GPU collectives, bf16: ZeRO-1/2 reduce gradients every micro step and all-gather updated
@@ -228,6 +294,10 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
     if (s.stage === 3) pageableBytes += (2 * r * P) / G;
     else pinnedBytes += (2 * P) / G;
     hostCopyBytesTrainer += (6 * r * P) / G; // fp32 read + bf16 write of the cast
+    // step() unscales and clips every sub-group's fp32 gradient in place (`grad.mul_(1 / combined_scale)`,
+    // stage3.py / stage_1_and_2.py unscale_and_clip_grads, SuperOffload's _step_without_clipping too):
+    // with the optimizer offloaded that gradient lives in host memory, so the trainer's cores read and write it
+    hostCopyBytesTrainer += (8 * r * P) / G;
   }
   if (ds && s.offloadParam === 'cpu') pinnedBytes += (2 * 2 * P * A) / G;
   if (!ds && s.offloadOptimizer !== 'none') pinnedBytes += (4 * 2 * P * A + 4 * P * A) / G;
@@ -244,15 +314,22 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   const perc = k.cpuadamCoresPerc ?? x.cpuadamCoresPerc;
   const cores = Math.max(1, hw.physicalCores);
   const workerThreads = s.superOffload ? Math.max(1, Math.round(cores * perc)) : cores;
-  const trainerCores = s.superOffload ? Math.max(1, cores - workerThreads) : Math.max(1, Math.floor(cores / w.gpus));
+  // SuperOffload splits the cores by process affinity (superoffload_utils.py _set_cpu_affinity: psutil
+  // cpu_affinity on the trainer's pid, which Linux applies to its main thread alone), so torch's intra-op
+  // pool, started before the split, keeps every core: the trainer's casts and copies draw the host's whole
+  // bandwidth. The H200 cores sweep agrees — at cpuadam_cores_perc 0.9 (int(0.1 × 16) = 1 trainer core)
+  // ratio 0.5 took 2.47 s, where one core would need 1.8 s for the cast and the clip alone.
+  const trainerCores = Math.max(1, Math.floor(cores / w.gpus));
   const hostCopy =
     (hostCopyBytesTrainer * w.gpus) / hostCopyRate(hw, trainerCores * w.gpus) + (hostCopyBytesWorker * w.gpus) / hostCopyRate(hw, workerThreads);
   let cpuAdam = 0;
   let cpuTail = 0;
+  let cpuAdamRateUsed = 0;
   if (s.offloadOptimizer !== 'none') {
     const fused = k.torchAdamFused ?? FSDP_CPU_ADAM_FUSED_DEFAULT;
     const rate = cpuAdamRate(hw, workerThreads) * (ds ? 1 : fused ? C.torchFusedAdamFactor : C.torchPlainAdamFactor);
     const nodeParams = (P / w.nodes) * r;
+    cpuAdamRateUsed = rate;
     cpuAdam = nodeParams / rate;
     // the last sub-group can only start once backward ends
     const subGroup = k.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size;
@@ -268,7 +345,14 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   // complete (during backward), unless gradient clipping is on (DeepSpeed ≥ 0.18.9 then steps in
   // step()); the copy back, the cast and the parameter upload run after backward on any hardware.
   const clipping = effectiveGradientClipping(s, w) !== 0;
-  const cpuOverlap = s.superOffload && clipping ? 0 : s.cpuStepOverlap;
+  // The worker's CPU Adam streams host memory (fp32 p, g, m, v read, p, m, v written: 28 B per parameter)
+  // while backward's gradients land there too (pinned D2H copies, the worker's copy into its buffer) and
+  // the trainer waits on each completed sub-group (superoffload_stage3.py partition_grads:
+  // `current_stream().synchronize()`): only the host memory bandwidth the Adam leaves free lets backward go
+  // on beside it. The H200 probe (3B, ratio 0.9, 8 Adam threads: 65% of the bus) measured backward 2.03 s
+  // against 0.67 s of the same model's plain backward — the CPU step stretched it instead of hiding.
+  const adamBusShare = cpuAdam > 0 && hw.hostMemoryBytesPerSecond > 0 ? Math.min(1, (C.cpuAdamBytesPerParam * cpuAdamRateUsed) / hw.hostMemoryBytesPerSecond) : 0;
+  const cpuOverlap = s.superOffload && clipping ? 0 : s.cpuStepOverlap * (1 - adamBusShare);
   const backwardShare = w.activationCheckpointing ? 3 / 4 : 2 / 3;
   const backwardLast = hw.matmulTflops > 0 ? ((compute - gpuAdam) / A) * backwardShare : 0;
   const hideable = Math.min(cpuAdam - cpuTail, backwardLast * cpuOverlap);

@@ -119,7 +119,10 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
   it('gradient clipping turns SuperOffload serial: slower, and the plan says so', () => {
     const on = byId(plan({ model: 'llama-3.1-8b' }))['superoffload'];
     const off = byId(plan({ model: 'llama-3.1-8b', gradientClipping: 1.0 }))['superoffload'];
-    expect(off.predicted.stepSeconds).toBeGreaterThan(on.predicted.stepSeconds);
+    // Issue 25: on the H200 host the worker's CPU Adam draws nearly the whole host memory bus, so little of
+    // it hides behind backward even without clipping (the probe's backward stretched by the CPU step): not
+    // faster with clipping; where the bus has room (the GH200 scenario below) clipping costs the overlap.
+    expect(off.predicted.stepSeconds).toBeGreaterThanOrEqual(on.predicted.stepSeconds);
     expect(off.warnings.join(' ')).toMatch(/overlap is off/);
     expect(on.warnings.join(' ')).toMatch(/gradient_clipping 0.0/);
   });
@@ -142,14 +145,21 @@ describe('the seed scenario: Llama-70B on 4× GH200 (catalogued), SuperOffload v
   it('recommends SuperOffload, ZeRO-Offload the runner-up because its CPU step is serial', async () => {
     const p = await computePlan({ scenario: sc.id, detect: () => Promise.reject(new Error('must not detect')) });
     expect(p.profile.machineSource).toBe('catalogued');
-    expect(p.recommended?.strategyId).toBe('superoffload');
-    // searched (issue 16): the worker's share of the 4 × 72 Grace cores, leaving the trainers 2 cores each
-    expect(p.recommended?.cpuadamCoresPerc).toBeGreaterThan(0.3);
-    expect(p.recommended?.cpuadamCoresPerc).toBeLessThanOrEqual(0.9);
-    // FSDP2 now steps fused CPU AdamW (issue 16, item 7), which puts it beside ZeRO-3 offload
-    expect(p.recommended?.runnerUp?.strategyId).toMatch(/^(zero3-offload|fsdp2-cpu-offload)$/);
-    expect(p.recommended?.runnerUp?.reason).toMatch(/CPU Adam/);
+    // Issue 25: ZeRO-3's hook cost follows the parameters (11.8 ps per parameter per pass, 2.5 s a step for
+    // 70B) where it was 1.5 ms per layer: SuperOffload and FSDP2 (its hooks a third of ZeRO-3's, an
+    // assumption) are now within 10% on this unmeasured machine, FSDP2 ahead.
+    expect(['superoffload', 'fsdp2-cpu-offload']).toContain(p.recommended?.strategyId);
     const s = Object.fromEntries(p.strategies.map((x) => [x.id, x]));
+    // searched (issue 16): the worker's share of the 4 × 72 Grace cores; since issue 25 the trainer's casts
+    // run on torch's pool, which the affinity split does not confine, so the search may give the worker more
+    const perc = s['superoffload'].spec.knobs.cpuadamCoresPerc ?? 0;
+    expect(perc).toBeGreaterThan(0.3);
+    expect(perc).toBeLessThan(1);
+    // SuperOffload's CPU step hides behind backward, ZeRO-3 offload's does not (its CPU step is serial)
+    expect(s['superoffload'].predicted.terms.cpuAdamExposed).toBeLessThan(s['zero3-offload'].predicted.terms.cpuAdamExposed);
+    const clipped = await computePlan({ scenario: sc.id, workload: { gradientClipping: 1.0 }, detect: () => Promise.reject(new Error('must not detect')) });
+    const soClipped = clipped.strategies.find((x) => x.id === 'superoffload')!;
+    expect(soClipped.predicted.stepSeconds).toBeGreaterThan(s['superoffload'].predicted.stepSeconds);
     expect(s['zero2-offload']).toMatchObject({ fits: false, limitedBy: 'gpu-memory' }); // 2P bf16 params per GPU
     // Band widened from 1.3–2.5 (issue 16): the model now counts SuperOffload's host copies on the
     // trainer's few cores and the blocking parameter upload (C2C pageable share 0.5, an assumption —
