@@ -134,7 +134,7 @@ for (const [id, b] of Object.entries(fit.byStrategy).sort(([a], [c]) => a.locale
 
 // Memory: the fit verdict and the predicted peaks beside what each sample run measured (GPU: the
 // runner's peak allocated bytes; host: peak RSS). Every run that completed must be predicted to fit.
-import { catalog as _catalog, checkFit, countParams, estimateMemory, parseWorkload, resolveModel, strategyById } from '../electron/services/tuner';
+import { bandFor, catalog as _catalog, checkFit, countParams, estimateMemory, parseWorkload, resolveModel, strategyById } from '../electron/services/tuner';
 const memRows: { id: string; gpuErr: number; hostErr: number; fits: boolean }[] = [];
 for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.json'))) {
   const data = JSON.parse(fs.readFileSync(path.join(samplesDir, file), 'utf8')) as RunsFile & { runs: { run: { peak_gpu_bytes: number | null; peak_host_bytes: number | null } }[] };
@@ -148,7 +148,9 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     const model = resolveModel(w.model);
     const s = strategyById(sample.strategyId);
     const mem = estimateMemory(s, model, countParams(model), w, false, sample.knobs);
-    const verdict = checkFit(s, mem, w, machine.data, profile);
+    // the verdict a plan gives with no runs of the kind: the uncalibrated band, as planWorkload applies it
+    // (without a band, a configuration at the edge read "does not fit" here and "at the edge" in the plan)
+    const verdict = checkFit(s, mem, w, machine.data, profile, { band: bandFor(undefined, s.id), measured: null });
     // GPU: against the largest reserved figure of its steps (what OOMs), else the peak allocated
     const samplesOf = (data.runs.find((x) => x.run.id === run.id) as unknown as { samples?: { columns: string[]; rows: (number | null)[][] } }).samples;
     const ix = samplesOf?.columns.indexOf('gpu_reserved') ?? -1;
