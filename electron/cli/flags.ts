@@ -23,7 +23,7 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
   run: {
     specs: 'string', model: 'string', strategy: 'string', seq: 'string', 'micro-batch': 'string', 'grad-accum': 'string', gpus: 'string',
     precision: 'string', 'activation-checkpointing': 'switch-or-value', steps: 'string', warmup: 'string', repeats: 'string',
-    'max-seconds': 'string', python: 'string', 'ds-config': 'string', nodes: 'string', machine: 'string',
+    'max-seconds': 'string', python: 'string', 'ds-config': 'string', nodes: 'string', machine: 'string', force: 'boolean',
   },
   plan: {
     model: 'string', seq: 'string', 'micro-batch': 'string', gpus: 'string', nodes: 'string', 'grad-accum': 'string', 'global-batch': 'string',

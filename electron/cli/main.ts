@@ -80,14 +80,28 @@ function exitAfterFlush(code: number): void {
   process.stdout.write('', () => process.exit(code));
 }
 
+/**
+ * The backend's refusals of a value the command line gave (an unknown model or strategy, a workload or
+ * request the contract refuses, a strategy this machine cannot run): usage errors like the CLI's own
+ * checks, exit 2 in every command — before, the same kind of mistake exited 1 or 2 by command.
+ */
+const REFUSED_INPUT = new Set(['bad_request', 'bad_workload', 'unknown_model', 'cannot_run_here', 'invalid_hf_config']);
+function isUsageError(error: unknown): boolean {
+  if (error instanceof UsageError) return true;
+  const e = error as { code?: unknown; field?: unknown; message?: unknown } | null;
+  // the tuner's unknown strategy id (tuner/presets.ts) carries its field, not a code
+  return (typeof e?.code === 'string' && REFUSED_INPUT.has(e.code)) || (e?.field === 'strategyId' && /^unknown strategy /.test(String(e.message)));
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) exitAfterFlush(code);
   },
   (error) => {
-    if (error instanceof UsageError) {
-      console.error(terminalSafe(`error: ${error.message}`));
-      process.exit(error.exitCode);
+    if (isUsageError(error)) {
+      const field = error instanceof UsageError ? undefined : (error as { field?: string }).field;
+      console.error(terminalSafe(`error: ${(error as Error).message}${field ? ` (field: ${field})` : ''}`));
+      process.exit(2);
     }
     const field = (error as { field?: string }).field;
     console.error(terminalSafe(`error: ${error instanceof Error ? error.message : String(error)}${field ? ` (field: ${field})` : ''}`));

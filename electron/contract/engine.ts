@@ -188,6 +188,9 @@ export const StartRunsRequestSchema = z
     maxSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
     seed: z.number().int().nonnegative().optional(),
     tags: z.array(z.string()).max(32).optional(),
+    // With workload + strategies: run a strategy the plan says needs a GPU on this machine's CPU all
+    // the same (DeepSpeed's CPU accelerator runs ZeRO without offload too): CPU figures, no prediction.
+    force: z.boolean().optional(),
   })
   .strict()
   .superRefine((r, ctx) => {

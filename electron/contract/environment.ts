@@ -32,6 +32,8 @@ export const InterpreterProbeSchema = z.object({
   executable: z.string().nullable(),
   prefix: z.string().nullable(),
   isVenv: z.boolean().nullable(),
+  /** PEP 668: the OS manages this interpreter and pip refuses to install into it (null: unknown). Absent in answers kept from before. */
+  externallyManaged: z.boolean().nullable().optional(),
   torch: z
     .object({
       version: z.string(),

@@ -63,6 +63,20 @@ const count = () => z.number({ error: 'must be a number' }).int({ error: 'must b
  *  and `tune` use them for a flag left out (one place, so the CLI and the UI agree). */
 export const WORKLOAD_DEFAULTS = { seqLen: 2048, microBatch: 1, gradAccum: 1, gpus: 1, nodes: 1 } as const;
 
+/** The longest sequence the Plan form starts a machine without a GPU at (its CPU path runs the tiny preset). */
+export const CPU_DEFAULT_MAX_SEQ = 512;
+
+/**
+ * The defaults for one machine, as the Plan form fits them (renderer stores/plan.ts workloadForMachine)
+ * and `plan` takes them for a flag left out: its GPU count, and without a GPU a sequence of at most
+ * 512. `plan` on a GPU-less VM once planned seq 2048 where the form said 512.
+ */
+export function workloadDefaultsFor(machine: { gpus: readonly unknown[] } | null | undefined): { seqLen: number; microBatch: number; gpus: number } {
+  const base = { seqLen: WORKLOAD_DEFAULTS.seqLen, microBatch: WORKLOAD_DEFAULTS.microBatch, gpus: WORKLOAD_DEFAULTS.gpus };
+  if (!machine) return base;
+  return machine.gpus.length ? { ...base, gpus: machine.gpus.length } : { ...base, seqLen: Math.min(base.seqLen, CPU_DEFAULT_MAX_SEQ) };
+}
+
 export const WorkloadSchema = z
   .object({
     /** A preset id (`llama-3.1-8b`), a path to a config.json (CLI), or an inline architecture (imports). */
@@ -274,6 +288,9 @@ export const PlanResultSchema = z.object({
   /** Engine start-up per run measured on this machine (or its kind): wall time less step time, median of
    *  recent completed runs, of this model where any. Absent without runs — estimates then assume one. */
   engineStart: z.object({ seconds: z.number().positive(), runs: z.number().int().positive(), sameModel: z.boolean() }).optional(),
+  /** Seconds per step measured here for a strategy's exact configuration, by its spec's configHash: the
+   *  median over its completed runs of each run's mean step. Absent without such runs. */
+  measuredSteps: z.record(z.string(), z.object({ seconds: z.number().positive(), runs: z.number().int().positive() })).optional(),
 });
 export type PlanResult = z.infer<typeof PlanResultSchema>;
 

@@ -116,6 +116,20 @@ def probe_build():
     return {"ninja": ninja, "cxx": cxx, "libaio": ctypes.util.find_library("aio")}
 
 
+def externally_managed():
+    """PEP 668: an interpreter the OS manages (Debian 12, Ubuntu 23.04+, Fedora 38+ ship the marker)
+    refuses `pip install` outside a virtual environment: "externally-managed-environment". Its
+    missing pieces cannot be fixed with pip, so the app offers its own environment instead."""
+    if sys.prefix != getattr(sys, "base_prefix", sys.prefix):
+        return False  # a venv: pip installs into it
+    try:
+        import sysconfig
+
+        return os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))
+    except Exception:
+        return None
+
+
 def main():
     started = time.time()
     real_stdout = os.dup(1)
@@ -139,6 +153,7 @@ def main():
                 "torch": torch_info,
                 "deepspeed": probe_deepspeed(torch_ok),
                 "transformers": _dist_version("transformers"),
+                "externallyManaged": externally_managed(),
                 "build": probe_build(),
             }
     except Exception as exc:  # never leave stdout empty

@@ -10,13 +10,16 @@ import { formatBytes, formatFigureCli, terminalSafe } from '../format';
 import { INPUT_LIMITS, modelFlagPath } from '../user-files';
 import { userConfigStartRequest } from './user-config';
 import { countFlag, wholeFlag } from '../flag-values';
+import { UsageError } from '../../kernel';
 
 const USAGE = `usage: npm run cli -- run --specs DIR|spec.json [--steps N] [--warmup N] [--repeats N] …
    or: npm run cli -- run --model ID|config.json --strategy ID[,ID…]
   [--seq N] [--micro-batch N] [--grad-accum N] [--gpus N] [--precision bf16|fp16]
   [--activation-checkpointing true|false] [--steps N] [--warmup N] [--repeats N]
-  [--max-seconds S] [--python PATH] [--data-dir D] [--json]
+  [--max-seconds S] [--python PATH] [--force] [--data-dir D] [--json]
 --steps counts measured steps; warm-up steps come on top.
+--force runs a strategy that needs a GPU on this machine's CPU all the same (ZeRO without offload on
+DeepSpeed's CPU accelerator: CPU figures, no prediction); without it such a strategy is refused.
 --specs runs RunSpecs unchanged (plan --write-specs DIR writes them); --model/--strategy runs the
 plan's spec of each strategy for that workload on this machine (an explicit --micro-batch is kept).
    or: npm run cli -- run --ds-config ds_config.json --model ID|config.json --seq N [--gpus N] [--steps N] …
@@ -28,7 +31,7 @@ function boolFlag(flags: CommandContext['flags'], name: string): boolean | undef
   if (v === undefined) return undefined;
   if (v === true || v === 'true' || v === 'on' || v === '1') return true;
   if (v === 'false' || v === 'off' || v === '0') return false;
-  throw new Error(`--${name} must be true or false, got ${String(v)}`);
+  throw new UsageError(`--${name} must be true or false, got ${String(v)}`);
 }
 
 /** The specs of `--specs`: every *.json of a folder (sorted), or one file. */
@@ -36,7 +39,7 @@ function readSpecs(where: string): unknown[] {
   const files = fs.statSync(where).isDirectory()
     ? fs.readdirSync(where).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(where, f))
     : [where];
-  if (files.length === 0) throw new Error(`--specs ${where}: no *.json spec files there (plan --write-specs DIR writes them)`);
+  if (files.length === 0) throw new UsageError(`--specs ${where}: no *.json spec files there (plan --write-specs DIR writes them)`);
   return files.map((file) => {
     // A *.json there may be anything (a FIFO, a link to a device): read as a bounded regular file.
     const text = readRegularText(file, { label: '--specs', maxBytes: INPUT_LIMITS.spec, field: 'specs' });
@@ -60,7 +63,7 @@ export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'ru
     if (flags['max-seconds'] !== undefined) request.maxSeconds = Number(flags['max-seconds']);
     return request as RequestOf<'runs/start'>;
   }
-  if (typeof flags.model !== 'string' || typeof flags.strategy !== 'string') throw new Error(`--model and --strategy are required.\n${USAGE}`);
+  if (typeof flags.model !== 'string' || typeof flags.strategy !== 'string') throw new UsageError(`--model and --strategy are required.\n${USAGE}`);
   // A config.json path is resolved here, where the working directory means something.
   const model = modelFlagPath(flags.model);
   const workload: Record<string, unknown> = {
@@ -84,6 +87,7 @@ export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'ru
   };
   if (typeof flags.python === 'string') request.python = path.resolve(flags.python);
   if (flags['max-seconds'] !== undefined) request.maxSeconds = Number(flags['max-seconds']);
+  if (flags.force === true) request.force = true;
   return request as RequestOf<'runs/start'>;
 }
 
@@ -147,6 +151,10 @@ export const engineCommands: Record<string, Command> = {
         out(USAGE);
         return 0;
       }
+      // `run` takes flags only: a stray word is a mistake, not something to run past (`--activation-
+      // checkpointing 2` left '2' behind and a real run started with checkpointing on).
+      if (context.positionals.length)
+        throw new UsageError(`run takes no arguments besides flags: '${context.positionals[0]}' (--activation-checkpointing takes true or false)\n${USAGE}`);
       const request =
         flags['ds-config'] !== undefined
           ? await userConfigStartRequest(context, { repeats: countFlag(flags, 'repeats'), steps: countFlag(flags, 'steps'), warmup: wholeFlag(flags, 'warmup'), python: typeof flags.python === 'string' ? path.resolve(flags.python) : undefined, maxSeconds: flags['max-seconds'] !== undefined ? Number(flags['max-seconds']) : undefined })

@@ -53,7 +53,7 @@ export const measureCommands: Record<string, Command> = {
         request.budgetSeconds = seconds;
       }
       if (typeof flags.only === 'string') request.include = flags.only.split(',').map((s) => s.trim()) as MeasureKind[];
-      for (const k of request.include ?? []) if (!KINDS.includes(k)) throw new Error(`--only: unknown measurement '${k}' (use ${KINDS.join(', ')})`);
+      for (const k of request.include ?? []) if (!KINDS.includes(k)) throw new UsageError(`--only: unknown measurement '${k}' (use ${KINDS.join(', ')})`);
       // Progress goes to stderr so --json output stays one parseable document.
       const off = backend.on('hardware/measure-progress', (p) => {
         process.stderr.write(`[${Math.round(p.fraction * 100).toString().padStart(3)}%] ${p.message}\n`);

@@ -3,7 +3,7 @@
 // --write-specs each strategy's RunSpec (what runs/start and `bench.py --spec` run unchanged).
 import fs from 'node:fs';
 import path from 'node:path';
-import { WORKLOAD_DEFAULTS, type ModelArch, type PlanResult, type WorkloadOverrides } from '../../contract';
+import { workloadDefaultsFor, type ModelArch, type PlanResult, type WorkloadOverrides } from '../../contract';
 import { UsageError } from '../../kernel';
 import { readRegularText } from '../../services/files';
 import { parseMachine } from '../../services/tuner';
@@ -25,7 +25,7 @@ export async function modelFlag({ backend, flags }: CommandContext): Promise<str
   if (!v.endsWith('.json') && !fs.existsSync(v)) return v; // a preset id; the tuner names unknown ones
   // The CLI made the path absolute in the user's folder and checked it exists (cli/paths.ts).
   const file = fs.statSync(v).isDirectory() ? path.join(v, 'config.json') : v;
-  if (!fs.existsSync(file)) throw Object.assign(new Error(`--model ${v}: a folder without a config.json (give the config.json, or a Hugging Face model folder holding one)`), { field: 'model' });
+  if (!fs.existsSync(file)) throw Object.assign(new UsageError(`--model ${v}: a folder without a config.json (give the config.json, or a Hugging Face model folder holding one)`), { field: 'model' });
   const dir = path.basename(path.dirname(path.resolve(file)));
   const id = path.basename(file) === 'config.json' ? dir : path.basename(file, '.json');
   return backend.invoke('plan/import-hf-config', { text: readRegularText(file, { label: '--model', maxBytes: INPUT_LIMITS.modelConfig }), id });
@@ -130,13 +130,7 @@ export const planCommands: Record<string, Command> = {
         activationCheckpointing: flags['no-checkpointing'] === true ? false : undefined,
       };
       for (const key of Object.keys(workload) as (keyof WorkloadOverrides)[]) if (workload[key] === undefined) delete workload[key];
-      if (!scenario) {
-        if (workload.model === undefined) throw Object.assign(new UsageError(`--model is required (or --scenario id)\nusage: npm run cli -- ${USAGE}`), { field: 'model' });
-        // the Plan form's defaults (contract WORKLOAD_DEFAULTS) for what is not given
-        workload.seqLen ??= WORKLOAD_DEFAULTS.seqLen;
-        workload.microBatch ??= WORKLOAD_DEFAULTS.microBatch;
-        workload.gpus ??= WORKLOAD_DEFAULTS.gpus;
-      }
+      if (!scenario && workload.model === undefined) throw Object.assign(new UsageError(`--model is required (or --scenario id)\nusage: npm run cli -- ${USAGE}`), { field: 'model' });
 
       let machine: unknown;
       if (typeof flags.machine === 'string') {
@@ -149,6 +143,14 @@ export const planCommands: Record<string, Command> = {
         }
         machine = parseMachine(parsed, `--machine ${flags.machine}`);
       } else if (!scenario) machine = await backend.invoke('hardware/detect', {});
+      if (!scenario) {
+        // the Plan form's defaults for the machine planned for (contract workloadDefaultsFor: its GPU
+        // count; without a GPU seq 512), for what is not given
+        const defaults = workloadDefaultsFor(machine as { gpus: unknown[] });
+        workload.seqLen ??= defaults.seqLen;
+        workload.microBatch ??= defaults.microBatch;
+        workload.gpus ??= defaults.gpus;
+      }
       const plan = await backend.invoke('plan/compute', { workload, scenario, machine: machine as never });
 
       if (typeof flags['write-configs'] === 'string') {

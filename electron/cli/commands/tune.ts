@@ -11,6 +11,7 @@ import type { Command, CommandContext } from '../command';
 import { formatFigureCli, terminalSafe } from '../format';
 import { modelFlagPath } from '../user-files';
 import { countFlag, positiveFlag, wholeFlag } from '../flag-values';
+import { UsageError } from '../../kernel';
 import { WORKLOAD_DEFAULTS } from '../../contract';
 
 const USAGE = `usage: npm run cli -- tune --model ID --seq N --gpus N [--micro-batch N] [--global-batch B]
@@ -32,7 +33,7 @@ export const tuneCommands: Record<string, Command> = {
         return 0;
       }
       const say = json ? (line: string) => process.stderr.write(terminalSafe(line) + '\n') : out;
-      if (typeof flags.model !== 'string') throw Object.assign(new Error(`--model is required\n${USAGE}`), { field: 'model' });
+      if (typeof flags.model !== 'string') throw Object.assign(new UsageError(`--model is required\n${USAGE}`), { field: 'model' });
       const model = modelFlagPath(flags.model);
       const workload: WorkloadOverrides = {
         model,

@@ -13,12 +13,13 @@ import { formatBytes, formatFigureCli } from '../format';
 import { INPUT_LIMITS } from '../user-files';
 import { modelFlag } from './plan';
 import { countFlag } from '../flag-values';
+import { UsageError } from '../../kernel';
 
 /** The plan/user-config request of the flags: the file as it is, the workload around it. */
 export async function userConfigRequest(context: CommandContext): Promise<RequestOf<'plan/user-config'>> {
   const { flags } = context;
   const file = flags['ds-config'];
-  if (typeof file !== 'string') throw Object.assign(new Error('--ds-config needs a path to a ds_config.json'), { field: 'ds-config' });
+  if (typeof file !== 'string') throw Object.assign(new UsageError('--ds-config needs a path to a ds_config.json'), { field: 'ds-config' });
   const text = readRegularText(file, { label: '--ds-config', maxBytes: INPUT_LIMITS.dsConfig, field: 'ds-config' });
   const workload: WorkloadOverrides = {
     model: await modelFlag(context),
@@ -33,7 +34,7 @@ export async function userConfigRequest(context: CommandContext): Promise<Reques
   };
   for (const key of Object.keys(workload) as (keyof WorkloadOverrides)[]) if (workload[key] === undefined) delete workload[key];
   if (workload.model === undefined || workload.seqLen === undefined)
-    throw Object.assign(new Error('--ds-config needs --model and --seq too: the config says how to train, not what'), { field: workload.model === undefined ? 'model' : 'seq' });
+    throw Object.assign(new UsageError('--ds-config needs --model and --seq too: the config says how to train, not what'), { field: workload.model === undefined ? 'model' : 'seq' });
   const request: RequestOf<'plan/user-config'> = { config: { fileName: path.basename(file), text }, workload };
   if (typeof flags.machine === 'string') {
     const machineText = readRegularText(flags.machine, { label: '--machine', maxBytes: INPUT_LIMITS.machine });

@@ -5,5 +5,6 @@
 import type { RunSpec, Workload } from '../../contract';
 
 export interface Planner {
-  specs(workload: Workload, strategies: string[], machine: unknown): RunSpec[] | Promise<RunSpec[]>;
+  /** `force`: plan a strategy that needs a GPU for this machine's CPU all the same (runs/start's force). */
+  specs(workload: Workload, strategies: string[], machine: unknown, options?: { force?: boolean }): RunSpec[] | Promise<RunSpec[]>;
 }

@@ -121,7 +121,7 @@ function machineIdOf(machine: unknown): string | null {
 /** The specs a request runs: its own, or the planner's for its workload and strategies. */
 async function specsOf(request: StartRunsRequest, planner: Planner, machine: unknown): Promise<RunSpec[]> {
   if (request.specs) return request.specs;
-  return planner.specs(request.workload!, request.strategies!, machine);
+  return planner.specs(request.workload!, request.strategies!, machine, { force: request.force });
 }
 
 const SOURCE_WORDS = { file: 'a loaded file', catalogued: 'a catalogued machine' } as const;

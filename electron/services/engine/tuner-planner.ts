@@ -11,9 +11,20 @@ export interface TunerPlannerOptions {
   calibration?: (machine: Machine) => Record<string, tuner.EfficiencyFactors> | undefined;
 }
 
+/**
+ * What DeepSpeed's CPU accelerator can run when there is no GPU: ZeRO 1–3 without offload as well as
+ * with CPU offload (the runner falls back to it; gpu-zero1 ran tiny-llama on this 2-core VM), but not
+ * SuperOffload (it asserts CUDA), NVMe swapping (needs a drive) or FSDP2 (its CPU offload policy is
+ * for a GPU's states).
+ */
+function runsOnCpu(s: { id: string; limitedBy: string | null }): boolean {
+  const p = tuner.strategyById(s.id);
+  return s.limitedBy === 'gpu-count' && p.engine === 'deepspeed' && !p.superOffload && p.offloadOptimizer !== 'nvme' && p.offloadParam !== 'nvme';
+}
+
 export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {
   return {
-    specs(workload: Workload, strategies: string[], machine: unknown) {
+    specs(workload: Workload, strategies: string[], machine: unknown, { force = false }: { force?: boolean } = {}) {
       for (const id of strategies) tuner.strategyById(id); // an unknown id fails before anything runs
       const parsed = MachineSchema.safeParse(machine);
       if (!parsed.success) return strategies.map((id) => tuner.buildRunSpec(workload, id));
@@ -26,12 +37,14 @@ export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {
       // A strategy the plan says cannot run on this machine at all (no GPU, no CUDA, no NVMe) is refused
       // here, as the Plan page does not offer it: `run --strategy gpu-zero1` on a machine without a GPU
       // used to start anyway. (A plan for another machine is refused earlier, in sweep.ts.)
-      const cannot = plan.strategies.filter((s) => strategies.includes(s.id) && (s.limitedBy === 'gpu-count' || s.limitedBy === 'requirement'));
+      // Only a lack of GPUs can be forced past, and only for what the runner can do on the CPU accelerator.
+      const cannot = plan.strategies.filter((s) => strategies.includes(s.id) && (s.limitedBy === 'gpu-count' || s.limitedBy === 'requirement') && !(force && runsOnCpu(s)));
       if (cannot.length) {
         const runnable = tuner.planWorkload(workload, { machine: parsed.data }).strategies.filter((s) => s.fits).map((s) => s.id);
+        const forcible = cannot.every(runsOnCpu);
         throw new ApiError(
           'cannot_run_here',
-          `${cannot.map((s) => `${s.label} (${s.id})`).join(', ')} cannot run on this machine: ${cannot[0].reason}.${runnable.length ? ` What can run here: ${runnable.join(', ')}.` : ''} Run one of those here, or this one on a machine that has what it needs.`,
+          `${cannot.map((s) => `${s.label} (${s.id})`).join(', ')} cannot run on this machine: ${cannot[0].reason}.${runnable.length ? ` What can run here: ${runnable.join(', ')}.` : ''} Run one of those here, or this one on a machine that has what it needs${forcible ? `${cannot.length > 1 ? '; or run them' : '; or run it'} on this machine's CPU anyway (DeepSpeed's CPU accelerator: CPU figures that say nothing about a GPU) with run --force` : ''}.`,
           'strategies',
         );
       }

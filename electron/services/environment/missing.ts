@@ -24,7 +24,28 @@ function sh(p: string): string {
   return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
-type Facts = Pick<InterpreterProbe, 'pythonVersion' | 'torch' | 'deepspeed' | 'build' | 'isVenv'>;
+type Facts = Pick<InterpreterProbe, 'pythonVersion' | 'torch' | 'deepspeed' | 'build' | 'isVenv' | 'externallyManaged'>;
+
+/**
+ * An interpreter the OS manages (PEP 668) refuses `pip install` ("externally-managed-environment",
+ * Debian 12's /usr/bin/python3): every pip fix for it becomes one piece that says so and points to
+ * an environment pip can install into. Before, Setup suggested `/usr/bin/python3 -m pip install
+ * torch==…`, which Debian refuses.
+ */
+function managedByTheSystem(python: string, pieces: MissingPiece[]): MissingPiece[] {
+  const pipFix = (m: MissingPiece) => m.fix.includes(' -m pip install');
+  const blocked = pieces.filter(pipFix);
+  if (blocked.length === 0) return pieces;
+  const merged: MissingPiece = {
+    id: 'externally-managed',
+    severity: blocked.some((m) => m.severity === 'required') ? 'required' : 'optional',
+    what: `${blocked.map((m) => m.what).join('; ')} — and pip cannot install into ${python}: the system manages it (PEP 668, "externally-managed-environment")`,
+    fix: "Create the app's own environment (Setup → Create environment, or bash scripts/setup-engine-venv.sh), or choose a virtual environment that has torch and DeepSpeed",
+  };
+  const at = pieces.indexOf(blocked[0]);
+  const rest = pieces.filter((m) => !pipFix(m));
+  return [...rest.slice(0, at), merged, ...rest.slice(at)];
+}
 
 /**
  * What the engine can do on this OS at all, whatever is installed: first in the list, so the
@@ -54,6 +75,11 @@ export function platformPieces(platform: NodeJS.Platform): MissingPiece[] {
 }
 
 export function missingPieces(python: string, facts: Facts, requirements: string[], platform: NodeJS.Platform = process.platform): MissingPiece[] {
+  const pieces = pipPieces(python, facts, requirements, platform);
+  return facts.externallyManaged && !facts.isVenv ? managedByTheSystem(python, pieces) : pieces;
+}
+
+function pipPieces(python: string, facts: Facts, requirements: string[], platform: NodeJS.Platform): MissingPiece[] {
   const out: MissingPiece[] = platformPieces(platform);
   const pip = `${sh(python)} -m pip install`;
   const torchPin = pinOf(requirements, 'torch');

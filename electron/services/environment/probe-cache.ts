@@ -1,18 +1,20 @@
 // Probe answers kept between visits (issue 17: 14 interpreters took 8–10 s on every Setup visit).
 // Each answer is kept with a fingerprint of what it depends on: the interpreter file (its link and
-// target: path, size, mtime, inode), its environment's pyvenv.cfg and package folders
-// (site-packages / dist-packages, whose mtime changes when pip adds or removes a package), the
-// user's site-packages, the probe script, and the environment variables the probe reads. A changed
+// target: path, size, mtime, inode), its environment's pyvenv.cfg, the engine venv's marker, and
+// package folders (site-packages / dist-packages: their mtime and their entries, which change when
+// pip adds or removes a package), the user's site-packages, the probe script, and the environment variables the probe reads. A changed
 // fingerprint, an answer older than maxAgeMs, or `fresh` (the Re-check button) probes again. A probe
 // that timed out is not kept (it says nothing lasting about the interpreter). With `file` (the
 // backend's <dataDir>/probe-cache.json) the answers also outlive a restart of the app or `serve`;
 // a file that is unreadable or malformed is ignored, entry by entry.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { InterpreterProbeSchema, type InterpreterProbe } from '../../contract';
 import { writeJsonAtomic } from '../../kernel';
+import { MARKER_FILE } from './install';
 
 export interface ProbeCacheOptions {
   /** Answers older than this are probed again even with an unchanged fingerprint (default 6 h). */
@@ -64,6 +66,22 @@ async function statLine(file: string, follow = true): Promise<string> {
   }
 }
 
+/**
+ * A package folder's entries (names), hashed: a package installed or removed changes them whatever
+ * the folder's mtime says. The mtime alone let a probe answer outlive an install — Setup kept
+ * showing the script's new venv without torch and DeepSpeed until Re-check — where a folder's time
+ * is coarse or cached (network and shared folders, some VM file systems) or is put back (a copy or
+ * sync that keeps times).
+ */
+async function entriesLine(dir: string): Promise<string> {
+  try {
+    const names = (await readdir(dir)).sort();
+    return `${dir}:entries:${names.length}:${createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 16)}`;
+  } catch {
+    return `${dir}:entries:-`;
+  }
+}
+
 /** Package folders of a Python prefix: lib/python3.X/{site,dist}-packages, lib/python3/dist-packages, local/lib/…. */
 async function packageDirs(prefix: string): Promise<string[]> {
   const out: string[] = [];
@@ -94,10 +112,12 @@ export async function interpreterFingerprint(pythonPath: string, options: Pick<P
   } catch {
     // no user site-packages
   }
-  const files = [await statLine(file, false), await statLine(file), await statLine(path.join(prefix, 'pyvenv.cfg'))];
+  // The engine venv's marker too: the setup script and the app's installer write it last, when
+  // torch, DeepSpeed and the op pre-build are all in place.
+  const files = [await statLine(file, false), await statLine(file), await statLine(path.join(prefix, 'pyvenv.cfg')), await statLine(path.join(prefix, MARKER_FILE))];
   for (const dir of [...(await packageDirs(prefix)), ...userSites]) {
     const line = await statLine(dir);
-    if (!line.endsWith(':-')) files.push(line);
+    if (!line.endsWith(':-')) files.push(line, await entriesLine(dir));
   }
   if (options.script) files.push(await statLine(options.script));
   const vars = ['PYTHONPATH', 'PYTHONHOME', 'PYTHONUSERBASE', 'CUDA_VISIBLE_DEVICES', 'LD_LIBRARY_PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX'].map((k) => `${k}=${env[k] ?? ''}`);

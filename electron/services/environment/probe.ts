@@ -84,6 +84,7 @@ export async function probeInterpreter(pythonPath: string, options: ProbeOptions
     deepspeed: (facts.deepspeed as InterpreterProbe['deepspeed']) ?? null,
     build: { ninja: null, cxx: null, libaio: null, ...(facts.build as object) } as InterpreterProbe['build'],
     isVenv: typeof facts.isVenv === 'boolean' ? facts.isVenv : null,
+    externallyManaged: typeof facts.externallyManaged === 'boolean' ? facts.externallyManaged : null,
   };
   const missing = missingPieces(file, partial, requirements);
   return {

@@ -207,6 +207,35 @@ export class HistoryStore {
   }
 
   /**
+   * Seconds per step of each configuration (by config hash) as its completed runs on these machines
+   * took them: each run's mean over all its steps (warm-up included, as a run's wall time has them),
+   * median over the latest 20 runs. What a sweep's time estimate counts per step where a run of the
+   * same configuration was measured — a CPU smoke run has no prediction at all, and a measured step
+   * beats a predicted one.
+   */
+  measuredStepSeconds(machineIds: readonly string[], configHashes: readonly string[]): Record<string, { seconds: number; runs: number }> {
+    if (machineIds.length === 0 || configHashes.length === 0) return {};
+    return this.guard(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT r.config_hash AS hash, (SELECT AVG(s.step_seconds) FROM samples s WHERE s.run_id = r.id) AS step
+             FROM runs r
+            WHERE r.status = 'completed' AND r.config_hash IN (${configHashes.map(() => '?').join(', ')})
+              AND r.machine_id IN (${machineIds.map(() => '?').join(', ')})
+            ORDER BY r.finished_at DESC LIMIT 2000`,
+        )
+        .all(...configHashes, ...machineIds) as unknown as { hash: string; step: number | null }[];
+      const out: Record<string, { seconds: number; runs: number }> = {};
+      for (const hash of new Set(rows.map((r) => r.hash))) {
+        const steps = rows.filter((r) => r.hash === hash && typeof r.step === 'number' && Number.isFinite(r.step) && r.step > 0).slice(0, 20).map((r) => r.step as number);
+        const stats = repeatStats(steps);
+        if (stats) out[hash] = { seconds: stats.median, runs: stats.n };
+      }
+      return out;
+    });
+  }
+
+  /**
    * `runs/list`: filters and their indexes live with the other history queries (queries.ts). A
    * page is kept per filter until the runs change (a write of this store other than samples, or a
    * commit by another connection: `PRAGMA data_version`), and handed out deep-frozen: 100 clients

@@ -9,6 +9,8 @@ const COL_W = 220;
 const MAX_LABEL = 30; // characters that fit a box at 12px
 const BOX_H = 44;
 const ROW = { socket: 16, numa: 76, gpu: 210, nvme: 320 } as const;
+/** Below the NUMA row of a host with nothing attached: one line saying so. */
+const NOTE_H = 40;
 
 interface Placed {
   node: TopologyNode;
@@ -56,8 +58,11 @@ export function layoutTopology(topology: Topology): { placed: Map<string, Placed
     placed.set(socket.id, { node: socket, x: left, y: ROW.socket, w: right - left });
   }
   const hasNvme = topology.nodes.some((n) => n.kind === 'nvme');
-  // Room on the right for the last edge label.
-  return { placed, width: Math.max(x, 320) + 160, height: (hasNvme ? ROW.nvme : ROW.gpu) + BOX_H + 24 };
+  const hasGpu = topology.nodes.some((n) => n.kind === 'gpu');
+  // As tall as the rows it draws: a host without GPUs or NVMe drives (a CPU VM) kept the empty GPU
+  // row's height, a panel mostly blank below two boxes. Room on the right for the last edge label.
+  const bottom = hasNvme ? ROW.nvme : hasGpu ? ROW.gpu : ROW.numa;
+  return { placed, width: Math.max(x, 320) + 160, height: bottom + BOX_H + (hasGpu || hasNvme ? 24 : NOTE_H) };
 }
 
 function edgeClass(edge: TopologyEdge): string {
@@ -130,6 +135,11 @@ export function TopologyView({ topology }: { topology: Topology }) {
             {fabric} between every GPU pair
           </text>
         </g>
+      )}
+      {gpuCount === 0 && !topology.nodes.some((n) => n.kind === 'nvme') && (
+        <text className="topo-edge-label" x={10} y={ROW.numa + BOX_H + 26} data-testid="topology-nothing-attached">
+          No GPU and no NVMe drive attached: CPU runs only.
+        </text>
       )}
       {[...placed.values()].map((p) => (
         <g key={p.node.id} className={`topo-node topo-${p.node.kind}`}>

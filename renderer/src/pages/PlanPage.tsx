@@ -8,7 +8,7 @@ import { DARK_THEME, LIGHT_THEME } from '../../../electron/contract/charts/compa
 import { firstIssue, StartRunsRequestSchema, WorkloadSchema, type PlanResult, type StrategyPlan } from '../../../electron/contract';
 import { MachineChoice } from './plan/MachineChoice';
 import { PlannedFor, usePlanTarget } from './plan/PlannedFor';
-import { engineStartFigure } from './plan/estimate';
+import { sweepEstimate } from './plan/estimate';
 import { TunePanel } from './plan/TunePanel';
 import { YourConfig } from './plan/YourConfig';
 import { useHardware } from '../stores/hardware';
@@ -366,20 +366,6 @@ export function PlanCharts() {
   );
 }
 
-/**
- * "about 12 min" for a sweep: each run's predicted step time × its steps, plus the engine's start-up
- * (measured on this machine when runs are stored, else assumed — said which). Runs without a
- * prediction (the CPU path) count the start-up only, and say so.
- */
-export function sweepEstimate(specs: { prediction: { stepSeconds: number } | null }[], steps: number, warmup: number, repeats: number, start?: PlanResult['engineStart']): string {
-  const stepSeconds = (s: (typeof specs)[number]) => (s.prediction && s.prediction.stepSeconds > 0 ? s.prediction.stepSeconds : 0);
-  const unpredicted = specs.some((s) => stepSeconds(s) === 0);
-  const startup = engineStartFigure(start);
-  const seconds = repeats * specs.reduce((sum, s) => sum + startup.seconds + (steps + warmup) * stepSeconds(s), 0);
-  const time = seconds < 90 ? `about ${Math.max(1, Math.round(seconds / 60))} min` : seconds < 5400 ? `about ${Math.round(seconds / 60)} min` : `about ${(seconds / 3600).toFixed(1)} h`;
-  return `${time} (${unpredicted ? 'mostly starting the engine; CPU steps are not predicted here; ' : ''}${startup.words})`;
-}
-
 export function RunControls({ onStarted }: { onStarted?: () => void }) {
   const { plan, selected } = usePlan();
   const { start, starting, error } = useEngine();
@@ -409,7 +395,7 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
       {specs.length > 0 && (
         <p className="small" data-testid="sweep-summary">
           Will run {selected.map((id) => strategyLabel(id)).join(', ')}
-          {runRepeats > 1 ? `, ${runRepeats} times each` : ''} — {sweepEstimate(specs, runSteps, runWarmup, runRepeats, plan.engineStart)}.
+          {runRepeats > 1 ? `, ${runRepeats} times each` : ''} — {sweepEstimate(specs, runSteps, runWarmup, runRepeats, plan.engineStart, plan.measuredSteps)}.
         </p>
       )}
       {error && <ErrorBox message={error} />}

@@ -12,6 +12,7 @@ import { runHref, useApp } from '../stores/app';
 import { useEngine } from '../stores/engine';
 import { useCompare } from '../stores/compare';
 import { useReports } from '../stores/reports';
+import { sweepProgress } from './run/progress';
 
 /** The median of the measured (not warm-up) steps: the one step statistic of every page. */
 export function medianOfMeasured(samples: { warmup: boolean }[], pick: (s: never) => number | null): number | null {
@@ -61,7 +62,7 @@ function SweepHeadline({ runIds }: { runIds: string[] }) {
 }
 
 export function RunPage() {
-  const { sweepId, runIds, runs, last, log, cancel, cancelling, done, error, startedAt } = useEngine();
+  const { sweepId, runIds, runs, log, cancel, cancelling, done, error, startedAt } = useEngine();
   const go = useApp((s) => s.go);
   const series: LiveSeriesInput[] = useMemo(
     () => runIds.map((id) => runs[id]).filter((r) => r && r.samples.length).map((r) => ({ name: `${strategyLabel(r.strategy)} #${r.repeatIndex + 1}`, strategy: r.strategy, points: r.samples })),
@@ -83,10 +84,8 @@ export function RunPage() {
       </div>
     );
 
-  const finished = runIds.filter((id) => !['queued', 'running'].includes(runs[id]?.status)).length;
   const completed = runIds.filter((id) => runs[id]?.status === 'completed');
-  const current = last ? runs[last.runId] : null;
-  const fraction = runIds.length ? (finished + (last && !done ? last.step / Math.max(1, last.total) : 0)) / runIds.length : 0;
+  const progress = sweepProgress(runIds, runs, done);
 
   return (
     <div className="page" data-testid="run-page" data-sweep-state={done ? 'done' : 'running'}>
@@ -120,13 +119,7 @@ export function RunPage() {
         </Card>
       )}
       <Card>
-        <ProgressBar
-          testId="sweep-progress"
-          fraction={done ? 1 : fraction}
-          startedAt={done ? null : startedAt}
-          etaSeconds={done ? null : (last?.etaSeconds ?? null)}
-          label={done ? `Sweep finished: ${finished}/${runIds.length} run(s)` : `Run ${Math.min(finished + 1, runIds.length)} of ${runIds.length}${current ? ` — ${strategyLabel(current.strategy)}, step ${last!.step}/${last!.total}${last!.warmup ? ' (warm-up)' : ''}` : ' — starting the engine…'}`}
-        />
+        <ProgressBar testId="sweep-progress" fraction={progress.fraction} startedAt={done ? null : startedAt} etaSeconds={done ? null : progress.etaSeconds} label={progress.label} />
         <table className="table" data-testid="sweep-runs">
           <thead>
             <tr>

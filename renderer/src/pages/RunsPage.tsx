@@ -266,11 +266,11 @@ export function RunsPage() {
                         <span className="swatch" style={{ background: strategyColor(r.strategy) }} aria-hidden="true" />
                         {/* The label gives way (ellipsis), never the repeat marker: "#3" is what tells repeats apart. */}
                         <span className="strategy-name">{strategyLabel(r.strategy)}</span>
-                        {r.repeatIndex > 0 ? <span className="muted small repeat-mark" data-testid="repeat-mark"> #{r.repeatIndex + 1}</span> : null}
+                        {r.repeatIndex > 0 ? <span className="muted small repeat-mark" data-testid="repeat-mark">#{r.repeatIndex + 1}</span> : null}
                       </span>
                       <span role="gridcell" className="num">{formatDuration(r.startedAt, r.finishedAt)}</span>
                       <span role="gridcell" title={r.machineId ? `${machineNames[r.machineId] ?? ''} (${r.machineId})` : undefined}>{r.machineId ? (machineNames[r.machineId] ?? r.machineId.slice(0, 8)) : '—'}</span>
-                      <span role="gridcell" title={r.sweepId ?? undefined} data-testid="run-sweep">{r.sweepId ? idTail(r.sweepId, SWEEP_CHARS) : '—'}</span>
+                      <span role="gridcell" className="small" title={r.sweepId ?? undefined} data-testid="run-sweep">{r.sweepId ? idTail(r.sweepId, SWEEP_CHARS) : '—'}</span>
                       <span role="gridcell" className="tags" title={r.notes || undefined}>
                         {r.tags.map((t) => (
                           <span key={t} className={`tag${t === 'sample' ? ' tag-sample' : ''}`}>{t}</span>

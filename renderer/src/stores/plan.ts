@@ -1,6 +1,6 @@
 // Plan domain state: presets, the workload being planned, and the tuner's answer.
 import { create } from 'zustand';
-import { PlanResultSchema, WORKLOAD_DEFAULTS, type Machine, type ModelArch, type PlanResult, type ResponseOf, type WorkloadOverrides } from '../../../electron/contract';
+import { CPU_DEFAULT_MAX_SEQ, PlanResultSchema, WORKLOAD_DEFAULTS, workloadDefaultsFor, type Machine, type ModelArch, type PlanResult, type ResponseOf, type WorkloadOverrides } from '../../../electron/contract';
 import { api } from '../api/client';
 
 export type Presets = ResponseOf<'plan/presets'>;
@@ -61,7 +61,8 @@ function savedWorkload(): WorkloadForm | null {
 /** Defaults that fit the machine: its GPU count, and with no GPU the tiny preset (nothing else would run). */
 export function workloadForMachine(m: Machine | null, base: WorkloadForm = defaultWorkload): WorkloadForm {
   if (!m) return base;
-  return m.gpus.length ? { ...base, gpus: m.gpus.length } : { ...base, model: 'tiny-llama', gpus: 1, seqLen: Math.min(base.seqLen, 512) };
+  // the contract's workloadDefaultsFor says the same for `plan` (its GPU count; no GPU: seq ≤ 512)
+  return m.gpus.length ? { ...base, gpus: workloadDefaultsFor(m).gpus } : { ...base, model: 'tiny-llama', gpus: 1, seqLen: Math.min(base.seqLen, CPU_DEFAULT_MAX_SEQ) };
 }
 
 /** Form fields a backend error can name (its `field`), shown next to that field rather than above the results. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { commands } from '../../../electron/cli/commands';
 import { COMMAND_FLAGS, flagsOf } from '../../../electron/cli/flags';
 import { nearest, parseArgv, SERVE_FLAGS, UsageError } from '../../../electron/kernel';
-import { WORKLOAD_DEFAULTS } from '../../../electron/contract';
+import { workloadDefaultsFor } from '../../../electron/contract';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const parse = (command: string, argv: string[]) => parseArgv(argv, flagsOf(command)!, command);
@@ -129,10 +129,11 @@ describe('the CLI process', () => {
       expect(r.stderr).toMatch(/^error: --(seq|steps) must be a whole number of 1 or more \(got (-5|0|x)\)/);
     }
   });
-  it('plan takes the Plan form\'s defaults for what is not given (WORKLOAD_DEFAULTS)', () => {
+  it('plan takes the Plan form\'s defaults for this machine for what is not given (workloadDefaultsFor)', () => {
     const r = cli(['plan', '--model', 'tiny-llama', '--json']);
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).workload).toMatchObject({ seqLen: WORKLOAD_DEFAULTS.seqLen, microBatch: WORKLOAD_DEFAULTS.microBatch, gpus: WORKLOAD_DEFAULTS.gpus });
+    const machine = JSON.parse(cli(['detect', '--json', '--no-env']).stdout);
+    expect(JSON.parse(r.stdout).workload).toMatchObject(workloadDefaultsFor(machine));
   });
   it("plan's text output says every note --json carries: the seed scenario's assumed figures too", () => {
     const text = cli(['plan', '--scenario', 'superoffload-llama-70b-4gpu']);

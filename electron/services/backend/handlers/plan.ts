@@ -59,6 +59,9 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
         // the time estimates' start-up per run: measured here (or on machines of its kind), not assumed
         const start = ctx.history.engineStartSeconds(own.runMachineIds, plan.model.id);
         if (start) plan.engineStart = start;
+        // …and the step times of configurations already run here (a CPU run has no prediction to count)
+        const steps = ctx.history.measuredStepSeconds(own.runMachineIds, plan.strategies.map((s) => s.spec.configHash));
+        if (Object.keys(steps).length) plan.measuredSteps = steps;
       }
       return plan;
     },

@@ -30,7 +30,7 @@ export function tuneOutline(plan: PlanResult, budgetMinutes: number, maxTrials: 
   const tried = ordered.slice(0, trials);
   const predicted = tried.every((s) => (s.spec.prediction?.stepSeconds ?? 0) > 0);
   // Each trial: the engine's start plus its steps; then the winner's seed defaults once more.
-  const startup = engineStartFigure(plan.engineStart); // as the Run step's estimate (PlanPage sweepEstimate)
+  const startup = engineStartFigure(plan.engineStart); // as the Run step's estimate (plan/estimate.ts sweepEstimate)
   const perTrial = tried.map((s) => startup.seconds + stepsPerTrial * (s.spec.prediction?.stepSeconds ?? 0));
   const seconds = perTrial.reduce((a, b) => a + b, 0) + (perTrial.length ? Math.max(...perTrial) : 0);
   const minutes = Math.min(budgetMinutes, Math.max(1, Math.round(seconds / 60)));

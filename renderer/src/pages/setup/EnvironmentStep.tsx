@@ -47,12 +47,42 @@ export function EnvironmentStep({ done }: StepProps) {
   }, []);
   const isSelected = (c: InterpreterCandidate) => selected !== null && (c.path === selected || c.probe?.executable === selected);
   const chosen = candidates.find(isSelected);
+  // Nothing ready: creating the app's own environment is the first thing offered, and every
+  // interpreter is one folded line — before, a dozen near-identical pip commands (some into a
+  // system Python that refuses them) came first and the way that works came last.
+  const nothingUsable = !loading && !candidates.some((c) => c.probe?.ready);
   // Ready interpreters (and the selected one) in the table; the others folded below, one line each.
   const shown = candidates.filter((c) => c.probe?.ready || isSelected(c));
-  const ordered = (shown.length ? shown : candidates).sort((a, b) => Number(Boolean(b.probe?.ready)) - Number(Boolean(a.probe?.ready)));
-  const folded = shown.length ? candidates.filter((c) => !ordered.includes(c)) : [];
+  const ordered = (shown.length || nothingUsable ? shown : candidates).sort((a, b) => Number(Boolean(b.probe?.ready)) - Number(Boolean(a.probe?.ready)));
+  const folded = candidates.filter((c) => !ordered.includes(c));
+  const create = (
+    <div data-testid="create-environment">
+      <h3>{nothingUsable ? 'No interpreter here can run the engine yet: create the app’s own environment' : 'Or create the app’s own environment'}</h3>
+      <p className="muted small">A virtual environment in the data folder with the pinned torch and DeepSpeed (about 5 GB from PyPI). A failed or cancelled install leaves your current environment as it was.</p>
+      {installing && (
+        <>
+          <ProgressBar fraction={installProgress?.fraction ?? null} label={installProgress?.message ?? 'Preparing…'} startedAt={installStartedAt} testId="install-progress" />
+          <button type="button" className="danger" onClick={() => void cancelInstall()}>
+            Cancel install
+          </button>
+        </>
+      )}
+      {installResult && !installResult.ok && (
+        <ErrorBox message={`${installResult.message}${installResult.log.length ? ` — last output: ${installResult.log.slice(-3).join(' / ')}` : ''}`} />
+      )}
+      {installResult?.ok && <p className="ok-text">Installed: {installResult.python}</p>}
+      {!installing && (
+        <div className="button-row">
+          <button type="button" className={nothingUsable ? undefined : 'secondary'} onClick={() => void install()}>
+            Create environment
+          </button>
+        </div>
+      )}
+    </div>
+  );
   return (
     <Card title="Engine environment (torch + DeepSpeed)">
+      {nothingUsable && create}
       {error && <ErrorBox message={error} onRetry={() => void list()} />}
       {loading && (
         <>
@@ -87,7 +117,14 @@ export function EnvironmentStep({ done }: StepProps) {
             {candidates.length === 0 && (
               <tr>
                 <td colSpan={3} className="muted">
-                  No Python interpreter found. Create the app's own environment below.
+                  No Python interpreter found. Create the app's own environment above.
+                </td>
+              </tr>
+            )}
+            {candidates.length > 0 && ordered.length === 0 && (
+              <tr>
+                <td colSpan={3} className="muted">
+                  None of the {candidates.length} interpreters found has torch and DeepSpeed ready (each in one line below).
                 </td>
               </tr>
             )}
@@ -100,9 +137,9 @@ export function EnvironmentStep({ done }: StepProps) {
         </p>
       )}
       {!loading && folded.length > 0 && (
-        <details className="small" data-testid="other-interpreters">
+        <details className="small other-interpreters" data-testid="other-interpreters">
           <summary>
-            {folded.length} other interpreter{folded.length === 1 ? '' : 's'} without a working engine
+            {ordered.length ? `${folded.length} other interpreter${folded.length === 1 ? '' : 's'} without a working engine` : `${folded.length} interpreter${folded.length === 1 ? '' : 's'} found, none with torch and DeepSpeed ready`}
           </summary>
           <ul className="folded-interpreters">
             {folded.map((c) => (
@@ -120,26 +157,8 @@ export function EnvironmentStep({ done }: StepProps) {
           </ul>
         </details>
       )}
-      <h3>Or create the app's own environment</h3>
-      <p className="muted small">A virtual environment in the data folder with the pinned torch and DeepSpeed (about 5 GB from PyPI). A failed or cancelled install leaves your current environment as it was.</p>
-      {installing && (
-        <>
-          <ProgressBar fraction={installProgress?.fraction ?? null} label={installProgress?.message ?? 'Preparing…'} startedAt={installStartedAt} testId="install-progress" />
-          <button type="button" className="danger" onClick={() => void cancelInstall()}>
-            Cancel install
-          </button>
-        </>
-      )}
-      {installResult && !installResult.ok && (
-        <ErrorBox message={`${installResult.message}${installResult.log.length ? ` — last output: ${installResult.log.slice(-3).join(' / ')}` : ''}`} />
-      )}
-      {installResult?.ok && <p className="ok-text">Installed: {installResult.python}</p>}
+      {!nothingUsable && create}
       <div className="button-row">
-        {!installing && (
-          <button type="button" className="secondary" onClick={() => void install()}>
-            Create environment
-          </button>
-        )}
         <button type="button" className="secondary" onClick={() => void list(true)} disabled={loading} data-testid="env-recheck" title="Probe every interpreter again (answers are otherwise kept while their files are unchanged)">
           Re-check
         </button>

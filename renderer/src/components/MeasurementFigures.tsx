@@ -1,0 +1,29 @@
+// What a host measurement found, in one table: Setup's Measure step and the Hardware page show the
+// same rows (the Hardware page once showed nothing after measuring).
+import { useMemo } from 'react';
+import type { Measurement } from '../../../electron/contract';
+import { cpuAdamCurveOption } from '../../../electron/contract/charts/measure-charts';
+import { formatDateTime, formatNumber } from '../format';
+import { Chart } from './Chart';
+import { KeyValues } from './ui';
+
+export function MeasurementFigures({ measurement: m, when = false }: { measurement: Measurement; when?: boolean }) {
+  const curve = useMemo(() => (m.cpuAdam.length ? cpuAdamCurveOption(m) : null), [m]);
+  return (
+    <div data-testid="measure-result">
+      <KeyValues
+        rows={[
+          ...(when ? ([['Measured', formatDateTime(m.measuredAt)]] as [string, string][]) : []),
+          ['Best CPU Adam rate', `${formatNumber(Math.max(...m.cpuAdam.map((p) => p.paramsPerSecond), 0) / 1e9, 2)} G params/s (${m.simdPath})`],
+          ['Recommended cpuadam_cores_perc', m.recommendedCoresPerc !== null ? String(m.recommendedCoresPerc) : '—'],
+          ['Memory bandwidth (triad)', m.memoryBandwidthBytesPerSecond ? `${formatNumber(m.memoryBandwidthBytesPerSecond / 1e9)} GB/s` : '—'],
+          [
+            'Host↔GPU (pinned H2D / D2H)',
+            m.hostDevice ? `${formatNumber(m.hostDevice.pinned.h2dBytesPerSecond / 1e9)} / ${formatNumber(m.hostDevice.pinned.d2hBytesPerSecond / 1e9)} GB/s` : (m.hostDeviceReason ?? '—'),
+          ],
+        ]}
+      />
+      {curve && <Chart option={curve} height={240} testId="chart-cpu-adam" ariaLabel="CPU Adam params per second by thread count" />}
+    </div>
+  );
+}
