@@ -176,6 +176,13 @@ export function stepLinesOption(c: Comparison, which: 'stepSeconds' | 'tflopsPer
 }
 
 /** Peak memory (median of repeats), each resource in its own panel against the capacity of the machine the runs ran on (not the app's host: issue 30.13). */
+/** Whose capacity the dashed line is, short enough for a 466 px chart at 1280×800: the runs' machine
+ *  by name where the name is short, else in words — never "this machine", which a VM reading an H200's
+ *  runs is not. */
+export function capacityOwner(machine: string | null | undefined): string {
+  return machine && machine.length <= 24 ? machine : "the runs' machine";
+}
+
 export function memoryPerResourceOption(c: Comparison, theme: ChartTheme = LIGHT_THEME): EChartsOption {
   const rows = c.groups.map((g) => ({
     label: g.label,
@@ -186,7 +193,7 @@ export function memoryPerResourceOption(c: Comparison, theme: ChartTheme = LIGHT
   }));
   return memoryPanelsOption(rows, c.capacity, theme, {
     top: 56,
-    title: { text: 'Peak memory per resource — lower is better', subtext: `median of repeats; dashed line: the capacity of ${c.capacity.machine ? `${c.capacity.machine}, ` : ''}the machine these runs ran on`, left: 0, textStyle: { fontSize: 13, color: theme.text }, subtextStyle: { color: theme.muted } },
+    title: { text: 'Peak memory per resource — lower is better', subtext: `median of repeats; dashed line: capacity of ${capacityOwner(c.capacity.machine)}`, left: 0, textStyle: { fontSize: 13, color: theme.text }, subtextStyle: { color: theme.muted } },
   });
 }
 

@@ -178,12 +178,23 @@ function configOf(run: ReportRun): { kind: string; value: unknown } | null {
   return null;
 }
 
-/** For the user's own training: where the config came from (their file) and its launch lines. */
-function launchBlock(run: ReportRun): Raw {
-  const launch = trainingLaunch(run);
-  if (!launch) return html``;
-  const from = launch.userConfig ? html`<p class="muted">Your own config: ${launch.userConfig.fileName} (sha256 ${launch.userConfig.sha256.slice(0, 12)}…), run unchanged${launch.userConfig.resolved.length ? html`, its ${String(launch.userConfig.resolved.length)} "auto" value(s) filled` : ''}.</p>` : html``;
-  return html`${from}<p class="muted">Launch your training with it (your script takes --deepspeed ds_config.json):</p><pre>${launch.files.launch.map((l) => l.line).join('\n')}</pre>`;
+/** Where a config came from when it is the user's own file (one line in its block). */
+function userConfigLine(run: ReportRun): Raw {
+  const user = trainingLaunch(run)?.userConfig;
+  if (!user) return html``;
+  return html`<p class="muted">Your own config: ${user.fileName} (sha256 ${user.sha256.slice(0, 12)}…), run unchanged${user.resolved.length ? html`, its ${String(user.resolved.length)} "auto" value(s) filled` : ''}.</p>`;
+}
+
+/** The launch lines for the user's own training, once per GPU × node shape (they are the same for every
+ *  config of a shape: the ds_config file is the argument), so the appendix stays a few pages. */
+function launchSection(runs: ReportRun[]): Raw {
+  const byLines = new Map<string, string>();
+  for (const r of runs) {
+    const launch = trainingLaunch(r);
+    if (launch) byLines.set(launch.files.launch.map((l) => l.line).join('\n'), `${r.workload.worldSize / Math.max(1, r.workload.nodes)} GPU(s) × ${r.workload.nodes} node(s)`);
+  }
+  if (byLines.size === 0) return html``;
+  return html`<p class="muted">Launch your training with one of these configs (saved as ds_config.json; your script takes --deepspeed ds_config.json, as HF Trainer does)${byLines.size > 1 ? '' : html` — ${[...byLines.values()][0]}`}:</p>${[...byLines].map(([lines, shape]) => html`${byLines.size > 1 ? html`<p class="muted">${shape}:</p>` : ''}<pre>${lines}</pre>`)}`;
 }
 
 function configsSection(runs: ReportRun[]): Raw {
@@ -200,7 +211,7 @@ function configsSection(runs: ReportRun[]): Raw {
   return html`<p class="muted">${byText.size} distinct configuration(s) for ${runs.length} run(s).</p>${[...byText].map(
     ([text, { kind, members }], i) => html`<div class="config-block"><h3>${String.fromCharCode(65 + (i % 26))}${i >= 26 ? String(Math.floor(i / 26)) : ''}. ${[...new Set(members.map((r) => strategyName(r.summary.strategy)))].join(', ')}${kind ? ` — ${kind}` : ''}</h3>
       <p class="muted">Runs: ${members.map((r) => r.summary.id).join(', ')}</p>
-      ${text ? html`<pre>${text}</pre>` : html`<p class="muted">No configuration stored (${members[0].summary.engine}).</p>`}${launchBlock(members[0])}</div>`,
+      ${text ? html`<pre>${text}</pre>` : html`<p class="muted">No configuration stored (${members[0].summary.engine}).</p>`}${userConfigLine(members[0])}</div>`,
   )}`;
 }
 
@@ -263,7 +274,7 @@ export function renderHtml(runs: ReportRun[], options: HtmlOptions): string {
     <section class="major runs"><h2>Runs</h2><p class="muted">Figures are the median of measured steps (warm-up steps not counted), min–max in parentheses; memory is measured, the tuner's prediction in parentheses. Δ: percent change of TFLOPS per GPU against the baseline (${base.label}: ${fmt(base.tflopsPerGpu)} TFLOPS per GPU), the same baseline as the summary.</p>${runsTable(runs, base)}</section>
     <section class="major system"><h2>System</h2>${systemsSection(runs)}</section>
     <section class="major formula"><h2>How the figures are computed</h2>${formulaSection(runs)}</section>
-    <section class="appendix configs"><h2>Appendix: configurations</h2>${configsSection(runs)}</section>`;
+    <section class="appendix configs"><h2>Appendix: configurations</h2>${configsSection(runs)}${launchSection(runs)}</section>`;
   // (No footer: the header says when and by which version; a footer alone on a last page is waste.)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

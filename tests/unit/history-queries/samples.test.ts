@@ -55,7 +55,7 @@ describe('samples/load', () => {
       expect(c.capacity.gpuBytes).toBe(143771 * 2 ** 20);
       // …and say whose capacity it is: the runs' machine, not the one the app runs on (issue 30.13)
       expect(c.capacity.machine).toBe('h200-sxm-x86');
-      expect(JSON.stringify(memoryPerResourceOption(c).title)).toContain('the capacity of h200-sxm-x86, the machine these runs ran on');
+      expect(JSON.stringify(memoryPerResourceOption(c).title)).toContain('dashed line: capacity of h200-sxm-x86');
       expect(runs.every((r) => r.machineId === '705f57569eba7f15')).toBe(true);
       expect(c.configDiff.map((d) => d.path)).toContain('dsConfig.zero_optimization.offload_optimizer.super_offload');
       // The app's own specs (2026-12-03): with the tuner's knobs (ratio 0.1) ZeRO-3 offload is 2.6× its seed (ratio 0.9).

@@ -40,6 +40,7 @@ describe('reproduction bundle of a run of your own ds_config', () => {
     const html = fs.readFileSync((await reports.export({ runIds: ['uc-1'], format: 'html', path: path.join(out, 'uc.html') })).path, 'utf8');
     expect(html).toContain('Your own config: guide.json');
     expect(html).toContain('accelerate launch --config_file accelerate_config.yaml train.py');
+    expect(html).toContain('Launch your training with one of these configs');
   });
 });
 
