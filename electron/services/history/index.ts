@@ -236,6 +236,36 @@ export class HistoryStore {
   }
 
   /**
+   * The best completed tokens/s of one workload shape (sequence, GPUs, model width and depth) on these
+   * machines, split by whether the run's spec came from the user's file `sha256` (plan/user-config's
+   * measured gain: the user's config against the best other configuration measured here).
+   */
+  bestTokensPerSecondByUserConfig(
+    machineIds: readonly string[],
+    shape: { seqLen: number; gpus: number; hiddenSize: number; numLayers: number },
+    sha256: string,
+  ): { yours: { tps: number | null; runs: number }; others: { tps: number | null; runs: number } } | null {
+    if (machineIds.length === 0) return null;
+    return this.guard(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT json_extract(d.spec, '$.userConfig.sha256') IS ? AS mine, MAX(r.tokens_per_second) AS tps, COUNT(*) AS n
+             FROM runs r JOIN run_details d ON d.run_id = r.id
+            WHERE r.status = 'completed' AND r.tokens_per_second > 0 AND r.machine_id IN (${machineIds.map(() => '?').join(', ')})
+              AND json_extract(d.spec, '$.seqLen') = ? AND json_extract(d.spec, '$.gpus') = ?
+              AND json_extract(d.spec, '$.model.hiddenSize') = ? AND json_extract(d.spec, '$.model.numLayers') = ?
+            GROUP BY mine`,
+        )
+        .all(sha256, ...machineIds, shape.seqLen, shape.gpus, shape.hiddenSize, shape.numLayers) as unknown as { mine: number; tps: number | null; n: number }[];
+      const side = (mine: number) => {
+        const row = rows.find((r) => r.mine === mine);
+        return { tps: row?.tps ?? null, runs: row?.n ?? 0 };
+      };
+      return { yours: side(1), others: side(0) };
+    });
+  }
+
+  /**
    * `runs/list`: filters and their indexes live with the other history queries (queries.ts). A
    * page is kept per filter until the runs change (a write of this store other than samples, or a
    * commit by another connection: `PRAGMA data_version`), and handed out deep-frozen: 100 clients

@@ -90,6 +90,14 @@ describe('samples/load', () => {
       expect((yours.spec as { userConfig: { text: string } }).userConfig.text).toBe(fs.readFileSync(path.resolve(__dirname, '../../fixtures/ds-configs/deepspeed-guide-superoffload.json'), 'utf8'));
       const gain = guide.find((r) => r.strategy === 'gpu-zero1')!.tokensPerSecond! / guide.find((r) => r.strategy === 'superoffload')!.tokensPerSecond!;
       expect(gain).toBeGreaterThan(5);
+      // …and plan/user-config reads that gain back from history for the machine those runs ran on
+      const planned = await backend.invoke('plan/user-config', {
+        config: { fileName: 'guide.json', text: fs.readFileSync(path.resolve(__dirname, '../../fixtures/ds-configs/deepspeed-guide-superoffload.json'), 'utf8') },
+        workload: { model: 'llama-3.2-3b', seqLen: 4096, gpus: 1 },
+        machine: yours.snapshot as never,
+      });
+      expect(planned.measured?.gain).toBeCloseTo(gain, 6);
+      expect(planned.measured?.yoursTokensPerSecond).toBe(guide.find((r) => r.strategy === 'superoffload')!.tokensPerSecond);
       // Loading again imports nothing twice.
       expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(65);
     } finally {

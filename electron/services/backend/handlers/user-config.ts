@@ -8,27 +8,17 @@ import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { refuseModelPath } from './model-guard';
 
-/** Best completed tokens/s of the user's file (by its sha256) and of the workload's other runs on these machines. */
+/** What this machine's history measured of the user's file and of the workload's other configurations. */
 function measuredGain(ctx: BackendContext, result: UserConfigPlan, machineIds: string[]): UserConfigPlan['measured'] {
-  if (!machineIds.length) return null;
-  const marks = machineIds.map(() => '?').join(',');
-  const best = (extra: string, ...args: (string | number)[]) =>
-    ctx.history.db
-      .prepare(
-        `SELECT MAX(r.tokens_per_second) AS tps, COUNT(*) AS n FROM runs r JOIN run_details d ON d.run_id = r.id
-         WHERE r.status = 'completed' AND r.tokens_per_second > 0 AND r.machine_id IN (${marks})
-           AND json_extract(d.spec, '$.seqLen') = ? AND json_extract(d.spec, '$.gpus') = ? AND json_extract(d.spec, '$.model.hiddenSize') = ?
-           AND json_extract(d.spec, '$.model.numLayers') = ? ${extra}`,
-      )
-      .get(...machineIds, result.spec.seqLen, result.spec.gpus, result.spec.model.hiddenSize, result.spec.model.numLayers, ...args) as { tps: number | null; n: number };
-  const yours = best(`AND json_extract(d.spec, '$.userConfig.sha256') = ?`, result.sha256);
-  const others = best(`AND (json_extract(d.spec, '$.userConfig.sha256') IS NULL OR json_extract(d.spec, '$.userConfig.sha256') <> ?)`, result.sha256);
-  if (!yours.n && !others.n) return null;
+  const { seqLen, gpus, model } = result.spec;
+  const best = ctx.history.bestTokensPerSecondByUserConfig(machineIds, { seqLen, gpus, hiddenSize: model.hiddenSize, numLayers: model.numLayers }, result.sha256);
+  if (!best || (!best.yours.runs && !best.others.runs)) return null;
+  const { yours, others } = best;
   return {
     yoursTokensPerSecond: yours.tps,
     tunedTokensPerSecond: others.tps,
     gain: yours.tps && others.tps ? others.tps / yours.tps : null,
-    runs: yours.n + others.n,
+    runs: yours.runs + others.runs,
   };
 }
 
