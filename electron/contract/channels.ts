@@ -16,6 +16,7 @@ import { settingsEvents, settingsRequests } from './settings';
 import { clusterEvents, clusterRequests } from './cluster';
 import { wizardEvents, wizardRequests } from './wizard';
 import { tuneEvents, tuneRequests } from './tune';
+import { resourcesEvents, resourcesRequests } from './resources';
 import { Empty } from './common';
 
 export const AppInfoSchema = z.object({
@@ -66,6 +67,7 @@ export const requests = {
   ...compareRequests,
   ...reportsRequests,
   ...tuneRequests,
+  ...resourcesRequests,
 } as const;
 
 export const events = {
@@ -83,6 +85,7 @@ export const events = {
   ...compareEvents,
   ...reportsEvents,
   ...tuneEvents,
+  ...resourcesEvents,
 } as const;
 
 export type Channel = keyof typeof requests;

@@ -19,3 +19,4 @@ export * from './settings';
 export * from './cluster';
 export * from './wizard';
 export * from './format';
+export * from './resources';

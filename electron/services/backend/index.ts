@@ -32,6 +32,7 @@ import { settingsHandlers } from './handlers/settings';
 import { clusterHandlers } from './handlers/cluster';
 import { reportsHandlers } from './handlers/reports';
 import { tuneHandlers } from './handlers/tune';
+import { resourcesHandlers } from './handlers/resources';
 import type { PdfRenderer } from '../reports';
 
 export interface BackendOptions {
@@ -77,6 +78,7 @@ export function createBackend(options: BackendOptions): Backend {
     ...wizardHandlers(ctx),
     ...hardwareHandlers(ctx),
     ...runsHandlers(ctx),
+    ...resourcesHandlers(ctx),
     ...compareHandlers(ctx),
     ...planHandlers(ctx),
     ...userConfigHandlers(ctx),

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   ApiError,
+  type ResourceLiveEvent,
   type RunLogEvent,
   type RunProgressEvent,
   type RunSample,
@@ -21,6 +22,7 @@ import { deferredWritesFor } from './deferred-writes';
 import { assertRunnerBuilds } from './families';
 import { newSweepId, runIdFor } from './ids';
 import type { Planner } from './planner';
+import { startMonitor, type MonitorOptions, type ResourceMonitor } from '../monitor';
 
 /** Predicted figures stored beside the measurement (tflopsPerGpu/stepSeconds are also columns). */
 type Prediction = { tflopsPerGpu?: number | null; stepSeconds?: number | null } & Record<string, unknown>;
@@ -30,6 +32,13 @@ export interface SweepEvents {
   progress(event: RunProgressEvent): void;
   status(event: RunStatusEvent): void;
   log(event: RunLogEvent): void;
+  /** The newest resource sample of the running run, about once a second (issue 31). */
+  resources?(event: ResourceLiveEvent): void;
+}
+
+/** Whether runs are sampled (issue 31): on unless OFFLOAD_STUDIO_RESOURCES=off (the bench's runs without it). */
+export function samplingOn(env: NodeJS.ProcessEnv = process.env): boolean {
+  return !/^(off|0|false|no)$/i.test(env.OFFLOAD_STUDIO_RESOURCES ?? '');
 }
 
 export interface SweepDeps {
@@ -47,6 +56,8 @@ export interface SweepDeps {
   /** Overrides the hard limit (tests). */
   timeoutMs?: number;
   defaultMaxSeconds?: number;
+  /** The resource monitor of one run (default: startMonitor with the sweep's machine; null: not sampled). */
+  monitor?: ((runId: string, options: MonitorOptions) => ResourceMonitor | null) | null;
   sampleBatch?: number;
   sampleFlushMs?: number;
   logFlushMs?: number;
@@ -420,6 +431,9 @@ class SweepExecution implements Sweep {
           const sample = toSample(m);
           samples.push(sample);
           const now = Date.now();
+          // The step's end in the monitor's clock: the runner's own stamp when it is this host's clock (within 5 s), else arrival.
+          const at = Number.isFinite(m.t) && Math.abs(m.t * 1000 - now) < 5000 ? m.t * 1000 : now;
+          safely(() => monitor?.markStep(m, at));
           const slowStep = now - previousStepAt >= sampleFlushMs;
           previousStepAt = now;
           if (slowStep || samples.length >= (deps.sampleBatch ?? 64)) safely(flushSamples);
@@ -450,18 +464,46 @@ class SweepExecution implements Sweep {
       }
     };
 
-    const maxSeconds = p.spec.maxSeconds;
-    const handle = startRunner({
-      launch: deps.launch(specFile, p.spec),
-      timeoutMs: deps.timeoutMs ?? (maxSeconds + (deps.timeoutSlackSeconds ?? 120)) * 1000,
-      graceMs: deps.graceMs,
-      logFile: logPath,
-      onMessage,
-      onLog: (line) => {
-        lines.push(line);
-        if (lines.length >= LOG_BATCH_LINES) flushLog();
+    // The resource monitor (issue 31): sampling beside the runner, never in its way. Its start, its
+    // samples and its end are each guarded: nothing about sampling can fail or hold up a run.
+    let lastLive = 0;
+    let monitor: ResourceMonitor | null = null;
+    const rawDir = process.env.OFFLOAD_STUDIO_RESOURCES_RAW_DIR;
+    const monitorOptions: MonitorOptions = {
+      machine: this.machine,
+      rawFilePrefix: rawDir ? path.join(rawDir, p.id) : null,
+      onSample: (sample, availability) => {
+        const now = Date.now();
+        if (now - lastLive < 950 || !deps.events.resources) return; // the live view gets one a second
+        lastLive = now;
+        guardEmit(() => deps.events.resources!({ sweepId: this.id, runId: p.id, sample, availability, pcieLinkGBps: monitor?.pcieLinkGBps }));
       },
-    });
+    };
+    if (deps.monitor !== null && samplingOn())
+      try {
+        monitor = (deps.monitor ?? ((_id: string, o: MonitorOptions) => startMonitor(o)))(p.id, monitorOptions);
+      } catch (error) {
+        lines.push(`[offload-studio] resource sampling could not start (the run goes on without it): ${error instanceof Error ? error.message : String(error)}`);
+      }
+
+    const maxSeconds = p.spec.maxSeconds;
+    let handle: RunnerHandle;
+    try {
+      handle = startRunner({
+        launch: deps.launch(specFile, p.spec),
+        timeoutMs: deps.timeoutMs ?? (maxSeconds + (deps.timeoutSlackSeconds ?? 120)) * 1000,
+        graceMs: deps.graceMs,
+        logFile: logPath,
+        onMessage,
+        onLog: (line) => {
+          lines.push(line);
+          if (lines.length >= LOG_BATCH_LINES) flushLog();
+        },
+      });
+    } catch (error) {
+      safely(() => monitor?.stop()); // its nvidia-smi children must not outlive a run that never started
+      throw error;
+    }
     this.current = handle;
     handleRef = handle;
     for (const line of p.notes) handle.note(line);
@@ -475,6 +517,10 @@ class SweepExecution implements Sweep {
       this.current = null;
       clearInterval(sampleTimer);
       clearInterval(logTimer);
+    }
+    if (monitor) {
+      const m = monitor;
+      safely(() => deps.history.storeResources(p.id, m.stop()));
     }
     safely(flushSamples);
     if (samples.length > 0) {

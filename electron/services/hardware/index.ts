@@ -15,6 +15,9 @@ export { readRawHost } from './sources';
 export { measureHost, loadLatestMeasurement, loadMeasurementFor, loadMeasurementHistory, saveMeasurement, measurementFromFile, nativeAvailable, recommendCoresPerc } from './measure';
 export { machineKindKey, sameMachineKind, machineKindWords } from './machine-kind';
 export type { MeasureHostOptions } from './measure';
+// The live sampler's parsers (services/monitor, issue 31): nvidia-smi's query and dmon lines, CPU lists.
+export { GPU_SAMPLE_FIELDS, parseGpuSampleLine, parseDmonLine, type GpuSampleLine, type DmonPcieLine } from './parse/nvidia-smi';
+export { formatCpuList } from './parse/util';
 
 export async function detectMachine(): Promise<Machine> {
   const started = performance.now();

@@ -1,6 +1,6 @@
 // The history store: every run, kept in SQLite in the data folder.
 import path from 'node:path';
-import type { Comparison, ImportResult, RunDetail, RunFilter, RunSample, RunsFile, RunSummary } from '../../contract';
+import type { Comparison, ImportResult, ResourceRecord, RunDetail, RunFilter, RunSample, RunsFile, RunSummary } from '../../contract';
 import { openDatabase, explainSqliteError, storedDataError, type Database } from './database';
 import {
   createRun,
@@ -18,6 +18,7 @@ import { readLogTail } from './log-tail';
 import { repeatStats } from './stats';
 import { newOwner } from './owner';
 import { forgetStatements, insertSamples, readSamples } from './samples';
+import { readResources, storeResources } from './resource-samples';
 import { compareRuns, deleteRuns, listRepeatGroups, listRuns, summaryFromRow, updateRun, type SummaryRow } from './queries';
 import { exportRuns, importRuns, type ImportOptions } from './import-export';
 
@@ -125,6 +126,13 @@ export class HistoryStore {
   }
   samples(id: string): RunSample[] {
     return this.guard(() => readSamples(this.db, id));
+  }
+  /** The run's resource record (issue 31), written once when it ends; a resource write does not change runs/list. */
+  storeResources(id: string, record: ResourceRecord): void {
+    this.guard(() => storeResources(this.db, id, record));
+  }
+  resources(id: string): ResourceRecord | null {
+    return this.guard(() => readResources(this.db, id));
   }
 
   getRun(id: string, logLines = 200): RunDetail | null {

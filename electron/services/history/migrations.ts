@@ -173,4 +173,18 @@ export const migrations: Migration[] = [
       ${workloadColumnsUpdate('1')};
     `,
   },
+  {
+    // The resource view (issue 31): what the machine did during a run, one JSON document per run
+    // (contract ResourceRecord: samples already bounded by the monitor's ring, step marks, which
+    // lanes could not be measured and why). A document rather than a row per sample: it is always
+    // read whole, beside the run, and a 10-hour run's is as large as a 10-minute one's.
+    version: 6,
+    name: 'resource samples',
+    sql: `
+      CREATE TABLE resource_samples (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        body TEXT NOT NULL                               -- JSON: contract ResourceRecord
+      );
+    `,
+  },
 ];

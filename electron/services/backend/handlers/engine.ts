@@ -28,6 +28,7 @@ export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | '
       progress: (e) => ctx.emit('runs/progress', e),
       status: (e) => ctx.emit('runs/status', e),
       log: (e) => ctx.emit('runs/log', e),
+      resources: (e) => ctx.emit('runs/resources-live', e),
     },
   });
   ctx.onClose(async () => {

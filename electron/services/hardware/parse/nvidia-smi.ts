@@ -181,3 +181,76 @@ export function parseNvlinkStatus(text: string): NvlinkStatus[] {
   flush();
   return out;
 }
+
+// ---- live sampling (issue 31): the resource view's GPU lanes ----
+
+/** The fields the resource sampler asks `nvidia-smi --query-gpu=… --format=csv,noheader,nounits -lms N` for, in order. */
+export const GPU_SAMPLE_FIELDS = ['timestamp', 'index', 'utilization.gpu', 'memory.used', 'power.draw', 'clocks.sm'] as const;
+
+export interface GpuSampleLine {
+  index: number;
+  utilPct: number | null;
+  memUsedMiB: number | null;
+  powerW: number | null;
+  smClockMHz: number | null;
+}
+
+/** A cell of a `nounits` CSV: a finite number, or null for "[N/A]", "[Not Supported]", "N/A", "". */
+function csvNumber(cell: string | undefined): number | null {
+  if (cell === undefined) return null;
+  const t = cell.trim();
+  if (!/^-?\d+(?:\.\d+)?$/.test(t)) return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * One line of the sampler's query (GPU_SAMPLE_FIELDS): "2026/12/05 03:30:00.123, 0, 45, 12345, 350.12, 1980".
+ * Null for anything else (a header, an error message, a truncated line): garbage is counted by the
+ * caller, never taken for a reading. The timestamp is not used (the app stamps each line as it
+ * arrives, in the clock the runner's steps are placed in).
+ */
+export function parseGpuSampleLine(line: string): GpuSampleLine | null {
+  const cells = stripAnsi(line).split(',').map((c) => c.trim());
+  if (cells.length !== GPU_SAMPLE_FIELDS.length) return null;
+  if (!/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?$/.test(cells[0])) return null;
+  if (!/^\d+$/.test(cells[1])) return null;
+  const utilPct = csvNumber(cells[2]);
+  return {
+    index: Number(cells[1]),
+    utilPct: utilPct === null ? null : Math.min(100, Math.max(0, utilPct)),
+    memUsedMiB: csvNumber(cells[3]),
+    powerW: csvNumber(cells[4]),
+    smClockMHz: csvNumber(cells[5]),
+  };
+}
+
+export interface DmonPcieLine {
+  index: number;
+  rxMBps: number | null;
+  txMBps: number | null;
+}
+
+/**
+ * `nvidia-smi dmon -s t`: a header "# gpu  rxpci  txpci" (newer drivers add columns; they are read by
+ * name), a units line "# Idx  MB/s  MB/s", then one row per GPU per interval. `columns` is the header
+ * seen last (null before one): pass it back in with each line. Returns the header it now holds and the
+ * row, if the line was one.
+ */
+export function parseDmonLine(line: string, columns: string[] | null): { columns: string[] | null; row: DmonPcieLine | null } {
+  const text = stripAnsi(line).trim();
+  if (text.startsWith('#')) {
+    const names = text.slice(1).trim().split(/\s+/).map((c) => c.toLowerCase());
+    // The units line ("# Idx MB/s MB/s") is not a header.
+    if (names[0] === 'gpu') return { columns: names, row: null };
+    return { columns, row: null };
+  }
+  if (!columns || !text) return { columns, row: null };
+  const cells = text.split(/\s+/);
+  if (cells.length !== columns.length || !/^\d+$/.test(cells[0])) return { columns, row: null };
+  const rx = columns.indexOf('rxpci');
+  const tx = columns.indexOf('txpci');
+  if (rx < 0 && tx < 0) return { columns, row: null };
+  // dmon prints "-" for a value it could not read.
+  return { columns, row: { index: Number(cells[0]), rxMBps: rx >= 0 ? csvNumber(cells[rx]) : null, txMBps: tx >= 0 ? csvNumber(cells[tx]) : null } };
+}

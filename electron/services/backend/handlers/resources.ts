@@ -1,0 +1,47 @@
+// runs/resources (issue 31): a run's stored resource record, read as an attribution beside the
+// tuner's predicted terms for its configuration. The terms are the tuner's for the run's own spec on
+// the run's machine snapshot, with the calibration plan/compute would use for that machine now.
+import { ApiError, MachineSchema, type RunDetail } from '../../../contract';
+import { attribute, type PredictedInput } from '../../monitor';
+import * as tuner from '../../tuner';
+import type { BackendContext } from '../context';
+import type { HandlerMap } from '../handler-types';
+import { forMachine } from './calibration';
+
+/** The tuner's terms for the run's spec, or why there are none. Never throws: the lanes stand without them. */
+export function predictedTermsOf(ctx: Pick<BackendContext, 'dataDir' | 'history'>, run: RunDetail): PredictedInput {
+  const stored = (run.predicted as { stepSeconds?: unknown } | null)?.stepSeconds;
+  const stepSeconds = typeof stored === 'number' && Number.isFinite(stored) ? stored : null;
+  const machine = MachineSchema.safeParse(run.snapshot);
+  if (!machine.success) return { stepSeconds, terms: null, note: 'predicted terms not available: the run has no machine snapshot to predict for' };
+  try {
+    // The tuner's own reading of a stored run (what calibration uses): strategy, workload, knobs.
+    const ran = tuner.storedRunWorkload({ runId: run.summary.id, strategy: run.summary.strategy, spec: run.spec, config: run.config, model: run.summary.model });
+    if (!ran) return { stepSeconds, terms: null, note: 'predicted terms not available: the tuner does not model this run (a custom config, or a model or strategy it no longer knows)' };
+    const own = forMachine(ctx.dataDir, ctx.history, machine.data, false);
+    const p = tuner.predict(ran.workload, ran.strategyId, machine.data, own.measurements, own.calibration?.[ran.strategyId], ran.knobs);
+    const calibrated = p.calibrated ? "calibrated with this machine kind's runs" : 'uncalibrated';
+    const stored = stepSeconds !== null ? `; the plan stored ${stepSeconds.toPrecision(3)} s when the run was planned` : '';
+    return { stepSeconds: p.stepSeconds > 0 ? p.stepSeconds : stepSeconds, terms: p.terms, note: `the tuner's terms for this run's spec on its machine (${calibrated}, as of now)${stored}` };
+  } catch (error) {
+    return { stepSeconds, terms: null, note: `predicted terms not available: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}` };
+  }
+}
+
+export function resourcesHandlers(ctx: BackendContext): HandlerMap<'runs/resources'> {
+  return {
+    'runs/resources': (request) => {
+      const run = ctx.history.getRun(request.id, 0);
+      if (!run) throw new ApiError('not_found', `No run '${request.id}' in this data folder.`, 'id');
+      const record = ctx.history.resources(request.id);
+      if (!record)
+        return {
+          runId: request.id,
+          record: null,
+          attribution: null,
+          missing: run.summary.status === 'queued' ? 'the run has not started' : run.summary.status === 'running' ? 'the run is still running: its samples are stored when it ends (the live view shows them now)' : 'no resource samples were stored with this run (it ran before sampling, was imported, or ran with OFFLOAD_STUDIO_RESOURCES=off)',
+        };
+      return { runId: request.id, record, missing: null, attribution: attribute(record, predictedTermsOf(ctx, run)) };
+    },
+  };
+}
