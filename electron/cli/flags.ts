@@ -10,7 +10,7 @@ export const COMMON_FLAGS: FlagSpec = { 'data-dir': 'string', json: 'boolean', h
 
 export const COMMAND_FLAGS: Record<string, FlagSpec> = {
   detect: { 'no-env': 'boolean', env: 'string' },
-  runs: { model: 'string', strategy: 'string', status: 'string', tag: 'string', since: 'string', until: 'string', limit: 'string', machine: 'string' },
+  runs: { model: 'string', strategy: 'string', status: 'string', tag: 'string', since: 'string', until: 'string', limit: 'string', machine: 'string', resources: 'boolean' },
   export: { runs: 'string', format: 'string', out: 'string', overwrite: 'boolean', samples: 'boolean', baseline: 'string', 'page-size': 'string' },
   compare: { baseline: 'string' },
   'export-runs': { out: 'string', overwrite: 'boolean' },
@@ -23,7 +23,7 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
   run: {
     specs: 'string', model: 'string', strategy: 'string', seq: 'string', 'micro-batch': 'string', 'grad-accum': 'string', gpus: 'string',
     precision: 'string', 'activation-checkpointing': 'switch-or-value', steps: 'string', warmup: 'string', repeats: 'string',
-    'max-seconds': 'string', python: 'string', 'ds-config': 'string', nodes: 'string', machine: 'string', force: 'boolean',
+    'max-seconds': 'string', python: 'string', 'ds-config': 'string', nodes: 'string', machine: 'string', force: 'boolean', watch: 'boolean',
   },
   plan: {
     model: 'string', seq: 'string', 'micro-batch': 'string', gpus: 'string', nodes: 'string', 'grad-accum': 'string', 'global-batch': 'string',

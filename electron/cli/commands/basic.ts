@@ -4,11 +4,21 @@ import { STEP_STATISTIC, strategyLabel } from '../../contract/charts/labels';
 import { UsageError } from '../../kernel';
 import { formatFigureCli } from '../format';
 import { parseWhen } from '../when';
+import { printResources } from '../resources-format';
 
 export const basicCommands: Record<string, Command> = {
   runs: {
-    summary: 'list stored benchmark runs (--model, --strategy, --status, --tag, --machine, --since, --until, --limit)',
-    async run({ backend, flags, json, out }) {
+    summary: 'list stored benchmark runs; runs show ID --resources prints a run\'s resource attribution (--model, --strategy, --status, --tag, --machine, --since, --until, --limit)',
+    async run({ backend, flags, json, out, positionals }) {
+      // `runs show ID --resources`: the run's resource lanes read against the tuner's terms (issue 31).
+      if (positionals[0] === 'show') {
+        const id = positionals[1];
+        if (!id || flags.resources !== true) throw new UsageError('usage: runs show ID --resources [--json]   (ids from: runs)');
+        const r = await backend.invoke('runs/resources', { id });
+        if (json) out(JSON.stringify(r, null, 2));
+        else printResources(r, out);
+        return 0;
+      }
       const filter: Record<string, unknown> = {};
       for (const key of ['model', 'strategy', 'status', 'tag'] as const)
         if (typeof flags[key] === 'string') filter[key] = flags[key];

@@ -9,6 +9,7 @@ import type { Command, CommandContext } from '../command';
 import { formatBytes, formatFigureCli, terminalSafe } from '../format';
 import { INPUT_LIMITS, modelFlagPath } from '../user-files';
 import { userConfigStartRequest } from './user-config';
+import { liveLine } from '../resources-format';
 import { countFlag, wholeFlag } from '../flag-values';
 import { UsageError } from '../../kernel';
 
@@ -16,7 +17,8 @@ const USAGE = `usage: npm run cli -- run --specs DIR|spec.json [--steps N] [--wa
    or: npm run cli -- run --model ID|config.json --strategy ID[,ID…]
   [--seq N] [--micro-batch N] [--grad-accum N] [--gpus N] [--precision bf16|fp16]
   [--activation-checkpointing true|false] [--steps N] [--warmup N] [--repeats N]
-  [--max-seconds S] [--python PATH] [--force] [--data-dir D] [--json]
+  [--max-seconds S] [--python PATH] [--force] [--watch] [--data-dir D] [--json]
+--watch prints the machine's lanes once a second while a run runs (GPU %, memory, PCIe, CPU cores busy).
 --steps counts measured steps; warm-up steps come on top.
 --force runs a strategy that needs a GPU on this machine's CPU all the same (ZeRO without offload on
 DeepSpeed's CPU accelerator: CPU figures, no prediction); without it such a strategy is refused.
@@ -165,6 +167,8 @@ export const engineCommands: Record<string, Command> = {
         backend.on('app/notice', (e) => say(`${e.level}: ${e.message}`)),
         backend.on('runs/progress', (e) => say(progressLine(e))),
       ];
+      // --watch: the machine's lanes once a second (GPU %, memory, PCIe, CPU cores busy), issue 31.
+      if (flags.watch === true) unsubscribe.push(backend.on('runs/resources-live', (e) => say(liveLine(e))));
       // The CLI's backend is its own: every sweep event is this command's.
       const finished = new Promise<void>((resolve) => {
         unsubscribe.push(
