@@ -16,8 +16,20 @@ export const PrecisionSchema = z.enum(['bf16', 'fp16', 'fp32']);
  *  a family it cannot build with class `unsupported` (resources/engine/model-families.json), and
  *  rmsNormEps is the runner's to judge (a negative one is how its tests force a NaN loss). */
 export const SpecModelSchema = ModelArchSchema.partial({ label: true, source: true, publishedParams: true, maxPositionEmbeddings: true, attentionBias: true })
-  .extend({ family: z.string().min(1), rmsNormEps: z.number() })
+  .extend({
+    family: z.string().min(1),
+    rmsNormEps: z.number(),
+    /** Mistral's sliding_window (keys older than it are masked); null or absent: none. */
+    slidingWindow: z.number().int().positive().nullable().optional(),
+    /** The config.json the runner builds with transformers (an imported file); absent: the runner
+     *  writes the family's config.json from the numbers above (docs/models.md). */
+    hfConfig: z.record(z.string(), z.unknown()).nullable().optional(),
+  })
   .strict();
+
+/** Which modules the runner builds: transformers' own classes (the default), or the runner's former
+ *  compact modules (`legacy`, kept only for the measured comparison of scripts/device-model-impl.sh). */
+export const ModelImplSchema = z.enum(['transformers', 'legacy']);
 
 /** The workload of one run: the batch shape and the model (flat in the spec, grouped here). */
 export const SpecWorkloadShape = {
@@ -113,6 +125,8 @@ export const RunSpecSchema = z
     userConfig: SpecUserConfigSchema.optional(),
     /** Stable hash of what determines speed: engine, config, model, batch shape (services/tuner configHash). */
     configHash: z.string().min(1),
+    /** Absent: transformers (or OFFLOAD_STUDIO_MODEL_IMPL in the runner's environment). */
+    modelImpl: ModelImplSchema.optional(),
     // ---- execution: set by runs/start; defaults for a spec run by hand (bench.py --spec FILE)
     runId: z.string().min(1).default(SPEC_EXECUTION_DEFAULTS.runId),
     /** Steps the runner takes, warm-up included. */

@@ -78,6 +78,10 @@ def hello_fields(torch, accelerator, rank, world_size):
             "hostname": socket.gethostname(), "pid": os.getpid()}
 
 
+def seq_len_over(spec, limit):
+    return spec["seqLen"] > limit
+
+
 def run(spec, writer, rank, local_rank, world_size, started):
     import torch
 
@@ -97,7 +101,13 @@ def run(spec, writer, rank, local_rank, world_size, started):
     torch.manual_seed(spec["seed"] + rank)
 
     m = spec["model"]
-    params_expected = expected_param_count(m)
+    import hf_model
+    impl = hf_model.model_impl(spec)
+    # The count the model must have: the family formula for a spec of architecture numbers (it
+    # checks config_from_arch and the legacy modules alike), else the model itself on the meta
+    # device (the same probe the tuner's count comes from).
+    params_expected = (hf_model.probe(m["hfConfig"])["params"] if impl == "transformers" and m.get("hfConfig")
+                       else expected_param_count(m))
     # Pre-flight: FSDP2 CPU offload holds the same host states as DeepSpeed's optimizer +
     # parameter offload, so it is checked through the same estimate.
     if spec["engine"] == "deepspeed":
@@ -132,6 +142,11 @@ def run(spec, writer, rank, local_rank, world_size, started):
     params, trainable = count_params(runner.model_for_count)
     if params != params_expected:
         raise errors.RunnerError("internal", f"Model has {params} parameters, the architecture says {params_expected}.")
+    if impl == "transformers":
+        limit = hf_model.position_limit(runner.model_for_count)
+        if limit is not None and seq_len_over(spec, limit):
+            raise errors.RunnerError("bad_config", f"{m.get('id')} learns {limit} positions; a sequence of {spec['seqLen']} tokens "
+                                     f"has no position embedding past {limit}.", f"Lower the sequence length to {limit} or less.")
     # The prediction shown to the user was made with the tuner's count (services/tuner/params.ts);
     # measured TFLOPS use this build's. They agree for every preset family (tests on both sides);
     # a difference is stored (config.paramsPredicted) and said in the log, never hidden.
@@ -150,6 +165,7 @@ def run(spec, writer, rank, local_rank, world_size, started):
                 effectiveConfig=runner.effective_config(), formula=flops.FORMULA_TEXT,
                 optimizer=opt_basic, optimizerWrapper=opt_wrapper, optimizerImpl=opt_impl, initSeconds=init_seconds,
                 modelId=m.get("id"), modelFamily=m.get("family"), paramsPredicted=params_predicted,
+                modelImpl=impl, modelClass=hf_model.model_class_name(runner.model_for_count),
                 runId=spec["runId"], strategy=spec["strategy"], configHash=spec["configHash"])
 
     # Distinct synthetic batches per micro-batch slot, reused across steps (generation is
@@ -249,7 +265,12 @@ def main(argv=None):
         except spec_mod.SpecError as exc:
             raise errors.RunnerError("bad_config", f"The run spec is invalid: {exc}.", "Fix the named field.") from exc
         import families
-        refused = families.refusal(spec["model"], spec["seqLen"])
+        import hf_model
+        try:
+            legacy_or_numbers = hf_model.model_impl(spec) == "legacy" or not spec["model"].get("hfConfig")
+            refused = hf_model.refusal(spec) or (families.refusal(spec["model"], spec["seqLen"]) if legacy_or_numbers else None)
+        except hf_model.ConfigRefused as exc:
+            refused = exc.as_tuple()
         if refused:
             raise errors.RunnerError(*refused)
         start_watchdog(writer, float(spec["maxSeconds"]))

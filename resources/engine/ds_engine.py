@@ -1,9 +1,12 @@
 """DeepSpeed adapter: builds the model (under zero.Init for ZeRO-3), initialises the
-engine from the spec's dsConfig, and runs one optimizer step per call."""
+engine from the spec's dsConfig, and runs one optimizer step per call. The model is the
+transformers class of the spec's config.json (hf_model.py), or the runner's own modules when
+modelImpl is 'legacy' (model.py; kept only for the measured comparison)."""
 import copy
 
 import torch
 
+import hf_model
 from model import build_model
 from spec import offload_settings, reconcile_batch
 
@@ -28,7 +31,14 @@ class DeepSpeedRun:
         settings = offload_settings(ds)
         deepspeed.init_distributed()
         m, ac = spec["model"], spec["activationCheckpointing"]
-        if settings["stage"] == 3:
+        self.model_impl = hf_model.model_impl(spec)
+        if self.model_impl == "transformers" and settings["stage"] == 3:
+            # transformers' own zero.Init path: partitioned as constructed, initialised gathered.
+            model = hf_model.build(m, ac, ds_config=ds, zero3=True)
+        elif self.model_impl == "transformers":
+            with torch.device(device):
+                model = hf_model.build(m, ac)
+        elif settings["stage"] == 3:
             # Parameters are partitioned (and offloaded if offload_param says so) as each
             # module is constructed, so the whole model never materialises on one device.
             with deepspeed.zero.Init(config_dict_or_path=ds):

@@ -1,10 +1,14 @@
 """PyTorch FSDP2 peer engine: fully_shard per decoder layer, CPUOffloadPolicy when asked,
 bf16/fp16 MixedPrecisionPolicy, torch AdamW (fused where this torch has the fused kernel for
 the device the optimizer states live on: CPU with offload, since torch 2.4; else foreach).
-Built on the meta device so a big model is never materialised whole before sharding."""
+Built on the meta device so a big model is never materialised whole before sharding; the
+model is the transformers class of the spec's config.json (hf_model.py), or the runner's own
+modules when modelImpl is 'legacy'. Either way init_weights after to_empty initialises every
+parameter and re-computes the non-persistent buffers (RoPE's inv_freq)."""
 import torch
 import torch.distributed as dist
 
+import hf_model
 from model import build_model
 
 
@@ -54,8 +58,10 @@ class FsdpRun:
             kwargs["mp_policy"] = MixedPrecisionPolicy(param_dtype=dtype, reduce_dtype=torch.float32)
         if fsdp["cpuOffload"]:
             kwargs["offload_policy"] = CPUOffloadPolicy(pin_memory=device.type == "cuda")
+        self.model_impl = hf_model.model_impl(spec)
+        builder = hf_model.build if self.model_impl == "transformers" else build_model
         with torch.device("meta"):
-            model = build_model(spec["model"], spec["activationCheckpointing"])
+            model = builder(spec["model"], spec["activationCheckpointing"])
         for layer in model.layers:
             fully_shard(layer, **kwargs)
         fully_shard(model, **kwargs)

@@ -1,0 +1,41 @@
+"""Model probe: the tuner's model table from the model itself.
+
+    python model_probe.py --config path/to/config.json     (or --config - for stdin)
+
+Builds the config.json's model with transformers on the meta device (no memory, no weights,
+no remote code: hf_model.check_config refuses what cannot be built) and prints one JSON line:
+{"ok": true, "params": …, "layers": …, "perLayerParams": …, "largestLayer": {…}, "headDim": …, …}
+or {"ok": false, "class": …, "message": …, "fix": …} with exit code 2. The app caches the answer
+per config hash (electron/services/tuner/model-probe.ts).
+"""
+import argparse
+import json
+import sys
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--config", required=True, help="config.json path, or - for stdin")
+    args = ap.parse_args(argv)
+    try:
+        text = sys.stdin.read() if args.config == "-" else open(args.config, encoding="utf-8").read()
+        raw = json.loads(text)
+    except (OSError, json.JSONDecodeError) as exc:
+        print(json.dumps({"ok": False, "class": "bad_config", "message": f"cannot read the config.json: {exc}",
+                          "fix": "Pass a readable config.json."}))
+        return 2
+    import hf_model
+
+    try:
+        out = hf_model.probe(raw)
+    except hf_model.ConfigRefused as exc:
+        print(json.dumps({"ok": False, "class": exc.cls, "message": exc.message, "fix": exc.fix}))
+        return 2
+    import transformers
+
+    print(json.dumps({"ok": True, "transformers": transformers.__version__, **out}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

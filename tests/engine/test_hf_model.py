@@ -1,0 +1,160 @@
+"""The runner builds the user's model with transformers' own classes (hf_model.py): tiny configs of
+six architectures trained for real through bench.py on CPU with ZeRO-2, ZeRO-3 and FSDP2; the
+probe's count (the tuner's model table) equals the built model's; what cannot be built is refused
+by name with what to do."""
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from conftest import ENGINE, ROOT, ds_config, run_bench, tiny_spec
+
+import families
+import hf_model
+
+BASE = {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "vocab_size": 256, "max_position_embeddings": 128, "rope_theta": 10000.0,
+        "tie_word_embeddings": True}
+TINY = {
+    "llama-bias": dict(BASE, model_type="llama", attention_bias=True),
+    "qwen2": dict(BASE, model_type="qwen2", tie_word_embeddings=False),
+    # seqLen 32 > window 8: the window masks keys (the legacy spec schema refused this field).
+    "mistral-sw": dict(BASE, model_type="mistral", sliding_window=8),
+    "gemma": dict(BASE, model_type="gemma", num_key_value_heads=1, head_dim=16),
+    "phi3": dict(BASE, model_type="phi3", num_key_value_heads=4, pad_token_id=0),
+    "gpt2": {"model_type": "gpt2", "n_embd": 64, "n_layer": 2, "n_head": 4, "n_positions": 64, "vocab_size": 256},
+}
+CLASSES = {"llama-bias": "LlamaForCausalLM", "qwen2": "Qwen2ForCausalLM", "mistral-sw": "MistralForCausalLM",
+           "gemma": "GemmaForCausalLM", "phi3": "Phi3ForCausalLM", "gpt2": "GPT2LMHeadModel"}
+
+
+def spec_model(name, cfg):
+    """What the app puts in a spec for an imported config.json: the probe's numbers + the file."""
+    p = hf_model.probe(cfg)
+    return {"id": f"tiny-{name}", "family": p["modelType"], "hiddenSize": p["hiddenSize"], "numLayers": p["layers"],
+            "numHeads": p["numHeads"], "numKvHeads": p["numKvHeads"], "intermediateSize": p["intermediateSize"],
+            "vocabSize": p["vocabSize"], "tieEmbeddings": p["tieEmbeddings"], "ropeTheta": 10000, "rmsNormEps": 1e-5,
+            "headDim": p["headDim"], "hfConfig": cfg}
+
+
+ENGINES = {
+    "zero2": lambda: {"dsConfig": ds_config(2, offload=False)},
+    "zero3": lambda: {"dsConfig": ds_config(3, offload=False)},
+    "fsdp2": lambda: {"engine": "fsdp2", "fsdp": {"cpuOffload": False, "reshardAfterForward": True}},
+}
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("name", list(TINY))
+def test_tiny_config_trains_through_the_runner(name, engine, tmp_path):
+    cfg = TINY[name]
+    expected = hf_model.probe(cfg)["params"]
+    with torch.device("meta"):
+        from transformers import AutoConfig, AutoModelForCausalLM
+        direct = AutoModelForCausalLM.from_config(AutoConfig.for_model(**cfg)).num_parameters()
+    assert expected == direct
+    spec = tiny_spec(model=spec_model(name, cfg), steps=3, warmup=1, **ENGINES[engine]())
+    run = run_bench(spec, tmp_path=str(tmp_path))
+    assert run.rc == 0, run.stderr[-3000:]
+    config = run.one("config")
+    assert config["modelImpl"] == "transformers" and config["modelClass"] == CLASSES[name]
+    assert config["params"] == expected
+    losses = [s["loss"] for s in run.of("step")]
+    assert len(losses) == 3 and all(math.isfinite(x) for x in losses)
+    # Random init over a 256-token vocabulary: the first loss is about ln(256) = 5.55.
+    assert abs(losses[0] - math.log(256)) < 1.0, losses
+
+
+def test_llama_attention_bias_counts_the_o_proj_bias():
+    """The drift of the issue: with attention_bias the model has a bias on o_proj too (202,432 vs 202,304)."""
+    cfg = dict(TINY["llama-bias"], hidden_size=64, num_hidden_layers=2)
+    p = hf_model.probe(cfg)
+    without = hf_model.probe(dict(cfg, attention_bias=False))["params"]
+    q, kv = 4 * 16, 2 * 16
+    assert p["params"] - without == 2 * (q + 2 * kv + 64)
+
+
+PRESETS = json.load(open(os.path.join(ROOT, "resources", "presets", "models.json"), encoding="utf-8"))["models"]
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=[p["id"] for p in PRESETS])
+def test_preset_config_built_by_transformers_has_the_formula_count(preset):
+    """A preset without a config.json of its own is written out as its family's (config_from_arch):
+    transformers' model has the family formula's count, and the published one where published."""
+    m = {k: v for k, v in preset.items() if k not in ("label", "source", "publishedParams")}
+    p = hf_model.probe(hf_model.config_from_arch(m))
+    assert p["params"] == families.expected_param_count(m)
+    if preset.get("publishedParams"):
+        assert p["params"] == preset["publishedParams"]
+    assert p["layers"] == preset["numLayers"]
+
+
+def test_legacy_impl_still_builds_the_old_modules(tmp_path):
+    spec = tiny_spec(steps=2, warmup=1, dsConfig=ds_config(2, offload=False), modelImpl="legacy")
+    run = run_bench(spec, tmp_path=str(tmp_path))
+    assert run.rc == 0, run.stderr[-3000:]
+    config = run.one("config")
+    assert config["modelImpl"] == "legacy" and config["modelClass"] == "LlamaDecoder"
+    assert config["params"] == families.expected_param_count(spec["model"])
+
+
+def probe_cli(cfg):
+    proc = subprocess.run([sys.executable, os.path.join(ENGINE, "model_probe.py"), "--config", "-"], input=json.dumps(cfg),
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    return proc.returncode, json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+BAD = [
+    ("unknown", dict(BASE, model_type="llamma"), "unsupported", "model_type 'llamma'"),
+    ("remote-code", dict(BASE, model_type="llama", auto_map={"AutoModelForCausalLM": "modeling_x.XForCausalLM"}),
+     "unsupported", "remote code"),
+    ("not-causal", {"model_type": "bert", "hidden_size": 64, "num_attention_heads": 4, "num_hidden_layers": 2,
+                    "intermediate_size": 128, "vocab_size": 256}, "unsupported", "is an encoder"),
+    ("vision", {"model_type": "vit"}, "unsupported", "no causal language model class"),
+    ("heads", dict(BASE, model_type="llama", hidden_size=66), "bad_config", "hidden_size (66) is not divisible"),
+    ("kv-heads", dict(BASE, model_type="llama", num_key_value_heads=3), "bad_config", "num_key_value_heads (3)"),
+    ("mixtral", dict(BASE, model_type="mixtral", num_local_experts=4), "unsupported", "Mixture-of-Experts"),
+    ("qwen-moe", dict(BASE, model_type="qwen2_moe"), "unsupported", "Mixture-of-Experts"),
+    ("window", dict(BASE, model_type="mistral", sliding_window=-4), "bad_config", "sliding_window"),
+]
+
+
+@pytest.mark.parametrize("cfg,cls,needle", [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_probe_refuses_by_name_with_what_to_do(cfg, cls, needle):
+    rc, out = probe_cli(cfg)
+    assert rc == 2 and out["ok"] is False and out["class"] == cls, out
+    assert needle in out["message"] and out["fix"]
+
+
+def test_probe_answers_the_tuner_table():
+    rc, out = probe_cli(TINY["gemma"])
+    assert rc == 0 and out["ok"] and out["modelType"] == "gemma" and out["layers"] == 2
+    assert out["largestLayer"]["name"] == "model.embed_tokens" and out["largestLayer"]["params"] == 256 * 64
+    assert out["tieEmbeddings"] is True and out["headDim"] == 16 and out["numKvHeads"] == 1
+
+
+def test_runner_refuses_a_moe_config_before_building(tmp_path):
+    cfg = dict(BASE, model_type="mixtral", num_local_experts=4)
+    model = dict(spec_model("llama-bias", TINY["llama-bias"]), hfConfig=cfg, family="mixtral")
+    run = run_bench(tiny_spec(model=model, dsConfig=ds_config(2, offload=False)), tmp_path=str(tmp_path))
+    err = run.one("error")
+    assert run.rc != 0 and err["class"] == "unsupported" and "Mixture-of-Experts" in err["message"]
+    assert not run.of("config")
+
+
+def test_runner_refuses_numbers_that_contradict_the_config(tmp_path):
+    model = dict(spec_model("qwen2", TINY["qwen2"]), vocabSize=512)
+    run = run_bench(tiny_spec(model=model, dsConfig=ds_config(2, offload=False)), tmp_path=str(tmp_path))
+    err = run.one("error")
+    assert err["class"] == "bad_config" and "model.vocabSize is 512" in err["message"] and "vocab_size = 256" in err["message"]
+
+
+def test_gpt2_config_longer_than_its_positions_is_refused(tmp_path):
+    model = spec_model("gpt2", dict(TINY["gpt2"], n_positions=16))
+    run = run_bench(tiny_spec(model=model, dsConfig=ds_config(2, offload=False)), tmp_path=str(tmp_path))
+    err = run.one("error")
+    assert err["class"] == "bad_config" and "16 positions" in err["message"] and "Lower the sequence length" in err["fix"]
