@@ -8,3 +8,4 @@ export * from './live-charts';
 export * from './measure-charts';
 export * from './memory-panels';
 export * from './escape';
+export * from './resource-lanes';

@@ -14,6 +14,7 @@ import { formatBytes, formatDateTime, formatDelta, formatNumber } from '../forma
 import { useApp } from '../stores/app';
 import { StrategyName } from './PlanPage';
 import { TrainingLaunch } from './run/TrainingLaunch';
+import { ResourcesCard } from './run/ResourcesCard';
 
 /** A run's wall time, written as every duration in the app is ("51s", "1m 05s", "1h 2m"). */
 export function formatDuration(startedAt: string | null, finishedAt: string | null): string {
@@ -169,6 +170,7 @@ export function RunDetailPage({ id }: { id: string }) {
           </p>
         </Card>
       )}
+      <ResourcesCard runId={r.id} />
       <div className="grid">
         <Card title="Workload and knobs" testId="run-config">
           <KeyValues

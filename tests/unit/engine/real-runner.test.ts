@@ -40,7 +40,7 @@ describe.skipIf(!haveEngine)(`real runner (${haveEngine ? choice.python : 'skipp
     const dataDir = tmpDir('os-real-');
     const { code, stdout, stderr } = await cli([
       'run', '--model', 'tiny-llama', '--strategy', 'zero3-offload', '--seq', '32', '--micro-batch', '1',
-      '--steps', '3', '--warmup', '1', '--data-dir', dataDir, '--python', choice.python, '--json',
+      '--steps', '3', '--warmup', '1', '--data-dir', dataDir, '--python', choice.python, '--json', '--watch',
     ]);
     expect(code, stderr.slice(-3000)).toBe(0);
     expect(stderr).toMatch(/step 4\/4/); // progress went to stderr under --json
@@ -63,6 +63,16 @@ describe.skipIf(!haveEngine)(`real runner (${haveEngine ? choice.python : 'skipp
       });
       expect(run.snapshot).toMatchObject({ schemaVersion: 1 });
       expect(run.logTail.length).toBeGreaterThan(0);
+      // The resource view (issue 31): the CPU lanes of this real run, measured and stored with it;
+      // --watch printed them live; no GPU here, and the lanes say so rather than reading 0.
+      expect(stderr).toMatch(/\[resources\] GPU n\/a \(.+\).*CPU \d+\/\d+ cores busy/);
+      const resources = history.resources(printed.id)!;
+      expect(resources.availability.cpu.available).toBe(true);
+      expect(resources.availability.gpu.available).toBe(false);
+      expect(resources.steps.map((s) => s.step)).toEqual([1, 2, 3, 4]);
+      const loads = resources.samples.filter((s) => s.cpuBusyPct.length > 0);
+      expect(loads.length).toBeGreaterThan(2);
+      expect(Math.max(...loads.flatMap((s) => s.cpuBusyPct))).toBeGreaterThan(50); // the runner kept a core busy
     } finally {
       history.close();
     }

@@ -1,0 +1,86 @@
+// The run page's resource view (issue 31): the stored lanes (GPU busy, PCIe, CPU cores) over the
+// run's time with warm-up marked, what they say over the measured steps, and the tuner's predicted
+// terms beside the lane that measures each. A lane not measured says why; nothing is drawn as 0.
+import { useEffect, useMemo, useState } from 'react';
+import { resourceLanesOption } from '../../../../electron/contract/charts/resource-lanes';
+import type { RunResources } from '../../../../electron/contract';
+import { api } from '../../api/client';
+import { Chart } from '../../components/Chart';
+import { Card } from '../../components/ui';
+
+export function ResourcesCard({ runId }: { runId: string }) {
+  const [data, setData] = useState<RunResources | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    api
+      .invoke('runs/resources', { id: runId })
+      .then((d) => live && setData(d))
+      .catch((e: Error) => live && setError(e.message));
+    return () => {
+      live = false;
+    };
+  }, [runId]);
+  const option = useMemo(() => (data?.record ? resourceLanesOption(data.record) : null), [data]);
+  if (error) return <Card title="Resources" testId="run-resources"><p className="warning">Resources not available: {error}</p></Card>;
+  if (!data) return null;
+  if (!data.record || !data.attribution)
+    return (
+      <Card title="Resources" testId="run-resources">
+        <p className="muted" data-testid="run-resources-missing">Resources not available: {data.missing}</p>
+      </Card>
+    );
+  const a = data.attribution;
+  return (
+    <Card title="Resources during the run (dashed: warm-up ends)" testId="run-resources">
+      {option && <Chart option={option} height={360} testId="chart-run-resources" ariaLabel="GPU busy, PCIe throughput and CPU cores busy over the run" />}
+      <p data-testid="run-resources-overall">
+        <strong>Measured steps:</strong> {a.overall ? a.overall.text : 'no measured step'}
+      </p>
+      {a.unavailable.length > 0 && (
+        <ul className="muted small" data-testid="run-resources-unavailable">
+          {a.unavailable.map((u) => (
+            <li key={u}>{u}</li>
+          ))}
+        </ul>
+      )}
+      <table className="table" data-testid="run-resources-terms">
+        <thead>
+          <tr>
+            <th>Predicted term</th>
+            <th className="num">Seconds</th>
+            <th>Lane</th>
+            <th>What the lane measured</th>
+          </tr>
+        </thead>
+        <tbody>
+          {a.predicted.terms.length === 0 ? (
+            <tr>
+              <td colSpan={4} className="muted">{a.predicted.note ?? 'No predicted term above 0.'}</td>
+            </tr>
+          ) : (
+            a.predicted.terms.map((t) => (
+              <tr key={t.term}>
+                <td>{t.term}</td>
+                <td className="num">{t.seconds.toPrecision(3)}</td>
+                <td>{t.lane}</td>
+                <td>{t.measured}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      {a.predicted.note && a.predicted.terms.length > 0 && <p className="muted small">{a.predicted.note}</p>}
+      <details>
+        <summary>Each measured step</summary>
+        <ul className="small">
+          {a.steps.map((s) => (
+            <li key={s.label}>
+              {s.label}: {s.text}
+            </li>
+          ))}
+        </ul>
+      </details>
+    </Card>
+  );
+}
