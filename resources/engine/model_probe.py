@@ -25,16 +25,18 @@ def main(argv=None):
                           "fix": "Pass a readable config.json."}))
         return 2
     import hf_model
-
-    try:
-        out = hf_model.probe(raw)
-    except hf_model.ConfigRefused as exc:
-        print(json.dumps({"ok": False, "class": exc.cls, "message": exc.message, "fix": exc.fix}))
-        return 2
     import transformers
 
-    print(json.dumps({"ok": True, "transformers": transformers.__version__, **out}))
-    return 0
+    def one(cfg):
+        try:
+            return {"ok": True, "transformers": transformers.__version__, **hf_model.probe(cfg)}
+        except hf_model.ConfigRefused as exc:
+            return {"ok": False, "class": exc.cls, "message": exc.message, "fix": exc.fix}
+
+    # A list of configs (the tuner's test of every preset) is answered by a list, in one process.
+    out = [one(c) for c in raw] if isinstance(raw, list) else one(raw)
+    print(json.dumps(out))
+    return 0 if all(o["ok"] for o in (out if isinstance(out, list) else [out])) else 2
 
 
 if __name__ == "__main__":

@@ -28,14 +28,18 @@ export function countParams(m: ModelArch): ParamCount {
     const largestLayer = Math.max(V * h, m.maxPositionEmbeddings * h, h * 3 * h + 3 * h, h * I + I, I * h + h);
     return { total, perLayer, embedding, largestLayer };
   }
-  // Llama / Qwen2 / Mistral: q,k,v,o projections (q/k/v biases for qwen2), gated MLP (gate, up,
-  // down; no bias), two RMSNorm weights per block, final norm, untied or tied LM head.
-  const bias = m.attentionBias ? qDim + 2 * kvDim : 0;
+  // Llama / Qwen2 / Mistral: q,k,v,o projections, gated MLP (gate, up, down; no bias), two RMSNorm
+  // weights per block, final norm, untied or tied LM head. Biases as transformers builds them:
+  // Qwen2 on q/k/v always; Llama's attention_bias on q/k/v AND o; Mistral none (its attention has no
+  // bias option). tests/unit/tuner/params-probe.test.ts holds this to the model transformers builds.
+  const qkvBias = m.family === 'qwen2' || (m.family === 'llama' && m.attentionBias);
+  const oBias = m.family === 'llama' && m.attentionBias;
+  const bias = (qkvBias ? qDim + 2 * kvDim : 0) + (oBias ? h : 0);
   const attn = h * qDim + 2 * h * kvDim + qDim * h + bias;
   const mlp = 3 * h * I;
   const perLayer = attn + mlp + 2 * h;
   const embedding = V * h;
   const total = embedding + m.numLayers * perLayer + h + (m.tieEmbeddings ? 0 : V * h);
-  const largestLayer = Math.max(V * h, h * I, h * qDim + (m.attentionBias ? qDim : 0));
+  const largestLayer = Math.max(V * h, h * I, h * qDim + (qkvBias ? qDim : 0));
   return { total, perLayer, embedding, largestLayer };
 }
