@@ -1,0 +1,89 @@
+// The tuner's model table from the model itself (issue 27): resources/engine/model_probe.py builds
+// a config.json's model with transformers on the meta device, in the engine environment, and says
+// its parameter count, layers, largest layer and attention shape — or why it cannot be built.
+// Answers are cached per config hash (with the transformers pin) in <dataDir>/model-probe/, so a
+// config is probed once. Without a usable engine environment the answer says the count is
+// unavailable and what to do; it never guesses. Argument vector only, shell: false (run.ts).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { enginePath } from '../resources';
+import { engineRequirements, pinOf } from './requirements';
+import { run } from './run';
+
+export interface ModelProbeTable {
+  ok: true;
+  transformers: string;
+  modelType: string;
+  architecture: string;
+  params: number;
+  layers: number;
+  perLayerParams: number | null;
+  largestLayer: { name: string; params: number };
+  hiddenSize: number | null;
+  numHeads: number | null;
+  numKvHeads: number | null;
+  headDim: number | null;
+  vocabSize: number | null;
+  tieEmbeddings: boolean;
+  slidingWindow: number | null;
+  positionLimit: number | null;
+}
+
+export interface ModelProbeRefusal {
+  ok: false;
+  /** unsupported / bad_config: the runner's refusal; unavailable: no engine environment could answer. */
+  class: 'unsupported' | 'bad_config' | 'unavailable';
+  message: string;
+  fix: string;
+}
+
+export type ModelProbeAnswer = ModelProbeTable | ModelProbeRefusal;
+
+/** Key order does not change the hash; the transformers pin does (another version, another table). */
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+export async function modelConfigHash(config: Record<string, unknown>): Promise<string> {
+  const pin = pinOf(await engineRequirements(), 'transformers') ?? 'unpinned';
+  return createHash('sha256').update(`transformers==${pin}\n${JSON.stringify(canonical(config))}`).digest('hex').slice(0, 16);
+}
+
+/** Probe one config.json object with `python` (the engine interpreter), cached under `dataDir`. */
+export async function probeModelConfig(config: Record<string, unknown>, options: { python: string; dataDir: string; timeoutMs?: number }): Promise<ModelProbeAnswer> {
+  const dir = path.join(options.dataDir, 'model-probe');
+  const hash = await modelConfigHash(config);
+  const cached = path.join(dir, `${hash}.json`);
+  try {
+    return JSON.parse(await fs.readFile(cached, 'utf8')) as ModelProbeAnswer;
+  } catch {
+    // not probed yet
+  }
+  await fs.mkdir(dir, { recursive: true });
+  const input = path.join(dir, `${hash}.config.json`);
+  await fs.writeFile(input, JSON.stringify(config));
+  const result = await run(options.python, [enginePath('model_probe.py'), '--config', input], { timeoutMs: options.timeoutMs ?? 180_000 });
+  await fs.rm(input, { force: true });
+  const last = result.stdout.trim().split('\n').pop() ?? '';
+  let answer: ModelProbeAnswer | null = null;
+  try {
+    answer = JSON.parse(last) as ModelProbeAnswer;
+  } catch {
+    answer = null;
+  }
+  if (!answer || typeof answer !== 'object' || !('ok' in answer)) {
+    const why = result.error ?? (result.timedOut ? 'it did not answer in time' : result.stderr.trim().split('\n').slice(-1)[0] || `exit ${result.code}`);
+    // Not cached: a later engine environment may answer.
+    return {
+      ok: false,
+      class: 'unavailable',
+      message: `The parameter count is unavailable: the engine environment (${options.python}) could not build the model (${why}).`,
+      fix: 'Create or repair the engine environment (Environment page, or bash scripts/setup-engine-venv.sh), then plan again.',
+    };
+  }
+  await fs.writeFile(cached, JSON.stringify(answer));
+  return answer;
+}
