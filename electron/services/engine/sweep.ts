@@ -22,7 +22,7 @@ import { deferredWritesFor } from './deferred-writes';
 import { assertRunnerBuilds } from './families';
 import { newSweepId, runIdFor } from './ids';
 import type { Planner } from './planner';
-import { startMonitor, type MonitorOptions, type ResourceMonitor } from '../monitor';
+import { runGpuIndexes, startMonitor, type MonitorOptions, type ResourceMonitor } from '../monitor';
 
 /** Predicted figures stored beside the measurement (tflopsPerGpu/stepSeconds are also columns). */
 type Prediction = { tflopsPerGpu?: number | null; stepSeconds?: number | null } & Record<string, unknown>;
@@ -471,6 +471,7 @@ class SweepExecution implements Sweep {
     const rawDir = process.env.OFFLOAD_STUDIO_RESOURCES_RAW_DIR;
     const monitorOptions: MonitorOptions = {
       machine: this.machine,
+      gpuIndexes: runGpuIndexes(p.spec.gpus),
       rawFilePrefix: rawDir ? path.join(rawDir, p.id) : null,
       onSample: (sample, availability) => {
         const now = Date.now();

@@ -1,7 +1,7 @@
 // services/monitor: the resource view of runs (issue 31). Samplers per source (gpu-sampler: two
 // nvidia-smi children; host-sampler: /proc), a bounded ring, the per-run monitor the sweep starts
 // and stops, and the attribution of measured steps beside the tuner's predicted terms.
-export { startMonitor, pcieNominalGBps, DEFAULT_INTERVAL_MS, type MonitorOptions, type ResourceMonitor } from './monitor';
+export { startMonitor, runGpuIndexes, pcieNominalGBps, DEFAULT_INTERVAL_MS, type MonitorOptions, type ResourceMonitor } from './monitor';
 export { GpuSampler, queryArgs, DMON_ARGS, type GpuSamplerOptions } from './gpu-sampler';
 export { HostSampler, type HostReading } from './host-sampler';
 export { SampleRing, mergeSamples } from './ring';

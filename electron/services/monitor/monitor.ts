@@ -19,6 +19,9 @@ export interface MonitorOptions {
   /** Copy nvidia-smi's raw output to `<prefix>.query.txt` / `<prefix>.dmon.txt`. */
   rawFilePrefix?: string | null;
   capacity?: number;
+  /** The nvidia-smi indexes of the GPUs the run uses (others on the host are left out: a 1-GPU run on
+   *  an 8-GPU host is not "12% busy"). Absent: every GPU. */
+  gpuIndexes?: number[];
   procRoot?: string;
   /** Each sample as it is taken (the live view). An exception here is swallowed. */
   onSample?(sample: ResourceSample, availability: LaneAvailability): void;
@@ -52,6 +55,17 @@ export function pcieNominalGBps(gen: number, width: number): number | null {
 function machineGpus(machine: unknown): MachineGpu[] | null {
   const gpus = (machine as { gpus?: unknown } | null)?.gpus;
   return Array.isArray(gpus) ? (gpus as MachineGpu[]) : null;
+}
+
+/**
+ * The GPUs a run of `gpus` per node uses on this host: CUDA_VISIBLE_DEVICES's first `gpus` entries when it
+ * lists indexes, else 0…gpus−1 (what DeepSpeed's launcher and torchrun take). Assumes CUDA's order is
+ * nvidia-smi's (CUDA_DEVICE_ORDER=PCI_BUS_ID, or GPUs of one model, where the two agree).
+ */
+export function runGpuIndexes(gpus: number, env: NodeJS.ProcessEnv = process.env): number[] {
+  const visible = env.CUDA_VISIBLE_DEVICES?.split(',').map((v) => v.trim());
+  if (visible && visible.length && visible.every((v) => /^\d+$/.test(v))) return visible.slice(0, gpus).map(Number);
+  return Array.from({ length: Math.max(1, gpus) }, (_, i) => i);
 }
 
 export function startMonitor(options: MonitorOptions = {}): ResourceMonitor {
@@ -111,7 +125,9 @@ export function startMonitor(options: MonitorOptions = {}): ResourceMonitor {
       .read()
       .then((h) => {
         if (stopped) return;
-        const sample: ResourceSample = { t: at - startedAt, gpus: gpu?.readings(at) ?? [], ...h };
+        const readings = gpu?.readings(at) ?? [];
+        const used = options.gpuIndexes ? readings.filter((g) => options.gpuIndexes!.includes(g.index)) : readings;
+        const sample: ResourceSample = { t: at - startedAt, gpus: used, ...h };
         ring.push(sample);
         try {
           options.onSample?.(sample, availability());

@@ -89,3 +89,13 @@ describe('the sample ring', () => {
     expect(kept[0].swapUsedBytes).toBeNull();
   });
 });
+
+describe('the GPUs of a run', () => {
+  it('are the first `gpus` of CUDA_VISIBLE_DEVICES, else 0…gpus−1', async () => {
+    const { runGpuIndexes } = await import('../../../electron/services/monitor');
+    expect(runGpuIndexes(1, {})).toEqual([0]);
+    expect(runGpuIndexes(4, {})).toEqual([0, 1, 2, 3]);
+    expect(runGpuIndexes(2, { CUDA_VISIBLE_DEVICES: '5,6,7' })).toEqual([5, 6]);
+    expect(runGpuIndexes(2, { CUDA_VISIBLE_DEVICES: 'GPU-abc' })).toEqual([0, 1]); // UUIDs: not indexes
+  });
+});
