@@ -154,8 +154,10 @@ def test_tiny_qwen2_trains_through_zero3_with_its_qkv_biases(bench):
 
 def test_tiny_gpt2_trains_through_fsdp2(bench):
     import families
+    # 4 steps: with transformers' GPT-2 (dropout 0.1, its own init) the loss of 3 steps at FSDP2's lr 1e-5
+    # moved only 0.0009 between the first and last batch; the fourth batch is another draw.
     spec = tiny_spec(model=dict(TINY_GPT2), engine="fsdp2", fsdp={"cpuOffload": True, "reshardAfterForward": True},
-                     steps=3, warmup=1)
+                     steps=4, warmup=1)
     assert_trains(bench(spec), "gpt2", families.expected_param_count(TINY_GPT2))
 
 
