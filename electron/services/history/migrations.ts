@@ -178,10 +178,11 @@ export const migrations: Migration[] = [
     // (contract ResourceRecord: samples already bounded by the monitor's ring, step marks, which
     // lanes could not be measured and why). A document rather than a row per sample: it is always
     // read whole, beside the run, and a 10-hour run's is as large as a 10-minute one's.
+    // IF NOT EXISTS: a database whose user_version was rewound (repair of an older row) replays it.
     version: 6,
     name: 'resource samples',
     sql: `
-      CREATE TABLE resource_samples (
+      CREATE TABLE IF NOT EXISTS resource_samples (
         run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
         body TEXT NOT NULL                               -- JSON: contract ResourceRecord
       );
