@@ -11,6 +11,7 @@
 // Pure: samples in, factors out.
 import type { HardwareProfile, Workload, WorkloadInput } from '../../contract';
 import { DEFAULT_CPUADAM_CORES_PERC } from './ds-config';
+import { knobsOfConfig } from './mechanisms';
 import { resolveModel } from './models';
 import { countParams } from './params';
 import { strategyById } from './presets';
@@ -312,27 +313,9 @@ const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.is
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 
-/** The knobs a run really ran with, read from its config (the runner's effectiveConfig or the spec's dsConfig / fsdp block). */
+/** The knobs a run really ran with, read from its config (the runner's effectiveConfig or the spec's dsConfig / fsdp block) by the mechanism it describes. */
 export function knobsFromConfig(config: unknown, fsdp?: unknown): ThroughputKnobs {
-  const c = obj(config) ?? {};
-  const knobs: ThroughputKnobs = {};
-  const zero = obj(c.zero_optimization);
-  if (zero) {
-    const off = obj(zero.offload_optimizer);
-    if (bool(zero.overlap_comm) !== undefined) knobs.overlapComm = bool(zero.overlap_comm);
-    if (num(zero.reduce_bucket_size)) knobs.reduceBucketSize = num(zero.reduce_bucket_size);
-    if (num(zero.sub_group_size)) knobs.subGroupSize = num(zero.sub_group_size);
-    if (off) {
-      if (num(off.ratio) !== undefined) knobs.ratio = num(off.ratio);
-      if (bool(off.pin_memory) !== undefined) knobs.pinMemory = bool(off.pin_memory);
-      if (off.super_offload === true && num(off.cpuadam_cores_perc) !== undefined) knobs.cpuadamCoresPerc = num(off.cpuadam_cores_perc);
-    }
-  }
-  const f = obj(fsdp) ?? obj(c.fsdp);
-  if (f && bool(f.reshardAfterForward) !== undefined) knobs.reshardAfterForward = bool(f.reshardAfterForward);
-  const opt = obj(c.optimizer);
-  if (opt && bool(opt.fused) !== undefined && (f || c.mixedPrecision !== undefined)) knobs.torchAdamFused = bool(opt.fused);
-  return knobs;
+  return knobsOfConfig(config, fsdp);
 }
 
 export interface StoredRunFacts {

@@ -5,17 +5,17 @@
 // checked against memory and predicted by the (calibrated) throughput model; the fastest in tokens/s
 // wins, and each chosen knob comes with the reason it was chosen.
 import type { HardwareProfile, Machine, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
-import { SEED_ZERO_KEYS, SUPER_OFFLOAD_RATIO } from './ds-config';
+import { MICRO_CANDIDATES, SEED_ZERO_KEYS } from './config-defaults';
+import { mechanismOf, type KnobSearchSpace } from './mechanisms';
 import { fitClass, gpuFitChance, type FitClass } from './fit';
 import { estimateMemory } from './memory';
 import { bandFor, measuredFit, type MemoryEvidence } from './memory-evidence';
 import type { ParamCount } from './params';
 import { cpuAdamRate } from './profile';
-import { cpuRatio, phaseTimes, predictFrom, stepSecondsOnly, THROUGHPUT_CONSTANTS, tokensPerSecondOf, type EfficiencyFactors, type ThroughputKnobs } from './throughput';
+import { cpuRatio, phaseTimes, predictFrom, stepSecondsOnly, tokensPerSecondOf, type EfficiencyFactors, type ThroughputKnobs } from './throughput';
 
-export const MICRO_CANDIDATES = [1, 2, 4, 8, 16, 32, 64];
-export const RATIO_CANDIDATES = [1, 0.9, 0.75, 0.5, 0.25, 0.1];
-export const SUB_GROUP_CANDIDATES = [1e8, 4e8, 1e9];
+export { MICRO_CANDIDATES, RATIO_CANDIDATES, SUB_GROUP_CANDIDATES } from './config-defaults';
+export { coresPercCandidates } from './mechanisms';
 
 export interface SearchResult {
   microBatch: number;
@@ -36,49 +36,9 @@ export interface SearchResult {
 
 const tps = (p: Prediction) => p.tokensPerSecond;
 
-/** SuperOffload thread counts worth trying: the measured sweep's points and the "trainer keeps 2 cores per rank" point, within [1, cores − 1]. */
-export function coresPercCandidates(hw: HardwareProfile, gpusPerNode: number): number[] {
-  const cores = Math.max(2, hw.physicalCores);
-  const keep = THROUGHPUT_CONSTANTS.minTrainingCoresPerRank * gpusPerNode;
-  // the measured sweep's points from a quarter of the cores up, and the usual splits
-  const threads = new Set<number>([...hw.cpuAdam.map((r) => r.threads).filter((t) => t >= cores / 4), cores - keep, Math.round(cores * 0.9), Math.round(cores * 0.75), Math.round(cores / 2)]);
-  return [...threads]
-    .filter((t) => t >= 1 && t <= cores - gpusPerNode)
-    .sort((a, b) => a - b)
-    .map((t) => Math.min(0.95, Math.max(0.05, Math.round((t / cores) * 100) / 100)));
-}
-
-/** The values each knob may take for this strategy, the default (seed) value first. */
-function knobAxes(s: StrategyPreset, w: Workload, hw: HardwareProfile, machine: Machine, fixedPerc: number | undefined): { base: ThroughputKnobs; axes: [keyof ThroughputKnobs, unknown[]][] } {
-  const ds = s.engine === 'deepspeed';
-  const cpuOffload = s.offloadOptimizer === 'cpu';
-  const stage3Cpu = ds && s.stage === 3 && cpuOffload && s.offloadParam === 'none';
-  // pinned buffers beyond `ulimit -l` fail to register: then pin_memory false
-  const lockedOk = machine.memory.lockedMemoryUnlimited || machine.memory.lockedMemoryLimitBytes === null || machine.memory.lockedMemoryLimitBytes > 16 * 2 ** 30;
-  const base: ThroughputKnobs = {};
-  const axes: [keyof ThroughputKnobs, unknown[]][] = [];
-  if (s.offloadOptimizer !== 'none' || s.offloadParam !== 'none') base.pinMemory = lockedOk;
-  if (ds) {
-    base.overlapComm = SEED_ZERO_KEYS.overlap_comm;
-    axes.push(['overlapComm', [false, true]]);
-  } else {
-    base.reshardAfterForward = true;
-    axes.push(['reshardAfterForward', [true, false]]);
-  }
-  if (stage3Cpu) {
-    base.ratio = s.superOffload ? SUPER_OFFLOAD_RATIO : 1;
-    axes.push(['ratio', s.superOffload ? [SUPER_OFFLOAD_RATIO, ...RATIO_CANDIDATES.filter((r) => r < 1 && r !== SUPER_OFFLOAD_RATIO)] : RATIO_CANDIDATES]);
-  }
-  if (s.superOffload) {
-    const percs = fixedPerc !== undefined ? [fixedPerc] : coresPercCandidates(hw, w.gpus);
-    base.cpuadamCoresPerc = fixedPerc ?? percs[percs.length - 1];
-    axes.push(['cpuadamCoresPerc', percs]);
-  }
-  if (ds && s.stage === 3 && cpuOffload) {
-    base.subGroupSize = SEED_ZERO_KEYS.sub_group_size;
-    axes.push(['subGroupSize', [SEED_ZERO_KEYS.sub_group_size, ...SUB_GROUP_CANDIDATES.filter((g) => g !== SEED_ZERO_KEYS.sub_group_size)]]);
-  }
-  return { base, axes };
+/** The values each knob may take for this strategy, the default (seed) value first: its mechanism's. */
+function knobAxes(s: StrategyPreset, w: Workload, hw: HardwareProfile, machine: Machine, fixedPerc: number | undefined): KnobSearchSpace {
+  return mechanismOf(s).knobSpace({ s, w, hw, machine, fixedPerc });
 }
 
 /** A change of knob has to buy this much to be taken (else the default, which the engine's authors chose, stays). */
@@ -101,7 +61,7 @@ function explain(s: StrategyPreset, best: SearchResult, w: Workload, hw: Hardwar
     const whole = real !== k.ratio ? ` (DeepSpeed keeps whole sub-groups on the GPU: ${((1 - real) * 100).toFixed(0)}% here)` : '';
     why.push(
       real < 1
-        ? `ratio ${k.ratio}: ${((1 - k.ratio) * 100).toFixed(0)}% of the optimizer steps on the GPU, which has room for it${whole}${gain(`ratio=${s.superOffload ? SUPER_OFFLOAD_RATIO : 1}`)}`
+        ? `ratio ${k.ratio}: ${((1 - k.ratio) * 100).toFixed(0)}% of the optimizer steps on the GPU, which has room for it${whole}${gain(`ratio=${mechanismOf(s).cpuShare(s, undefined, undefined)}`)}`
         : `ratio ${k.ratio}: the whole optimizer steps on the CPU${whole} — the GPU has no room for a larger share at this micro batch`,
     );
   }

@@ -5,7 +5,8 @@
 // optimizer steps where, and which of it hides behind compute. docs/tuner-model.md states the
 // terms and the source of every constant.
 import type { HardwareProfile, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
-import { effectiveGradientClipping, SEED_ZERO_KEYS, SUPER_OFFLOAD_RATIO } from './ds-config';
+import { SEED_ZERO_KEYS } from './config-defaults';
+import { mechanismOf } from './mechanisms';
 import type { ParamCount } from './params';
 import { cpuAdamRate, rateAtThreads } from './profile';
 
@@ -39,100 +40,9 @@ export function completeFactors(f?: Partial<EfficiencyFactors>): EfficiencyFacto
   return { ...UNIT_FACTORS, ...(f ?? {}) };
 }
 
-export const THROUGHPUT_CONSTANTS = {
-  /**
-   * Share of the matmul ceiling the model's projections (and LM head) run at, counted on the FLOPs they
-   * really execute (`executedFlops`). 0.9: the H200 probe (2026-12-04, bench/device/step-phases-probe.py,
-   * resources/samples/h200-step-phases-probe/): one MLP up-projection at each sample workload's shape ran
-   * at 661 / 755 / 768 TFLOPS (Llama-3.1-8B micro 1 × 4096, 3.2-3B 8 × 2048, 3.2-1B 2 × 16384) against
-   * the catalogued 796; calibration refits the compute term per machine.
-   */
-  matmulEfficiency: 0.9,
-  /**
-   * Share of the matmul ceiling causal attention (torch SDPA → cuDNN flash kernels, bf16) runs at,
-   * counted on its causal FLOPs (forward 2·s·q per token per layer, backward 2.5× forward). 0.5: the
-   * same probe — SDPA forward + backward at the three workloads' shapes ran at 306 / 374 / 445 TFLOPS.
-   */
-  attentionEfficiency: 0.5,
-  /** Tokens per micro batch at which matmul efficiency is half its best (small micro batches under-fill the GPU). Assumption. */
-  tokensHalf: 256,
-  /** Bus-bandwidth share of a link in ring collectives (NCCL bus bandwidth ≈ 80% of link). Assumption. */
-  collectiveEfficiency: 0.8,
-  /** Share of the measured pinned copy rate a copy stream reaches inside a step. Assumption. */
-  transferEfficiency: 0.9,
-  /**
-   * DeepSpeed ZeRO-3 cost per parameter per pass (forward, recompute, backward) of the pre/post hooks'
-   * gather, release and partition bookkeeping, seconds. On one GPU the gather moves nothing
-   * (partition_parameters.py `_no_gather_coalesced`), yet the H200 probe's ZeRO-3 passes ran 0.02–0.26 s
-   * longer than the same model's plain-torch passes, growing with the layers' size (1.75 ms per layer pass
-   * for Llama-3.2-1B's 61 M-parameter layers, 4.8 ms for Llama-3.1-8B's 218 M): the cost follows the
-   * parameters, not the layer count. 11.8 ps: the H200 tuned sweep (2026-12-03) — ZeRO-3 offload at micro 8,
-   * effective ratio 0.11 / 0.56 / 1, 1.43 / 2.46 / 3.76 s: the ratio → 0 intercept is 0.1 s above compute
-   * over 3 passes of Llama-3.2-3B's 2.82 B block parameters. Calibration fits its factor per strategy.
-   */
-  zero3ParamPassSeconds: 11.8e-12,
-  /** Per sub-group cost of a ZeRO-3 CPU-offload step (one CPU Adam call, its copies and launches), seconds. Assumption. */
-  subGroupSeconds: 0.01,
-  /** FSDP2's per-layer hooks (C++ all-gather/reshard, no Python bookkeeping per parameter) as a share of ZeRO-3's. Assumption. */
-  fsdpLayerFactor: 1 / 3,
-  /**
-   * Pageable host→GPU rate as a share of pinned where nothing was measured: PCIe 0.11 (H200 host:
-   * 6.25 GB/s pageable vs 55.1 pinned, native-measure.json); NVLink-C2C 0.5 (coherent memory: a
-   * superchip reads pageable memory over C2C; assumption, GH200 not measured here).
-   */
-  pageableShare: { pcie: 0.11, c2c: 0.5 },
-  /** torch AdamW on CPU without fused/foreach (the per-tensor loop) vs the fused kernel: H200 ceilings plain_t16 0.543 / fused_t16 3.799. */
-  torchPlainAdamFactor: 0.143,
-  /** torch fused CPU AdamW vs DeepSpeedCPUAdam: about the same rate (ENGINE.md: 4.5–4.8 vs 3.8–4.1 G params/s at 16 threads). */
-  torchFusedAdamFactor: 0.93,
-  /** Host memory bytes per parameter of one CPU Adam step (fp32 p, g, m, v read; p, m, v written). */
-  cpuAdamBytesPerParam: 28,
-  /** Cores the training process keeps per rank (kernel launches, Python) under SuperOffload. */
-  minTrainingCoresPerRank: 2,
-  /** GPU memory bandwidth for memory-bound kernels (element-wise ops, the optimizer step): 4.8 TB/s H200 datasheet × 0.7. Assumption where uncatalogued. */
-  gpuMemoryBytesPerSecond: 3.3e12,
-  /**
-   * Bytes of GPU memory traffic per parameter of one DeepSpeed optimizer step on the GPU (no offload, or
-   * the 1 − ratio share), from stage3.py / stage_1_and_2.py step(): the gradient norm in double precision
-   * (`g.double().norm(2)`: bf16 read 2, fp64 write 8 and read 8), the flatten of the bf16 gradient
-   * partition (2 + 2) and its cast to fp32 (2 + 4), unscale_and_clip_grads' `mul_` (4 + 4), FusedAdam
-   * (fp32 p, g, m, v read 16, p, m, v written 12) and the fp32 → bf16 copy into the parameters (4 + 2): 70.
-   */
-  gpuStepBytesPerParam: 70,
-  /**
-   * Bytes of GPU memory traffic per parameter per micro step of DeepSpeed's gradient path without offload:
-   * each bf16 gradient copied into the reduce bucket (`__add_grad_to_ipg_bucket` / stage 1-2's contiguous
-   * buffer, 2 + 2), flattened for the (one-rank) reduce (2 + 2) and copied into its partition buffer
-   * (`partition_grads` / `copy_grads_in_partition`, 2 + 2): 12.
-   */
-  gpuGradientCopyBytesPerParam: 12,
-  /**
-   * Bytes of element-wise GPU traffic per token per layer of one forward pass of the runner's Llama
-   * block (resources/engine/model.py): two RMSNorms in fp32 (36·h each), two residual adds (6·h each),
-   * rotary embeddings on q and k (≈ 20 B per element), the attention output's transpose copy (4·q), SiLU
-   * and the gate product (10·I): 84h + 24q + 20kv + 10I. Recompute and backward: × (c − 1) more, c the
-   * FLOP multiplier (4 with checkpointing, else 3).
-   */
-  elementwiseBytes: { h: 84, q: 24, kv: 20, I: 10 },
-  /** Bytes per logit per token of the loss (model.py `_loss`: slice copy, fp32 upcast, log-softmax and their backward). */
-  lossBytesPerLogit: 42,
-} as const;
+export { FSDP_CPU_ADAM_FUSED_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs } from './throughput-constants';
+import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from './throughput-constants';
 
-/** The settings the config is generated from, as far as the throughput model reads them (contract Knobs). */
-export interface ThroughputKnobs {
-  cpuadamCoresPerc?: number;
-  ratio?: number;
-  overlapComm?: boolean;
-  reduceBucketSize?: number;
-  subGroupSize?: number;
-  pinMemory?: boolean;
-  reshardAfterForward?: boolean;
-  /** FSDP2 CPU offload: the runner steps torch AdamW with fused=True (else the per-tensor loop). */
-  torchAdamFused?: boolean;
-}
-
-/** Whether the FSDP2 runner steps a fused CPU AdamW by default (resources/engine/fsdp_engine.py). */
-export const FSDP_CPU_ADAM_FUSED_DEFAULT = true;
 
 /** ENGINE.md (finetune_zero3.py estimate_transformer_tflops): per sample, c = 4 with checkpointing else 3. */
 export function flopsPerSample(p: ParamCount, m: ModelArch, seqLen: number, checkpointing: boolean): number {
@@ -204,18 +114,12 @@ export interface PhaseTimes {
 }
 
 /**
- * Share of the optimizer states stepped on the CPU: the `ratio` knob (stage 3 CPU offload), SuperOffload's
- * default 0.9, else 1 / 0. DeepSpeed keeps whole sub-groups on the GPU — the first
- * int((1 − ratio) × sub-groups) of them (stage3.py) — so with `paramsPerRank` the share is the one the
- * engine really gets: Llama-3.2-3B in 4e8 sub-groups (9 of them) at ratio 0.9 keeps none on the GPU.
+ * Share of the optimizer states stepped on the CPU (0 none, 1 all), as the strategy's mechanism gets it:
+ * the `ratio` knob at stage 3 (SuperOffload's default 0.9), in whole sub-groups where `paramsPerRank` is
+ * known (mechanisms/zero-common.ts stage3CpuShare).
  */
 export function cpuRatio(s: StrategyPreset, knobs?: ThroughputKnobs, paramsPerRank?: number): number {
-  if (s.offloadOptimizer === 'none') return 0;
-  if (!(s.stage === 3 && s.offloadOptimizer === 'cpu' && s.engine === 'deepspeed')) return 1;
-  const ratio = knobs?.ratio ?? (s.superOffload ? SUPER_OFFLOAD_RATIO : 1);
-  if (!paramsPerRank || ratio >= 1) return ratio;
-  const groups = Math.max(1, Math.ceil(paramsPerRank / (knobs?.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size)));
-  return 1 - Math.floor((1 - ratio) * groups + 1e-9) / groups;
+  return mechanismOf(s).cpuShare(s, knobs, paramsPerRank);
 }
 
 const superchipOf = new WeakMap<HardwareProfile, boolean>();
@@ -250,130 +154,87 @@ export function hostCopyRate(hw: HardwareProfile, cores: number): number {
   return (hw.hostMemoryBytesPerSecond * c) / all;
 }
 
+/**
+ * The step's phases. The strategy's mechanism (mechanisms/) says what its step does — bytes of GPU
+ * step traffic, hook seconds, bytes over the host link (pinned, pageable), host copies by the trainer and
+ * by a worker, its CPU optimizer, NVMe bytes, the shares that hide — and this skeleton, the same for
+ * every mechanism, turns them into seconds on the profile's measured rates and sets what stays exposed.
+ */
 export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   const { strategy: s, model: m, params: p, workload: w, profile: hw } = x;
-  const k = x.knobs ?? {};
-  const P = p.total;
+  const knobs = x.knobs ?? {};
   const G = w.gpus * w.nodes;
   const A = w.gradAccum;
   const C = THROUGHPUT_CONSTANTS;
-  const ds = s.engine === 'deepspeed';
-  const r = cpuRatio(s, k, P / G);
-  // the GPU-side optimizer step (no offload, or the 1 − ratio share kept on the GPU)
-  const gpuAdam = (((1 - r) * P * C.gpuStepBytesPerParam) / G + (ds && s.offloadOptimizer === 'none' ? A * P * C.gpuGradientCopyBytesPerParam : 0)) / C.gpuMemoryBytesPerSecond;
-  const compute = hw.matmulTflops > 0 ? A * microBatchSeconds(p, m, w, hw.matmulTflops) + gpuAdam : Infinity;
+  const mechanism = mechanismOf(s);
+  const r = mechanism.cpuShare(s, knobs, p.total / G);
+  const perc = knobs.cpuadamCoresPerc ?? x.cpuadamCoresPerc;
+  const t = mechanism.time({ s, p, w, hw, knobs, r, G, passes: w.activationCheckpointing ? 3 : 2, perc });
 
-  // ZeRO-3 / FSDP2: per pass (forward, recompute, backward), hooks gather and release every parameter
-  const passes = w.activationCheckpointing ? 3 : 2;
-  let fetch = s.stage === 3 ? P * passes * A * C.zero3ParamPassSeconds * (ds ? 1 : C.fsdpLayerFactor) : 0;
-  if (ds && s.stage === 3 && s.offloadOptimizer !== 'none') fetch += Math.ceil((r * P) / G / (k.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size)) * C.subGroupSeconds;
+  const gpuStep = t.gpuStepBytes / C.gpuMemoryBytesPerSecond;
+  const compute = hw.matmulTflops > 0 ? A * microBatchSeconds(p, m, w, hw.matmulTflops) + gpuStep : Infinity;
 
   // GPU↔GPU collectives, bf16: ZeRO-1/2 reduce gradients every micro step and all-gather updated
   // params once per step; ZeRO-3 / FSDP2 all-gather forward and backward and reduce-scatter every micro step.
   let comm = 0;
   if (G > 1) {
-    const ring = (2 * P * (G - 1)) / G;
+    const ring = (2 * p.total * (G - 1)) / G;
     const bytes = s.stage === 3 ? 3 * ring * A : ring * (A + 1);
     const bw = w.nodes > 1 ? Math.min(hw.peerLinkBytesPerSecond, hw.interNodeBytesPerSecond / w.gpus) : hw.peerLinkBytesPerSecond;
     comm = bytes / (bw * C.collectiveEfficiency);
   }
 
-  // host↔GPU. DeepSpeed casts gradients to fp32 on the GPU and copies them to pinned host buffers
-  // (4 B/param of the CPU share, every micro step). Updated parameters: ZeRO-1/2 cast fp32→bf16 on
-  // the CPU into a pinned bf16 buffer and copy it up (2 B, pinned); ZeRO-3 and SuperOffload copy the
-  // fp32 partition into the bf16 GPU partition with a blocking copy_, which torch converts on the CPU
-  // into a pageable temporary (2 B, pageable rate). Parameter offload streams bf16 params per pass.
-  // FSDP2 + CPUOffloadPolicy: fp32 shards up per unshard (forward, backward), fp32 grads down.
-  const pinned = k.pinMemory === false ? pageableRate(hw) : hw.hostLinkBytesPerSecond;
-  let pinnedBytes = 0;
-  let pageableBytes = 0;
-  let hostCopyBytesTrainer = 0; // host copies/casts done by the training process
-  let hostCopyBytesWorker = 0; // done by SuperOffload's CPU Adam worker
-  if (ds && s.offloadOptimizer !== 'none') {
-    pinnedBytes += (4 * r * P * A) / G;
-    if (s.stage === 3) pageableBytes += (2 * r * P) / G;
-    else pinnedBytes += (2 * P) / G;
-    hostCopyBytesTrainer += (6 * r * P) / G; // fp32 read + bf16 write of the cast
-    // step() unscales and clips every sub-group's fp32 gradient in place (`grad.mul_(1 / combined_scale)`,
-    // stage3.py / stage_1_and_2.py unscale_and_clip_grads, SuperOffload's _step_without_clipping too):
-    // with the optimizer offloaded that gradient lives in host memory, so the trainer's cores read and write it
-    hostCopyBytesTrainer += (8 * r * P) / G;
-  }
-  if (ds && s.offloadParam === 'cpu') pinnedBytes += (2 * 2 * P * A) / G;
-  if (!ds && s.offloadOptimizer !== 'none') pinnedBytes += (4 * 2 * P * A + 4 * P * A) / G;
-  if (s.superOffload) {
-    // the worker copies each sub-group's fp32 gradient into its pinned buffer (superoffload_utils.py).
-    // The updated partition comes back as the same shared storage, and torch's copy_ returns early
-    // when source and destination are the same data (ATen Copy.cpp), so the trainer copies nothing back.
-    hostCopyBytesWorker += (8 * r * P) / G;
-  }
-  const transfer = pinnedBytes / (pinned * C.transferEfficiency);
-  const pageable = pageableBytes / (pageableRate(hw) * C.transferEfficiency);
+  const pinnedRate = knobs.pinMemory === false ? pageableRate(hw) : hw.hostLinkBytesPerSecond;
+  const transfer = t.pinnedBytes / (pinnedRate * C.transferEfficiency);
+  const pageable = t.pageableBytes / (pageableRate(hw) * C.transferEfficiency);
 
-  // CPU optimizer on this node's share, with the threads the strategy gives it
-  const perc = k.cpuadamCoresPerc ?? x.cpuadamCoresPerc;
+  // A worker's copies run on its threads. The trainer's run on every core: SuperOffload splits the cores
+  // by process affinity (superoffload_utils.py _set_cpu_affinity: psutil cpu_affinity on the trainer's pid,
+  // which Linux applies to its main thread alone), so torch's intra-op pool, started before the split,
+  // keeps every core and the trainer's casts and copies draw the host's whole bandwidth. The H200 cores
+  // sweep agrees — at cpuadam_cores_perc 0.9 (int(0.1 × 16) = 1 trainer core) ratio 0.5 took 2.47 s, where
+  // one core would need 1.8 s for the cast and the clip alone.
   const cores = Math.max(1, hw.physicalCores);
-  const workerThreads = s.superOffload ? Math.max(1, Math.round(cores * perc)) : cores;
-  // SuperOffload splits the cores by process affinity (superoffload_utils.py _set_cpu_affinity: psutil
-  // cpu_affinity on the trainer's pid, which Linux applies to its main thread alone), so torch's intra-op
-  // pool, started before the split, keeps every core: the trainer's casts and copies draw the host's whole
-  // bandwidth. The H200 cores sweep agrees — at cpuadam_cores_perc 0.9 (int(0.1 × 16) = 1 trainer core)
-  // ratio 0.5 took 2.47 s, where one core would need 1.8 s for the cast and the clip alone.
   const trainerCores = Math.max(1, Math.floor(cores / w.gpus));
-  const hostCopy =
-    (hostCopyBytesTrainer * w.gpus) / hostCopyRate(hw, trainerCores * w.gpus) + (hostCopyBytesWorker * w.gpus) / hostCopyRate(hw, workerThreads);
+  const workerThreads = t.cpuAdam?.threads ?? cores;
+  const hostCopy = (t.trainerCopyBytes * w.gpus) / hostCopyRate(hw, trainerCores * w.gpus) + (t.workerCopyBytes * w.gpus) / hostCopyRate(hw, workerThreads);
+
+  // the CPU optimizer on this node's share; the last sub-group can only start once backward ends
   let cpuAdam = 0;
   let cpuTail = 0;
   let cpuAdamRateUsed = 0;
-  if (s.offloadOptimizer !== 'none') {
-    const fused = k.torchAdamFused ?? FSDP_CPU_ADAM_FUSED_DEFAULT;
-    const rate = cpuAdamRate(hw, workerThreads) * (ds ? 1 : fused ? C.torchFusedAdamFactor : C.torchPlainAdamFactor);
-    const nodeParams = (P / w.nodes) * r;
-    cpuAdamRateUsed = rate;
-    cpuAdam = nodeParams / rate;
-    // the last sub-group can only start once backward ends
-    const subGroup = k.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size;
+  if (t.cpuAdam) {
+    cpuAdamRateUsed = cpuAdamRate(hw, t.cpuAdam.threads) * t.cpuAdam.rateFactor;
+    const nodeParams = (p.total / w.nodes) * r;
+    cpuAdam = nodeParams / cpuAdamRateUsed;
+    const subGroup = knobs.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size;
     cpuTail = nodeParams > 0 ? Math.min(cpuAdam, (cpuAdam * subGroup * w.gpus) / nodeParams) : 0;
   }
+  const nvme = t.nvmeBytes / hw.diskBytesPerSecond;
 
-  // NVMe (per node, one drive): optimizer states read and written once per step; params read per pass
-  let nvme = 0;
-  if (s.offloadOptimizer === 'nvme') nvme += (24 * P) / w.nodes / hw.diskBytesPerSecond;
-  if (s.offloadParam === 'nvme') nvme += (2 * 2 * P * A) / w.nodes / hw.diskBytesPerSecond;
-
-  // Overlap. SuperOffload hands each sub-group to its CPU Adam worker as soon as its gradients are
-  // complete (during backward), unless gradient clipping is on (DeepSpeed ≥ 0.18.9 then steps in
-  // step()); the copy back, the cast and the parameter upload run after backward on any hardware.
-  const clipping = effectiveGradientClipping(s, w) !== 0;
-  // The worker's CPU Adam streams host memory (fp32 p, g, m, v read, p, m, v written: 28 B per parameter)
-  // while backward's gradients land there too (pinned D2H copies, the worker's copy into its buffer) and
-  // the trainer waits on each completed sub-group (superoffload_stage3.py partition_grads:
-  // `current_stream().synchronize()`): only the host memory bandwidth the Adam leaves free lets backward go
-  // on beside it. The H200 probe (3B, ratio 0.9, 8 Adam threads: 65% of the bus) measured backward 2.03 s
-  // against 0.67 s of the same model's plain backward — the CPU step stretched it instead of hiding.
+  // The CPU step streams host memory (fp32 p, g, m, v read, p, m, v written: 28 B per parameter) while
+  // backward's gradients land there too, and DeepSpeed waits on each completed sub-group
+  // (superoffload_stage3.py partition_grads: `current_stream().synchronize()`): only the host memory
+  // bandwidth the Adam leaves free lets backward go on beside it. The H200 probe (3B SuperOffload, ratio
+  // 0.9, 8 Adam threads: 65% of the bus) measured backward 2.03 s against 0.67 s of the same model's
+  // plain backward — the CPU step stretched it instead of hiding.
   const adamBusShare = cpuAdam > 0 && hw.hostMemoryBytesPerSecond > 0 ? Math.min(1, (C.cpuAdamBytesPerParam * cpuAdamRateUsed) / hw.hostMemoryBytesPerSecond) : 0;
-  const cpuOverlap = s.superOffload && clipping ? 0 : s.cpuStepOverlap * (1 - adamBusShare);
+  const cpuOverlap = t.cpuStepOverlap * (1 - adamBusShare);
   const backwardShare = w.activationCheckpointing ? 3 / 4 : 2 / 3;
-  const backwardLast = hw.matmulTflops > 0 ? ((compute - gpuAdam) / A) * backwardShare : 0;
+  const backwardLast = hw.matmulTflops > 0 ? ((compute - gpuStep) / A) * backwardShare : 0;
   const hideable = Math.min(cpuAdam - cpuTail, backwardLast * cpuOverlap);
   const cpuExposed = cpuAdam > 0 ? (cpuAdam - Math.max(0, hideable)) / cpuAdam : 0;
-  // gradients stream down during backward on a side stream only with overlap_comm (ZeRO) or FSDP2's own streams
-  const overlapComm = k.overlapComm ?? SEED_ZERO_KEYS.overlap_comm;
-  // SuperOffload copies each sub-group's gradients to its pinned buffer as backward completes it,
-  // whatever overlap_comm says (the fit of the H200 runs drove this term to its floor either way)
-  const streamOverlap = ds && !s.superOffload ? (overlapComm ? s.transferOverlap : 0) : s.transferOverlap;
-  const commExposed = 1 - (ds ? (overlapComm ? s.commOverlap : 0) : s.commOverlap);
 
   return {
     compute,
-    fetch,
+    fetch: t.fetchSeconds,
     comm,
     transfer,
     pageable,
     hostCopy,
     cpuAdam,
     nvme,
-    exposed: { compute: 1, fetch: 1, comm: commExposed, transfer: 1 - streamOverlap, pageable: 1, hostCopy: 1, cpuAdam: cpuExposed, nvme: 1 - s.transferOverlap * 0.5 },
+    exposed: { compute: 1, fetch: 1, comm: 1 - t.commOverlap, transfer: 1 - t.streamOverlap, pageable: 1, hostCopy: 1, cpuAdam: cpuExposed, nvme: 1 - s.transferOverlap * 0.5 },
     cpuTail,
   };
 }

@@ -1,0 +1,6 @@
+// One module per offload mechanism (types.ts says what each holds); registry.ts picks one.
+export { MECHANISMS, mechanismOf, mechanismOfConfig, configParts, knobsOfConfig } from './registry';
+export { coresPercCandidates } from './cores';
+export { effectiveGradientClipping, worldSize } from './zero-common';
+export { zeroStatesWithoutOffload } from './no-offload';
+export type { Mechanism, MechanismId, KnobSearchSpace, MemoryContext, TimeContext, TimeTerms } from './types';

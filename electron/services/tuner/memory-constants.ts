@@ -1,0 +1,43 @@
+// The memory model's constants, each with its source (docs/tuner-model.md). A module of their own so
+// the mechanisms (mechanisms/) and memory.ts, which asks them, import them without a cycle.
+const GiB = 2 ** 30;
+
+export const MEMORY_CONSTANTS = {
+  /** CUDA context, cuBLAS/cuDNN workspaces, NCCL channels: per GPU, outside the caching allocator's count. */
+  gpuFrameworkBytes: 1.5 * GiB,
+  /**
+   * The caching allocator needs one free block as large as the largest transient tensor beyond the
+   * allocated peak: blocks freed by earlier, smaller tensors cannot be merged into it. The largest
+   * transient is the fp32 logits of a micro batch (4 B per element). Issue 25's probes on one H200:
+   * Llama-3.2-1B at seq 16384 ran out with 113.7 GiB allocated while asking for its 31 GiB logits
+   * block; Llama-3.1-8B at seq 4096, micro 2, ran at 134.5 GiB allocated of 140.4 (its block: 3.9 GiB).
+   * It replaces an earlier 5% fragmentation term + 35% of the transient bytes, which called both 8B
+   * runs "does not fit".
+   */
+  allocatorBlockBytesPerLogit: 4,
+  /** Python, torch, CUDA host libraries, the runner: per rank. 2 GiB: the H200 sample's ZeRO-2 runs peaked at 1.8–1.9 GiB host RSS. */
+  hostProcessBytes: 2 * GiB,
+  /**
+   * FSDP2 + CPUOffloadPolicy host bytes per parameter: fp32 params, grads, Adam m and v (16 B) × 1.25
+   * for pinned staging and allocator slack — the H200 sample's FSDP2 runs peaked at 20.8 B/param.
+   */
+  fsdpHostBytesPerParam: 20,
+  /** ZeRO-3 CPU optimizer offload host bytes (H200 tuned sweep, ratios 0.11 / 0.56 / 1: 18.6 / 36.5 / 62.4 GiB for 3.2 B params). */
+  zero3HostBytesPerCpuParam: 16,
+  zero3HostBytesPerParam: 3.5,
+  /** SuperOffload on top, per CPU-share parameter (H200: 76.4 GiB at ratio 1, 18.9 at 0.11). */
+  superOffloadHostBytesPerCpuParam: 5.6,
+  /** SuperOffload's CPU Adam worker process: per rank. */
+  hostAdamWorkerBytes: 2 * GiB,
+  /**
+   * Bytes per logit element at the loss (resources/engine/model.py): the bf16 logits (2), the bf16 copy
+   * the shifted slice makes (2), the fp32 upcast cross_entropy reads (4) and the fp32 log-softmax it saves
+   * for backward (4); in its backward the fp32 gradient and its bf16 cast take the place of the copies.
+   * Issue 25's H200 probes moved 12.0 (Llama-3.2-1B, seq 16384) and 12.3 B (Llama-3.1-8B, seq 4096) per
+   * element per added sample — layer inputs included. The earlier 10 left out the slice's copy.
+   */
+  logitBytes: 12,
+  /** Headroom kept free when deciding "fits" on the host and NVMe (the GPU's margin is the memory error band: fit.ts). */
+  hostHeadroom: 0.05,
+  nvmeHeadroom: 0.1,
+} as const;
