@@ -17,6 +17,12 @@ export const OffloadDeviceSchema = z.enum(['none', 'cpu', 'nvme']);
 export const StrategyPresetSchema = z.object({
   id: z.string(),
   label: z.string(),
+  /** The name charts, tables and the CLI show (contract/charts/labels.ts). */
+  shortLabel: z.string(),
+  /** The strategy's colour in every chart of every page and report. */
+  color: z.string().regex(/^#[0-9a-f]{6}$/),
+  /** Other ids that name this strategy (the seed script's `zerooffload`). */
+  aliases: z.array(z.string()).optional(),
   engine: z.enum(['deepspeed', 'fsdp2']),
   /** ZeRO stage; FSDP2 full sharding is modelled as stage 3. */
   stage: z.union([z.literal(1), z.literal(2), z.literal(3)]),

@@ -1,6 +1,7 @@
 // The import rules of DESIGN.md as an ESLint rule (`layering/imports`): every import, export-from,
 // dynamic import() and require() is resolved against the importing file and checked:
-// - contract imports nothing of ours outside electron/contract (it is shared with the renderer);
+// - contract imports nothing of ours outside electron/contract (it is shared with the renderer) but the
+//   catalogue's data, resources/presets/*.json (inlined by the bundlers);
 // - kernel (electron/kernel) imports the contract only;
 // - a service imports the contract, the kernel, its own folder, and another service only through
 //   its index (electron/services/<area> or …/<area>/index);
@@ -43,6 +44,7 @@ function problem(fromRel, spec) {
   const targetRel = path.relative(root, path.resolve(root, path.dirname(fromRel), spec));
   const to = layerOf(targetRel);
   const shown = targetRel.split(path.sep).join('/');
+  if (!to && from.layer === 'contract' && /^resources\/presets\/[^/]+\.json$/.test(shown)) return null;
   if (!to) return from.layer === 'renderer' ? null : `${from.layer} imports ${shown}, outside electron/`;
   const allowed = ALLOWED[from.layer];
   if (!allowed) return null;

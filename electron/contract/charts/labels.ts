@@ -1,42 +1,33 @@
 // Display names for strategy ids and metric units, shared by the UI, the CLI and reports.
-// Pure; imports nothing.
+// Pure; the strategies' names and colours are the catalogue's (resources/presets/strategies.json,
+// inlined by the bundlers: the one declaration of a strategy's data).
+import catalogue from '../../../resources/presets/strategies.json';
 
-// Short names for charts (resources/presets/strategies.json has the long labels); the seed
-// script's aliases (superoffload | zerooffload) too.
-const STRATEGY_NAMES: Record<string, string> = {
-  superoffload: 'SuperOffload',
-  zerooffload: 'ZeRO-Offload',
-  'zero2-offload': 'ZeRO-Offload',
-  'zero3-offload': 'ZeRO-3 Offload',
-  'zero3-offload-param': 'ZeRO-3 param offload',
-  'zero-infinity-nvme': 'ZeRO-Infinity',
-  'gpu-zero1': 'ZeRO-1',
-  'gpu-zero2': 'ZeRO-2',
-  'gpu-zero3': 'ZeRO-3',
-  'fsdp2-cpu-offload': 'FSDP2 offload',
-};
+interface CatalogueNames {
+  id: string;
+  shortLabel: string;
+  color: string;
+  aliases?: string[];
+}
+
+/** Every id and alias of the catalogue → what to show for it. */
+function byId<T>(pick: (s: CatalogueNames) => T): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const s of catalogue.strategies as CatalogueNames[]) for (const id of [s.id, ...(s.aliases ?? [])]) out[id] = pick(s);
+  return out;
+}
+
+const STRATEGY_NAMES = byId((s) => s.shortLabel);
 
 /** "superoffload" → "SuperOffload"; unknown ids are shown as they are. */
 export function strategyLabel(id: string): string {
   return STRATEGY_NAMES[id.toLowerCase()] ?? id;
 }
 
-
 // One colour per strategy, the same in every chart of every page and report (and never a
-// resource's colour: memory charts separate resources by panel, not by hue). Keyed by id;
-// unknown ids get a stable colour from their name.
-const STRATEGY_COLORS: Record<string, string> = {
-  superoffload: '#2563eb',
-  zerooffload: '#d97706',
-  'zero2-offload': '#d97706',
-  'zero3-offload': '#7c3aed',
-  'zero3-offload-param': '#db2777',
-  'zero-infinity-nvme': '#0891b2',
-  'gpu-zero1': '#16a34a',
-  'gpu-zero2': '#65a30d',
-  'gpu-zero3': '#0f766e',
-  'fsdp2-cpu-offload': '#dc2626',
-};
+// resource's colour: memory charts separate resources by panel, not by hue). Unknown ids get a
+// stable colour from their name.
+const STRATEGY_COLORS = byId((s) => s.color);
 const EXTRA_COLORS = ['#a16207', '#4f46e5', '#be185d', '#0369a1', '#4d7c0f', '#9333ea', '#b91c1c', '#475569'];
 
 export function strategyColor(id: string): string {
