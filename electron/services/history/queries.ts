@@ -5,6 +5,8 @@ import {
   ApiError,
   METRICS,
   diffJson,
+  hasPrediction,
+  idTail,
   isZeroOffload,
   METRIC_SHORT,
   strategyLabel,
@@ -263,8 +265,9 @@ function distinctLabels(groups: LabelGroup[], hostOf: (machineId: string | null)
     const note = diffs.map((d) => `${d.path.split('.').pop()} ${d.values[mine]}`).join(', ');
     return note ? `${l} (${note})` : l;
   });
-  // Same strategy from two sweeps: tell them apart by sweep.
-  return withSetup.map((l, i) => (dup(l, i, withSetup) ? `${l} (sweep ${(groups[i].sweepId ?? '-').slice(0, 8)})` : l));
+  // Same strategy from two sweeps: tell them apart by sweep — by the end of its id, since every
+  // sweep of a day starts "sw-20261203-" (issue 30.8: a cut from the front read "sw-20261" for all).
+  return withSetup.map((l, i) => (dup(l, i, withSetup) ? `${l} (sweep ${idTail(groups[i].sweepId ?? '-')})` : l));
 }
 
 function chooseBaseline(groups: { key: string; strategy: string; runIds: string[] }[], baselineId: string | undefined): string | null {
@@ -326,6 +329,14 @@ function capacityOf(snapshot: unknown, hello: unknown): Comparison['capacity'] {
   };
 }
 
+/** The stored prediction of a run, both null where there is none (a step cannot take 0 s). */
+function storedPrediction(r: CompareRow): Pick<ComparedRun, 'predictedTflopsPerGpu' | 'predictedStepSeconds'> {
+  const stepSeconds = storedNumber(r, 'predicted_step_seconds');
+  if (!hasPrediction({ stepSeconds })) return { predictedTflopsPerGpu: null, predictedStepSeconds: null };
+  const tflops = storedNumber(r, 'predicted_tflops_per_gpu');
+  return { predictedTflopsPerGpu: tflops !== null && tflops > 0 ? tflops : null, predictedStepSeconds: stepSeconds };
+}
+
 /** A nullable REAL column of a stored run, or a stored-data error naming it. */
 function storedNumber<R extends { id: string }>(row: R, column: keyof R & string): number | null {
   const v = row[column] as unknown;
@@ -354,8 +365,8 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
     ...summaryFromRow(r),
     label: '',
     peakNvmeBytes: num(results[i]?.peakNvmeBytes),
-    predictedTflopsPerGpu: storedNumber(r, 'predicted_tflops_per_gpu'),
-    predictedStepSeconds: storedNumber(r, 'predicted_step_seconds'),
+    // A CPU smoke run's plan stores zeros: no prediction, not a prediction of zero (issue 30.5).
+    ...storedPrediction(r),
     snapshotId: r.snapshot_id,
     hostname: r.snapshot_hostname,
   }));

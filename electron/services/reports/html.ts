@@ -1,7 +1,7 @@
 // The self-contained HTML report: one file, inline CSS and inline SVG charts, no script, no
 // external reference, and a CSP that forbids loading or running anything. Every interpolated
 // value goes through the `html` template, which escapes it. The same document is printed to PDF.
-import { METRICS, type CompareGroup, type Comparison } from '../../contract';
+import { METRICS, NO_PREDICTION, NO_PREDICTION_WHY, type CompareGroup, type Comparison } from '../../contract';
 import { memoryPerResourceOption, predictedOption, repeatBarsOption, stepLinesOption } from '../../contract/charts/compare-charts';
 import { diffJson } from '../../contract/charts/diff';
 import { reportWarnings, systemName } from './analysis';
@@ -118,7 +118,7 @@ function runsTable(runs: ReportRun[], base: ReportBaseline): Raw {
         <td>${fmtTime(s.startedAt ?? s.createdAt)}</td><td class="num">${r.figures.measuredSteps}</td>
         <td class="num">${fmtSpread(r.figures.tflopsPerGpu)}</td><td class="num" data-col="step">${fmtSpread(r.figures.stepSeconds, 3)}</td>
         <td class="num">${fmtSpread(r.figures.tokensPerSecond, 0)}</td><td class="num">${measuredVsPredicted(r.figures.peakGpuBytes, r.predicted.gpuPeakBytes)}</td>
-        <td class="num" data-col="host">${measuredVsPredicted(r.figures.peakHostBytes, r.predicted.hostPeakBytes)}</td><td class="num"${r.predicted.tflopsPerGpu != null && r.predicted.tflopsPerGpu > 0 ? `>${fmt(r.predicted.tflopsPerGpu)}` : ' title="no prediction (CPU run)">—'}</td>
+        <td class="num" data-col="host">${measuredVsPredicted(r.figures.peakHostBytes, r.predicted.hostPeakBytes)}</td>${r.predicted.tflopsPerGpu != null ? html`<td class="num">${fmt(r.predicted.tflopsPerGpu)}</td>` : html`<td class="num" title="${NO_PREDICTION_WHY}">${NO_PREDICTION}</td>`}
         <td class="num" data-col="delta">${fmtPct(delta)}</td></tr>
         ${notes ? html`<tr class="notes${inBase.has(s.id) ? ' baseline' : ''}"><td colspan="11">${tags(r)}${s.notes ? html` ${s.notes}` : ''}${s.errorMessage ? html`<div class="muted">${s.errorMessage}</div>` : ''}</td></tr>` : ''}`;
     })}</tbody></table>`;

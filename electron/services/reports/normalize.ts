@@ -1,13 +1,14 @@
 // RunDetail (history's record of one run) → ReportRun. The JSON documents in a RunDetail are
 // `unknown` in the contract (their owners may add fields), so they are read field by field with
 // type checks: a report of an old or partial run shows "—" instead of failing.
-import type { RunDetail } from '../../contract';
+import { hasPrediction, type RunDetail } from '../../contract';
 import { repeatStats } from '../history';
 import type { ReportFigures, ReportMachine, ReportRun, ReportVersions, ReportWorkload, Spread } from './types';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const positive = (v: number | null): number | null => (v !== null && v > 0 ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
 
@@ -160,6 +161,18 @@ function launchArgvOf(detail: RunDetail): string[] | null {
   return Array.isArray(argv) && argv.every((a) => typeof a === 'string') ? (argv as string[]) : null;
 }
 
+/**
+ * The predicted speed of a run, both null where there is none: a CPU smoke run's plan stores zeros,
+ * and a step cannot take 0 s — no prediction, not a prediction of zero (issue 30.5; the CSV, the
+ * table and the predicted-vs-measured chart all read it from here).
+ */
+function speedPredicted(predicted: Obj | null): { tflopsPerGpu: number | null; stepSeconds: number | null } {
+  const stepSeconds = num(predicted?.stepSeconds) ?? num(obj(predicted?.throughput)?.stepSeconds);
+  if (!hasPrediction({ stepSeconds })) return { tflopsPerGpu: null, stepSeconds: null };
+  const tflopsPerGpu = num(predicted?.tflopsPerGpu) ?? num(obj(predicted?.throughput)?.tflopsPerGpu);
+  return { tflopsPerGpu: tflopsPerGpu !== null && tflopsPerGpu > 0 ? tflopsPerGpu : null, stepSeconds };
+}
+
 export function toReportRun(detail: RunDetail): ReportRun {
   const machine = parseMachine(detail.snapshot);
   const workload = workloadOf(detail);
@@ -179,9 +192,8 @@ export function toReportRun(detail: RunDetail): ReportRun {
     workload,
     figures: figuresOf(detail, workload),
     predicted: {
-      tflopsPerGpu: num(predicted?.tflopsPerGpu) ?? num(obj(predicted?.throughput)?.tflopsPerGpu),
-      stepSeconds: num(predicted?.stepSeconds) ?? num(obj(predicted?.throughput)?.stepSeconds),
-      gpuPeakBytes: num(predicted?.gpuPeakBytes),
+      ...speedPredicted(predicted),
+      gpuPeakBytes: positive(num(predicted?.gpuPeakBytes)), // 0 B: no GPU to predict for (a CPU run)
       hostPeakBytes: num(predicted?.hostPeakBytes),
     },
     hosts: hostsOf(detail),

@@ -92,6 +92,29 @@ describe('compare/runs', () => {
     store.close();
   });
 
+  it('issue 30.8: the same strategy from two sweeps is told apart by the end of the sweep id, not "sw-20261"', () => {
+    const store = storeWith([
+      { id: 'a', strategy: 'zero3-offload', tflops: 100, sweepId: 'sw-20261203-141502-a1b2c3' },
+      { id: 'b', strategy: 'zero3-offload', tflops: 101, sweepId: 'sw-20261203-153010-d4e5f6' },
+      { id: 'c', strategy: 'superoffload', tflops: 120, sweepId: 'sw-20261203-153010-d4e5f6' },
+    ]);
+    const labels = store.compare(['a', 'b', 'c']).groups.map((g) => g.label);
+    expect(labels).toEqual(['ZeRO-3 Offload (sweep …141502-a1b2c3)', 'ZeRO-3 Offload (sweep …153010-d4e5f6)', 'SuperOffload']);
+    store.close();
+  });
+
+  it('issue 30.5: a stored prediction of zero (a CPU smoke run\'s plan) is no prediction, not a point at 0', () => {
+    const store = storeWith([
+      { id: 'cpu', strategy: 'zero2-offload', tflops: 0.0084, predicted: 0 },
+      { id: 'gpu', strategy: 'zero3-offload', tflops: 100, predicted: 110 },
+    ]);
+    const runs = store.compare(['cpu', 'gpu']).runs;
+    const cpu = runs.find((r) => r.id === 'cpu')!;
+    expect([cpu.predictedTflopsPerGpu, cpu.predictedStepSeconds]).toEqual([null, null]);
+    expect(runs.find((r) => r.id === 'gpu')!.predictedTflopsPerGpu).toBe(110);
+    store.close();
+  });
+
   it('counts a failed repeat as a run without figures, and says so', () => {
     const store = storeWith([
       { id: 'z', strategy: 'zero3-offload', tflops: 100 },

@@ -51,7 +51,8 @@ export function addRun(store: HistoryStore, r: FakeRun): void {
     warmup: 1,
     tags: r.tags,
     spec: { runId: r.id, seqLen: 4096, dsConfig: { zero_optimization: { stage: 3, offload_optimizer: { device: 'cpu', ratio: r.ratio ?? 1 } } } },
-    predicted: r.predicted === undefined ? undefined : { tflopsPerGpu: r.predicted, stepSeconds: 100 / r.predicted },
+    // predicted 0: what a CPU smoke run's plan stores (zeros: no prediction)
+    predicted: r.predicted === undefined ? undefined : { tflopsPerGpu: r.predicted, stepSeconds: r.predicted ? 100 / r.predicted : 0 },
   });
   const host = r.host ?? 'h200-a';
   store.startRun(r.id, { snapshot: machine(host), machineId: `m-${host}`, logPath: null });
