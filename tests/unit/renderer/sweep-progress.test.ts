@@ -61,15 +61,24 @@ describe('sweep progress', () => {
     expect(p.etaSeconds).toBe(96);
   });
 
-  it('a cancelled sweep says so and how far it got, not 100 %', () => {
+  it('a cancelled sweep says so and how many ran, not 100 %, and the bar never goes back while it cancels', () => {
     let { ids, runs } = sweep(Array.from({ length: 12 }, (_, i) => (i % 2 ? 'superoffload' : 'zero3-offload')));
     for (const id of ids.slice(0, 3)) runs = ended(progressed(started(runs, id), id, STEPS), id, 'completed');
-    runs = ended(progressed(started(runs, ids[3]), ids[3], 5), ids[3], 'cancelled');
-    for (const id of ids.slice(4)) runs = ended(runs, id, 'cancelled');
+    runs = progressed(started(runs, ids[3]), ids[3], 5);
+    const seen = [sweepProgress(ids, runs, false).fraction];
+    expect(seen[0]).toBeCloseTo((3 + 5 / STEPS) / 12);
+    // The backend's order: the running run ends cancelled, then each queued run is skipped, then done.
+    runs = ended(runs, ids[3], 'cancelled');
+    const cancelling = sweepProgress(ids, runs, false);
+    seen.push(cancelling.fraction);
+    expect(cancelling.label).toBe('Cancelling the sweep after 4 of 12 run(s): 3 completed, 1 cancelled at step 5/15, 8 not started');
+    for (const id of ids.slice(4)) (runs = ended(runs, id, 'cancelled')), seen.push(sweepProgress(ids, runs, false).fraction);
     const p = sweepProgress(ids, runs, true);
-    expect(p.label).toBe('Sweep cancelled: 3 of 12 run(s) completed, 9 cancelled');
-    expect(p.fraction).toBeCloseTo(3 / 12);
+    seen.push(p.fraction);
+    expect(p.label).toBe('Sweep cancelled after 4 of 12 run(s): 3 completed, 1 cancelled at step 5/15, 8 not started');
     expect(p.label).not.toMatch(/finished/);
+    // Neither the queued runs' cancel (once read as 11 of 12 ended) nor the sweep's end moves the bar.
+    for (const f of seen) expect(f).toBeCloseTo(seen[0], 10);
   });
 
   it('a sweep that ran to its end says how many completed, and any that failed', () => {

@@ -8,7 +8,7 @@ import { strategyLabel } from '../../../../electron/contract/charts/labels';
 import type { LiveRun } from '../../stores/engine';
 
 export interface SweepProgress {
-  /** 0…1: runs ended, plus the running run's share of its steps. */
+  /** 0…1: runs ended by themselves, plus the share of its steps each other run made; never goes back. */
   fraction: number;
   label: string;
   /** The running run's latest estimate of the time left (the backend's), null between runs. */
@@ -17,24 +17,44 @@ export interface SweepProgress {
 
 const ENDED = new Set(['completed', 'failed', 'cancelled', 'interrupted']);
 
+/** How far one run got through its steps, 0…1, by its own last step event. */
+function stepShare(r: LiveRun): number {
+  const last = r.samples[r.samples.length - 1];
+  return last ? Math.min(1, last.step / Math.max(1, last.total)) : 0;
+}
+
+/**
+ * What a run adds to the bar: 1 once it ended by itself (completed, failed, interrupted), else the
+ * share of its steps it ran — also when it was cancelled: a cancel must not move the bar, neither
+ * forward (queued runs cancelled are not work done) nor back (the steps a run made stay made).
+ */
+function runShare(r: LiveRun): number {
+  return ENDED.has(r.status) && r.status !== 'cancelled' ? 1 : stepShare(r);
+}
+
 export function sweepProgress(runIds: readonly string[], runs: Readonly<Record<string, LiveRun>>, done: boolean): SweepProgress {
   const n = runIds.length;
   const list = runIds.map((id) => runs[id]).filter((r): r is LiveRun => !!r);
   const count = (status: string) => list.filter((r) => r.status === status).length;
   const [completed, failed, cancelled, interrupted] = ['completed', 'failed', 'cancelled', 'interrupted'].map(count);
   const ended = list.filter((r) => ENDED.has(r.status)).length;
-  if (done || (n > 0 && ended === n)) {
-    const others = [failed ? `${failed} failed` : '', interrupted ? `${interrupted} interrupted` : ''].filter(Boolean).join(', ');
-    // A run cancelled before or while it ran did not finish: a cancelled sweep is not 100 %.
-    if (cancelled)
-      return { fraction: n ? (ended - cancelled) / n : 0, label: `Sweep cancelled: ${completed} of ${n} run(s) completed${others ? `, ${others}` : ''}, ${cancelled} cancelled`, etaSeconds: null };
-    return { fraction: 1, label: `Sweep finished: ${others ? `${completed} of ${n} run(s) completed, ${others}` : `${completed}/${n} run(s) completed`}`, etaSeconds: null };
+  const fraction = n ? Math.min(1, list.reduce((sum, r) => sum + runShare(r), 0) / n) : 0;
+  const others = [failed ? `${failed} failed` : '', interrupted ? `${interrupted} interrupted` : ''].filter(Boolean).join(', ');
+  if (cancelled) {
+    // How many ran: the ones that ended by themselves, and the one stopped mid-run (with its step).
+    const stopped = list.filter((r) => r.status === 'cancelled' && r.samples.length);
+    const stoppedWords = stopped.map((r) => `1 cancelled at step ${r.samples[r.samples.length - 1].step}/${r.samples[r.samples.length - 1].total}`);
+    const notStarted = list.filter((r) => r.status === 'queued' || (r.status === 'cancelled' && !r.samples.length)).length;
+    const ran = ended - cancelled + stopped.length + list.filter((r) => r.status === 'running').length;
+    const parts = [`${completed} completed`, others, ...stoppedWords, notStarted ? `${notStarted} not started` : ''].filter(Boolean).join(', ');
+    const head = done || ended === n ? 'Sweep cancelled' : 'Cancelling the sweep';
+    return { fraction, label: `${head} after ${ran} of ${n} run(s): ${parts}`, etaSeconds: null };
   }
+  if (done || (n > 0 && ended === n))
+    return { fraction: 1, label: `Sweep finished: ${others ? `${completed} of ${n} run(s) completed, ${others}` : `${completed}/${n} run(s) completed`}`, etaSeconds: null };
   // The running run, by its own state and its own last step — never a finished run's last event.
   const current = list.find((r) => r.status === 'running') ?? null;
   const last: RunProgressEvent | undefined = current?.samples[current.samples.length - 1];
-  const share = last ? Math.min(1, last.step / Math.max(1, last.total)) : 0;
-  const fraction = n ? Math.min(1, (ended + share) / n) : 0;
   const position = current ? runIds.indexOf(current.runId) + 1 : Math.min(ended + 1, n);
   const what = current && last ? ` — ${strategyLabel(current.strategy)}${current.repeatIndex ? ` #${current.repeatIndex + 1}` : ''}, step ${last.step}/${last.total}${last.warmup ? ' (warm-up)' : ''}` : ' — starting the engine…';
   return { fraction, label: `Run ${position} of ${n}${what}`, etaSeconds: last?.etaSeconds ?? null };
