@@ -64,6 +64,20 @@ export function formatFigure(value: number | null | undefined, digits = 1, group
   return value.toLocaleString('en-US', { maximumFractionDigits: decimals, minimumFractionDigits: digits, useGrouping: grouping });
 }
 
+/** Decimals a compared metric's figures print with, by its unit: step seconds 3, tokens/s 0, TFLOPS 1. */
+export function metricDigits(unit: string): number {
+  return unit === 's' ? 3 : unit === 'tokens/s' ? 0 : 1;
+}
+
+/**
+ * A compared metric's value (contract METRICS: its unit), as Compare, its delta table and the CLI's
+ * `compare` print it: bytes as formatBytes, the rest through formatFigure with metricDigits.
+ */
+export function formatMetricValue(value: number | null | undefined, unit: string, grouping = true): string {
+  if (unit === 'bytes') return formatBytes(value);
+  return formatFigure(value, metricDigits(unit), grouping);
+}
+
 /**
  * Whether a prediction holds figures. On a machine without a GPU the tuner plans CPU smoke runs
  * with zeros (a step cannot take 0 s): that is no prediction, not a prediction of zero.

@@ -1,6 +1,6 @@
 // History commands: compare runs, move runs between machines as JSON, load the sample dataset.
 import path from 'node:path';
-import { configDiffSectionsOfDiff, deltaRows, formatDelta, type Comparison } from '../../contract';
+import { configDiffSectionsOfDiff, deltaRows, formatDelta, formatMetricValue, type Comparison } from '../../contract';
 import { readRegularText } from '../../services/files';
 import { convertRunnerSweep, writeRunsFile } from '../../services/history';
 import type { Command, CommandContext } from '../command';
@@ -13,10 +13,11 @@ function boolFlag(ctx: CommandContext, name: string): { on: boolean; positionals
   return { on: value === true, positionals: ctx.positionals };
 }
 
-const fmt = (x: number | null | undefined, digits = 3) => (x == null || !Number.isFinite(x) ? '—' : Number(x.toPrecision(digits)).toString());
 
 export function printComparison(c: Comparison, out: (line: string) => void): void {
   const metric = c.metrics.find((m) => m.id === c.primary)!;
+  // The Compare page's figures (shared formatter): once toPrecision(3), which printed 153.45 as 153 and 12,345 tokens/s as 12300.
+  const fmt = (x: number | null | undefined) => formatMetricValue(x, metric.unit, false);
   if (c.headline) out(c.headline);
   out('');
   out(`${metric.label} (${metric.unit}; ${metric.better} is better), median of repeats:`);
@@ -24,7 +25,7 @@ export function printComparison(c: Comparison, out: (line: string) => void): voi
   const width = Math.max(8, ...rows.map((r) => r.label.length + (r.isBaseline ? 11 : 0)));
   for (const r of rows) {
     const delta = r.isBaseline ? 'baseline' : formatDelta(r.deltaPct);
-    out(`  ${(r.label + (r.isBaseline ? ' (baseline)' : '')).padEnd(width)}  ${fmt(r.median).padStart(8)}  ${delta.padStart(9)}  n=${r.n}  min ${fmt(r.min)} max ${fmt(r.max)} sd ${fmt(r.stdev, 2)}  raw [${r.values.map((v) => fmt(v)).join(', ')}]`);
+    out(`  ${(r.label + (r.isBaseline ? ' (baseline)' : '')).padEnd(width)}  ${fmt(r.median).padStart(8)}  ${delta.padStart(9)}  n=${r.n}  min ${fmt(r.min)} max ${fmt(r.max)} sd ${fmt(r.stdev)}  raw [${r.values.map((v) => fmt(v)).join(', ')}]`);
   }
   for (const w of c.warnings) out(`warning: ${w}`);
   // The Compare page's grouping: one column per repeat group, keys by section, an engine's keys

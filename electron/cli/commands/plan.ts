@@ -36,7 +36,9 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
   const modelName = typeof w.model === 'string' ? w.model : w.model.id;
   out(`${plan.model.label} — ${plan.params.toLocaleString('en-US')} parameters (largest layer ${plan.largestLayerParams.toLocaleString('en-US')})`);
   out(`workload: seq ${w.seqLen}, micro ${w.microBatch} × accumulation ${w.gradAccum} × ${w.gpus} GPU(s) × ${w.nodes} node(s), ${w.precision}, checkpointing ${w.activationCheckpointing ? 'on' : 'off'} [${modelName}]`);
-  out(`machine: ${plan.profile.machineLabel} (${plan.profile.machineSource}); matmul ${plan.profile.matmulTflops.toFixed(0)} TFLOPS, host link ${(plan.profile.hostLinkBytesPerSecond / 1e9).toFixed(0)} GB/s`);
+  // Without a GPU the profile's matmul rate is 0: no figure, not "matmul 0 TFLOPS" (issue 30.5).
+  const matmul = plan.profile.matmulTflops > 0 ? `${formatFigureCli(plan.profile.matmulTflops, 0)} TFLOPS` : '— (no GPU)';
+  out(`machine: ${plan.profile.machineLabel} (${plan.profile.machineSource}); matmul ${matmul}, host link ${formatFigureCli(plan.profile.hostLinkBytesPerSecond / 1e9, 0)} GB/s`);
   out('');
   // One display name per strategy (the id beside it); a strategy that does not fit has no speed: "—"; nor a CPU smoke run (no prediction).
   out(`${'strategy'.padEnd(43)} ${'fits'.padEnd(4)} ${'GPU/GPU'.padStart(10)} ${'host/node'.padStart(10)} ${'NVMe'.padStart(10)} ${'step s'.padStart(8)} ${'TFLOPS/GPU'.padStart(10)}  why`);
@@ -50,7 +52,7 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
   else {
     out(`recommended: ${strategyLabel(r.strategyId)} (${r.strategyId}, micro batch ${r.microBatch}${r.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${r.cpuadamCoresPerc}` : ''}) — ${r.reason}`);
     // A CPU smoke run has no prediction: say so, not "0 TFLOPS, 0 tokens/s".
-    if (hasPrediction(r.predicted)) out(`  aggregate ${r.predicted.tflopsAggregate.toFixed(0)} TFLOPS over ${w.gpus * w.nodes} GPU(s), ${r.predicted.tokensPerSecond.toFixed(0)} tokens/s`);
+    if (hasPrediction(r.predicted)) out(`  aggregate ${formatFigureCli(r.predicted.tflopsAggregate, 0)} TFLOPS over ${w.gpus * w.nodes} GPU(s), ${formatFigureCli(r.predicted.tokensPerSecond, 0)} tokens/s`);
     else out('  no prediction (CPU run): it checks the engine end to end; its figures say nothing about a GPU');
     for (const why of r.knobReasons ?? []) out(`  · ${why}`);
     if (r.runnerUp) out(`runner-up: ${r.runnerUp.strategyId} — ${r.runnerUp.reason}`);

@@ -22,7 +22,7 @@ import {
 } from '../../../electron/contract';
 import { Chart } from '../components/Chart';
 import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
-import { formatBytes, formatDelta, formatNumber } from '../format';
+import { formatDelta, formatMetricValue } from '../format';
 import { isDarkTheme } from '../theme';
 import { useApp } from '../stores/app';
 import { useCompare } from '../stores/compare';
@@ -34,13 +34,7 @@ const BAR_METRICS: MetricId[] = ['tflopsPerGpu', 'tokensPerSecond', 'stepSeconds
 /** More groups than this: the bars take the card's width (their labels need it) and the delta table goes below. */
 const STACK_GROUPS = 5;
 
-
-function formatMetric(value: number | null, unit: string): string {
-  if (value == null) return '—';
-  if (unit === 'bytes') return formatBytes(value);
-  return formatNumber(value, unit === 's' ? 3 : 1);
-}
-
+// Figures through the shared metric formatter (contract formatMetricValue): the CLI's `compare` prints the same.
 function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
   const metric = c.metrics.find((m) => m.id === metricId)!;
   return (
@@ -68,13 +62,13 @@ function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
               <span className="muted small strategy-id"> {c.groups.find((g) => g.key === r.key)?.strategy}</span>
               {r.isBaseline && <span className="tag">baseline</span>}
             </td>
-            <td className="num">{formatMetric(r.median, metric.unit)}</td>
+            <td className="num">{formatMetricValue(r.median, metric.unit)}</td>
             <td className={`num ${r.better === true ? 'ok-text' : r.better === false ? 'bad-text' : ''}`}>
               {r.isBaseline ? '—' : formatDelta(r.deltaPct)}
             </td>
             <td className="small muted">
               n={r.n}
-              {r.n > 1 && r.stdev != null ? ` · sd ${formatMetric(r.stdev, metric.unit)}` : ''} · [{r.values.map((v) => formatMetric(v, metric.unit)).join(', ')}]
+              {r.n > 1 && r.stdev != null ? ` · sd ${formatMetricValue(r.stdev, metric.unit)}` : ''} · [{r.values.map((v) => formatMetricValue(v, metric.unit)).join(', ')}]
             </td>
           </tr>
         ))}
