@@ -6,7 +6,11 @@
 # own data folder so neither's runs calibrate the other's plan.
 #
 #   node scripts/device-cli-pack.mjs device-run/cli                     (here, before the lease)
-#   bash scripts/device-model-impl.sh OUT_DIR [DEADLINE_SECONDS=400]    (on the host)
+#   bash scripts/device-model-impl.sh OUT_DIR [DEADLINE_SECONDS=400] [CASES=h200|h100]   (on the host)
+#
+# CASES h100: the same comparison sized for an 80 GB card (Llama-3.2-1B ZeRO-2 seq 2048 micro 8,
+# Llama-3.2-3B ZeRO-2 seq 2048 micro 4, Llama-3.2-3B ZeRO-3 seq 4096 micro 2), for a lease that gets
+# an H100 where no H200 comes.
 #
 # OUT_DIR/<case>-<impl>.json / .log: `run --json` and its log; OUT_DIR/data-<impl>: the stored runs;
 # OUT_DIR/summary.tsv: case, impl, status, median step seconds, tokens/s, peak GPU GiB, the model
@@ -14,7 +18,7 @@
 # so the whole script stays within a 7-minute command. Expects PYTHONPATH with DeepSpeed and
 # transformers and TORCH_EXTENSIONS_DIR, as scripts/device-tune.sh does.
 set -uo pipefail
-OUT="$1"; DEADLINE="${2:-400}"
+OUT="$1"; DEADLINE="${2:-400}"; SET="${3:-h200}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CLI=(bash "$ROOT/scripts/device-cli.sh")
 PY="${PYTHON:-$(command -v python3)}"
@@ -23,11 +27,19 @@ say() { echo "[device-model-impl] $*" >&2; }
 "$PY" -c 'import torch, deepspeed, transformers; print("torch", torch.__version__, "deepspeed", deepspeed.__version__, "transformers", transformers.__version__)' >"$OUT/versions.txt" 2>&1
 say "$(cat "$OUT/versions.txt")"
 # name model strategy seq micro
-CASES=(
-  "llama-3.2-1b-zero2 llama-3.2-1b gpu-zero2 2048 8"
-  "llama-3.2-3b-zero2 llama-3.2-3b gpu-zero2 4096 16"
-  "mistral-7b-zero3 mistral-7b gpu-zero3 4096 2"
-)
+if [[ "$SET" == h100 ]]; then
+  CASES=(
+    "llama-3.2-1b-zero2 llama-3.2-1b gpu-zero2 2048 8"
+    "llama-3.2-3b-zero2 llama-3.2-3b gpu-zero2 2048 4"
+    "llama-3.2-3b-zero3 llama-3.2-3b gpu-zero3 4096 2"
+  )
+else
+  CASES=(
+    "llama-3.2-1b-zero2 llama-3.2-1b gpu-zero2 2048 8"
+    "llama-3.2-3b-zero2 llama-3.2-3b gpu-zero2 4096 16"
+    "mistral-7b-zero3 mistral-7b gpu-zero3 4096 2"
+  )
+fi
 start=$(date +%s)
 for c in "${CASES[@]}"; do
   read -r name model strategy seq micro <<<"$c"
