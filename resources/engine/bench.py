@@ -118,10 +118,11 @@ def run(spec, writer, rank, local_rank, world_size, started):
     else:
         pf_config = {}
     ranks_per_host = int(os.environ.get("LOCAL_WORLD_SIZE", world_size))
-    # The host memory figure is the plan's (the spec's prediction, per node) where it has one.
+    # The host memory figure: the app's estimate for this run on this host (preflightMemory, set by
+    # runs/start), else the plan's (the spec's prediction, per node), else the runner's own.
     predicted_host = (spec.get("prediction") or {}).get("hostPeakBytes")
     checks = preflight.run_all(params_expected // max(world_size, 1) * ranks_per_host, pf_config, accelerator,
-                               predicted_host_bytes=predicted_host)
+                               predicted_host_bytes=predicted_host, sized=spec.get("preflightMemory"))
     if spec["engine"] == "fsdp2":
         checks = [c for c in checks if not c["name"].startswith("op_")]
     writer.emit("preflight", checks=checks, mode=spec["preflight"])

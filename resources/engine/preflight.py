@@ -30,11 +30,18 @@ def mem_available_bytes(meminfo_path="/proc/meminfo"):
     return None
 
 
-def host_bytes_needed(params, ds_config, ranks_per_host=1):
-    """Host bytes for offloaded model states on this host, plus pinned staging buffers."""
+def host_bytes_needed(params, ds_config, ranks_per_host=1, accelerator="cuda"):
+    """Host bytes for offloaded model states on this host, plus pinned staging buffers. On the CPU
+    accelerator (no GPU) the states a GPU would hold live in host memory too: a ZeRO-1 run of a 3B
+    model is ~50 GB there, not the 3 GiB of process overhead this once said (issue 30.1)."""
     s = offload_settings(ds_config)
     zero = ds_config.get("zero_optimization") or {}
     need = 0
+    if accelerator == "cpu":
+        if s["optimizerDevice"] == "none":
+            need += OPTIMIZER_OFFLOAD_BYTES_PER_PARAM * params
+        if s["paramDevice"] == "none":
+            need += PARAM_OFFLOAD_BYTES_PER_PARAM * params
     if s["optimizerDevice"] == "cpu":
         # partial offload (ZeRO-3 ratio < 1) keeps the other sub-groups' states on the GPU
         need += int(OPTIMIZER_OFFLOAD_BYTES_PER_PARAM * params * min(1.0, max(0.0, s["ratio"])))
@@ -48,20 +55,29 @@ def host_bytes_needed(params, ds_config, ranks_per_host=1):
     return need + PROCESS_OVERHEAD_BYTES * ranks_per_host
 
 
-def check_host_memory(params, ds_config, ranks_per_host=1, available=None, predicted=None):
-    """The host memory a run needs against MemAvailable. `predicted` is the plan's own figure
-    (the spec's prediction.hostPeakBytes, per node): one figure per plan, the one the Plan page
-    showed, used whenever the spec carries it; the runner's own estimate only without one."""
+def check_host_memory(params, ds_config, ranks_per_host=1, available=None, predicted=None, sized=None,
+                      accelerator="cuda"):
+    """The host memory a run needs against MemAvailable. `sized` is the app's estimate for this run on
+    this host (the spec's preflightMemory, set by runs/start where the run starts): used first, its
+    basis quoted. `predicted` is the plan's own figure (the spec's prediction.hostPeakBytes, per
+    node), for a spec run by hand; the runner's own estimate only without either."""
     available = mem_available_bytes() if available is None else available
-    from_plan = bool(predicted and predicted > 0)
-    need = int(predicted) if from_plan else host_bytes_needed(params, ds_config, ranks_per_host)
-    source = "the plan's prediction for this run" if from_plan else "offloaded states and buffers"
+    if sized and sized.get("hostBytes", 0) > 0:
+        need, source = int(sized["hostBytes"]), sized.get("basis") or "this host's estimate for this run"
+    elif predicted and predicted > 0:
+        need, source = int(predicted), "the plan's prediction for this run"
+    else:
+        need = host_bytes_needed(params, ds_config, ranks_per_host, accelerator)
+        source = ("model states, offloaded or not, and buffers: no GPU, so all of it is in host memory"
+                  if accelerator == "cpu" else "offloaded states and buffers")
     if available is None:
         return _check("host_memory", True, "warning", "MemAvailable unknown (no /proc/meminfo)")
     ok = need <= available
+    fix = ("Pick a smaller model, sequence or micro batch for this machine (plan it here: Plan page, or "
+           "`npm run cli -- plan`), or run it on a host with more RAM." if accelerator == "cpu" else
+           "Offload less to the CPU, turn pin_memory off, or use a host with more RAM.")
     return _check("host_memory", ok, "error", f"need ~{need / GiB:.1f} GiB of host memory ({source}), "
-                  f"MemAvailable is {available / GiB:.1f} GiB", cls="host_oom",
-                  fix="Offload less to the CPU, turn pin_memory off, or use a host with more RAM.",
+                  f"MemAvailable is {available / GiB:.1f} GiB", cls="host_oom", fix=fix,
                   needBytes=need, availableBytes=available)
 
 
@@ -125,8 +141,10 @@ def check_ops(ds_config, accelerator):
     return results
 
 
-def run_all(params, ds_config, accelerator, ranks_per_host=1, predicted_host_bytes=None):
-    checks = [check_host_memory(params, ds_config, ranks_per_host, predicted=predicted_host_bytes), check_memlock(ds_config, accelerator)]
+def run_all(params, ds_config, accelerator, ranks_per_host=1, predicted_host_bytes=None, sized=None):
+    checks = [check_host_memory(params, ds_config, ranks_per_host, predicted=predicted_host_bytes, sized=sized,
+                                accelerator=accelerator),
+              check_memlock(ds_config, accelerator)]
     checks += check_nvme_paths(ds_config) + check_ops(ds_config, accelerator)
     return [c for c in checks if c is not None]
 

@@ -93,3 +93,33 @@ def test_host_memory_fallback_counts_only_the_offloaded_share_at_zero3_ratio():
     z2 = ds_config(2)
     z2["zero_optimization"]["offload_optimizer"].update({"pin_memory": False, "ratio": 0.5})
     assert preflight.host_bytes_needed(params, z2) == 16 * params + overhead
+
+
+def test_host_memory_checks_this_hosts_estimate_first_and_quotes_its_basis():
+    # Issue 30.1: runs/start sizes the run on the host it starts on (spec.preflightMemory); the plan's
+    # figure for another machine (2 GiB for a 3B ZeRO-1 planned for an H200) is not this host's need.
+    sized = {"hostBytes": 52 * GiB, "gpuBytes": None, "basis": "this host's estimate for ZeRO-1 of Llama-3.2-3B"}
+    check = preflight.check_host_memory(3_000_000_000, ds_config(2, offload=False), available=22 * GiB,
+                                        predicted=2 * GiB, sized=sized, accelerator="cpu")
+    assert not check["ok"] and check["cls"] == "host_oom" and check["needBytes"] == 52 * GiB
+    assert check["detail"] == ("need ~52.0 GiB of host memory (this host's estimate for ZeRO-1 of Llama-3.2-3B), "
+                               "MemAvailable is 22.0 GiB")
+    assert "smaller model" in check["fix"]
+    checks = preflight.run_all(1_000, ds_config(2, offload=False), "cpu", predicted_host_bytes=2 * GiB, sized=sized)
+    assert next(c for c in checks if c["name"] == "host_memory")["needBytes"] == 52 * GiB
+
+
+def test_host_memory_fallback_on_the_cpu_accelerator_counts_the_states_a_gpu_would_hold():
+    # ZeRO-1 without offload on the CPU accelerator: weights, master copy, Adam and gradients are all
+    # in host memory (18 B/param here), not only the process overhead.
+    params = 3_000_000_000
+    no_offload = ds_config(2, offload=False)
+    assert preflight.host_bytes_needed(params, no_offload) == preflight.PROCESS_OVERHEAD_BYTES
+    on_cpu = preflight.host_bytes_needed(params, no_offload, accelerator="cpu")
+    assert on_cpu == 18 * params + preflight.PROCESS_OVERHEAD_BYTES
+    check = preflight.check_host_memory(params, no_offload, available=22 * GiB, accelerator="cpu")
+    assert not check["ok"] and "no GPU, so all of it is in host memory" in check["detail"]
+    # Optimizer offload already counts its 16 B/param on the host; the CPU adds only the weights.
+    offload = ds_config(2)
+    offload["zero_optimization"]["offload_optimizer"]["pin_memory"] = False
+    assert preflight.host_bytes_needed(params, offload, accelerator="cpu") == 18 * params + preflight.PROCESS_OVERHEAD_BYTES

@@ -21,6 +21,7 @@ import { DEFAULT_FIX } from './classify';
 import { deferredWritesFor } from './deferred-writes';
 import { assertRunnerBuilds } from './families';
 import { newSweepId, runIdFor } from './ids';
+import { sizeRunHere } from './size-here';
 import type { Planner } from './planner';
 import { runGpuIndexes, startMonitor, type MonitorOptions, type ResourceMonitor } from '../monitor';
 
@@ -175,10 +176,29 @@ function forThisHost(specs: RunSpec[], hostId: string | null): { spec: RunSpec; 
     return {
       spec: { ...spec, prediction: null },
       notes: [
-        `[offload-studio] the plan's prediction for ${spec.strategy} was made for ${elsewhere.words}: it is left out of this run, so the pre-flight sizes the run for this host with its own estimate and no prediction is stored beside the measurement.`,
+        `[offload-studio] the plan's prediction for ${spec.strategy} was made for ${elsewhere.words}: it is left out of this run, so the pre-flight sizes the run for this host and no prediction is stored beside the measurement.`,
       ],
     };
   });
+}
+
+/**
+ * The spec with this host's memory estimate for it (size-here.ts), which the runner's pre-flight checks
+ * instead of the plan's figure, and a log line saying which figure that is; unchanged where the tuner
+ * cannot size it (the runner then says whose figure it checks).
+ */
+function sizedHere(p: { spec: RunSpec; notes: string[] }, machine: unknown): { spec: RunSpec; notes: string[] } {
+  const sized = sizeRunHere(p.spec, machine);
+  if (!sized) return p;
+  const planned = p.spec.prediction?.hostPeakBytes;
+  const differs = planned !== undefined && Math.abs(planned - sized.hostBytes) > 0.05 * Math.max(planned, sized.hostBytes);
+  return {
+    spec: { ...p.spec, preflightMemory: sized },
+    notes: [
+      ...p.notes,
+      `[offload-studio] pre-flight: this run needs ~${(sized.hostBytes / 1024 ** 3).toFixed(1)} GiB of host memory on this host (${sized.basis})${differs ? `; the plan's prediction said ${(planned / 1024 ** 3).toFixed(1)} GiB` : ''}.`,
+    ],
+  };
 }
 
 /** The prediction stored beside the measurement: the one the spec carries (what the plan showed). */
@@ -198,7 +218,8 @@ export async function startSweep(request: StartRunsRequest, deps: SweepDeps): Pr
     machine = null; // a run without a snapshot is still a run; comparisons will say it lacks one
   }
   // A spec planned for another machine is refused, or run without that machine's prediction, before anything is queued.
-  const prepared = forThisHost(await specsOf(request, deps.planner, machine), machineIdOf(machine));
+  // Each then carries the memory it needs on this host, sized here, for the runner's pre-flight.
+  const prepared = forThisHost(await specsOf(request, deps.planner, machine), machineIdOf(machine)).map((p) => sizedHere(p, machine));
   const specs = prepared.map((p) => p.spec);
   // A model the runner would refuse (family, positions) is refused here, before anything is queued.
   assertRunnerBuilds(specs);
