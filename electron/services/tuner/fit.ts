@@ -42,7 +42,7 @@ const TERM_LABELS: Record<string, string> = {
   recompute: "one block's recomputed activations",
   'phase:loss': 'the loss phase (logits, their fp32 copies)',
   'phase:backward': "the backward phase (a block's recompute, gradients, buckets)",
-  'phase:step': 'the optimizer step (bf16 + fp32 gradients)',
+  'phase:step': 'the optimizer step (bf16 gradients, their flattened copy, the fp32 partition)',
   paramsBf16: 'bf16 parameters',
   gradientsBf16: 'bf16 gradients',
   fp32SubGroupGradient: 'fp32 gradient of one sub-group',
