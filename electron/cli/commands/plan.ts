@@ -31,6 +31,13 @@ export async function modelFlag({ backend, flags }: CommandContext): Promise<str
   return backend.invoke('plan/import-hf-config', { text: readRegularText(file, { label: '--model', maxBytes: INPUT_LIMITS.modelConfig }), id });
 }
 
+/** Whose plan this is, in the Plan page's words: only a plan for this machine runs here. */
+const PLANNED_FOR: Record<PlanResult['profile']['machineSource'], string> = {
+  detected: 'this machine',
+  file: 'a loaded file, not this machine: its plan does not run here',
+  catalogued: 'a catalogued machine, not this machine: its plan does not run here',
+};
+
 function printPlan(plan: PlanResult, out: (s: string) => void): void {
   const w = plan.workload;
   const modelName = typeof w.model === 'string' ? w.model : w.model.id;
@@ -38,7 +45,7 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
   out(`workload: seq ${w.seqLen}, micro ${w.microBatch} × accumulation ${w.gradAccum} × ${w.gpus} GPU(s) × ${w.nodes} node(s), ${w.precision}, checkpointing ${w.activationCheckpointing ? 'on' : 'off'} [${modelName}]`);
   // Without a GPU the profile's matmul rate is 0: no figure, not "matmul 0 TFLOPS" (issue 30.5).
   const matmul = plan.profile.matmulTflops > 0 ? `${formatFigureCli(plan.profile.matmulTflops, 0)} TFLOPS` : '— (no GPU)';
-  out(`machine: ${plan.profile.machineLabel} (${plan.profile.machineSource}); matmul ${matmul}, host link ${formatFigureCli(plan.profile.hostLinkBytesPerSecond / 1e9, 0)} GB/s`);
+  out(`machine: ${plan.profile.machineLabel} (${PLANNED_FOR[plan.profile.machineSource]}); matmul ${matmul}, host link ${formatFigureCli(plan.profile.hostLinkBytesPerSecond / 1e9, 0)} GB/s`);
   out('');
   // One display name per strategy (the id beside it); a strategy that does not fit has no speed: "—"; nor a CPU smoke run (no prediction).
   out(`${'strategy'.padEnd(43)} ${'fits'.padEnd(4)} ${'GPU/GPU'.padStart(10)} ${'host/node'.padStart(10)} ${'NVMe'.padStart(10)} ${'step s'.padStart(8)} ${'TFLOPS/GPU'.padStart(10)}  why`);
@@ -134,7 +141,11 @@ export const planCommands: Record<string, Command> = {
       for (const key of Object.keys(workload) as (keyof WorkloadOverrides)[]) if (workload[key] === undefined) delete workload[key];
       if (!scenario && workload.model === undefined) throw Object.assign(new UsageError(`--model is required (or --scenario id)\nusage: npm run cli -- ${USAGE}`), { field: 'model' });
 
+      // `machine` is sent only for --machine FILE: this machine is left to the backend to detect, so the
+      // plan says it is for this machine ('detected', not 'file') and uses this machine's measurements
+      // and calibration (issue 30.1: the machine a plan is for is explicit, here too).
       let machine: unknown;
+      let defaultsFrom: unknown;
       if (typeof flags.machine === 'string') {
         const text = readRegularText(flags.machine, { label: '--machine', maxBytes: INPUT_LIMITS.machine });
         let parsed: unknown;
@@ -143,17 +154,17 @@ export const planCommands: Record<string, Command> = {
         } catch (error) {
           throw Object.assign(new Error(`--machine ${flags.machine}: not JSON (${(error as Error).message})`), { field: 'machine' });
         }
-        machine = parseMachine(parsed, `--machine ${flags.machine}`);
-      } else if (!scenario) machine = await backend.invoke('hardware/detect', {});
+        machine = defaultsFrom = parseMachine(parsed, `--machine ${flags.machine}`);
+      } else if (!scenario) defaultsFrom = await backend.invoke('hardware/detect', {});
       if (!scenario) {
         // the Plan form's defaults for the machine planned for (contract workloadDefaultsFor: its GPU
         // count; without a GPU seq 512), for what is not given
-        const defaults = workloadDefaultsFor(machine as { gpus: unknown[] });
+        const defaults = workloadDefaultsFor(defaultsFrom as { gpus: unknown[] });
         workload.seqLen ??= defaults.seqLen;
         workload.microBatch ??= defaults.microBatch;
         workload.gpus ??= defaults.gpus;
       }
-      const plan = await backend.invoke('plan/compute', { workload, scenario, machine: machine as never });
+      const plan = await backend.invoke('plan/compute', { workload, scenario, ...(machine !== undefined ? { machine: machine as never } : {}) });
 
       if (typeof flags['write-configs'] === 'string') {
         const files = writeConfigs(plan, flags['write-configs']);
