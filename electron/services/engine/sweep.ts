@@ -21,6 +21,7 @@ import { DEFAULT_FIX } from './classify';
 import { deferredWritesFor } from './deferred-writes';
 import { assertRunnerBuilds } from './families';
 import { newSweepId, runIdFor } from './ids';
+import { sweepEta } from './sweep-eta';
 import { sizeRunHere } from './size-here';
 import type { Planner } from './planner';
 import { runGpuIndexes, startMonitor, type MonitorOptions, type ResourceMonitor } from '../monitor';
@@ -268,7 +269,11 @@ class SweepExecution implements Sweep {
   private stopRequested: 'cancel' | 'kill' | null = null;
   private current: RunnerHandle | null = null;
   private readonly startedAt = Date.now();
-  private readonly finishedDurations: number[] = [];
+  /** This sweep's finished runs: wall seconds by configuration (what the time estimate counts first). */
+  private readonly finished: { configHash: string; seconds: number }[] = [];
+  /** This machine's step times of the sweep's configurations and its engine start-up, from history (issue 30.7). */
+  private measuredStep: Record<string, { seconds: number }> = {};
+  private startup: number | null = null;
 
   constructor(
     readonly id: string,
@@ -286,8 +291,22 @@ class SweepExecution implements Sweep {
   }
 
   start(): this {
+    this.loadMeasured();
     this.done = this.runAll();
     return this;
+  }
+
+  /** What this machine measured before for the sweep's configurations; a history that cannot answer leaves the estimate to this sweep's own runs. */
+  private loadMeasured(): void {
+    const machineId = machineIdOf(this.machine);
+    if (!machineId) return;
+    try {
+      this.measuredStep = this.deps.history.measuredStepSeconds([machineId], [...new Set(this.planned.map((p) => p.spec.configHash))]);
+      this.startup = this.deps.history.engineStartSeconds([machineId], this.planned[0]?.spec.model.id)?.seconds ?? null;
+    } catch {
+      this.measuredStep = {};
+      this.startup = null;
+    }
   }
 
   cancel(): void {
@@ -468,7 +487,17 @@ class SweepExecution implements Sweep {
               ...sample,
               total,
               elapsedSeconds: (now - this.startedAt) / 1000,
-              etaSeconds: this.eta(i, m.step, total, (now - firstStepAt) / stepsSeen / 1000, (now - runStarted) / 1000),
+              etaSeconds: sweepEta({
+                runs: this.planned.map((r) => ({ configHash: r.spec.configHash, steps: r.spec.steps })),
+                index: i,
+                step: m.step,
+                wallPerStep: (now - firstStepAt) / stepsSeen / 1000,
+                runElapsed: (now - runStarted) / 1000,
+                startupHere: (firstStepAt - runStarted) / 1000,
+                finished: this.finished,
+                measuredStep: this.measuredStep,
+                startup: this.startup,
+              }),
             }),
           );
           break;
@@ -552,21 +581,8 @@ class SweepExecution implements Sweep {
       deferredWritesFor(deps.history).run(`samples of ${p.id}`, () => deps.history.appendSamples(p.id, rest));
     }
     flushLog();
-    this.finishedDurations.push(Date.now() - runStarted);
+    // Only a completed run's wall time says how long its configuration takes (a failed one stopped early).
+    if (outcome.status === 'completed') this.finished.push({ configHash: p.spec.configHash, seconds: (Date.now() - runStarted) / 1000 });
     return this.endWith(i, { status: outcome.status, errorClass: outcome.errorClass, message: outcome.message, fix: outcome.fix, outcome });
-  }
-
-  /** Seconds until the sweep ends: this run's remaining steps at its pace, plus the remaining
-   *  runs at the mean duration of the finished ones (or this one's projected duration). */
-  private eta(i: number, step: number, total: number, wallPerStep: number, runElapsed: number): number | null {
-    if (!Number.isFinite(wallPerStep) || wallPerStep <= 0) return null;
-    const remainingHere = Math.max(0, total - step) * wallPerStep;
-    const perRun = this.finishedDurations.length
-      ? this.finishedDurations.reduce((a, b) => a + b, 0) / this.finishedDurations.length / 1000
-      : runElapsed + remainingHere;
-    const later = this.planned.length - i - 1;
-    const eta = remainingHere + (later > 0 ? later * perRun : 0);
-    // Absurd step times (1e305 s) overflow to Infinity (and Infinity × 0 to NaN): no estimate then.
-    return Number.isFinite(eta) ? eta : null;
   }
 }
