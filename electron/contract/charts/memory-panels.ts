@@ -3,6 +3,7 @@
 // TiB on one axis: each panel picks its own unit. Bars take the strategy's colour; the strategy
 // names are written once, on the left. Pure; type imports only.
 import type { EChartsOption } from 'echarts';
+import { formatFigure } from '../format';
 import { escapeHtml } from './escape';
 
 export interface MemoryRow {
@@ -38,7 +39,8 @@ const nice = (v: number) => {
   const step = 10 ** (Math.floor(Math.log10(v)) - 1) * 5;
   return Math.ceil(v / step) * step;
 };
-const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+// The shared figure formatter: a tiny model's 0.0023 GiB stays 0.0023, not toFixed(2)'s 0.00 (issue 30.4).
+const fmt = (v: number) => formatFigure(v, v >= 100 ? 0 : v >= 10 ? 1 : 2, false);
 
 type Key = 'gpuBytes' | 'hostBytes' | 'nvmeBytes';
 // Short axis names (a panel can be ~110 px wide at 1280); the tooltip says per GPU / per node.

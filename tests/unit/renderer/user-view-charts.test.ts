@@ -69,6 +69,17 @@ describe('Plan charts', () => {
     ) as { xAxis: { name: string }[] };
     expect(option.xAxis.map((a) => a.name.split('\n')[0])).toEqual(['GPU, GiB', 'host, TiB']);
   });
+
+  it('issue 30.4: a tiny model\'s memory keeps its digits in the tooltip (0.00244 GiB, not 0.00)', () => {
+    const option = memoryPanelsOption(
+      [{ label: 'tiny', color: '#000', gpuBytes: 2.62e6, hostBytes: 0.83 * 2 ** 30, nvmeBytes: null }],
+      { gpuBytes: 141 * 2 ** 30, hostBytes: 24 * 2 ** 30, nvmeBytes: null },
+      { text: '#000', muted: '#666', grid: '#ddd' },
+    ) as { series: { data: { value: number }[]; tooltip: { formatter: (q: { name: string; value: number }) => string } }[] };
+    const tip = (i: number) => option.series[i].tooltip.formatter({ name: 'tiny', value: option.series[i].data[0].value });
+    expect(tip(0)).toContain('GPU memory (per GPU): 0.00244 GiB of 141 GiB');
+    expect(tip(1)).toContain('host memory (per node): 0.83 GiB of 24.0 GiB');
+  });
 });
 
 describe('empty and edge charts', () => {
