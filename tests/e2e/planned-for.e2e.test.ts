@@ -95,6 +95,38 @@ describe('a plan for another machine does not run here', () => {
     expect((await invoke<{ runs: unknown[] }>('runs/list', {})).runs).toHaveLength(0);
   });
 
+  it('wizard: the workload step has the "Plan for" control — this machine by default, said so — and a file loaded there is said and not run', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(serve.url + '#/plan');
+    await page.evaluate(() => localStorage.clear());
+    await invoke('wizard/save', { step: 'workload', completed: ['welcome', 'hardware', 'environment', 'measure'], dismissed: false });
+    await page.evaluate(() => (window.location.hash = '#/setup'));
+    await page.reload();
+    await page.waitForSelector('[data-testid="setup-wizard"][data-wizard-step="workload"]', { timeout: 60_000 });
+    const wizard = '[data-testid="setup-wizard"]';
+    // Explicit even for this machine: the control shows which machine the plan will be for.
+    await page.waitForSelector(`${wizard} [data-testid="machine-select"]`);
+    expect(await page.inputValue(`${wizard} [data-testid="machine-select"]`)).toBe('this');
+    expect(await page.$eval(`${wizard} [data-testid="machine-select"]`, (el) => (el as HTMLSelectElement).selectedOptions[0].textContent)).toMatch(/^This machine — /);
+    expect(await page.$('[data-testid="wizard-plan-for"]')).toBeNull();
+    await page.screenshot({ path: path.join(artifacts, 'planned-for-6-wizard-workload-this.png'), fullPage: true });
+
+    await page.setInputFiles(`${wizard} [data-testid="machine-file"]`, H200);
+    expect(await page.textContent('[data-testid="wizard-plan-for"]')).toContain(`Will plan for: ${H200_LABEL} (from machine.json), a loaded file — not this machine: its plan cannot be run or tuned here.`);
+    await page.selectOption('[data-testid="model-select"]', 'tiny-llama');
+    await page.fill('[data-testid="seq-len"]', '64');
+    await page.click('[data-testid="wizard-next"]');
+    await page.waitForSelector('[data-testid="wizard-plan"] [data-testid="planned-for"][data-here="false"]', { timeout: 60_000 });
+    await page.click('[data-testid="wizard-next"]');
+    await page.waitForSelector('[data-testid="setup-wizard"][data-wizard-step="run"]', { timeout: 60_000 });
+    await expectBlocked(page);
+    expect(errors).toEqual([]);
+    await invoke('wizard/save', { dismissed: true });
+    await page.close();
+  });
+
   it('wizard: the machine loaded on the Plan page is said at the workload and plan steps, and its plan is not run', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors: string[] = [];
@@ -107,7 +139,7 @@ describe('a plan for another machine does not run here', () => {
     await invoke('wizard/save', { step: 'workload', completed: ['welcome', 'hardware', 'environment', 'measure'], dismissed: false });
     await page.evaluate(() => (window.location.hash = '#/setup'));
     await page.waitForSelector('[data-testid="setup-wizard"][data-wizard-step="workload"]', { timeout: 60_000 });
-    expect(await page.textContent('[data-testid="wizard-plan-for"]')).toContain(`Will plan for: ${H200_LABEL} (from machine.json), a loaded file chosen on the Plan page — not this machine.`);
+    expect(await page.textContent('[data-testid="wizard-plan-for"]')).toContain(`Will plan for: ${H200_LABEL} (from machine.json), a loaded file — not this machine: its plan cannot be run or tuned here.`);
     await page.selectOption('[data-testid="model-select"]', 'tiny-llama');
     await page.fill('[data-testid="seq-len"]', '64');
     await page.click('[data-testid="wizard-next"]');

@@ -11,6 +11,7 @@ import { useMeasure } from '../../stores/measure';
 import { usePlan, type WorkloadForm as WorkloadValues } from '../../stores/plan';
 import { Recommendation, RunControls, StrategyTable, WorkloadForm } from '../PlanPage';
 import { TunePanel } from '../plan/TunePanel';
+import { MachineChoice } from '../plan/MachineChoice';
 import { PlannedFor } from '../plan/PlannedFor';
 
 export interface StepProps {
@@ -143,11 +144,13 @@ export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string
   if (!presets) return <Skeleton lines={4} />;
   return (
     <Card title="What do you want to train?">
-      {/* The Plan page's machine choice carries over: said here, not planned for silently. */}
+      {/* Which machine the plan will be for, as a control (the Plan page's own): always said, never
+          planned for silently (issue 30.1). Only a plan for this machine can be run from the next steps. */}
+      <MachineChoice />
       {choice.kind !== 'this' && (
         <p className="notice small" data-testid="wizard-plan-for">
           <span>
-            Will plan for: <strong>{choice.label}</strong>, {choice.kind === 'file' ? 'a loaded file' : choice.kind === 'history' ? 'a machine seen in history' : 'a catalogued machine'} chosen on the Plan page — not this machine.
+            Will plan for: <strong>{choice.label}</strong>, {choice.kind === 'file' ? 'a loaded file' : choice.kind === 'history' ? 'a machine seen in history' : 'a catalogued machine'} — not this machine: its plan cannot be run or tuned here.
           </span>{' '}
           <button type="button" className="secondary" onClick={() => setMachine({ kind: 'this' })} data-testid="wizard-plan-this-machine">
             Plan for this machine instead
