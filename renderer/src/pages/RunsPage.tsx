@@ -269,7 +269,7 @@ export function RunsPage() {
                         {r.repeatIndex > 0 ? <span className="muted small repeat-mark" data-testid="repeat-mark">#{r.repeatIndex + 1}</span> : null}
                       </span>
                       <span role="gridcell" className="num">{formatDuration(r.startedAt, r.finishedAt)}</span>
-                      <span role="gridcell" title={r.machineId ? `${machineNames[r.machineId] ?? ''} (${r.machineId})` : undefined}>{r.machineId ? (machineNames[r.machineId] ?? r.machineId.slice(0, 8)) : '—'}</span>
+                      <span role="gridcell" title={r.machineId ? `${machineNames[r.machineId] ?? ''} (${r.machineId})` : undefined}>{r.machineId ? (machineNames[r.machineId] ?? idTail(r.machineId, 9)) : '—'}</span>
                       <span role="gridcell" className="small" title={r.sweepId ?? undefined} data-testid="run-sweep">{r.sweepId ? idTail(r.sweepId, SWEEP_CHARS) : '—'}</span>
                       <span role="gridcell" className="tags" title={r.notes || undefined}>
                         {r.tags.map((t) => (
