@@ -80,7 +80,7 @@ export function chooseCpuadamCoresPerc(hw: HardwareProfile, gpusPerNode: number,
 
 
 function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors, searched?: Knobs, evidence?: MemoryEvidence): Omit<StrategyPlan, 'spec' | 'knobReasons'> & { spec?: StrategyPlan['spec']; knobReasons?: string[] } {
-  // the strategy's row: the form's micro batch with the knobs its search chose (the spec adds the searched micro batch)
+  // the strategy's row: the workload and knobs given (planWorkload passes the search's own choice)
   const knobs: Knobs = { cpuadamCoresPerc: perc, ...searched };
   const estimated = estimateMemory(s, model, params, w, true, knobs);
   const fit = checkFit(s, estimated, w, machine, hw, { band: bandFor(evidence, s.id), measured: measuredFit(evidence, s.id, w, knobs) });
@@ -294,7 +294,18 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
   const strategies = options.strategies ? options.strategies.map(strategyById) : catalog().strategies;
   const bestOf = new Map<string, Candidate>();
   const recommended = recommend(strategies, model, params, workload, options.machine, hw, perc, options.calibration, bestOf, options.memory);
-  const plans = strategies.map((s) => evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*'], bestOf.get(s.id)?.knobs, options.memory));
+  // Each row is one coherent configuration (issue 30.12): the form's micro batch with the knobs best
+  // for that micro batch — not with knobs searched for another ("ratio 0.75 at micro 1, 5.55 s": the
+  // ratio the search chose for micro 8, a configuration nobody would run). Where the search's pick has
+  // another micro batch, the knobs are searched again at the form's; the pick itself is the spec.
+  const rowKnobs = (s: StrategyPreset): Knobs | undefined => {
+    const best = hw.gpuCount ? bestOf.get(s.id) : undefined;
+    if (!best || best.edgeOnly) return undefined;
+    if (best.microBatch === workload.microBatch && (best.gradAccum ?? workload.gradAccum) === workload.gradAccum) return best.knobs;
+    const atForm = searchStrategy(s, model, params, { ...workload, searchMicroBatch: false, globalBatch: undefined }, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*'], workload.cpuadamCoresPerc, options.memory);
+    return atForm && !atForm.fitsNone ? (atForm.knobs as Knobs) : undefined;
+  };
+  const plans = strategies.map((s) => evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*'], rowKnobs(s), options.memory));
   const notes = [
     'Memory: what DeepSpeed 0.19 / FSDP2 allocate, by phase (ZeRO without offload: bf16 parameters, fp32 master + Adam states, gradient partitions, one fp32 sub-group gradient; offload: DeepSpeed\'s estimator + the GPU share) + activations + logits + buffers, the allocator\'s free block and the CUDA context; GPU per GPU, host and NVMe per node. A GPU verdict carries the model\'s measured error as a band: within it, "at the edge" — a trial decides (docs/tuner-model.md).',
     memoryEvidenceNote(options.memory),
