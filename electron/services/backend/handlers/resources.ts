@@ -1,7 +1,7 @@
 // runs/resources (issue 31): a run's stored resource record, read as an attribution beside the
 // tuner's predicted terms for its configuration. The terms are the tuner's for the run's own spec on
 // the run's machine snapshot, with the calibration plan/compute would use for that machine now.
-import { ApiError, MachineSchema, type RunDetail } from '../../../contract';
+import { ApiError, hasPrediction, MachineSchema, NO_PREDICTION_WHY, type RunDetail } from '../../../contract';
 import { attribute, type PredictedInput } from '../../monitor';
 import * as tuner from '../../tuner';
 import type { BackendContext } from '../context';
@@ -11,7 +11,8 @@ import { forMachine } from './calibration';
 /** The tuner's terms for the run's spec, or why there are none. Never throws: the lanes stand without them. */
 export function predictedTermsOf(ctx: Pick<BackendContext, 'dataDir' | 'history'>, run: RunDetail): PredictedInput {
   const stored = (run.predicted as { stepSeconds?: unknown } | null)?.stepSeconds;
-  const stepSeconds = typeof stored === 'number' && Number.isFinite(stored) ? stored : null;
+  // A CPU smoke run's plan stored zeros: no prediction, not a prediction of 0 s (issue 30.5).
+  const stepSeconds = typeof stored === 'number' && hasPrediction({ stepSeconds: stored }) ? stored : null;
   const machine = MachineSchema.safeParse(run.snapshot);
   if (!machine.success) return { stepSeconds, terms: null, note: 'predicted terms not available: the run has no machine snapshot to predict for' };
   try {
@@ -20,9 +21,11 @@ export function predictedTermsOf(ctx: Pick<BackendContext, 'dataDir' | 'history'
     if (!ran) return { stepSeconds, terms: null, note: 'predicted terms not available: the tuner does not model this run (a custom config, or a model or strategy it no longer knows)' };
     const own = forMachine(ctx.dataDir, ctx.history, machine.data, false);
     const p = tuner.predict(ran.workload, ran.strategyId, machine.data, own.measurements, own.calibration?.[ran.strategyId], ran.knobs);
+    // On a machine without a GPU the tuner's terms are all 0: no prediction, said as the Plan table says it.
+    if (!hasPrediction(p)) return { stepSeconds, terms: null, note: `${NO_PREDICTION_WHY}: the tuner predicts GPU steps; this run's machine has none` };
     const calibrated = p.calibrated ? "calibrated with this machine kind's runs" : 'uncalibrated';
     const stored = stepSeconds !== null ? `; the plan stored ${stepSeconds.toPrecision(3)} s when the run was planned` : '';
-    return { stepSeconds: p.stepSeconds > 0 ? p.stepSeconds : stepSeconds, terms: p.terms, note: `the tuner's terms for this run's spec on its machine (${calibrated}, as of now)${stored}` };
+    return { stepSeconds: p.stepSeconds, terms: p.terms, note: `the tuner's terms for this run's spec on its machine (${calibrated}, as of now)${stored}` };
   } catch (error) {
     return { stepSeconds, terms: null, note: `predicted terms not available: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}` };
   }
