@@ -16,7 +16,7 @@ export function loadMachineFile(file: string): Machine {
   }
   const parsed = MachineSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`--machine ${file}: ${describeIssue(parsed.error)} (expected the JSON of \`detect --json\`)`);
+    throw new Error(`--machine ${file}: ${describeIssue(parsed.error)} (expected the JSON that \`npm run cli -- detect --json\` prints)`);
   }
   const machine = parsed.data;
   return {

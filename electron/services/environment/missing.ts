@@ -59,7 +59,7 @@ export function platformPieces(platform: NodeJS.Platform): MissingPiece[] {
         id: 'platform-macos',
         severity: 'required',
         what: 'macOS has no CUDA: PyTorch cannot drive an NVIDIA GPU here and DeepSpeed has no offload path for Apple GPUs (MPS), so the engine cannot benchmark the offload strategies on this Mac. Planning for another machine, history, compare and reports work fully without it.',
-        fix: 'Run the engine on a Linux NVIDIA host (`npx offload-studio serve` there, opened over SSH), or import its runs into History here.',
+        fix: 'Run the engine on a Linux NVIDIA host (`npm run serve` in a clone of the app there, opened over SSH), or bring its runs here: `npm run cli -- export-runs --out runs.json` there, `npm run cli -- import-runs runs.json` here.',
       },
     ];
   if (platform === 'win32')

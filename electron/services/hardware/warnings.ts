@@ -37,7 +37,7 @@ export function platformWarnings(m: Pick<MachineFacts, 'os' | 'gpus'>): Hardware
         severity: 'warning',
         message:
           'macOS has no CUDA: PyTorch cannot use an NVIDIA GPU here and DeepSpeed has no offload path for Apple GPUs (MPS), so no benchmark run of the offload strategies can start on this Mac. Planning for another machine, history, compare and reports work fully here.',
-        fix: 'Plan here and run on a Linux NVIDIA host: start `npx offload-studio serve` there and open it over SSH, or import its runs (History → Import).',
+        fix: 'Plan here and run on a Linux NVIDIA host: start `npm run serve` in a clone of the app there and open it over SSH, or bring its runs here: `npm run cli -- export-runs --out runs.json` there, `npm run cli -- import-runs runs.json` here.',
       },
     ];
   if (platform === 'win32')
@@ -46,7 +46,7 @@ export function platformWarnings(m: Pick<MachineFacts, 'os' | 'gpus'>): Hardware
         id: 'platform-windows',
         severity: 'warning',
         message: `Native Windows: DeepSpeed (≥ 0.14.5) runs single-GPU training with CPU offload, but has no NCCL (no multi-GPU runs), no async_io (no NVMe offload / ZeRO-Infinity) and no GDS, and builds its ops (CPU Adam) with MSVC via build_win.bat rather than from pip. ${m.gpus.length ? 'Single-GPU CPU-offload runs can work here; ' : ''}planning, history, compare and reports work fully.`,
-        fix: 'For every strategy, run the engine under WSL2 (Ubuntu with the Windows NVIDIA driver; nvidia-smi works inside) or on a Linux host, and open the app there (`npx offload-studio serve`).',
+        fix: 'For every strategy, run the engine under WSL2 (Ubuntu with the Windows NVIDIA driver; nvidia-smi works inside) or on a Linux host, and open the app there (`npm run serve` in a clone of the app).',
       },
     ];
   return [];

@@ -146,7 +146,7 @@ export function parseRunsText(text: string, label: string, field = 'content'): R
       const line = before.split('\n').length;
       where = ` (at line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
     }
-    throw new ApiError('bad_file', `${label} is not JSON${where}; a runs file is what Export runs (or \`offload-studio export-runs\`) writes.`, field);
+    throw new ApiError('bad_file', `${label} is not JSON${where}; a runs file is what \`npm run cli -- export-runs --out runs.json\` writes.`, field);
   }
   const parsed = RunsFileSchema.safeParse(json);
   if (!parsed.success) {

@@ -21,7 +21,7 @@ export interface ComputePlanInput {
 export function parseMachine(value: unknown, where = 'machine'): Machine {
   const result = MachineSchema.safeParse(value);
   if (!result.success) {
-    throw new ApiError('bad_machine', `${where}: ${describeIssue(result.error)} (expected the JSON of \`detect --json\`)`, firstIssue(result.error).path);
+    throw new ApiError('bad_machine', `${where}: ${describeIssue(result.error)} (expected the JSON that \`npm run cli -- detect --json\` prints)`, firstIssue(result.error).path);
   }
   return result.data;
 }

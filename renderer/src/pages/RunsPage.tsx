@@ -172,7 +172,7 @@ export function RunsPage() {
       {!loaded && <Skeleton lines={5} />}
       {loaded && !error && runs.length === 0 && (
         <EmptyState title="No runs yet">
-          <p>Run your first comparison: pick a workload on the Plan page and start a sweep — or import a runs file (CLI: import-runs).</p>
+          <p>Run your first comparison: pick a workload on the Plan page and start a sweep — or import a runs file: <code>npm run cli -- import-runs runs.json</code>.</p>
           <button type="button" className="secondary" onClick={() => void loadSamples()}>
             Load the sample dataset
           </button>

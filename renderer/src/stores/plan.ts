@@ -40,7 +40,7 @@ export function machineFromText(text: string): Machine {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new Error('This file is not JSON: save the output of `offload-studio detect --json` (npm run -s cli -- detect --json > machine.json) and load that.');
+    throw new Error('This file is not JSON: save what `npm run -s cli -- detect --json > machine.json` writes (on the machine to plan for) and load that.');
   }
   const candidate = (value && typeof value === 'object' && 'machine' in value ? (value as { machine: unknown }).machine : value) as Partial<Machine> | null;
   if (!candidate || typeof candidate !== 'object' || typeof candidate.hostname !== 'string' || !Array.isArray(candidate.gpus) || !candidate.memory)

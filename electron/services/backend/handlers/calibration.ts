@@ -82,12 +82,12 @@ export function measurementsFor(dataDir: string, machine: Machine, thisHost: boo
     const of = borrowed.length > 1 ? `, the newest of ${borrowed.length} measured machines of its kind` : '';
     return {
       measurements: newest,
-      note: `Host figures: measurements of machine ${id}, of the same kind as this one (${machineKindWords(machine)}), measured ${newest.measuredAt}${of} — none of ${machine.machineId} itself are stored (run \`measure\` to use its own).`,
+      note: `Host figures: measurements of machine ${id}, of the same kind as this one (${machineKindWords(machine)}), measured ${newest.measuredAt}${of} — none of ${machine.machineId} itself are stored (measure it to use its own: Hardware page, or \`npm run cli -- measure\`).`,
     };
   }
   return {
     measurements: undefined,
-    note: `Host figures: catalogued — no measurements of machine ${machine.machineId} are stored (${thisHost ? 'run `measure`' : 'import its measurements with `measure --import FILE --machine detect.json`'}).`,
+    note: `Host figures: catalogued — no measurements of machine ${machine.machineId} are stored (${thisHost ? 'measure it: Hardware page, or `npm run cli -- measure`' : 'import its measurements: `npm run cli -- measure --import FILE --machine detect.json`'}).`,
   };
 }
 

@@ -93,7 +93,7 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 export function measurementFromFile(raw: unknown, machineId: string, measuredAt = new Date().toISOString()): Measurement {
   const direct = MeasurementSchema.safeParse(raw);
   if (direct.success) return { ...direct.data, machineId };
-  if (!isObj(raw)) throw new Error('not a measurement: expected the JSON of `measure --json` or the native driver');
+  if (!isObj(raw)) throw new Error('not a measurement: expected the JSON that `npm run cli -- measure --json` prints, or the native driver’s output');
   const adam = isObj(raw.cpuAdam) && Array.isArray(raw.cpuAdam.points) ? raw.cpuAdam.points : Array.isArray(raw.cpuAdam) ? raw.cpuAdam : [];
   const cpuAdam = adam
     .filter(isObj)
