@@ -8,7 +8,7 @@ import { useState } from 'react';
 import type { PlanResult, RequestOf } from '../../../../electron/contract';
 import { strategyLabel } from '../../../../electron/contract/charts/labels';
 import { Card, ErrorBox } from '../../components/ui';
-import { formatNumber } from '../../format';
+import { formatDelta, formatNumber } from '../../format';
 import { useApp } from '../../stores/app';
 import { useCompare } from '../../stores/compare';
 import { usePlan } from '../../stores/plan';
@@ -108,12 +108,12 @@ export function TunePanel({ title = 'Tune on this machine', onLeave }: { title?:
         <div data-testid="tune-result">
           {winner ? (
             <p className="headline">
-              <strong>{strategyLabel(winner.strategyId)}</strong> won: {formatNumber(winner.tflopsPerGpu ?? 0)} TFLOPS/GPU, {formatNumber(winner.stepSeconds, 3)} s/step measured in{' '}
+              <strong>{strategyLabel(winner.strategyId)}</strong> won: {formatNumber(winner.tflopsPerGpu)} TFLOPS/GPU, {formatNumber(winner.stepSeconds, 3)} s/step measured in{' '}
               {result.trials.filter((t) => !t.baseline).length} trial(s)
               {result.seedDefaults?.runId === winner.runId
                 ? ' — its default settings were already the fastest tried'
                 : result.seedDefaults?.tflopsPerGpu
-                  ? ` — its default settings ${formatNumber(result.seedDefaults.tflopsPerGpu)} (${((result.gain ?? 0) * 100).toFixed(0)}% gained)`
+                  ? ` — its default settings ${formatNumber(result.seedDefaults.tflopsPerGpu)}${result.gain != null ? ` (${formatDelta(result.gain * 100, 0)} gained)` : ''}`
                   : result.seedDefaultsNote
                     ? ` — its default settings: ${result.seedDefaultsNote}`
                     : ''}
