@@ -86,9 +86,18 @@ function exitAfterFlush(code: number): void {
  * checks, exit 2 in every command — before, the same kind of mistake exited 1 or 2 by command.
  */
 const REFUSED_INPUT = new Set(['bad_request', 'bad_workload', 'unknown_model', 'cannot_run_here', 'invalid_hf_config']);
+/**
+ * Refusals of something the command line named — a run id, cluster, file, folder or report path that is
+ * not there or cannot be used (`runs show nope`, `export --out` into a missing folder or over a file
+ * without --overwrite, `--machine` that is not a detect --json, a spec planned for another machine):
+ * usage errors when they name the field they are about. Without a field (the bundled samples missing,
+ * TMPDIR unusable) they are about this installation or machine, exit 1, as a run that fails is.
+ */
+const REFUSED_GIVEN = new Set(['not_found', 'bad_path', 'bad_file', 'exists', 'too_large', 'bad_machine', 'bad_model_file', 'bad_config', 'unsupported_model', 'planned_elsewhere']);
 function isUsageError(error: unknown): boolean {
   if (error instanceof UsageError) return true;
   const e = error as { code?: unknown; field?: unknown; message?: unknown } | null;
+  if (typeof e?.code === 'string' && REFUSED_GIVEN.has(e.code) && typeof e.field === 'string' && e.field !== '') return true;
   // the tuner's unknown strategy id (tuner/presets.ts) carries its field, not a code
   return (typeof e?.code === 'string' && REFUSED_INPUT.has(e.code)) || (e?.field === 'strategyId' && /^unknown strategy /.test(String(e.message)));
 }

@@ -75,9 +75,15 @@ export function parseArgv(argv: string[], spec: FlagSpec, what: string): { flags
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : null;
-    // A string option's value that starts with '-' ("--seq -5") is its value, not a flag: parseArgs
-    // would call it ambiguous; joined as --seq=-5 the command's own check says what is wrong with it.
-    if (name && (spec[name] === 'string' || spec[name] === 'repeatable') && argv[i + 1]?.startsWith('-') && /^-\d|^-\.\d/.test(argv[i + 1])) {
+    // A string option followed by a word that starts with '-': parseArgs calls that "ambiguous", which
+    // says neither what is wrong nor what to do. Another of this command's flags there means the value
+    // was left out; anything else ("--seq -5", "--out -") is the value, joined as --seq=-5 so the
+    // command's own check says what is wrong with it.
+    if (name && (spec[name] === 'string' || spec[name] === 'repeatable') && argv[i + 1]?.startsWith('-')) {
+      const next = argv[i + 1];
+      const nextName = next.replace(/^--?/, '').split('=')[0];
+      if (next.startsWith('--') ? Object.hasOwn(spec, nextName) || next === '--' : next === '-h' && spec.help === 'boolean')
+        throw new UsageError(`${what}: --${name} needs a value right after it (got the flag ${next.split('=')[0]}), e.g. --${name} VALUE`);
       args.push(`--${name}=${argv[++i]}`);
       continue;
     }
@@ -113,6 +119,8 @@ export function parseArgv(argv: string[], spec: FlagSpec, what: string): { flags
     return Object.values(spec).includes('repeatable') ? { flags, positionals, lists } : { flags, positionals };
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
+    const missing = /^Option '(--[\w-]+)(?: <value>)?' argument missing/.exec((error as Error).message);
+    if (missing) throw new UsageError(`${what}: ${missing[1]} needs a value right after it, e.g. ${missing[1]} VALUE`);
     if (code.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${what}: ${(error as Error).message.split('\n')[0]}`);
     throw error;
   }

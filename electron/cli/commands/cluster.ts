@@ -1,11 +1,14 @@
 // `cluster …`: define clusters from a JSON file, detect hosts, pre-flight, and show the DeepSpeed
 // launch (hostfile + argument vector) a multi-node run will use.
 import path from 'node:path';
+import { UsageError } from '../../kernel';
 import { readRegularText } from '../../services/files';
 import type { Command } from '../command';
 import { INPUT_LIMITS } from '../user-files';
 
 const USAGE = `cluster list | save FILE.json | delete NAME | detect NAME | preflight NAME | stage NAME | launch NAME [--spec spec.json] | assumptions NAME`;
+
+const NEEDS_ARGUMENT = new Set(['save', 'delete', 'detect', 'preflight', 'stage', 'launch', 'assumptions']);
 
 export const clusterCommands: Record<string, Command> = {
   cluster: {
@@ -13,6 +16,13 @@ export const clusterCommands: Record<string, Command> = {
     async run({ backend, positionals, flags, json, out }) {
       const [action, arg] = positionals;
       const print = (value: unknown) => out(JSON.stringify(value, null, 2));
+      // Every action but list acts on one cluster (save: on a file): say so, not the contract's "field 'name' expected string".
+      if (action !== undefined && action !== 'list' && NEEDS_ARGUMENT.has(action) && arg === undefined)
+        throw new UsageError(
+          action === 'save'
+            ? 'cluster save needs the cluster definition file: npm run cli -- cluster save FILE.json'
+            : `cluster ${action} needs the cluster's name: npm run cli -- cluster ${action} NAME (names from: npm run cli -- cluster list)`,
+        );
       switch (action) {
         case 'list': {
           const { clusters } = await backend.invoke('cluster/list', {});
@@ -29,7 +39,7 @@ export const clusterCommands: Record<string, Command> = {
           try {
             definition = JSON.parse(text);
           } catch (error) {
-            throw Object.assign(new Error(`cluster save ${file}: not JSON (${(error as Error).message}); give a cluster definition file`), { field: 'file' });
+            throw Object.assign(new UsageError(`cluster save ${file}: not JSON (${(error as Error).message}); give a cluster definition file`), { field: 'file' });
           }
           const record = await backend.invoke('cluster/save', definition);
           if (json) return print(record), 0;

@@ -25,7 +25,7 @@ export const measureCommands: Record<string, Command> = {
           try {
             return JSON.parse(text);
           } catch (error) {
-            throw Object.assign(new Error(`${what} ${file}: cannot read it as JSON (${(error as Error).message})`), { field: what.replace(/^--/, '') });
+            throw Object.assign(new UsageError(`${what} ${file}: cannot read it as JSON (${(error as Error).message})`), { field: what.replace(/^--/, '') });
           }
         };
         // The file first: one that cannot be read is refused before detection runs.
@@ -37,7 +37,7 @@ export const measureCommands: Record<string, Command> = {
         try {
           m = measurementFromFile(imported, machine.machineId, at);
         } catch (error) {
-          throw Object.assign(new Error(`--import ${flags.import}: ${(error as Error).message}`), { field: 'import' });
+          throw Object.assign(new UsageError(`--import ${flags.import}: ${(error as Error).message}`), { field: 'import' });
         }
         saveMeasurement(backend.dataDir, m, true);
         if (json) out(JSON.stringify(m, null, 2));

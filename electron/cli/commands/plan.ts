@@ -21,7 +21,7 @@ const USAGE =
 export async function modelFlag({ backend, flags }: CommandContext): Promise<string | ModelArch | undefined> {
   const v = flags.model;
   if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw Object.assign(new Error('--model needs a preset id or a path to a config.json'), { field: 'model' });
+  if (typeof v !== 'string') throw Object.assign(new UsageError('--model needs a preset id or a path to a config.json'), { field: 'model' });
   if (!v.endsWith('.json') && !fs.existsSync(v)) return v; // a preset id; the tuner names unknown ones
   // The CLI made the path absolute in the user's folder and checked it exists (cli/paths.ts).
   const file = fs.statSync(v).isDirectory() ? path.join(v, 'config.json') : v;
@@ -152,7 +152,7 @@ export const planCommands: Record<string, Command> = {
         try {
           parsed = JSON.parse(text);
         } catch (error) {
-          throw Object.assign(new Error(`--machine ${flags.machine}: not JSON (${(error as Error).message})`), { field: 'machine' });
+          throw Object.assign(new UsageError(`--machine ${flags.machine}: not JSON (${(error as Error).message})`), { field: 'machine' });
         }
         machine = defaultsFrom = parseMachine(parsed, `--machine ${flags.machine}`);
       } else if (!scenario) defaultsFrom = await backend.invoke('hardware/detect', {});

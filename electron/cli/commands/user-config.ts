@@ -41,7 +41,7 @@ export async function userConfigRequest(context: CommandContext): Promise<Reques
     try {
       request.machine = JSON.parse(machineText);
     } catch (error) {
-      throw Object.assign(new Error(`--machine ${flags.machine}: not JSON (${(error as Error).message})`), { field: 'machine' });
+      throw Object.assign(new UsageError(`--machine ${flags.machine}: not JSON (${(error as Error).message})`), { field: 'machine' });
     }
   }
   return request;
