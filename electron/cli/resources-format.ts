@@ -1,6 +1,7 @@
 // The CLI's words for the resource view (issue 31): `run --watch`'s live line and `runs show ID
 // --resources`'s attribution. A lane that was not measured prints "n/a (why)", never 0.
 import type { LaneAvailability, ResourceLiveEvent, RunResources } from '../contract';
+import { formatFigureCli } from './format';
 
 const GIB = 1024 ** 3;
 
@@ -37,11 +38,11 @@ export function printResources(r: RunResources, out: (line: string) => void): vo
   out(`${r.runId}: ${record.samples.length} sample(s) every ${record.intervalMs / 1000} s${record.downsampled ? ` (halved ${record.downsampled}× to stay bounded)` : ''}${record.dropped ? `, ${record.dropped} dropped (the sampler fell behind)` : ''}`);
   for (const u of a.unavailable) out(`  ${u}`);
   out('');
-  out(`measured steps (median ${a.measuredStepSeconds === null ? '—' : `${a.measuredStepSeconds.toPrecision(3)} s`}): ${a.overall ? a.overall.text : 'no measured step'}`);
+  out(`measured steps (median ${a.measuredStepSeconds === null ? '—' : `${formatFigureCli(a.measuredStepSeconds, 3)} s`}): ${a.overall ? a.overall.text : 'no measured step'}`);
   for (const s of a.steps) out(`  ${s.label}: ${s.text}`);
   out('');
-  out(`predicted${a.predicted.stepSeconds !== null ? ` ${a.predicted.stepSeconds.toPrecision(3)} s/step` : ''}${a.predicted.note ? ` — ${a.predicted.note}` : ''}`);
+  out(`predicted${a.predicted.stepSeconds !== null ? ` ${formatFigureCli(a.predicted.stepSeconds, 3)} s/step` : ''}${a.predicted.note ? ` — ${a.predicted.note}` : ''}`);
   if (a.predicted.terms.length === 0) out('  (no predicted term above 0)');
   const width = Math.max(8, ...a.predicted.terms.map((t) => t.term.length));
-  for (const t of a.predicted.terms) out(`  ${t.term.padEnd(width)} ${t.seconds.toPrecision(3).padStart(8)} s   ${t.lane.padEnd(6)} measured: ${t.measured}`);
+  for (const t of a.predicted.terms) out(`  ${t.term.padEnd(width)} ${formatFigureCli(t.seconds, 3).padStart(8)} s   ${t.lane.padEnd(6)} measured: ${t.measured}`);
 }

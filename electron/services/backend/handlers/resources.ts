@@ -1,7 +1,7 @@
 // runs/resources (issue 31): a run's stored resource record, read as an attribution beside the
 // tuner's predicted terms for its configuration. The terms are the tuner's for the run's own spec on
 // the run's machine snapshot, with the calibration plan/compute would use for that machine now.
-import { ApiError, hasPrediction, MachineSchema, NO_PREDICTION_WHY, type RunDetail } from '../../../contract';
+import { ApiError, formatFigure, hasPrediction, MachineSchema, NO_PREDICTION_WHY, type RunDetail } from '../../../contract';
 import { attribute, type PredictedInput } from '../../monitor';
 import * as tuner from '../../tuner';
 import type { BackendContext } from '../context';
@@ -24,7 +24,7 @@ export function predictedTermsOf(ctx: Pick<BackendContext, 'dataDir' | 'history'
     // On a machine without a GPU the tuner's terms are all 0: no prediction, said as the Plan table says it.
     if (!hasPrediction(p)) return { stepSeconds, terms: null, note: `${NO_PREDICTION_WHY}: the tuner predicts GPU steps; this run's machine has none` };
     const calibrated = p.calibrated ? "calibrated with this machine kind's runs" : 'uncalibrated';
-    const stored = stepSeconds !== null ? `; the plan stored ${stepSeconds.toPrecision(3)} s when the run was planned` : '';
+    const stored = stepSeconds !== null ? `; the plan stored ${formatFigure(stepSeconds, 3)} s when the run was planned` : '';
     return { stepSeconds: p.stepSeconds, terms: p.terms, note: `the tuner's terms for this run's spec on its machine (${calibrated}, as of now)${stored}` };
   } catch (error) {
     return { stepSeconds, terms: null, note: `predicted terms not available: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}` };

@@ -7,6 +7,7 @@ import type { RunResources } from '../../../../electron/contract';
 import { api } from '../../api/client';
 import { Chart } from '../../components/Chart';
 import { Card } from '../../components/ui';
+import { formatNumber } from '../../format';
 
 export function ResourcesCard({ runId }: { runId: string }) {
   const [data, setData] = useState<RunResources | null>(null);
@@ -62,7 +63,7 @@ export function ResourcesCard({ runId }: { runId: string }) {
             a.predicted.terms.map((t) => (
               <tr key={t.term}>
                 <td>{t.term}</td>
-                <td className="num">{t.seconds.toPrecision(3)}</td>
+                <td className="num">{formatNumber(t.seconds, 3)}</td>
                 <td>{t.lane}</td>
                 <td>{t.measured}</td>
               </tr>
