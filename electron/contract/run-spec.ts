@@ -27,10 +27,6 @@ export const SpecModelSchema = ModelArchSchema.partial({ label: true, source: tr
   })
   .strict();
 
-/** Which modules the runner builds: transformers' own classes (the default), or the runner's former
- *  compact modules (`legacy`, kept only for the measured comparison of scripts/device-model-impl.sh). */
-export const ModelImplSchema = z.enum(['transformers', 'legacy']);
-
 /** The workload of one run: the batch shape and the model (flat in the spec, grouped here). */
 export const SpecWorkloadShape = {
   model: SpecModelSchema,
@@ -108,7 +104,22 @@ export const FsdpSettingsSchema = z.object({ cpuOffload: z.boolean(), reshardAft
 /** What a spec run by hand gets when it names no execution settings (bench.py --spec FILE). */
 export const SPEC_EXECUTION_DEFAULTS = { runId: 'run', steps: 13, warmup: 3, seed: 1234, maxSeconds: 3600, preflight: 'strict' } as const;
 
-export const RunSpecSchema = z
+/** Fields stored specs once carried that no longer mean anything. A spec in history or a reproduction
+ *  bundle from before they went must still load and run, so they are accepted and dropped (the strict
+ *  object below would otherwise refuse the whole spec). `modelImpl` chose the runner's former compact
+ *  modules (`legacy`), measured equal to transformers' classes and deleted (docs/models.md). Keep in step
+ *  with RETIRED_KEYS in resources/engine/spec.py (a spec run by hand with bench.py). */
+export const RETIRED_SPEC_KEYS = ['modelImpl'] as const;
+
+function withoutRetiredKeys(raw: unknown): unknown {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  if (!RETIRED_SPEC_KEYS.some((k) => k in raw)) return raw;
+  const copy: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const k of RETIRED_SPEC_KEYS) delete copy[k];
+  return copy;
+}
+
+const RunSpecObjectSchema = z
   .object({
     specVersion: z.literal(RUN_SPEC_VERSION),
     /** Strategy id of the catalog (resources/presets/strategies.json), or 'custom'. */
@@ -125,8 +136,6 @@ export const RunSpecSchema = z
     userConfig: SpecUserConfigSchema.optional(),
     /** Stable hash of what determines speed: engine, config, model, batch shape (services/tuner configHash). */
     configHash: z.string().min(1),
-    /** Absent: transformers (or OFFLOAD_STUDIO_MODEL_IMPL in the runner's environment). */
-    modelImpl: ModelImplSchema.optional(),
     // ---- execution: set by runs/start; defaults for a spec run by hand (bench.py --spec FILE)
     runId: z.string().min(1).default(SPEC_EXECUTION_DEFAULTS.runId),
     /** Steps the runner takes, warm-up included. */
@@ -154,6 +163,13 @@ export const RunSpecSchema = z
       .optional(),
   })
   .strict();
+
+/** The spec as parsed anywhere (plan, runs/start, history, imports): retired keys dropped first. The JSON
+ *  Schema export renders the object itself (zod's input side of a preprocess is its target). */
+export const RunSpecSchema = z.preprocess<unknown, typeof RunSpecObjectSchema, z.input<typeof RunSpecObjectSchema> & { [K in (typeof RETIRED_SPEC_KEYS)[number]]?: unknown }>(
+  withoutRetiredKeys,
+  RunSpecObjectSchema,
+);
 
 export type EngineKind = z.infer<typeof EngineKindSchema>;
 export type Precision = z.infer<typeof PrecisionSchema>;

@@ -89,7 +89,7 @@ def run(spec, writer, rank, local_rank, world_size, started):
     import memory
     import preflight
     from families import expected_param_count
-    from model import count_params, synthetic_batches
+    from synthetic import synthetic_batches
 
     accelerator = "cuda" if torch.cuda.is_available() else "cpu"
     writer.emit("hello", **hello_fields(torch, accelerator, rank, world_size))
@@ -102,12 +102,10 @@ def run(spec, writer, rank, local_rank, world_size, started):
 
     m = spec["model"]
     import hf_model
-    impl = hf_model.model_impl(spec)
     # The count the model must have: the family formula for a spec of architecture numbers (it
-    # checks config_from_arch and the legacy modules alike), else the model itself on the meta
-    # device (the same probe the tuner's count comes from).
-    params_expected = (hf_model.probe(m["hfConfig"])["params"] if impl == "transformers" and m.get("hfConfig")
-                       else expected_param_count(m))
+    # checks config_from_arch), else the model itself on the meta device (the same probe the
+    # tuner's count comes from).
+    params_expected = hf_model.probe(m["hfConfig"])["params"] if m.get("hfConfig") else expected_param_count(m)
     # Pre-flight: FSDP2 CPU offload holds the same host states as DeepSpeed's optimizer +
     # parameter offload, so it is checked through the same estimate.
     if spec["engine"] == "deepspeed":
@@ -140,14 +138,13 @@ def run(spec, writer, rank, local_rank, world_size, started):
     init_seconds = time.perf_counter() - t_init
     device = runner.device
 
-    params, trainable = count_params(runner.model_for_count)
+    params, trainable = hf_model.count_params(runner.model_for_count)
     if params != params_expected:
         raise errors.RunnerError("internal", f"Model has {params} parameters, the architecture says {params_expected}.")
-    if impl == "transformers":
-        limit = hf_model.position_limit(runner.model_for_count)
-        if limit is not None and seq_len_over(spec, limit):
-            raise errors.RunnerError("bad_config", f"{m.get('id')} learns {limit} positions; a sequence of {spec['seqLen']} tokens "
-                                     f"has no position embedding past {limit}.", f"Lower the sequence length to {limit} or less.")
+    limit = hf_model.position_limit(runner.model_for_count)
+    if limit is not None and seq_len_over(spec, limit):
+        raise errors.RunnerError("bad_config", f"{m.get('id')} learns {limit} positions; a sequence of {spec['seqLen']} tokens "
+                                 f"has no position embedding past {limit}.", f"Lower the sequence length to {limit} or less.")
     # The prediction shown to the user was made with the tuner's count (services/tuner/params.ts);
     # measured TFLOPS use this build's. They agree for every preset family (tests on both sides);
     # a difference is stored (config.paramsPredicted) and said in the log, never hidden.
@@ -166,7 +163,7 @@ def run(spec, writer, rank, local_rank, world_size, started):
                 effectiveConfig=runner.effective_config(), formula=flops.FORMULA_TEXT,
                 optimizer=opt_basic, optimizerWrapper=opt_wrapper, optimizerImpl=opt_impl, initSeconds=init_seconds,
                 modelId=m.get("id"), modelFamily=m.get("family"), paramsPredicted=params_predicted,
-                modelImpl=impl, modelClass=hf_model.model_class_name(runner.model_for_count),
+                modelClass=hf_model.model_class_name(runner.model_for_count),
                 runId=spec["runId"], strategy=spec["strategy"], configHash=spec["configHash"])
 
     # Distinct synthetic batches per micro-batch slot, reused across steps (generation is
@@ -268,8 +265,8 @@ def main(argv=None):
         import families
         import hf_model
         try:
-            legacy_or_numbers = hf_model.model_impl(spec) == "legacy" or not spec["model"].get("hfConfig")
-            refused = hf_model.refusal(spec) or (families.refusal(spec["model"], spec["seqLen"]) if legacy_or_numbers else None)
+            numbers_only = not spec["model"].get("hfConfig")
+            refused = hf_model.refusal(spec) or (families.refusal(spec["model"], spec["seqLen"]) if numbers_only else None)
         except hf_model.ConfigRefused as exc:
             refused = exc.as_tuple()
         if refused:

@@ -1,13 +1,11 @@
 """DeepSpeed adapter: builds the model (under zero.Init for ZeRO-3), initialises the
 engine from the spec's dsConfig, and runs one optimizer step per call. The model is the
-transformers class of the spec's config.json (hf_model.py), or the runner's own modules when
-modelImpl is 'legacy' (model.py; kept only for the measured comparison)."""
+transformers class of the spec's config.json (hf_model.py)."""
 import copy
 
 import torch
 
 import hf_model
-from model import build_model
 from spec import offload_settings, reconcile_batch
 
 # Used only when dsConfig has no "optimizer" block: with offload, DeepSpeed must create
@@ -31,21 +29,14 @@ class DeepSpeedRun:
         settings = offload_settings(ds)
         deepspeed.init_distributed()
         m, ac = spec["model"], spec["activationCheckpointing"]
-        self.model_impl = hf_model.model_impl(spec)
-        if self.model_impl == "transformers" and settings["stage"] == 3:
-            # transformers' own zero.Init path: partitioned as constructed, initialised gathered.
+        if settings["stage"] == 3:
+            # transformers' own zero.Init path: parameters partitioned (and offloaded if
+            # offload_param says so) as each module is constructed, initialised gathered, so the
+            # whole model never materialises on one device.
             model = hf_model.build(m, ac, ds_config=ds, zero3=True)
-        elif self.model_impl == "transformers":
-            with torch.device(device):
-                model = hf_model.build(m, ac)
-        elif settings["stage"] == 3:
-            # Parameters are partitioned (and offloaded if offload_param says so) as each
-            # module is constructed, so the whole model never materialises on one device.
-            with deepspeed.zero.Init(config_dict_or_path=ds):
-                model = build_model(m, ac)
         else:
             with torch.device(device):
-                model = build_model(m, ac)
+                model = hf_model.build(m, ac)
         self.model_for_count = model
         self.engine, self.optimizer, _, _ = deepspeed.initialize(
             model=model, model_parameters=[p for p in model.parameters() if p.requires_grad], config=ds)

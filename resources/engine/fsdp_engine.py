@@ -2,14 +2,12 @@
 bf16/fp16 MixedPrecisionPolicy, torch AdamW (fused where this torch has the fused kernel for
 the device the optimizer states live on: CPU with offload, since torch 2.4; else foreach).
 Built on the meta device so a big model is never materialised whole before sharding; the
-model is the transformers class of the spec's config.json (hf_model.py), or the runner's own
-modules when modelImpl is 'legacy'. Either way init_weights after to_empty initialises every
-parameter and re-computes the non-persistent buffers (RoPE's inv_freq)."""
+model is the transformers class of the spec's config.json (hf_model.py); init_weights after
+to_empty initialises every parameter and re-computes the non-persistent buffers (RoPE's inv_freq)."""
 import torch
 import torch.distributed as dist
 
 import hf_model
-from model import build_model
 
 
 ADAMW_KW = {"lr": 1e-5, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0.0}
@@ -58,10 +56,8 @@ class FsdpRun:
             kwargs["mp_policy"] = MixedPrecisionPolicy(param_dtype=dtype, reduce_dtype=torch.float32)
         if fsdp["cpuOffload"]:
             kwargs["offload_policy"] = CPUOffloadPolicy(pin_memory=device.type == "cuda")
-        self.model_impl = hf_model.model_impl(spec)
-        builder = hf_model.build if self.model_impl == "transformers" else build_model
         with torch.device("meta"):
-            model = builder(spec["model"], spec["activationCheckpointing"])
+            model = hf_model.build(spec["model"], spec["activationCheckpointing"])
         for layer in model.layers:
             fully_shard(layer, **kwargs)
         fully_shard(model, **kwargs)

@@ -29,7 +29,6 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
 
-IMPLS = ("transformers", "legacy")
 # Keys that hold a Mixture-of-Experts' expert count in the transformers configs that have one.
 MOE_KEYS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts", "num_experts_per_tok")
 # config.json bookkeeping the model does not depend on (and dtype: the engine picks precision).
@@ -46,16 +45,6 @@ class ConfigRefused(ValueError):
 
     def as_tuple(self):
         return self.cls, self.message, self.fix
-
-
-def model_impl(spec):
-    """'transformers' (default) or 'legacy' (the runner's own modules in model.py, kept only for
-    the measured comparison): the spec's modelImpl, else OFFLOAD_STUDIO_MODEL_IMPL."""
-    impl = spec.get("modelImpl") or os.environ.get("OFFLOAD_STUDIO_MODEL_IMPL") or "transformers"
-    if impl not in IMPLS:
-        raise ConfigRefused("bad_config", f"modelImpl / OFFLOAD_STUDIO_MODEL_IMPL is '{impl}'; it must be one of {', '.join(IMPLS)}.",
-                            "Unset OFFLOAD_STUDIO_MODEL_IMPL, or set it to transformers (or legacy for the comparison runs).")
-    return impl
 
 
 def config_from_arch(m):
@@ -297,9 +286,19 @@ def probe(raw):
 
 
 def model_class_name(model):
-    """The class that was built: the transformers class, or the legacy module's."""
+    """The transformers class that was built (the wrapper's inner model)."""
     inner = getattr(model, "model", None)
     return type(inner if isinstance(model, HfCausalLM) else model).__name__
+
+
+def count_params(model):
+    """(total, trainable), also when ZeRO-3 has partitioned the parameters (numel() is then 0)."""
+    total = trainable = 0
+    for p in model.parameters():
+        n = int(getattr(p, "ds_numel", 0) or p.numel())
+        total += n
+        trainable += n if p.requires_grad else 0
+    return total, trainable
 
 
 def refusal(spec):
@@ -308,7 +307,7 @@ def refusal(spec):
     hfConfig by check_config here, and its numbers must be the config's (the tuner planned with
     them, the flops formula and the synthetic batches use them)."""
     m = spec["model"]
-    if model_impl(spec) != "transformers" or not m.get("hfConfig"):
+    if not m.get("hfConfig"):
         return None
     cfg = check_config(m["hfConfig"])
     text = cfg.get_text_config() if hasattr(cfg, "get_text_config") else cfg

@@ -42,8 +42,28 @@ def load(path):
     return validate(raw)
 
 
+# Fields specs once carried that no longer mean anything: accepted and dropped (with a line in the
+# log), so a spec stored in history or a reproduction bundle before they went still runs. Keep in
+# step with RETIRED_SPEC_KEYS in electron/contract/run-spec.ts.
+RETIRED_KEYS = {
+    "modelImpl": "modelImpl is retired: the model is always built with transformers' own classes "
+                 "(the runner's former modules measured the same within 2 %, docs/models.md); the field is ignored",
+}
+
+
+def drop_retired(raw):
+    """Removes the retired fields from a spec object; returns the notes to log."""
+    if not isinstance(raw, dict):
+        return []
+    return [RETIRED_KEYS[k] + f" (it said {raw.pop(k)!r})" for k in list(raw) if k in RETIRED_KEYS]
+
+
 def validate(raw):
     """Returns a checked copy of the spec, the schema's defaults filled in."""
+    if isinstance(raw, dict):
+        raw = dict(raw)
+    for note in drop_retired(raw):
+        print(f"[offload-studio] {note}", file=sys.stderr, flush=True)
     try:
         spec = schema_check.validate(raw, schema())
     except schema_check.SchemaError as exc:

@@ -26,7 +26,7 @@ def main(argv=None):
     import deepspeed
     import torch
 
-    from model import build_model
+    import hf_model
 
     with open(args.deepspeed) as f:
         ds_config = json.load(f)
@@ -34,11 +34,13 @@ def main(argv=None):
         spec = json.load(f)
     deepspeed.init_distributed()
     zero = ds_config.get("zero_optimization") or {}
+    # The spec's model as the runner builds it: transformers' class of its config.json (ZeRO-3:
+    # partitioned as it is constructed).
+    ac = spec.get("activationCheckpointing", True)
     if int(zero.get("stage", 0)) == 3:
-        with deepspeed.zero.Init(config_dict_or_path=ds_config):
-            model = build_model(spec["model"], spec.get("activationCheckpointing", True))
+        model = hf_model.build(spec["model"], ac, ds_config=ds_config, zero3=True)
     else:
-        model = build_model(spec["model"], spec.get("activationCheckpointing", True))
+        model = hf_model.build(spec["model"], ac)
     if "optimizer" not in ds_config:
         ds_config["optimizer"] = {"type": "AdamW", "params": {"lr": 1e-5}}  # as HF Trainer supplies one
     engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=[p for p in model.parameters() if p.requires_grad], config=ds_config)

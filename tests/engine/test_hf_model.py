@@ -61,7 +61,7 @@ def test_tiny_config_trains_through_the_runner(name, engine, tmp_path):
     run = run_bench(spec, tmp_path=str(tmp_path))
     assert run.rc == 0, run.stderr[-3000:]
     config = run.one("config")
-    assert config["modelImpl"] == "transformers" and config["modelClass"] == CLASSES[name]
+    assert config["modelClass"] == CLASSES[name]
     assert config["params"] == expected
     losses = [s["loss"] for s in run.of("step")]
     assert len(losses) == 3 and all(math.isfinite(x) for x in losses)
@@ -93,13 +93,34 @@ def test_preset_config_built_by_transformers_has_the_formula_count(preset):
     assert p["layers"] == preset["numLayers"]
 
 
-def test_legacy_impl_still_builds_the_old_modules(tmp_path):
+def test_stored_spec_with_the_retired_model_impl_still_runs_with_transformers(tmp_path):
+    """Specs stored before the runner's former modules were deleted carry modelImpl (history,
+    reproduction bundles): the runner accepts the field, says in the log that it is ignored, and
+    builds transformers' class (the comparison measured both the same)."""
     spec = tiny_spec(steps=2, warmup=1, dsConfig=ds_config(2, offload=False), modelImpl="legacy")
     run = run_bench(spec, tmp_path=str(tmp_path))
     assert run.rc == 0, run.stderr[-3000:]
     config = run.one("config")
-    assert config["modelImpl"] == "legacy" and config["modelClass"] == "LlamaDecoder"
+    assert config["modelClass"] == "LlamaForCausalLM" and "modelImpl" not in config
     assert config["params"] == families.expected_param_count(spec["model"])
+    assert "modelImpl is retired" in run.stderr and "'legacy'" in run.stderr
+
+
+def test_spec_validate_drops_retired_keys_and_keeps_refusing_unknown_ones():
+    import spec as spec_mod
+
+    checked = spec_mod.validate(tiny_spec(dsConfig=ds_config(2, offload=False), modelImpl="transformers"))
+    assert "modelImpl" not in checked
+    with pytest.raises(spec_mod.SpecError, match="modelImplementation"):
+        spec_mod.validate(tiny_spec(dsConfig=ds_config(2, offload=False), modelImplementation="legacy"))
+
+
+def test_synthetic_batches_are_seeded():
+    from synthetic import synthetic_batches
+
+    a = synthetic_batches(100, 2, 8, 2, seed=5, device="cpu")
+    b = synthetic_batches(100, 2, 8, 2, seed=5, device="cpu")
+    assert all(torch.equal(x, y) for x, y in zip(a, b)) and not torch.equal(a[0], a[1])
 
 
 def probe_cli(cfg):
