@@ -3,7 +3,7 @@
 // Ctrl-C cancels gracefully (the run is recorded cancelled); a second Ctrl-C forces.
 import fs from 'node:fs';
 import path from 'node:path';
-import { WORKLOAD_DEFAULTS, type EventOf, type RequestOf, type ResponseOf } from '../../contract';
+import { workloadDefaultsFor, type EventOf, type RequestOf, type ResponseOf } from '../../contract';
 import { readRegularText } from '../../services/files';
 import type { Command, CommandContext } from '../command';
 import { formatBytes, formatFigureCli, terminalSafe } from '../format';
@@ -12,6 +12,8 @@ import { userConfigStartRequest } from './user-config';
 import { liveLine } from '../resources-format';
 import { countFlag, wholeFlag } from '../flag-values';
 import { UsageError } from '../../kernel';
+
+type WorkloadDefaults = ReturnType<typeof workloadDefaultsFor>;
 
 const USAGE = `usage: npm run cli -- run --specs DIR|spec.json [--steps N] [--warmup N] [--repeats N] …
    or: npm run cli -- run --model ID|config.json --strategy ID[,ID…]
@@ -53,7 +55,8 @@ function readSpecs(where: string): unknown[] {
   });
 }
 
-export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'runs/start'> {
+/** `defaults`: the workload fields a flag left out (the Plan form's for this machine: workloadDefaultsFor). */
+export function buildStartRequest(flags: CommandContext['flags'], defaults: WorkloadDefaults = workloadDefaultsFor(null)): RequestOf<'runs/start'> {
   if (typeof flags.specs === 'string') {
     const request: Record<string, unknown> = {
       specs: readSpecs(flags.specs),
@@ -70,9 +73,9 @@ export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'ru
   const model = modelFlagPath(flags.model);
   const workload: Record<string, unknown> = {
     model,
-    seqLen: countFlag(flags, 'seq', WORKLOAD_DEFAULTS.seqLen),
-    microBatch: countFlag(flags, 'micro-batch', WORKLOAD_DEFAULTS.microBatch),
-    gpus: countFlag(flags, 'gpus', WORKLOAD_DEFAULTS.gpus),
+    seqLen: countFlag(flags, 'seq', defaults.seqLen),
+    microBatch: countFlag(flags, 'micro-batch', defaults.microBatch),
+    gpus: countFlag(flags, 'gpus', defaults.gpus),
   };
   // An explicit micro batch runs as given; without one the plan's searched micro batch runs.
   if (flags['micro-batch'] !== undefined) workload.searchMicroBatch = false;
@@ -91,6 +94,17 @@ export function buildStartRequest(flags: CommandContext['flags']): RequestOf<'ru
   if (flags['max-seconds'] !== undefined) request.maxSeconds = Number(flags['max-seconds']);
   if (flags.force === true) request.force = true;
   return request as RequestOf<'runs/start'>;
+}
+
+/**
+ * The workload defaults `run` and `tune` take for a flag left out: the Plan form's and `plan`'s for this
+ * machine (contract workloadDefaultsFor: its GPU count; without a GPU seq 512), from the one place they
+ * are kept — `run` once ran seq 2048 on a GPU-less machine where Plan said 512. This machine is detected
+ * only when a default is needed.
+ */
+export async function thisMachineDefaults({ backend, flags }: CommandContext): Promise<WorkloadDefaults> {
+  if (flags.specs !== undefined || (flags.seq !== undefined && flags.gpus !== undefined)) return workloadDefaultsFor(null);
+  return workloadDefaultsFor(await backend.invoke('hardware/detect', {}));
 }
 
 // Tiny CPU smoke runs give figures like 1.5e-5 TFLOPS: the shared formatter keeps three significant digits there.
@@ -160,7 +174,7 @@ export const engineCommands: Record<string, Command> = {
       const request =
         flags['ds-config'] !== undefined
           ? await userConfigStartRequest(context, { repeats: countFlag(flags, 'repeats'), steps: countFlag(flags, 'steps'), warmup: wholeFlag(flags, 'warmup'), python: typeof flags.python === 'string' ? path.resolve(flags.python) : undefined, maxSeconds: flags['max-seconds'] !== undefined ? Number(flags['max-seconds']) : undefined })
-          : buildStartRequest(flags);
+          : buildStartRequest(flags, await thisMachineDefaults(context));
       // With --json, stdout carries only the final JSON: progress goes to stderr.
       const say = json ? (line: string) => process.stderr.write(terminalSafe(line) + '\n') : out;
       const unsubscribe = [

@@ -12,7 +12,7 @@ import { formatFigureCli, terminalSafe } from '../format';
 import { modelFlagPath } from '../user-files';
 import { countFlag, positiveFlag, wholeFlag } from '../flag-values';
 import { UsageError } from '../../kernel';
-import { WORKLOAD_DEFAULTS } from '../../contract';
+import { thisMachineDefaults } from './engine';
 
 const USAGE = `usage: npm run cli -- tune --model ID --seq N --gpus N [--micro-batch N] [--global-batch B]
   [--budget-minutes T] [--max-trials N] [--strategies a,b] [--steps N] [--warmup N] [--noise 0.05]
@@ -27,7 +27,8 @@ const fmt = (x: number | null | undefined, d = 1) => formatFigureCli(x, d);
 export const tuneCommands: Record<string, Command> = {
   tune: {
     summary: 'closed loop: plan → short trials of the most promising configurations → refit → stop when nothing untried is predicted to beat the best (--model, --seq, --gpus, --budget-minutes)',
-    async run({ backend, flags, json, out }) {
+    async run(context) {
+      const { backend, flags, json, out } = context;
       if (flags.help === true) {
         out(USAGE);
         return 0;
@@ -35,11 +36,13 @@ export const tuneCommands: Record<string, Command> = {
       const say = json ? (line: string) => process.stderr.write(terminalSafe(line) + '\n') : out;
       if (typeof flags.model !== 'string') throw Object.assign(new UsageError(`--model is required\n${USAGE}`), { field: 'model' });
       const model = modelFlagPath(flags.model);
+      // the Plan form's defaults for this machine, as `plan` and `run` take them
+      const defaults = await thisMachineDefaults(context);
       const workload: WorkloadOverrides = {
         model,
-        seqLen: countFlag(flags, 'seq', WORKLOAD_DEFAULTS.seqLen)!,
-        microBatch: countFlag(flags, 'micro-batch', WORKLOAD_DEFAULTS.microBatch)!,
-        gpus: countFlag(flags, 'gpus', WORKLOAD_DEFAULTS.gpus)!,
+        seqLen: countFlag(flags, 'seq', defaults.seqLen)!,
+        microBatch: countFlag(flags, 'micro-batch', defaults.microBatch)!,
+        gpus: countFlag(flags, 'gpus', defaults.gpus)!,
       };
       const globalBatch = countFlag(flags, 'global-batch');
       if (globalBatch) workload.globalBatch = globalBatch;
