@@ -119,8 +119,10 @@ def run(spec, writer, rank, local_rank, world_size, started):
     # The host memory figure: the app's estimate for this run on this host (preflightMemory, set by
     # runs/start), else the plan's (the spec's prediction, per node), else the runner's own.
     predicted_host = (spec.get("prediction") or {}).get("hostPeakBytes")
+    gpu_free_total = torch.cuda.mem_get_info() if accelerator == "cuda" else None
     checks = preflight.run_all(params_expected // max(world_size, 1) * ranks_per_host, pf_config, accelerator,
-                               predicted_host_bytes=predicted_host, sized=spec.get("preflightMemory"))
+                               predicted_host_bytes=predicted_host, sized=spec.get("preflightMemory"),
+                               gpu_free_total=gpu_free_total)
     if spec["engine"] == "fsdp2":
         checks = [c for c in checks if not c["name"].startswith("op_")]
     writer.emit("preflight", checks=checks, mode=spec["preflight"])

@@ -81,6 +81,23 @@ def check_host_memory(params, ds_config, ranks_per_host=1, available=None, predi
                   needBytes=need, availableBytes=available)
 
 
+def check_gpu_memory(sized, gpu_free_total):
+    """This host's per-GPU estimate for the run (the spec's preflightMemory.gpuBytes) against the GPU's
+    free memory now: a warning only — the estimate carries a band and the allocator's own slack, and a
+    run at the edge is the trial that decides — but one that says both numbers before the run starts
+    (issue 30.1: a plan for another machine's GPU said nothing about this one's)."""
+    need = (sized or {}).get("gpuBytes")
+    if not need or not gpu_free_total:
+        return None
+    free, total = gpu_free_total
+    ok = need <= free
+    return _check("gpu_memory", ok, "warning",
+                  f"this host's estimate is ~{need / GiB:.1f} GiB per GPU; this GPU has {free / GiB:.1f} GiB free of "
+                  f"{total / GiB:.1f} GiB",
+                  fix="Free the GPU (another process holds memory: nvidia-smi), or plan this workload for this "
+                      "machine and run a configuration that fits.", needBytes=int(need), availableBytes=int(free))
+
+
 def check_memlock(ds_config, accelerator):
     """Pinned host memory is allocated by the CUDA driver, which does not count it against
     RLIMIT_MEMLOCK, but a low limit still breaks other pinning paths (io_uring/libaio for
@@ -141,9 +158,12 @@ def check_ops(ds_config, accelerator):
     return results
 
 
-def run_all(params, ds_config, accelerator, ranks_per_host=1, predicted_host_bytes=None, sized=None):
+def run_all(params, ds_config, accelerator, ranks_per_host=1, predicted_host_bytes=None, sized=None,
+            gpu_free_total=None):
+    """`gpu_free_total`: (free, total) bytes of this rank's GPU (torch.cuda.mem_get_info), None on the CPU."""
     checks = [check_host_memory(params, ds_config, ranks_per_host, predicted=predicted_host_bytes, sized=sized,
                                 accelerator=accelerator),
+              check_gpu_memory(sized, gpu_free_total if accelerator == "cuda" else None),
               check_memlock(ds_config, accelerator)]
     checks += check_nvme_paths(ds_config) + check_ops(ds_config, accelerator)
     return [c for c in checks if c is not None]

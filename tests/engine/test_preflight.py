@@ -123,3 +123,18 @@ def test_host_memory_fallback_on_the_cpu_accelerator_counts_the_states_a_gpu_wou
     offload = ds_config(2)
     offload["zero_optimization"]["offload_optimizer"]["pin_memory"] = False
     assert preflight.host_bytes_needed(params, offload, accelerator="cpu") == 18 * params + preflight.PROCESS_OVERHEAD_BYTES
+
+
+def test_gpu_memory_is_checked_against_this_gpus_free_memory_as_a_warning():
+    sized = {"hostBytes": 10 * GiB, "gpuBytes": 70 * GiB, "basis": "this host's estimate"}
+    check = preflight.check_gpu_memory(sized, (60 * GiB, 80 * GiB))
+    assert not check["ok"] and check["severity"] == "warning" and check["needBytes"] == 70 * GiB
+    assert check["detail"] == "this host's estimate is ~70.0 GiB per GPU; this GPU has 60.0 GiB free of 80.0 GiB"
+    assert preflight.first_failure([check]) is None  # a warning: the run goes on, the line says why it may not
+    assert preflight.check_gpu_memory(sized, (75 * GiB, 80 * GiB))["ok"]
+    # No GPU (the CPU accelerator), or no figure: no check.
+    assert preflight.check_gpu_memory({"hostBytes": 1, "gpuBytes": None, "basis": "x"}, (1, 2)) is None
+    names = [c["name"] for c in preflight.run_all(1000, ds_config(2), "cpu", sized=sized, gpu_free_total=(1, 2))]
+    assert "gpu_memory" not in names
+    names = [c["name"] for c in preflight.run_all(1000, ds_config(2), "cuda", sized=sized, gpu_free_total=(1, 2))]
+    assert "gpu_memory" in names

@@ -506,7 +506,9 @@ class SweepExecution implements Sweep {
           // Shown in the log view as the runner's own checks, one line each.
           for (const check of m.checks) {
             const detail = typeof check.detail === 'string' ? ` — ${check.detail}` : '';
-            lines.push(`[preflight] ${check.ok ? 'ok  ' : 'FAIL'} ${check.name}${detail}`);
+            // A failed warning (memlock, GPU memory) does not stop the run: WARN, not FAIL.
+            const verdict = check.ok ? 'ok  ' : (check as { severity?: unknown }).severity === 'warning' ? 'WARN' : 'FAIL';
+            lines.push(`[preflight] ${verdict} ${check.name}${detail}`);
           }
           break;
         default:

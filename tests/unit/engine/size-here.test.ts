@@ -32,24 +32,25 @@ function planned3b(strategy: string, machine: Machine, source: 'detected' | 'fil
   return { ...spec, prediction: { ...spec.prediction!, machineId: machine.machineId ?? null, machineSource: source, machineLabel: plan.profile.machineLabel } };
 }
 
-async function runOnCpuBox(spec: RunSpec) {
+async function runOnCpuBox(spec: RunSpec, mode = 'ok') {
   const dataDir = tmpDir('os-size-here-');
   const history = openHistory(dataDir);
   stores.push(history);
+  const live: string[] = [];
   const deps: SweepDeps = {
     history,
     dataDir,
     planner: fixedPlanner,
-    events: { progress: () => undefined, status: () => undefined, log: () => undefined },
+    events: { progress: () => undefined, status: () => undefined, log: (e) => live.push(...e.lines) },
     machine: async () => cpuBox,
-    launch: (specFile) => fakeLaunch(specFile, 'ok'),
+    launch: (specFile) => fakeLaunch(specFile, mode),
     graceMs: 500,
   };
   const sweep = await startSweep(parseRequest('runs/start', { specs: [spec], steps: 1, warmup: 0 }), deps);
   await sweep.done;
   const given = JSON.parse(fs.readFileSync(path.join(dataDir, 'specs', `${sweep.runIds[0]}.json`), 'utf8')) as RunSpec;
   const log = fs.readFileSync(history.getRun(sweep.runIds[0])!.logPath!, 'utf8');
-  return { given, log };
+  return { given, log, live: live.join('\n') };
 }
 
 describe('the pre-flight sizes the run on the host it starts on', () => {
@@ -74,6 +75,14 @@ describe('the pre-flight sizes the run on the host it starts on', () => {
     expect(given.preflightMemory).toEqual(here);
     expect(here.hostBytes).toBeGreaterThan(sizeRunHere(spec, h200)!.hostBytes); // the GPU side lands in host memory here
     expect(log).toContain('pre-flight: this run needs');
+  });
+
+  it("the run's log says a failed warning of the pre-flight as WARN (the run goes on), a passed check as ok", async () => {
+    // The live log view (runs/log events) shows the runner's checks one line each.
+    const { live } = await runOnCpuBox(planned3b('zero3-offload', cpuBox, 'detected'), 'preflight-warn');
+    expect(live).toContain('[preflight] ok   host_memory — need ~5.8 GiB');
+    expect(live).toContain("[preflight] WARN gpu_memory — this host's estimate is ~70.0 GiB per GPU; this GPU has 60.0 GiB free of 80.0 GiB");
+    expect(live).not.toContain('FAIL');
   });
 
   it('on a GPU host the figure is the host side, with the per-GPU estimate beside it; unknown machines are not sized', () => {
