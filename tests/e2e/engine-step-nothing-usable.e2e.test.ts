@@ -46,8 +46,11 @@ describe('the Engine step with nothing usable', () => {
       // pip commands a user sees (not folded away) ahead of the button
       const pipAhead = [...document.querySelectorAll('code')].filter((c) => c.textContent?.includes('pip install') && (c as HTMLElement).offsetParent !== null && before(c)).length;
       const folded = document.querySelector<HTMLDetailsElement>('[data-testid="other-interpreters"]');
-      return { pipAhead, heading: create.querySelector('h3')?.textContent ?? '', folded: !!folded, open: folded?.open ?? null, foldedText: folded?.textContent ?? '' };
+      const heads = [...document.querySelectorAll('[data-testid="interpreters"] th')].map((th) => th.textContent);
+      return { pipAhead, heading: create.querySelector('h3')?.textContent ?? '', folded: !!folded, open: folded?.open ?? null, foldedText: folded?.textContent ?? '', heads };
     });
+    // Nothing ready: the table is its one sentence, without empty column heads over it.
+    expect(layout.heads).toEqual([]);
     expect(layout.heading).toMatch(/^No interpreter here can run the engine yet/);
     expect(layout.pipAhead).toBe(0);
     if (layout.folded) expect(layout.open).toBe(false);

@@ -92,13 +92,16 @@ export function EnvironmentStep({ done }: StepProps) {
       )}
       {!loading && (
         <table className="table" data-testid="interpreters">
-          <thead>
-            <tr>
-              <th />
-              <th>Interpreter</th>
-              <th>Status</th>
-            </tr>
-          </thead>
+          {/* Column heads only over rows that have columns: with nothing ready the table is one sentence. */}
+          {ordered.length > 0 && (
+            <thead>
+              <tr>
+                <th />
+                <th>Interpreter</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+          )}
           <tbody>
             {ordered.map((c) => (
               <tr key={c.path}>
