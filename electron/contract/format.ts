@@ -64,6 +64,17 @@ export function formatFigure(value: number | null | undefined, digits = 1, group
   return value.toLocaleString('en-US', { maximumFractionDigits: decimals, minimumFractionDigits: digits, useGrouping: grouping });
 }
 
+/**
+ * A figure where room is short (a bar's label, a chart tooltip): three significant digits, but never
+ * fewer than its whole-number digits ("12,345" tokens/s, not toPrecision's 12300; "153"; "0.00842"),
+ * and never in exponent notation. '—' when missing.
+ */
+export function formatCompact(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  if (Math.abs(value) >= 100) return formatFigure(value, 0);
+  return value.toLocaleString('en-US', { maximumSignificantDigits: 3 });
+}
+
 /** Decimals a compared metric's figures print with, by its unit: step seconds 3, tokens/s 0, TFLOPS 1. */
 export function metricDigits(unit: string): number {
   return unit === 's' ? 3 : unit === 'tokens/s' ? 0 : 1;

@@ -3,7 +3,7 @@
 // Animation is off: a benchmark chart should show the numbers, and SSR has no frames anyway.
 import type { EChartsOption } from 'echarts';
 import type { Comparison, MetricId } from '../compare';
-import { formatDelta } from '../format';
+import { formatCompact, formatDelta } from '../format';
 import { escapeHtml } from './escape';
 import { METRIC_SHORT, strategyColor } from './labels';
 import { memoryPanelsOption } from './memory-panels';
@@ -76,6 +76,7 @@ export function niceCeil(v: number): number {
   return Math.ceil(v / step) * step;
 }
 
+// Chart data rounded to keep the rendered SVG small; labels and tooltips say figures through formatCompact.
 const round = (x: number, digits = 3) => Number(x.toPrecision(digits));
 
 /**
@@ -90,6 +91,8 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
   const categories = c.groups.map((g) => (g.isBaseline ? `${g.label}\n(baseline)` : g.label));
   // Each bar in its strategy's colour (the same in every chart and report); no figure, no bar.
   const medians = c.groups.map((g) => ({ value: g.stats[metricId] ? round(scale(g.stats[metricId]!.median), 4) : null, itemStyle: { color: strategyColor(g.strategy) } }));
+  // The bar's label is the median itself (the bar's value is rounded to 4 digits: 12,345 would read 12,350).
+  const exactMedian = (i: number | undefined) => (i === undefined || !c.groups[i]?.stats[metricId] ? null : scale(c.groups[i].stats[metricId]!.median));
   const spread = c.groups.flatMap((g, i) => (g.stats[metricId] ? [[i, scale(g.stats[metricId]!.min), scale(g.stats[metricId]!.max)]] : []));
   const raw = c.groups.flatMap((g, i) => (g.stats[metricId]?.values ?? []).map((v) => [i, scale(v)]));
   return {
@@ -102,14 +105,14 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
         type: 'bar',
         data: medians,
         barMaxWidth: 64,
-        label: { show: true, position: 'insideBottom', color: '#fff', formatter: (p: { value?: unknown }) => (typeof p.value === 'number' ? String(round(p.value)) : '') },
+        label: { show: true, position: 'insideBottom', color: '#fff', formatter: (p: { dataIndex?: number; value?: unknown }) => (typeof p.value === 'number' ? formatCompact(exactMedian(p.dataIndex)) : '') },
       },
       {
         name: 'min–max',
         type: 'custom',
         data: spread,
         z: 10,
-        tooltip: { formatter: (p: { value?: unknown }) => { const v = p.value as number[]; return `min ${round(v[1])} · max ${round(v[2])} ${escapeHtml(unit)}`; } },
+        tooltip: { formatter: (p: { value?: unknown }) => { const v = p.value as number[]; return `min ${formatCompact(v[1])} · max ${formatCompact(v[2])} ${escapeHtml(unit)}`; } },
         renderItem: (_params: unknown, api: { value(i: number): number; coord(p: number[]): number[]; size(p: number[]): number[] }) => {
           const x = api.value(0);
           const low = api.coord([x, api.value(1)]);
@@ -228,7 +231,7 @@ export function predictedOption(c: Comparison, theme: ChartTheme = LIGHT_THEME):
         type: 'scatter',
         symbolSize: 10,
         data: points,
-        tooltip: { formatter: (p: { name?: string; value?: unknown }) => { const v = p.value as number[]; return `${escapeHtml(p.name)}<br/>predicted ${round(v[0])} · measured ${round(v[1])} ${unit}<br/>error ${escapeHtml(formatDelta(v[2]))}`; } },
+        tooltip: { formatter: (p: { name?: string; value?: unknown }) => { const v = p.value as number[]; return `${escapeHtml(p.name)}<br/>predicted ${formatCompact(v[0])} · measured ${formatCompact(v[1])} ${unit}<br/>error ${escapeHtml(formatDelta(v[2]))}`; } },
       },
       { name: 'y = x', type: 'line', silent: true, showSymbol: false, lineStyle: { type: 'dashed', color: theme.muted }, data: [[0, 0], [niceCeil(max), niceCeil(max)]] },
     ],

@@ -1,6 +1,7 @@
-// Live charts of a running sweep (pure; type imports only): TFLOPS/GPU and memory per step,
+// Live charts of a running sweep (pure: the contract's formatter and types only): TFLOPS/GPU and memory per step,
 // one line per run.
 import type { EChartsOption } from 'echarts';
+import { formatCompact } from '../format';
 import { escapeHtml } from './escape';
 import { strategyColor } from './labels';
 
@@ -115,7 +116,6 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
   const stepOff = warm.filter((p) => stepBounds && (p.stepSeconds > stepBounds.max || p.stepSeconds < stepBounds.min));
   const warmStep = warm.map((p) => warmPoint(p.step, p.stepSeconds, stepBounds, 's', p === stepOff.reduce<StepPoint | null>((a, b) => (a && a.stepSeconds >= b.stepSeconds ? a : b), null), 'emptyCircle'));
   const warmTflops = warm.filter((p) => p.tflopsPerGpu != null).map((p) => warmPoint(p.step, p.tflopsPerGpu!, tflopsBounds, 'TFLOPS', false, 'emptyTriangle'));
-  const valueText = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
 
   return {
     animation: false,
@@ -127,7 +127,7 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
       formatter: (params: unknown) => {
         const list = (Array.isArray(params) ? params : [params]) as { marker?: string; seriesName?: string; value?: unknown; data?: { actual?: number } }[];
         const step = (list[0]?.value as number[] | undefined)?.[0];
-        return [`step ${step}`, ...list.map((p) => `${p.marker ?? ''}${escapeHtml(p.seriesName)}: ${valueText(p.data?.actual ?? (p.value as number[])[1])}`)].join('<br/>');
+        return [`step ${step}`, ...list.map((p) => `${p.marker ?? ''}${escapeHtml(p.seriesName)}: ${formatCompact(p.data?.actual ?? (p.value as number[])[1])}`)].join('<br/>');
       },
     },
     xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1, min: 'dataMin', max: 'dataMax' },

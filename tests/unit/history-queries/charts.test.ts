@@ -37,6 +37,19 @@ describe('compare chart builders', () => {
     expect(option.series.find((s) => s.type === 'scatter')!.data).toEqual([[0, 100], [0, 110], [1, 150]]);
   });
 
+  it('issue 30.4: a bar says its median as the delta table does (12,345 tokens/s, not 12300; a CPU run\'s 0.00842)', () => {
+    const store = storeWith([
+      { id: 'a', strategy: 'zero3-offload', tflops: 301.4 }, // 4096 tokens per 100/301.4 s: 12,345.3 tokens/s
+      { id: 'b', strategy: 'zero2-offload', tflops: 0.00842 },
+    ]);
+    const c = store.compare(['a', 'b']);
+    store.close();
+    const tokens = svg(repeatBarsOption(c, 'tokensPerSecond'));
+    expect(tokens).toContain('>12,345<');
+    expect(tokens).not.toContain('>12300<');
+    expect(svg(repeatBarsOption(c, 'tflopsPerGpu'))).toContain('>0.00842<');
+  });
+
   it('draws step lines per run, memory against capacity, and predicted vs measured with y = x', () => {
     const c = comparison();
     const lines = stepLinesOption(c, 'stepSeconds') as { series: { name: string; data: number[][] }[] };
