@@ -3,11 +3,28 @@ import { z } from 'zod';
 
 export const ModelFamilySchema = z.enum(['llama', 'qwen2', 'mistral', 'gpt2']);
 
+/** The parameter table of an imported config.json's model, counted by transformers on the meta device
+ *  (resources/engine/model_probe.py through services/environment/model-probe.ts), which the tuner uses
+ *  instead of its formula (params.ts, kept for the presets' families). */
+export const ProbedParamsSchema = z
+  .object({
+    total: z.number().int().positive(),
+    perLayer: z.number().int().nonnegative(),
+    embedding: z.number().int().nonnegative(),
+    /** The most parameters one module holds directly (DeepSpeed's ZeRO-3 estimator's ℓ). */
+    largestLayer: z.number().int().positive(),
+    /** The transformers version that counted. */
+    transformers: z.string(),
+  })
+  .strict();
+
 /** A dense decoder-only transformer, as far as the memory/throughput model and the runner need it. */
 export const ModelArchSchema = z.object({
   id: z.string().min(1),
   label: z.string(),
-  family: ModelFamilySchema,
+  /** A preset's family (ModelFamilySchema: the tuner's formula counts it), or an imported config's
+   *  model_type (any decoder the pinned transformers knows; counted by the probe, `probed`). */
+  family: z.string().min(1),
   hiddenSize: z.number().int().positive(),
   numLayers: z.number().int().positive(),
   numHeads: z.number().int().positive(),
@@ -27,6 +44,10 @@ export const ModelArchSchema = z.object({
   publishedParams: z.number().int().positive().nullable(),
   /** Where the architecture values and published count come from. */
   source: z.string().nullable(),
+  /** An imported model's config.json, as the user gave it: the runner builds exactly this model. */
+  hfConfig: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** An imported model's count from the model itself (absent for presets: the formula counts them). */
+  probed: ProbedParamsSchema.optional(),
 });
 export type ModelArch = z.infer<typeof ModelArchSchema>;
 

@@ -15,14 +15,15 @@ export const PrecisionSchema = z.enum(['bf16', 'fp16', 'fp32']);
  *  optional (a hand-written spec need not carry them). `family` is any name here: the runner refuses
  *  a family it cannot build with class `unsupported` (resources/engine/model-families.json), and
  *  rmsNormEps is the runner's to judge (a negative one is how its tests force a NaN loss). */
-export const SpecModelSchema = ModelArchSchema.partial({ label: true, source: true, publishedParams: true, maxPositionEmbeddings: true, attentionBias: true })
+export const SpecModelSchema = ModelArchSchema.omit({ probed: true }).partial({ label: true, source: true, publishedParams: true, maxPositionEmbeddings: true, attentionBias: true })
   .extend({
     family: z.string().min(1),
     rmsNormEps: z.number(),
     /** Mistral's sliding_window (keys older than it are masked); null or absent: none. */
     slidingWindow: z.number().int().positive().nullable().optional(),
     /** The config.json the runner builds with transformers (an imported file); absent: the runner
-     *  writes the family's config.json from the numbers above (docs/models.md). */
+     *  writes the family's config.json from the numbers above (docs/models.md). The numbers above are
+     *  then the probe's reading of it (the runner refuses a spec whose numbers differ). */
     hfConfig: z.record(z.string(), z.unknown()).nullable().optional(),
   })
   .strict();

@@ -35,7 +35,10 @@ export interface Refusal {
 }
 
 /** Why the runner would refuse to build this spec's model at its sequence length, or null. */
-export function refusalOf(spec: Pick<RunSpec, 'seqLen'> & { model: Pick<RunSpec['model'], 'id' | 'family' | 'ropeTheta'> & { maxPositionEmbeddings?: number } }): Refusal | null {
+export function refusalOf(spec: Pick<RunSpec, 'seqLen'> & { model: Pick<RunSpec['model'], 'id' | 'family' | 'ropeTheta'> & { maxPositionEmbeddings?: number; hfConfig?: unknown } }): Refusal | null {
+  // A spec carrying its config.json is built from it by transformers, whatever its model_type; the
+  // probe accepted it when it was imported, and the runner's check_config checks it again.
+  if (spec.model.hfConfig) return null;
   const families = runnerFamilies();
   const fam = families[spec.model.family];
   if (!fam)

@@ -19,6 +19,10 @@ export interface ModelProbeTable {
   params: number;
   layers: number;
   perLayerParams: number | null;
+  /** Layers of different sizes (Gemma-3's local/global mix…): each one's count; else null. */
+  perLayerParamsEach?: number[] | null;
+  embeddingParams?: number | null;
+  intermediateSize?: number | null;
   largestLayer: { name: string; params: number };
   hiddenSize: number | null;
   numHeads: number | null;
@@ -81,7 +85,7 @@ export async function probeModelConfig(config: Record<string, unknown>, options:
       ok: false,
       class: 'unavailable',
       message: `The parameter count is unavailable: the engine environment (${options.python}) could not build the model (${why}).`,
-      fix: 'Create or repair the engine environment (Environment page, or bash scripts/setup-engine-venv.sh), then plan again.',
+      fix: 'Create the engine environment (Setup), or repair it (bash scripts/setup-engine-venv.sh), then import the config.json again.',
     };
   }
   await fs.writeFile(cached, JSON.stringify(answer));

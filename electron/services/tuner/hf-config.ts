@@ -61,8 +61,8 @@ function failJson(text: string, message: string): never {
   throw new ApiError('invalid_hf_config', `config.json is not valid JSON (${where}${reason}); save the model's config.json as it is on the Hub`, 'config.json');
 }
 
-/** Parse config.json text. `id` names the imported model (default: from _name_or_path or model_type). */
-export function importHfConfig(text: string, id?: string): ModelArch {
+/** config.json text → its object with a model_type, or an ApiError naming where it breaks. */
+export function parseHfConfigText(text: string): Json & { model_type: string } {
   let cfg: unknown;
   try {
     cfg = JSON.parse(text);
@@ -72,9 +72,36 @@ export function importHfConfig(text: string, id?: string): ModelArch {
   if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg))
     throw new ApiError('invalid_hf_config', `config.json must be one JSON object of fields (model_type, hidden_size, …); this one holds ${Array.isArray(cfg) ? 'a list' : JSON.stringify(cfg)}`, 'config.json');
   const c = cfg as Json;
+  if (typeof c.model_type !== 'string' || !c.model_type) fail('model_type', 'is missing (the architecture\'s name, e.g. "llama"); import the model\'s config.json as it is on the Hub');
+  return c as Json & { model_type: string };
+}
+
+/** The imported model's id: `id`, else from _name_or_path, else from model_type. */
+export function hfConfigName(c: Json & { model_type: string }, id?: string): string {
+  return id ?? (typeof c._name_or_path === 'string' && c._name_or_path ? c._name_or_path.split('/').pop()!.toLowerCase() : `imported-${c.model_type}`);
+}
+
+const FORMULA_TYPES = new Set(['llama', 'qwen2', 'mistral', 'gpt2']);
+
+/**
+ * The field checks that need no engine environment, before a config goes to the probe: a number
+ * beyond 2^53 anywhere at the top level (JSON cannot hold it exactly), and for the formula's four
+ * families every size field (positive, exact, dividing) and the total — so a malformed file is named
+ * by its field at once, without building anything.
+ */
+export function checkHfConfigFields(c: Json & { model_type: string }): void {
+  for (const [k, v] of Object.entries(c))
+    if (typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER) fail(k, `is too large (${JSON.stringify(v)}; at most 2^53 − 1)`);
+  if (FORMULA_TYPES.has(c.model_type)) importHfConfig(JSON.stringify(c));
+}
+
+/** Parse config.json text of the formula's four families without the engine environment (the CLI's
+ *  `--model path/config.json`). The Plan page's import counts with transformers instead
+ *  (environment/model-import.ts). `id` names the imported model. */
+export function importHfConfig(text: string, id?: string): ModelArch {
+  const c = parseHfConfigText(text);
   const type = c.model_type;
-  if (typeof type !== 'string') fail('model_type', 'is missing');
-  const name = id ?? (typeof c._name_or_path === 'string' && c._name_or_path ? c._name_or_path.split('/').pop()!.toLowerCase() : `imported-${type}`);
+  const name = hfConfigName(c, id);
 
   if (type === 'gpt2') {
     const h = int(c, 'n_embd');

@@ -2,7 +2,7 @@
 // counts, memory (DeepSpeed's estimators + activations, buffers, overhead), throughput, ds_config
 // generation and validation, recommendation, calibration. Other services import only this index.
 export { countParams, type ParamCount } from './params';
-export { importHfConfig } from './hf-config';
+export { checkHfConfigFields, hfConfigName, importHfConfig, parseHfConfigText } from './hf-config';
 export { looksLikePath, resolveModel } from './models';
 export { catalog, strategyById, scenarioById, type Catalog } from './presets';
 export { parseWorkload } from './workload';

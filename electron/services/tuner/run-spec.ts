@@ -26,7 +26,9 @@ import { parseWorkload } from './workload';
 
 /** The whole resolved architecture: what the runner builds is what the tuner counted. */
 export function specModel(m: ModelArch): SpecModel {
-  return { ...m };
+  // The probe's table is the tuner's, derived from hfConfig, which the spec carries.
+  const { probed: _probed, ...model } = m;
+  return model;
 }
 
 function canonical(value: unknown): string {

@@ -2,7 +2,8 @@
 // detected one (through the hardware service); the plan uses that machine's measurements and
 // calibration (handlers/calibration.ts), never another host's.
 import { ApiError, type Machine } from '../../../contract';
-import { computePlan, generateConfig, importHfConfig, parseMachine, parseWorkload, presetsPayload, scenarioById, strategyById, validateDsConfig, validateFsdpBlock } from '../../tuner';
+import { chooseInterpreter, importProbedConfig, selectedInterpreter } from '../../environment';
+import { checkHfConfigFields, computePlan, generateConfig, hfConfigName, parseHfConfigText, parseMachine, parseWorkload, presetsPayload, scenarioById, strategyById, validateDsConfig, validateFsdpBlock } from '../../tuner';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { forMachine, isFromFile } from './calibration';
@@ -44,7 +45,9 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
       const plan = await computePlan({
         workload: request.workload,
         scenario: request.scenario,
-        machine: request.machine,
+        // The backend's machine loaded with --machine FILE is a file's, not this host's: said so (source
+        // 'file'), and its specs are not run here (run-here.ts).
+        machine: request.machine ?? (target && !catalogued && !thisHost ? target : undefined),
         detect,
         measurements: own?.measurements,
         calibration: own?.calibration,
@@ -65,7 +68,20 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
       }
       return plan;
     },
-    'plan/import-hf-config': (request) => importHfConfig(request.text, request.id),
+    // Counted by transformers in the engine environment (any architecture it knows), never by a
+    // formula guessed for the file; without that environment the import says so (docs/models.md).
+    'plan/import-hf-config': async (request) => {
+      const config = parseHfConfigText(request.text);
+      checkHfConfigFields(config);
+      const selected = await selectedInterpreter(ctx.dataDir);
+      let python: string;
+      try {
+        python = chooseInterpreter(selected).python;
+      } catch {
+        python = selected ?? 'python3'; // a selected interpreter that is gone: the probe says unavailable
+      }
+      return importProbedConfig(config, hfConfigName(config, request.id), { python, dataDir: ctx.dataDir });
+    },
     'plan/config': (request) => {
       refuseModelPath(ctx, request.workload.model);
       const workload = parseWorkload(request.workload);

@@ -1,0 +1,74 @@
+// Issue 27.2: a user's config.json is planned with the count of the model itself. plan/import-hf-config
+// probes it with transformers in the engine environment (any decoder architecture transformers knows,
+// not only the formula's four families), the arch carries the probe's table and the config, and the
+// plan's specs carry the config so the runner builds exactly that model. Without the engine
+// environment the import says the count is unavailable; an unknown architecture, remote code or a
+// Mixture-of-Experts config is refused by name with what to do.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelArch, PlanResult } from '../../../electron/contract';
+import { createBackend, type Backend } from '../../../electron/services/backend';
+import { chooseInterpreter, importProbedConfig } from '../../../electron/services/environment';
+import { refusalOf } from '../../../electron/services/engine/families';
+import { countParams } from '../../../electron/services/tuner/params';
+
+const haveEngine = chooseInterpreter(null).source !== 'path';
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'os-model-import-'));
+const gemma = { model_type: 'gemma', hidden_size: 64, intermediate_size: 128, num_hidden_layers: 2, num_attention_heads: 4,
+  num_key_value_heads: 1, head_dim: 16, vocab_size: 256 };
+const llamaBias = { model_type: 'llama', hidden_size: 64, intermediate_size: 128, num_hidden_layers: 2, num_attention_heads: 4,
+  num_key_value_heads: 2, vocab_size: 256, attention_bias: true, tie_word_embeddings: false };
+const refusal = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as { code: string; field?: string; message: string });
+
+let backend: Backend;
+beforeAll(() => {
+  backend = createBackend({ dataDir: tmp(), transport: 'server' });
+});
+afterAll(async () => backend?.close());
+
+describe('plan/import-hf-config counts with the model itself', () => {
+  it('without the engine environment the count is unavailable, not guessed', async () => {
+    const e = await refusal(importProbedConfig(gemma, 'g', { python: '/nonexistent/python3', dataDir: tmp() }));
+    expect(e?.code).toBe('params_unavailable');
+    expect(e?.message).toMatch(/^Parameter count unavailable — create the engine environment \(Setup\)/);
+  });
+
+  it.skipIf(!haveEngine)('a Gemma config.json (no formula for it) is planned with transformers\' count, and its specs carry the config', { timeout: 240_000 }, async () => {
+    const arch = (await backend.invoke('plan/import-hf-config', { text: JSON.stringify(gemma), id: 'tiny-gemma' })) as ModelArch;
+    expect(arch.family).toBe('gemma');
+    expect(arch.probed?.total).toBe(86_336); // GemmaForCausalLM.num_parameters() (model-probe.test.ts)
+    expect(countParams(arch).total).toBe(86_336);
+    expect([arch.numLayers, arch.numKvHeads, arch.headDim, arch.tieEmbeddings]).toEqual([2, 1, 16, true]);
+    expect(arch.hfConfig).toEqual(gemma);
+    const plan = (await backend.invoke('plan/compute', { workload: { model: arch, seqLen: 32, microBatch: 1, gpus: 1 } })) as PlanResult;
+    const spec = plan.strategies[0].spec;
+    expect(spec.model.hfConfig).toEqual(gemma);
+    expect(spec.model).not.toHaveProperty('probed');
+    expect(spec.model.family).toBe('gemma');
+    // runs/start lets it through: transformers builds it from the config, not a runner family.
+    expect(refusalOf(spec)).toBeNull();
+    expect(refusalOf({ ...spec, model: { ...spec.model, hfConfig: null } })?.field).toBe('model.family');
+  });
+
+  it.skipIf(!haveEngine)('a formula family imported through the probe has the formula\'s count (o_proj bias included)', { timeout: 120_000 }, async () => {
+    const arch = (await backend.invoke('plan/import-hf-config', { text: JSON.stringify(llamaBias) })) as ModelArch;
+    const { probed, ...numbers } = arch;
+    expect(probed?.total).toBe(countParams(numbers).total);
+    expect(arch.attentionBias).toBe(true);
+  });
+
+  const refused: [string, Record<string, unknown>, string, RegExp][] = [
+    ['an unknown architecture', { ...gemma, model_type: 'llamma' }, 'unsupported_model', /model_type 'llamma'.*Check the spelling/],
+    ['remote code', { ...gemma, model_type: 'llama', auto_map: { AutoModelForCausalLM: 'modeling_x.XForCausalLM' } }, 'unsupported_model', /remote code/],
+    ['a Mixture-of-Experts model', { ...gemma, model_type: 'mixtral', num_local_experts: 4 }, 'unsupported_model', /Mixture-of-Experts model \(num_local_experts = 4\).*Benchmark a dense model/],
+  ];
+  for (const [name, cfg, code, message] of refused)
+    it.skipIf(!haveEngine)(`refuses ${name} by name with what to do`, { timeout: 120_000 }, async () => {
+      const e = await refusal(backend.invoke('plan/import-hf-config', { text: JSON.stringify(cfg) }));
+      expect(e?.code, e?.message).toBe(code);
+      expect(e?.message).toMatch(message);
+      expect(e?.field).toBe('config.json');
+    });
+});
