@@ -108,8 +108,9 @@ import type { TuneProgress } from '../../../electron/contract';
 describe('tune/start over the contract', () => {
   it('answers at once with an id, reports through tune/progress, refuses a second tune while one runs', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'os-tune-'));
-    const machineFile = path.resolve(import.meta.dirname, '../../fixtures/hosts/h200-sxm-x86/machine.json');
-    const backend = createBackend({ dataDir, transport: 'server', machineFile });
+    // This machine (a backend with --machine FILE refuses tunes: tests/unit/backend/machine-file-runs.test.ts);
+    // a 70B model at seq 4096 on one GPU fits no single machine, GPU or not.
+    const backend = createBackend({ dataDir, transport: 'server' });
     try {
       const events: TuneProgress[] = [];
       const done = new Promise<void>((resolve) => backend.on('tune/progress', (e) => (events.push(e), e.done && resolve())));

@@ -6,6 +6,7 @@ import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { runTuneLoop, TuneError, type TuneBus } from '../tune-loop';
 import { refuseModelPath } from './model-guard';
+import { refuseRunsForFileMachine } from './run-here';
 
 export function tuneHandlers(ctx: BackendContext, bus: () => TuneBus): HandlerMap<'tune/start' | 'tune/cancel'> {
   let running: { id: string; cancelled: boolean } | null = null;
@@ -13,9 +14,12 @@ export function tuneHandlers(ctx: BackendContext, bus: () => TuneBus): HandlerMa
     if (running) running.cancelled = true;
   });
   return {
-    'tune/start': (request) => {
+    'tune/start': async (request) => {
       // A path as the model is refused here at once, as by plan/compute (which the loop calls) later.
       refuseModelPath(ctx, request.workload.model);
+      // Its trials run here: not while this session plans for a loaded machine (run-here.ts).
+      await refuseRunsForFileMachine(ctx, 'tunes');
+      // From here on synchronous: of two starts, the second sees the first's `running`.
       if (running) throw new ApiError('busy', 'A tune is already running; cancel it or wait for it.');
       const me = { id: `tune-${randomUUID().slice(0, 8)}`, cancelled: false };
       running = me;

@@ -35,7 +35,9 @@ export function planTarget(plan: PlanResult, hostId: string | null): PlanTarget 
 /** The plan's target as seen from this renderer (null without a plan). */
 export function usePlanTarget(): PlanTarget | null {
   const plan = usePlan((s) => s.plan);
-  const hostId = useHardware((s) => s.machine?.machineId ?? null);
+  // Under `serve --machine FILE` the backend's machine is that file's, not the host the runs would start
+  // on: it is no host to run on (the backend refuses runs and tunes there too).
+  const hostId = useHardware((s) => (s.machine && !s.machine.warnings.some((w) => w.id === 'machine-from-file') ? s.machine.machineId ?? null : null));
   return plan ? planTarget(plan, hostId) : null;
 }
 
