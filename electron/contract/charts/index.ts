@@ -9,3 +9,5 @@ export * from './measure-charts';
 export * from './memory-panels';
 export * from './escape';
 export * from './resource-lanes';
+export * from './loss-curve';
+export * from './resource-live';

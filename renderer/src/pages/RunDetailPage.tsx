@@ -15,6 +15,7 @@ import { useApp } from '../stores/app';
 import { StrategyName } from './PlanPage';
 import { TrainingLaunch } from './run/TrainingLaunch';
 import { ResourcesCard } from './run/ResourcesCard';
+import { LossCard } from './run/LossCard';
 
 /** A run's wall time, written as every duration in the app is ("51s", "1m 05s", "1h 2m"). */
 export function formatDuration(startedAt: string | null, finishedAt: string | null): string {
@@ -170,6 +171,7 @@ export function RunDetailPage({ id }: { id: string }) {
           </p>
         </Card>
       )}
+      {detail.samples.length > 0 && <LossCard points={detail.samples} strategy={r.strategy} />}
       <ResourcesCard runId={r.id} />
       <div className="grid">
         <Card title="Workload and knobs" testId="run-config">

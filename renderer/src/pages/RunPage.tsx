@@ -13,6 +13,7 @@ import { useEngine } from '../stores/engine';
 import { useCompare } from '../stores/compare';
 import { useReports } from '../stores/reports';
 import { sweepProgress } from './run/progress';
+import { LiveResourcesCard } from './run/LiveResourcesCard';
 
 /** The median of the measured (not warm-up) steps: the one step statistic of every page. */
 export function medianOfMeasured(samples: { warmup: boolean }[], pick: (s: never) => number | null): number | null {
@@ -167,6 +168,7 @@ export function RunPage() {
           <Chart option={memory} height={230 + legendTop(series.flatMap((r) => [`${r.name} · GPU peak`, `${r.name} · host RSS`]))} testId="chart-live-memory" />
         </Card>
       </div>
+      <LiveResourcesCard />
       <Card title="Engine log (stderr)">
         <pre className="code log" data-testid="run-log">
           {log.length ? log.slice(-400).join('\n') : 'No output yet.'}
