@@ -97,8 +97,6 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
   // Measured steps set the scale; with none measured (a failed run), the warm-up steps do.
   const stepBounds = boundsOf(finite((measured.length ? measured : points).map((p) => p.stepSeconds)));
   const tflopsBounds = boundsOf(finite((measured.some((p) => p.tflopsPerGpu != null) ? measured : points).map((p) => p.tflopsPerGpu)));
-  const round = (v: number, digits: number) => Number(v.toPrecision(digits));
-
   /** A warm-up point: as it is within the scale, else on the edge as an arrow toward its value. */
   const warmPoint = (step: number, value: number, b: { min: number; max: number } | null, unit: string, labelled: boolean, symbol: string) => {
     const above = b != null && value > b.max;
@@ -110,7 +108,7 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
       symbol: 'arrow',
       symbolSize: [10, 12],
       symbolRotate: above ? 0 : 180,
-      ...(labelled ? { label: { show: true, position: 'right' as const, color: muted, fontSize: 11, formatter: `warm-up ${round(value, 3)} ${unit} ${above ? '↑' : '↓'}` } } : {}),
+      ...(labelled ? { label: { show: true, position: 'right' as const, color: muted, fontSize: 11, formatter: `warm-up ${formatCompact(value)} ${unit} ${above ? '↑' : '↓'}` } } : {}),
     };
   };
   const stepOff = warm.filter((p) => stepBounds && (p.stepSeconds > stepBounds.max || p.stepSeconds < stepBounds.min));
@@ -158,5 +156,5 @@ export function warmupOffScale(points: StepPoint[]): string[] {
   const out = (v: number | null, b: { min?: number; max?: number } | undefined) => v != null && b?.min != null && b.max != null && (v < b.min || v > b.max);
   return points
     .filter((p) => p.warmup && (out(p.stepSeconds, s) || out(p.tflopsPerGpu, t)))
-    .map((p) => `step ${p.step}: ${Number(p.stepSeconds.toPrecision(3))} s${p.tflopsPerGpu != null ? `, ${Number(p.tflopsPerGpu.toPrecision(3))} TFLOPS/GPU` : ''}`);
+    .map((p) => `step ${p.step}: ${formatCompact(p.stepSeconds)} s${p.tflopsPerGpu != null ? `, ${formatCompact(p.tflopsPerGpu)} TFLOPS/GPU` : ''}`);
 }
