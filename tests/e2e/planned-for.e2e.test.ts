@@ -86,6 +86,41 @@ describe('a plan for another machine does not run here', () => {
     await page.close();
   });
 
+  it('serve --machine FILE: the plan says the loaded file, Run and Tune are not offered, and the backend refuses a run', async () => {
+    const other = await startServe(['--machine', H200]);
+    try {
+      await invokeOverServe(other, 'wizard/save', { dismissed: true });
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(other.url + '#/plan');
+      await page.evaluate(() => localStorage.clear());
+      await page.reload();
+      await page.waitForSelector('[data-testid="model-select"]', { timeout: 60_000 });
+      await page.selectOption('[data-testid="model-select"]', 'tiny-llama');
+      await page.fill('[data-testid="seq-len"]', '64');
+      await page.click('[data-testid="compute-plan"]');
+      await page.waitForSelector('[data-testid="planned-for"]', { timeout: 60_000 });
+      expect(await page.getAttribute('[data-testid="planned-for"]', 'data-here')).toBe('false');
+      expect(await page.textContent('[data-testid="planned-for"]')).toContain(`Planned for: ${PLANNED_LABEL} (loaded file)`);
+      await expect.poll(() => page.isDisabled('[data-testid="start-sweep"]')).toBe(true);
+      expect(await page.isDisabled('[data-testid="tune-start"]')).toBe(true);
+      // No "this machine" to plan for in such a session: the choice is named the loaded one, and no
+      // "Plan for this machine" button that would plan for the file again.
+      expect(await page.$eval('[data-testid="machine-select"]', (el) => (el as HTMLSelectElement).selectedOptions[0].textContent)).toBe(`${H200_LABEL} (loaded with --machine, not this machine)`);
+      expect(await page.$('[data-testid="plan-this-machine"]')).toBeNull();
+      expect(await page.textContent('[data-testid="file-backed-session"]')).toContain('start it without --machine to plan and run for this machine');
+      await page.screenshot({ path: path.join(artifacts, 'planned-for-7-serve-machine-file.png'), fullPage: true });
+      const plan = await invokeOverServe<PlanResult>(other, 'plan/compute', { workload: { model: 'tiny-llama', seqLen: 64, microBatch: 1, gpus: 1 } });
+      const spec = plan.strategies.find((s) => s.fits && s.spec.prediction)!.spec;
+      await expect(invokeOverServe(other, 'runs/start', { specs: [spec], steps: 1, warmup: 0 })).rejects.toThrow(/loaded from a file with --machine, not the machine it runs on/);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('the backend refuses runs/start of specs planned for a loaded machine', async () => {
     const machine = JSON.parse(fs.readFileSync(H200, 'utf8')) as unknown;
     const plan = await invoke<PlanResult>('plan/compute', { workload: { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gpus: 1 }, machine });

@@ -7,6 +7,7 @@ import { api } from '../../api/client';
 import { formatBytes } from '../../format';
 import { useHardware } from '../../stores/hardware';
 import { machineFromText, machineLabel, usePlan, type MachineChoice as Choice } from '../../stores/plan';
+import { useFileBackedSession } from './PlannedFor';
 
 interface Option {
   key: string;
@@ -52,7 +53,13 @@ export function MachineChoice() {
   const catalogue: Option[] = (presets?.scenarios ?? [])
     .filter((s) => s.machine)
     .map((s) => ({ key: `catalogue:${s.id}`, label: `${s.machine!.description} (catalogue)`, choice: { kind: 'catalogue', key: `catalogue:${s.id}`, label: s.machine!.description, machine: s.machine!.value } }));
-  const thisOne: Option = { key: 'this', label: detected ? `This machine — ${machineLabel(detected)}` : 'This machine', choice: { kind: 'this' } };
+  // Under serve --machine FILE the backend's machine is the file's: named so, never "this machine".
+  const fileBacked = useFileBackedSession();
+  const thisOne: Option = {
+    key: 'this',
+    label: detected ? (fileBacked ? `${machineLabel(detected)} (loaded with --machine, not this machine)` : `This machine — ${machineLabel(detected)}`) : 'This machine',
+    choice: { kind: 'this' },
+  };
   const options = [thisOne, ...(loaded ? [loaded] : []), ...history, ...catalogue];
   const current = choice.kind === 'this' ? 'this' : choice.key;
   const m = choice.kind === 'this' ? detected : choice.machine;

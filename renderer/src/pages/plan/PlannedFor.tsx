@@ -32,12 +32,24 @@ export function planTarget(plan: PlanResult, hostId: string | null): PlanTarget 
   return { label, source, here, kind, reason };
 }
 
+/**
+ * The machineId of the host runs start on, or null where there is none to name: under `serve --machine
+ * FILE` the backend's machine is that file's, not the host the runs would start on (the backend
+ * refuses runs and tunes there too).
+ */
+export function useHostId(): string | null {
+  return useHardware((s) => (s.machine && !s.machine.warnings.some((w) => w.id === 'machine-from-file') ? s.machine.machineId : null));
+}
+
+/** The backend shows a machine loaded with --machine FILE instead of this one (serve or the app). */
+export function useFileBackedSession(): boolean {
+  return useHardware((s) => s.machine?.warnings.some((w) => w.id === 'machine-from-file') ?? false);
+}
+
 /** The plan's target as seen from this renderer (null without a plan). */
 export function usePlanTarget(): PlanTarget | null {
   const plan = usePlan((s) => s.plan);
-  // Under `serve --machine FILE` the backend's machine is that file's, not the host the runs would start
-  // on: it is no host to run on (the backend refuses runs and tunes there too).
-  const hostId = useHardware((s) => (s.machine && !s.machine.warnings.some((w) => w.id === 'machine-from-file') ? s.machine.machineId ?? null : null));
+  const hostId = useHostId();
   return plan ? planTarget(plan, hostId) : null;
 }
 
@@ -46,6 +58,7 @@ export function PlannedFor() {
   const target = usePlanTarget();
   const computing = usePlan((s) => s.computing);
   const planForThisMachine = usePlan((s) => s.planForThisMachine);
+  const fileBacked = useFileBackedSession();
   if (!target) return null;
   return (
     <p className={target.here ? 'small' : 'notice small'} data-testid="planned-for" data-here={target.here ? 'true' : 'false'}>
@@ -53,7 +66,9 @@ export function PlannedFor() {
         Planned for: <strong>{target.label}</strong> ({target.kind})
         {!target.here && ' — its figures describe that machine, not this one; runs and tunes start here only from a plan for this machine.'}
       </span>
-      {!target.here && (
+      {/* Under serve --machine FILE there is no "this machine" to plan for: say how to get one. */}
+      {!target.here && fileBacked && <span data-testid="file-backed-session"> This session was started with --machine FILE: start it without --machine to plan and run for this machine.</span>}
+      {!target.here && !fileBacked && (
         <>
           {' '}
           <button type="button" className="secondary" disabled={computing} onClick={() => void planForThisMachine()} data-testid="plan-this-machine">

@@ -12,8 +12,7 @@ import { formatBytes, formatNumber } from '../../format';
 import { useApp } from '../../stores/app';
 import { useEngine } from '../../stores/engine';
 import { overrides, usePlan } from '../../stores/plan';
-import { useHardware } from '../../stores/hardware';
-import { planTarget } from './PlannedFor';
+import { planTarget, useHostId } from './PlannedFor';
 
 const show = (v: unknown) => (v === undefined ? '—' : JSON.stringify(v));
 
@@ -66,7 +65,7 @@ function Result({ r, exports }: { r: UserConfigPlan; exports: { yours: LaunchExp
   const m = r.mapping;
   const y = r.yours;
   // the machine this config was planned for (the machine choice when it was dropped), not the page's last plan
-  const hostId = useHardware((st) => st.machine?.machineId ?? null);
+  const hostId = useHostId();
   const target = planTarget(r.plan, hostId);
   const { start, starting } = useEngine();
   const go = useApp((s) => s.go);
