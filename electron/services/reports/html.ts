@@ -1,7 +1,7 @@
 // The self-contained HTML report: one file, inline CSS and inline SVG charts, no script, no
 // external reference, and a CSP that forbids loading or running anything. Every interpolated
 // value goes through the `html` template, which escapes it. The same document is printed to PDF.
-import { METRICS, NO_PREDICTION, NO_PREDICTION_WHY, type CompareGroup, type Comparison } from '../../contract';
+import { METRICS, NO_PREDICTION, NO_PREDICTION_WHY, type CompareGroup, type Comparison, type RunResources } from '../../contract';
 import { memoryPerResourceOption, predictedOption, repeatBarsOption, stepLinesOption } from '../../contract/charts/compare-charts';
 import { diffJson } from '../../contract/charts/diff';
 import { reportWarnings, systemName } from './analysis';
@@ -9,6 +9,7 @@ import { reportBaseline, runDeltas, type ReportBaseline } from './baseline';
 import { html, raw, type Raw } from './escape';
 import { fmt, fmtBytes, fmtPct, fmtSpread, fmtTime, strategyName } from './format';
 import { FORMULA_CONVENTION, FORMULA_TEXT, formulaFor } from './formula';
+import { resourcesSection } from './resources-section';
 import { renderSvg } from './svg';
 import type { ReportRun, Spread } from './types';
 import { trainingLaunch } from './launch';
@@ -23,6 +24,8 @@ export interface HtmlOptions {
   /** The history's comparison of the same runs (history.compare, the Compare page's): its groups,
    *  headline and charts are the report's, so the report shows what the user saw. */
   comparison: Comparison;
+  /** Each run's resource view (runs/resources): its lanes and attribution get a section. Absent: no section. */
+  resources?: (runId: string) => RunResources | null;
 }
 
 const CSS = `
@@ -272,6 +275,7 @@ export function renderHtml(runs: ReportRun[], options: HtmlOptions): string {
     <section class="major charts"><h2>Charts</h2>
     ${charts(runs, comparison)}</section>
     <section class="major runs"><h2>Runs</h2><p class="muted">Figures are the median of measured steps (warm-up steps not counted), min–max in parentheses; memory is measured, the tuner's prediction in parentheses. Δ: percent change of TFLOPS per GPU against the baseline (${base.label}: ${fmt(base.tflopsPerGpu)} TFLOPS per GPU), the same baseline as the summary.</p>${runsTable(runs, base)}</section>
+    ${options.resources ? html`<section class="major resources"><h2>Resources during the runs</h2>${resourcesSection(runs, options.resources)}</section>` : ''}
     <section class="major system"><h2>System</h2>${systemsSection(runs)}</section>
     <section class="major formula"><h2>How the figures are computed</h2>${formulaSection(runs)}</section>
     <section class="appendix configs"><h2>Appendix: configurations</h2>${configsSection(runs)}${launchSection(runs)}</section>`;

@@ -4,7 +4,7 @@
 // on webContents.printToPDF). close() stops the default browser; the owner calls it on shutdown.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiError, type Comparison, type ReportDownloadRequest, type ReportDownloadResponse, type ReportExportRequest, type ReportExportResponse, type RunDetail } from '../../contract';
+import { ApiError, type Comparison, type ReportDownloadRequest, type RunResources, type ReportDownloadResponse, type ReportExportRequest, type ReportExportResponse, type RunDetail } from '../../contract';
 import { bundleEntries } from './bundle';
 import { assertReplaceableBundle } from './bundle-guard';
 import { runsCsv, samplesCsv } from './csv';
@@ -34,6 +34,8 @@ export interface ReportsDeps {
   exportRuns?(ids: string[]): unknown;
   /** history.compare: the one comparison (groups, headline, charts) a report renders, as the Compare page does. */
   compare(ids: string[], baselineId?: string): Comparison;
+  /** runs/resources of one run (its lanes and attribution) for the report's resource section; absent: no section. */
+  resources?(id: string): RunResources | null;
   pdfRenderer?: PdfRenderer;
   appVersion?: string;
   now?: () => Date;
@@ -67,6 +69,7 @@ export function createReports(deps: ReportsDeps): ReportsService {
       generatedAt: now(),
       appVersion: deps.appVersion,
       comparison: comparisonOf(runs, baselineId),
+      resources: deps.resources,
     });
   };
   const csvOf = (runs: ReportRun[], requested?: string) => {

@@ -4,6 +4,7 @@ import { createReports, type PdfRenderer } from '../../reports';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { appVersion } from '../version';
+import { runResources } from './resources';
 
 /** `pdfRenderer`: the Electron shell passes one built on webContents.printToPDF; default: a kept-alive headless Chromium. */
 export function reportsHandlers(ctx: BackendContext, options: { pdfRenderer?: PdfRenderer } = {}): HandlerMap<'reports/export' | 'reports/download'> {
@@ -11,6 +12,7 @@ export function reportsHandlers(ctx: BackendContext, options: { pdfRenderer?: Pd
     getRun: (id) => ctx.history.getRun(id, 0),
     compare: (ids, baselineId) => ctx.history.compare(ids, baselineId),
     exportRuns: (ids) => ctx.history.exportRuns(ids),
+    resources: (id) => runResources(ctx, id),
     pdfRenderer: options.pdfRenderer,
     appVersion: appVersion(),
   });

@@ -1,7 +1,7 @@
 // runs/resources (issue 31): a run's stored resource record, read as an attribution beside the
 // tuner's predicted terms for its configuration. The terms are the tuner's for the run's own spec on
 // the run's machine snapshot, with the calibration plan/compute would use for that machine now.
-import { ApiError, formatFigure, hasPrediction, MachineSchema, NO_PREDICTION_WHY, type RunDetail } from '../../../contract';
+import { ApiError, formatFigure, hasPrediction, MachineSchema, NO_PREDICTION_WHY, type RunDetail, type RunResources } from '../../../contract';
 import { attribute, type PredictedInput } from '../../monitor';
 import * as tuner from '../../tuner';
 import type { BackendContext } from '../context';
@@ -31,20 +31,23 @@ export function predictedTermsOf(ctx: Pick<BackendContext, 'dataDir' | 'history'
   }
 }
 
+/** A run's resources as runs/resources answers (the report's resource section reads the same). */
+export function runResources(ctx: Pick<BackendContext, 'dataDir' | 'history'>, id: string): RunResources {
+  const run = ctx.history.getRun(id, 0);
+  if (!run) throw new ApiError('not_found', `No run '${id}' in this data folder.`, 'id');
+  const record = ctx.history.resources(id);
+  if (!record)
+    return {
+      runId: id,
+      record: null,
+      attribution: null,
+      missing: run.summary.status === 'queued' ? 'the run has not started' : run.summary.status === 'running' ? 'the run is still running: its samples are stored when it ends (the live view shows them now)' : 'no resource samples were stored with this run (it ran before sampling, was imported, or ran with OFFLOAD_STUDIO_RESOURCES=off)',
+    };
+  return { runId: id, record, missing: null, attribution: attribute(record, predictedTermsOf(ctx, run)) };
+}
+
 export function resourcesHandlers(ctx: BackendContext): HandlerMap<'runs/resources'> {
   return {
-    'runs/resources': (request) => {
-      const run = ctx.history.getRun(request.id, 0);
-      if (!run) throw new ApiError('not_found', `No run '${request.id}' in this data folder.`, 'id');
-      const record = ctx.history.resources(request.id);
-      if (!record)
-        return {
-          runId: request.id,
-          record: null,
-          attribution: null,
-          missing: run.summary.status === 'queued' ? 'the run has not started' : run.summary.status === 'running' ? 'the run is still running: its samples are stored when it ends (the live view shows them now)' : 'no resource samples were stored with this run (it ran before sampling, was imported, or ran with OFFLOAD_STUDIO_RESOURCES=off)',
-        };
-      return { runId: request.id, record, missing: null, attribution: attribute(record, predictedTermsOf(ctx, run)) };
-    },
+    'runs/resources': (request) => runResources(ctx, request.id),
   };
 }
