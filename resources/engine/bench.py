@@ -130,6 +130,7 @@ def run(spec, writer, rank, local_rank, world_size, started):
     if failed and (spec["preflight"] == "strict" or failed.get("cls") in ("unsupported", "bad_config", "op_build")):
         raise errors.RunnerError(failed.get("cls", "bad_config"), f"Pre-flight: {failed['detail']}.", failed.get("fix", ""))
 
+    log(f"model: built from {hf_model.config_source(m)[1]}")
     t_init = time.perf_counter()
     if spec["engine"] == "deepspeed":
         from ds_engine import DeepSpeedRun

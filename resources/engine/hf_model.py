@@ -1,9 +1,9 @@
 """The user's model built with Hugging Face transformers' own classes from a config.json.
 
-The spec's model either carries the config.json object itself (model.hfConfig: an imported file,
-or a preset's stored config, resources/presets/configs/) or only the architecture numbers of one
-of the four historic families, which are written out as that family's config.json here
-(config_from_arch). Either way the model is AutoModelForCausalLM.from_config: random init, no
+The spec's model either carries the config.json object itself (model.hfConfig: an imported file)
+or only the architecture numbers of one of the four historic families: a preset's are built from
+its stored config.json (preset-configs.json, with its source), other numbers are written out as
+that family's config.json here (config_from_arch). Either way the model is AutoModelForCausalLM.from_config: random init, no
 weight download, no remote code (a config with auto_map is refused, trust_remote_code is never
 passed). How the weights come to exist follows each engine:
 
@@ -71,10 +71,56 @@ def config_from_arch(m):
     return cfg
 
 
+PRESET_CONFIGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "preset-configs.json")
+# Fields config_from_arch writes that a preset's stored config may set otherwise without changing
+# the preset's numbers: Mistral's real sliding_window (the spec's slidingWindow is optional).
+_NOT_COMPARED = ("sliding_window",)
+_preset_configs = None
+
+
+def preset_configs():
+    """{preset id: {"source", "config"}} from preset-configs.json (next to this file, so a runner
+    copied to a cluster host has it too)."""
+    global _preset_configs
+    if _preset_configs is None:
+        import json
+
+        with open(PRESET_CONFIGS, encoding="utf-8") as fh:
+            _preset_configs = json.load(fh)["configs"]
+    return _preset_configs
+
+
+def preset_config(m):
+    """The stored config.json entry of the spec's preset (by its id) when the spec's numbers are
+    that preset's, else None: a spec whose numbers were edited is built from its numbers."""
+    entry = preset_configs().get(m.get("id") or "")
+    if not entry:
+        return None
+    stored, written = entry["config"], config_from_arch(m)
+    for key, value in written.items():
+        have = stored.get(key)
+        if key == "n_inner" and have is None:
+            have = 4 * stored["n_embd"]  # GPT-2's file says null: transformers builds 4 × n_embd
+        if key in stored and key not in _NOT_COMPARED and have != value:
+            return None
+    return entry
+
+
+def config_source(m):
+    """(config.json object, where it comes from) the model is built from: the spec's hfConfig (an
+    imported file), else its preset's stored config.json, else one written from its numbers."""
+    raw = m.get("hfConfig")
+    if raw:
+        return copy.deepcopy(raw), "the spec's config.json (model.hfConfig)"
+    entry = preset_config(m)
+    if entry:
+        return copy.deepcopy(entry["config"]), f"preset {m['id']}'s stored config.json ({entry['source']})"
+    return config_from_arch(m), f"a {m.get('family')} config.json written from the spec's numbers"
+
+
 def config_dict(m):
     """The config.json object the model is built from."""
-    raw = m.get("hfConfig")
-    return copy.deepcopy(raw) if raw else config_from_arch(m)
+    return config_source(m)[0]
 
 
 def _positive_int(cfg, key):

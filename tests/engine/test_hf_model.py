@@ -179,3 +179,48 @@ def test_gpt2_config_longer_than_its_positions_is_refused(tmp_path):
     run = run_bench(tiny_spec(model=model, dsConfig=ds_config(2, offload=False)), tmp_path=str(tmp_path))
     err = run.one("error")
     assert err["class"] == "bad_config" and "16 positions" in err["message"] and "Lower the sequence length" in err["fix"]
+
+
+PRESET_CONFIGS = json.load(open(os.path.join(ENGINE, "preset-configs.json"), encoding="utf-8"))["configs"]
+
+
+def test_every_preset_has_a_stored_config_with_its_source():
+    assert sorted(PRESET_CONFIGS) == sorted(p["id"] for p in PRESETS)
+    for pid, entry in PRESET_CONFIGS.items():
+        assert entry["source"] and entry["config"]["model_type"], pid
+        assert entry["source"].startswith("https://huggingface.co/") or pid == "tiny-llama", pid
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=[p["id"] for p in PRESETS])
+def test_preset_is_built_from_its_stored_config_with_the_published_count(preset):
+    """The runner builds a preset's spec from its stored config.json (rope_scaling, Mistral's
+    window included), and that model has the preset's numbers, the formula's and the published count."""
+    m = {k: v for k, v in preset.items() if k not in ("label", "source", "publishedParams")}
+    cfg, where = hf_model.config_source(m)
+    assert cfg == PRESET_CONFIGS[preset["id"]]["config"] and "stored config.json" in where
+    p = hf_model.probe(cfg)
+    assert p["params"] == families.expected_param_count(m)
+    if preset.get("publishedParams"):
+        assert p["params"] == preset["publishedParams"]
+    assert (p["layers"], p["hiddenSize"], p["vocabSize"], p["numKvHeads"]) == (
+        preset["numLayers"], preset["hiddenSize"], preset["vocabSize"], preset["numKvHeads"])
+
+
+def test_a_preset_id_with_edited_numbers_is_built_from_its_numbers():
+    m = dict(next(p for p in PRESETS if p["id"] == "tiny-llama"), numLayers=3)
+    cfg, where = hf_model.config_source(m)
+    assert cfg["num_hidden_layers"] == 3 and "written from the spec's numbers" in where
+
+
+def test_llama_3_presets_apply_rope_scaling():
+    cfg, _ = hf_model.config_source(next(p for p in PRESETS if p["id"] == "llama-3.2-1b"))
+    assert hf_model.probe(cfg)["ropeParameters"]["rope_type"] == "llama3"
+
+
+def test_a_preset_spec_runs_from_its_stored_config(tmp_path):
+    preset = next(p for p in PRESETS if p["id"] == "tiny-llama")
+    model = {k: v for k, v in preset.items() if k not in ("label", "source", "publishedParams")}
+    run = run_bench(tiny_spec(model=model, steps=2, warmup=1, dsConfig=ds_config(2, offload=False)), tmp_path=str(tmp_path))
+    assert run.rc == 0, run.stderr[-3000:]
+    assert "model: built from preset tiny-llama's stored config.json" in run.stderr
+    assert run.one("config")["params"] == families.expected_param_count(model)
