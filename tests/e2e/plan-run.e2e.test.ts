@@ -30,9 +30,10 @@ afterAll(async () => {
   await serve?.stop();
 });
 
-/** The run's own fields aside (id, steps, warm-up, seed, time limit), the rest of a spec is the plan's. */
+/** The spec without what runs/start sets for the run: its id, steps, seed, time limit, and the memory
+ *  the pre-flight checks on the host it starts on (preflightMemory: sized there, not planned). */
 function planned(spec: RunSpec) {
-  const { runId: _id, steps: _steps, warmup: _warmup, seed: _seed, maxSeconds: _max, ...rest } = spec;
+  const { runId: _id, steps: _steps, warmup: _warmup, seed: _seed, maxSeconds: _max, preflightMemory: _here, ...rest } = spec;
   return rest;
 }
 
