@@ -119,7 +119,8 @@ describe('Plan form: errors next to their field, from the contract; the plan sur
     expect(await page.locator('.error-box').count()).toBe(0);
     // A good one imports and becomes the chosen model; the import error goes.
     await page.setInputFiles('[data-testid="hf-import"]', { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(llama)) });
-    await expect.poll(() => page.inputValue('[data-testid="model-select"]')).toMatch(/^imported-/);
+    // The import probes the config with the engine environment's transformers (e33a16d): seconds, not a tick.
+    await expect.poll(() => page.inputValue('[data-testid="model-select"]'), { timeout: 60_000 }).toMatch(/^imported-/);
     expect(await page.locator('[data-testid="hf-import-error"]').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
