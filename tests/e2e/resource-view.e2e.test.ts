@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { chooseInterpreter } from '../../electron/services/engine';
 import { launchChromium } from '../helpers/browser';
 import { cli } from '../helpers/cli';
-import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
+import { invokeOverServe, repoRoot, startServe, type ServeHandle } from '../helpers/serve';
 import { tempDir } from '../unit/reports/fixtures';
 
 const choice = chooseInterpreter(null);
@@ -16,12 +16,13 @@ const haveEngine = choice.source !== 'path';
 let serve: ServeHandle;
 let browser: Browser;
 let runId: string;
+let otherId: string;
 
 describe.skipIf(!haveEngine)('resource view of a real CPU run', () => {
   beforeAll(async () => {
     const dataDir = tempDir('offload-resources-e2e-');
-    const out = cli(['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload', '--seq', '32', '--micro-batch', '1', '--steps', '3', '--warmup', '1', '--data-dir', dataDir, '--python', choice.python, '--json']);
-    runId = (JSON.parse(out) as { id: string }[])[0].id;
+    const out = cli(['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload,zero2-offload', '--seq', '32', '--micro-batch', '1', '--steps', '3', '--warmup', '1', '--data-dir', dataDir, '--python', choice.python, '--json']);
+    [runId, otherId] = (JSON.parse(out) as { id: string }[]).map((r) => r.id);
     serve = await startServe([], dataDir);
     browser = await launchChromium();
   }, 900_000);
@@ -49,5 +50,49 @@ describe.skipIf(!haveEngine)('resource view of a real CPU run', () => {
     expect(cpuPoints.gpuSeries).toBe(0); // not drawn as zeros
     expect(cpuPoints.titles[0]).toMatch(/GPU busy \(%\): not available: /);
     await page.screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-view.png'), fullPage: true });
+  });
+
+  it('Compare overlays the two runs\' lanes on one time axis from each run\'s first measured step', { timeout: 120_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${serve.url}#/runs`);
+    await page.waitForSelector('[data-testid="run-row"]');
+    for (const id of [runId, otherId]) await page.check(`input[aria-label="Select run ${id}"]`);
+    await page.click('[data-testid="compare-selected"]');
+    await page.waitForFunction(() => !!(document.querySelector('[data-testid="chart-compare-resources"]') as unknown as { __echarts?: unknown } | null)?.__echarts, undefined, { timeout: 60_000 });
+    const read = () =>
+      page.$eval('[data-testid="chart-compare-resources"]', (el) => {
+        const o = (el as unknown as { __echarts: { getOption(): { series: { name: string; data: [number, number][] }[]; title: { text: string }[] } } }).__echarts.getOption();
+        return { series: o.series.map((s) => ({ name: s.name, xs: s.data.map((d) => d[0]) })), titles: o.title.map((t) => t.text) };
+      });
+    const o = await read();
+    // Both runs' real CPU lanes; no GPU or PCIe series on this machine, their titles saying why.
+    expect(o.series.map((s) => s.name).sort()).toEqual(['A · cores ≥ 90%', 'B · cores ≥ 90%']);
+    for (const s of o.series) {
+      expect(s.xs.length, s.name).toBeGreaterThan(0);
+      expect(Math.min(...s.xs), s.name).toBeGreaterThan(0); // time counted from the run's first measured step
+      expect(Math.min(...s.xs), s.name).toBeLessThanOrEqual(1); // and the first sample after it within a second
+    }
+    expect(o.titles[1]).toMatch(/^GPU busy \(%\) — A: not available: .* — B: not available: /);
+    expect(o.titles[2]).toMatch(/^PCIe .* — A: not available: /);
+    // Swapping the runs swaps A and B.
+    const labelA = await page.$eval('[data-testid="overlay-run-a"]', (el) => (el as HTMLSelectElement).value);
+    await page.selectOption('[data-testid="overlay-run-a"]', labelA === runId ? otherId : runId);
+    await expect.poll(async () => (await read()).titles[0]).not.toBe(o.titles[0]);
+    await page.screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-overlay.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('the HTML report carries both runs\' lanes as SVG and the attribution sentence', async () => {
+    const d = await invokeOverServe<{ base64: string }>(serve, 'reports/download', { runIds: [runId, otherId], format: 'html' });
+    const html = Buffer.from(d.base64, 'base64').toString('utf8');
+    expect(html).toContain('<h2>Resources during the runs</h2>');
+    for (const id of [runId, otherId]) {
+      const at = html.indexOf(`data-resources-run="${id}"`);
+      expect(at, id).toBeGreaterThan(0);
+      const block = html.slice(at, at + 200_000);
+      expect(block).toMatch(/<figcaption>GPU busy, PCIe and CPU cores over the run/);
+      expect(block).toContain('GPU busy (%): not available: ');
+      expect(block).toMatch(/<strong>Measured steps:<\/strong> GPU not available: [^<]*core\(s\) at ≥90%/);
+    }
   });
 });

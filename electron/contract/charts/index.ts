@@ -11,3 +11,4 @@ export * from './escape';
 export * from './resource-lanes';
 export * from './loss-curve';
 export * from './resource-live';
+export * from './resource-overlay';

@@ -28,6 +28,7 @@ import { useApp } from '../stores/app';
 import { useCompare } from '../stores/compare';
 import { downloadReport, useReports } from '../stores/reports';
 import { transport } from '../api/client';
+import { ResourceOverlayCard } from './compare/ResourceOverlayCard';
 
 const CHART_COUNT = 5;
 const BAR_METRICS: MetricId[] = ['tflopsPerGpu', 'tokensPerSecond', 'stepSeconds'];
@@ -338,6 +339,7 @@ export function ComparePage() {
             <Card title="Predicted vs measured">
               <Chart option={options.predicted} height={300} testId="chart-predicted" ariaLabel="Predicted versus measured per run" onRendered={on.predicted} />
             </Card>
+            {c.runs.length >= 2 && <ResourceOverlayCard key={c.runs.map((r) => r.id).join(',')} runs={c.runs} />}
             <ConfigDiff c={c} />
             <DiffTable title="System differences (machine and software)" entries={c.snapshotDiff} labels={runLabels} testId="system-diff" />
           </div>
