@@ -87,7 +87,8 @@ describe.skipIf(!haveEngine)('live resource view of a real CPU run', () => {
     const livePoints = await page.$eval('[data-testid="chart-run-loss"]', (el) => (el as unknown as { __echarts: { getOption(): { series: { data: unknown[] }[] } } }).__echarts.getOption().series[0].data.length);
     expect(livePoints).toBe(5);
     expect(await page.$('[data-testid="run-loss-missing"]')).toBeNull();
-    await page.screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-live.png'), fullPage: true });
+    await page.locator('[data-testid="live-resources"]').screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-live.png') });
+    await page.locator('[data-testid="run-loss"]').screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-live-loss.png') });
 
     // After the fact, the run's page draws the stored loss under the step timeline.
     const runId = await page.getAttribute('[data-testid="sweep-run"]', 'data-run-id');

@@ -75,10 +75,13 @@ describe.skipIf(!haveEngine)('resource view of a real CPU run', () => {
     expect(o.titles[1]).toMatch(/^GPU busy \(%\) — A: not available: .* — B: not available: /);
     expect(o.titles[2]).toMatch(/^PCIe .* — A: not available: /);
     // Swapping the runs swaps A and B.
-    const labelA = await page.$eval('[data-testid="overlay-run-a"]', (el) => (el as HTMLSelectElement).value);
-    await page.selectOption('[data-testid="overlay-run-a"]', labelA === runId ? otherId : runId);
-    await expect.poll(async () => (await read()).titles[0]).not.toBe(o.titles[0]);
-    await page.screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-overlay.png'), fullPage: true });
+    const [a, b] = await Promise.all(['a', 'b'].map((w) => page.$eval(`[data-testid="overlay-run-${w}"]`, (el) => (el as HTMLSelectElement).value)));
+    expect(new Set([a, b])).toEqual(new Set([runId, otherId])); // the first two compared runs by default
+    await page.selectOption('[data-testid="overlay-run-a"]', b);
+    await page.selectOption('[data-testid="overlay-run-b"]', a);
+    const [labelA, labelB] = /^A \(solid\): (.*)   B \(dashed\): (.*)$/.exec(o.titles[0])!.slice(1);
+    await expect.poll(async () => (await read()).titles[0]).toBe(`A (solid): ${labelB}   B (dashed): ${labelA}`);
+    await page.locator('[data-testid="compare-resources"]').screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-overlay.png') });
     await page.close();
   });
 

@@ -23,8 +23,10 @@ const LANES = [
   { key: 'pcie', title: 'PCIe rx + tx per GPU (GB/s)' },
   { key: 'cpu', title: 'CPU cores at ≥ 90%' },
 ] as const;
-const TOP = [64, '40%', '70%'];
-const TITLE_TOP = [42, '34%', '64%'];
+/** Pixel layout (the card draws it 420 px high): each lane a title line, then its grid. */
+const TITLE_TOP = (i: number) => 30 + i * 118;
+const GRID_HEIGHT = 74;
+export const OVERLAY_HEIGHT = 420;
 const STYLE = [
   { color: '#2563eb', type: 'solid' as const },
   { color: '#d97706', type: 'dashed' as const },
@@ -32,7 +34,7 @@ const STYLE = [
 
 export function resourceOverlayOption(a: OverlayRun, b: OverlayRun): EChartsOption {
   const runs = [a, b];
-  const grid = LANES.map((_, i) => ({ left: 56, right: 16, top: TOP[i], height: '18%' }));
+  const grid = LANES.map((_, i) => ({ left: 56, right: 16, top: TITLE_TOP(i) + 22, height: GRID_HEIGHT }));
   const xAxis = LANES.map((_, i) => ({ type: 'value' as const, gridIndex: i, min: 0, name: i === LANES.length - 1 ? 's from the first measured step' : '', nameLocation: 'middle' as const, nameGap: 24, axisLabel: { show: i === LANES.length - 1 } }));
   const yAxis = LANES.map((l, i) => ({ type: 'value' as const, gridIndex: i, min: 0, max: l.key === 'gpu' ? 100 : undefined, splitNumber: 2 }));
   const series: NonNullable<EChartsOption['series']> = [];
@@ -57,7 +59,7 @@ export function resourceOverlayOption(a: OverlayRun, b: OverlayRun): EChartsOpti
       }
       if (lane.key === 'cpu') {
         const data = kept.filter((s) => s.cpuBusyPct.length).map((s) => [x(s.t), s.cpuBusyPct.filter((p) => p >= 90).length]);
-        series.push({ type: 'line', name: `${name} · cores ≥ 90%`, xAxisIndex: i, yAxisIndex: i, showSymbol: false, step: 'end', itemStyle: { color: STYLE[r].color }, lineStyle: { color: STYLE[r].color, type: STYLE[r].type }, data });
+        series.push({ type: 'line', name: `${name} · cores ≥ 90%`, xAxisIndex: i, yAxisIndex: i, showSymbol: data.length < 4, step: 'end', itemStyle: { color: STYLE[r].color }, lineStyle: { color: STYLE[r].color, type: STYLE[r].type }, data });
         return;
       }
       for (const g of gpuIndexes)
@@ -66,7 +68,7 @@ export function resourceOverlayOption(a: OverlayRun, b: OverlayRun): EChartsOpti
           name: `${name} · ${lane.key === 'gpu' ? 'GPU' : 'PCIe'} ${g}`,
           xAxisIndex: i,
           yAxisIndex: i,
-          showSymbol: false,
+          showSymbol: kept.length < 4, // a lone point is otherwise invisible
           itemStyle: { color: STYLE[r].color },
           lineStyle: { color: STYLE[r].color, type: STYLE[r].type },
           data: kept.map((s) => {
@@ -82,7 +84,7 @@ export function resourceOverlayOption(a: OverlayRun, b: OverlayRun): EChartsOpti
     ...LANES.map((l, i) => ({
       text: [l.title, ...notes[i]].join(' — '),
       left: 56,
-      top: TITLE_TOP[i],
+      top: TITLE_TOP(i),
       textStyle: { fontSize: 12, fontWeight: 'normal' as const },
     })),
   ];

@@ -339,10 +339,10 @@ export function ComparePage() {
             <Card title="Predicted vs measured">
               <Chart option={options.predicted} height={300} testId="chart-predicted" ariaLabel="Predicted versus measured per run" onRendered={on.predicted} />
             </Card>
-            {c.runs.length >= 2 && <ResourceOverlayCard key={c.runs.map((r) => r.id).join(',')} runs={c.runs} />}
             <ConfigDiff c={c} />
             <DiffTable title="System differences (machine and software)" entries={c.snapshotDiff} labels={runLabels} testId="system-diff" />
           </div>
+          {c.runs.length >= 2 && <ResourceOverlayCard key={c.runs.map((r) => r.id).join(',')} runs={c.runs} />}
         </>
       )}
     </div>

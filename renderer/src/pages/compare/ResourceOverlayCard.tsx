@@ -2,7 +2,7 @@
 // runs; their stored lanes (runs/resources) are drawn on one time axis from each run's first
 // measured step (contract/charts/resource-overlay.ts). A lane a run did not measure says why.
 import { useEffect, useMemo, useState } from 'react';
-import { resourceOverlayOption } from '../../../../electron/contract/charts/resource-overlay';
+import { OVERLAY_HEIGHT, resourceOverlayOption } from '../../../../electron/contract/charts/resource-overlay';
 import type { RunResources } from '../../../../electron/contract';
 import { api } from '../../api/client';
 import { Chart } from '../../components/Chart';
@@ -67,7 +67,7 @@ export function ResourceOverlayCard({ runs }: { runs: RunRef[] }) {
         <RunSelect which="A" runs={runs} value={aId} onChange={setA} />
         <RunSelect which="B" runs={runs} value={bId} onChange={setB} />
       </div>
-      {option && <Chart option={option} height={380} testId="chart-compare-resources" ariaLabel="GPU busy, PCIe and CPU cores of run A and run B on one time axis" />}
+      {option && <Chart option={option} height={OVERLAY_HEIGHT} testId="chart-compare-resources" ariaLabel="GPU busy, PCIe and CPU cores of run A and run B on one time axis" />}
     </Card>
   );
 }
