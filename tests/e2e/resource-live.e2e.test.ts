@@ -2,7 +2,8 @@
 // Plan page (tiny-llama, ZeRO-3 + CPU optimizer offload, the bundled runner). While the sweep runs,
 // the Run page draws the lanes from `runs/resources-live` and grows them (more CPU points later than
 // earlier), the GPU lanes say they are not available here (no series, not zeros), warm-up's end is
-// marked once a measured step came; the loss curve is drawn live and on the run's page after it.
+// marked once a measured step came; the run's own page, open meanwhile, grows them too and shows the
+// stored record when the run ends; the loss curve is drawn live and on the run's page after it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +79,16 @@ describe.skipIf(!haveEngine)('live resource view of a real CPU run', () => {
     expect(later.titles[1]).toMatch(/^PCIe .*: not available: /);
     expect(await page.textContent('[data-testid="live-resources-now"]')).toMatch(/\d+\/\d+ CPU cores at ≥ 90%/);
 
+    // The run's own page, opened while it runs: the lanes grow there too, and the stored record replaces them when it ends.
+    const runId = (await page.getAttribute('[data-testid="sweep-run"]', 'data-run-id'))!;
+    const detail = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await detail.goto(`${serve.url}#/runs/${runId}`);
+    await detail.waitForFunction(() => !!(document.querySelector('[data-testid="chart-run-resources-live"]') as unknown as { __echarts?: unknown } | null)?.__echarts, undefined, { timeout: 60_000 });
+    expect(await detail.textContent('[data-testid="run-resources-live-note"]')).toMatch(/^\d+ sample\(s\) so far/);
+    await detail.waitForFunction(() => !!(document.querySelector('[data-testid="chart-run-resources"]') as unknown as { __echarts?: unknown } | null)?.__echarts, undefined, { timeout: 300_000 });
+    expect(await detail.textContent('[data-testid="run-resources-overall"]')).toMatch(/GPU not available: /);
+    await detail.close();
+
     await page.waitForSelector('[data-testid="run-page"][data-sweep-state="done"]', { timeout: 300_000 });
     const end = (await readLanes(page))!;
     expect(end.cpu).toBeGreaterThanOrEqual(later.cpu);
@@ -91,7 +102,6 @@ describe.skipIf(!haveEngine)('live resource view of a real CPU run', () => {
     await page.locator('[data-testid="run-loss"]').screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-live-loss.png') });
 
     // After the fact, the run's page draws the stored loss under the step timeline.
-    const runId = await page.getAttribute('[data-testid="sweep-run"]', 'data-run-id');
     await page.goto(`${serve.url}#/runs/${runId}`);
     await page.waitForFunction(() => !!(document.querySelector('[data-testid="chart-run-loss"]') as unknown as { __echarts?: unknown } | null)?.__echarts);
     const stored = await page.$eval('[data-testid="chart-run-loss"]', (el) => (el as unknown as { __echarts: { getOption(): { series: { data: { value: [number, number | null] }[] }[] } } }).__echarts.getOption().series[0].data.map((d) => d.value));

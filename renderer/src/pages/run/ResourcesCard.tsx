@@ -1,6 +1,8 @@
 // The run page's resource view (issue 31): the stored lanes (GPU busy, PCIe, CPU cores) over the
 // run's time with warm-up marked, what they say over the measured steps, and the tuner's predicted
 // terms beside the lane that measures each. A lane not measured says why; nothing is drawn as 0.
+// While the run runs (nothing stored yet) it draws the live record the app has grown so far, and
+// reads the stored one when the run ends.
 import { useEffect, useMemo, useState } from 'react';
 import { resourceLanesOption } from '../../../../electron/contract/charts/resource-lanes';
 import type { RunResources } from '../../../../electron/contract';
@@ -8,10 +10,13 @@ import { api } from '../../api/client';
 import { Chart } from '../../components/Chart';
 import { Card } from '../../components/ui';
 import { formatNumber } from '../../format';
+import { useResourcesLive } from '../../stores/resources-live';
 
 export function ResourcesCard({ runId }: { runId: string }) {
   const [data, setData] = useState<RunResources | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [ended, setEnded] = useState(0);
+  const growing = useResourcesLive((s) => s.byRun[runId]?.record ?? null);
   useEffect(() => {
     let live = true;
     api
@@ -21,10 +26,22 @@ export function ResourcesCard({ runId }: { runId: string }) {
     return () => {
       live = false;
     };
-  }, [runId]);
+  }, [runId, ended]);
+  // The record is stored when the run ends: read it again then.
+  useEffect(() => api.on('runs/status', (e) => e.runId === runId && e.phase === 'finished' && setEnded((n) => n + 1)), [runId]);
   const option = useMemo(() => (data?.record ? resourceLanesOption(data.record) : null), [data]);
+  const liveOption = useMemo(() => (!data?.record && growing ? resourceLanesOption(growing) : null), [data, growing]);
   if (error) return <Card title="Resources" testId="run-resources"><p className="warning">Resources not available: {error}</p></Card>;
   if (!data) return null;
+  if (!data.record && liveOption && growing)
+    return (
+      <Card title="Resources during the run, live (dashed: warm-up ends)" testId="run-resources">
+        <Chart option={liveOption} height={360} testId="chart-run-resources-live" ariaLabel="GPU busy, PCIe throughput and CPU cores busy of the run, growing" />
+        <p className="muted small" data-testid="run-resources-live-note">
+          {growing.samples.length} sample(s) so far; the stored record, with the exact step marks and what the lanes say beside the predicted terms, is read when the run ends.
+        </p>
+      </Card>
+    );
   if (!data.record || !data.attribution)
     return (
       <Card title="Resources" testId="run-resources">
