@@ -15,7 +15,7 @@ export const PrecisionSchema = z.enum(['bf16', 'fp16', 'fp32']);
  *  optional (a hand-written spec need not carry them). `family` is any name here: the runner refuses
  *  a family it cannot build with class `unsupported` (resources/engine/model-families.json), and
  *  rmsNormEps is the runner's to judge (a negative one is how its tests force a NaN loss). */
-export const SpecModelSchema = ModelArchSchema.omit({ probed: true }).partial({ label: true, source: true, publishedParams: true, maxPositionEmbeddings: true, attentionBias: true })
+export const SpecModelSchema = ModelArchSchema.partial({ label: true, source: true, publishedParams: true, maxPositionEmbeddings: true, attentionBias: true })
   .extend({
     family: z.string().min(1),
     rmsNormEps: z.number(),

@@ -42,7 +42,7 @@ export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer
   const perLayer = t.perLayerParams ?? (each?.length ? Math.round(each.reduce((a, b) => a + b, 0) / each.length) : 0);
   return {
     id,
-    label: `${id} (imported ${t.modelType}, ${t.architecture})`,
+    label: `${id} (imported ${t.modelType})`,
     family: t.modelType,
     hiddenSize: h,
     numLayers: layers,
@@ -57,7 +57,7 @@ export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer
     maxPositionEmbeddings: t.positionLimit ?? num(config, 'max_position_embeddings') ?? 131072,
     attentionBias: config.attention_bias === true || t.modelType === 'qwen2',
     publishedParams: null,
-    source: `imported config.json (counted by transformers ${t.transformers})`,
+    source: `imported config.json: ${t.architecture}, counted by transformers ${t.transformers}`,
     hfConfig: config,
     probed: { total: t.params, perLayer, embedding: t.embeddingParams ?? 0, largestLayer: t.largestLayer.params, transformers: t.transformers },
   };

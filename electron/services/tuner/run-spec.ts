@@ -26,9 +26,9 @@ import { parseWorkload } from './workload';
 
 /** The whole resolved architecture: what the runner builds is what the tuner counted. */
 export function specModel(m: ModelArch): SpecModel {
-  // The probe's table is the tuner's, derived from hfConfig, which the spec carries.
-  const { probed: _probed, ...model } = m;
-  return model;
+  // An import's probe table (`probed`) travels too: whatever sizes the spec later (runs/start's
+  // pre-flight, engine/size-here.ts) counts the model as the plan did, not by the formula.
+  return { ...m };
 }
 
 function canonical(value: unknown): string {

@@ -121,7 +121,8 @@ describe('model paths over the wire', () => {
     const server = createBackend({ dataDir, transport: 'server' });
     backends.push(server);
     const hf = path.resolve(import.meta.dirname, '../../fixtures/hf-configs');
-    const file = path.join(hf, fs.readdirSync(hf).find((f) => f.endsWith('.json'))!);
+    // (not the GPT-2 file: the CLI now reads the config before planning, and GPT-2 reads 1,024 tokens, fewer than the workload's)
+    const file = path.join(hf, 'llama-3.1-8b.json');
     for (const model of [file, '../../etc/passwd', 'x.json'])
       await expect(server.invoke('plan/compute', { workload: { ...workload, model } })).rejects.toMatchObject({ code: 'bad_request', field: 'workload.model' });
     await expect(server.invoke('runs/start', { workload: { ...workload, model: '/etc/passwd' }, strategies: ['zero3-offload'] })).rejects.toMatchObject({ field: 'workload.model' });

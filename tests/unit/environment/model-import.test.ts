@@ -4,6 +4,7 @@
 // plan's specs carry the config so the runner builds exactly that model. Without the engine
 // environment the import says the count is unavailable; an unknown architecture, remote code or a
 // Mixture-of-Experts config is refused by name with what to do.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,7 +46,9 @@ describe('plan/import-hf-config counts with the model itself', () => {
     const plan = (await backend.invoke('plan/compute', { workload: { model: arch, seqLen: 32, microBatch: 1, gpus: 1 } })) as PlanResult;
     const spec = plan.strategies[0].spec;
     expect(spec.model.hfConfig).toEqual(gemma);
-    expect(spec.model).not.toHaveProperty('probed');
+    // …and its probe table, so whatever sizes the spec later (runs/start's pre-flight) counts as the plan did.
+    expect(spec.model.probed?.total).toBe(86_336);
+    expect(countParams(spec.model as ModelArch).total).toBe(86_336);
     expect(spec.model.family).toBe('gemma');
     // runs/start lets it through: transformers builds it from the config, not a runner family.
     expect(refusalOf(spec)).toBeNull();
@@ -71,4 +74,25 @@ describe('plan/import-hf-config counts with the model itself', () => {
       expect(e?.message).toMatch(message);
       expect(e?.field).toBe('config.json');
     });
+
+  // The CLI's `--model path/to/config.json` goes through the same probe (handlers/model-guard.ts).
+  const root = path.resolve(import.meta.dirname, '../../..');
+  const cliPlan = (cfg: Record<string, unknown>, name: string) => {
+    const dir = tmp();
+    fs.mkdirSync(path.join(dir, name));
+    fs.writeFileSync(path.join(dir, name, 'config.json'), JSON.stringify(cfg));
+    return spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'plan', '--model', path.join(dir, name, 'config.json'), '--seq', '32', '--micro-batch', '1', '--gpus', '1',
+      '--machine', path.join(root, 'tests/fixtures/hosts/h200-sxm-x86/machine.json'), '--data-dir', path.join(dir, 'data'), '--json'], { cwd: root, encoding: 'utf8' });
+  };
+
+  it.skipIf(!haveEngine)('the CLI plans a config.json path with transformers\' count, and refuses a MoE one by name', { timeout: 240_000 }, () => {
+    const ok = cliPlan(gemma, 'tiny-gemma');
+    expect(ok.status, ok.stderr).toBe(0);
+    const plan = JSON.parse(ok.stdout) as PlanResult;
+    expect([plan.model.id, plan.model.family, plan.model.probed?.total]).toEqual(['tiny-gemma', 'gemma', 86_336]);
+    expect(plan.strategies[0].spec.model.hfConfig).toEqual(gemma);
+    const moe = cliPlan({ ...gemma, model_type: 'mixtral', num_local_experts: 4 }, 'tiny-mixtral');
+    expect(moe.status).not.toBe(0);
+    expect(moe.stdout + moe.stderr).toMatch(/Mixture-of-Experts model \(num_local_experts = 4\)/);
+  });
 });

@@ -6,7 +6,7 @@ import { selectedInterpreter } from '../../environment';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { forMachine, isFromFile } from './calibration';
-import { refuseModelPath } from './model-guard';
+import { modelOfWorkload } from './model-guard';
 import { refuseRunsForFileMachine } from './run-here';
 
 export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | 'runs/cancel' | 'runs/get'> {
@@ -44,7 +44,7 @@ export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | '
 
   return {
     'runs/start': async (request) => {
-      if (request.workload) refuseModelPath(ctx, request.workload.model);
+      if (request.workload) request.workload.model = await modelOfWorkload(ctx, request.workload.model);
       await refuseRunsForFileMachine(ctx, 'runs');
       const sweep = await engine.start(request);
       return { sweepId: sweep.id, runIds: sweep.runIds, runs: sweep.runs };

@@ -2,8 +2,11 @@
 // for the CLI (`plan --model ./config.json`), but over IPC or the headless server the path comes
 // from a page: reading it would let a client probe the server's files. Those transports send a
 // preset id, or the config's text through plan/import-hf-config.
-import { ApiError } from '../../../contract';
-import { looksLikePath } from '../../tuner';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApiError, type ModelArch } from '../../../contract';
+import { chooseInterpreter, importProbedConfig, selectedInterpreter } from '../../environment';
+import { checkHfConfigFields, hfConfigName, looksLikePath, parseHfConfigText, presetsPayload } from '../../tuner';
 import type { BackendContext } from '../context';
 
 export function refuseModelPath(ctx: BackendContext, model: unknown): void {
@@ -14,4 +17,42 @@ export function refuseModelPath(ctx: BackendContext, model: unknown): void {
       "field 'workload.model': a file path is not accepted here; choose a preset id, or import the config.json (the Plan page's import reads it in the browser)",
       'workload.model',
     );
+}
+
+/**
+ * The workload's model as the tuner takes it. A config.json path from the CLI (`--model
+ * ./config.json`) is read here and counted like the Plan page's import — by transformers in the
+ * engine environment, any architecture it knows, refused by name or "Parameter count unavailable"
+ * without that environment (environment/model-import.ts) — rather than by the tuner's formula
+ * for four families. A preset id or an inline architecture passes unchanged; a path over IPC or
+ * the server is refused (refuseModelPath).
+ */
+export async function modelOfWorkload<T>(ctx: BackendContext, model: T): Promise<T | ModelArch> {
+  refuseModelPath(ctx, model);
+  if (typeof model !== 'string' || !looksLikePath(model) || presetsPayload().models.some((m) => m.id === model.toLowerCase())) return model;
+  let text: string;
+  try {
+    // A model folder (as downloaded from the Hub) is read through its config.json.
+    text = fs.readFileSync(fs.statSync(model).isDirectory() ? path.join(model, 'config.json') : model, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ApiError(code === 'ENOENT' ? 'not_found' : 'bad_model_file', `model config '${model}' ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}`, 'model');
+  }
+  const config = parseHfConfigText(text);
+  checkHfConfigFields(config);
+  // The id as the tuner's resolveModel names a file: its folder for …/<model>/config.json.
+  const parts = model.replace(/\\/g, '/').replace(/\/+$/, '').split('/');
+  const file = parts[parts.length - 1].replace(/\.json$/, '');
+  const id = file === 'config' && parts.length > 1 ? parts[parts.length - 2] : file;
+  return importProbedConfig(config, hfConfigName(config, id.toLowerCase()), { python: await enginePython(ctx.dataDir), dataDir: ctx.dataDir });
+}
+
+/** The interpreter the probe runs in: the selected one, else the newest engine venv. */
+export async function enginePython(dataDir: string): Promise<string> {
+  const selected = await selectedInterpreter(dataDir);
+  try {
+    return chooseInterpreter(selected).python;
+  } catch {
+    return selected ?? 'python3'; // a selected interpreter that is gone: the probe says unavailable
+  }
 }

@@ -2,12 +2,12 @@
 // detected one (through the hardware service); the plan uses that machine's measurements and
 // calibration (handlers/calibration.ts), never another host's.
 import { ApiError, type Machine } from '../../../contract';
-import { chooseInterpreter, importProbedConfig, selectedInterpreter } from '../../environment';
+import { importProbedConfig } from '../../environment';
 import { checkHfConfigFields, computePlan, generateConfig, hfConfigName, parseHfConfigText, parseMachine, parseWorkload, presetsPayload, scenarioById, strategyById, validateDsConfig, validateFsdpBlock } from '../../tuner';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { forMachine, isFromFile } from './calibration';
-import { refuseModelPath } from './model-guard';
+import { enginePython, modelOfWorkload } from './model-guard';
 
 type PlanChannels = 'plan/presets' | 'plan/compute' | 'plan/import-hf-config' | 'plan/config';
 
@@ -29,7 +29,8 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
   return {
     'plan/presets': () => presetsPayload(),
     'plan/compute': async (request) => {
-      refuseModelPath(ctx, request.workload?.model);
+      // (a scenario's workload may leave the model to the scenario: nothing to resolve then)
+      if (request.workload?.model !== undefined) request.workload.model = await modelOfWorkload(ctx, request.workload.model);
       refuseLongSequence(request.workload);
       // The machine this plan is for: the request's, a scenario's catalogued one (never measured,
       // never run: no measurements, no calibration), or the backend's (this host, or --machine FILE).
@@ -73,17 +74,10 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
     'plan/import-hf-config': async (request) => {
       const config = parseHfConfigText(request.text);
       checkHfConfigFields(config);
-      const selected = await selectedInterpreter(ctx.dataDir);
-      let python: string;
-      try {
-        python = chooseInterpreter(selected).python;
-      } catch {
-        python = selected ?? 'python3'; // a selected interpreter that is gone: the probe says unavailable
-      }
-      return importProbedConfig(config, hfConfigName(config, request.id), { python, dataDir: ctx.dataDir });
+      return importProbedConfig(config, hfConfigName(config, request.id), { python: await enginePython(ctx.dataDir), dataDir: ctx.dataDir });
     },
-    'plan/config': (request) => {
-      refuseModelPath(ctx, request.workload.model);
+    'plan/config': async (request) => {
+      request.workload.model = await modelOfWorkload(ctx, request.workload.model);
       const workload = parseWorkload(request.workload);
       const strategy = strategyById(request.strategyId);
       const config = request.config ?? generateConfig(strategy, workload, workload.cpuadamCoresPerc);

@@ -5,7 +5,7 @@ import { ApiError } from '../../../contract';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { runTuneLoop, TuneError, type TuneBus } from '../tune-loop';
-import { refuseModelPath } from './model-guard';
+import { modelOfWorkload } from './model-guard';
 import { refuseRunsForFileMachine } from './run-here';
 
 export function tuneHandlers(ctx: BackendContext, bus: () => TuneBus): HandlerMap<'tune/start' | 'tune/cancel'> {
@@ -16,7 +16,7 @@ export function tuneHandlers(ctx: BackendContext, bus: () => TuneBus): HandlerMa
   return {
     'tune/start': async (request) => {
       // A path as the model is refused here at once, as by plan/compute (which the loop calls) later.
-      refuseModelPath(ctx, request.workload.model);
+      request.workload.model = await modelOfWorkload(ctx, request.workload.model);
       // Its trials run here: not while this session plans for a loaded machine (run-here.ts).
       await refuseRunsForFileMachine(ctx, 'tunes');
       // From here on synchronous: of two starts, the second sees the first's `running`.

@@ -6,7 +6,7 @@ import { launchExport, parseMachine, planUserConfig } from '../../tuner';
 import type { Machine, UserConfigPlan } from '../../../contract';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
-import { refuseModelPath } from './model-guard';
+import { modelOfWorkload } from './model-guard';
 
 /** What this machine's history measured of the user's file and of the workload's other configurations. */
 function measuredGain(ctx: BackendContext, result: UserConfigPlan, machineIds: string[]): UserConfigPlan['measured'] {
@@ -25,7 +25,7 @@ function measuredGain(ctx: BackendContext, result: UserConfigPlan, machineIds: s
 export function userConfigHandlers(ctx: BackendContext): HandlerMap<'plan/user-config' | 'plan/launch-export'> {
   return {
     'plan/user-config': async (request) => {
-      refuseModelPath(ctx, request.workload.model);
+      request.workload.model = await modelOfWorkload(ctx, request.workload.model);
       let target: Machine;
       let thisHost = false;
       if (request.machine !== undefined) target = parseMachine(request.machine);
