@@ -1,7 +1,8 @@
 // Two runs' resource lanes on one time axis (issue 31, Compare): GPU busy, PCIe rx + tx per GPU and
-// CPU cores at ≥ 90% (CPU Adam) of run A (solid) and run B (dashed), each run's time counted from the start of its first measured step,
-// so the steady state of two strategies lines up whatever their start-up and warm-up took. A lane a
-// run did not measure has no series: the lane's title says "B: not available: why", never zeros.
+// CPU cores at ≥ 90% (CPU Adam) of run A (solid) and run B (dashed), each run's time counted from the
+// start of its first measured step to the end of its last, so the steady state of two strategies lines
+// up whatever their start-up, warm-up and teardown took. A lane a run did not measure has no series:
+// the lane's title says "B: not available: why", never zeros.
 import type { EChartsOption } from 'echarts';
 import type { ResourceRecord } from '../resources';
 
@@ -12,10 +13,18 @@ export interface OverlayRun {
   missing?: string | null;
 }
 
-/** Where a run's time 0 lies on its sampler's clock (ms), and from what. */
-export function overlayOrigin(record: ResourceRecord): { t0: number; from: 'first measured step' | 'start of sampling' } {
-  const first = record.steps.filter((s) => !s.warmup).sort((x, y) => x.endT - y.endT)[0];
-  return first ? { t0: Math.max(0, first.endT - first.seconds * 1000), from: 'first measured step' } : { t0: 0, from: 'start of sampling' };
+/**
+ * Where a run's time 0 lies on its sampler's clock (ms), and from what; `t1`: where the overlay stops —
+ * the first sample after the last measured step (a sample stands for the interval before it), so the
+ * teardown after training is not compared; no measured step: the whole record.
+ */
+export function overlayOrigin(record: ResourceRecord): { t0: number; t1: number; from: 'first measured step' | 'start of sampling' } {
+  const measured = record.steps.filter((s) => !s.warmup).sort((x, y) => x.endT - y.endT);
+  if (!measured.length) return { t0: 0, t1: Infinity, from: 'start of sampling' };
+  const first = measured[0];
+  const lastEnd = measured[measured.length - 1].endT;
+  const after = record.samples.find((s) => s.t >= lastEnd);
+  return { t0: Math.max(0, first.endT - first.seconds * 1000), t1: after ? after.t : lastEnd, from: 'first measured step' };
 }
 
 const LANES = [
@@ -46,10 +55,10 @@ export function resourceOverlayOption(a: OverlayRun, b: OverlayRun): EChartsOpti
       return;
     }
     const rec = run.record;
-    const { t0, from } = overlayOrigin(rec);
+    const { t0, t1, from } = overlayOrigin(rec);
     if (from !== 'first measured step') notes[0].push(`${name}: no measured step, from the start of sampling`);
     const x = (t: number) => Number(((t - t0) / 1000).toFixed(2));
-    const kept = rec.samples.filter((s) => s.t > t0);
+    const kept = rec.samples.filter((s) => s.t > t0 && s.t <= t1);
     const gpuIndexes = [...new Set(kept.flatMap((s) => s.gpus.map((g) => g.index)))].sort((p, q) => p - q);
     LANES.forEach((lane, i) => {
       const state = rec.availability[lane.key];

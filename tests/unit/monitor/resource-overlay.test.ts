@@ -27,7 +27,8 @@ type Opt = { series: { name: string; xAxisIndex: number; data: [number, number |
 
 describe('resource overlay of two runs', () => {
   it('puts both runs on one axis from each one\'s first measured step, whatever their start-up took', () => {
-    expect(overlayOrigin(gpuRun(2000, 50, 1000))).toEqual({ t0: 5000, from: 'first measured step' });
+    // measured steps 2 (ends 6 s) and 3 (ends 7 s): from 5 s to the first sample at or after 7 s
+    expect(overlayOrigin(gpuRun(2000, 50, 1000))).toEqual({ t0: 5000, t1: 7000, from: 'first measured step' });
     const o = resourceOverlayOption({ label: 'ZeRO-3 Offload', record: gpuRun(2000, 50, 20000) }, { label: 'ZeRO-1', record: gpuRun(0, 99, 0) }) as unknown as Opt;
     expect(o.series.map((s) => s.name)).toEqual(['A · GPU 0', 'A · PCIe 0', 'A · cores ≥ 90%', 'B · GPU 0', 'B · PCIe 0', 'B · cores ≥ 90%']);
     const a = o.series[0].data;
@@ -35,6 +36,9 @@ describe('resource overlay of two runs', () => {
     // A started 2 s later; on the overlay both begin just after 0, a sample every 0.5 s.
     expect(a[0]).toEqual([0.5, 50]);
     expect(b[0]).toEqual([0.5, 99]);
+    // Only the measured steps: 4 samples of 0.5 s each, the teardown after them left out.
+    expect(a.map(([x]) => x)).toEqual([0.5, 1, 1.5, 2]);
+    expect(b.map(([x]) => x)).toEqual([0.5, 1, 1.5, 2]);
     expect(o.series[1].data[0]).toEqual([0.5, 30]); // rx 20 + tx 10 GB/s
     expect(o.series[3].lineStyle.type).toBe('dashed');
     expect(o.series[2].data[0]).toEqual([0.5, 0]); // CPU cores at ≥ 90%: a real 0, the lane was measured
@@ -51,7 +55,7 @@ describe('resource overlay of two runs', () => {
 
   it('a run without a measured step is drawn from the start of sampling, and says so', () => {
     const rec = { ...gpuRun(0, 40, 0), steps: [] };
-    expect(overlayOrigin(rec)).toEqual({ t0: 0, from: 'start of sampling' });
+    expect(overlayOrigin(rec)).toEqual({ t0: 0, t1: Infinity, from: 'start of sampling' });
     const o = resourceOverlayOption({ label: 'x', record: gpuRun(0, 1, 0) }, { label: 'y', record: rec }) as unknown as Opt;
     expect(o.title[1].text).toContain('B: no measured step, from the start of sampling');
   });
