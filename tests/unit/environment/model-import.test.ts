@@ -95,4 +95,20 @@ describe('plan/import-hf-config counts with the model itself', () => {
     expect(moe.status).not.toBe(0);
     expect(moe.stdout + moe.stderr).toMatch(/Mixture-of-Experts model \(num_local_experts = 4\)/);
   });
+
+  it.skipIf(!haveEngine)('the CLI runs a Gemma config.json: the stored spec carries the config and the runner builds it from it', { timeout: 400_000 }, () => {
+    const dir = tmp();
+    fs.mkdirSync(path.join(dir, 'tiny-gemma'));
+    fs.writeFileSync(path.join(dir, 'tiny-gemma', 'config.json'), JSON.stringify(gemma));
+    const dataDir = path.join(dir, 'data');
+    const r = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'run', '--model', path.join(dir, 'tiny-gemma'), '--strategy', 'zero3-offload',
+      '--seq', '32', '--steps', '2', '--warmup', '1', '--data-dir', dataDir], { cwd: root, encoding: 'utf8', timeout: 380_000 });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/completed/);
+    const [specFile] = fs.readdirSync(path.join(dataDir, 'specs'));
+    const spec = JSON.parse(fs.readFileSync(path.join(dataDir, 'specs', specFile), 'utf8')) as { model: { hfConfig: unknown; family: string } };
+    expect([spec.model.family, spec.model.hfConfig]).toEqual(['gemma', gemma]);
+    const [log] = fs.readdirSync(path.join(dataDir, 'logs'));
+    expect(fs.readFileSync(path.join(dataDir, 'logs', log), 'utf8')).toContain("model: built from the spec's config.json (model.hfConfig)");
+  });
 });
