@@ -87,6 +87,9 @@ describe.skipIf(!haveEngine)('live resource view of a real CPU run', () => {
     expect(await detail.textContent('[data-testid="run-resources-live-note"]')).toMatch(/^\d+ sample\(s\) so far/);
     await detail.waitForFunction(() => !!(document.querySelector('[data-testid="chart-run-resources"]') as unknown as { __echarts?: unknown } | null)?.__echarts, undefined, { timeout: 300_000 });
     expect(await detail.textContent('[data-testid="run-resources-overall"]')).toMatch(/GPU not available: /);
+    // Its loss grew with the run's steps after the page opened, to the last one.
+    const lossSteps = await detail.$eval('[data-testid="chart-run-loss"]', (el) => (el as unknown as { __echarts: { getOption(): { series: { data: { value: [number, number | null] }[] }[] } } }).__echarts.getOption().series[0].data.map((d) => d.value[0]));
+    expect(Math.max(...lossSteps)).toBe(5);
     await detail.close();
 
     await page.waitForSelector('[data-testid="run-page"][data-sweep-state="done"]', { timeout: 300_000 });

@@ -171,7 +171,7 @@ export function RunDetailPage({ id }: { id: string }) {
           </p>
         </Card>
       )}
-      {detail.samples.length > 0 && <LossCard points={detail.samples} strategy={r.strategy} />}
+      {(detail.samples.length > 0 || r.status === 'running') && <LossCard points={detail.samples} strategy={r.strategy} runId={r.id} />}
       <ResourcesCard runId={r.id} />
       <div className="grid">
         <Card title="Workload and knobs" testId="run-config">
