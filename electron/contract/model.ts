@@ -51,3 +51,7 @@ export const ModelArchSchema = z.object({
 });
 export type ModelArch = z.infer<typeof ModelArchSchema>;
 
+/** A preset of the catalogue (resources/presets/models.json): one of the formula's families, so the
+ *  tuner counts it without an engine environment (params.ts; held to transformers' count by
+ *  tests/unit/tuner/params-probe.test.ts). Any other architecture comes in as an imported config.json. */
+export const PresetModelSchema = ModelArchSchema.extend({ family: ModelFamilySchema });

@@ -6,7 +6,7 @@ import { MachineSchema } from './hardware';
 import { ModelArchSchema } from './model';
 import { KnobsSchema, RunSpecSchema } from './run-spec';
 
-export { ModelArchSchema, ModelFamilySchema, ProbedParamsSchema, type ModelArch } from './model';
+export { ModelArchSchema, ModelFamilySchema, PresetModelSchema, ProbedParamsSchema, type ModelArch } from './model';
 
 // ---------------------------------------------------------------- model architectures: model.ts
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { describeIssue,
   GpuCatalogEntrySchema,
-  ModelArchSchema,
+  PresetModelSchema,
   ScenarioSchema,
   StrategyPresetSchema,
   type GpuCatalogEntry,
@@ -35,7 +35,7 @@ function readList<T>(file: string, key: string, schema: z.ZodType<T>): T[] {
 export function catalog(): Catalog {
   if (cached) return cached;
   cached = {
-    models: readList('models.json', 'models', ModelArchSchema),
+    models: readList('models.json', 'models', PresetModelSchema),
     strategies: readList('strategies.json', 'strategies', StrategyPresetSchema),
     gpus: readList('gpus.json', 'gpus', GpuCatalogEntrySchema),
     scenarios: readList('scenarios.json', 'scenarios', ScenarioSchema),

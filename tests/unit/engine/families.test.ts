@@ -30,3 +30,13 @@ describe('runner families', () => {
       expect(countParams(m).total, m.id).toBe(m.publishedParams);
   });
 });
+
+describe('presets are of the formula\'s families (issue 27.2)', () => {
+  it('every preset parses as a PresetModel; one of another architecture does not (it comes in as an imported config.json)', async () => {
+    const { PresetModelSchema } = await import('../../../electron/contract');
+    for (const m of presets) expect(PresetModelSchema.safeParse(m).success, m.id).toBe(true);
+    const gemma = PresetModelSchema.safeParse({ ...presets[0], family: 'gemma' });
+    expect(gemma.success).toBe(false);
+    expect(JSON.stringify(gemma.error?.issues)).toContain('family');
+  });
+});
