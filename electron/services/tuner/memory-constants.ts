@@ -30,7 +30,8 @@ export const MEMORY_CONSTANTS = {
   /** SuperOffload's CPU Adam worker process: per rank. */
   hostAdamWorkerBytes: 2 * GiB,
   /**
-   * Bytes per logit element at the loss (resources/engine/model.py): the bf16 logits (2), the bf16 copy
+   * Bytes per logit element at the loss (counted from the runner's former model.py, deleted in 38463cd; transformers' Llama
+   * measured the same peak to 0.01 GiB, docs/models.md): the bf16 logits (2), the bf16 copy
    * the shifted slice makes (2), the fp32 upcast cross_entropy reads (4) and the fp32 log-softmax it saves
    * for backward (4); in its backward the fp32 gradient and its bf16 cast take the place of the copies.
    * Issue 25's H200 probes moved 12.0 (Llama-3.2-1B, seq 16384) and 12.3 B (Llama-3.1-8B, seq 4096) per
