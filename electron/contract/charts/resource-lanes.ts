@@ -18,7 +18,9 @@ export function resourceLanesOption(record: ResourceRecord): EChartsOption {
   const height = 22; // percent of the chart per lane
   const top = (i: number) => 8 + i * (height + 9);
   const grid = LANES.map((_, i) => ({ left: 56, right: 16, top: `${top(i)}%`, height: `${height}%` }));
-  const xAxis = LANES.map((_, i) => ({ type: 'value' as const, gridIndex: i, name: i === LANES.length - 1 ? 's' : '', min: 0, axisLabel: { show: i === LANES.length - 1 } }));
+  // One time scale for every lane (each axis would otherwise round its own end): the last sample's time.
+  const end = record.samples.length ? x(record.samples[record.samples.length - 1].t) : undefined;
+  const xAxis = LANES.map((_, i) => ({ type: 'value' as const, gridIndex: i, name: i === LANES.length - 1 ? 's' : '', min: 0, max: end, axisLabel: { show: i === LANES.length - 1 } }));
   const yAxis = LANES.map((l, i) => ({ type: 'value' as const, gridIndex: i, min: 0, max: l.key === 'gpu' ? 100 : undefined, splitNumber: 2 }));
   const mark = warmupEnd
     ? { symbol: 'none', silent: true, lineStyle: { type: 'dashed' as const, color: '#888' }, label: { formatter: 'warm-up ends', fontSize: 10 }, data: [{ xAxis: x(warmupEnd.endT) }] }
