@@ -1,4 +1,5 @@
-"""The model families the runner builds, and what each one is by construction.
+"""The model families of specs that carry only architecture numbers (no config.json): what each
+one is by construction, written out as its config.json by hf_model.config_from_arch.
 
 Data: model-families.json (shared with the app, whose runs/start refuses the same things before
 anything is queued). Standard library only: bench.py checks a spec with it before torch is
@@ -98,7 +99,7 @@ def refusal(model, seq_len):
 
 def expected_param_count(model):
     """The parameter count of the family's Hugging Face model for these numbers (what the
-    tuner's countParams computes, and what model.py builds)."""
+    tuner's countParams computes, and what transformers builds from the family's config.json)."""
     m = resolve(model)
     h, V, L, I = m["hiddenSize"], m["vocabSize"], m["numLayers"], m["intermediateSize"]
     head = 0 if m.get("tieEmbeddings") else V * h
