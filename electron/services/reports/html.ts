@@ -24,7 +24,7 @@ export interface HtmlOptions {
   /** The history's comparison of the same runs (history.compare, the Compare page's): its groups,
    *  headline and charts are the report's, so the report shows what the user saw. */
   comparison: Comparison;
-  /** Each run's resource view (runs/resources): its lanes and attribution get a section. Absent: no section. */
+  /** Each run's resource view (runs/resources): its lanes and attribution get a section when any run has samples. Absent: no section. */
   resources?: (runId: string) => RunResources | null;
 }
 
@@ -267,6 +267,7 @@ export function renderHtml(runs: ReportRun[], options: HtmlOptions): string {
   const title = reportHeadline(runs, comparison, baselineRun);
   const warnings = [...new Set([...reportWarnings(runs), ...comparison.warnings])];
   const base = reportBaseline(comparison);
+  const resources = options.resources ? resourcesSection(runs, options.resources) : null;
   const body = html`<header class="keep"><h1>Offload Studio benchmark report</h1>
     <p class="muted">Generated <time datetime="${generated.toISOString()}">${fmtTime(generated)}</time> by Offload Studio ${options.appVersion ?? ''} · ${runs.length} run(s) · baseline: <span data-testid="baseline">${base.label}</span> (chosen by <code>${baselineRun.summary.id}</code>)</p></header>
     <section class="summary"><h2>Summary</h2><p class="headline" data-testid="headline">${title}</p>
@@ -275,7 +276,7 @@ export function renderHtml(runs: ReportRun[], options: HtmlOptions): string {
     <section class="major charts"><h2>Charts</h2>
     ${charts(runs, comparison)}</section>
     <section class="major runs"><h2>Runs</h2><p class="muted">Figures are the median of measured steps (warm-up steps not counted), min–max in parentheses; memory is measured, the tuner's prediction in parentheses. Δ: percent change of TFLOPS per GPU against the baseline (${base.label}: ${fmt(base.tflopsPerGpu)} TFLOPS per GPU), the same baseline as the summary.</p>${runsTable(runs, base)}</section>
-    ${options.resources ? html`<section class="major resources"><h2>Resources during the runs</h2>${resourcesSection(runs, options.resources)}</section>` : ''}
+    ${resources ? html`<section class="major resources"><h2>Resources during the runs</h2>${resources}</section>` : ''}
     <section class="major system"><h2>System</h2>${systemsSection(runs)}</section>
     <section class="major formula"><h2>How the figures are computed</h2>${formulaSection(runs)}</section>
     <section class="appendix configs"><h2>Appendix: configurations</h2>${configsSection(runs)}${launchSection(runs)}</section>`;

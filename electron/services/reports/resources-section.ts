@@ -20,7 +20,8 @@ function termsTable(r: RunResources): Raw {
     ${a.predicted.note ? html`<p class="muted">${a.predicted.note}</p>` : ''}`;
 }
 
-export function resourcesSection(runs: ReportRun[], resourcesOf: (id: string) => RunResources | null): Raw {
+/** The section, or null when no run of the report has stored samples (runs from before sampling, imported runs): no section then. */
+export function resourcesSection(runs: ReportRun[], resourcesOf: (id: string) => RunResources | null): Raw | null {
   const read = runs.map((run) => {
     try {
       return { run, res: resourcesOf(run.summary.id) };
@@ -29,6 +30,7 @@ export function resourcesSection(runs: ReportRun[], resourcesOf: (id: string) =>
       return { run, res: null, why: error instanceof Error ? error.message : String(error) };
     }
   });
+  if (!read.some(({ res }) => res?.record && res.attribution)) return null;
   let charts = 0;
   const blocks = read.map(({ run, res, why }: { run: ReportRun; res: RunResources | null; why?: string }) => {
     const id = run.summary.id;

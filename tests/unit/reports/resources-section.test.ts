@@ -81,9 +81,12 @@ describe('report: resources during the runs', () => {
     expect(zo).not.toContain('<svg');
   });
 
-  it('a report asked without resources has no such section (as before)', () => {
+  it('a report asked without resources, or of runs none of which has samples, has no such section (as before)', () => {
     const plain = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b) });
     expect(plain.html(ids)).not.toContain('Resources during the runs');
     void plain.close();
+    const none = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b), resources: (id) => runResources({ dataDir: dir, history: store }, id) });
+    expect(none.html(['zo-0', 'zo-1'])).not.toContain('Resources during the runs');
+    void none.close();
   });
 });
