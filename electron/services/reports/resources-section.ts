@@ -5,7 +5,7 @@
 import type { RunResources } from '../../contract';
 import { resourceLanesOption } from '../../contract/charts/resource-lanes';
 import { html, raw, type Raw } from './escape';
-import { fmt } from './format';
+import { fmt, strategyName } from './format';
 import { renderSvg } from './svg';
 import type { ReportRun } from './types';
 
@@ -31,17 +31,19 @@ export function resourcesSection(runs: ReportRun[], resourcesOf: (id: string) =>
     }
   });
   if (!read.some(({ res }) => res?.record && res.attribution)) return null;
+  // The runs table's words: display name, and the repeat where there are several.
+  const name = (run: ReportRun) => `${strategyName(run.summary.strategy)}${run.summary.repeatIndex > 0 ? ` · repeat ${run.summary.repeatIndex + 1}` : ''}`;
   let charts = 0;
   const blocks = read.map(({ run, res, why }: { run: ReportRun; res: RunResources | null; why?: string }) => {
     const id = run.summary.id;
     if (!res?.record || !res.attribution)
-      return html`<p class="muted" data-resources-run="${id}"><code>${id}</code> (${run.label}): resources not available: ${res?.missing ?? why ?? 'not read'}.</p>`;
+      return html`<p class="muted" data-resources-run="${id}"><code>${id}</code> (${name(run)}): resources not available: ${res?.missing ?? why ?? 'not read'}.</p>`;
     const a = res.attribution;
     const figure =
       charts++ < MAX_RESOURCE_CHARTS
         ? html`<figure class="keep"><figcaption>GPU busy, PCIe and CPU cores over the run (dashed: warm-up ends)</figcaption>${raw(renderSvg(resourceLanesOption(res.record) as Record<string, unknown>, 860, 360))}</figure>`
         : html`<p class="muted">(Chart left out: the report draws the first ${String(MAX_RESOURCE_CHARTS)} runs' lanes.)</p>`;
-    return html`<div data-resources-run="${id}"><h3>${run.label} — <code>${id}</code></h3>${figure}
+    return html`<div data-resources-run="${id}"><h3>${name(run)} — <code>${id}</code></h3>${figure}
       <p data-testid="resources-overall"><strong>Measured steps:</strong> ${a.overall ? a.overall.text : 'no measured step'}</p>
       ${a.unavailable.length ? html`<p class="muted">${a.unavailable.join('; ')}</p>` : ''}
       ${termsTable(res)}</div>`;

@@ -10,8 +10,8 @@ import type { ReportRun } from '../../../electron/services/reports';
 
 const dir = path.resolve(import.meta.dirname, '../../../resources/samples/h100-resource-view');
 const runs = ['zero3-offload', 'gpu-zero1'].map((name) => RunResourcesSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, name, 'resources.json'), 'utf8'))));
-// The section reads a run's id and label only: the stored H100 samples carry no full run detail.
-const reportRuns = runs.map((r, i) => ({ summary: { id: r.runId }, label: i === 0 ? 'zero3-offload' : 'gpu-zero1' }) as unknown as ReportRun);
+// The section reads a run's id, strategy and repeat only: the stored H100 samples carry no full run detail.
+const reportRuns = runs.map((r, i) => ({ summary: { id: r.runId, strategy: i === 0 ? 'zero3-offload' : 'gpu-zero1', repeatIndex: 0 } }) as unknown as ReportRun);
 const html = resourcesSection(reportRuns, (id) => runs.find((r) => r.runId === id) ?? null)!.__html;
 
 describe('report resource section on the H100 samples', () => {
