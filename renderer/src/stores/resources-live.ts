@@ -6,8 +6,9 @@ import { create } from 'zustand';
 import { appendLiveSample, appendLiveStep, type LiveRecord } from '../../../electron/contract/charts/resource-live';
 import { api } from '../api/client';
 
-/** Runs kept at once: a sweep's runs go one after another; older sweeps' are let go. */
-const MAX_RUNS = 16;
+/** Runs kept at once: a sweep's runs go one after another and an ended run's page reads its stored
+ *  record, so only the latest few are needed (each up to 1,200 samples × every core's load). */
+const MAX_RUNS = 4;
 
 interface ResourcesLiveState {
   sweepId: string | null;
