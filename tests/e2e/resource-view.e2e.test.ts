@@ -21,7 +21,8 @@ let otherId: string;
 describe.skipIf(!haveEngine)('resource view of a real CPU run', () => {
   beforeAll(async () => {
     const dataDir = tempDir('offload-resources-e2e-');
-    const out = cli(['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload,zero2-offload', '--seq', '32', '--micro-batch', '1', '--steps', '3', '--warmup', '1', '--data-dir', dataDir, '--python', choice.python, '--json']);
+    const out = cli(['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload,zero2-offload', '--seq', '32', '--micro-batch', '1', '--steps', '40', '--warmup', '1', '--data-dir', dataDir, '--python', choice.python, '--json']);
+    // 40 steps: a tiny CPU step takes 0.03–0.15 s here, and the measured steps must span samples taken every 0.5 s.
     [runId, otherId] = (JSON.parse(out) as { id: string }[]).map((r) => r.id);
     serve = await startServe([], dataDir);
     browser = await launchChromium();

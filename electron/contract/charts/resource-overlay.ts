@@ -59,6 +59,11 @@ export function resourceOverlayOption(a: OverlayRun, b: OverlayRun): EChartsOpti
     if (from !== 'first measured step') notes[0].push(`${name}: no measured step, from the start of sampling`);
     const x = (t: number) => Number(((t - t0) / 1000).toFixed(2));
     const kept = rec.samples.filter((s) => s.t > t0 && s.t <= t1);
+    // Measured steps shorter than the sampling interval, and the run over before the next sample: nothing to draw, said once.
+    if (!kept.length) {
+      notes[0].push(`${name}: no sample inside its measured steps (${((t1 - t0) / 1000).toFixed(2)} s; one every ${rec.intervalMs / 1000} s)`);
+      return;
+    }
     const gpuIndexes = [...new Set(kept.flatMap((s) => s.gpus.map((g) => g.index)))].sort((p, q) => p - q);
     LANES.forEach((lane, i) => {
       const state = rec.availability[lane.key];

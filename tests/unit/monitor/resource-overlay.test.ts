@@ -60,6 +60,13 @@ describe('resource overlay of two runs', () => {
     expect(o.title[1].text).toContain('B: no measured step, from the start of sampling');
   });
 
+  it('a run whose measured steps no sample fell inside (shorter than the interval, over before the next) says so, no series', () => {
+    const rec = { ...gpuRun(0, 40, 0), samples: gpuRun(0, 40, 0).samples.filter((s) => s.t <= 3000) };
+    const o = resourceOverlayOption({ label: 'x', record: gpuRun(0, 1, 0) }, { label: 'y', record: rec }) as unknown as Opt;
+    expect(o.series.map((s) => s.name)).toEqual(['A · GPU 0', 'A · PCIe 0', 'A · cores ≥ 90%']);
+    expect(o.title[1].text).toBe('GPU busy (%) — B: no sample inside its measured steps (2.00 s; one every 0.5 s)');
+  });
+
   it('renders in echarts', () => {
     const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 800, height: 320 });
     chart.setOption(resourceOverlayOption({ label: 'a', record: gpuRun(0, 50, 1000) }, { label: 'b', record: cpuRun }) as EChartsOption);
