@@ -15,7 +15,21 @@ import { EMPTY_FILTER, filterRuns, sortRuns, useRuns, type SortKey } from '../st
 
 export const ROW_HEIGHT = 36;
 const OVERSCAN = 8;
-const VIEWPORT_HEIGHT = 520;
+/** The table's scroll box: at least this tall, else what the window leaves below the page's header,
+ *  filters and the table head (a 1080-pixel window showed 14 rows in a 520-pixel box above an empty half). */
+const VIEWPORT_MIN_HEIGHT = 360;
+const CHROME_ABOVE_TABLE = 250;
+
+function useViewportHeight(): number {
+  const measure = () => Math.max(VIEWPORT_MIN_HEIGHT, (typeof window === 'undefined' ? 770 : window.innerHeight) - CHROME_ABOVE_TABLE);
+  const [height, setHeight] = useState(measure);
+  useEffect(() => {
+    const onResize = () => setHeight(measure());
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return height;
+}
 /** A sweep id's end in the Sweep column (its time and random suffix: what tells sweeps apart); the cell's title has it whole. */
 const SWEEP_CHARS = 12;
 
@@ -93,6 +107,7 @@ export function RunsPage() {
   const go = useApp((s) => s.go);
   const openCompare = useCompare((s) => s.open);
   const [scrollTop, setScrollTop] = useState(0);
+  const viewportHeight = useViewportHeight();
   const [editing, setEditing] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const viewport = useRef<HTMLDivElement | null>(null);
@@ -131,7 +146,7 @@ export function RunsPage() {
     setScrollTop(0);
   }, [filter, sort]);
 
-  const { first, last } = visibleWindow(scrollTop, VIEWPORT_HEIGHT, rows.length);
+  const { first, last } = visibleWindow(scrollTop, viewportHeight, rows.length);
   const selectedSet = new Set(selected);
   const editingRun = editing ? runs.find((r) => r.id === editing) : undefined;
   const allVisibleSelected = rows.length > 0 && rows.every((r) => selectedSet.has(r.id));
@@ -234,7 +249,7 @@ export function RunsPage() {
                 ),
               )}
             </div>
-            <div className="runs-viewport" ref={viewport} style={{ height: Math.min(VIEWPORT_HEIGHT, Math.max(rows.length, 1) * ROW_HEIGHT + 2) }} onScroll={(e: UIEvent<HTMLDivElement>) => setScrollTop(e.currentTarget.scrollTop)}>
+            <div className="runs-viewport" ref={viewport} style={{ height: Math.min(viewportHeight, Math.max(rows.length, 1) * ROW_HEIGHT + 2) }} onScroll={(e: UIEvent<HTMLDivElement>) => setScrollTop(e.currentTarget.scrollTop)}>
               <div style={{ height: rows.length * ROW_HEIGHT, position: 'relative' }}>
                 {rows.slice(first, last).map((r, k) => {
                   const index = first + k;

@@ -1,0 +1,45 @@
+// The first-hour walk-through as screenshots (issue 30): `serve` on a fresh data folder with an empty
+// home, the sample dataset loaded, then every page at 1280×800 and 1920×1080, light and dark, in
+// Chromium. Writes test-results/walkthrough/<page>-<size>-<theme>.png for a person to look at — it
+// judges nothing itself (the e2e tests do that).
+//
+//   npx tsx scripts/walkthrough-screenshots.ts [PAGE ...]      (default: every page)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launchChromium } from '../tests/helpers/browser';
+import { invokeOverServe, repoRoot, startServe } from '../tests/helpers/serve';
+
+const PAGES = ['setup', 'hardware', 'plan', 'run', 'runs', 'compare', 'reports', 'cluster', 'settings'];
+const SIZES = [
+  { name: '1280', width: 1280, height: 800 },
+  { name: '1920', width: 1920, height: 1080 },
+];
+const THEMES = ['light', 'dark'] as const;
+
+const pages = process.argv.slice(2).length ? process.argv.slice(2) : PAGES;
+const out = path.join(repoRoot, 'test-results', 'walkthrough');
+fs.mkdirSync(out, { recursive: true });
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'offload-walk-home-'));
+const serve = await startServe([], undefined, { env: { HOME: home } });
+const browser = await launchChromium();
+try {
+  await invokeOverServe(serve, 'samples/load', {});
+  for (const size of SIZES)
+    for (const theme of THEMES) {
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme: theme });
+      const page = await context.newPage();
+      for (const name of pages) {
+        await page.goto(`${serve.url}#/${name}`);
+        await page.waitForLoadState('networkidle').catch(() => undefined);
+        await page.waitForTimeout(name === 'plan' || name === 'compare' ? 2500 : 800);
+        const file = path.join(out, `${name}-${size.name}-${theme}.png`);
+        await page.screenshot({ path: file });
+        console.log(file);
+      }
+      await context.close();
+    }
+} finally {
+  await browser.close();
+  await serve.stop();
+}
