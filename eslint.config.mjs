@@ -1,4 +1,4 @@
-// ESLint flat config: the layering of DESIGN.md, enforced (`npm run lint`, a stage of `npm test`).
+// ESLint flat config: the layering of docs/architecture.md, enforced (`npm run lint`, a stage of `npm test`).
 import tsParser from '@typescript-eslint/parser';
 import layering from './scripts/eslint/layering.mjs';
 

@@ -1,4 +1,4 @@
-"""Model-TFLOPS formula of the DeepSpeedExamples SuperOffload scripts (ENGINE.md).
+"""Model-TFLOPS formula of the DeepSpeedExamples SuperOffload scripts (docs/engine-facts.md).
 
 Kept identical to finetune_zero3.py's estimate_transformer_tflops so figures compare with
 the published ones. c = 4 with activation checkpointing counts the recomputed forward, so

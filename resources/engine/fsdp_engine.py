@@ -69,7 +69,7 @@ class FsdpRun:
         self.model_for_count = model
         self.device = device
         # CPU offload keeps parameters and gradients on the host, so AdamW runs on the CPU:
-        # fused there steps ~7x faster than torch's default per-tensor loop (ENGINE.md).
+        # fused there steps ~7x faster than torch's default per-tensor loop (docs/engine-facts.md).
         state_device = "cpu" if fsdp["cpuOffload"] else device.type
         self.optimizer, self.optimizer_impl = make_adamw(list(model.parameters()), state_device, log)
         self.requested = kwargs

@@ -1,4 +1,4 @@
-// The import rules of DESIGN.md as an ESLint rule (`layering/imports`): every import, export-from,
+// The import rules of docs/architecture.md as an ESLint rule (`layering/imports`): every import, export-from,
 // dynamic import() and require() is resolved against the importing file and checked:
 // - contract imports nothing of ours outside electron/contract (it is shared with the renderer) but the
 //   catalogue's data, resources/presets/*.json (inlined by the bundlers);
@@ -58,7 +58,7 @@ function problem(fromRel, spec) {
 }
 
 const importsRule = {
-  meta: { type: 'problem', docs: { description: 'the layering of DESIGN.md' }, schema: [] },
+  meta: { type: 'problem', docs: { description: 'the layering of docs/architecture.md' }, schema: [] },
   create(context) {
     const fromRel = path.relative(root, context.filename);
     const check = (node, source) => {

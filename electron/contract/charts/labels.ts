@@ -39,7 +39,7 @@ export function strategyColor(id: string): string {
   return EXTRA_COLORS[h % EXTRA_COLORS.length];
 }
 
-/** The one step statistic every page, report and CLI table shows (DESIGN: a figure is a median over measured steps). */
+/** The one step statistic every page, report and CLI table shows (docs/architecture.md: a figure is a median over measured steps). */
 export const STEP_STATISTIC = 'median of measured steps';
 
 // Failure classes in words (the class id stays beside it for searching the docs).

@@ -1,6 +1,6 @@
 // Hardware detection. Every source is (1) an async reader of raw text (sources.ts) and (2) a
 // pure parser to schema objects (parse/*, build.ts), so tests run the real parsers on real
-// captured outputs. systeminformation only for static CPU/OS facts (see DESIGN.md: it has no
+// captured outputs. systeminformation only for static CPU/OS facts (docs/architecture.md: it has no
 // NUMA data, reports caches as totals, and its graphics() calls nvidia-smi synchronously).
 import type { DiskFree, Machine } from '../../contract';
 import { buildMachine } from './build';

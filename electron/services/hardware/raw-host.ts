@@ -14,7 +14,7 @@ export interface RawNumaNode {
 export interface RawHost {
   hostname: string;
   os: Machine['os'];
-  /** static facts from systeminformation (no NUMA, caches as totals: see DESIGN.md) */
+  /** static facts from systeminformation (no NUMA, caches as totals: see docs/architecture.md) */
   staticCpu: { vendor: string; brand: string; baseMHz: number | null; maxMHz: number | null; sockets: number | null } | null;
   fallbackMemory: { totalBytes: number; availableBytes: number | null };
   fallbackCores: { logical: number; physical: number | null };

@@ -103,7 +103,7 @@ async function readNvidiaSmi(): Promise<RawHost['nvidiaSmi']> {
 
 /**
  * macOS and Windows: systeminformation's static facts, each call on its own (one failing keeps the
- * others). graphics() runs nvidia-smi synchronously (DESIGN.md), so it is asked only when our own
+ * others). graphics() runs nvidia-smi synchronously (docs/architecture.md), so it is asked only when our own
  * asynchronous nvidia-smi call found nothing: then it names the adapters (Apple, Intel, AMD) or
  * NVIDIA cards nvidia-smi could not be run for.
  */

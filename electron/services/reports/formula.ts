@@ -1,4 +1,4 @@
-// The TFLOPS formula behind every figure (ENGINE.md; DeepSpeedExamples finetune_zero3.py
+// The TFLOPS formula behind every figure (docs/engine-facts.md; DeepSpeedExamples finetune_zero3.py
 // `estimate_transformer_tflops`), written out with each run's own numbers.
 import { fmt } from './format';
 import type { ReportRun } from './types';

@@ -111,7 +111,7 @@ function figuresOf(detail: RunDetail, workload: ReportWorkload): ReportFigures {
       measuredSteps: measured.length,
       stepSeconds: spreadOf(measured.map((m) => m.stepSeconds)),
       tflopsPerGpu,
-      // Aggregate = per GPU × GPUs, the DeepSpeedExamples convention (ENGINE.md).
+      // Aggregate = per GPU × GPUs, the DeepSpeedExamples convention (docs/engine-facts.md).
       tflopsAggregate: scale(tflopsPerGpu, workload.worldSize),
       tokensPerSecond: spreadOf(measured.map((m) => m.tokensPerSecond)),
       peakGpuBytes: s.peakGpuBytes ?? peak(measured.map((m) => m.gpuPeakBytes ?? m.gpuReservedBytes)),

@@ -76,7 +76,7 @@ function largestTerms(terms: Record<string, number>): string {
 
 /**
  * Without a GPU, DeepSpeed picks its CPU accelerator (gloo): ZeRO with the optimizer offloaded to
- * the CPU initialises and trains there (ENGINE.md), so small models can be smoke-run. Everything
+ * the CPU initialises and trains there (docs/engine-facts.md), so small models can be smoke-run. Everything
  * then lives in host memory, and the figures are CPU figures, not a prediction for a GPU.
  */
 export function cpuSmokeRunnable(s: StrategyPreset, mem: MemoryEstimate, hw: HardwareProfile): boolean {

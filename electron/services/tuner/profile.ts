@@ -13,7 +13,7 @@ export const PROFILE_DEFAULTS = {
   interNodeBytesPerSecond: 100e9, // per node: 8 × 100 Gb/s NICs
   diskBytesPerSecond: 3e9, // one PCIe Gen4 NVMe drive, sequential
   // CPU Adam per physical core (params/s): DeepSpeedCPUAdam's AVX-512 / AVX2 paths; aarch64 takes the
-  // scalar path (GraceAdam is not in the repository, ENGINE.md).
+  // scalar path (GraceAdam is not in the repository, docs/engine-facts.md).
   adamPerCore: { avx512: 0.22e9, avx2: 0.12e9, aarch64: 0.08e9, other: 0.05e9 },
   memoryBandwidthPerCore: 5.5e9,
   /** Bytes of host memory traffic per parameter of one Adam step (fp32 p, g, m, v read; p, m, v written; bf16 copy). */

@@ -46,7 +46,7 @@ export const THROUGHPUT_CONSTANTS = {
   pageableShare: { pcie: 0.11, c2c: 0.5 },
   /** torch AdamW on CPU without fused/foreach (the per-tensor loop) vs the fused kernel: H200 ceilings plain_t16 0.543 / fused_t16 3.799. */
   torchPlainAdamFactor: 0.143,
-  /** torch fused CPU AdamW vs DeepSpeedCPUAdam: about the same rate (ENGINE.md: 4.5–4.8 vs 3.8–4.1 G params/s at 16 threads). */
+  /** torch fused CPU AdamW vs DeepSpeedCPUAdam: about the same rate (docs/engine-facts.md: 4.5–4.8 vs 3.8–4.1 G params/s at 16 threads). */
   torchFusedAdamFactor: 0.93,
   /** Host memory bytes per parameter of one CPU Adam step (fp32 p, g, m, v read; p, m, v written). */
   cpuAdamBytesPerParam: 28,

@@ -44,7 +44,7 @@ export { FSDP_CPU_ADAM_FUSED_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs
 import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from './throughput-constants';
 
 
-/** ENGINE.md (finetune_zero3.py estimate_transformer_tflops): per sample, c = 4 with checkpointing else 3. */
+/** docs/engine-facts.md (finetune_zero3.py estimate_transformer_tflops): per sample, c = 4 with checkpointing else 3. */
 export function flopsPerSample(p: ParamCount, m: ModelArch, seqLen: number, checkpointing: boolean): number {
   const c = checkpointing ? 4 : 3;
   return 2 * c * p.total * seqLen + 4 * c * m.numLayers * m.hiddenSize * seqLen * seqLen;

@@ -56,7 +56,7 @@ export interface SeedRun {
   spec?: Record<string, unknown> & { dsConfig: unknown };
 }
 
-// Llama-3.3-70B geometry (ENGINE.md seed scenario): N ≈ 70.55e9, L = 80, h = 8192, s = 4096, batch 4.
+// Llama-3.3-70B geometry (docs/engine-facts.md; the seed scenario): N ≈ 70.55e9, L = 80, h = 8192, s = 4096, batch 4.
 export const LLAMA70B = { params: 70_553_706_496, layers: 80, hidden: 8192, seqLen: 4096, globalBatch: 4 };
 
 export function perSampleTflop(c = 4): number {

@@ -1,4 +1,4 @@
-// The import rules of DESIGN.md are enforced by ESLint (eslint.config.mjs, rule layering/imports
+// The import rules of docs/architecture.md are enforced by ESLint (eslint.config.mjs, rule layering/imports
 // in scripts/eslint/layering.mjs; `npm run lint`, a stage of `npm test`). Here: the tree is clean,
 // and a violation planted in a real file of the tree makes the linter fail.
 import { spawnSync } from 'node:child_process';

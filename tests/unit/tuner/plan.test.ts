@@ -131,7 +131,7 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
     expect(off.warnings.join(' ')).toMatch(/overlap is off/);
     expect(on.warnings.join(' ')).toMatch(/gradient_clipping 0.0/);
   });
-  it('TFLOPS follow the ENGINE.md formula (c = 4 with checkpointing)', () => {
+  it('TFLOPS follow the DeepSpeedExamples formula (c = 4 with checkpointing)', () => {
     const s = byId(plan({ model: 'llama-3.1-8b' }))['zero3-offload'];
     const N = 8_030_261_248;
     const perSample = 2 * 4 * N * 4096 + 4 * 4 * 32 * 4096 * 4096 * 4096;

@@ -129,7 +129,7 @@ export function simdCapabilities(flags: string[], architecture: string): string[
 /**
  * The code path DeepSpeed's CPUAdamBuilder compiles (op_builder/builder.py simd_width): AVX-512
  * when the flags say avx512, else AVX2 ("avx256"), else scalar. On aarch64 it builds the scalar
- * path (GraceAdam is not in the repository, see ENGINE.md).
+ * path (GraceAdam is not in the repository, see docs/engine-facts.md).
  */
 export function adamSimdPath(simd: string[], architecture: string): string {
   if (/^(aarch64|arm64)/.test(architecture)) return 'scalar';

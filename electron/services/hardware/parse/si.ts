@@ -89,7 +89,7 @@ function vendorName(cpu: SiCpu): string {
 }
 
 /**
- * Caches: systeminformation reports one total per level, not per instance (see DESIGN.md), and on
+ * Caches: systeminformation reports one total per level, not per instance (docs/architecture.md), and on
  * Windows its L1 figures come from WMI in other units (the posted i5-12600K says l1d 128). A total
  * under 4 KiB cannot be a cache size in bytes, so it is dropped rather than shown wrong.
  */
