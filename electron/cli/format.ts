@@ -1,5 +1,5 @@
 // Human formatting for terminal output: the same as the UI's and the reports'.
-export { formatBytes } from '../contract/format';
+export { formatBytes, formatDuration, formatRate } from '../contract/format';
 import { formatFigure } from '../contract/format';
 
 /** A measured figure for a terminal: the shared formatter (three significant digits under 1), without thousands separators. */

@@ -11,6 +11,28 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
 
+/**
+ * The one duration style of every surface (UI, CLI, reports, log lines): "51s", "1m 05s", "1h 2m".
+ * Seconds are padded after minutes so a ticking ETA keeps its width; '—' when missing.
+ */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '—';
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = s % 60;
+  return h ? `${h}h ${m}m` : m ? `${m}m ${r.toString().padStart(2, '0')}s` : `${r}s`;
+}
+
+/**
+ * A measured rate in decimal units, as the hardware quotes it (link and memory bandwidth are
+ * sold in GB/s, not GiB/s): "12.35 GB/s", "1.234 G params/s". '—' when missing.
+ */
+export function formatRate(perSecond: number | null | undefined, unit: string, digits = 2): string {
+  if (perSecond === null || perSecond === undefined || !Number.isFinite(perSecond)) return '—';
+  return `${(perSecond / 1e9).toFixed(digits)} G${unit}/s`;
+}
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**

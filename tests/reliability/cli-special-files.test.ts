@@ -109,7 +109,7 @@ describe('CLI inputs that are not regular files are refused at once (issue 28.6)
     const big = path.join(dir, 'big-config.json');
     fs.writeFileSync(big, '');
     fs.truncateSync(big, 5 * MiB); // sparse: no disk used
-    expectRefused(await cli(['plan', '--model', big, ...WORKLOAD]), big, /is 5 MiB; at most 4 MiB is read here/);
+    expectRefused(await cli(['plan', '--model', big, ...WORKLOAD]), big, /is 5.0 MiB; at most 4.0 MiB is read here/);
   });
 
   it('plan --machine FIFO and /dev/zero', async () => {

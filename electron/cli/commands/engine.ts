@@ -6,7 +6,7 @@ import path from 'node:path';
 import { workloadDefaultsFor, type EventOf, type RequestOf, type ResponseOf } from '../../contract';
 import { readRegularText } from '../../services/files';
 import type { Command, CommandContext } from '../command';
-import { formatBytes, formatFigureCli, terminalSafe } from '../format';
+import { formatBytes, formatDuration, formatFigureCli, terminalSafe } from '../format';
 import { INPUT_LIMITS, modelFlagPath } from '../user-files';
 import { userConfigStartRequest } from './user-config';
 import { liveLine } from '../resources-format';
@@ -48,7 +48,7 @@ function readSpecs(where: string): unknown[] {
     // A *.json there may be anything (a FIFO, a link to a device): read as a bounded regular file.
     const text = readRegularText(file, { label: '--specs', maxBytes: INPUT_LIMITS.spec, field: 'specs' });
     try {
-      return JSON.parse(text);
+      return JSON.parse(text) as unknown;
     } catch (error) {
       throw new Error(`--specs ${file}: not JSON (${(error as Error).message})`);
     }
@@ -109,12 +109,11 @@ export async function thisMachineDefaults({ backend, flags }: CommandContext): P
 
 // Tiny CPU smoke runs give figures like 1.5e-5 TFLOPS: the shared formatter keeps three significant digits there.
 const num = (x: number | null | undefined, digits = 2) => formatFigureCli(x, digits);
-const seconds = (s: number | null) => (s === null ? '—' : s >= 90 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`);
 
 function progressLine(e: EventOf<'runs/progress'>): string {
   const where = `[${e.runIndex + 1}/${e.runCount} ${e.strategy}${e.repeatIndex ? ` #${e.repeatIndex + 1}` : ''}]`;
   const memory = e.gpuPeakBytes !== null ? `gpu peak ${formatBytes(e.gpuPeakBytes)}` : `host ${formatBytes(e.hostRssBytes)}`;
-  return `${where} step ${e.step}/${e.total}${e.warmup ? ' (warm-up)' : ''}  ${num(e.stepSeconds, 3)} s  ${num(e.tflopsPerGpu)} TFLOPS/GPU  ${num(e.tokensPerSecond, 0)} tok/s  loss ${num(e.loss, 4)}  ${memory}  ETA ${seconds(e.etaSeconds)}`;
+  return `${where} step ${e.step}/${e.total}${e.warmup ? ' (warm-up)' : ''}  ${num(e.stepSeconds, 3)} s  ${num(e.tflopsPerGpu)} TFLOPS/GPU  ${num(e.tokensPerSecond, 0)} tok/s  loss ${num(e.loss, 4)}  ${memory}  ETA ${formatDuration(e.etaSeconds)}`;
 }
 
 function statusLine(e: EventOf<'runs/status'>): string {

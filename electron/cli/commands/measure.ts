@@ -8,9 +8,10 @@ import { parseMachine } from '../../services/tuner';
 import type { Command } from '../command';
 import { UsageError } from '../../kernel';
 import { INPUT_LIMITS } from '../user-files';
+import { formatRate } from '../format';
 
 const KINDS: MeasureKind[] = ['cpuAdam', 'memoryBandwidth', 'hostDevice'];
-const gb = (bytesPerSecond: number) => `${(bytesPerSecond / 1e9).toFixed(2)} GB/s`;
+const gb = (bytesPerSecond: number) => formatRate(bytesPerSecond, 'B');
 
 export const measureCommands: Record<string, Command> = {
   measure: {
@@ -67,7 +68,7 @@ export const measureCommands: Record<string, Command> = {
           return 0;
         }
         out(`SIMD path   ${m.simdPath}`);
-        for (const p of m.cpuAdam) out(`CPU Adam    ${String(p.threads).padStart(3)} threads  ${(p.paramsPerSecond / 1e9).toFixed(3)} G params/s`);
+        for (const p of m.cpuAdam) out(`CPU Adam    ${String(p.threads).padStart(3)} threads  ${formatRate(p.paramsPerSecond, ' params', 3)}`);
         if (m.recommendedCoresPerc !== null) out(`recommended cpuadam_cores_perc ${m.recommendedCoresPerc} (${m.recommendedThreads} threads)`);
         if (m.memoryBandwidthBytesPerSecond !== null) out(`memory      ${gb(m.memoryBandwidthBytesPerSecond)} (triad)`);
         if (m.hostDevice)

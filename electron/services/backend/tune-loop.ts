@@ -4,6 +4,7 @@
 // trial (tag `tune`) → plan again (the trial is history now, so the plan is refitted) → stop when
 // no untried candidate is predicted to beat the best measured by more than the noise, the budget
 // does not cover another trial, or the trial limit is reached. The decisions are tuner/tune.ts.
+import { formatDuration, formatFigure } from '../../contract/format';
 import type { Channel, EventName, EventOf, PlanResult, RequestOf, ResponseOf, RunSpec, WorkloadOverrides } from '../../contract';
 import { bestTrial, nextTrial, seedDefaultSpec, trialSecondsEstimate, tuneCandidates, TUNE_NOISE, type TuneTrial } from '../tuner';
 
@@ -97,7 +98,7 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
     }
     if (trials.length === 0) {
       if (plan.engineStart) startup = plan.engineStart.seconds; // measured on this machine's runs, until a trial measures it
-      say(`tune: ${candidates.length} candidate(s) on ${plan.profile.machineLabel}; budget ${Math.round(o.budgetSeconds / 60)} min, at most ${o.maxTrials} trial(s) of ${o.warmup} warm-up + ${o.steps} steps`);
+      say(`tune: ${candidates.length} candidate(s) on ${plan.profile.machineLabel}; budget ${formatDuration(o.budgetSeconds)}, at most ${o.maxTrials} trial(s) of ${o.warmup} warm-up + ${o.steps} steps`);
       for (const n of plan.notes.filter((n) => /^(Host figures|Calibrated|Not calibrated)/.test(n))) say(`  ${n}`);
     }
     if (cancelled()) {
@@ -118,20 +119,20 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
     if (elapsed() + estimate > o.budgetSeconds) {
       if (trials.length === 0)
         throw new TuneError(
-          `a budget of ${(o.budgetSeconds / 60).toFixed(1)} min is too small for one trial (about ${Math.ceil(estimate / 60)} min for ${c.strategyId}: engine start-up + ${o.warmup + o.steps} steps); raise the budget or lower the steps`,
+          `a budget of ${formatDuration(o.budgetSeconds)} is too small for one trial (about ${formatDuration(estimate)} for ${c.strategyId}: engine start-up + ${o.warmup + o.steps} steps); raise the budget or lower the steps`,
           'budget-minutes',
         );
-      stopReason = `the budget does not cover another trial (${c.strategyId} needs about ${Math.ceil(estimate)} s, ${Math.max(0, Math.round(o.budgetSeconds - elapsed()))} s left)`;
+      stopReason = `the budget does not cover another trial (${c.strategyId} needs about ${formatDuration(estimate)}, ${formatDuration(o.budgetSeconds - elapsed())} left)`;
       break;
     }
     const p = c.spec.prediction;
-    say(`trial ${trials.length + 1}: ${c.strategyId} micro ${c.spec.microBatch}×${c.spec.gradAccum} ${JSON.stringify(c.spec.knobs)} — ${decision.reason}${p && p.tflopsPerGpu ? ` (predicted ${p.tflopsPerGpu.toFixed(1)} TFLOPS/GPU)` : ''}`);
+    say(`trial ${trials.length + 1}: ${c.strategyId} micro ${c.spec.microBatch}×${c.spec.gradAccum} ${JSON.stringify(c.spec.knobs)} — ${decision.reason}${p && p.tflopsPerGpu ? ` (predicted ${formatFigure(p.tflopsPerGpu, 1, false)} TFLOPS/GPU)` : ''}`);
     const t = await trial(c.spec, c.key, c.strategyId);
     trials.push(t);
     if (t.status === 'completed') startup = Math.max(5, t.seconds - (o.warmup + o.steps) * (t.stepSeconds ?? 0));
     say(
       t.status === 'completed'
-        ? `  measured ${t.tflopsPerGpu?.toPrecision(3)} TFLOPS/GPU, ${t.tokensPerSecond?.toFixed(0)} tokens/s, ${t.stepSeconds?.toFixed(3)} s/step (${t.runId})`
+        ? `  measured ${formatFigure(t.tflopsPerGpu, 1, false)} TFLOPS/GPU, ${formatFigure(t.tokensPerSecond, 0, false)} tokens/s, ${formatFigure(t.stepSeconds, 3, false)} s/step (${t.runId})`
         : `  ${t.status}${t.errorClass ? ` (${t.errorClass})` : ''}: recorded, the search goes on without it (${t.runId})`,
     );
   }

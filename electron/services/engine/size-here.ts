@@ -5,13 +5,10 @@
 // runs/start therefore asks the tuner again, for THIS machine and the spec's own workload, micro
 // batch and knobs, and hands that figure to the runner's pre-flight (spec.preflightMemory), which
 // refuses (strict) or warns (warn) against MemAvailable with both numbers.
-import { MachineSchema, type ModelArch, type RunSpec } from '../../contract';
+import { formatBytes, MachineSchema, type ModelArch, type RunSpec } from '../../contract';
 import * as tuner from '../tuner';
 
 export type PreflightMemory = NonNullable<RunSpec['preflightMemory']>;
-
-const GiB = 1024 ** 3;
-const gib = (bytes: number) => `${(bytes / GiB).toFixed(1)} GiB`;
 
 /** The workload a spec runs: its preset model by id, else its own architecture (an imported config). */
 function workloadOf(spec: RunSpec) {
@@ -57,7 +54,7 @@ export function sizeRunHere(spec: RunSpec, machine: unknown): PreflightMemory | 
     const hostBytes = onCpu ? memory.hostBytes + memory.gpuBytes * ranks : memory.hostBytes;
     const what = `${strategy.label} of ${model.label || model.id} at seq ${spec.seqLen}, micro batch ${spec.microBatch}`;
     const basis = onCpu
-      ? `this host's estimate for ${what}: no GPU here, so DeepSpeed's CPU accelerator keeps the ${gib(memory.gpuBytes * ranks)} a GPU would hold in host memory too, beside the host side's ${gib(memory.hostBytes)}`
+      ? `this host's estimate for ${what}: no GPU here, so DeepSpeed's CPU accelerator keeps the ${formatBytes(memory.gpuBytes * ranks)} a GPU would hold in host memory too, beside the host side's ${formatBytes(memory.hostBytes)}`
       : `this host's estimate for ${what}: the host side of the run, per node`;
     return { hostBytes: Math.round(hostBytes), gpuBytes: onCpu ? null : Math.round(memory.gpuBytes), basis };
   } catch {

@@ -5,7 +5,7 @@
 // is a regular file, and read with a bounded buffer (a file that grows meanwhile is still capped).
 // Every message names the path and the flag it came from, and never echoes the file's content.
 import fs from 'node:fs';
-import { ApiError } from '../../contract';
+import { ApiError, formatBytes } from '../../contract';
 
 export interface ReadLimit {
   /** How messages name the file's origin: its flag (`--model`) or the command (`cluster save`). */
@@ -17,11 +17,9 @@ export interface ReadLimit {
 }
 
 const fieldOf = (limit: ReadLimit) => limit.field ?? limit.label.replace(/^-+/, '');
-const sizeText = (bytes: number) =>
-  bytes >= 1048576 ? `${(bytes / 1048576).toFixed(bytes % 1048576 ? 1 : 0)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(bytes % 1024 ? 1 : 0)} KiB` : `${bytes} bytes`;
 
 function tooLarge(file: string, limit: ReadLimit, size: string): ApiError {
-  return new ApiError('too_large', `${limit.label} ${file} is ${size}; at most ${sizeText(limit.maxBytes)} is read here. Check that this is the right file.`, fieldOf(limit));
+  return new ApiError('too_large', `${limit.label} ${file} is ${size}; at most ${formatBytes(limit.maxBytes)} is read here. Check that this is the right file.`, fieldOf(limit));
 }
 
 /** An open descriptor of `file` that cannot block (O_NONBLOCK: a FIFO with no writer opens at once). */
@@ -48,7 +46,7 @@ function checkOpen(fd: number, file: string, limit: ReadLimit): number {
   const stat = fs.fstatSync(fd);
   if (stat.isDirectory()) throw new ApiError('bad_file', `${limit.label} ${file} is a folder; give a file.`, fieldOf(limit));
   if (!stat.isFile()) throw notRegular(file, limit);
-  if (stat.size > limit.maxBytes) throw tooLarge(file, limit, sizeText(stat.size));
+  if (stat.size > limit.maxBytes) throw tooLarge(file, limit, formatBytes(stat.size));
   return stat.size;
 }
 
@@ -82,7 +80,7 @@ export function readRegularFile(file: string, limit: ReadLimit): Buffer {
       if (n === 0) break;
       length += n;
     }
-    if (length > limit.maxBytes) throw tooLarge(file, limit, `over ${sizeText(limit.maxBytes)}`);
+    if (length > limit.maxBytes) throw tooLarge(file, limit, `over ${formatBytes(limit.maxBytes)}`);
     return buffer.subarray(0, length);
   } finally {
     fs.closeSync(fd);

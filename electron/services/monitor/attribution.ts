@@ -2,7 +2,7 @@
 // run's configuration: a user sees which resource a slow strategy waited on, the team sees which
 // term of the model is off. Every figure is read from stored samples; a lane that was not
 // measured is named as such, never averaged as zeros.
-import type { LaneReading, PredictedTerm, ResourceAttribution, ResourceRecord, ResourceSample } from '../../contract';
+import { formatBytes, type LaneReading, type PredictedTerm, type ResourceAttribution, type ResourceRecord, type ResourceSample } from '../../contract';
 import { formatCpuList } from '../hardware';
 
 const BUSY_CORE = 90; // a core at ≥ 90% is saturated (CPU Adam's workers run at 100%)
@@ -11,7 +11,6 @@ const USED_CORE = 50; // a core busy half the window on average is one the run u
 const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
 const round = (x: number | null, digits = 1) => (x === null ? null : Number(x.toFixed(digits)));
-const gib = (b: number) => `${(b / 1024 ** 3).toFixed(b >= 100 * 1024 ** 3 ? 0 : 1)} GiB`;
 
 /** Which lane measures what each predicted term models. */
 export const TERM_LANES: Record<string, 'gpu' | 'pcie' | 'nvlink' | 'cpu' | 'disk'> = {
@@ -107,7 +106,7 @@ function describe(record: ResourceRecord, r: Omit<LaneReading, 'text'>, n: numbe
   const parts: string[] = [];
   if (!a.gpu.available) parts.push(`GPU not available: ${a.gpu.reason}`);
   else if (r.gpuBusyPct === null) parts.push('GPU: no reading in this window');
-  else parts.push(`GPU busy ${r.gpuBusyPct}%${r.gpuMemMaxMiB !== null ? `, ${(r.gpuMemMaxMiB / 1024).toFixed(1)} GiB used` : ''}${r.gpuPowerW !== null ? `, ${r.gpuPowerW} W` : ''}`);
+  else parts.push(`GPU busy ${r.gpuBusyPct}%${r.gpuMemMaxMiB !== null ? `, ${formatBytes(r.gpuMemMaxMiB * 2 ** 20)} used` : ''}${r.gpuPowerW !== null ? `, ${r.gpuPowerW} W` : ''}`);
   if (!a.pcie.available) {
     if (a.gpu.available) parts.push(`PCIe not available: ${a.pcie.reason}`);
   } else if (r.pcieGBps === null) parts.push('PCIe: no reading in this window');
@@ -118,7 +117,7 @@ function describe(record: ResourceRecord, r: Omit<LaneReading, 'text'>, n: numbe
   if (!a.cpu.available) parts.push(`CPU not available: ${a.cpu.reason}`);
   else if (r.coresBusyPeak === null) parts.push('CPU: no reading in this window');
   else parts.push(`${r.coresBusyPeak} core(s) at ≥${BUSY_CORE}%${r.coresBusySeconds ? ` for ${r.coresBusySeconds} s` : ''} (cores used: ${r.busyCores})`);
-  if (a.memory.available && r.memUsedMaxBytes !== null) parts.push(`host memory ${gib(r.memUsedMaxBytes)}${r.swapUsedMaxBytes !== null ? `, swap ${gib(r.swapUsedMaxBytes)}` : ', no swap'}`);
+  if (a.memory.available && r.memUsedMaxBytes !== null) parts.push(`host memory ${formatBytes(r.memUsedMaxBytes)}${r.swapUsedMaxBytes !== null ? `, swap ${formatBytes(r.swapUsedMaxBytes)}` : ', no swap'}`);
   if (a.disk.available && r.diskReadBps !== null && r.diskWriteBps !== null) parts.push(`disk read ${(r.diskReadBps / 1e6).toFixed(0)} MB/s, write ${(r.diskWriteBps / 1e6).toFixed(0)} MB/s`);
   // Samples taken cover sampleSeconds of the window's seconds: a short step is read from one sample.
   if (sampleSeconds < seconds * 0.5) parts.push(`(from ${n} sample(s) over a ${seconds.toFixed(2)} s window)`);

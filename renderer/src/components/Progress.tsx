@@ -1,14 +1,8 @@
 // A progress bar with counts, elapsed and remaining time: every long action shows one.
 import { useEffect, useState } from 'react';
+import { formatDuration } from '../../../electron/contract/format';
 
-export function formatDuration(seconds: number | null | undefined): string {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '—';
-  const s = Math.max(0, Math.round(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const r = s % 60;
-  return h ? `${h}h ${m}m` : m ? `${m}m ${r.toString().padStart(2, '0')}s` : `${r}s`;
-}
+export { formatDuration };
 
 export function ProgressBar({
   fraction,

@@ -70,7 +70,7 @@ describe('readRegularText / checkRegularFile', () => {
     fs.truncateSync(big, 3 * 1024 * 1024); // sparse
     const e = refusal(() => readRegularText(big, limit));
     expect(e.code).toBe('too_large');
-    expect(e.message).toBe(`--model ${big} is 3 MiB; at most 1 MiB is read here. Check that this is the right file.`);
+    expect(e.message).toBe(`--model ${big} is 3.0 MiB; at most 1.0 MiB is read here. Check that this is the right file.`);
     expect(refusal(() => checkRegularFile(big, limit)).code).toBe('too_large');
   });
 
@@ -79,6 +79,6 @@ describe('readRegularText / checkRegularFile', () => {
     expect(readRegularText('/proc/self/status', limit)).toMatch(/^Name:/);
     const e = refusal(() => readRegularText('/proc/self/status', { label: '--machine', maxBytes: 16 }));
     expect(e.code).toBe('too_large');
-    expect(e.message).toMatch(/^--machine \/proc\/self\/status is over 16 bytes; at most 16 bytes is read here/);
+    expect(e.message).toMatch(/^--machine \/proc\/self\/status is over 16 B; at most 16 B is read here/);
   });
 });

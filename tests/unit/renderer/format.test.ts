@@ -1,7 +1,7 @@
 // The one date/time format and the one signed-percent format (contract/format): every page, the
 // reports and the CLI print these, whatever the browser's locale or time zone.
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatDelta, MINUS } from '../../../electron/contract/format';
+import { formatDateTime, formatDelta, formatDuration, formatRate, MINUS } from '../../../electron/contract/format';
 import { fmtPct, fmtTime } from '../../../electron/services/reports/format';
 
 describe('formatDateTime', () => {
@@ -40,5 +40,25 @@ describe('formatDelta', () => {
     expect(formatDelta(Number.POSITIVE_INFINITY)).toBe('—');
     expect(fmtPct(-5)).toBe(formatDelta(-5));
     expect(formatDelta(-5)).not.toContain('-');
+  });
+});
+
+describe('formatDuration', () => {
+  it('is the one duration style of UI, CLI and log lines: "51s", "1m 05s", "1h 2m"', () => {
+    expect(formatDuration(51.4)).toBe('51s');
+    expect(formatDuration(65)).toBe('1m 05s');
+    expect(formatDuration(120)).toBe('2m 00s');
+    expect(formatDuration(3720)).toBe('1h 2m');
+    expect(formatDuration(-3)).toBe('0s');
+    expect(formatDuration(null)).toBe('—');
+    expect(formatDuration(Number.NaN)).toBe('—');
+  });
+});
+
+describe('formatRate', () => {
+  it('writes measured rates in decimal giga-units, as hardware quotes them', () => {
+    expect(formatRate(12.345e9, 'B')).toBe('12.35 GB/s');
+    expect(formatRate(1.2346e9, ' params', 3)).toBe('1.235 G params/s');
+    expect(formatRate(null, 'B')).toBe('—');
   });
 });
