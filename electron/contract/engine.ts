@@ -61,7 +61,8 @@ export const StepMessageSchema = z
     warmup: z.boolean(),
     stepSeconds: z.number(),
     tokensPerSecond: z.number().nullable(),
-    // null where the formula does not apply (MoE models print no TFLOPS)
+    // null where no figure was given (the runner computes one for every step; Mixture-of-Experts
+    // models, which the formula would miscount, are refused at import)
     tflopsPerGpu: z.number().nullable(),
     tflopsAggregate: z.number().nullable(),
     // null when the loss was NaN/inf (the parser maps bare NaN tokens to null)

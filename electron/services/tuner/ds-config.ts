@@ -13,15 +13,14 @@ export interface FsdpBlock {
 }
 
 /** The knobs a config is generated from, with the generator's defaults filled in for this strategy
- *  (SuperOffload: cpuadam_cores_perc and ratio; FSDP2: reshardAfterForward). A number is the old
- *  form: SuperOffload's cpuadam_cores_perc. */
-export function resolveKnobs(s: StrategyPreset, w: Workload, knobs: Knobs | number = {}): Knobs {
-  const k: Knobs = typeof knobs === 'number' ? { cpuadamCoresPerc: knobs } : { ...knobs };
-  return mechanismOf(s).resolveKnobs(s, w, k);
+ *  (SuperOffload: cpuadam_cores_perc — the workload's when the knobs have none — and ratio;
+ *  FSDP2: reshardAfterForward). */
+export function resolveKnobs(s: StrategyPreset, w: Workload, knobs: Knobs = {}): Knobs {
+  return mechanismOf(s).resolveKnobs(s, w, { ...knobs });
 }
 
 /** The strategy's DeepSpeed config (its mechanism writes the offload blocks). */
-export function generateDsConfig(s: StrategyPreset, w: Workload, knobs: Knobs | number = {}): Record<string, unknown> {
+export function generateDsConfig(s: StrategyPreset, w: Workload, knobs: Knobs = {}): Record<string, unknown> {
   if (s.engine !== 'deepspeed') throw new Error(`${s.id} is no DeepSpeed strategy: it has no ds_config`);
   return mechanismOf(s).emitConfig(s, w, resolveKnobs(s, w, knobs));
 }
@@ -31,6 +30,6 @@ export function generateFsdpBlock(knobs: Knobs = {}): FsdpBlock {
 }
 
 /** The strategy's config: ds_config for DeepSpeed, the runner's fsdp block for FSDP2. */
-export function generateConfig(s: StrategyPreset, w: Workload, knobs?: Knobs | number): Record<string, unknown> {
-  return mechanismOf(s).emitConfig(s, w, resolveKnobs(s, w, typeof knobs === 'number' && s.engine === 'fsdp2' ? {} : knobs));
+export function generateConfig(s: StrategyPreset, w: Workload, knobs: Knobs = {}): Record<string, unknown> {
+  return mechanismOf(s).emitConfig(s, w, resolveKnobs(s, w, knobs));
 }

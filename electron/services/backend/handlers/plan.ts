@@ -80,7 +80,7 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
       request.workload.model = await modelOfWorkload(ctx, request.workload.model);
       const workload = parseWorkload(request.workload);
       const strategy = strategyById(request.strategyId);
-      const config = request.config ?? generateConfig(strategy, workload, workload.cpuadamCoresPerc);
+      const config = request.config ?? generateConfig(strategy, workload);
       const validation = strategy.engine === 'deepspeed' ? validateDsConfig(config, workload) : validateFsdpBlock(config);
       if (!config) throw new ApiError('bad_request', 'no config');
       return { config, validation };
