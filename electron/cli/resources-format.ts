@@ -1,9 +1,7 @@
 // The CLI's words for the resource view (issue 31): `run --watch`'s live line and `runs show ID
 // --resources`'s attribution. A lane that was not measured prints "n/a (why)", never 0.
 import type { LaneAvailability, ResourceLiveEvent, RunResources } from '../contract';
-import { formatFigureCli } from './format';
-
-const GIB = 1024 ** 3;
+import { formatBytes, formatFigureCli } from './format';
 
 /** One line per second: GPU busy and memory, PCIe both ways, CPU cores busy, host memory and swap. */
 export function liveLine(e: ResourceLiveEvent): string {
@@ -14,8 +12,8 @@ export function liveLine(e: ResourceLiveEvent): string {
   else if (s.gpus.length === 0) parts.push('GPU waiting for nvidia-smi');
   else {
     const util = s.gpus.map((g) => g.utilPct).filter((x): x is number => x !== null);
-    const mem = s.gpus.reduce((t, g) => t + (g.memUsedMiB ?? 0), 0) / 1024;
-    parts.push(`GPU ${util.length ? Math.round(util.reduce((x, y) => x + y, 0) / util.length) : '—'}% ×${s.gpus.length} mem ${mem.toFixed(1)} GiB`);
+    const mem = s.gpus.reduce((t, g) => t + (g.memUsedMiB ?? 0), 0) * 2 ** 20;
+    parts.push(`GPU ${util.length ? Math.round(util.reduce((x, y) => x + y, 0) / util.length) : '—'}% ×${s.gpus.length} mem ${formatBytes(mem)}`);
   }
   if (a.pcie.available) {
     const rx = s.gpus.reduce((t, g) => t + (g.pcieRxMBps ?? 0), 0) / 1000;
@@ -24,7 +22,7 @@ export function liveLine(e: ResourceLiveEvent): string {
   } else if (a.gpu.available) parts.push(`PCIe n/a (${a.pcie.reason})`);
   if (!a.cpu.available) parts.push(`CPU n/a (${a.cpu.reason})`);
   else if (s.cpuBusyPct.length) parts.push(`CPU ${s.cpuBusyPct.filter((p) => p >= 90).length}/${s.cpuBusyPct.length} cores busy`);
-  if (a.memory.available && s.memUsedBytes !== null) parts.push(`host ${(s.memUsedBytes / GIB).toFixed(1)} GiB${s.swapUsedBytes !== null ? ` swap ${(s.swapUsedBytes / GIB).toFixed(1)} GiB` : ''}`);
+  if (a.memory.available && s.memUsedBytes !== null) parts.push(`host ${formatBytes(s.memUsedBytes)}${s.swapUsedBytes !== null ? ` swap ${formatBytes(s.swapUsedBytes)}` : ''}`);
   return `[resources] ${parts.join('  ')}`;
 }
 

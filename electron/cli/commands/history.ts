@@ -1,6 +1,6 @@
 // History commands: compare runs, move runs between machines as JSON, load the sample dataset.
 import path from 'node:path';
-import { configDiffSectionsOfDiff, deltaRows, formatDelta, formatMetricValue, type Comparison } from '../../contract';
+import { configDiffSectionsOfDiff, deltaRows, formatBytes, formatDelta, formatMetricValue, type Comparison } from '../../contract';
 import { readRegularText } from '../../services/files';
 import { convertRunnerSweep, writeRunsFile } from '../../services/history';
 import type { Command, CommandContext } from '../command';
@@ -82,7 +82,7 @@ export const historyCommands: Record<string, Command> = {
           throw error;
         });
       if (ctx.json) ctx.out(JSON.stringify(r));
-      else ctx.out(`wrote ${r.count} run(s) to ${r.path} (${(r.bytes / 1024).toFixed(1)} KiB)`);
+      else ctx.out(`wrote ${r.count} run(s) to ${r.path} (${formatBytes(r.bytes)})`);
       return 0;
     },
   },
@@ -107,6 +107,7 @@ export const historyCommands: Record<string, Command> = {
   },
   'convert-sweep': {
     summary: 'raw runner output (bench.py --spec on the app\'s specs: <name>.jsonl + <name>.spec.json) → runs file: convert-sweep DIR --out F.runs.json --label L [--specs DIR] [--machine M] [--measured-at D] [--snapshot detect.json]',
+    // eslint-disable-next-line @typescript-eslint/require-await -- async so that a throw reaches the caller as a rejection, as Command.run promises
     async run(ctx) {
       const [dir] = ctx.positionals;
       const out = ctx.flags.out;
@@ -124,7 +125,7 @@ export const historyCommands: Record<string, Command> = {
         specsDir: str('specs') ? path.resolve(str('specs')!) : undefined,
       });
       const bytes = writeRunsFile(path.resolve(out), file);
-      ctx.out(`wrote ${file.runs.length} run(s) to ${path.resolve(out)} (${(bytes / 1024).toFixed(1)} KiB)`);
+      ctx.out(`wrote ${file.runs.length} run(s) to ${path.resolve(out)} (${formatBytes(bytes)})`);
       for (const s of skipped) ctx.out(`  skipped ${s}`);
       if (rejectedLines) ctx.out(`warning: ${rejectedLines} line(s) did not match the runner protocol and were left out`);
       const other = Object.entries(otherTypes);

@@ -1,15 +1,7 @@
 // Warnings that matter for offload, computed from a detected machine. Pure, so the setup
 // wizard, the CLI and tests show the same list. Each has a stable id, a message and a fix.
-import type { HardwareWarning, Machine } from '../../contract';
+import { formatBytes, type HardwareWarning, type Machine } from '../../contract';
 import { formatCpuList } from './parse/util';
-
-function fmt(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = bytes;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) (v /= 1024), u++;
-  return `${v.toFixed(u >= 3 ? (u === 4 ? 2 : 1) : 0)} ${units[u]}`;
-}
 
 // Model states with CPU offload of the optimizer: fp32 master + Adam m, v (12 B/param) in host
 // memory, plus fp16/bf16 params and gradients (4 B) and transfer buffers: ~18 B/param in all.
@@ -72,7 +64,7 @@ export function computeWarnings(m: MachineFacts): HardwareWarning[] {
     out.push({
       id: 'pinned-memory-limit',
       severity: 'warning',
-      message: `Locked-memory limit (ulimit -l) is ${fmt(memory.lockedMemoryLimitBytes)}: pinned host buffers for offload and RDMA may fail to register or fall back to slow pageable copies.`,
+      message: `Locked-memory limit (ulimit -l) is ${formatBytes(memory.lockedMemoryLimitBytes)}: pinned host buffers for offload and RDMA may fail to register or fall back to slow pageable copies.`,
       fix: 'Raise it: add "* - memlock unlimited" to /etc/security/limits.conf and log in again (Docker: --ulimit memlock=-1; systemd: LimitMEMLOCK=infinity).',
     });
 
@@ -142,7 +134,7 @@ export function computeWarnings(m: MachineFacts): HardwareWarning[] {
     out.push({
       id: 'host-ram-70b',
       severity: 'info',
-      message: `With CPU offload, training keeps about ${HOST_BYTES_PER_PARAM} bytes per model parameter in host memory (optimizer state, weights, gradients and copy buffers): this machine's ${fmt(memory.totalBytes)} holds a model of up to about ${size} parameters that way.`,
+      message: `With CPU offload, training keeps about ${HOST_BYTES_PER_PARAM} bytes per model parameter in host memory (optimizer state, weights, gradients and copy buffers): this machine's ${formatBytes(memory.totalBytes)} holds a model of up to about ${size} parameters that way.`,
       fix: 'For a larger model, offload to NVMe as well (ZeRO-Infinity) or spread it over more machines; the Plan page checks each model you choose.',
     });
   }

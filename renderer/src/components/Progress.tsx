@@ -1,8 +1,6 @@
 // A progress bar with counts, elapsed and remaining time: every long action shows one.
 import { useEffect, useState } from 'react';
-import { formatDuration } from '../../../electron/contract/format';
-
-export { formatDuration };
+import { formatDuration } from '../format';
 
 export function ProgressBar({
   fraction,
