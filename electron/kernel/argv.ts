@@ -41,7 +41,10 @@ export function nearest(name: string, candidates: string[]): string | null {
   let bestDistance = Infinity;
   for (const c of candidates) {
     const d = c.startsWith(name) && name.length >= 2 ? 0.5 : editDistance(name, c);
-    if (d < bestDistance) (best = c), (bestDistance = d);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
   }
   return best !== null && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : null;
 }
@@ -92,7 +95,10 @@ export function parseArgv(argv: string[], spec: FlagSpec, what: string): { flags
       if (next !== undefined && SWITCH_VALUE.test(next)) args.push(`--${name}=${argv[++i]}`);
       else args.push(`--${name}=true`);
     } else args.push(arg);
-    if (arg === '--') args.push(...argv.slice(i + 1)), (i = argv.length);
+    if (arg === '--') {
+      args.push(...argv.slice(i + 1));
+      i = argv.length;
+    }
   }
   const options = Object.fromEntries(
     names.map((n) => [

@@ -22,6 +22,7 @@ const pdfBridge = createPdfBridge(parentPort);
 const backend = createBackend({ dataDir, transport: 'electron', reportsPdfRenderer: pdfBridge.render });
 for (const name of eventNames) backend.on(name, (payload) => parentPort.postMessage({ event: name, payload }));
 
+// eslint-disable-next-line @typescript-eslint/no-misused-promises -- the body catches the invoke's error; the port ignores the return
 parentPort.on('message', async (message) => {
   const data = message.data as { id?: number; channel?: Channel; payload?: unknown } | null;
   if (!data || typeof data.id !== 'number' || typeof data.channel !== 'string') return; // e.g. a {pdfResult}: the bridge's

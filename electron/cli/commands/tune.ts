@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { WorkloadOverrides } from '../../contract';
 import { runTuneLoop, TuneError } from '../../services/backend/tune-loop';
 import { TUNE_NOISE } from '../../services/tuner';
-import type { Command, CommandContext } from '../command';
+import type { Command } from '../command';
 import { formatFigureCli, terminalSafe } from '../format';
 import { modelFlagPath } from '../user-files';
 import { countFlag, positiveFlag, wholeFlag } from '../flag-values';

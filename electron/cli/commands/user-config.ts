@@ -39,6 +39,7 @@ export async function userConfigRequest(context: CommandContext): Promise<Reques
   if (typeof flags.machine === 'string') {
     const machineText = readRegularText(flags.machine, { label: '--machine', maxBytes: INPUT_LIMITS.machine });
     try {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- any JSON: the plan/user-config channel validates the machine
       request.machine = JSON.parse(machineText);
     } catch (error) {
       throw Object.assign(new UsageError(`--machine ${flags.machine}: not JSON (${(error as Error).message})`), { field: 'machine' });

@@ -46,6 +46,7 @@ export interface BackendOptions {
 
 export interface Backend {
   readonly dataDir: string;
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- RequestOf<C> documents the shape; any value is accepted and validated
   invoke<C extends Channel>(channel: C, request: RequestOf<C> | unknown): Promise<ResponseOf<C>>;
   on<E extends EventName>(event: E, listener: (payload: EventOf<E>) => void): () => void;
   emit<E extends EventName>(event: E, payload: EventOf<E>): void;

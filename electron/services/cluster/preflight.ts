@@ -1,11 +1,10 @@
 // Pre-flight of a multi-node run: every host reachable over ssh (through the same ssh_config the
 // launch uses), its Python present, and the same torch / DeepSpeed / runner as the head node.
 // One row per (host, check), each with what is wrong and the fix, so the UI shows a table.
-import fs from 'node:fs';
 import { ABSOLUTE_PATH_PATTERN, type Cluster, type PreflightRow } from '../../contract';
 import { execFileWithInput, lastJsonObject, runSsh, type ExecResult } from './ssh';
 import { isRunnerFile, readSnippet } from './snippets';
-import { defaultEngineDir, unsafeEngineDirReason } from './private-dir';
+import { defaultEngineDir } from './private-dir';
 
 export interface Versions {
   hostname?: string;

@@ -10,6 +10,7 @@ import { enginePath } from '../resources';
 
 export interface RunEvidence {
   exitCode: number | null;
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- names the usual values; a runner may report another signal name
   signal: NodeJS.Signals | string | null;
   /** The last `error` message the runner printed, if any. */
   errorLine: Pick<ErrorMessage, 'class' | 'message' | 'fix'> | null;

@@ -180,7 +180,7 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
       // Whatever the leader left behind in its group (workers, launcher ranks) goes with it.
       if (child.pid) signalGroup(child, 'SIGKILL');
       const streamsClosed = Promise.all(
-        [child.stdout, child.stderr].map((s) => (s && !s.readableEnded && !s.destroyed ? new Promise((r) => s.once('close', r)) : null)),
+        [child.stdout, child.stderr].map((s) => (s && !s.readableEnded && !s.destroyed ? new Promise((r) => s.once('close', r)) : Promise.resolve())),
       );
       // A grandchild that escaped the group could hold the pipes open: do not wait forever.
       const drained = new Promise((r) => setTimeout(r, STREAM_DRAIN_MS).unref());

@@ -2,7 +2,7 @@
 // install the managed engine venv. The engine service calls selectedInterpreter() and
 // probeInterpreter() from here.
 import { ApiError, INTERPRETER_PATH_MESSAGE, INTERPRETER_PATH_PATTERN, type InterpreterCandidate, type InterpreterProbe } from '../../contract';
-import { appVenvDir, findCandidates, pythonIn } from './candidates';
+import { findCandidates } from './candidates';
 import { probeInterpreter as probe, type ProbeOptions } from './probe';
 import { rememberInterpreter, selectedInterpreter as readSelected } from './settings';
 import type { ProbeCache } from './probe-cache';
@@ -27,7 +27,7 @@ export function probeInterpreter(path: string, options?: ProbeOptions): Promise<
 
 /** Run async jobs with at most `limit` at once (probes import torch: 2 cores cannot take 12 at once). */
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out: R[] = new Array<R>(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) {

@@ -127,7 +127,7 @@ export async function interpreterFingerprint(pythonPath: string, options: Pick<P
 export function createProbeCache(options: ProbeCacheOptions = {}): ProbeCache {
   const maxAgeMs = options.maxAgeMs ?? 6 * 3600_000;
   const now = options.now ?? Date.now;
-  const kept: Map<string, Entry> = options.file ? readEntries(options.file) : new Map();
+  const kept: Map<string, Entry> = options.file ? readEntries(options.file) : new Map<string, Entry>();
   let hits = 0;
   let probes = 0;
   const save = () => {

@@ -24,7 +24,7 @@ export function parseProbeOutput(stdout: string): Record<string, unknown> | null
   const lines = stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('{'));
   for (let i = lines.length - 1; i >= 0; i--) {
     try {
-      const v = JSON.parse(lines[i]);
+      const v: unknown = JSON.parse(lines[i]);
       if (v && typeof v === 'object') return v as Record<string, unknown>;
     } catch {
       /* not the line */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { INTERPRETER_PATH_PATTERN } from '../../contract';
 import { readJsonObject, writeJsonAtomic, SETTINGS_FILE } from '../settings';
 
+// eslint-disable-next-line @typescript-eslint/require-await -- async API kept for callers that await it; a throw stays a rejection
 export async function selectedInterpreter(dataDir: string): Promise<string | null> {
   try {
     const value = readJsonObject(path.join(dataDir, SETTINGS_FILE)).pythonPath;
@@ -14,6 +15,7 @@ export async function selectedInterpreter(dataDir: string): Promise<string | nul
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/require-await -- async API kept for callers that await it; a throw stays a rejection
 export async function rememberInterpreter(dataDir: string, pythonPath: string | null): Promise<void> {
   const file = path.join(dataDir, SETTINGS_FILE);
   const current = readJsonObject(file);

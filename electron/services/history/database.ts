@@ -31,6 +31,7 @@ export function storedDataError(runId: unknown, column: string, why: string): Hi
 }
 
 /** Translate SQLite's terse failures into what the user should do. */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- documents that a recognised failure becomes a HistoryError
 export function explainSqliteError(error: unknown, file: string): HistoryError | unknown {
   if (error instanceof HistoryError) return error; // already says what to do
   const text = error instanceof Error ? error.message : String(error);

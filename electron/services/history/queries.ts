@@ -128,13 +128,34 @@ const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFi
 export function filterClause(filter: RunFilter): { clause: string; params: (string | number)[] } {
   const where: string[] = [];
   const params: (string | number)[] = [];
-  if (filter.model) (where.push('model = ?'), params.push(filter.model));
-  if (filter.strategy) (where.push('strategy = ?'), params.push(filter.strategy));
-  if (filter.status) (where.push('status = ?'), params.push(filter.status));
-  if (filter.machineId) (where.push('machine_id = ?'), params.push(filter.machineId));
-  if (filter.since) (where.push('created_at >= ?'), params.push(filter.since));
-  if (filter.until) (where.push('created_at <= ?'), params.push(filter.until));
-  if (filter.tag) (where.push('EXISTS (SELECT 1 FROM json_each(runs.tags) WHERE value = ?)'), params.push(filter.tag));
+  if (filter.model) {
+    where.push('model = ?');
+    params.push(filter.model);
+  }
+  if (filter.strategy) {
+    where.push('strategy = ?');
+    params.push(filter.strategy);
+  }
+  if (filter.status) {
+    where.push('status = ?');
+    params.push(filter.status);
+  }
+  if (filter.machineId) {
+    where.push('machine_id = ?');
+    params.push(filter.machineId);
+  }
+  if (filter.since) {
+    where.push('created_at >= ?');
+    params.push(filter.since);
+  }
+  if (filter.until) {
+    where.push('created_at <= ?');
+    params.push(filter.until);
+  }
+  if (filter.tag) {
+    where.push('EXISTS (SELECT 1 FROM json_each(runs.tags) WHERE value = ?)');
+    params.push(filter.tag);
+  }
   return { clause: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }
 

@@ -55,7 +55,7 @@ export class HostSampler {
   private cpuOf(stat: string | null): Pick<HostReading, 'cpuBusyPct'> {
     let now: Map<number, CpuTimes>;
     if (this.linux) {
-      now = stat === null ? new Map() : parseProcStat(stat);
+      now = stat === null ? new Map<number, CpuTimes>() : parseProcStat(stat);
       if (now.size === 0) return this.lost(this.cpu, `${this.procRoot}/stat could not be read or had no per-CPU lines`, { cpuBusyPct: [] });
     } else now = cpusFromOs();
     const before = this.previousCpu;

@@ -64,7 +64,9 @@ export interface ReportRun {
   /** Short human name: "superoffload · repeat 2". */
   label: string;
   samples: RunSample[];
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- null is the documented 'none recorded'
   dsConfig: unknown | null;
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- null is the documented 'none recorded'
   spec: unknown | null;
   machine: ReportMachine | null;
   versions: ReportVersions;

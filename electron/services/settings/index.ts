@@ -39,6 +39,7 @@ export interface SettingsServiceOptions {
 
 export interface SettingsService {
   get(): SettingsView;
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- SettingsUpdate documents the shape; any value is accepted and validated
   update(patch: SettingsUpdate | unknown): SettingsView;
 }
 

@@ -9,8 +9,6 @@ import type { ThroughputKnobs } from './throughput';
 import { estimateZero2, estimateZero3 } from './estimators';
 import type { ParamCount } from './params';
 
-const GiB = 2 ** 30;
-
 export { MEMORY_CONSTANTS } from './memory-constants';
 import { MEMORY_CONSTANTS } from './memory-constants';
 

@@ -140,7 +140,7 @@ export function searchStrategy(
     }
     const note = (id: string) => alternatives.set(id, Math.max(alternatives.get(id) ?? 0, rate));
     note(`micro=${wm.microBatch}`);
-    for (const key in knobs) note(`${key}=${(knobs as Record<string, unknown>)[key]}`);
+    for (const key in knobs) note(`${key}=${String((knobs as Record<string, unknown>)[key])}`);
     return rate;
   };
   let start = { ...base };

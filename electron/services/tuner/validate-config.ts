@@ -99,7 +99,7 @@ export function validateDsConfig(config: unknown, workload?: Pick<Workload, 'mic
           else if (!superOffload) err('zero_optimization.offload_optimizer.cpuadam_cores_perc', 'only applies with super_offload: true');
         }
         if (superOffload && toNumber(clip ?? 1.0) !== 0)
-          warnings.push({ field: 'gradient_clipping', message: `gradient clipping ${clip ?? '1.0 (DeepSpeed default since 0.19.3)'} turns SuperOffload's overlap off (the whole optimizer step runs in step()); set 0.0 to overlap` });
+          warnings.push({ field: 'gradient_clipping', message: `gradient clipping ${String(clip ?? '1.0 (DeepSpeed default since 0.19.3)')} turns SuperOffload's overlap off (the whole optimizer step runs in step()); set 0.0 to overlap` });
         if (ooDevice !== 'none' && isObj(optimizer) && typeof optimizer.type === 'string' && !OFFLOAD_OPTIMIZERS.includes(optimizer.type.toLowerCase()))
           err('optimizer.type', `'${optimizer.type}' cannot run with an offloaded optimizer (zero_force_ds_cpu_optimizer): use AdamW`);
       }

@@ -5,7 +5,7 @@ import { memoryOption, planChartHeight, predictedTflopsOption } from '../../../e
 import { limitWords, strategyColor, strategyLabel } from '../../../electron/contract/charts/labels';
 import { hasPrediction, NO_PREDICTION, NO_PREDICTION_WHY } from '../../../electron/contract/format';
 import { DARK_THEME, LIGHT_THEME } from '../../../electron/contract/charts/compare-charts';
-import { firstIssue, StartRunsRequestSchema, WorkloadSchema, type PlanResult, type StrategyPlan } from '../../../electron/contract';
+import { firstIssue, StartRunsRequestSchema, WorkloadSchema, type StrategyPlan } from '../../../electron/contract';
 import { MachineChoice } from './plan/MachineChoice';
 import { PlannedFor, usePlanTarget } from './plan/PlannedFor';
 import { sweepEstimate } from './plan/estimate';
@@ -65,6 +65,7 @@ function NumberField({ label, value, schema, onChange, testId, field, max }: { l
   useEffect(() => {
     // Only an outside change of the value (a preset, the machine's defaults) replaces the text.
     if (Number(text) !== value) setText(String(value));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- typing changes text; only a change of value may reset it
   }, [value]);
   const own = problemOf(schema, text, max);
   const setFieldProblem = usePlan((s) => s.setFieldProblem);

@@ -54,6 +54,7 @@ function SweepHeadline({ runIds }: { runIds: string[] }) {
     return () => {
       live = false;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- key is runIds joined: a new array with the same ids must not refetch
   }, [key]);
   return (
     <p className="headline" data-testid="sweep-headline">

@@ -6,19 +6,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
+import tsPlugin from '@typescript-eslint/eslint-plugin';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const eslint = new ESLint({ cwd: root });
+// lintText's files are not on disk, so the TypeScript project service cannot type them: the type-aware rules are off there.
+const untyped = new ESLint({ cwd: root, overrideConfig: tsPlugin.configs['flat/disable-type-checked'] as ESLint.Options['overrideConfig'] });
+// Only the layering rule's findings (and parse errors, ruleId null): the other rules are `npm run lint`'s.
+const layeringOnly = (m: { ruleId: string | null }) => m.ruleId === 'layering/imports' || m.ruleId === null;
 
 async function problems(file: string, text: string): Promise<string[]> {
-  const [result] = await eslint.lintText(text, { filePath: path.join(root, file) });
-  return result.messages.map((m) => `${m.ruleId}: ${m.message}`);
+  const [result] = await untyped.lintText(text, { filePath: path.join(root, file) });
+  return result.messages.filter(layeringOnly).map((m) => `${m.ruleId}: ${m.message}`);
 }
 
 describe('layering (ESLint)', () => {
   it('the tree has no layering problem', async () => {
     const results = await eslint.lintFiles(['electron', 'renderer/src']);
-    const found = results.flatMap((r) => r.messages.map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`));
+    const found = results.flatMap((r) => r.messages.filter(layeringOnly).map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`));
     expect(found).toEqual([]);
   }, 120_000);
 

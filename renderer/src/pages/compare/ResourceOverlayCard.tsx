@@ -59,6 +59,7 @@ export function ResourceOverlayCard({ runs }: { runs: RunRef[] }) {
           )
         : null,
     // label() reads runs, which the ids come from
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- label is a new function each render; its inputs (the ids) are listed
     [ready, a.data, a.error, b.data, b.error, aId, bId],
   );
   return (

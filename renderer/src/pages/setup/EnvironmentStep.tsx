@@ -44,6 +44,7 @@ export function EnvironmentStep({ done }: StepProps) {
   const { candidates, selected, checkedAt, loading, error, list, select, install, cancelInstall, installing, installProgress, installStartedAt, installResult } = useEnvironment();
   useEffect(() => {
     if (!candidates.length && !loading) void list();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- list once on entering the step, not on each store change
   }, []);
   const isSelected = (c: InterpreterCandidate) => selected !== null && (c.path === selected || c.probe?.executable === selected);
   const chosen = candidates.find(isSelected);

@@ -171,6 +171,7 @@ export function PlanStep({ done, saved }: StepProps & { saved: Record<string, un
   useEffect(() => {
     if (saved) usePlan.getState().setWorkload(saved as Partial<WorkloadValues>);
     void compute();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- plan once on entering the step (the comment above), not when saved/compute change
   }, []);
   if (error) return <ErrorBox message={error} onRetry={() => void compute()} />;
   // A workload field the backend refused: said here, with the way back to the form.
