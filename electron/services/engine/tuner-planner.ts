@@ -18,8 +18,7 @@ export interface TunerPlannerOptions {
  * for a GPU's states).
  */
 function runsOnCpu(s: { id: string; limitedBy: string | null }): boolean {
-  const p = tuner.strategyById(s.id);
-  return s.limitedBy === 'gpu-count' && p.engine === 'deepspeed' && !p.superOffload && p.offloadOptimizer !== 'nvme' && p.offloadParam !== 'nvme';
+  return s.limitedBy === 'gpu-count' && tuner.mechanismOf(tuner.strategyById(s.id)).withoutGpu !== 'never';
 }
 
 export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {

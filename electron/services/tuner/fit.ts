@@ -3,6 +3,7 @@ import type { HardwareProfile, LimitingResourceSchema, Machine, MemoryEstimate, 
 import type { z } from 'zod';
 import { strategyLabel } from '../../contract/charts/labels';
 import { MEMORY_CONSTANTS } from './memory';
+import { mechanismOf } from './mechanisms/registry';
 import { UNCALIBRATED_BAND, type MemoryBand, type MeasuredFit } from './memory-evidence';
 
 export type LimitingResource = z.infer<typeof LimitingResourceSchema>;
@@ -81,8 +82,7 @@ function largestTerms(terms: Record<string, number>): string {
  */
 export function cpuSmokeRunnable(s: StrategyPreset, mem: MemoryEstimate, hw: HardwareProfile): boolean {
   if (hw.gpuCount !== 0) return false;
-  const cpuPath = s.engine === 'deepspeed' && s.offloadOptimizer === 'cpu' && s.offloadParam !== 'nvme' && !s.superOffload; // 'requires: cuda' is about GPU runs; SuperOffload asserts CUDA itself
-  return cpuPath && cpuSmokeHostBytes(mem) <= hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom);
+  return mechanismOf(s).withoutGpu === 'smoke' && cpuSmokeHostBytes(mem) <= hw.hostMemoryBytes * (1 - MEMORY_CONSTANTS.hostHeadroom);
 }
 
 /** Host memory of a CPU smoke run: the GPU side's estimate lands in host memory too (an upper bound:

@@ -41,3 +41,4 @@ export function presetsPayload() {
 export { planConfiguration } from './plan';
 export { planUserConfig, parseConfigText, resolveAutoValues, deriveBatch, checkKeys, mapConfig, configDiff, tunedConfig, deepSpeedKeys, type UserConfigInput } from './user-config';
 export { launchExport } from './launch-export';
+export { mechanismOf, type Mechanism } from './mechanisms';

@@ -17,7 +17,8 @@ import type {
 } from '../../contract';
 import { strategyLabel } from '../../contract/charts/labels';
 import { formatFigure } from '../../contract/format';
-import { DEFAULT_CPUADAM_CORES_PERC, effectiveGradientClipping, generateConfig, resolveKnobs } from './ds-config';
+import { DEFAULT_CPUADAM_CORES_PERC, generateConfig, resolveKnobs } from './ds-config';
+import { mechanismOf } from './mechanisms/registry';
 import { checkFit, cpuSmokeHostBytes, cpuSmokeRunnable, fitsQuick, memoryShortfall, type FitVerdict } from './fit';
 import { bandFor, measuredFit, type MemoryEvidence } from './memory-evidence';
 import { normalizeMeasurements, type TunerMeasurements } from './measurements';
@@ -92,12 +93,7 @@ function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Wo
   const config = generateConfig(s, w, knobs);
   const validation = s.engine === 'deepspeed' ? validateDsConfig(config, w) : validateFsdpBlock(config);
   const warnings = [...fit.warnings, ...validation.warnings.map((v) => `${v.field}: ${v.message}`)];
-  if (s.superOffload) {
-    if (effectiveGradientClipping(s, w) === 0)
-      warnings.push('gradient_clipping 0.0: no gradient-norm clipping, so a loss spike is not damped — the price of overlapping CPU Adam with backward (DeepSpeed ≥ 0.18.9 turns the overlap off under any clipping)');
-    else warnings.push(`gradient_clipping ${effectiveGradientClipping(s, w)}: SuperOffload's overlap is off, the CPU Adam step runs serially in step()`);
-    if (!/gh200|gb200|mi300a/i.test(hw.gpuName ?? '')) warnings.push('SuperOffload is designed for superchips (GH200/GB200/MI300A); on PCIe hosts its gain is limited (DeepSpeed issue #7966)');
-  }
+  warnings.push(...(mechanismOf(s).planWarnings?.(s, w, hw) ?? []));
   return {
       id: s.id,
       label: s.label,
@@ -229,7 +225,7 @@ function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, 
     strategyId: win.id,
     microBatch: win.microBatch,
     gradAccum: accum,
-    cpuadamCoresPerc: strategy.superOffload ? (win.knobs?.cpuadamCoresPerc ?? perc) : null,
+    cpuadamCoresPerc: mechanismOf(strategy).hasCoresKnob ? (win.knobs?.cpuadamCoresPerc ?? perc) : null,
     knobs: win.knobs ?? {},
     knobReasons: win.why ?? [],
     predicted: p,

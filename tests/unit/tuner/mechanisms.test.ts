@@ -58,4 +58,27 @@ describe('mechanisms (issue 25.6)', () => {
       expect(t.fetch > 0, s.id).toBe(s.stage === 3);
     }
   });
+
+  it("what a strategy can do without a GPU and what the plan warns of are the mechanism's, not branches on strategy fields", () => {
+    const hw = buildProfile(h200Machine(), 'detected', normalizeMeasurements(h200Measurements()));
+    const byId = (id: string) => mechanismOf(strategies.find((s) => s.id === id)!);
+    // DeepSpeed's CPU accelerator: ZeRO with CPU offload smoke-runs, without offload only when forced;
+    // SuperOffload asserts CUDA, NVMe needs a drive, FSDP2's offload policy is for a GPU's states.
+    expect(['zero2-offload', 'zero3-offload', 'zero3-offload-param', 'gpu-zero1', 'superoffload', 'zero-infinity-nvme', 'fsdp2-cpu-offload'].map((id) => byId(id).withoutGpu)).toEqual([
+      'smoke', 'smoke', 'smoke', 'forced', 'never', 'never', 'never',
+    ]);
+    for (const s of strategies) {
+      const m = mechanismOf(s);
+      const warnings = m.planWarnings?.(s, w, hw) ?? [];
+      if (m.id === 'superoffload') {
+        expect(m.hasCoresKnob).toBe(true);
+        expect(warnings.join(' ')).toMatch(/gradient_clipping/);
+        expect(warnings.join(' ')).toMatch(/superchips/); // an H200 on PCIe is no superchip
+        expect((m.planWarnings?.(s, w, { ...hw, gpuName: 'NVIDIA GH200 480GB' }) ?? []).join(' ')).not.toMatch(/superchips/);
+      } else {
+        expect(m.hasCoresKnob).toBe(false);
+        expect(warnings).toEqual([]);
+      }
+    }
+  });
 });

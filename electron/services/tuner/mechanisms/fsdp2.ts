@@ -10,6 +10,8 @@ export const fsdp2Offload: Mechanism = {
   id: 'fsdp2',
   title: 'FSDP2 CPU offload',
   covers: (s) => s.engine === 'fsdp2',
+  withoutGpu: 'never',
+  hasCoresKnob: false,
   resolveKnobs: (_s, _w, k) => ({ reshardAfterForward: k.reshardAfterForward ?? true }),
   emitConfig: (_s, _w, k) => ({ cpuOffload: true, reshardAfterForward: k.reshardAfterForward ?? true }),
   readKnobs: ({ config, fsdp }) => {

@@ -55,6 +55,8 @@ export const noOffload: Mechanism = {
   id: 'no-offload',
   title: 'ZeRO without offload',
   covers: (s) => s.engine === 'deepspeed' && s.offloadOptimizer === 'none' && s.offloadParam === 'none',
+  withoutGpu: 'forced',
+  hasCoresKnob: false,
   resolveKnobs: (s: StrategyPreset, _w: Workload, k: Knobs) => zeroCommonKnobs(s, k),
   emitConfig: (s, w, k) => deepSpeedConfig(s, w, k),
   readKnobs: readZeroKnobs,

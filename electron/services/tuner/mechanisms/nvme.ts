@@ -11,6 +11,8 @@ export const nvmeOffload: Mechanism = {
   id: 'nvme',
   title: 'ZeRO-Infinity (NVMe)',
   covers: (s) => s.engine === 'deepspeed' && (s.offloadOptimizer === 'nvme' || s.offloadParam === 'nvme'),
+  withoutGpu: 'never',
+  hasCoresKnob: false,
   resolveKnobs: (s, _w, k) => zeroCommonKnobs(s, k),
   emitConfig: (s, w, k) => {
     const nvmePath = w.nvmePath ?? DEFAULT_NVME_PATH;

@@ -39,6 +39,8 @@ export const optimizerOffload: Mechanism = {
   id: 'optimizer-offload',
   title: 'ZeRO-Offload (optimizer on the CPU)',
   covers: (s) => s.engine === 'deepspeed' && s.offloadOptimizer === 'cpu' && s.offloadParam === 'none' && !s.superOffload,
+  withoutGpu: 'smoke',
+  hasCoresKnob: false,
   resolveKnobs: (s, _w, k) => {
     const out = zeroCommonKnobs(s, k);
     // plain ZeRO-3 offload writes a ratio only when one was searched or given

@@ -24,6 +24,8 @@ export const paramOffload: Mechanism = {
   id: 'param-offload',
   title: 'ZeRO-3 parameter offload',
   covers: (s) => s.engine === 'deepspeed' && s.offloadOptimizer === 'cpu' && s.offloadParam === 'cpu',
+  withoutGpu: 'smoke',
+  hasCoresKnob: false,
   resolveKnobs: (s, _w, k) => {
     const out = zeroCommonKnobs(s, k);
     if (k.ratio !== undefined) out.ratio = k.ratio; // a user's config may carry one

@@ -28,6 +28,14 @@ export const superOffload: Mechanism = {
   id: 'superoffload',
   title: 'SuperOffload',
   covers: (s) => s.engine === 'deepspeed' && s.superOffload,
+  withoutGpu: 'never',
+  hasCoresKnob: true,
+  planWarnings: (s, w, hw) => [
+    effectiveGradientClipping(s, w) === 0
+      ? 'gradient_clipping 0.0: no gradient-norm clipping, so a loss spike is not damped — the price of overlapping CPU Adam with backward (DeepSpeed ≥ 0.18.9 turns the overlap off under any clipping)'
+      : `gradient_clipping ${effectiveGradientClipping(s, w)}: SuperOffload's overlap is off, the CPU Adam step runs serially in step()`,
+    ...(/gh200|gb200|mi300a/i.test(hw.gpuName ?? '') ? [] : ['SuperOffload is designed for superchips (GH200/GB200/MI300A); on PCIe hosts its gain is limited (DeepSpeed issue #7966)']),
+  ],
   resolveKnobs: (s, w, k) => ({ ...zeroCommonKnobs(s, k), ratio: k.ratio ?? SUPER_OFFLOAD_RATIO, cpuadamCoresPerc: k.cpuadamCoresPerc ?? w.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC }),
   emitConfig: (s, w, k) =>
     deepSpeedConfig(s, w, k, { offload_optimizer: { device: 'cpu', pin_memory: k.pinMemory ?? true, ratio: k.ratio, super_offload: true, cpuadam_cores_perc: k.cpuadamCoresPerc } }),

@@ -109,6 +109,16 @@ export interface Mechanism {
   title: string;
   /** Whether a catalogue strategy runs through this mechanism. */
   covers(s: StrategyPreset): boolean;
+  /**
+   * On a machine without a GPU (DeepSpeed's CPU accelerator, gloo): 'smoke' runs by default as a CPU
+   * smoke run, 'forced' runs only when asked (run --force), 'never' cannot run (it asserts CUDA, needs
+   * a drive, or is a GPU-state policy). docs/engine-facts.md says what runs there.
+   */
+  withoutGpu: 'smoke' | 'forced' | 'never';
+  /** Whether the mechanism has a CPU Adam worker whose share of the cores (cpuadam_cores_perc) is a knob. */
+  hasCoresKnob: boolean;
+  /** What the plan says about this mechanism on this workload and GPU beyond fit and speed (none by default). */
+  planWarnings?(s: StrategyPreset, w: Workload, hw: HardwareProfile): string[];
   // ---- config
   /** The knobs a config is generated from, with the generator's defaults for this mechanism. */
   resolveKnobs(s: StrategyPreset, w: Workload, k: Knobs): Knobs;
