@@ -2,8 +2,11 @@
 // node:util parseArgs) can refuse a mistyped flag before a command runs with a default instead
 // (`run --stpes 4` would otherwise run 10 steps). A command without an entry here runs with a
 // warning and its flags unchecked, and fails tests/unit/cli/flags.test.ts, which also checks each
-// command's source reads no flag missing from its entry.
+// command's source reads no flag missing from its entry. The workload's flags of plan, run and tune
+// are not listed here: they come from the contract's declaration of each option
+// (contract/workload-options.ts, through cli/workload-flags.ts).
 import type { FlagSpec } from '../kernel';
+import { workloadFlagSpec } from './workload-flags';
 
 /** Accepted by every command. */
 export const COMMON_FLAGS: FlagSpec = { 'data-dir': 'string', json: 'boolean', help: 'boolean' };
@@ -21,17 +24,15 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
   cluster: { spec: 'string' },
   measure: { import: 'string', machine: 'string', 'measured-at': 'string', 'budget-seconds': 'string', only: 'string' },
   run: {
-    specs: 'string', model: 'string', strategy: 'string', seq: 'string', 'micro-batch': 'string', 'grad-accum': 'string', gpus: 'string',
-    precision: 'string', 'activation-checkpointing': 'switch-or-value', steps: 'string', warmup: 'string', repeats: 'string',
-    'max-seconds': 'string', python: 'string', 'ds-config': 'string', nodes: 'string', machine: 'string', force: 'boolean', watch: 'boolean',
+    specs: 'string', model: 'string', strategy: 'string', ...workloadFlagSpec('run'), steps: 'string', warmup: 'string', repeats: 'string',
+    'max-seconds': 'string', python: 'string', 'ds-config': 'string', machine: 'string', force: 'boolean', watch: 'boolean',
   },
   plan: {
-    model: 'string', seq: 'string', 'micro-batch': 'string', gpus: 'string', nodes: 'string', 'grad-accum': 'string', 'global-batch': 'string',
-    precision: 'string', 'no-checkpointing': 'boolean', scenario: 'string', machine: 'string', 'write-configs': 'string', 'write-specs': 'string',
+    model: 'string', ...workloadFlagSpec('plan'), scenario: 'string', machine: 'string', 'write-configs': 'string', 'write-specs': 'string',
     steps: 'string', warmup: 'string', 'all-strategies': 'boolean', 'ds-config': 'string', export: 'string',
   },
   tune: {
-    model: 'string', seq: 'string', 'micro-batch': 'string', gpus: 'string', 'global-batch': 'string', 'budget-minutes': 'string',
+    model: 'string', ...workloadFlagSpec('tune'), 'budget-minutes': 'string',
     'max-trials': 'string', strategies: 'string', steps: 'string', warmup: 'string', noise: 'string', 'no-baseline': 'boolean', python: 'string',
   },
 };

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MachineSchema } from './hardware';
 import { ModelArchSchema } from './model';
 import { KnobsSchema, RunSpecSchema } from './run-spec';
+import { WORKLOAD_DEFAULTS, workloadOptionShape, workloadOverrideShape } from './workload-options';
 
 export { ModelArchSchema, ModelFamilySchema, PresetModelSchema, ProbedParamsSchema, type ModelArch } from './model';
 
@@ -60,14 +61,8 @@ export type GpuCatalogEntry = z.infer<typeof GpuCatalogEntrySchema>;
 
 // ---------------------------------------------------------------- workloads
 
-export const PlanPrecisionSchema = z.enum(['bf16', 'fp16']);
-
-/** A count (sequence length, batch, GPUs…): the words the Plan form shows next to the field and errors name after it. */
-const count = () => z.number({ error: 'must be a number' }).int({ error: 'must be a whole number (no fractions)' }).positive({ error: 'must be 1 or more' });
-
-/** What a workload is when a field is not given: the Plan form starts from these, and `plan`, `run`
- *  and `tune` use them for a flag left out (one place, so the CLI and the UI agree). */
-export const WORKLOAD_DEFAULTS = { seqLen: 2048, microBatch: 1, gradAccum: 1, gpus: 1, nodes: 1 } as const;
+// The options (every field but the model) are declared once, in workload-options.ts: its check, its
+// default, its CLI flag and help, its Plan form field, whether the RunSpec carries it.
 
 /** The longest sequence the Plan form starts a machine without a GPU at (its CPU path runs the tiny preset). */
 export const CPU_DEFAULT_MAX_SEQ = 512;
@@ -87,24 +82,7 @@ export const WorkloadSchema = z
   .object({
     /** A preset id (`llama-3.1-8b`), a path to a config.json (CLI), or an inline architecture (imports). */
     model: z.union([z.string().min(1), ModelArchSchema]),
-    seqLen: count(),
-    microBatch: count(),
-    gradAccum: count().default(1),
-    /** GPUs per node. */
-    gpus: count(),
-    nodes: count().default(1),
-    precision: PlanPrecisionSchema.default('bf16'),
-    activationCheckpointing: z.boolean().default(true),
-    /** Override of the generated gradient_clipping (SuperOffload loses its overlap when non-zero). */
-    gradientClipping: z.number().nonnegative().optional(),
-    /** Override of SuperOffload's cpuadam_cores_perc (else from the measured CPU Adam sweep). */
-    cpuadamCoresPerc: z.number().gt(0).lt(1).optional(),
-    /** Where ZeRO-Infinity swaps; default /local_nvme. */
-    nvmePath: z.string().optional(),
-    /** Search the micro batch (largest that fits, fastest per token) for the recommendation. */
-    searchMicroBatch: z.boolean().default(true),
-    /** A global batch to keep (samples per optimizer step): the search then picks micro batch × accumulation with micro × accumulation × GPUs = it. */
-    globalBatch: count().optional(),
+    ...workloadOptionShape(),
   })
   .strict();
 export type Workload = z.infer<typeof WorkloadSchema>;
@@ -114,18 +92,7 @@ export type WorkloadInput = z.input<typeof WorkloadSchema>;
 export const WorkloadOverridesSchema = z
   .object({
     model: z.union([z.string().min(1), ModelArchSchema]),
-    seqLen: count(),
-    microBatch: count(),
-    gradAccum: count(),
-    gpus: count(),
-    nodes: count(),
-    precision: PlanPrecisionSchema,
-    activationCheckpointing: z.boolean(),
-    gradientClipping: z.number().nonnegative(),
-    cpuadamCoresPerc: z.number().gt(0).lt(1),
-    nvmePath: z.string(),
-    searchMicroBatch: z.boolean(),
-    globalBatch: count(),
+    ...workloadOverrideShape(),
   })
   .partial()
   .strict();

@@ -5,11 +5,12 @@
 // from a form: what the plan shows is what runs.
 import { z } from 'zod';
 import { ModelArchSchema } from './model';
+import { DEFAULT_SEED, PrecisionSchema, specOptionShape } from './workload-options';
 
 export const RUN_SPEC_VERSION = 1;
 
 export const EngineKindSchema = z.enum(['deepspeed', 'fsdp2']);
-export const PrecisionSchema = z.enum(['bf16', 'fp16', 'fp32']);
+export { PrecisionSchema };
 
 /** The resolved architecture the runner builds: the tuner's ModelArch, with the descriptive fields
  *  optional (a hand-written spec need not carry them). `family` is any name here: the runner refuses
@@ -28,17 +29,11 @@ export const SpecModelSchema = ModelArchSchema.partial({ label: true, source: tr
   })
   .strict();
 
-/** The workload of one run: the batch shape and the model (flat in the spec, grouped here). */
+/** The workload of one run: the model and the options the workload carries into the spec (flat in
+ *  the spec, grouped here; each option's spec check is declared in workload-options.ts). */
 export const SpecWorkloadShape = {
   model: SpecModelSchema,
-  seqLen: z.number().int().positive(),
-  microBatch: z.number().int().positive(),
-  gradAccum: z.number().int().positive(),
-  /** GPUs per node. */
-  gpus: z.number().int().positive(),
-  nodes: z.number().int().positive(),
-  precision: PrecisionSchema,
-  activationCheckpointing: z.boolean(),
+  ...specOptionShape(),
 };
 
 /** The settings the config is generated from (absent: the generator's default). The tuner's search
@@ -103,7 +98,7 @@ export const SpecUserConfigSchema = z
 export const FsdpSettingsSchema = z.object({ cpuOffload: z.boolean(), reshardAfterForward: z.boolean() }).strict();
 
 /** What a spec run by hand gets when it names no execution settings (bench.py --spec FILE). */
-export const SPEC_EXECUTION_DEFAULTS = { runId: 'run', steps: 13, warmup: 3, seed: 1234, maxSeconds: 3600, preflight: 'strict' } as const;
+export const SPEC_EXECUTION_DEFAULTS = { runId: 'run', steps: 13, warmup: 3, seed: DEFAULT_SEED, maxSeconds: 3600, preflight: 'strict' } as const;
 
 /** Fields stored specs once carried that no longer mean anything. A spec in history or a reproduction
  *  bundle from before they went must still load and run, so they are accepted and dropped (the strict
@@ -137,12 +132,12 @@ const RunSpecObjectSchema = z
     userConfig: SpecUserConfigSchema.optional(),
     /** Stable hash of what determines speed: engine, config, model, batch shape (services/tuner configHash). */
     configHash: z.string().min(1),
-    // ---- execution: set by runs/start; defaults for a spec run by hand (bench.py --spec FILE)
+    // ---- execution: set by runs/start; defaults for a spec run by hand (bench.py --spec FILE). The seed
+    // is a workload option (workload-options.ts), among the workload's fields above.
     runId: z.string().min(1).default(SPEC_EXECUTION_DEFAULTS.runId),
     /** Steps the runner takes, warm-up included. */
     steps: z.number().int().positive().default(SPEC_EXECUTION_DEFAULTS.steps),
     warmup: z.number().int().nonnegative().default(SPEC_EXECUTION_DEFAULTS.warmup),
-    seed: z.number().int().nonnegative().default(SPEC_EXECUTION_DEFAULTS.seed),
     maxSeconds: z.number().positive().default(SPEC_EXECUTION_DEFAULTS.maxSeconds),
     /** 'warn' reports a failed pre-flight check and goes on (hosts whose MemAvailable under-reads). */
     preflight: z.enum(['strict', 'warn']).default(SPEC_EXECUTION_DEFAULTS.preflight),

@@ -11,14 +11,15 @@ import { INPUT_LIMITS, modelFlagPath } from '../user-files';
 import { userConfigStartRequest } from './user-config';
 import { liveLine } from '../resources-format';
 import { countFlag, wholeFlag } from '../flag-values';
+import { readWorkloadFlags, workloadHelp, workloadSynopsis } from '../workload-flags';
 import { UsageError } from '../../kernel';
 
 type WorkloadDefaults = ReturnType<typeof workloadDefaultsFor>;
 
 const USAGE = `usage: npm run cli -- run --specs DIR|spec.json [--steps N] [--warmup N] [--repeats N] …
    or: npm run cli -- run --model ID|config.json --strategy ID[,ID…]
-  [--seq N] [--micro-batch N] [--grad-accum N] [--gpus N] [--precision bf16|fp16]
-  [--activation-checkpointing true|false] [--steps N] [--warmup N] [--repeats N]
+  ${workloadSynopsis('run')}
+  [--steps N] [--warmup N] [--repeats N]
   [--max-seconds S] [--python PATH] [--force] [--watch] [--data-dir D] [--json]
 --watch prints the machine's lanes once a second while a run runs (GPU %, memory, PCIe, CPU cores busy).
 --steps counts measured steps; warm-up steps come on top.
@@ -28,15 +29,8 @@ DeepSpeed's CPU accelerator: CPU figures, no prediction); without it such a stra
 plan's spec of each strategy for that workload on this machine (an explicit --micro-batch is kept).
    or: npm run cli -- run --ds-config ds_config.json --model ID|config.json --seq N [--gpus N] [--steps N] …
 --ds-config runs your own DeepSpeed config unchanged ("auto" values filled as HF Trainer does; the
-stored run keeps the file byte for byte).`;
-
-function boolFlag(flags: CommandContext['flags'], name: string): boolean | undefined {
-  const v = flags[name];
-  if (v === undefined) return undefined;
-  if (v === true || v === 'true' || v === 'on' || v === '1') return true;
-  if (v === 'false' || v === 'off' || v === '0') return false;
-  throw new UsageError(`--${name} must be true or false, got ${String(v)}`);
-}
+stored run keeps the file byte for byte).
+${workloadHelp('run')}`;
 
 /** The specs of `--specs`: every *.json of a folder (sorted), or one file. */
 function readSpecs(where: string): unknown[] {
@@ -71,18 +65,13 @@ export function buildStartRequest(flags: CommandContext['flags'], defaults: Work
   if (typeof flags.model !== 'string' || typeof flags.strategy !== 'string') throw new UsageError(`--model and --strategy are required.\n${USAGE}`);
   // A config.json path is resolved here, where the working directory means something.
   const model = modelFlagPath(flags.model);
-  const workload: Record<string, unknown> = {
-    model,
-    seqLen: countFlag(flags, 'seq', defaults.seqLen),
-    microBatch: countFlag(flags, 'micro-batch', defaults.microBatch),
-    gpus: countFlag(flags, 'gpus', defaults.gpus),
-  };
+  // the workload flags (contract workload-options.ts); seq, micro batch and GPUs left out: this machine's defaults
+  const workload: Record<string, unknown> = { model, ...readWorkloadFlags(flags, 'run') };
+  workload.seqLen ??= defaults.seqLen;
+  workload.microBatch ??= defaults.microBatch;
+  workload.gpus ??= defaults.gpus;
   // An explicit micro batch runs as given; without one the plan's searched micro batch runs.
   if (flags['micro-batch'] !== undefined) workload.searchMicroBatch = false;
-  if (flags['grad-accum'] !== undefined) workload.gradAccum = countFlag(flags, 'grad-accum');
-  if (typeof flags.precision === 'string') workload.precision = flags.precision;
-  const ac = boolFlag(flags, 'activation-checkpointing');
-  if (ac !== undefined) workload.activationCheckpointing = ac;
   const request: Record<string, unknown> = {
     workload,
     strategies: flags.strategy.split(',').map((s) => s.trim()).filter(Boolean),

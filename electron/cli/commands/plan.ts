@@ -14,9 +14,11 @@ import { INPUT_LIMITS } from '../user-files';
 import { strategyLabel } from '../../contract/charts/labels';
 import { exportUserConfig, printUserConfigPlan, userConfigRequest } from './user-config';
 import { countFlag, wholeFlag } from '../flag-values';
+import { readWorkloadFlags, workloadHelp, workloadSynopsis } from '../workload-flags';
 
-const USAGE =
-  'plan --model <preset|path/to/config.json> --seq N --micro-batch N --gpus N [--nodes N] [--grad-accum N] [--global-batch N] [--precision bf16|fp16] [--no-checkpointing] [--scenario id] [--machine detect.json] [--write-configs DIR] [--write-specs DIR] [--steps N] [--warmup N] [--json]\n   or: plan --ds-config ds_config.json --model <preset|config.json> --seq N [--gpus N] [--nodes N] [--micro-batch N] [--grad-accum N] [--precision bf16|fp16] [--machine detect.json] [--export DIR] [--json]  (your own DeepSpeed config: "auto" values filled as HF Trainer does, verdict, prediction, the tuned keys to change; --export writes ds_config.json, accelerate_config.yaml and launch lines for yours and the tuned one)';
+const USAGE = `plan --model <preset|path/to/config.json> ${workloadSynopsis('plan')} [--scenario id] [--machine detect.json] [--write-configs DIR] [--write-specs DIR] [--steps N] [--warmup N] [--all-strategies] [--json]
+   or: plan --ds-config ds_config.json --model <preset|config.json> --seq N [workload flags] [--machine detect.json] [--export DIR] [--json]  (your own DeepSpeed config: "auto" values filled as HF Trainer does, verdict, prediction, the tuned keys to change; --export writes ds_config.json, accelerate_config.yaml and launch lines for yours and the tuned one)
+${workloadHelp('plan')}`;
 
 export async function modelFlag({ backend, flags }: CommandContext): Promise<string | ModelArch | undefined> {
   const v = flags.model;
@@ -117,7 +119,7 @@ export const planCommands: Record<string, Command> = {
       }
       if (flags['ds-config'] !== undefined) {
         // the user's own ds_config.json: its verdict and prediction here, and the tuned keys to change
-        const result = await backend.invoke('plan/user-config', await userConfigRequest(context));
+        const result = await backend.invoke('plan/user-config', await userConfigRequest(context, 'plan'));
         if (typeof flags.export === 'string') {
           const files = await exportUserConfig(context, result, flags.export);
           (json ? (line: string) => process.stderr.write(line + '\n') : out)(`wrote ${files.join(', ')} to ${flags.export}`);
@@ -127,18 +129,8 @@ export const planCommands: Record<string, Command> = {
         return 0;
       }
       const scenario = typeof flags.scenario === 'string' ? flags.scenario : undefined;
-      const workload: WorkloadOverrides = {
-        model: await modelFlag(context),
-        seqLen: countFlag(flags, 'seq'),
-        microBatch: countFlag(flags, 'micro-batch'),
-        gpus: countFlag(flags, 'gpus'),
-        nodes: countFlag(flags, 'nodes'),
-        gradAccum: countFlag(flags, 'grad-accum'),
-        globalBatch: countFlag(flags, 'global-batch'),
-        precision: typeof flags.precision === 'string' ? (flags.precision as 'bf16' | 'fp16') : undefined,
-        activationCheckpointing: flags['no-checkpointing'] === true ? false : undefined,
-      };
-      for (const key of Object.keys(workload) as (keyof WorkloadOverrides)[]) if (workload[key] === undefined) delete workload[key];
+      const workload: WorkloadOverrides = { model: await modelFlag(context), ...readWorkloadFlags(flags, 'plan') };
+      if (workload.model === undefined) delete workload.model;
       if (!scenario && workload.model === undefined) throw Object.assign(new UsageError(`--model is required (or --scenario id)\nusage: npm run cli -- ${USAGE}`), { field: 'model' });
 
       // `machine` is sent only for --machine FILE: this machine is left to the backend to detect, so the

@@ -11,16 +11,17 @@ import type { Command } from '../command';
 import { formatFigureCli, terminalSafe } from '../format';
 import { modelFlagPath } from '../user-files';
 import { countFlag, positiveFlag, wholeFlag } from '../flag-values';
+import { readWorkloadFlags, workloadHelp, workloadSynopsis } from '../workload-flags';
 import { UsageError } from '../../kernel';
 import { thisMachineDefaults } from './engine';
 
-const USAGE = `usage: npm run cli -- tune --model ID --seq N --gpus N [--micro-batch N] [--global-batch B]
+const USAGE = `usage: npm run cli -- tune --model ID ${workloadSynopsis('tune')}
   [--budget-minutes T] [--max-trials N] [--strategies a,b] [--steps N] [--warmup N] [--noise 0.05]
   [--no-baseline] [--python PATH] [--data-dir D] [--json]
 Runs short trials (warm-up + a few measured steps) of the plan's most promising configurations on this
 machine, refits the model from each, and stops when nothing untried is predicted to beat the best
-measured by more than the noise, or when the budget is spent. Every trial is stored (tag "tune").`;
-
+measured by more than the noise, or when the budget is spent. Every trial is stored (tag "tune").
+${workloadHelp('tune')}`;
 
 const fmt = (x: number | null | undefined, d = 1) => formatFigureCli(x, d);
 
@@ -38,14 +39,11 @@ export const tuneCommands: Record<string, Command> = {
       const model = modelFlagPath(flags.model);
       // the Plan form's defaults for this machine, as `plan` and `run` take them
       const defaults = await thisMachineDefaults(context);
-      const workload: WorkloadOverrides = {
-        model,
-        seqLen: countFlag(flags, 'seq', defaults.seqLen)!,
-        microBatch: countFlag(flags, 'micro-batch', defaults.microBatch)!,
-        gpus: countFlag(flags, 'gpus', defaults.gpus)!,
-      };
-      const globalBatch = countFlag(flags, 'global-batch');
-      if (globalBatch) workload.globalBatch = globalBatch;
+      // the workload flags (contract workload-options.ts); seq, micro batch and GPUs left out: this machine's defaults
+      const workload: WorkloadOverrides = { model, ...readWorkloadFlags(flags, 'tune') };
+      workload.seqLen ??= defaults.seqLen;
+      workload.microBatch ??= defaults.microBatch;
+      workload.gpus ??= defaults.gpus;
       const budgetSeconds = positiveFlag(flags, 'budget-minutes', 30) * 60;
       const maxTrials = countFlag(flags, 'max-trials', 6)!;
       const steps = countFlag(flags, 'steps', 4)!;

@@ -12,27 +12,18 @@ import type { CommandContext } from '../command';
 import { formatBytes, formatFigureCli } from '../format';
 import { INPUT_LIMITS } from '../user-files';
 import { modelFlag } from './plan';
-import { countFlag } from '../flag-values';
+import { readWorkloadFlags } from '../workload-flags';
 import { UsageError } from '../../kernel';
 
 /** The plan/user-config request of the flags: the file as it is, the workload around it. */
-export async function userConfigRequest(context: CommandContext): Promise<RequestOf<'plan/user-config'>> {
+export async function userConfigRequest(context: CommandContext, command: 'plan' | 'run'): Promise<RequestOf<'plan/user-config'>> {
   const { flags } = context;
   const file = flags['ds-config'];
   if (typeof file !== 'string') throw Object.assign(new UsageError('--ds-config needs a path to a ds_config.json'), { field: 'ds-config' });
   const text = readRegularText(file, { label: '--ds-config', maxBytes: INPUT_LIMITS.dsConfig, field: 'ds-config' });
-  const workload: WorkloadOverrides = {
-    model: await modelFlag(context),
-    seqLen: countFlag(flags, 'seq'),
-    gpus: countFlag(flags, 'gpus'),
-    nodes: countFlag(flags, 'nodes'),
-    microBatch: countFlag(flags, 'micro-batch'),
-    gradAccum: countFlag(flags, 'grad-accum'),
-    precision: typeof flags.precision === 'string' ? (flags.precision as 'bf16' | 'fp16') : undefined,
-    // plan says --no-checkpointing, run --activation-checkpointing false: both are read here
-    activationCheckpointing: flags['no-checkpointing'] === true || ['false', 'off', '0'].includes(String(flags['activation-checkpointing'])) ? false : undefined,
-  };
-  for (const key of Object.keys(workload) as (keyof WorkloadOverrides)[]) if (workload[key] === undefined) delete workload[key];
+  // the workload flags of the command (plan or run: the same ones, contract workload-options.ts)
+  const workload: WorkloadOverrides = { model: await modelFlag(context), ...readWorkloadFlags(flags, command) };
+  if (workload.model === undefined) delete workload.model;
   if (workload.model === undefined || workload.seqLen === undefined)
     throw Object.assign(new UsageError('--ds-config needs --model and --seq too: the config says how to train, not what'), { field: workload.model === undefined ? 'model' : 'seq' });
   const request: RequestOf<'plan/user-config'> = { config: { fileName: path.basename(file), text }, workload };
@@ -97,7 +88,7 @@ export async function exportUserConfig(context: CommandContext, r: UserConfigPla
 
 /** `run --ds-config`: the user's config, planned here, run unchanged (runs/start with its spec). */
 export async function userConfigStartRequest(context: CommandContext, execution: { repeats?: number; steps?: number; warmup?: number; python?: string; maxSeconds?: number }): Promise<RequestOf<'runs/start'>> {
-  const r = await context.backend.invoke('plan/user-config', await userConfigRequest(context));
+  const r = await context.backend.invoke('plan/user-config', await userConfigRequest(context, 'run'));
   const say = context.json ? (line: string) => process.stderr.write(line + '\n') : context.out;
   say(`${r.fileName}: runs as ${r.mapping.strategyId ?? 'custom (not modelled)'} — micro ${r.mapping.microBatch} × accumulation ${r.mapping.gradAccum}${r.yours && hasPrediction(r.yours.predicted) && r.yours.fits ? `, predicted ${formatFigureCli(r.yours.predicted.stepSeconds, 3)} s/step` : ', no prediction'}`);
   const request: Record<string, unknown> = { specs: [r.spec], ...Object.fromEntries(Object.entries(execution).filter(([, v]) => v !== undefined)) };

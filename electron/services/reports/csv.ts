@@ -1,7 +1,7 @@
 // CSV (RFC 4180): CRLF rows, fields quoted when they hold a comma, quote, CR or LF, quotes
 // doubled. Text cells that a spreadsheet would run as a formula (= + - @, tab, CR) get a
 // leading apostrophe; numbers are written as numbers (a number cannot be a formula).
-import type { Comparison } from '../../contract';
+import { csvColumnOf, SPEC_OPTION_KEYS, type Comparison } from '../../contract';
 import { groupOf, reportBaseline, runDeltas } from './baseline';
 import type { ReportRun } from './types';
 
@@ -22,7 +22,7 @@ export function toCsv(header: string[], rows: Cell[][]): string {
   return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
-export const RUN_COLUMNS = [
+const FIXED_RUN_COLUMNS = [
   'id', 'created_at', 'started_at', 'finished_at', 'status', 'model', 'strategy', 'engine', 'sweep_id', 'repeat_index',
   'machine_id', 'hostname', 'tags', 'notes', 'error_class', 'error_message',
   'gpus', 'nodes', 'seq_len', 'global_batch', 'micro_batch', 'grad_accum', 'precision', 'activation_checkpointing', 'params',
@@ -38,6 +38,19 @@ export const RUN_COLUMNS = [
   'delta_tflops_per_gpu_pct', 'delta_step_seconds_pct', 'speedup_vs_baseline',
   'runner_version', 'python', 'torch', 'deepspeed', 'cuda', 'driver',
 ];
+
+/** Every workload option the RunSpec carries is a column (contract workload-options.ts: snake_case of its
+ *  key); those not among the columns above (seq_len… read from the report's workload, which falls back
+ *  to the runner's config message) come after them, read from the stored spec. */
+const SPEC_OPTION_COLUMNS = SPEC_OPTION_KEYS.map((key) => ({ key, column: csvColumnOf(key) })).filter((c) => !FIXED_RUN_COLUMNS.includes(c.column));
+
+export const RUN_COLUMNS = [...FIXED_RUN_COLUMNS, ...SPEC_OPTION_COLUMNS.map((c) => c.column)];
+
+function specValue(spec: unknown, key: string): Cell {
+  const v = spec && typeof spec === 'object' ? (spec as Record<string, unknown>)[key] : undefined;
+  if (typeof v === 'boolean') return String(v);
+  return typeof v === 'number' || typeof v === 'string' ? v : null;
+}
 
 /** `comparison`: history's comparison of the same runs with the report's baseline (reports/index.ts). */
 export function runsCsv(runs: ReportRun[], comparison: Comparison, baselineId?: string): string {
@@ -62,6 +75,7 @@ export function runsCsv(runs: ReportRun[], comparison: Comparison, baselineId?: 
       groupOf(comparison, s.id)?.label ?? null, baselineRun, base.group?.label ?? null, base.group?.runIds.length ?? null, base.tflopsPerGpu, base.stepSeconds,
       d.tflopsPerGpuPct, d.stepSecondsPct, d.speedup,
       r.versions.runner, r.versions.python, r.versions.torch, r.versions.deepspeed, r.versions.cuda, r.versions.driver,
+      ...SPEC_OPTION_COLUMNS.map((c) => specValue(r.spec, c.key)),
     ];
   });
   return toCsv(RUN_COLUMNS, rows);

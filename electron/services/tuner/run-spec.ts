@@ -4,7 +4,10 @@
 // result unchanged (adding only runId/steps/warm-up/seed/time limit).
 import { createHash } from 'node:crypto';
 import {
+  HASHED_OPTION_KEYS,
   RUN_SPEC_VERSION,
+  SPEC_OPTION_KEYS,
+  specOptionValues,
   SPEC_EXECUTION_DEFAULTS,
   type Knobs,
   type MemoryEstimate,
@@ -43,22 +46,12 @@ function canonical(value: unknown): string {
 }
 
 /** What determines a run's speed, hashed: engine, the exact config, the model's architecture (not
- *  its name), the batch shape. Two runs with one hash measured the same thing. */
-export function configHash(spec: Pick<RunSpec, 'engine' | 'dsConfig' | 'fsdp' | 'model' | 'seqLen' | 'microBatch' | 'gradAccum' | 'gpus' | 'nodes' | 'precision' | 'activationCheckpointing'>): string {
+ *  its name), the batch shape — the workload options declared `hashed` (contract workload-options.ts).
+ *  Two runs with one hash measured the same thing. */
+export function configHash(spec: Pick<RunSpec, 'engine' | 'dsConfig' | 'fsdp' | 'model' | (typeof HASHED_OPTION_KEYS)[number]>): string {
   const { id: _id, label: _label, source: _source, publishedParams: _published, ...arch } = spec.model;
-  const basis = {
-    engine: spec.engine,
-    dsConfig: spec.dsConfig,
-    fsdp: spec.fsdp,
-    model: arch,
-    seqLen: spec.seqLen,
-    microBatch: spec.microBatch,
-    gradAccum: spec.gradAccum,
-    gpus: spec.gpus,
-    nodes: spec.nodes,
-    precision: spec.precision,
-    activationCheckpointing: spec.activationCheckpointing,
-  };
+  // canonical() sorts the keys: the basis is the same whatever order the table lists them in
+  const basis = { engine: spec.engine, dsConfig: spec.dsConfig, fsdp: spec.fsdp, model: arch, ...Object.fromEntries(HASHED_OPTION_KEYS.map((k) => [k, spec[k]])) };
   return `sha256:${createHash('sha256').update(canonical(basis)).digest('hex').slice(0, 16)}`;
 }
 
@@ -86,13 +79,8 @@ export function buildRunSpec(workloadInput: WorkloadInput | Workload, strategyId
     dsConfig: deepspeed ? generateDsConfig(strategy, workload, knobs) : null,
     fsdp: deepspeed ? null : generateFsdpBlock(knobs),
     model: specModel(model),
-    seqLen: workload.seqLen,
-    microBatch: workload.microBatch,
-    gradAccum: workload.gradAccum,
-    gpus: workload.gpus,
-    nodes: workload.nodes,
-    precision: workload.precision,
-    activationCheckpointing: workload.activationCheckpointing,
+    // every option the spec carries (contract workload-options.ts), in the table's order
+    ...(specOptionValues(workload) as Pick<RunSpec, (typeof SPEC_OPTION_KEYS)[number]>),
   };
   // Built, not parsed: the schema's defaults are set here and JSON drops undefined keys, so this is
   // what RunSpecSchema.parse would return — tests/unit/tuner/run-spec.test.ts checks that for every
@@ -106,6 +94,8 @@ export function buildRunSpec(workloadInput: WorkloadInput | Workload, strategyId
       prediction: opts.prediction ?? null,
       configHash: configHash(parts),
       ...SPEC_EXECUTION_DEFAULTS,
+      // a seed the workload gives wins over the execution default (it stays in its place above)
+      ...specOptionValues(workload),
       runId: strategy.id,
     }),
   ) as RunSpec;

@@ -5,7 +5,7 @@ import { memoryOption, planChartHeight, predictedTflopsOption } from '../../../e
 import { limitWords, strategyColor, strategyLabel } from '../../../electron/contract/charts/labels';
 import { hasPrediction, NO_PREDICTION, NO_PREDICTION_WHY } from '../../../electron/contract/format';
 import { DARK_THEME, LIGHT_THEME } from '../../../electron/contract/charts/compare-charts';
-import { firstIssue, StartRunsRequestSchema, WorkloadSchema, type StrategyPlan } from '../../../electron/contract';
+import { choicesOf, firstIssue, FORM_OPTION_KEYS, StartRunsRequestSchema, WORKLOAD_OPTIONS, type StrategyPlan } from '../../../electron/contract';
 import { MachineChoice } from './plan/MachineChoice';
 import { PlannedFor, usePlanTarget } from './plan/PlannedFor';
 import { sweepEstimate } from './plan/estimate';
@@ -43,7 +43,7 @@ export function StrategyName({ id, strong = false }: { id: string; strong?: bool
   );
 }
 
-/** The contract's own check of a number field (its schema in WorkloadSchema / StartRunsRequestSchema). */
+/** The contract's own check of a number field (its schema in workload-options.ts / StartRunsRequestSchema). */
 type NumberSchema = { safeParse(v: unknown): { success: boolean; error?: Parameters<typeof firstIssue>[0] } };
 
 const sentence = (s: string) => (s.endsWith('.') ? s : `${s}.`).replace(/^./, (c) => c.toUpperCase());
@@ -139,22 +139,53 @@ export function WorkloadForm() {
           </span>
         )}
       </label>
-      <NumberField label="Sequence length" value={workload.seqLen} schema={WorkloadSchema.shape.seqLen} onChange={(v) => setWorkload({ seqLen: v })} testId="seq-len" field="seqLen" max={seqMax} />
-      <NumberField label="Micro batch / GPU" value={workload.microBatch} schema={WorkloadSchema.shape.microBatch} onChange={(v) => setWorkload({ microBatch: v })} testId="micro-batch" field="microBatch" />
-      <NumberField label="Gradient accumulation" value={workload.gradAccum} schema={WorkloadSchema.shape.gradAccum} onChange={(v) => setWorkload({ gradAccum: v })} testId="grad-accum" field="gradAccum" />
-      <NumberField label="GPUs per node" value={workload.gpus} schema={WorkloadSchema.shape.gpus} onChange={(v) => setWorkload({ gpus: v })} testId="gpus" field="gpus" />
-      <NumberField label="Nodes" value={workload.nodes} schema={WorkloadSchema.shape.nodes} onChange={(v) => setWorkload({ nodes: v })} testId="nodes" field="nodes" />
-      <label className="field">
-        <span>Precision</span>
-        <select value={workload.precision} onChange={(e) => setWorkload({ precision: e.target.value as 'bf16' | 'fp16' })}>
-          <option value="bf16">bf16</option>
-          <option value="fp16">fp16</option>
-        </select>
-      </label>
-      <label className="field checkbox">
-        <input type="checkbox" checked={workload.activationCheckpointing} onChange={(e) => setWorkload({ activationCheckpointing: e.target.checked })} />
-        <span>Activation checkpointing</span>
-      </label>
+      {/* every option the contract declares a form field for (contract workload-options.ts), in its order */}
+      {FORM_OPTION_KEYS.map((key) => {
+        const o = WORKLOAD_OPTIONS[key];
+        const value = workload[key];
+        if (o.kind === 'switch')
+          return (
+            <label key={key} className="field checkbox">
+              <input type="checkbox" checked={value === true} onChange={(e) => setWorkload({ [key]: e.target.checked })} />
+              <span>{o.form.label}</span>
+              {serverProblems[key] && (
+                <span className="warn-text small" role="alert">
+                  {serverProblems[key]}
+                </span>
+              )}
+            </label>
+          );
+        if (o.kind === 'choice')
+          return (
+            <label key={key} className="field">
+              <span>{o.form.label}</span>
+              <select value={String(value)} onChange={(e) => setWorkload({ [key]: e.target.value })} data-testid={'testId' in o.form ? o.form.testId : undefined}>
+                {choicesOf(o).map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+              {serverProblems[key] && (
+                <span className="warn-text small" role="alert">
+                  {serverProblems[key]}
+                </span>
+              )}
+            </label>
+          );
+        return (
+          <NumberField
+            key={key}
+            label={o.form.label}
+            value={Number(value)}
+            schema={o.value}
+            onChange={(v) => setWorkload({ [key]: v })}
+            testId={'testId' in o.form ? o.form.testId : undefined}
+            field={key}
+            max={key === 'seqLen' ? seqMax : undefined}
+          />
+        );
+      })}
     </div>
   );
 }

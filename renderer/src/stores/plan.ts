@@ -1,26 +1,17 @@
 // Plan domain state: presets, the workload being planned, and the tuner's answer.
 import { create } from 'zustand';
-import { CPU_DEFAULT_MAX_SEQ, PlanResultSchema, WORKLOAD_DEFAULTS, workloadDefaultsFor, type Machine, type ModelArch, type PlanResult, type ResponseOf, type WorkloadOverrides } from '../../../electron/contract';
+import { CPU_DEFAULT_MAX_SEQ, FORM_OPTION_KEYS, PlanResultSchema, WORKLOAD_DEFAULTS, workloadDefaultsFor, type FormOptionKey, type Machine, type ModelArch, type PlanResult, type ResponseOf, type WorkloadFormValues, type WorkloadOverrides } from '../../../electron/contract';
 import { api } from '../api/client';
 
 export type Presets = ResponseOf<'plan/presets'>;
 
-export interface WorkloadForm {
-  model: string; // preset id, or the id of an imported architecture
-  seqLen: number;
-  microBatch: number;
-  gradAccum: number;
-  gpus: number;
-  nodes: number;
-  precision: 'bf16' | 'fp16';
-  activationCheckpointing: boolean;
-}
+/** The form's workload: the model, and every option the contract declares a form field for
+ *  (contract workload-options.ts: one entry there adds a field here, its default and its check). */
+export type WorkloadForm = { model: string /* preset id, or the id of an imported architecture */ } & WorkloadFormValues;
 
 export const defaultWorkload: WorkloadForm = {
   model: 'llama-3.2-3b',
   ...WORKLOAD_DEFAULTS,
-  precision: 'bf16',
-  activationCheckpointing: true,
 };
 
 /** The machine a plan is for: this one (detected), a saved `detect --json`, one seen in history, or a catalogued one. */
@@ -66,8 +57,8 @@ export function workloadForMachine(m: Machine | null, base: WorkloadForm = defau
 }
 
 /** Form fields a backend error can name (its `field`), shown next to that field rather than above the results. */
-export const FORM_FIELDS = ['model', 'seqLen', 'microBatch', 'gradAccum', 'gpus', 'nodes', 'precision'] as const;
-export type FormField = (typeof FORM_FIELDS)[number];
+export type FormField = 'model' | FormOptionKey;
+export const FORM_FIELDS: readonly FormField[] = ['model', ...FORM_OPTION_KEYS];
 
 /** "plan/compute: field 'seqLen' must be 1 or more" → "must be 1 or more" (the field is where it is shown). */
 export function fieldMessage(message: string): string {
@@ -110,7 +101,7 @@ function savePlan(state: Pick<PlanState, 'plan' | 'selected' | 'scenario' | 'imp
 }
 
 /** The workload as planned (what `plannedFor` holds): a different one marks the shown plan as out of date. */
-export const workloadKey = (w: WorkloadForm) => JSON.stringify([w.model, w.seqLen, w.microBatch, w.gradAccum, w.gpus, w.nodes, w.precision, w.activationCheckpointing]);
+export const workloadKey = (w: WorkloadForm) => JSON.stringify([w.model, ...FORM_OPTION_KEYS.map((k) => w[k])]);
 
 interface PlanState {
   presets: Presets | null;
@@ -151,16 +142,7 @@ interface PlanState {
 export function overrides(state: Pick<PlanState, 'workload' | 'imported'>): WorkloadOverrides {
   const w = state.workload;
   const imported = state.imported.find((m) => m.id === w.model);
-  return {
-    model: imported ?? w.model,
-    seqLen: w.seqLen,
-    microBatch: w.microBatch,
-    gradAccum: w.gradAccum,
-    gpus: w.gpus,
-    nodes: w.nodes,
-    precision: w.precision,
-    activationCheckpointing: w.activationCheckpointing,
-  };
+  return { model: imported ?? w.model, ...Object.fromEntries(FORM_OPTION_KEYS.map((k) => [k, w[k]])) };
 }
 
 /** Sensible preselection: the recommendation, its runner-up and every other strategy that fits, at most four. */
@@ -274,16 +256,8 @@ export const usePlan = create<PlanState>((set, get) => ({
         serverProblems: {},
         scenario: id,
         selected: scenario?.compare ?? preselect(plan),
-        workload: {
-          model: typeof w.model === 'string' ? w.model : w.model.id,
-          seqLen: w.seqLen,
-          microBatch: w.microBatch,
-          gradAccum: w.gradAccum,
-          gpus: w.gpus,
-          nodes: w.nodes,
-          precision: w.precision,
-          activationCheckpointing: w.activationCheckpointing,
-        },
+        // the scenario's workload in the form (a form option the scenario leaves out: its default)
+        workload: { ...WORKLOAD_DEFAULTS, ...Object.fromEntries(FORM_OPTION_KEYS.filter((k) => w[k] !== undefined).map((k) => [k, w[k]])), model: typeof w.model === 'string' ? w.model : w.model.id },
       });
       set({ plannedFor: workloadKey(get().workload) });
       savePlan(get());

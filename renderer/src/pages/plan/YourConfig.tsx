@@ -193,7 +193,9 @@ export function YourConfig() {
       const text = await file.text();
       const w = overrides(state);
       const auto = autoBatchKeys(text);
-      const workload = { model: w.model, seqLen: w.seqLen, gpus: w.gpus, nodes: w.nodes, precision: w.precision, activationCheckpointing: w.activationCheckpointing, ...(auto.micro ? { microBatch: w.microBatch } : {}), ...(auto.accum ? { gradAccum: w.gradAccum } : {}) };
+      // the form's workload (every declared option), the batch only where the file leaves it "auto"
+      const { microBatch, gradAccum, ...rest } = w;
+      const workload = { ...rest, ...(auto.micro ? { microBatch } : {}), ...(auto.accum ? { gradAccum } : {}) };
       const choice = state.machine;
       const plan = await api.invoke('plan/user-config', { config: { fileName: file.name, text }, workload, ...(choice.kind === 'this' ? {} : { machine: choice.machine }) });
       const yours = await api.invoke('plan/launch-export', { spec: plan.spec });
