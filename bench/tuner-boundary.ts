@@ -12,7 +12,7 @@
 // `npx tsx bench/tuner-boundary.ts` prints a table and BENCH figures.
 import fs from 'node:fs';
 import path from 'node:path';
-import { MachineSchema, type Machine } from '../electron/contract';
+import { MachineSchema, readStoredValue, type Machine } from '../electron/contract';
 import {
   bandFor,
   calibrationTable,
@@ -54,10 +54,10 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
   for (const r of (JSON.parse(fs.readFileSync(path.join(samplesDir, file), 'utf8')) as { runs: Row[] }).runs) {
     const machine = MachineSchema.safeParse(r.snapshot?.body);
     if (!machine.success || machine.data.gpus.length === 0) continue;
-    const p = pointFromRun({ runId: r.run.id, strategy: r.run.strategy, spec: r.details.spec, config: r.details.config, model: r.run.model, status: r.run.status, errorClass: r.run.error_class, peakGpuBytes: r.run.peak_gpu_bytes, peakHostBytes: r.run.peak_host_bytes, errorMessage: r.run.error_message });
+    const p = pointFromRun({ runId: r.run.id, strategy: r.run.strategy, spec: readStoredValue('spec', r.details.spec).value, config: readStoredValue('config', r.details.config).value, model: r.run.model, status: r.run.status, errorClass: r.run.error_class, peakGpuBytes: r.run.peak_gpu_bytes, peakHostBytes: r.run.peak_host_bytes, errorMessage: r.run.error_message });
     if (p) points.push(p);
     const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurements));
-    const s = sampleFromRun({ runId: r.run.id, strategy: r.run.strategy, stepSeconds: r.run.step_seconds, spec: r.details.spec, config: r.details.config, model: r.run.model }, profile);
+    const s = sampleFromRun({ runId: r.run.id, strategy: r.run.strategy, stepSeconds: r.run.step_seconds, spec: readStoredValue('spec', r.details.spec).value, config: readStoredValue('config', r.details.config).value, model: r.run.model }, profile);
     if (s) samples.push(s);
     if (r.run.status === 'completed' && r.run.tokens_per_second) speed.set(r.run.id, r.run.tokens_per_second);
   }

@@ -7,7 +7,7 @@
 // picks which host measurements predict the runs (see measurementsFor).
 import fs from 'node:fs';
 import path from 'node:path';
-import { MachineSchema, type Machine } from '../electron/contract';
+import { MachineSchema, readStoredValue, type Machine } from '../electron/contract';
 import { sameMachineKind } from '../electron/services/hardware';
 import { buildProfile, fitCalibration, normalizeMeasurements, sampleFromRun, type CalibrationSample } from '../electron/services/tuner';
 import { reportFigure } from './figure';
@@ -61,7 +61,7 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     const machine = MachineSchema.safeParse(snapshot?.body);
     if (!machine.success) continue;
     const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurementsFor(machine.data)));
-    const sample = sampleFromRun({ runId: run.id, strategy: run.strategy, stepSeconds: run.step_seconds, spec: details.spec, config: details.config, model: run.model }, profile);
+    const sample = sampleFromRun({ runId: run.id, strategy: run.strategy, stepSeconds: run.step_seconds, spec: readStoredValue('spec', details.spec).value, config: readStoredValue('config', details.config).value, model: run.model }, profile);
     if (sample) samples.push(sample);
   }
 }
@@ -142,7 +142,7 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     const machine = MachineSchema.safeParse(snapshot?.body);
     if (run.status !== 'completed' || !machine.success || !run.peak_gpu_bytes || !run.peak_host_bytes) continue;
     const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurementsFor(machine.data)));
-    const sample = sampleFromRun({ runId: run.id, strategy: run.strategy, stepSeconds: run.step_seconds, spec: details.spec, config: details.config, model: run.model }, profile);
+    const sample = sampleFromRun({ runId: run.id, strategy: run.strategy, stepSeconds: run.step_seconds, spec: readStoredValue('spec', details.spec).value, config: readStoredValue('config', details.config).value, model: run.model }, profile);
     if (!sample) continue;
     const w = parseWorkload(sample.workload);
     const model = resolveModel(w.model);

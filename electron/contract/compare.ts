@@ -1,7 +1,8 @@
 // History beyond the list: comparing runs, moving them between machines (JSON export/import),
 // deleting and annotating them, and loading the committed sample dataset.
 import { z } from 'zod';
-import { RunStatusSchema, RunSummarySchema } from './runs';
+import { RunStatusSchema } from './common';
+import { RunSummarySchema } from './runs';
 
 // ---- metrics: each says its unit and whether higher or lower is better (Phoronix style) ----
 export const MetricIdSchema = z.enum([

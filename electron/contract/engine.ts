@@ -3,8 +3,9 @@
 // Runner messages use `.passthrough()` so a field a newer runner adds survives validation and
 // is stored; requests are `.strict()` like every request of the contract.
 import { z } from 'zod';
-import { RunStatusSchema } from './runs';
+import { RunStatusSchema } from './common';
 import { WorkloadSchema } from './plan';
+import { RunSampleSchema } from './step-sample';
 import { EngineKindSchema, PrecisionSchema, RunSpecSchema } from './run-spec';
 
 // ---------------------------------------------------------------- the run spec: run-spec.ts
@@ -53,26 +54,15 @@ export const ConfigMessageSchema = z
   })
   .passthrough();
 
-export const StepMessageSchema = z
-  .object({
-    ...base,
-    type: z.literal('step'),
-    step: z.number().int().positive(), // 1-based, warm-up steps included
-    warmup: z.boolean(),
-    stepSeconds: z.number(),
-    tokensPerSecond: z.number().nullable(),
-    // null where no figure was given (the runner computes one for every step; Mixture-of-Experts
-    // models, which the formula would miscount, are refused at import)
-    tflopsPerGpu: z.number().nullable(),
-    tflopsAggregate: z.number().nullable(),
-    // null when the loss was NaN/inf (the parser maps bare NaN tokens to null)
-    loss: z.number().nullable(),
-    gpuAllocatedBytes: bytes,
-    gpuReservedBytes: bytes,
-    gpuPeakBytes: bytes,
-    hostRssBytes: bytes,
-  })
-  .passthrough();
+/** One step as the runner reports it: the stored sample's fields (step-sample.ts) and the aggregate TFLOPS.
+ *  tflopsPerGpu is null where no figure was given (the runner computes one for every step;
+ *  Mixture-of-Experts models, which the formula would miscount, are refused at import). */
+export const StepMessageSchema = RunSampleSchema.extend({
+  ...base,
+  type: z.literal('step'),
+  step: z.number().int().positive(), // 1-based, warm-up steps included
+  tflopsAggregate: z.number().nullable(),
+}).passthrough();
 
 export const MemoryMessageSchema = z.object({ ...base, type: z.literal('memory') }).passthrough();
 
@@ -218,19 +208,10 @@ const sweepPosition = {
   repeatIndex: z.number().int(),
 };
 
-export const RunProgressEventSchema = z.object({
+/** A step of a running sweep: the stored sample (step-sample.ts) placed in its sweep, with the clock. */
+export const RunProgressEventSchema = RunSampleSchema.extend({
   ...sweepPosition,
-  step: z.number().int(),
   total: z.number().int(), // warm-up + measured steps
-  warmup: z.boolean(),
-  stepSeconds: z.number(),
-  tflopsPerGpu: z.number().nullable(),
-  tokensPerSecond: z.number().nullable(),
-  loss: z.number().nullable(),
-  gpuAllocatedBytes: z.number().nullable(),
-  gpuReservedBytes: z.number().nullable(),
-  gpuPeakBytes: z.number().nullable(),
-  hostRssBytes: z.number().nullable(),
   elapsedSeconds: z.number(), // since the sweep started
   etaSeconds: z.number().nullable(), // until the sweep ends; null until one step is timed
 });

@@ -1,14 +1,20 @@
 // Run records as stored in history and listed by `runs/list`.
 import { z } from 'zod';
+import { RunStatusSchema } from './common';
+import { RunSampleSchema } from './step-sample';
+import {
+  StoredConfigSchema,
+  StoredHelloSchema,
+  StoredMachineSchema,
+  StoredPredictionSchema,
+  StoredResultSchema,
+  StoredSpecSchema,
+  UnparsedDocumentSchema,
+} from './stored';
 
-export const RunStatusSchema = z.enum([
-  'queued',
-  'running',
-  'completed',
-  'failed',
-  'cancelled',
-  'interrupted',
-]);
+// The step sample and the stored-document readings are this domain's too (index.ts exports runs.ts).
+export * from './step-sample';
+export * from './stored';
 
 export const RunSummarySchema = z.object({
   id: z.string(),
@@ -60,22 +66,10 @@ export type RunStatus = z.infer<typeof RunStatusSchema>;
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 export type RunFilter = z.infer<typeof RunFilterSchema>;
 
-// One stored step of a run (compact: the samples table keeps these columns only).
-export const RunSampleSchema = z.object({
-  step: z.number().int(),
-  warmup: z.boolean(),
-  stepSeconds: z.number(),
-  tflopsPerGpu: z.number().nullable(),
-  tokensPerSecond: z.number().nullable(),
-  loss: z.number().nullable(),
-  gpuAllocatedBytes: z.number().nullable(),
-  gpuReservedBytes: z.number().nullable(),
-  gpuPeakBytes: z.number().nullable(),
-  hostRssBytes: z.number().nullable(),
-});
+// One stored step of a run: RunSampleSchema (step-sample.ts; the samples table keeps these columns only).
 
-// Everything stored about one run: `runs/get`. JSON documents stay `unknown` here (their shapes
-// live with their owners: RunSpec/runner messages in engine.ts, Machine in hardware.ts).
+// Everything stored about one run: `runs/get`. The JSON documents are lenient readings of their owners'
+// schemas (stored.ts: RunSpec, the runner's messages, Machine), parsed once where history reads them.
 export const RunDetailSchema = z.object({
   summary: RunSummarySchema,
   errorFix: z.string().nullable(),
@@ -83,19 +77,21 @@ export const RunDetailSchema = z.object({
   exitSignal: z.string().nullable(),
   steps: z.number().int().nullable(), // measured steps asked for
   warmup: z.number().int().nullable(),
-  spec: z.unknown(), // the spec.json given to the runner
-  hello: z.unknown(), // the runner's hello (versions, devices)
-  config: z.unknown(), // the runner's config message (params, effective config, formula)
-  result: z.unknown(), // the runner's result message
-  predicted: z.unknown(), // the tuner's prediction, kept beside the measurement
+  spec: StoredSpecSchema.nullable(), // the spec.json given to the runner
+  hello: StoredHelloSchema.nullable(), // the runner's hello (versions, devices)
+  config: StoredConfigSchema.nullable(), // the runner's config message (params, effective config, formula)
+  result: StoredResultSchema.nullable(), // the runner's result message
+  predicted: StoredPredictionSchema.nullable(), // the tuner's prediction, kept beside the measurement
   snapshotId: z.string().nullable(),
-  snapshot: z.unknown(), // the Machine at run time
+  snapshot: StoredMachineSchema.nullable(), // the Machine at run time
+  /** The documents above that did not parse as their owners' schemas (each then reads as null, or
+   *  without the fields named), with what was stored; absent or empty when all of them did. */
+  unparsed: z.array(UnparsedDocumentSchema).optional(),
   samples: z.array(RunSampleSchema),
   logPath: z.string().nullable(),
   logTail: z.array(z.string()),
 });
 
-export type RunSample = z.infer<typeof RunSampleSchema>;
 export type RunDetail = z.infer<typeof RunDetailSchema>;
 
 // ---- channels of the history domain ----

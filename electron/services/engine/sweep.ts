@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   ApiError,
+  toRunSample,
   type ResourceLiveEvent,
   type RunLogEvent,
   type RunProgressEvent,
@@ -109,21 +110,6 @@ function guardEmit(emitEvent: () => void): void {
   } catch (error) {
     console.error(`[offload-studio] an engine event was dropped: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
   }
-}
-
-function toSample(m: Extract<RunnerMessage, { type: 'step' }>): RunSample {
-  return {
-    step: m.step,
-    warmup: m.warmup,
-    stepSeconds: m.stepSeconds,
-    tflopsPerGpu: m.tflopsPerGpu,
-    tokensPerSecond: m.tokensPerSecond,
-    loss: m.loss,
-    gpuAllocatedBytes: m.gpuAllocatedBytes,
-    gpuReservedBytes: m.gpuReservedBytes,
-    gpuPeakBytes: m.gpuPeakBytes,
-    hostRssBytes: m.hostRssBytes,
-  };
 }
 
 function machineIdOf(machine: unknown): string | null {
@@ -468,7 +454,7 @@ class SweepExecution implements Sweep {
             }
             break;
           }
-          const sample = toSample(m);
+          const sample = toRunSample(m);
           samples.push(sample);
           const now = Date.now();
           // The step's end in the monitor's clock: the runner's own stamp when it is this host's clock (within 5 s), else arrival.

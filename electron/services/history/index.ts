@@ -1,7 +1,7 @@
 // The history store: every run, kept in SQLite in the data folder.
 import path from 'node:path';
-import type { Comparison, ImportResult, ResourceRecord, RunDetail, RunFilter, RunSample, RunsFile, RunSummary } from '../../contract';
-import { openDatabase, explainSqliteError, storedDataError, type Database } from './database';
+import { readStoredDocument, type Comparison, type ImportResult, type ResourceRecord, type RunDetail, type RunFilter, type RunSample, type RunsFile, type RunSummary, type UnparsedDocument } from '../../contract';
+import { openDatabase, explainSqliteError, type Database } from './database';
 import {
   createRun,
   finishRun,
@@ -47,16 +47,6 @@ interface DetailRow {
 
 /** Filters whose `runs/list` page is kept between writes (the oldest goes first). */
 const LIST_CACHE_ENTRIES = 64;
-
-/** A stored JSON document of run `id`; a damaged one is a stored-data error naming the column. */
-const parseJson = (id: string, column: string, text: string | null): unknown => {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw storedDataError(id, column, 'not JSON');
-  }
-};
 
 export class HistoryStore {
   readonly db: Database;
@@ -147,6 +137,14 @@ export class HistoryStore {
            WHERE r.id = ?`,
         )
         .get(id) as unknown as DetailRow;
+      // Each document parsed once, here, as its lenient reading (contract stored.ts); one that is not
+      // JSON or not of its owner's shape is named in `unparsed` with what was stored, and the run is kept.
+      const unparsed: UnparsedDocument[] = [];
+      const read = <K extends 'spec' | 'hello' | 'config' | 'result' | 'predicted' | 'snapshot'>(document: K, text: string | null) => {
+        const r = readStoredDocument(document, text);
+        if (r.unparsed) unparsed.push(r.unparsed);
+        return r.value;
+      };
       return {
         summary: summaryFromRow(row),
         errorFix: d.error_fix,
@@ -154,16 +152,17 @@ export class HistoryStore {
         exitSignal: d.exit_signal,
         steps: d.steps,
         warmup: d.warmup,
-        spec: parseJson(id, 'spec', d.spec),
-        hello: parseJson(id, 'hello', d.hello),
-        config: parseJson(id, 'config', d.config),
-        result: parseJson(id, 'result', d.result),
-        predicted: parseJson(id, 'predicted', d.predicted),
+        spec: read('spec', d.spec),
+        hello: read('hello', d.hello),
+        config: read('config', d.config),
+        result: read('result', d.result),
+        predicted: read('predicted', d.predicted),
         snapshotId: d.snapshot_id,
-        snapshot: parseJson(id, 'snapshot', d.snapshot),
+        snapshot: read('snapshot', d.snapshot),
         samples: readSamples(this.db, id),
         logPath: d.log_path,
         logTail: readLogTail(d.log_path, logLines, path.join(this.dataDir, 'logs')),
+        ...(unparsed.length ? { unparsed } : {}),
       };
     });
   }

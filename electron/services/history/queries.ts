@@ -9,6 +9,7 @@ import {
   idTail,
   isZeroOffload,
   METRIC_SHORT,
+  readStoredDocument,
   strategyLabel,
   type CompareGroup,
   type ComparedRun,
@@ -17,6 +18,8 @@ import {
   type MetricId,
   type RunFilter,
   type RunSummary,
+  type StoredHello,
+  type StoredMachine,
 } from '../../contract';
 import { inTransaction, storedDataError, type Database } from './database';
 import { deltaPercent, repeatStats, speedup } from './stats';
@@ -114,14 +117,6 @@ export function summaryFromRow(row: SummaryRow): RunSummary {
 }
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-const parse = (text: string | null): unknown => {
-  if (text == null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-};
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 
 /** WHERE clause of a run filter (the same fields `runs/list` takes). */
@@ -335,18 +330,17 @@ export function headline(groups: CompareGroup[], primary: MetricId): string | nu
   return `${base.label} was ${(1 / ratio).toFixed(2)}× ${word} than ${best.label} ${basis}`;
 }
 
-function capacityOf(snapshot: unknown, hello: unknown): Comparison['capacity'] {
-  const m = (snapshot ?? {}) as { hostname?: unknown; gpus?: { memoryBytes?: unknown }[]; memory?: { totalBytes?: unknown }; disks?: { isNvme?: unknown; sizeBytes?: unknown }[] };
+function capacityOf(m: StoredMachine | null | undefined, hello: StoredHello | null | undefined): Comparison['capacity'] {
   // Without a machine snapshot (runs converted from raw runner output), the runner's own device
   // list still says how much memory each GPU has.
-  const devices = m.gpus ?? ((hello ?? {}) as { devices?: { memoryBytes?: unknown }[] }).devices ?? [];
-  const gpu = devices.map((g) => num(g.memoryBytes)).filter((x): x is number => x !== null);
-  const nvme = (m.disks ?? []).filter((d) => d.isNvme === true).map((d) => num(d.sizeBytes) ?? 0);
+  const devices = m?.gpus ?? hello?.devices ?? [];
+  const gpu = devices.map((g) => g.memoryBytes ?? null).filter((x): x is number => x !== null);
+  const nvme = (m?.disks ?? []).filter((d) => d.isNvme === true).map((d) => d.sizeBytes ?? 0);
   return {
     gpuBytes: gpu.length ? Math.min(...gpu) : null, // the smallest GPU is the one that runs out
-    hostBytes: num(m.memory?.totalBytes),
+    hostBytes: m?.memory?.totalBytes ?? null,
     nvmeBytes: nvme.length ? num(nvme.reduce((a, b) => a + b, 0)) : null, // null where a stored size made the sum overflow
-    machine: typeof m.hostname === 'string' && m.hostname ? m.hostname : null,
+    machine: m?.hostname ? m.hostname : null,
   };
 }
 
@@ -378,14 +372,16 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
   const missing = unique.filter((id) => !rows.some((r) => r.id === id));
   if (missing.length) throw new ApiError('not_found', `No stored run with id ${missing.join(', ')}.`, 'ids');
 
-  const snapshots = rows.map((r) => parse(r.snapshot_body));
-  const hellos = rows.map((r) => parse(r.hello));
-  const results = rows.map((r) => parse(r.result) as Record<string, unknown> | null);
+  // The stored documents as history reads them (contract stored.ts); one that does not parse reads as null.
+  const snapshots = rows.map((r) => readStoredDocument('snapshot', r.snapshot_body).value);
+  const hellos = rows.map((r) => readStoredDocument('hello', r.hello).value);
+  const results = rows.map((r) => readStoredDocument('result', r.result).value);
+  const specs = rows.map((r) => readStoredDocument('spec', r.spec).value);
   const hostByMachine = new Map(rows.map((r) => [r.machine_id, r.snapshot_hostname ?? r.machine_id ?? 'unknown machine']));
   const runs: (ComparedRun & Groupable)[] = rows.map((r, i) => ({
     ...summaryFromRow(r),
     label: '',
-    peakNvmeBytes: num(results[i]?.peakNvmeBytes),
+    peakNvmeBytes: results[i]?.peakNvmeBytes ?? null,
     // A CPU smoke run's plan stores zeros: no prediction, not a prediction of zero (issue 30.5).
     ...storedPrediction(r),
     snapshotId: r.snapshot_id,
@@ -393,7 +389,7 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
   }));
 
   const raw = groupRepeats(runs);
-  const specById = new Map(rows.map((r) => [r.id, parse(r.spec)]));
+  const specById = new Map(rows.map((r, i) => [r.id, specs[i]]));
   const labels = distinctLabels(raw, (m) => hostByMachine.get(m) ?? 'unknown machine', (g) => specById.get(g.runIds[0]));
   const baselineKey = chooseBaseline(raw, baselineId);
   const primary = primaryMetric(raw);
@@ -427,7 +423,7 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
   const systemDocs = rows.map((_, i) => ({ machine: snapshots[i], software: hellos[i] }));
   const toEntry = (d: { path: string; values: string[] }): DiffEntry => ({ path: d.path, values: d.values });
   const snapshotDiff = diffJson(systemDocs, SNAPSHOT_VOLATILE).map(toEntry);
-  const configDiff = diffJson(rows.map((r) => parse(r.spec)), CONFIG_VOLATILE).map(toEntry);
+  const configDiff = diffJson(specs, CONFIG_VOLATILE).map(toEntry);
 
   const warnings: string[] = [];
   // Snapshot ids differ whenever a volatile field does (free memory): judge by the diff instead.

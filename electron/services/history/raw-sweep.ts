@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describeIssue,ApiError, RunnerMessageSchema, RunSpecSchema, runnerMessageSchemas, type RunnerMessage, type RunsFile, type RunSample, type RunSpec } from '../../contract';
+import { describeIssue,ApiError, RunnerMessageSchema, RunSpecSchema, runnerMessageSchemas, toRunSample, type RunnerMessage, type RunsFile, type RunSpec } from '../../contract';
 import { openDatabase } from './database';
 import { exportRuns } from './import-export';
 import { createRun, finishRun, recordDocument, startRun } from './lifecycle';
@@ -143,7 +143,7 @@ export function convertRunnerSweep(dir: string, options: RawSweepOptions): { fil
       startRun(db, runId, { snapshot: options.snapshot, machineId: (options.snapshot as { machineId?: string } | undefined)?.machineId ?? null, logPath: fs.existsSync(stderr) ? path.basename(stderr) : null });
       if (hello) recordDocument(db, runId, 'hello', hello);
       if (config) recordDocument(db, runId, 'config', config);
-      insertSamples(db, runId, steps.map((s): RunSample => ({ step: s.step, warmup: s.warmup, stepSeconds: s.stepSeconds, tflopsPerGpu: s.tflopsPerGpu, tokensPerSecond: s.tokensPerSecond, loss: s.loss, gpuAllocatedBytes: s.gpuAllocatedBytes, gpuReservedBytes: s.gpuReservedBytes, gpuPeakBytes: s.gpuPeakBytes, hostRssBytes: s.hostRssBytes })));
+      insertSamples(db, runId, steps.map(toRunSample));
       finishRun(db, runId, result
         ? { status: 'completed', result }
         : { status: 'failed', errorClass: error?.class ?? 'crashed', errorMessage: error?.message ?? 'The runner stopped without a result or an error line.', errorFix: error?.fix ?? null, result: null });

@@ -1,16 +1,13 @@
-// RunDetail (history's record of one run) → ReportRun. The JSON documents in a RunDetail are
-// `unknown` in the contract (their owners may add fields), so they are read field by field with
-// type checks: a report of an old or partial run shows "—" instead of failing.
-import { hasPrediction, type RunDetail } from '../../contract';
+// RunDetail (history's record of one run) → ReportRun. The documents in a RunDetail are typed,
+// lenient readings (contract stored.ts: parsed once where history reads them), so a field an old or
+// partial run lacks is simply absent here and the report shows "—" instead of failing.
+import { hasPrediction, type RunDetail, type StoredMachine, type StoredPrediction } from '../../contract';
 import { repeatStats } from '../history';
 import type { ReportFigures, ReportMachine, ReportRun, ReportVersions, ReportWorkload, Spread } from './types';
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const positive = (v: number | null): number | null => (v !== null && v > 0 ? v : null);
-const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
-const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+/** A stored text field; empty reads as absent. */
+const text = (v: string | undefined): string | null => (v ? v : null);
+const positive = (v: number | undefined): number | null => (v !== undefined && v > 0 ? v : null);
 
 /** Median, min, max and count of the finite values: the history's repeat statistics, one engine. */
 function spreadOf(values: readonly (number | null | undefined)[]): Spread | null {
@@ -18,80 +15,70 @@ function spreadOf(values: readonly (number | null | undefined)[]): Spread | null
   return s ? { median: s.median, min: s.min, max: s.max, n: s.n } : null;
 }
 
-function statsSpread(v: unknown, n: number): Spread | null {
-  const o = obj(v);
-  const median = num(o?.median);
-  if (!o || median === null) return null;
-  return { median, min: num(o.min) ?? median, max: num(o.max) ?? median, n };
+function statsSpread(v: { median?: number; min?: number; max?: number } | null | undefined, n: number): Spread | null {
+  if (v?.median === undefined) return null;
+  return { median: v.median, min: v.min ?? v.median, max: v.max ?? v.median, n };
 }
 
-function parseMachine(v: unknown): ReportMachine | null {
-  const m = obj(v);
+function parseMachine(m: StoredMachine | null): ReportMachine | null {
   if (!m) return null;
-  const os = obj(m.os);
-  const cpu = obj(m.cpu);
-  const memory = obj(m.memory);
-  const superchip = obj(m.superchip);
-  const gpus = (Array.isArray(m.gpus) ? m.gpus : []).map(obj).filter((g): g is Obj => g !== null);
+  const { os, cpu, memory, superchip } = m;
   return {
-    hostname: str(m.hostname) ?? 'unknown host',
-    detectedAt: str(m.detectedAt),
-    os: { distro: str(os?.distro) ?? '', release: str(os?.release) ?? '', kernel: str(os?.kernel) ?? '', arch: str(os?.arch) ?? '' },
+    hostname: text(m.hostname) ?? 'unknown host',
+    detectedAt: text(m.detectedAt),
+    os: { distro: os?.distro ?? '', release: os?.release ?? '', kernel: os?.kernel ?? '', arch: os?.arch ?? '' },
     cpu: {
-      model: str(cpu?.model) ?? 'unknown CPU',
-      sockets: num(cpu?.sockets),
-      physicalCores: num(cpu?.physicalCores),
-      logicalCores: num(cpu?.logicalCores),
-      numaNodes: Array.isArray(cpu?.numaNodes) ? cpu.numaNodes.length : null,
-      simd: Array.isArray(cpu?.simd) ? cpu.simd.filter((x): x is string => typeof x === 'string') : [],
+      model: text(cpu?.model) ?? 'unknown CPU',
+      sockets: cpu?.sockets ?? null,
+      physicalCores: cpu?.physicalCores ?? null,
+      logicalCores: cpu?.logicalCores ?? null,
+      numaNodes: cpu?.numaNodes?.length ?? null,
+      simd: cpu?.simd ?? [],
     },
-    memory: { totalBytes: num(memory?.totalBytes) },
-    gpus: gpus.map((g, i) => ({
-      index: num(g.index) ?? i,
-      name: str(g.name) ?? 'GPU',
-      memoryBytes: num(g.memoryBytes),
-      driverVersion: str(g.driverVersion),
-      cudaVersion: str(g.cudaVersion),
+    memory: { totalBytes: memory?.totalBytes ?? null },
+    gpus: (m.gpus ?? []).map((g, i) => ({
+      index: g.index ?? i,
+      name: text(g.name) ?? 'GPU',
+      memoryBytes: g.memoryBytes ?? null,
+      driverVersion: text(g.driverVersion ?? undefined),
+      cudaVersion: text(g.cudaVersion ?? undefined),
     })),
-    gpuStatus: str(obj(m.gpuStatus)?.message),
-    superchip: superchip && str(superchip.kind) ? { kind: str(superchip.kind)!, description: str(superchip.description) ?? '' } : null,
-    raw: v,
+    gpuStatus: text(m.gpuStatus?.message),
+    superchip: superchip?.kind ? { kind: superchip.kind, description: superchip.description ?? '' } : null,
+    raw: m,
   };
 }
 
 function workloadOf(detail: RunDetail): ReportWorkload {
-  const config = obj(detail.config);
-  const spec = obj(detail.spec);
-  const model = obj(spec?.model);
-  const hello = obj(detail.hello);
-  const worldSize = num(config?.worldSize) ?? num(hello?.worldSize) ?? num(spec?.gpus) ?? 1;
-  const nodes = num(spec?.nodes) ?? num(config?.nodes) ?? 1;
-  const microBatch = num(config?.microBatch) ?? num(spec?.microBatch);
-  const gradAccum = num(config?.gradAccum) ?? num(spec?.gradAccum);
-  const globalBatch = num(config?.globalBatch) ?? (microBatch !== null && gradAccum !== null ? microBatch * gradAccum * worldSize : null);
+  const { config, spec, hello } = detail;
+  const worldSize = config?.worldSize ?? hello?.worldSize ?? spec?.gpus ?? 1;
+  const nodes = spec?.nodes ?? config?.nodes ?? 1;
+  const microBatch = config?.microBatch ?? spec?.microBatch ?? null;
+  const gradAccum = config?.gradAccum ?? spec?.gradAccum ?? null;
+  const globalBatch = config?.globalBatch ?? (microBatch !== null && gradAccum !== null ? microBatch * gradAccum * worldSize : null);
   return {
-    params: num(config?.params),
-    layers: num(config?.layers) ?? num(model?.numLayers),
-    hidden: num(config?.hidden) ?? num(model?.hiddenSize),
-    seqLen: num(config?.seqLen) ?? num(spec?.seqLen),
+    params: config?.params ?? null,
+    layers: config?.layers ?? spec?.model?.numLayers ?? null,
+    hidden: config?.hidden ?? spec?.model?.hiddenSize ?? null,
+    seqLen: config?.seqLen ?? spec?.seqLen ?? null,
     globalBatch,
     microBatch,
     gradAccum,
     worldSize,
     nodes,
-    activationCheckpointing: bool(config?.activationCheckpointing) ?? bool(spec?.activationCheckpointing),
-    precision: str(config?.precision) ?? str(spec?.precision),
+    activationCheckpointing: config?.activationCheckpointing ?? spec?.activationCheckpointing ?? null,
+    precision: text(config?.precision) ?? text(spec?.precision),
   };
 }
 
 function versionsOf(detail: RunDetail, machine: ReportMachine | null): ReportVersions {
-  const hello = obj(detail.hello);
+  const hello = detail.hello;
   return {
-    runner: str(hello?.runnerVersion),
-    python: str(hello?.python),
-    torch: str(hello?.torch),
-    deepspeed: str(hello?.deepspeed),
-    cuda: str(hello?.cuda) ?? machine?.gpus[0]?.cudaVersion ?? null,
+    runner: text(hello?.runnerVersion),
+    python: text(hello?.python),
+    torch: text(hello?.torch),
+    deepspeed: text(hello?.deepspeed ?? undefined),
+    cuda: text(hello?.cuda ?? undefined) ?? machine?.gpus[0]?.cudaVersion ?? null,
     driver: machine?.gpus[0]?.driverVersion ?? null,
   };
 }
@@ -119,17 +106,17 @@ function figuresOf(detail: RunDetail, workload: ReportWorkload): ReportFigures {
       source: 'samples',
     };
   }
-  const result = obj(detail.result);
+  const result = detail.result;
   if (result) {
-    const n = num(result.measuredSteps) ?? 0;
+    const n = result.measuredSteps ?? 0;
     return {
       measuredSteps: n,
       stepSeconds: statsSpread(result.stepSeconds, n),
       tflopsPerGpu: statsSpread(result.tflopsPerGpu, n),
       tflopsAggregate: statsSpread(result.tflopsAggregate, n),
       tokensPerSecond: statsSpread(result.tokensPerSecond, n),
-      peakGpuBytes: num(result.peakGpuBytes) ?? s.peakGpuBytes,
-      peakHostBytes: num(result.peakHostBytes) ?? s.peakHostBytes,
+      peakGpuBytes: result.peakGpuBytes ?? s.peakGpuBytes,
+      peakHostBytes: result.peakHostBytes ?? s.peakHostBytes,
       source: 'result',
     };
   }
@@ -149,16 +136,11 @@ function figuresOf(detail: RunDetail, workload: ReportWorkload): ReportFigures {
 /** The run's hosts as stored. An imported run's are whatever its file said: the bundle holds them
  *  to the cluster contract's HOST_PATTERN before any reaches a hostfile (bundle.ts refusedHosts). */
 function hostsOf(detail: RunDetail): string[] {
-  const spec = obj(detail.spec);
-  const hosts = Array.isArray(spec?.hosts) ? spec.hosts : [];
-  return hosts.map((h) => (typeof h === 'string' ? h : str(obj(h)?.hostname))).filter((h): h is string => !!h);
+  return (detail.spec?.hosts ?? []).map((h) => (typeof h === 'string' ? h : text(h.hostname))).filter((h): h is string => !!h);
 }
 
 function launchArgvOf(detail: RunDetail): string[] | null {
-  const config = obj(detail.config);
-  const spec = obj(detail.spec);
-  const argv = config?.launchArgv ?? spec?.launchArgv;
-  return Array.isArray(argv) && argv.every((a) => typeof a === 'string') ? (argv as string[]) : null;
+  return detail.config?.launchArgv ?? detail.spec?.launchArgv ?? null;
 }
 
 /**
@@ -166,20 +148,19 @@ function launchArgvOf(detail: RunDetail): string[] | null {
  * and a step cannot take 0 s — no prediction, not a prediction of zero (issue 30.5; the CSV, the
  * table and the predicted-vs-measured chart all read it from here).
  */
-function speedPredicted(predicted: Obj | null): { tflopsPerGpu: number | null; stepSeconds: number | null } {
-  const stepSeconds = num(predicted?.stepSeconds) ?? num(obj(predicted?.throughput)?.stepSeconds);
+function speedPredicted(predicted: StoredPrediction | null): { tflopsPerGpu: number | null; stepSeconds: number | null } {
+  const stepSeconds = predicted?.stepSeconds ?? predicted?.throughput?.stepSeconds ?? null;
   if (!hasPrediction({ stepSeconds })) return { tflopsPerGpu: null, stepSeconds: null };
-  const tflopsPerGpu = num(predicted?.tflopsPerGpu) ?? num(obj(predicted?.throughput)?.tflopsPerGpu);
+  const tflopsPerGpu = predicted?.tflopsPerGpu ?? predicted?.throughput?.tflopsPerGpu ?? null;
   return { tflopsPerGpu: tflopsPerGpu !== null && tflopsPerGpu > 0 ? tflopsPerGpu : null, stepSeconds };
 }
 
 export function toReportRun(detail: RunDetail): ReportRun {
   const machine = parseMachine(detail.snapshot);
   const workload = workloadOf(detail);
-  const spec = obj(detail.spec);
-  const config = obj(detail.config);
+  const { spec, config } = detail;
   // The tuner's prediction kept with the run (else the one in its spec): the Run page reads the same.
-  const predicted = obj(detail.predicted) ?? obj(spec?.prediction);
+  const predicted = detail.predicted ?? spec?.prediction ?? null;
   const s = detail.summary;
   return {
     summary: s,
@@ -193,8 +174,8 @@ export function toReportRun(detail: RunDetail): ReportRun {
     figures: figuresOf(detail, workload),
     predicted: {
       ...speedPredicted(predicted),
-      gpuPeakBytes: positive(num(predicted?.gpuPeakBytes)), // 0 B: no GPU to predict for (a CPU run)
-      hostPeakBytes: num(predicted?.hostPeakBytes),
+      gpuPeakBytes: positive(predicted?.gpuPeakBytes), // 0 B: no GPU to predict for (a CPU run)
+      hostPeakBytes: predicted?.hostPeakBytes ?? null,
     },
     hosts: hostsOf(detail),
     launchArgv: launchArgvOf(detail),

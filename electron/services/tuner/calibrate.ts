@@ -9,7 +9,7 @@
 // Leave-one-out error says how well it generalises: each run predicted from a fit without it (and,
 // stricter, without every run of the same configuration, its repeats included).
 // Pure: samples in, factors out.
-import type { HardwareProfile, Workload, WorkloadInput } from '../../contract';
+import type { HardwareProfile, StoredConfig, StoredSpec, Workload, WorkloadInput } from '../../contract';
 import { DEFAULT_CPUADAM_CORES_PERC } from './ds-config';
 import { knobsOfConfig } from './mechanisms';
 import { resolveModel } from './models';
@@ -308,10 +308,9 @@ export { completeFactors, stepSecondsFrom };
 
 // ---------------------------------------------------------------- stored runs → samples
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+// The config itself (ds_config / fsdp block) is the engine's document, not ours: read as JSON.
+const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const finite = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /** The knobs a run really ran with, read from its config (the runner's effectiveConfig or the spec's dsConfig / fsdp block) by the mechanism it describes. */
 export function knobsFromConfig(config: unknown, fsdp?: unknown): ThroughputKnobs {
@@ -322,10 +321,10 @@ export interface StoredRunFacts {
   runId: string;
   strategy: string;
   stepSeconds: number | null;
-  /** details.spec of the run (the RunSpec, or an older spec shape). */
-  spec: unknown;
-  /** details.config (the runner's config line: effectiveConfig, modelId, worldSize…). */
-  config?: unknown;
+  /** details.spec of the run as history reads it (contract StoredSpec: the RunSpec, or an older spec shape). */
+  spec: StoredSpec | null | undefined;
+  /** details.config (contract StoredConfig: the runner's config line — effectiveConfig, modelId, worldSize…). */
+  config?: StoredConfig | null;
   /** The run's model column. */
   model?: string | null;
 }
@@ -334,11 +333,11 @@ export interface StoredRunFacts {
  *  lacks what the model needs (or names a preset that no longer exists). Shared by the time calibration
  *  and the memory evidence (memory-evidence.ts). */
 export function storedRunWorkload(run: Omit<StoredRunFacts, 'stepSeconds'>): { strategyId: string; workload: Workload; knobs: ThroughputKnobs } | null {
-  const spec = obj(run.spec) ?? {};
-  const config = obj(run.config) ?? {};
-  const model = obj(spec.model)?.id ?? config.modelId ?? run.model;
-  const seqLen = num(spec.seqLen) ?? num(config.seqLen);
-  const microBatch = num(spec.microBatch) ?? num(config.microBatch);
+  const spec = run.spec ?? {};
+  const config = run.config ?? {};
+  const model = spec.model?.id ?? config.modelId ?? run.model;
+  const seqLen = spec.seqLen ?? config.seqLen;
+  const microBatch = spec.microBatch ?? config.microBatch;
   if (typeof model !== 'string' || !seqLen || !microBatch) return null;
   try {
     strategyById(run.strategy);
@@ -346,11 +345,11 @@ export function storedRunWorkload(run: Omit<StoredRunFacts, 'stepSeconds'>): { s
   } catch {
     return null; // a preset that no longer exists (or a custom strategy) says nothing to this model
   }
-  const gradAccum = num(spec.gradAccum) ?? num(config.gradAccum) ?? 1;
-  const world = num(config.worldSize) ?? num(spec.worldSize) ?? (num(spec.gpus) ?? 1) * (num(spec.nodes) ?? 1);
-  const nodes = num(spec.nodes) ?? 1;
+  const gradAccum = spec.gradAccum ?? config.gradAccum ?? 1;
+  const world = config.worldSize ?? spec.worldSize ?? (spec.gpus ?? 1) * (spec.nodes ?? 1);
+  const nodes = spec.nodes ?? 1;
   const effective = config.effectiveConfig ?? spec.dsConfig;
-  const knobs = { ...knobsFromConfig(effective, spec.fsdp), ...(obj(spec.knobs) as ThroughputKnobs | null) };
+  const knobs = { ...knobsFromConfig(effective, spec.fsdp), ...(spec.knobs as ThroughputKnobs | undefined) };
   if (config.effectiveConfig) Object.assign(knobs, knobsFromConfig(config.effectiveConfig, spec.fsdp));
   let workload: Workload;
   try {
@@ -362,8 +361,8 @@ export function storedRunWorkload(run: Omit<StoredRunFacts, 'stepSeconds'>): { s
     gpus: Math.max(1, Math.round(world / nodes)),
     nodes,
     precision: spec.precision === 'fp16' ? 'fp16' : 'bf16',
-    activationCheckpointing: bool(spec.activationCheckpointing) ?? bool(config.activationCheckpointing) ?? true,
-    gradientClipping: num(obj(effective)?.gradient_clipping),
+    activationCheckpointing: spec.activationCheckpointing ?? config.activationCheckpointing ?? true,
+    gradientClipping: finite(obj(effective)?.gradient_clipping),
     });
   } catch {
     return null; // a stored spec this version cannot read as a workload

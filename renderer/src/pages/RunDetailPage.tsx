@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { runStepsOption, warmupOffScale } from '../../../electron/contract/charts/live-charts';
 import { failureLabel, STEP_STATISTIC, strategyLabel } from '../../../electron/contract/charts/labels';
-import type { Machine, RunDetail, RunSpec } from '../../../electron/contract';
+import type { RunDetail } from '../../../electron/contract';
 import { hasPrediction, NO_PREDICTION, NO_PREDICTION_WHY } from '../../../electron/contract/format';
 import { api } from '../api/client';
 import { Chart } from '../components/Chart';
@@ -23,11 +23,6 @@ export function formatDuration(startedAt: string | null, finishedAt: string | nu
   if (!Number.isFinite(s) || s < 0) return '—';
   return formatSeconds(s);
 }
-
-const num = (o: unknown, k: string): number | null => {
-  const v = o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : null;
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-};
 
 function deltaText(measured: number | null, predicted: number | null): string {
   if (measured == null || predicted == null || predicted === 0) return '';
@@ -79,22 +74,22 @@ export function RunDetailPage({ id }: { id: string }) {
     );
 
   const r = detail.summary;
-  const spec = (detail.spec ?? null) as Partial<RunSpec> | null;
-  const predicted = (detail.predicted ?? spec?.prediction ?? null) as Record<string, unknown> | null;
-  const machine = (detail.snapshot ?? null) as Machine | null;
+  // The stored documents are typed, lenient readings (contract stored.ts): absent fields read as absent.
+  const { spec, snapshot: machine } = detail;
+  const predicted = detail.predicted ?? spec?.prediction ?? null;
   // the runner's count of CUDA caching-allocator retries during the measured steps (absent from older runs)
-  const allocRetries = Number((detail.result as { gpuAllocRetries?: number | null } | null)?.gpuAllocRetries ?? 0);
-  const config = spec?.dsConfig ?? spec?.fsdp ?? (detail.config && typeof detail.config === 'object' ? ((detail.config as Record<string, unknown>).config ?? detail.config) : null);
+  const allocRetries = detail.result?.gpuAllocRetries ?? 0;
+  const config = spec?.dsConfig ?? spec?.fsdp ?? (detail.config ? (detail.config.config ?? detail.config) : null);
   const knobs = Object.entries(spec?.knobs ?? {});
   // A CPU smoke run's plan holds zeros where a GPU plan holds its prediction: no prediction, not 0 s.
   const speedPredicted = hasPrediction(predicted);
-  const speed = (k: string) => (speedPredicted ? num(predicted, k) : null);
+  const speed = (k: 'stepSeconds' | 'tflopsPerGpu' | 'tokensPerSecond') => (speedPredicted ? (predicted?.[k] ?? null) : null);
   const rows: [string, number | null, number | null, (v: number | null) => string][] = [
     [`Step time (s, ${STEP_STATISTIC})`, r.stepSeconds, speed('stepSeconds'), (v) => formatNumber(v, 3)],
     ['Model TFLOPS per GPU', r.tflopsPerGpu, speed('tflopsPerGpu'), (v) => formatNumber(v, 1)],
     ['Tokens per second', r.tokensPerSecond, speed('tokensPerSecond'), (v) => formatNumber(v, 0)],
-    ['GPU memory peak', r.peakGpuBytes, num(predicted, 'gpuPeakBytes'), (v) => (v == null ? '—' : formatBytes(v))],
-    ['Host memory peak', r.peakHostBytes, num(predicted, 'hostPeakBytes'), (v) => (v == null ? '—' : formatBytes(v))],
+    ['GPU memory peak', r.peakGpuBytes, predicted?.gpuPeakBytes ?? null, (v) => (v == null ? '—' : formatBytes(v))],
+    ['Host memory peak', r.peakHostBytes, predicted?.hostPeakBytes ?? null, (v) => (v == null ? '—' : formatBytes(v))],
   ];
 
   return (
@@ -188,7 +183,7 @@ export function RunDetailPage({ id }: { id: string }) {
           />
         </Card>
         <Card title="Machine" testId="run-machine">
-          {machine && typeof machine === 'object' && Array.isArray(machine.gpus) ? (
+          {machine?.gpus ? (
             <KeyValues
               rows={[
                 ['Host', machine.hostname],
