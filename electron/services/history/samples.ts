@@ -3,18 +3,24 @@
 import type { RunSample } from '../../contract';
 import { inTransaction, type Database } from './database';
 
-interface SampleRow {
-  step: number;
-  warmup: number;
-  step_seconds: number;
-  tflops_per_gpu: number | null;
-  tokens_per_second: number | null;
-  loss: number | null;
-  gpu_allocated: number | null;
-  gpu_reserved: number | null;
-  gpu_peak: number | null;
-  host_rss: number | null;
-}
+/** The column of each RunSample field in the `samples` table. The byte columns lack the `_bytes` of
+ *  the naming rule (docs/architecture.md, "Names of figures"): migration 1 named them, and runs files
+ *  carry the table's column names, so they stay; this table is where the two names meet. */
+export const SAMPLE_COLUMN = {
+  step: 'step',
+  warmup: 'warmup',
+  stepSeconds: 'step_seconds',
+  tflopsPerGpu: 'tflops_per_gpu',
+  tokensPerSecond: 'tokens_per_second',
+  loss: 'loss',
+  gpuAllocatedBytes: 'gpu_allocated',
+  gpuReservedBytes: 'gpu_reserved',
+  gpuPeakBytes: 'gpu_peak',
+  hostRssBytes: 'host_rss',
+} as const satisfies Record<keyof RunSample, string>;
+
+type SampleRow = { [K in keyof RunSample as (typeof SAMPLE_COLUMN)[K]]: K extends 'warmup' ? number : RunSample[K] };
+const COLUMNS = Object.values(SAMPLE_COLUMN).join(', ');
 
 // SQLite stores NaN as NULL anyway; say so explicitly and keep Infinity out of REAL columns.
 const num = (x: number | null | undefined): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
@@ -34,15 +40,13 @@ export function insertSamples(db: Database, runId: string, samples: readonly Run
   let insert = statements.get(db);
   if (!insert) {
     // OR REPLACE: a runner that repeats a step number (a restart inside the runner) keeps the last.
-    insert = db.prepare(
-      `INSERT OR REPLACE INTO samples (run_id, step, warmup, step_seconds, tflops_per_gpu, tokens_per_second, loss,
-         gpu_allocated, gpu_reserved, gpu_peak, host_rss) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    insert = db.prepare(`INSERT OR REPLACE INTO samples (run_id, ${COLUMNS}) VALUES (?, ${Object.keys(SAMPLE_COLUMN).map(() => '?').join(', ')})`);
     statements.set(db, insert);
   }
   const stmt = insert;
   inTransaction(db, () => {
     for (const s of samples)
+      // in SAMPLE_COLUMN's order
       stmt.run(
         runId, s.step, s.warmup ? 1 : 0, num(s.stepSeconds) ?? 0, num(s.tflopsPerGpu), num(s.tokensPerSecond), num(s.loss),
         int(s.gpuAllocatedBytes), int(s.gpuReservedBytes), int(s.gpuPeakBytes), int(s.hostRssBytes),
@@ -51,12 +55,7 @@ export function insertSamples(db: Database, runId: string, samples: readonly Run
 }
 
 export function readSamples(db: Database, runId: string): RunSample[] {
-  const rows = db
-    .prepare(
-      `SELECT step, warmup, step_seconds, tflops_per_gpu, tokens_per_second, loss, gpu_allocated, gpu_reserved, gpu_peak, host_rss
-       FROM samples WHERE run_id = ? ORDER BY step`,
-    )
-    .all(runId) as unknown as SampleRow[];
+  const rows = db.prepare(`SELECT ${COLUMNS} FROM samples WHERE run_id = ? ORDER BY step`).all(runId) as unknown as SampleRow[];
   return rows.map((r) => ({
     step: r.step,
     warmup: r.warmup === 1,

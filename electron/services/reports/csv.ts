@@ -71,7 +71,7 @@ export function runsCsv(runs: ReportRun[], comparison: Comparison, baselineId?: 
       f.tflopsAggregate?.median, f.tflopsAggregate?.min, f.tflopsAggregate?.max,
       f.tokensPerSecond?.median, f.tokensPerSecond?.min, f.tokensPerSecond?.max,
       f.stepSeconds?.median, f.stepSeconds?.min, f.stepSeconds?.max,
-      f.peakGpuBytes, f.peakHostBytes, r.predicted.tflopsPerGpu, r.predicted.stepSeconds, r.predicted.gpuPeakBytes, r.predicted.hostPeakBytes,
+      f.gpuPeakBytes, f.hostPeakBytes, r.predicted.tflopsPerGpu, r.predicted.stepSeconds, r.predicted.gpuPeakBytes, r.predicted.hostPeakBytes,
       groupOf(comparison, s.id)?.label ?? null, baselineRun, base.group?.label ?? null, base.group?.runIds.length ?? null, base.tflopsPerGpu, base.stepSeconds,
       d.tflopsPerGpuPct, d.stepSecondsPct, d.speedup,
       r.versions.runner, r.versions.python, r.versions.torch, r.versions.deepspeed, r.versions.cuda, r.versions.driver,

@@ -101,8 +101,8 @@ function figuresOf(detail: RunDetail, workload: ReportWorkload): ReportFigures {
       // Aggregate = per GPU × GPUs, the DeepSpeedExamples convention (docs/engine-facts.md).
       tflopsAggregate: scale(tflopsPerGpu, workload.worldSize),
       tokensPerSecond: spreadOf(measured.map((m) => m.tokensPerSecond)),
-      peakGpuBytes: s.peakGpuBytes ?? peak(measured.map((m) => m.gpuPeakBytes ?? m.gpuReservedBytes)),
-      peakHostBytes: s.peakHostBytes ?? peak(measured.map((m) => m.hostRssBytes)),
+      gpuPeakBytes: s.peakGpuBytes ?? peak(measured.map((m) => m.gpuPeakBytes ?? m.gpuReservedBytes)),
+      hostPeakBytes: s.peakHostBytes ?? peak(measured.map((m) => m.hostRssBytes)),
       source: 'samples',
     };
   }
@@ -115,8 +115,8 @@ function figuresOf(detail: RunDetail, workload: ReportWorkload): ReportFigures {
       tflopsPerGpu: statsSpread(result.tflopsPerGpu, n),
       tflopsAggregate: statsSpread(result.tflopsAggregate, n),
       tokensPerSecond: statsSpread(result.tokensPerSecond, n),
-      peakGpuBytes: result.peakGpuBytes ?? s.peakGpuBytes,
-      peakHostBytes: result.peakHostBytes ?? s.peakHostBytes,
+      gpuPeakBytes: result.peakGpuBytes ?? s.peakGpuBytes,
+      hostPeakBytes: result.peakHostBytes ?? s.peakHostBytes,
       source: 'result',
     };
   }
@@ -127,8 +127,8 @@ function figuresOf(detail: RunDetail, workload: ReportWorkload): ReportFigures {
     tflopsPerGpu: one(s.tflopsPerGpu),
     tflopsAggregate: s.tflopsPerGpu === null ? null : one(s.tflopsPerGpu * workload.worldSize),
     tokensPerSecond: one(s.tokensPerSecond),
-    peakGpuBytes: s.peakGpuBytes,
-    peakHostBytes: s.peakHostBytes,
+    gpuPeakBytes: s.peakGpuBytes,
+    hostPeakBytes: s.peakHostBytes,
     source: 'summary',
   };
 }

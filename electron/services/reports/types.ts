@@ -53,8 +53,9 @@ export interface ReportFigures {
   tflopsPerGpu: Spread | null;
   tflopsAggregate: Spread | null;
   tokensPerSecond: Spread | null;
-  peakGpuBytes: number | null;
-  peakHostBytes: number | null;
+  /** The run's peaks: the summary's peakGpuBytes / peakHostBytes (names kept there: docs/architecture.md, "Names of figures"). */
+  gpuPeakBytes: number | null;
+  hostPeakBytes: number | null;
   /** Where the figures came from: per-step samples, the runner's result, or the summary row only. */
   source: 'samples' | 'result' | 'summary';
 }
