@@ -2,6 +2,7 @@
 // one line per run.
 import type { EChartsOption } from 'echarts';
 import { formatCompact } from '../format';
+import type { RunSample } from '../step-sample';
 import { escapeHtml } from './escape';
 import { strategyColor } from './labels';
 
@@ -9,7 +10,8 @@ export interface LiveSeriesInput {
   name: string;
   /** The strategy id: its colour is the one every chart gives it. */
   strategy?: string;
-  points: { step: number; warmup: boolean; tflopsPerGpu: number | null; gpuPeakBytes: number | null; hostRssBytes: number | null; stepSeconds: number }[];
+  /** Stored samples or live progress events: the step sample's fields the charts draw. */
+  points: Pick<RunSample, 'step' | 'warmup' | 'tflopsPerGpu' | 'gpuPeakBytes' | 'hostRssBytes' | 'stepSeconds'>[];
 }
 
 const GiB = 2 ** 30;

@@ -2,7 +2,7 @@
 // Every transition is one small UPDATE so a crash between two of them leaves a consistent row;
 // the large JSON documents go to run_details, machine snapshots to snapshots (deduplicated).
 import crypto from 'node:crypto';
-import type { RunStatus } from '../../contract';
+import type { RunStatus, StoredResult } from '../../contract';
 import { inTransaction, type Database } from './database';
 import { workloadColumnsUpdate } from './migrations';
 import { ownerAlive } from './owner';
@@ -42,15 +42,9 @@ export interface RunEnd {
   result?: ResultLike | null;
 }
 
-/** The part of the runner's result message the summary columns read. */
-export interface ResultLike {
-  stepSeconds?: { median?: number } | null;
-  tflopsPerGpu?: { median?: number } | null;
-  tokensPerSecond?: { median?: number } | null;
-  peakGpuBytes?: number | null;
-  peakHostBytes?: number | null;
-  [key: string]: unknown;
-}
+/** The runner's result message as history stores it and reads it back (contract StoredResult: the
+ *  summary columns take its medians and peaks; a partial one, as older runs and imports have, is fine). */
+export type ResultLike = StoredResult;
 
 const now = () => new Date().toISOString();
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));

@@ -46,10 +46,7 @@ export function RunDetailPage({ id }: { id: string }) {
     };
   }, [id]);
 
-  const points = useMemo(
-    () => (detail && detail.samples.length ? detail.samples.map((s) => ({ step: s.step, warmup: s.warmup, tflopsPerGpu: s.tflopsPerGpu, gpuPeakBytes: s.gpuPeakBytes, hostRssBytes: s.hostRssBytes, stepSeconds: s.stepSeconds })) : null),
-    [detail],
-  );
+  const points = useMemo(() => (detail && detail.samples.length ? detail.samples : null), [detail]);
   const chart = useMemo(() => (detail && points ? runStepsOption(points, detail.summary.strategy) : null), [detail, points]);
   const offScale = useMemo(() => (points ? warmupOffScale(points) : []), [points]);
 
