@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { runStepsOption, warmupOffScale } from '../../../electron/contract/charts/live-charts';
 import { failureLabel, STEP_STATISTIC, strategyLabel } from '../../../electron/contract/charts/labels';
-import type { RunDetail } from '../../../electron/contract';
+import type { RunDetail, StoredDocumentName } from '../../../electron/contract';
 import { hasPrediction, NO_PREDICTION, NO_PREDICTION_WHY } from '../../../electron/contract/format';
 import { api } from '../api/client';
 import { Chart } from '../components/Chart';
@@ -23,6 +23,16 @@ export function formatDuration(startedAt: string | null, finishedAt: string | nu
   if (!Number.isFinite(s) || s < 0) return '—';
   return formatSeconds(s);
 }
+
+/** What each stored document is, in the words of this page. */
+const STORED_DOCUMENT_LABEL: Record<StoredDocumentName, string> = {
+  spec: 'the run spec',
+  hello: "the runner's versions",
+  config: "the runner's config",
+  result: "the runner's result",
+  predicted: 'the prediction',
+  snapshot: 'the machine snapshot',
+};
 
 function deltaText(measured: number | null, predicted: number | null): string {
   if (measured == null || predicted == null || predicted === 0) return '';
@@ -152,6 +162,12 @@ export function RunDetailPage({ id }: { id: string }) {
           {r.errorMessage && <p>{r.errorMessage}</p>}
           {detail.errorFix && <p>Fix: {detail.errorFix}</p>}
         </Card>
+      ) : null}
+      {detail.unparsed?.length ? (
+        <p className="warning" data-testid="run-unparsed">
+          Stored with this run but not readable as this version reads it (shown without it):{' '}
+          {detail.unparsed.map((u) => `${STORED_DOCUMENT_LABEL[u.document]} (${u.reason})`).join('; ')}.
+        </p>
       ) : null}
       {chart && (
         <Card title="Per step (grey: warm-up, not counted)">
