@@ -5,13 +5,13 @@
 // and in the wizard's run step: what will be tried and roughly how long before, the winner with
 // Compare these / Report after.
 import { useState } from 'react';
-import type { PlanResult, RequestOf } from '../../../../electron/contract';
+import type { PlanResult } from '../../../../electron/contract';
 import { strategyLabel } from '../../../../electron/contract/charts/labels';
 import { Card, ErrorBox } from '../../components/ui';
 import { formatDelta, formatNumber } from '../../format';
 import { useApp } from '../../stores/app';
 import { useCompare } from '../../stores/compare';
-import { usePlan } from '../../stores/plan';
+import { overrides, usePlan } from '../../stores/plan';
 import { useReports } from '../../stores/reports';
 import { useTune } from '../../stores/tune';
 import { engineStartFigure } from './estimate';
@@ -50,12 +50,12 @@ export function TunePanel({ title = 'Tune on this machine', onLeave }: { title?:
   const target = usePlanTarget();
 
   const start = () => {
-    const model = imported.find((m) => m.id === workload.model) ?? workload.model;
     return startTune({
-      workload: { model, seqLen: workload.seqLen, microBatch: workload.microBatch, gpus: workload.gpus, precision: workload.precision, activationCheckpointing: workload.activationCheckpointing },
+      // the form's workload as the plan takes it: every declared form option (contract workload-options.ts)
+      workload: overrides({ workload, imported }),
       budgetMinutes: budget,
       maxTrials,
-    } as RequestOf<'tune/start'>);
+    });
   };
 
   const outline = plan ? tuneOutline(plan, budget, maxTrials) : null;
