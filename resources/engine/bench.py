@@ -246,6 +246,7 @@ def main(argv=None):
         local_rank = args.local_rank
     import opbuild_env
     old_arch = opbuild_env.sanitize_cuda_arch_list()
+    opbuild_env.prefer_interpreter_ninja()
     ext_dir = opbuild_env.default_extensions_dir()
     stale = opbuild_env.clear_stale_locks(ext_dir)
     stream = protocol.take_over_stdout()

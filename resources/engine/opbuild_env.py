@@ -39,6 +39,25 @@ def default_extensions_dir(environ=os.environ, prefix=None):
     return environ.get("TORCH_EXTENSIONS_DIR")
 
 
+def prefer_interpreter_ninja(environ=os.environ, executable=None):
+    """Puts the folder of this interpreter's own ninja (the pip package DeepSpeed installs into the
+    environment) first on PATH, so every op build of this environment uses that one ninja.
+
+    torch runs whichever `ninja` PATH finds first, and ninja rebuilds everything when its build log
+    was written by another version: the pre-build of scripts/setup-engine-venv.sh and the app's
+    runner ran the system's ninja (the venv not activated), while a reproduction bundle's run.sh,
+    run in the activated venv as its README says, ran the venv's — each rebuilt CPU Adam and the
+    shm op for minutes in silence and left the cache dirty for the other. Without a system ninja
+    the pre-build failed outright. Returns the folder put first, or None (no ninja beside it).
+    """
+    bindir = os.path.dirname(executable or __import__("sys").executable)
+    if not os.access(os.path.join(bindir, "ninja"), os.X_OK):
+        return None
+    parts = [p for p in environ.get("PATH", "").split(os.pathsep) if p and os.path.abspath(p) != os.path.abspath(bindir)]
+    environ["PATH"] = os.pathsep.join([bindir] + parts)
+    return bindir
+
+
 def clear_stale_locks(ext_dir, proc="/proc"):
     """Removes torch's JIT build locks (<ext_dir>/<op>/lock) that no process holds.
 

@@ -19,6 +19,7 @@ if HERE not in sys.path:
 def main():
     import opbuild_env
     opbuild_env.sanitize_cuda_arch_list()
+    opbuild_env.prefer_interpreter_ninja()  # the ninja the runner uses too, activated or not
     from deepspeed.accelerator import get_accelerator
     acc = get_accelerator()
     names = ["CPUAdamBuilder"] + (["ShareMemCommBuilder"] if acc.device_name() == "cpu" else [])
