@@ -62,13 +62,16 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
     const settings = knownSettings(readJsonObject(file));
     const pointed = readDataDirPointer(options.defaultDataDir);
     const next = pointed ?? options.defaultDataDir;
-    const restartRequired = path.resolve(next) !== path.resolve(options.dataDir);
+    const elsewhere = path.resolve(next) !== path.resolve(options.dataDir);
+    // A session started with --data-dir (or OFFLOAD_STUDIO_DATA_DIR) and no pointer written: nothing
+    // is pending, a restart with the same command uses the same folder — said as a fact, not as a
+    // 'Restart' warning (the README's `serve --data-dir ~/offload-data` showed one on first visit).
+    const startedElsewhere = elsewhere && pointed === null;
+    const restartRequired = elsewhere && !startedElsewhere;
     let note: string | null = null;
-    if (restartRequired)
-      note = `Restart Offload Studio to use ${next}. This session keeps using ${options.dataDir}` +
-        (pointed === null && path.resolve(options.dataDir) !== path.resolve(options.defaultDataDir)
-          ? ' (it was started with --data-dir or OFFLOAD_STUDIO_DATA_DIR, which wins over the pointer).'
-          : '.');
+    if (startedElsewhere)
+      note = `This session was started with --data-dir (or OFFLOAD_STUDIO_DATA_DIR) and uses ${options.dataDir}; a start without either uses ${next}.`;
+    else if (restartRequired) note = `Restart Offload Studio to use ${next}. This session keeps using ${options.dataDir}.`;
     return {
       settings,
       dataDir: { current: options.dataDir, default: options.defaultDataDir, next, restartRequired, note },

@@ -93,10 +93,16 @@ export function SettingsPage() {
             <p className="muted settings-hint">
               Runs, settings and clusters are kept in <code>{view.dataDir.current}</code> (settings file <code>{view.file}</code>).
             </p>
-            {view.dataDir.restartRequired && (
+            {view.dataDir.restartRequired ? (
               <p className="settings-restart" role="status" data-testid="settings-restart">
                 {view.dataDir.note}
               </p>
+            ) : (
+              view.dataDir.note && (
+                <p className="muted settings-hint" data-testid="settings-datadir-note">
+                  {view.dataDir.note}
+                </p>
+              )
             )}
             <div className="button-row">
               <button type="submit" disabled={saving} data-testid="settings-save">

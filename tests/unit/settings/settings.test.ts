@@ -66,6 +66,23 @@ describe('settings', () => {
     expect(defaultDataDir({ OFFLOAD_STUDIO_DATA_DIR: home })).toBe(home);
   });
 
+  it('a session started with --data-dir and no pointer asks for no restart (issue 30 walk-through)', () => {
+    // The README's `npm run serve -- --data-dir ~/offload-data`: the Settings page said 'Restart
+    // Offload Studio to use ~/.config/Offload Studio' in a warning box on the first visit.
+    const started = path.join(home, 'offload-data');
+    fs.mkdirSync(started);
+    const view = createSettingsService({ dataDir: started, defaultDataDir: home }).get();
+    expect(view.dataDir).toMatchObject({ current: started, next: home, restartRequired: false });
+    expect(view.dataDir.note).not.toMatch(/Restart/);
+    expect(view.dataDir.note).toContain(`uses ${started}; a start without either uses ${home}`);
+    // Moving the folder from such a session writes a pointer: then a restart is what it takes.
+    const target = path.join(home, 'moved');
+    fs.mkdirSync(target);
+    const moved = createSettingsService({ dataDir: started, defaultDataDir: home }).update({ dataDir: target });
+    expect(moved.dataDir).toMatchObject({ next: target, restartRequired: true });
+    expect(moved.dataDir.note).toMatch(/^Restart Offload Studio to use /);
+  });
+
   it('a corrupt pointer never stops the app: the default folder is used', () => {
     fs.writeFileSync(path.join(home, POINTER_FILE), '{not json');
     expect(followDataDirPointer(home)).toBe(home);
