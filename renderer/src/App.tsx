@@ -4,6 +4,7 @@ import { useEffect, type ReactElement } from 'react';
 import { useApp, type PageId } from './stores/app';
 import { useHardware } from './stores/hardware';
 import { useWizard } from './stores/wizard';
+import { reattachSweep } from './stores/engine';
 import { HardwarePage } from './pages/HardwarePage';
 import { RunsPage } from './pages/RunsPage';
 import { ComparePage } from './pages/ComparePage';
@@ -44,6 +45,8 @@ export function App() {
 
   useEffect(() => {
     void loadInfo();
+    // A sweep already running (this page reloaded, or opened beside the one that started it).
+    void reattachSweep().catch(() => undefined);
     // First run: with no page asked for in the URL, open the setup wizard until it is finished or closed.
     if (!window.location.hash)
       void useWizard

@@ -100,3 +100,74 @@ api.on('runs/log', (event) => {
   const log = [...state.log, ...event.lines];
   useEngine.setState({ log: log.length > MAX_LOG_LINES ? log.slice(-MAX_LOG_LINES) : log });
 });
+
+const ENDED_STATUSES = new Set(['completed', 'failed', 'cancelled', 'interrupted']);
+const REATTACH_POLL_MS = 3000;
+
+/** The index runIdFor gave a run (r-…-<i>): the order the sweep runs them in. */
+function runIndex(id: string): number {
+  const n = Number(id.slice(id.lastIndexOf('-') + 1));
+  return Number.isFinite(n) ? n : Number.MAX_SAFE_INTEGER;
+}
+
+/** The stored runs of one sweep (the newest 1,000 runs hold it: a sweep's runs are made together). */
+async function sweepRuns(sweepId: string) {
+  const { runs } = await api.invoke('runs/list', { limit: 1000 });
+  return runs.filter((r) => r.sweepId === sweepId).sort((a, b) => runIndex(a.id) - runIndex(b.id));
+}
+
+/**
+ * A page opened while a sweep runs — reloaded, a second tab, the laptop's browser reconnecting to
+ * `serve` — knew nothing of it and said 'Nothing is running' (issue 30 walk-through). On load the
+ * store takes up the sweep that history shows running or queued: its runs and their states, the
+ * live events from there on, and a re-read of the states every few seconds until every run ended
+ * (so a sweep this page has no events of still ends here).
+ */
+export async function reattachSweep(): Promise<void> {
+  if (useEngine.getState().sweepId) return;
+  let active: string | null = null;
+  for (const status of ['running', 'queued'] as const) {
+    const { runs } = await api.invoke('runs/list', { status, limit: 1 });
+    active = runs[0]?.sweepId ?? null;
+    if (active) break;
+  }
+  if (!active || useEngine.getState().sweepId) return;
+  const stored = await sweepRuns(active);
+  if (!stored.length || useEngine.getState().sweepId) return;
+  const runs: Record<string, LiveRun> = {};
+  for (const r of stored)
+    runs[r.id] = { runId: r.id, strategy: r.strategy, repeatIndex: r.repeatIndex, status: r.status, errorClass: r.errorClass, message: r.errorMessage, fix: null, samples: [] };
+  const started = stored.map((r) => (r.startedAt ? Date.parse(r.startedAt) : NaN)).filter(Number.isFinite);
+  useEngine.setState({
+    sweepId: active,
+    runIds: stored.map((r) => r.id),
+    runs,
+    last: null,
+    log: [],
+    done: stored.every((r) => ENDED_STATUSES.has(r.status)),
+    startedAt: started.length ? Math.min(...started) : Date.now(),
+  });
+  const sweepId = active;
+  const poll = async (): Promise<void> => {
+    const state = useEngine.getState();
+    if (state.sweepId !== sweepId || state.done) return;
+    try {
+      const fresh = await sweepRuns(sweepId);
+      const now = useEngine.getState();
+      if (now.sweepId !== sweepId) return;
+      const next = { ...now.runs };
+      for (const r of fresh) {
+        const mine = next[r.id];
+        // Stored state moves forward only (queued → running → ended); an event may already be ahead.
+        if (mine && !ENDED_STATUSES.has(mine.status) && r.status !== mine.status && (ENDED_STATUSES.has(r.status) || mine.status === 'queued'))
+          next[r.id] = { ...mine, status: r.status, errorClass: r.errorClass, message: r.errorMessage };
+      }
+      const done = now.runIds.every((id) => ENDED_STATUSES.has(next[id]?.status ?? 'queued'));
+      useEngine.setState({ runs: next, done: now.done || done, cancelling: done ? false : now.cancelling });
+    } catch {
+      // The connection dropped: try again at the next tick.
+    }
+    setTimeout(() => void poll(), REATTACH_POLL_MS);
+  };
+  setTimeout(() => void poll(), REATTACH_POLL_MS);
+}
