@@ -57,7 +57,7 @@ export function EnvironmentStep({ done }: StepProps) {
   const ordered = (shown.length || nothingUsable ? shown : candidates).sort((a, b) => Number(Boolean(b.probe?.ready)) - Number(Boolean(a.probe?.ready)));
   const folded = candidates.filter((c) => !ordered.includes(c));
   const create = (
-    <div data-testid="create-environment">
+    <div className="create-environment" data-testid="create-environment">
       <h3>{nothingUsable ? 'No interpreter here can run the engine yet: create the app’s own environment' : 'Or create the app’s own environment'}</h3>
       <p className="muted small">A virtual environment in the data folder with the pinned torch and DeepSpeed (about 5 GB from PyPI). A failed or cancelled install leaves your current environment as it was.</p>
       {installing && (
