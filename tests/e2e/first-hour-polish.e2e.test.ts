@@ -1,17 +1,26 @@
 // Issue 30 walk-through, seen in the 1280×800 screenshots of a fresh clone, in Chromium against `serve`:
 //  - the Plan table's verdict pill ("needs a GPU") broke over two lines, half a pill on each;
 //  - the Engine step's "Create environment" button sat flush on the Re-check / Continue row (or on
-//    the interpreter table, when nothing is ready), as if one group of buttons.
+//    the interpreter table, when nothing is ready), as if one group of buttons;
+//  - a CPU run's page read 'GPU memory peak — | 2.3 GiB' and 'Host memory peak 1016.5 MiB | 5.8 GiB |
+//    −83.0 %': the plan's figure for a GPU the run never had, and the pre-flight's upper bound (the GPU
+//    side counted in host memory too) read as a prediction 83 % off. The run here is a real child
+//    process (the fake runner behind the interpreter chosen in Setup) from the Plan page's specs.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser';
-import { startServe, type ServeHandle } from '../helpers/serve';
+import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
+import { tempDir } from '../unit/reports/fixtures';
 
 let serve: ServeHandle;
 let browser: Browser;
 
 beforeAll(async () => {
-  serve = await startServe();
+  const dataDir = tempDir('offload-first-hour-polish-');
+  fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ pythonPath: path.join(repoRoot, 'tests/reliability/fixtures/fake-python') }));
+  serve = await startServe([], dataDir, { env: { FAKE_RUNNER_DELAY: '0.05' } });
   browser = await launchChromium();
 }, 120_000);
 
@@ -58,6 +67,33 @@ describe('first-hour polish at 1280×800', () => {
       return { gap: next.getBoundingClientRect().top - button.getBoundingClientRect().bottom, next: next.outerHTML.slice(0, 80) };
     });
     expect(gap.gap, gap.next).toBeGreaterThanOrEqual(8);
+    await page.close();
+  }, 180_000);
+
+  it("a CPU run's page reads no GPU prediction and no memory error into it", async () => {
+    const page = await open('#/plan');
+    await page.selectOption('[data-testid="model-select"]', 'tiny-llama');
+    await page.fill('[data-testid="seq-len"]', '32');
+    await page.click('[data-testid="compute-plan"]');
+    await page.waitForSelector('[data-testid="recommendation"]', { timeout: 60_000 });
+    for (const id of ['zero2-offload', 'zero3-offload-param']) {
+      const box = page.locator(`[data-testid="strategy-${id}"] input[type="checkbox"]`);
+      if (await box.isChecked()) await box.click();
+    }
+    await page.fill('[data-testid="run-steps"]', '3');
+    await page.fill('[data-testid="run-warmup"]', '1');
+    await page.fill('[data-testid="run-repeats"]', '1');
+    await page.click('[data-testid="start-sweep"]');
+    await page.waitForSelector('[data-testid="run-page"][data-sweep-state="done"]', { timeout: 120_000 });
+    const id = await page.getAttribute('[data-testid="sweep-run"]', 'data-run-id');
+    await page.goto(`${serve.url}#/runs/${id}`);
+    await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${id}"]`);
+    const figures = await page.$$eval('[data-testid="run-figures"] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    const gpu = figures.find((r) => r[0] === 'GPU memory peak')!;
+    const host = figures.find((r) => r[0] === 'Host memory peak')!;
+    expect(gpu[2]).toContain('no prediction (CPU run)');
+    expect(host[2]).toMatch(/^[\d.]+ GiB pre-flight size, not a prediction$/);
+    for (const row of figures) expect(row[3], row.join(' | ')).toBe('');
     await page.close();
   }, 180_000);
 });

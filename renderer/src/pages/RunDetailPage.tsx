@@ -128,20 +128,32 @@ export function RunDetailPage({ id }: { id: string }) {
               </tr>
             </thead>
             <tbody>
-              {rows.map(([label, m, p, f], i) => (
-                <tr key={label}>
-                  <td>{label}</td>
-                  <td className="num">{f(m)}</td>
-                  {p == null && predicted && !speedPredicted && i < 3 ? (
-                    <td className="num" data-testid="no-prediction" title={NO_PREDICTION_WHY}>
-                      {NO_PREDICTION} <span className="muted small">{NO_PREDICTION_WHY}</span>
-                    </td>
-                  ) : (
-                    <td className="num">{f(p)}</td>
-                  )}
-                  <td className="num">{deltaText(m, p)}</td>
-                </tr>
-              ))}
+              {rows.map(([label, m, p, f], i) => {
+                // A CPU smoke run (no speed prediction): the plan's GPU figure is for a GPU it did not
+                // have, and its host figure is the pre-flight's size of the run (the GPU side counted in
+                // host memory too) — an upper bound, not a prediction to read an error against (the
+                // walk-through's tiny run: 1016.5 MiB measured, '5.8 GiB, −83.0 %').
+                const cpuRun = !!predicted && !speedPredicted;
+                const preflightSize = cpuRun && i === 4 && p != null;
+                return (
+                  <tr key={label}>
+                    <td>{label}</td>
+                    <td className="num">{f(m)}</td>
+                    {cpuRun && i < 4 ? (
+                      <td className="num" data-testid="no-prediction" title={NO_PREDICTION_WHY}>
+                        {NO_PREDICTION} <span className="muted small">{NO_PREDICTION_WHY}</span>
+                      </td>
+                    ) : preflightSize ? (
+                      <td className="num" data-testid="preflight-size" title="What the pre-flight checked this run against: an upper bound, not a prediction">
+                        {f(p)} <span className="muted small">pre-flight size, not a prediction</span>
+                      </td>
+                    ) : (
+                      <td className="num">{f(p)}</td>
+                    )}
+                    <td className="num">{cpuRun ? '' : deltaText(m, p)}</td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
           <p className="muted small">Measured figures are medians of the measured steps (warm-up steps not counted).</p>
