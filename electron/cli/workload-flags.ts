@@ -3,7 +3,14 @@
 // help, and the reading and checking of the values. Before, each command kept its own: `plan
 // --no-checkpointing` where `run` said `--activation-checkpointing false`, `tune` took neither, and
 // `run --ds-config` read both spellings by hand. Old spellings stay accepted as declared aliases.
-import { WORKLOAD_OPTION_LIST, choicesOf, firstIssue, type WorkloadCommand, type WorkloadOption, type WorkloadOverrides } from '../contract';
+import {
+  WORKLOAD_OPTION_LIST,
+  choicesOf,
+  firstIssue,
+  type WorkloadCommand,
+  type WorkloadOption,
+  type WorkloadOverrides,
+} from '../contract';
 import { UsageError, type FlagSpec, type Flags } from '../kernel';
 import { countFlag, wholeFlag } from './flag-values';
 
@@ -42,9 +49,14 @@ export function workloadSynopsis(command: WorkloadCommand): string {
 
 /** One line per workload flag with its help, and its other spelling. */
 export function workloadHelp(command: WorkloadCommand): string {
-  const rows = workloadOptionsOf(command).map((o) => [`--${o.cli.flag} ${placeholder(o)}`, `${o.cli.help}${o.cli.negation ? `; --${o.cli.negation} is --${o.cli.flag} false` : ''}`]);
+  const rows = workloadOptionsOf(command).map((o) => [
+    `--${o.cli.flag} ${placeholder(o)}`,
+    `${o.cli.help}${o.cli.negation ? `; --${o.cli.negation} is --${o.cli.flag} false` : ''}`,
+  ]);
   const width = Math.max(...rows.map(([flag]) => flag.length));
-  return ['workload flags (plan, run and tune take the same):', ...rows.map(([flag, help]) => `  ${flag.padEnd(width)}  ${help}`)].join('\n');
+  return ['workload flags (plan, run and tune take the same):', ...rows.map(([flag, help]) => `  ${flag.padEnd(width)}  ${help}`)].join(
+    '\n',
+  );
 }
 
 function refuse(o: CliOption, message: string): never {
@@ -55,7 +67,8 @@ function refuse(o: CliOption, message: string): never {
 function switchValue(flags: Flags, o: CliOption): boolean | undefined {
   const v = flags[o.cli.flag];
   const negated = o.cli.negation !== undefined && flags[o.cli.negation] === true;
-  if (negated && v !== undefined) throw Object.assign(new UsageError(`give --${o.cli.flag} or --${o.cli.negation}, not both`), { field: o.cli.flag });
+  if (negated && v !== undefined)
+    throw Object.assign(new UsageError(`give --${o.cli.flag} or --${o.cli.negation}, not both`), { field: o.cli.flag });
   if (negated) return false;
   if (v === undefined) return undefined;
   if (v === true || v === 'true' || v === 'on' || v === '1') return true;

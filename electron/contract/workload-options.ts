@@ -17,7 +17,8 @@ export const PlanPrecisionSchema = z.enum(['bf16', 'fp16']);
 export const PrecisionSchema = z.enum(['bf16', 'fp16', 'fp32']);
 
 /** A count (sequence length, batch, GPUs…): the words the Plan form shows next to the field and errors name after it. */
-const count = () => z.number({ error: 'must be a number' }).int({ error: 'must be a whole number (no fractions)' }).positive({ error: 'must be 1 or more' });
+const count = () =>
+  z.number({ error: 'must be a number' }).int({ error: 'must be a whole number (no fractions)' }).positive({ error: 'must be 1 or more' });
 /** A count in the spec (the runner's JSON Schema; the words are the workload's). */
 const specCount = () => z.number().int().positive();
 
@@ -83,7 +84,11 @@ export const WORKLOAD_OPTIONS = {
     presence: 'required',
     default: 1,
     spec: { schema: specCount(), hashed: true },
-    cli: { flag: 'micro-batch', commands: ALL, help: 'samples per GPU per forward pass (default 1; run: given, it runs as given, else the plan\'s searched micro batch)' },
+    cli: {
+      flag: 'micro-batch',
+      commands: ALL,
+      help: "samples per GPU per forward pass (default 1; run: given, it runs as given, else the plan's searched micro batch)",
+    },
     form: { label: 'Micro batch / GPU', testId: 'micro-batch' },
   }),
   gradAccum: option({
@@ -102,7 +107,7 @@ export const WORKLOAD_OPTIONS = {
     presence: 'required',
     default: 1,
     spec: { schema: specCount(), hashed: true },
-    cli: { flag: 'gpus', commands: ALL, help: 'GPUs per node (default: this machine\'s GPU count, 1 without a GPU)' },
+    cli: { flag: 'gpus', commands: ALL, help: "GPUs per node (default: this machine's GPU count, 1 without a GPU)" },
     form: { label: 'GPUs per node', testId: 'gpus' },
   }),
   nodes: option({
@@ -129,7 +134,12 @@ export const WORKLOAD_OPTIONS = {
     presence: 'defaulted',
     default: true,
     spec: { schema: z.boolean(), hashed: true },
-    cli: { flag: 'activation-checkpointing', commands: ALL, help: 'recompute activations in backward (default true)', negation: 'no-checkpointing' },
+    cli: {
+      flag: 'activation-checkpointing',
+      commands: ALL,
+      help: 'recompute activations in backward (default true)',
+      negation: 'no-checkpointing',
+    },
     form: { label: 'Activation checkpointing' },
   }),
   /** Override of the generated gradient_clipping (SuperOffload loses its overlap when non-zero). */
@@ -145,16 +155,27 @@ export const WORKLOAD_OPTIONS = {
     value: count(),
     kind: 'count',
     presence: 'optional',
-    cli: { flag: 'global-batch', commands: ALL, help: 'a global batch to keep (samples per optimizer step): the search picks micro batch × accumulation for it' },
+    cli: {
+      flag: 'global-batch',
+      commands: ALL,
+      help: 'a global batch to keep (samples per optimizer step): the search picks micro batch × accumulation for it',
+    },
   }),
   /** The seed of the synthetic tokens and the initial weights; absent: DEFAULT_SEED (the spec's default). */
   seed: option({
-    value: z.number({ error: 'must be a number' }).int({ error: 'must be a whole number (no fractions)' }).nonnegative({ error: 'must be 0 or more' }),
+    value: z
+      .number({ error: 'must be a number' })
+      .int({ error: 'must be a whole number (no fractions)' })
+      .nonnegative({ error: 'must be 0 or more' }),
     kind: 'whole',
     presence: 'optional',
     default: DEFAULT_SEED,
     spec: { schema: z.number().int().nonnegative().default(DEFAULT_SEED), hashed: false },
-    cli: { flag: 'seed', commands: ALL, help: `seed of the synthetic tokens and the initial weights (default ${DEFAULT_SEED}; each rank adds its index)` },
+    cli: {
+      flag: 'seed',
+      commands: ALL,
+      help: `seed of the synthetic tokens and the initial weights (default ${DEFAULT_SEED}; each rank adds its index)`,
+    },
     form: { label: 'Seed', testId: 'seed' },
   }),
 };
@@ -164,7 +185,10 @@ export type WorkloadOptionKey = keyof Options;
 export type WorkloadOption = WorkloadOptionDecl & { key: WorkloadOptionKey };
 
 /** The table as a list, in its order, each entry with its key. */
-export const WORKLOAD_OPTION_LIST: readonly WorkloadOption[] = (Object.keys(WORKLOAD_OPTIONS) as WorkloadOptionKey[]).map((key) => ({ key, ...(WORKLOAD_OPTIONS[key] as WorkloadOptionDecl) }));
+export const WORKLOAD_OPTION_LIST: readonly WorkloadOption[] = (Object.keys(WORKLOAD_OPTIONS) as WorkloadOptionKey[]).map((key) => ({
+  key,
+  ...(WORKLOAD_OPTIONS[key] as WorkloadOptionDecl),
+}));
 
 type WorkloadField<O> = O extends { value: infer V extends z.ZodType; presence: infer P }
   ? P extends 'required'
@@ -179,11 +203,7 @@ export function workloadOptionShape(): { [K in WorkloadOptionKey]: WorkloadField
   const shape: Record<string, z.ZodType> = {};
   for (const o of WORKLOAD_OPTION_LIST)
     shape[o.key] =
-      o.presence === 'required'
-        ? o.value
-        : o.presence === 'defaulted'
-          ? o.value.default(o.default as never)
-          : o.value.optional();
+      o.presence === 'required' ? o.value : o.presence === 'defaulted' ? o.value.default(o.default as never) : o.value.optional();
   return shape as never;
 }
 
@@ -216,7 +236,9 @@ export type WorkloadFormValues = { [K in FormOptionKey]: z.output<Options[K]['va
 
 /** What a workload is when a field is not given: the Plan form starts from these, and `plan`, `run`
  *  and `tune` use them for a flag left out (one place, so the CLI and the UI agree). */
-export const WORKLOAD_DEFAULTS: WorkloadFormValues = Object.fromEntries(FORM_OPTION_KEYS.map((k) => [k, WORKLOAD_OPTIONS[k].default])) as WorkloadFormValues;
+export const WORKLOAD_DEFAULTS: WorkloadFormValues = Object.fromEntries(
+  FORM_OPTION_KEYS.map((k) => [k, WORKLOAD_OPTIONS[k].default]),
+) as WorkloadFormValues;
 
 /** The values of a choice option (its enum's), for the usage line and the form's select. */
 export function choicesOf(o: Pick<WorkloadOptionDecl, 'value'>): string[] {

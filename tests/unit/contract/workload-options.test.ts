@@ -37,7 +37,10 @@ import { parseCsv } from '../reports/csv-parse';
 import { tempDir } from '../reports/fixtures';
 
 // The Plan form's store reaches the backend through the page's client (a window object): none here.
-vi.mock('../../../renderer/src/api/client', () => ({ api: { on: () => () => undefined, invoke: () => new Promise(() => undefined) }, transport: 'server' }));
+vi.mock('../../../renderer/src/api/client', () => ({
+  api: { on: () => () => undefined, invoke: () => new Promise(() => undefined) },
+  transport: 'server',
+}));
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -74,7 +77,8 @@ describe('the table', () => {
     for (const o of WORKLOAD_OPTION_LIST) {
       if (o.default !== undefined) expect(o.value.safeParse(o.default).success, o.key).toBe(true);
       if (o.kind === 'choice') expect(choicesOf(o).length, o.key).toBeGreaterThan(1);
-      if (o.presence === 'required') expect(o.default, `${o.key}: a required option needs the default the form and the CLI fill in`).not.toBeUndefined();
+      if (o.presence === 'required')
+        expect(o.default, `${o.key}: a required option needs the default the form and the CLI fill in`).not.toBeUndefined();
       if (o.form) expect(o.default, `${o.key}: a form field starts from a default`).not.toBeUndefined();
     }
   });
@@ -91,7 +95,10 @@ describe('the table', () => {
     const given = Object.fromEntries(WORKLOAD_OPTION_LIST.map((o) => [o.key, sample(o).value]));
     expect(WorkloadSchema.parse({ model: 'tiny-llama', ...given })).toEqual({ model: 'tiny-llama', ...given });
     // what is left out: a defaulted option's default, an optional one absent
-    const bare = WorkloadSchema.parse({ model: 'tiny-llama', ...Object.fromEntries(WORKLOAD_OPTION_LIST.filter((o) => o.presence === 'required').map((o) => [o.key, o.default])) });
+    const bare = WorkloadSchema.parse({
+      model: 'tiny-llama',
+      ...Object.fromEntries(WORKLOAD_OPTION_LIST.filter((o) => o.presence === 'required').map((o) => [o.key, o.default])),
+    });
     for (const o of WORKLOAD_OPTION_LIST) expect(bare[o.key], o.key).toEqual(o.presence === 'optional' ? undefined : o.default);
   });
 });
@@ -99,7 +106,13 @@ describe('the table', () => {
 describe('the CLI', () => {
   const out = (command: string) => {
     const lines: string[] = [];
-    const context = { flags: { help: true }, positionals: [], json: false, out: (s: string) => lines.push(s), backend: {} } as unknown as CommandContext;
+    const context = {
+      flags: { help: true },
+      positionals: [],
+      json: false,
+      out: (s: string) => lines.push(s),
+      backend: {},
+    } as unknown as CommandContext;
     return commands[command].run(context).then(() => lines.join('\n'));
   };
   it('every command an option names takes its flag (and its other spelling); the others do not', () => {
@@ -138,13 +151,15 @@ describe('the CLI', () => {
     for (const command of WORKLOAD_COMMANDS) {
       const { flags } = parseArgv(['--no-checkpointing'], flagsOf(command)!, command);
       expect(readWorkloadFlags(flags, command)).toEqual({ activationCheckpointing: false });
-      expect(readWorkloadFlags(parseArgv(['--activation-checkpointing'], flagsOf(command)!, command).flags, command)).toEqual({ activationCheckpointing: true });
+      expect(readWorkloadFlags(parseArgv(['--activation-checkpointing'], flagsOf(command)!, command).flags, command)).toEqual({
+        activationCheckpointing: true,
+      });
     }
   });
 });
 
 describe('the Plan form', () => {
-  it('starts from each form option\'s default, sends it, and a change marks the plan out of date', async () => {
+  it("starts from each form option's default, sends it, and a change marks the plan out of date", async () => {
     const { defaultWorkload, FORM_FIELDS, overrides, workloadKey } = await import('../../../renderer/src/stores/plan');
     for (const key of FORM_OPTION_KEYS) {
       const o = WORKLOAD_OPTION_LIST.find((x) => x.key === key)!;
@@ -158,7 +173,11 @@ describe('the Plan form', () => {
   });
   it('draws a field for each form option, with its label and test id', async () => {
     // the page's modules read the window's address at import (the app store's page): a bare one here
-    vi.stubGlobal('window', { location: { hash: '', search: '', protocol: 'http:', host: 'localhost' }, addEventListener: () => undefined, matchMedia: () => ({ matches: false, addEventListener: () => undefined }) });
+    vi.stubGlobal('window', {
+      location: { hash: '', search: '', protocol: 'http:', host: 'localhost' },
+      addEventListener: () => undefined,
+      matchMedia: () => ({ matches: false, addEventListener: () => undefined }),
+    });
     const { WorkloadForm } = await import('../../../renderer/src/pages/PlanPage');
     const html = renderToStaticMarkup(createElement(WorkloadForm));
     for (const o of WORKLOAD_OPTION_LIST.filter((x) => x.form)) {
@@ -175,10 +194,12 @@ function sampledSpec(): RunSpec {
 }
 
 describe('the RunSpec, SQLite and the CSV', () => {
-  it('a spec-carried option is in the spec the runner gets, as given, and in the runner\'s JSON Schema', () => {
+  it("a spec-carried option is in the spec the runner gets, as given, and in the runner's JSON Schema", () => {
     const spec = sampledSpec();
     const parsed = RunSpecSchema.parse(JSON.parse(JSON.stringify(spec)));
-    const jsonSchema = JSON.parse(fs.readFileSync(path.join(root, 'resources/engine/run-spec.schema.json'), 'utf8')) as { properties: Record<string, unknown> };
+    const jsonSchema = JSON.parse(fs.readFileSync(path.join(root, 'resources/engine/run-spec.schema.json'), 'utf8')) as {
+      properties: Record<string, unknown>;
+    };
     for (const o of specOptions) {
       expect(spec[o.key as keyof RunSpec], o.key).toEqual(sample(o).value);
       expect(parsed[o.key as keyof RunSpec], o.key).toEqual(sample(o).value);
@@ -198,7 +219,17 @@ describe('the RunSpec, SQLite and the CSV', () => {
     const store: HistoryStore = openHistory(dir);
     try {
       const spec = sampledSpec();
-      store.createRun({ id: 'r1', sweepId: 's1', repeatIndex: 0, model: 'tiny-llama', strategy: 'zero3-offload', engine: 'deepspeed', steps: 4, warmup: 1, spec });
+      store.createRun({
+        id: 'r1',
+        sweepId: 's1',
+        repeatIndex: 0,
+        model: 'tiny-llama',
+        strategy: 'zero3-offload',
+        engine: 'deepspeed',
+        steps: 4,
+        warmup: 1,
+        spec,
+      });
       store.startRun('r1', { logPath: null });
       store.finishRun('r1', { status: 'failed', errorClass: 'unknown', errorMessage: 'no runner here' });
       const stored = store.getRun('r1', 0)!.spec as Record<string, unknown>;
@@ -224,9 +255,32 @@ describe('the RunSpec, SQLite and the CSV', () => {
 describe('seed, end to end through the CLI', () => {
   it('run --seed 7 runs a spec with seed 7; the stored run and its CSV row say 7', { timeout: 120_000 }, () => {
     const dataDir = tempDir('workload-seed-');
-    const cli = (args: string[]) => spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args, '--data-dir', dataDir], { cwd: root, encoding: 'utf8' });
+    const cli = (args: string[]) =>
+      spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args, '--data-dir', dataDir], {
+        cwd: root,
+        encoding: 'utf8',
+      });
     const fakePython = path.join(root, 'tests/reliability/fixtures/fake-python');
-    const r = cli(['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload', '--seq', '32', '--gpus', '1', '--steps', '1', '--warmup', '0', '--seed', '7', '--python', fakePython, '--json']);
+    const r = cli([
+      'run',
+      '--model',
+      'tiny-llama',
+      '--strategy',
+      'zero3-offload',
+      '--seq',
+      '32',
+      '--gpus',
+      '1',
+      '--steps',
+      '1',
+      '--warmup',
+      '0',
+      '--seed',
+      '7',
+      '--python',
+      fakePython,
+      '--json',
+    ]);
     expect(r.status, r.stderr).toBe(0);
     const [run] = JSON.parse(r.stdout) as { id: string }[];
     const history = openHistory(dataDir);
