@@ -6,7 +6,7 @@
 // does not cover another trial, or the trial limit is reached. The decisions are tuner/tune.ts.
 import { formatDuration, formatFigure } from '../../contract/format';
 import type { Channel, EventName, EventOf, PlanResult, RequestOf, ResponseOf, RunSpec, WorkloadOverrides } from '../../contract';
-import { bestTrial, nextTrial, seedDefaultSpec, trialSecondsEstimate, tuneCandidates, TUNE_NOISE, type TuneTrial } from '../tuner';
+import { bestTrial, nextTrial, untestedNote, seedDefaultSpec, trialSecondsEstimate, tuneCandidates, TUNE_NOISE, type TuneTrial } from '../tuner';
 
 export interface TuneBus {
   invoke<C extends Channel>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>>;
@@ -106,7 +106,7 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
       break;
     }
     if (trials.filter((t) => !t.baseline).length >= o.maxTrials) {
-      stopReason = `${o.maxTrials} trial(s) run (the trial limit)`;
+      stopReason = withUntested(`${o.maxTrials} trial(s) run (the trial limit)`, untestedNote(candidates, trials, noise));
       break;
     }
     const decision = nextTrial(candidates, trials, noise);
@@ -122,7 +122,10 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
           `a budget of ${formatDuration(o.budgetSeconds)} is too small for one trial (about ${formatDuration(estimate)} for ${c.strategyId}: engine start-up + ${o.warmup + o.steps} steps); raise the budget or lower the steps`,
           'budget-minutes',
         );
-      stopReason = `the budget does not cover another trial (${c.strategyId} needs about ${formatDuration(estimate)}, ${formatDuration(o.budgetSeconds - elapsed())} left)`;
+      stopReason = withUntested(
+        `the budget does not cover another trial (${c.strategyId} needs about ${formatDuration(estimate)}, ${formatDuration(o.budgetSeconds - elapsed())} left)`,
+        untestedNote(candidates, trials, noise),
+      );
       break;
     }
     const p = c.spec.prediction;
@@ -165,4 +168,9 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
     gain: best?.tokensPerSecond && seed?.tokensPerSecond ? best.tokensPerSecond / seed.tokensPerSecond - 1 : null,
     elapsedSeconds: elapsed(),
   };
+}
+
+/** A stop reason with what it left untested, when anything is. */
+function withUntested(reason: string, untested: string | null): string {
+  return untested ? `${reason}; ${untested}` : reason;
 }

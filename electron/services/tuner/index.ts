@@ -29,7 +29,7 @@ export { planWorkload, predict, chooseCpuadamCoresPerc, specForKnobs, type PlanO
 export { calibrationNote, calibrationTable, fitCalibration, fitEfficiency, knobsFromConfig, phaseTimesOf, sampleFromRun, storedRunWorkload, workloadKey, type CalibrationRow, type CalibrationSample, type CalibrationResult, type StoredRunFacts } from './calibrate';
 export { computePlan, parseMachine, type ComputePlanInput } from './compute';
 export { searchStrategy, coresPercCandidates, type SearchResult } from './search';
-export { bestTrial, nextTrial, seedDefaultSpec, trialSecondsEstimate, tuneCandidates, TUNE_NOISE, type TuneCandidate, type TuneDecision, type TuneTrial } from './tune';
+export { bestTrial, nextTrial, untestedNote, seedDefaultSpec, trialSecondsEstimate, tuneCandidates, TUNE_NOISE, type TuneCandidate, type TuneDecision, type TuneTrial } from './tune';
 
 import { catalog as catalogOf } from './presets';
 import { countParams as count } from './params';

@@ -106,6 +106,27 @@ export function nextTrial(candidates: TuneCandidate[], trials: TuneTrial[], nois
   return { next, reason: `${next.strategyId} is ${why}` };
 }
 
+/**
+ * What a stop by the budget or the trial limit leaves untested: the untried candidates still predicted
+ * to beat the best measured by more than the noise (edge ones with a fair chance to fit), in words —
+ * so the user knows which configurations a longer tune would have tried.
+ */
+export function untestedNote(candidates: TuneCandidate[], trials: TuneTrial[], noise = TUNE_NOISE): string | null {
+  const tried = new Set(trials.map((t) => t.key));
+  const best = bestTrial(trials);
+  const left = candidates.filter(
+    (c) =>
+      !tried.has(c.key) &&
+      (!best || c.predictedTokensPerSecond > worthBar(c, best.tokensPerSecond!, noise)) &&
+      (!c.edge || (c.fitChance ?? 1) >= EDGE_MIN_FIT_CHANCE),
+  );
+  if (left.length === 0) return null;
+  const named = left
+    .slice(0, 4)
+    .map((c) => `${c.strategyId} micro ${c.spec.microBatch}${c.edge ? ' (at the edge)' : ''}${c.predictedTokensPerSecond > 0 ? ` predicted ${c.predictedTokensPerSecond.toFixed(0)} tokens/s` : ''}`);
+  return `left untested: ${named.join('; ')}${left.length > 4 ? `; and ${left.length - 4} more` : ''}`;
+}
+
 /** The seed defaults of a strategy for the same workload (the form's micro batch, no searched knobs): what a
  *  trial's gain is measured against. It carries the model's prediction for exactly those knobs (uncalibrated:
  *  the plan keeps its factors), so the runner's pre-flight checks the plan's host figure for them. */

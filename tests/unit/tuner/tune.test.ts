@@ -1,7 +1,7 @@
 // The closed loop's decisions (issue 16): run the most promising untried candidate, stop when none is
 // predicted to beat the best measured by more than the noise, skip a strategy that ran out of memory.
 import { describe, expect, it } from 'vitest';
-import { nextTrial, planWorkload, seedDefaultSpec, tuneCandidates, type TuneTrial } from '../../../electron/services/tuner';
+import { nextTrial, untestedNote, planWorkload, seedDefaultSpec, tuneCandidates, type TuneTrial } from '../../../electron/services/tuner';
 import { h200Machine, h200Measurements } from './h200-machine';
 
 const plan = planWorkload({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4, gpus: 1 }, { machine: h200Machine(), measurements: h200Measurements() });
@@ -90,5 +90,17 @@ describe('stored runs as calibration samples', () => {
     expect(s.knobs).toMatchObject({ ratio: spec.knobs.ratio, cpuadamCoresPerc: spec.knobs.cpuadamCoresPerc, overlapComm: spec.knobs.overlapComm, subGroupSize: spec.knobs.subGroupSize });
     expect(sampleFromRun({ runId: 'r2', strategy: 'no-such-strategy', stepSeconds: 2, spec }, hw)).toBeNull();
     expect(sampleFromRun({ runId: 'r3', strategy: 'superoffload', stepSeconds: null, spec }, hw)).toBeNull();
+  });
+  it('a stop by the budget or the trial limit names what it left untested, and nothing once nothing is worth a trial', () => {
+    // a slow first trial: every other candidate is still predicted faster, so each is named as untested
+    const slow = trial(0, candidates[candidates.length - 1].predictedTokensPerSecond * 0.1);
+    const note = untestedNote(candidates, [slow])!;
+    expect(note).toMatch(/^left untested: /);
+    const worth = nextTrial(candidates, [slow]).next!;
+    expect(note).toContain(`${worth.strategyId} micro ${worth.spec.microBatch}`);
+    const tried = candidates[0];
+    expect(note).not.toContain(`${tried.strategyId} micro ${tried.spec.microBatch}${tried.edge ? ' (at the edge)' : ''} predicted`); // the trial ran
+    // a trial far above every prediction leaves nothing worth testing
+    expect(untestedNote(candidates, [trial(0, candidates[0].predictedTokensPerSecond * 10)])).toBeNull();
   });
 });
