@@ -317,8 +317,12 @@ export function headline(groups: CompareGroup[], primary: MetricId): string | nu
   const ratio = best.speedup;
   if (ratio == null) return null;
   const repeats = (g: CompareGroup) => g.stats[primary]!.n;
-  const counts = repeats(best) === repeats(base) ? `${repeats(base)} repeat${repeats(base) === 1 ? '' : 's'}` : `${repeats(best)} vs ${repeats(base)} repeats`;
-  const basis = `(${METRIC_SHORT[primary]} median of ${counts})`;
+  // The counts follow the groups in the order the sentence names them.
+  const basisOf = (first: CompareGroup, second: CompareGroup) => {
+    const counts = repeats(first) === repeats(second) ? `${repeats(first)} repeat${repeats(first) === 1 ? '' : 's'}` : `${repeats(first)} vs ${repeats(second)} repeats`;
+    return `(${METRIC_SHORT[primary]} median of ${counts})`;
+  };
+  const basis = basisOf(best, base);
   const word = primary === 'tflopsPerGpu' || primary === 'tokensPerSecond' || primary === 'stepSeconds' ? 'faster' : 'better';
   if (Math.abs(ratio - 1) < 0.01) return `${best.label} and ${base.label} were within 1 % of each other ${basis}`;
   // With repeats on both sides, a difference inside their spread is noise, not a winner (issue 30.2:
@@ -327,7 +331,7 @@ export function headline(groups: CompareGroup[], primary: MetricId): string | nu
     return `${best.label} and ${base.label} tie within the spread of their repeats (medians ${ratio > 1 ? ratio.toFixed(2) : (1 / ratio).toFixed(2)}× apart, ranges overlap) ${basis}`;
   if (ratio > 1) return `${best.label} was ${ratio.toFixed(2)}× ${word} than ${base.label} ${basis}`;
   // The baseline won against every other group: say it the other way round.
-  return `${base.label} was ${(1 / ratio).toFixed(2)}× ${word} than ${best.label} ${basis}`;
+  return `${base.label} was ${(1 / ratio).toFixed(2)}× ${word} than ${best.label} ${basisOf(base, best)}`;
 }
 
 function capacityOf(m: StoredMachine | null | undefined, hello: StoredHello | null | undefined): Comparison['capacity'] {

@@ -115,6 +115,19 @@ describe('compare/runs', () => {
     store.close();
   });
 
+  it('names the repeat counts in the order of the groups the headline names when the baseline wins', () => {
+    // walk-through: 'ZeRO-Offload was 2.48× faster than ZeRO-3 Offload (… median of 1 vs 2 repeats)' where ZeRO-Offload had 2
+    const store = storeWith([
+      { id: 'o1', strategy: 'zero2-offload', tflops: 248, repeatIndex: 0 },
+      { id: 'o2', strategy: 'zero2-offload', tflops: 248, repeatIndex: 1 },
+      { id: 'z', strategy: 'zero3-offload', tflops: 100 },
+    ]);
+    const c = store.compare(['o1', 'o2', 'z']);
+    expect(c.groups.find((g) => g.isBaseline)!.strategy).toBe('zero2-offload');
+    expect(c.headline).toBe('ZeRO-Offload was 2.48× faster than ZeRO-3 Offload (TFLOPS/GPU median of 2 vs 1 repeats)');
+    store.close();
+  });
+
   it('counts a failed repeat as a run without figures, and says so', () => {
     const store = storeWith([
       { id: 'z', strategy: 'zero3-offload', tflops: 100 },
