@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { WorkloadOverrides } from '../../contract';
 import { runTuneLoop, TuneError } from '../../services/backend/tune-loop';
-import { TUNE_NOISE } from '../../services/tuner';
+import { TUNE_NOISE, type TuneTrial } from '../../services/tuner';
 import type { Command } from '../command';
 import { formatFigureCli, terminalSafe } from '../format';
 import { modelFlagPath } from '../user-files';
@@ -24,6 +24,21 @@ measured by more than the noise, or when the budget is spent. Every trial is sto
 ${workloadHelp('tune')}`;
 
 const fmt = (x: number | null | undefined, d = 1) => formatFigureCli(x, d);
+
+/**
+ * The line under the winner that sets it beside the seed defaults of its strategy; null when there is
+ * nothing to say. When the winner is the seed defaults' own run (the search found nothing better than
+ * the defaults), it says so rather than "tuned is 0% faster".
+ */
+export function seedDefaultsLine(best: TuneTrial, seed: TuneTrial | null, note: string | undefined): string | null {
+  if (seed && seed.runId === best.runId)
+    return `seed defaults of ${best.strategyId}: the winner itself (${seed.runId}) — the tuned configuration is the seed defaults, no gain to report`;
+  if (seed?.tokensPerSecond)
+    return `seed defaults of ${best.strategyId}: ${fmt(seed.tflopsPerGpu)} TFLOPS/GPU, ${fmt(seed.tokensPerSecond, 0)} tokens/s (${seed.runId}) — tuned is ${(((best.tokensPerSecond ?? 0) / seed.tokensPerSecond - 1) * 100).toFixed(0)}% faster`;
+  if (seed) return `seed defaults of ${best.strategyId}: ${seed.status}${seed.errorClass ? ` (${seed.errorClass})` : ''} (${seed.runId})`;
+  if (note) return `seed defaults of ${best.strategyId}: ${note}`;
+  return null;
+}
 
 export const tuneCommands: Record<string, Command> = {
   tune: {
@@ -86,9 +101,8 @@ export const tuneCommands: Record<string, Command> = {
           out(`stopped: ${result.stopReason}`);
           if (best) {
             out(`winner: ${best.strategyId} — ${fmt(best.tflopsPerGpu)} TFLOPS/GPU, ${fmt(best.tokensPerSecond, 0)} tokens/s measured (${best.runId}) in ${trials.filter((t) => !t.baseline).length} trial(s), ${Math.round(result.elapsedSeconds)} s`);
-            if (seed?.tokensPerSecond) out(`seed defaults of ${best.strategyId}: ${fmt(seed.tflopsPerGpu)} TFLOPS/GPU, ${fmt(seed.tokensPerSecond, 0)} tokens/s (${seed.runId}) — tuned is ${(((best.tokensPerSecond ?? 0) / seed.tokensPerSecond - 1) * 100).toFixed(0)}% faster`);
-            else if (seed) out(`seed defaults of ${best.strategyId}: ${seed.status}${seed.errorClass ? ` (${seed.errorClass})` : ''} (${seed.runId})`);
-            else if (result.seedDefaultsNote) out(`seed defaults of ${best.strategyId}: ${result.seedDefaultsNote}`);
+            const line = seedDefaultsLine(best, seed, result.seedDefaultsNote);
+            if (line) out(line);
           } else out('no trial completed');
         }
         return best ? 0 : 1;
