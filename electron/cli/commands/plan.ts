@@ -34,7 +34,7 @@ export async function modelFlag({ backend, flags }: CommandContext): Promise<str
 }
 
 /** Whose plan this is, in the Plan page's words: only a plan for this machine runs here. */
-const PLANNED_FOR: Record<PlanResult['profile']['machineSource'], string> = {
+export const PLANNED_FOR: Record<PlanResult['profile']['machineSource'], string> = {
   detected: 'this machine',
   file: 'a loaded file, not this machine: its plan does not run here',
   catalogued: 'a catalogued machine, not this machine: its plan does not run here',

@@ -11,7 +11,7 @@ import { readRegularText } from '../../services/files';
 import type { CommandContext } from '../command';
 import { formatBytes, formatFigureCli } from '../format';
 import { INPUT_LIMITS } from '../user-files';
-import { modelFlag } from './plan';
+import { modelFlag, PLANNED_FOR } from './plan';
 import { readWorkloadFlags } from '../workload-flags';
 import { UsageError } from '../../kernel';
 
@@ -43,7 +43,7 @@ const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v));
 
 export function printUserConfigPlan(r: UserConfigPlan, out: (s: string) => void): void {
   const m = r.mapping;
-  out(`${r.fileName} (sha256 ${r.sha256.slice(0, 12)}…) on ${r.plan.profile.machineLabel} (${r.plan.profile.machineSource})`);
+  out(`${r.fileName} (sha256 ${r.sha256.slice(0, 12)}…) on ${r.plan.profile.machineLabel} (${PLANNED_FOR[r.plan.profile.machineSource]})`); // plan's words, not the source's id
   out(`model ${r.plan.model.label}, seq ${r.spec.seqLen}; batch as DeepSpeed derives it: micro ${m.microBatch} × accumulation ${m.gradAccum} × ${m.worldSize} GPU(s) = ${m.microBatch * m.gradAccum * m.worldSize}; ${m.precision}`);
   for (const a of r.resolved) out(`  auto  ${a.key} = ${JSON.stringify(a.value)}  (${a.from})`);
   for (const n of m.notes) out(`  ${n.kind.padEnd(20)} ${n.key}: ${n.message}`);
