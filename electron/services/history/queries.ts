@@ -253,7 +253,9 @@ interface CompareRow extends SummaryRow {
 
 // Paths that change on every detection or run without the machine or the setup changing.
 const SNAPSHOT_VOLATILE = ['machine.detectedAt', 'machine.detectionMs', 'machine.memory.availableBytes', 'software.t', 'software.v', 'software.rank', 'software.pid'];
-const CONFIG_VOLATILE = ['runId', 'seed', 'maxSeconds', 'configHash'];
+// preflightMemory: the pre-flight's sizing for the host the run started on, set per run by runs/start
+// (its basis is a sentence): not configuration, so not a configuration difference.
+const CONFIG_VOLATILE = ['runId', 'seed', 'maxSeconds', 'configHash', 'preflightMemory'];
 
 type LabelGroup = { strategy: string; model: string; engine: string; machineId: string | null; sweepId: string | null; runIds: string[] };
 

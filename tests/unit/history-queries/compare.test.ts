@@ -128,6 +128,19 @@ describe('compare/runs', () => {
     store.close();
   });
 
+  it("leaves the run's pre-flight sizing (spec.preflightMemory, set per run by runs/start) out of the configuration differences", () => {
+    // walk-through: Compare listed preflightMemory.basis and preflightMemory.hostBytes (long sentences) as config
+    const preflight = (hostBytes: number, basis: string) => ({ preflightMemory: { hostBytes, gpuBytes: null, basis: `${basis}: the tuner's estimate for this machine, workload and knobs` } });
+    const store = storeWith([
+      { id: 'z', strategy: 'zero3-offload', tflops: 100, specExtra: preflight(40e9, 'sized here') },
+      { id: 's', strategy: 'superoffload', tflops: 130, ratio: 0.9, specExtra: preflight(55e9, 'sized on h200-a') },
+    ]);
+    const c = store.compare(['z', 's']);
+    expect(c.configDiff.map((d) => d.path)).toEqual(['dsConfig.zero_optimization.offload_optimizer.ratio']);
+    expect(c.groups.map((g) => g.label)).toEqual(['ZeRO-3 Offload', 'SuperOffload']);
+    store.close();
+  });
+
   it('counts a failed repeat as a run without figures, and says so', () => {
     const store = storeWith([
       { id: 'z', strategy: 'zero3-offload', tflops: 100 },

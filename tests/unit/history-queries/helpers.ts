@@ -35,6 +35,8 @@ export interface FakeRun {
   steps?: number;
   torch?: string;
   ratio?: number;
+  /** More fields of the stored spec (e.g. runs/start's preflightMemory). */
+  specExtra?: Record<string, unknown>;
 }
 
 export function addRun(store: HistoryStore, r: FakeRun): void {
@@ -50,7 +52,7 @@ export function addRun(store: HistoryStore, r: FakeRun): void {
     steps,
     warmup: 1,
     tags: r.tags,
-    spec: { runId: r.id, seqLen: 4096, dsConfig: { zero_optimization: { stage: 3, offload_optimizer: { device: 'cpu', ratio: r.ratio ?? 1 } } } },
+    spec: { runId: r.id, seqLen: 4096, dsConfig: { zero_optimization: { stage: 3, offload_optimizer: { device: 'cpu', ratio: r.ratio ?? 1 } } }, ...r.specExtra },
     // predicted 0: what a CPU smoke run's plan stores (zeros: no prediction)
     predicted: r.predicted === undefined ? undefined : { tflopsPerGpu: r.predicted, stepSeconds: r.predicted ? 100 / r.predicted : 0 },
   });
