@@ -26,7 +26,10 @@ export default [
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
       // The house marks a deliberately unused binding with a leading underscore (e.g. `{ id: _id, ...rest }` to omit a key).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // Left at 'warn' for now (issue 29), each with its count of findings still to fix or justify:
       // 96: methods taken off their object (safe only where the method does not use `this`; each to check)
       '@typescript-eslint/unbound-method': 'warn',

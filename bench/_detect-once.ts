@@ -2,5 +2,7 @@
 const started = performance.now();
 const { detectMachine } = await import('../electron/services/hardware');
 const machine = await detectMachine();
-process.stdout.write(JSON.stringify({ totalMs: performance.now() - started, detectionMs: machine.detectionMs, gpus: machine.gpus.length }) + '\n');
+process.stdout.write(
+  JSON.stringify({ totalMs: performance.now() - started, detectionMs: machine.detectionMs, gpus: machine.gpus.length }) + '\n',
+);
 export {};

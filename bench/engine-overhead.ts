@@ -16,16 +16,37 @@ const BATCH = 64; // what the sweep flushes at (sweep.ts: sampleBatch)
 
 function stepLine(step: number): string {
   return JSON.stringify({
-    v: 1, type: 'step', t: 1_790_000_000 + step, step, warmup: step <= 3, stepSeconds: 1.234567, tokensPerSecond: 13275.4,
-    tflopsPerGpu: 412.7, tflopsAggregate: 1650.8, loss: 10.5 - step * 1e-4, gpuAllocatedBytes: 61_234_567_890,
-    gpuReservedBytes: 70_000_000_000, gpuPeakBytes: 75_123_456_789, hostRssBytes: 412_345_678_901, hostRssChildrenBytes: 0,
+    v: 1,
+    type: 'step',
+    t: 1_790_000_000 + step,
+    step,
+    warmup: step <= 3,
+    stepSeconds: 1.234567,
+    tokensPerSecond: 13275.4,
+    tflopsPerGpu: 412.7,
+    tflopsAggregate: 1650.8,
+    loss: 10.5 - step * 1e-4,
+    gpuAllocatedBytes: 61_234_567_890,
+    gpuReservedBytes: 70_000_000_000,
+    gpuPeakBytes: 75_123_456_789,
+    hostRssBytes: 412_345_678_901,
+    hostRssChildrenBytes: 0,
   });
 }
 
 function once(): { usPerStep: number; rows: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'os-bench-engine-'));
   const history = openHistory(dir);
-  history.createRun({ id: 'bench', sweepId: 'sw', repeatIndex: 0, model: 'llama-3.1-70b', strategy: 'superoffload', engine: 'deepspeed', steps: STEPS, warmup: 3 });
+  history.createRun({
+    id: 'bench',
+    sweepId: 'sw',
+    repeatIndex: 0,
+    model: 'llama-3.1-70b',
+    strategy: 'superoffload',
+    engine: 'deepspeed',
+    steps: STEPS,
+    warmup: 3,
+  });
   history.startRun('bench', {});
   const emitter = new EventEmitter();
   let events = 0;
@@ -37,19 +58,45 @@ function once(): { usPerStep: number; rows: number } {
     message(m) {
       if (m.type !== 'step') return;
       pending.push({
-        step: m.step, warmup: m.warmup, stepSeconds: m.stepSeconds, tflopsPerGpu: m.tflopsPerGpu, tokensPerSecond: m.tokensPerSecond,
-        loss: m.loss, gpuAllocatedBytes: m.gpuAllocatedBytes, gpuReservedBytes: m.gpuReservedBytes, gpuPeakBytes: m.gpuPeakBytes, hostRssBytes: m.hostRssBytes,
+        step: m.step,
+        warmup: m.warmup,
+        stepSeconds: m.stepSeconds,
+        tflopsPerGpu: m.tflopsPerGpu,
+        tokensPerSecond: m.tokensPerSecond,
+        loss: m.loss,
+        gpuAllocatedBytes: m.gpuAllocatedBytes,
+        gpuReservedBytes: m.gpuReservedBytes,
+        gpuPeakBytes: m.gpuPeakBytes,
+        hostRssBytes: m.hostRssBytes,
       });
       if (pending.length >= BATCH) {
         history.appendSamples('bench', pending);
         pending = [];
       }
-      emitter.emit('runs/progress', parseEvent('runs/progress', {
-        sweepId: 'sw', runId: 'bench', runIndex: 0, runCount: 1, strategy: 'superoffload', repeatIndex: 0, step: m.step, total: STEPS,
-        warmup: m.warmup, stepSeconds: m.stepSeconds, tflopsPerGpu: m.tflopsPerGpu, tokensPerSecond: m.tokensPerSecond, loss: m.loss,
-        gpuAllocatedBytes: m.gpuAllocatedBytes, gpuReservedBytes: m.gpuReservedBytes, gpuPeakBytes: m.gpuPeakBytes, hostRssBytes: m.hostRssBytes,
-        elapsedSeconds: m.step, etaSeconds: STEPS - m.step,
-      }));
+      emitter.emit(
+        'runs/progress',
+        parseEvent('runs/progress', {
+          sweepId: 'sw',
+          runId: 'bench',
+          runIndex: 0,
+          runCount: 1,
+          strategy: 'superoffload',
+          repeatIndex: 0,
+          step: m.step,
+          total: STEPS,
+          warmup: m.warmup,
+          stepSeconds: m.stepSeconds,
+          tflopsPerGpu: m.tflopsPerGpu,
+          tokensPerSecond: m.tokensPerSecond,
+          loss: m.loss,
+          gpuAllocatedBytes: m.gpuAllocatedBytes,
+          gpuReservedBytes: m.gpuReservedBytes,
+          gpuPeakBytes: m.gpuPeakBytes,
+          hostRssBytes: m.hostRssBytes,
+          elapsedSeconds: m.step,
+          etaSeconds: STEPS - m.step,
+        }),
+      );
     },
     log() {},
   });

@@ -12,7 +12,9 @@ export interface Figure {
 
 export function reportFigure(figure: Figure): void {
   const verdict = figure.ok === null ? 'n/a' : figure.ok ? 'ok' : 'MISSED';
-  console.log(`${figure.label}: ${formatValue(figure.value)} ${figure.unit} (goal ${figure.goal}) ${verdict}${figure.note ? ` — ${figure.note}` : ''}`);
+  console.log(
+    `${figure.label}: ${formatValue(figure.value)} ${figure.unit} (goal ${figure.goal}) ${verdict}${figure.note ? ` — ${figure.note}` : ''}`,
+  );
   console.log(`BENCH ${JSON.stringify(figure)}`);
 }
 

@@ -9,12 +9,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { median, reportFigure } from './figure';
 
-const file = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'resources', 'samples', 'h200-llama-3.2-3b-tuned.runs.json');
+const file = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  '..',
+  'resources',
+  'samples',
+  'h200-llama-3.2-3b-tuned.runs.json',
+);
 interface Row {
   run: { strategy: string; status: string; tflops_per_gpu: number | null };
-  details: { spec?: { microBatch: number; knobs: Record<string, unknown>; prediction: { tflopsPerGpu: number } | null; configHash: string } };
+  details: {
+    spec?: { microBatch: number; knobs: Record<string, unknown>; prediction: { tflopsPerGpu: number } | null; configHash: string };
+  };
 }
-const repeatFiles = fs.readdirSync(path.dirname(file)).filter((f) => /^h200-llama-3\.2-3b-repeats\d*\.runs\.json$/.test(f)).map((f) => path.join(path.dirname(file), f));
+const repeatFiles = fs
+  .readdirSync(path.dirname(file))
+  .filter((f) => /^h200-llama-3\.2-3b-repeats\d*\.runs\.json$/.test(f))
+  .map((f) => path.join(path.dirname(file), f));
 const rows = [file, ...repeatFiles]
   .flatMap((f) => (JSON.parse(fs.readFileSync(f, 'utf8')) as { runs: Row[] }).runs)
   .filter((r) => r.run.status === 'completed' && r.run.tflops_per_gpu && r.details.spec);
@@ -23,13 +34,21 @@ const rows = [file, ...repeatFiles]
 const configs = new Map<string, { strategy: string; micro: number; ratio: unknown; measured: number[]; predicted: number | null }>();
 for (const r of rows) {
   const s = r.details.spec!;
-  const c = configs.get(s.configHash) ?? { strategy: r.run.strategy, micro: s.microBatch, ratio: s.knobs.ratio, measured: [], predicted: s.prediction?.tflopsPerGpu ?? null };
+  const c = configs.get(s.configHash) ?? {
+    strategy: r.run.strategy,
+    micro: s.microBatch,
+    ratio: s.knobs.ratio,
+    measured: [],
+    predicted: s.prediction?.tflopsPerGpu ?? null,
+  };
   c.measured.push(r.run.tflops_per_gpu!);
   configs.set(s.configHash, c);
 }
 const all = [...configs.values()].map((c) => ({ ...c, tflops: median(c.measured) }));
 for (const c of all.sort((a, b) => b.tflops - a.tflops))
-  console.log(`${c.strategy.padEnd(18)} micro ${String(c.micro).padStart(2)}  ratio ${String(c.ratio ?? '—').padEnd(4)}  measured ${c.tflops.toFixed(1).padStart(6)} TFLOPS/GPU (${c.measured.length} run(s))  predicted ${c.predicted === null ? '— (knob pinned)' : c.predicted.toFixed(1)}`);
+  console.log(
+    `${c.strategy.padEnd(18)} micro ${String(c.micro).padStart(2)}  ratio ${String(c.ratio ?? '—').padEnd(4)}  measured ${c.tflops.toFixed(1).padStart(6)} TFLOPS/GPU (${c.measured.length} run(s))  predicted ${c.predicted === null ? '— (knob pinned)' : c.predicted.toFixed(1)}`,
+  );
 
 const offload = all.filter((c) => c.strategy !== 'gpu-zero2');
 const noOffload = all.filter((c) => c.strategy === 'gpu-zero2');
@@ -60,10 +79,12 @@ for (const strategy of ['zero3-offload', 'superoffload']) {
 const predicted = offload.filter((c) => c.predicted !== null);
 let pairs = 0;
 let agree = 0;
-for (const a of predicted) for (const b of predicted) if (a !== b && a.micro === b.micro && a.strategy < b.strategy) {
-  pairs++;
-  if (Math.sign(a.predicted! - b.predicted!) === Math.sign(a.tflops - b.tflops)) agree++;
-}
+for (const a of predicted)
+  for (const b of predicted)
+    if (a !== b && a.micro === b.micro && a.strategy < b.strategy) {
+      pairs++;
+      if (Math.sign(a.predicted! - b.predicted!) === Math.sign(a.tflops - b.tflops)) agree++;
+    }
 reportFigure({
   id: 'h200-offload-ranking-as-measured',
   label: 'pairs of tuned offload strategies (same micro batch) the shipped prediction orders as measured on the H200',
@@ -79,7 +100,10 @@ reportFigure({
 // best offload configuration of the whole sweep, and how many trials it took.
 const tuneFile = path.resolve(path.dirname(file), 'h200-llama-3.2-3b-tune-device', 'tune-offload.json');
 if (fs.existsSync(tuneFile)) {
-  const tune = JSON.parse(fs.readFileSync(tuneFile, 'utf8')) as { winner: { strategyId: string; tflopsPerGpu: number } | null; trials: { baseline?: boolean }[] };
+  const tune = JSON.parse(fs.readFileSync(tuneFile, 'utf8')) as {
+    winner: { strategyId: string; tflopsPerGpu: number } | null;
+    trials: { baseline?: boolean }[];
+  };
   if (tune.winner) {
     const trials = tune.trials.filter((t) => !t.baseline).length;
     reportFigure({
@@ -99,10 +123,19 @@ if (fs.existsSync(tuneFile)) {
 const file8b = path.resolve(path.dirname(file), 'h200-llama-3.1-8b.runs.json');
 const tune8b = path.resolve(path.dirname(file), 'h200-llama-3.1-8b-tune-device', 'tune-llama-3.1-8b.json');
 if (fs.existsSync(file8b) && fs.existsSync(tune8b)) {
-  const sweep = (JSON.parse(fs.readFileSync(file8b, 'utf8')) as { runs: Row[] }).runs.filter((r) => r.run.status === 'completed' && r.run.tflops_per_gpu);
+  const sweep = (JSON.parse(fs.readFileSync(file8b, 'utf8')) as { runs: Row[] }).runs.filter(
+    (r) => r.run.status === 'completed' && r.run.tflops_per_gpu,
+  );
   const best8b = sweep.reduce((a, b) => (b.run.tflops_per_gpu! > a.run.tflops_per_gpu! ? b : a));
-  for (const r of sweep) console.log(`llama-3.1-8b ${r.run.strategy.padEnd(14)} micro ${r.details.spec?.microBatch}  ratio ${String(r.details.spec?.knobs.ratio ?? '—')}  measured ${r.run.tflops_per_gpu!.toFixed(1)} TFLOPS/GPU`);
-  const tune = JSON.parse(fs.readFileSync(tune8b, 'utf8')) as { winner: { strategyId: string; tflopsPerGpu: number } | null; trials: { baseline?: boolean }[]; seedDefaults: { status: string; errorClass?: string | null } | null };
+  for (const r of sweep)
+    console.log(
+      `llama-3.1-8b ${r.run.strategy.padEnd(14)} micro ${r.details.spec?.microBatch}  ratio ${String(r.details.spec?.knobs.ratio ?? '—')}  measured ${r.run.tflops_per_gpu!.toFixed(1)} TFLOPS/GPU`,
+    );
+  const tune = JSON.parse(fs.readFileSync(tune8b, 'utf8')) as {
+    winner: { strategyId: string; tflopsPerGpu: number } | null;
+    trials: { baseline?: boolean }[];
+    seedDefaults: { status: string; errorClass?: string | null } | null;
+  };
   if (tune.winner) {
     const trials = tune.trials.filter((t) => !t.baseline).length;
     reportFigure({

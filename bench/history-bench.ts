@@ -21,7 +21,15 @@ if (!given || !fs.existsSync(path.join(dataDir, 'history.db'))) {
   console.log(`generated ${g.runs} synthetic runs and ${g.samples} samples in ${(g.ms / 1000).toFixed(1)} s (${dataDir})`);
 }
 const mb = databaseBytes(dataDir) / 1e6;
-reportFigure({ id: 'history-db-mb', label: 'history database, 10,000 runs + 1,000,000 samples', value: mb, unit: 'MB', goal: '< 200 MB', ok: mb < 200, note: 'synthetic data' });
+reportFigure({
+  id: 'history-db-mb',
+  label: 'history database, 10,000 runs + 1,000,000 samples',
+  value: mb,
+  unit: 'MB',
+  goal: '< 200 MB',
+  ok: mb < 200,
+  note: 'synthetic data',
+});
 
 // ---- the store's filter queries (what `runs/list` and the CLI run) ----
 const store = openHistory(dataDir);
@@ -41,15 +49,31 @@ const sqlTimes = filters.map((f) => {
   }
   return median(times);
 });
-reportFigure({ id: 'history-filter-sql-ms', label: 'store filter query, worst of 5 filters (median of 5 each; all 10,000 rows for no filter)', value: Math.max(...sqlTimes), unit: 'ms', goal: '< 100 ms', ok: Math.max(...sqlTimes) < 100, note: sqlTimes.map((t) => t.toFixed(1)).join(' / ') });
-const sweepIds = (store.listRuns({ tag: 'sweep-00042' }).runs).map((r) => r.id);
+reportFigure({
+  id: 'history-filter-sql-ms',
+  label: 'store filter query, worst of 5 filters (median of 5 each; all 10,000 rows for no filter)',
+  value: Math.max(...sqlTimes),
+  unit: 'ms',
+  goal: '< 100 ms',
+  ok: Math.max(...sqlTimes) < 100,
+  note: sqlTimes.map((t) => t.toFixed(1)).join(' / '),
+});
+const sweepIds = store.listRuns({ tag: 'sweep-00042' }).runs.map((r) => r.id);
 const tc = performance.now();
 store.compare(sweepIds);
-reportFigure({ id: 'history-compare-query-ms', label: `compare/runs on ${sweepIds.length} runs (stats, series of 90 steps each, diffs)`, value: performance.now() - tc, unit: 'ms', goal: 'n/a', ok: null });
+reportFigure({
+  id: 'history-compare-query-ms',
+  label: `compare/runs on ${sweepIds.length} runs (stats, series of 90 steps each, diffs)`,
+  value: performance.now() - tc,
+  unit: 'ms',
+  goal: 'n/a',
+  ok: null,
+});
 store.close();
 
 // ---- the real pages in Chromium ----
-if (!fs.existsSync(path.join(repoRoot, 'dist', 'renderer', 'index.html'))) spawnSync('node', ['scripts/build.mjs'], { cwd: repoRoot, stdio: 'inherit' });
+if (!fs.existsSync(path.join(repoRoot, 'dist', 'renderer', 'index.html')))
+  spawnSync('node', ['scripts/build.mjs'], { cwd: repoRoot, stdio: 'inherit' });
 const serve = await startServe([], dataDir);
 const browser = await launchChromium();
 try {
@@ -57,7 +81,14 @@ try {
   const t0 = performance.now();
   await page.goto(serve.url + '#/runs');
   await page.waitForSelector('[data-testid="run-row"]', { timeout: 60_000 });
-  reportFigure({ id: 'history-runs-page-load-ms', label: 'Runs page: navigation → first rows of 10,000 (all summaries over the WebSocket)', value: performance.now() - t0, unit: 'ms', goal: 'n/a', ok: null });
+  reportFigure({
+    id: 'history-runs-page-load-ms',
+    label: 'Runs page: navigation → first rows of 10,000 (all summaries over the WebSocket)',
+    value: performance.now() - t0,
+    unit: 'ms',
+    goal: 'n/a',
+    ok: null,
+  });
   const domRows = await page.locator('[data-testid="run-row"]').count();
   console.log(`rows in the DOM for 10,000 runs: ${domRows} (windowed)`);
 
@@ -93,7 +124,15 @@ try {
     filterTimes.push(await filterOnce('text', '[data-testid="runs-search"]', `sweep-000${42 + i}`));
     filterTimes.push(await filterOnce('text', '[data-testid="runs-search"]', ''));
   }
-  reportFigure({ id: 'history-runs-filter-ms', label: 'Runs table filter in Chromium, 10,000 runs: input → rows painted (max of 18)', value: Math.max(...filterTimes), unit: 'ms', goal: '< 100 ms', ok: Math.max(...filterTimes) < 100, note: `median ${median(filterTimes).toFixed(1)} ms` });
+  reportFigure({
+    id: 'history-runs-filter-ms',
+    label: 'Runs table filter in Chromium, 10,000 runs: input → rows painted (max of 18)',
+    value: Math.max(...filterTimes),
+    unit: 'ms',
+    goal: '< 100 ms',
+    ok: Math.max(...filterTimes) < 100,
+    note: `median ${median(filterTimes).toFixed(1)} ms`,
+  });
 
   // Compare one sweep (4 strategies × 2 repeats, 100 steps each): data arrival → all charts finished.
   await page.fill('[data-testid="runs-search"]', 'sweep-00042');
@@ -110,7 +149,15 @@ try {
     await page.waitForSelector('[data-testid="compare-page"][data-render-ms]', { timeout: 60_000 });
     renderTimes.push(Number(await page.getAttribute('[data-testid="compare-page"]', 'data-render-ms')));
   }
-  reportFigure({ id: 'history-compare-render-ms', label: 'Compare charts in Chromium (8 runs, 5 charts): data arrival → every echarts finished (median of 7)', value: median(renderTimes), unit: 'ms', goal: '< 200 ms', ok: median(renderTimes) < 200, note: `max ${Math.max(...renderTimes).toFixed(1)} ms` });
+  reportFigure({
+    id: 'history-compare-render-ms',
+    label: 'Compare charts in Chromium (8 runs, 5 charts): data arrival → every echarts finished (median of 7)',
+    value: median(renderTimes),
+    unit: 'ms',
+    goal: '< 200 ms',
+    ok: median(renderTimes) < 200,
+    note: `max ${Math.max(...renderTimes).toFixed(1)} ms`,
+  });
   await page.screenshot({ path: path.join(repoRoot, 'test-results', 'bench-compare.png') });
 } finally {
   await browser.close();

@@ -21,7 +21,7 @@ const BASE_TFLOPS: Record<string, number> = { 'zero3-offload': 120, superoffload
 // A deterministic generator, so two bench runs build the same database.
 function lcg(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function machine(k: number) {
@@ -31,9 +31,24 @@ function machine(k: number) {
     hostname: `synthetic-h200-${k}`,
     machineId: `synthetic-machine-${k}`,
     os: { platform: 'linux', distro: 'Ubuntu', release: '24.04', kernel: '6.8.0', arch: 'x86_64' },
-    cpu: { vendor: 'GenuineIntel', model: 'Synthetic Xeon', architecture: 'x86_64', sockets: 1, physicalCores: 16, logicalCores: 32, simd: ['avx2', 'avx512f'] },
+    cpu: {
+      vendor: 'GenuineIntel',
+      model: 'Synthetic Xeon',
+      architecture: 'x86_64',
+      sockets: 1,
+      physicalCores: 16,
+      logicalCores: 32,
+      simd: ['avx2', 'avx512f'],
+    },
     memory: { totalBytes: 2 * 2 ** 40, availableBytes: 1.8 * 2 ** 40 },
-    gpus: Array.from({ length: 4 }, (_, i) => ({ index: i, vendor: 'nvidia', name: 'NVIDIA H200', memoryBytes: 141 * 2 ** 30, driverVersion: '570.86', cudaVersion: '12.8' })),
+    gpus: Array.from({ length: 4 }, (_, i) => ({
+      index: i,
+      vendor: 'nvidia',
+      name: 'NVIDIA H200',
+      memoryBytes: 141 * 2 ** 30,
+      driverVersion: '570.86',
+      cudaVersion: '12.8',
+    })),
     disks: [{ name: 'nvme0n1', isNvme: true, sizeBytes: 3.84e12, mountpoints: ['/'] }],
     warnings: [],
   };
@@ -89,27 +104,116 @@ export function generate(dataDir: string, options: GenerateOptions = {}): { runs
       const stepSeconds = 300 / tflops;
       const tokens = 16384 / stepSeconds;
       const snapshotId = `synthetic-snapshot-${machineK}`;
-      insertSnapshot.run(snapshotId, `synthetic-machine-${machineK}`, `synthetic-h200-${machineK}`, when.toISOString(), JSON.stringify(machine(machineK)));
-      insertRun.run(
-        id, when.toISOString(), when.toISOString(), new Date(when.getTime() + 50_000).toISOString(), failed ? 'failed' : 'completed',
-        model, strategy, sweepId, repeat, `synthetic-machine-${machineK}`, JSON.stringify([SYNTHETIC_TAG, `sweep-${String(sweepIndex).padStart(5, '0')}`]),
-        'Synthetic benchmark row: not a measurement.', failed ? 'cuda_oom' : null, failed ? 'CUDA out of memory (synthetic)' : null,
-        failed ? null : tflops, failed ? null : tokens, failed ? null : stepSeconds, failed ? null : 60e9 + rand() * 40e9, failed ? null : 300e9 + rand() * 200e9,
-        perRun - warmup, warmup, snapshotId, BASE_TFLOPS[strategy], 300 / BASE_TFLOPS[strategy],
+      insertSnapshot.run(
+        snapshotId,
+        `synthetic-machine-${machineK}`,
+        `synthetic-h200-${machineK}`,
+        when.toISOString(),
+        JSON.stringify(machine(machineK)),
       );
-      const dsConfig = { train_batch_size: 4, bf16: { enabled: true }, zero_optimization: { stage: 3, offload_optimizer: { device: 'cpu', pin_memory: true, ...(strategy === 'superoffload' ? { super_offload: true, ratio: 0.9, cpuadam_cores_perc: 0.9 } : {}) } } };
+      insertRun.run(
+        id,
+        when.toISOString(),
+        when.toISOString(),
+        new Date(when.getTime() + 50_000).toISOString(),
+        failed ? 'failed' : 'completed',
+        model,
+        strategy,
+        sweepId,
+        repeat,
+        `synthetic-machine-${machineK}`,
+        JSON.stringify([SYNTHETIC_TAG, `sweep-${String(sweepIndex).padStart(5, '0')}`]),
+        'Synthetic benchmark row: not a measurement.',
+        failed ? 'cuda_oom' : null,
+        failed ? 'CUDA out of memory (synthetic)' : null,
+        failed ? null : tflops,
+        failed ? null : tokens,
+        failed ? null : stepSeconds,
+        failed ? null : 60e9 + rand() * 40e9,
+        failed ? null : 300e9 + rand() * 200e9,
+        perRun - warmup,
+        warmup,
+        snapshotId,
+        BASE_TFLOPS[strategy],
+        300 / BASE_TFLOPS[strategy],
+      );
+      const dsConfig = {
+        train_batch_size: 4,
+        bf16: { enabled: true },
+        zero_optimization: {
+          stage: 3,
+          offload_optimizer: {
+            device: 'cpu',
+            pin_memory: true,
+            ...(strategy === 'superoffload' ? { super_offload: true, ratio: 0.9, cpuadam_cores_perc: 0.9 } : {}),
+          },
+        },
+      };
       insertDetails.run(
         id,
-        JSON.stringify({ runId: id, engine: 'deepspeed', seqLen: 4096, microBatch: 4, gradAccum: 1, steps: perRun - warmup, warmup, precision: 'bf16', activationCheckpointing: true, seed: 1, dsConfig }),
-        JSON.stringify({ v: 1, t: 0, type: 'hello', runnerVersion: '0.1.0', python: '3.12.3', torch: '2.9.0', deepspeed: '0.19.8', cuda: '12.8', accelerator: 'cuda' }),
-        JSON.stringify({ v: 1, t: 1, type: 'config', engine: 'deepspeed', params: 3.2e9, layers: 28, hidden: 3072, seqLen: 4096, globalBatch: 4 }),
-        failed ? null : JSON.stringify({ v: 1, t: 2, type: 'result', status: 'completed', measuredSteps: perRun - warmup, stepSeconds: { median: stepSeconds, min: stepSeconds * 0.97, max: stepSeconds * 1.05, mean: stepSeconds } }),
+        JSON.stringify({
+          runId: id,
+          engine: 'deepspeed',
+          seqLen: 4096,
+          microBatch: 4,
+          gradAccum: 1,
+          steps: perRun - warmup,
+          warmup,
+          precision: 'bf16',
+          activationCheckpointing: true,
+          seed: 1,
+          dsConfig,
+        }),
+        JSON.stringify({
+          v: 1,
+          t: 0,
+          type: 'hello',
+          runnerVersion: '0.1.0',
+          python: '3.12.3',
+          torch: '2.9.0',
+          deepspeed: '0.19.8',
+          cuda: '12.8',
+          accelerator: 'cuda',
+        }),
+        JSON.stringify({
+          v: 1,
+          t: 1,
+          type: 'config',
+          engine: 'deepspeed',
+          params: 3.2e9,
+          layers: 28,
+          hidden: 3072,
+          seqLen: 4096,
+          globalBatch: 4,
+        }),
+        failed
+          ? null
+          : JSON.stringify({
+              v: 1,
+              t: 2,
+              type: 'result',
+              status: 'completed',
+              measuredSteps: perRun - warmup,
+              stepSeconds: { median: stepSeconds, min: stepSeconds * 0.97, max: stepSeconds * 1.05, mean: stepSeconds },
+            }),
         JSON.stringify({ tflopsPerGpu: BASE_TFLOPS[strategy], stepSeconds: 300 / BASE_TFLOPS[strategy] }),
       );
       for (let step = 1; step <= perRun; step++) {
         const isWarm = step <= warmup;
         const s = stepSeconds * (isWarm ? 1.5 : 0.97 + rand() * 0.06);
-        insertSample.run(id, step, isWarm ? 1 : 0, s, 300 / s, 16384 / s, 11 - step * 0.02, Math.round(50e9 + rand() * 1e9), Math.round(60e9), Math.round(70e9), Math.round(400e9 + rand() * 1e9));
+        insertSample.run(
+          id,
+          step,
+          isWarm ? 1 : 0,
+          s,
+          300 / s,
+          16384 / s,
+          11 - step * 0.02,
+          Math.round(50e9 + rand() * 1e9),
+          Math.round(60e9),
+          Math.round(70e9),
+          Math.round(400e9 + rand() * 1e9),
+        );
         samples++;
       }
     }
@@ -139,7 +243,23 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(im
   const result = generate(dir, { runs: Number(flag('runs') ?? 10_000), samplesPerRun: Number(flag('samples') ?? 100) });
   const mb = databaseBytes(dir) / 1e6;
   console.log(`synthetic history: ${result.runs} runs, ${result.samples} samples in ${dir}`);
-  reportFigure({ id: 'history-synthetic-insert-ms', label: `insert ${result.runs} synthetic runs + ${result.samples} samples`, value: result.ms, unit: 'ms', goal: 'n/a', ok: null, note: 'synthetic data, benchmark only' });
-  reportFigure({ id: 'history-db-mb', label: 'history database size (10,000 runs, 1,000,000 samples)', value: mb, unit: 'MB', goal: '< 200 MB', ok: mb < 200, note: 'synthetic data' });
+  reportFigure({
+    id: 'history-synthetic-insert-ms',
+    label: `insert ${result.runs} synthetic runs + ${result.samples} samples`,
+    value: result.ms,
+    unit: 'ms',
+    goal: 'n/a',
+    ok: null,
+    note: 'synthetic data, benchmark only',
+  });
+  reportFigure({
+    id: 'history-db-mb',
+    label: 'history database size (10,000 runs, 1,000,000 samples)',
+    value: mb,
+    unit: 'MB',
+    goal: '< 200 MB',
+    ok: mb < 200,
+    note: 'synthetic data',
+  });
   if (!flag('data-dir')) fs.rmSync(dir, { recursive: true, force: true });
 }

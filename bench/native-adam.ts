@@ -39,7 +39,15 @@ function runTorch(python: string, params: number, threads: number[], secondsPerC
   if (!fs.existsSync(python)) return { error: `no python at ${python} (pass --python)` };
   const r = spawnSync(
     python,
-    [path.join(import.meta.dirname, 'native-bench.py'), '--params', String(params), '--threads', threads.join(','), '--seconds-per-count', String(secondsPerCount)],
+    [
+      path.join(import.meta.dirname, 'native-bench.py'),
+      '--params',
+      String(params),
+      '--threads',
+      threads.join(','),
+      '--seconds-per-count',
+      String(secondsPerCount),
+    ],
     { encoding: 'utf8', shell: false, maxBuffer: 1 << 24 },
   );
   if (r.status !== 0) return { error: `torch bench failed: ${(r.stderr || r.error?.message || '').trim().split('\n').at(-1)}` };
@@ -61,11 +69,15 @@ async function measureHere(): Promise<Figures> {
   // count: on a shared or noisy host, a slow spell then hurts neither side more than the other.
   const repeats = Number(arg('repeats') ?? 2);
   const best = (into: Map<number, Point>, pts: Point[]) => {
-    for (const p of pts) if ((into.get(p.threads)?.paramsPerSecond ?? 0) < p.paramsPerSecond) into.set(p.threads, { threads: p.threads, paramsPerSecond: p.paramsPerSecond });
+    for (const p of pts)
+      if ((into.get(p.threads)?.paramsPerSecond ?? 0) < p.paramsPerSecond)
+        into.set(p.threads, { threads: p.threads, paramsPerSecond: p.paramsPerSecond });
   };
-  const nativeBest = new Map<number, Point>(), torchBest = new Map<number, Point>();
+  const nativeBest = new Map<number, Point>(),
+    torchBest = new Map<number, Point>();
   let torch: Figures['torch'] = { error: 'not run' };
-  let sweepParams = params, sweepPath: string = addon.bestSimdPath;
+  let sweepParams = params,
+    sweepPath: string = addon.bestSimdPath;
   for (let r = 0; r < repeats; r++) {
     const sweep = await addon.cpuAdamSweep({ params, threadCounts: threads, budgetSeconds: (budget * 0.4) / repeats }, undefined, log);
     best(nativeBest, sweep.points);
@@ -121,15 +133,39 @@ function render(f: Figures): number {
   const frac = best.paramsPerSecond / bound;
   rows.push(['  share of the bandwidth bound', `${(frac * 100).toFixed(1)} %`, '≥ 90 %', ok(frac >= 0.9)]);
   if (torchBest && 'impl' in f.torch) {
-    rows.push([`torch ${f.torch.version} AdamW ${f.torch.impl}, ${best.threads} threads`, `${G(torchBest.paramsPerSecond)} G params/s`, '', '']);
+    rows.push([
+      `torch ${f.torch.version} AdamW ${f.torch.impl}, ${best.threads} threads`,
+      `${G(torchBest.paramsPerSecond)} G params/s`,
+      '',
+      '',
+    ]);
     const r = best.paramsPerSecond / torchBest.paramsPerSecond;
     rows.push(['  native / torch at that thread count', `${r.toFixed(2)} ×`, '≥ 1.00 ×', ok(r >= 1)]);
   } else if ('error' in f.torch) rows.push(['torch AdamW', f.torch.error, '≥ 1.00 ×', 'not measured']);
   // The same figures for `npm run bench`'s table (bench/figure.ts).
-  reportFigure({ id: 'native-adam-bound-share', label: `native CPU Adam share of the triad bound (${best.threads} threads, ${f.simdPath})`, value: frac * 100, unit: '%', goal: '≥ 90 %', ok: frac >= 0.9 });
+  reportFigure({
+    id: 'native-adam-bound-share',
+    label: `native CPU Adam share of the triad bound (${best.threads} threads, ${f.simdPath})`,
+    value: frac * 100,
+    unit: '%',
+    goal: '≥ 90 %',
+    ok: frac >= 0.9,
+  });
   if (torchBest && 'impl' in f.torch)
-    reportFigure({ id: 'native-adam-vs-torch', label: `native CPU Adam / torch AdamW at ${best.threads} threads`, value: best.paramsPerSecond / torchBest.paramsPerSecond, unit: '×', goal: '≥ 1.00 ×', ok: best.paramsPerSecond >= torchBest.paramsPerSecond });
-  rows.push(['recommended cpuadam_cores_perc (knee at 90%)', `${recommendCoresPerc(f.adam, f.logicalCores)} (${recommendThreads(f.adam)} threads)`, '', '']);
+    reportFigure({
+      id: 'native-adam-vs-torch',
+      label: `native CPU Adam / torch AdamW at ${best.threads} threads`,
+      value: best.paramsPerSecond / torchBest.paramsPerSecond,
+      unit: '×',
+      goal: '≥ 1.00 ×',
+      ok: best.paramsPerSecond >= torchBest.paramsPerSecond,
+    });
+  rows.push([
+    'recommended cpuadam_cores_perc (knee at 90%)',
+    `${recommendCoresPerc(f.adam, f.logicalCores)} (${recommendThreads(f.adam)} threads)`,
+    '',
+    '',
+  ]);
 
   console.log(`\nNative CPU Adam — ${f.source}; ${f.params / 2 ** 20}M fp32 params (${(f.params * 16) / 2 ** 30} GiB of state)\n`);
   const w = [46, 22, 10, 8];
@@ -139,7 +175,9 @@ function render(f: Figures): number {
   console.log(`${'threads'.padEnd(8)} ${'native'.padEnd(8)} ${'torch'.padEnd(8)} native/torch`);
   for (const p of f.adam) {
     const t = torchAt(p.threads);
-    console.log(`${String(p.threads).padEnd(8)} ${G(p.paramsPerSecond).padEnd(8)} ${(t ? G(t.paramsPerSecond) : '—').padEnd(8)} ${t ? (p.paramsPerSecond / t.paramsPerSecond).toFixed(2) : '—'}`);
+    console.log(
+      `${String(p.threads).padEnd(8)} ${G(p.paramsPerSecond).padEnd(8)} ${(t ? G(t.paramsPerSecond) : '—').padEnd(8)} ${t ? (p.paramsPerSecond / t.paramsPerSecond).toFixed(2) : '—'}`,
+    );
   }
   return 0;
 }

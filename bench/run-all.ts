@@ -9,7 +9,12 @@ const benchDir = path.dirname(new URL(import.meta.url).pathname);
 const only = process.argv.slice(2);
 const scripts = fs
   .readdirSync(benchDir)
-  .filter((f) => /\.(ts|mjs)$/.test(f) && !['run-all.ts', 'figure.ts', 'history-synthetic.ts' /* a data generator, run by history-bench */].includes(f) && !f.startsWith('_'))
+  .filter(
+    (f) =>
+      /\.(ts|mjs)$/.test(f) &&
+      !['run-all.ts', 'figure.ts', 'history-synthetic.ts' /* a data generator, run by history-bench */].includes(f) &&
+      !f.startsWith('_'),
+  )
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
@@ -23,7 +28,8 @@ for (const script of scripts) {
     .split('\n')
     .filter((l) => l.startsWith('BENCH '))
     .map((l) => JSON.parse(l.slice(6)) as Figure);
-  if (result.status !== 0) failures.push(`${script}: exit ${result.status}${result.stderr ? `\n${result.stderr.split('\n').slice(-5).join('\n')}` : ''}`);
+  if (result.status !== 0)
+    failures.push(`${script}: exit ${result.status}${result.stderr ? `\n${result.stderr.split('\n').slice(-5).join('\n')}` : ''}`);
   if (figures.length === 0 && result.status === 0) failures.push(`${script}: printed no BENCH figure`);
   rows.push(...figures.map((f) => ({ ...f, script })));
 }

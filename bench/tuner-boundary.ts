@@ -42,7 +42,19 @@ const measurements = JSON.parse(fs.readFileSync(path.join(hostDir, 'native-measu
 const kindMachine: Machine = MachineSchema.parse(JSON.parse(fs.readFileSync(path.join(hostDir, 'machine.json'), 'utf8')));
 
 interface Row {
-  run: { id: string; strategy: string; status: string; error_class: string | null; error_message?: string | null; step_seconds: number | null; tokens_per_second: number | null; tflops_per_gpu: number | null; peak_gpu_bytes: number | null; peak_host_bytes: number | null; model: string | null };
+  run: {
+    id: string;
+    strategy: string;
+    status: string;
+    error_class: string | null;
+    error_message?: string | null;
+    step_seconds: number | null;
+    tokens_per_second: number | null;
+    tflops_per_gpu: number | null;
+    peak_gpu_bytes: number | null;
+    peak_host_bytes: number | null;
+    model: string | null;
+  };
   details: { spec?: unknown; config?: unknown };
   snapshot?: { body?: unknown } | null;
 }
@@ -54,10 +66,31 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
   for (const r of (JSON.parse(fs.readFileSync(path.join(samplesDir, file), 'utf8')) as { runs: Row[] }).runs) {
     const machine = MachineSchema.safeParse(r.snapshot?.body);
     if (!machine.success || machine.data.gpus.length === 0) continue;
-    const p = pointFromRun({ runId: r.run.id, strategy: r.run.strategy, spec: readStoredValue('spec', r.details.spec).value, config: readStoredValue('config', r.details.config).value, model: r.run.model, status: r.run.status, errorClass: r.run.error_class, peakGpuBytes: r.run.peak_gpu_bytes, peakHostBytes: r.run.peak_host_bytes, errorMessage: r.run.error_message });
+    const p = pointFromRun({
+      runId: r.run.id,
+      strategy: r.run.strategy,
+      spec: readStoredValue('spec', r.details.spec).value,
+      config: readStoredValue('config', r.details.config).value,
+      model: r.run.model,
+      status: r.run.status,
+      errorClass: r.run.error_class,
+      peakGpuBytes: r.run.peak_gpu_bytes,
+      peakHostBytes: r.run.peak_host_bytes,
+      errorMessage: r.run.error_message,
+    });
     if (p) points.push(p);
     const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurements));
-    const s = sampleFromRun({ runId: r.run.id, strategy: r.run.strategy, stepSeconds: r.run.step_seconds, spec: readStoredValue('spec', r.details.spec).value, config: readStoredValue('config', r.details.config).value, model: r.run.model }, profile);
+    const s = sampleFromRun(
+      {
+        runId: r.run.id,
+        strategy: r.run.strategy,
+        stepSeconds: r.run.step_seconds,
+        spec: readStoredValue('spec', r.details.spec).value,
+        config: readStoredValue('config', r.details.config).value,
+        model: r.run.model,
+      },
+      profile,
+    );
     if (s) samples.push(s);
     if (r.run.status === 'completed' && r.run.tokens_per_second) speed.set(r.run.id, r.run.tokens_per_second);
   }
@@ -68,7 +101,9 @@ const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 const GiB = 2 ** 30;
 
 // --- GPU memory error per run and the verdicts, each workload held out of the evidence ---
-console.log(`${'run'.padEnd(44)} ${'measured'.padStart(9)} ${'model'.padStart(9)} ${'error'.padStart(7)}  verdict (band from the other workloads' runs)`);
+console.log(
+  `${'run'.padEnd(44)} ${'measured'.padStart(9)} ${'model'.padStart(9)} ${'error'.padStart(7)}  verdict (band from the other workloads' runs)`,
+);
 const errors = new Map<string, number[]>(); // strategy → signed errors
 let wrongNo = 0;
 let wrongYes = 0;
@@ -79,31 +114,79 @@ for (const wl of workloads) {
     const s = strategyById(p.strategyId);
     const model = resolveModel(p.workload.model);
     const mem = estimateMemory(s, model, countParams(model), p.workload, false, p.knobs);
-    const verdict = checkFit(s, mem, p.workload, kindMachine, buildProfile(kindMachine, 'file', normalizeMeasurements(measurements)), { band: bandFor(others, p.strategyId), measured: null });
+    const verdict = checkFit(s, mem, p.workload, kindMachine, buildProfile(kindMachine, 'file', normalizeMeasurements(measurements)), {
+      band: bandFor(others, p.strategyId),
+      measured: null,
+    });
     const e = gpuMemoryError(p);
     if (e !== null) errors.set(p.strategyId, [...(errors.get(p.strategyId) ?? []), e]);
     judged++;
-    const wrong = (p.outcome === 'fits' && verdict.verdict === 'does-not-fit' && verdict.limitedBy === 'gpu-memory') || (p.outcome !== 'fits' && verdict.verdict === 'fits');
+    const wrong =
+      (p.outcome === 'fits' && verdict.verdict === 'does-not-fit' && verdict.limitedBy === 'gpu-memory') ||
+      (p.outcome !== 'fits' && verdict.verdict === 'fits');
     if (wrong && p.outcome === 'fits') wrongNo++;
     if (wrong && p.outcome !== 'fits') wrongYes++;
     const measured = p.outcome === 'fits' ? `${((p.peakGpuBytes ?? 0) / GiB).toFixed(1)}` : p.outcome;
-    console.log(`${p.runId.padEnd(44)} ${measured.padStart(9)} ${(((mem.gpuAllocatedBytes ?? mem.gpuBytes) / GiB).toFixed(1)).padStart(9)} ${(e === null ? '' : pct(e)).padStart(7)}  ${verdict.verdict}${wrong ? '  ← WRONG' : ''} (need ${(mem.gpuBytes / GiB).toFixed(1)} ± ${(verdict.gpuBandBytes / GiB).toFixed(1)} GiB)`);
+    console.log(
+      `${p.runId.padEnd(44)} ${measured.padStart(9)} ${((mem.gpuAllocatedBytes ?? mem.gpuBytes) / GiB).toFixed(1).padStart(9)} ${(e === null ? '' : pct(e)).padStart(7)}  ${verdict.verdict}${wrong ? '  ← WRONG' : ''} (need ${(mem.gpuBytes / GiB).toFixed(1)} ± ${(verdict.gpuBandBytes / GiB).toFixed(1)} GiB)`,
+    );
   }
 }
 console.log('');
-for (const [id, es] of errors) console.log(`${id.padEnd(20)} runs ${String(es.length).padStart(2)}  GPU peak allocated error: worst over ${pct(Math.max(...es))}, worst under ${pct(Math.min(...es))}`);
+for (const [id, es] of errors)
+  console.log(
+    `${id.padEnd(20)} runs ${String(es.length).padStart(2)}  GPU peak allocated error: worst over ${pct(Math.max(...es))}, worst under ${pct(Math.min(...es))}`,
+  );
 const allErr = [...errors.values()].flat();
 const worstAbs = Math.max(...allErr.map(Math.abs));
-reportFigure({ id: 'boundary-gpu-memory-error-worst', label: `GPU memory: worst |predicted − measured peak allocated| over ${allErr.length} completed sample runs (validation: the terms were chosen with these runs in view)`, value: worstAbs * 100, unit: '%', goal: '≤ 8 %', ok: worstAbs <= 0.08 });
+reportFigure({
+  id: 'boundary-gpu-memory-error-worst',
+  label: `GPU memory: worst |predicted − measured peak allocated| over ${allErr.length} completed sample runs (validation: the terms were chosen with these runs in view)`,
+  value: worstAbs * 100,
+  unit: '%',
+  goal: '≤ 8 %',
+  ok: worstAbs <= 0.08,
+});
 // The first dataset (2026-12-02) ran a since-removed driver's own configs (resources/samples/README.md);
 // the rest ran the app's specs unchanged: the figure for what the app itself runs.
-const appSpecErr = points.filter((p) => !/^llama-3\.2-3b-/.test(p.runId)).map(gpuMemoryError).filter((e): e is number => e !== null);
+const appSpecErr = points
+  .filter((p) => !/^llama-3\.2-3b-/.test(p.runId))
+  .map(gpuMemoryError)
+  .filter((e): e is number => e !== null);
 const worstApp = Math.max(...appSpecErr.map(Math.abs));
-reportFigure({ id: 'boundary-gpu-memory-error-app-specs-worst', label: `GPU memory: the same over the ${appSpecErr.length} runs of the app's own specs (the first dataset's driver configs left out)`, value: worstApp * 100, unit: '%', goal: '≤ 8 %', ok: worstApp <= 0.08 });
+reportFigure({
+  id: 'boundary-gpu-memory-error-app-specs-worst',
+  label: `GPU memory: the same over the ${appSpecErr.length} runs of the app's own specs (the first dataset's driver configs left out)`,
+  value: worstApp * 100,
+  unit: '%',
+  goal: '≤ 8 %',
+  ok: worstApp <= 0.08,
+});
 const worstUnder = Math.min(...allErr);
-reportFigure({ id: 'boundary-gpu-memory-under-worst', label: 'GPU memory: worst under-estimate of the peak allocated (an OOM risk)', value: worstUnder * 100, unit: '%', goal: '≥ −8 %', ok: worstUnder >= -0.08 });
-reportFigure({ id: 'boundary-verdict-completed-called-no-fit', label: `completed runs the model (band from other workloads) calls "does not fit" on GPU memory, of ${judged} judged`, value: wrongNo, unit: 'runs', goal: '= 0', ok: wrongNo === 0 });
-reportFigure({ id: 'boundary-verdict-oom-called-fits', label: 'out-of-memory runs the model calls "fits"', value: wrongYes, unit: 'runs', goal: '= 0', ok: wrongYes === 0 });
+reportFigure({
+  id: 'boundary-gpu-memory-under-worst',
+  label: 'GPU memory: worst under-estimate of the peak allocated (an OOM risk)',
+  value: worstUnder * 100,
+  unit: '%',
+  goal: '≥ −8 %',
+  ok: worstUnder >= -0.08,
+});
+reportFigure({
+  id: 'boundary-verdict-completed-called-no-fit',
+  label: `completed runs the model (band from other workloads) calls "does not fit" on GPU memory, of ${judged} judged`,
+  value: wrongNo,
+  unit: 'runs',
+  goal: '= 0',
+  ok: wrongNo === 0,
+});
+reportFigure({
+  id: 'boundary-verdict-oom-called-fits',
+  label: 'out-of-memory runs the model calls "fits"',
+  value: wrongYes,
+  unit: 'runs',
+  goal: '= 0',
+  ok: wrongYes === 0,
+});
 
 // --- The pick with the workload held out (its runs out of calibration and memory evidence) ---
 console.log('');
@@ -116,7 +199,24 @@ for (const wl of workloads) {
   const train = samples.filter((s) => workloadOf(s as never) !== wl);
   const calibration = train.length >= 2 ? calibrationTable(fitCalibration(train)) : undefined;
   const w = best.workload;
-  const plan = planWorkload({ model: w.model, seqLen: w.seqLen, microBatch: 1, gpus: w.gpus, nodes: w.nodes, precision: w.precision, activationCheckpointing: w.activationCheckpointing }, { machine: kindMachine, machineSource: 'file', measurements, calibration, memory: memoryEvidence(points.filter((p) => workloadOf(p) !== wl)) });
+  const plan = planWorkload(
+    {
+      model: w.model,
+      seqLen: w.seqLen,
+      microBatch: 1,
+      gpus: w.gpus,
+      nodes: w.nodes,
+      precision: w.precision,
+      activationCheckpointing: w.activationCheckpointing,
+    },
+    {
+      machine: kindMachine,
+      machineSource: 'file',
+      measurements,
+      calibration,
+      memory: memoryEvidence(points.filter((p) => workloadOf(p) !== wl)),
+    },
+  );
   const rec = plan.recommended;
   const bestWords = `${best.strategyId} micro ${best.workload.microBatch}${best.knobs.ratio !== undefined ? ` r${best.knobs.ratio}` : ''}: ${speed.get(best.runId)!.toFixed(0)} tok/s`;
   if (!rec) {
@@ -125,15 +225,30 @@ for (const wl of workloads) {
     continue;
   }
   // the pick's measured speed: a run of the same strategy, micro batch and ratio (else not measured)
-  const same = ran.filter((p) => p.strategyId === rec.strategyId && p.workload.microBatch === rec.microBatch && (p.knobs.ratio ?? null) === ((rec.knobs as { ratio?: number }).ratio ?? null));
+  const same = ran.filter(
+    (p) =>
+      p.strategyId === rec.strategyId &&
+      p.workload.microBatch === rec.microBatch &&
+      (p.knobs.ratio ?? null) === ((rec.knobs as { ratio?: number }).ratio ?? null),
+  );
   const pickSpeed = same.length ? Math.max(...same.map((p) => speed.get(p.runId)!)) : null;
   const ratio = pickSpeed ? pickSpeed / speed.get(best.runId)! : NaN;
   const edges = plan.strategies.filter((s) => s.edge).map((s) => `${s.id} micro ${s.edge!.microBatch}`);
-  console.log(`${wl.padEnd(22)} ${`${rec.strategyId} micro ${rec.microBatch}${(rec.knobs as { ratio?: number }).ratio !== undefined ? ` r${(rec.knobs as { ratio?: number }).ratio}` : ''}: ${pickSpeed ? `${pickSpeed.toFixed(0)} tok/s` : 'not measured'}`.padEnd(40)} ${bestWords.padEnd(40)} ${Number.isNaN(ratio) ? '?' : ratio.toFixed(2)}${edges.length ? `   edge to trial: ${edges.join(', ')}` : ''}`);
+  console.log(
+    `${wl.padEnd(22)} ${`${rec.strategyId} micro ${rec.microBatch}${(rec.knobs as { ratio?: number }).ratio !== undefined ? ` r${(rec.knobs as { ratio?: number }).ratio}` : ''}: ${pickSpeed ? `${pickSpeed.toFixed(0)} tok/s` : 'not measured'}`.padEnd(40)} ${bestWords.padEnd(40)} ${Number.isNaN(ratio) ? '?' : ratio.toFixed(2)}${edges.length ? `   edge to trial: ${edges.join(', ')}` : ''}`,
+  );
   if (!Number.isNaN(ratio)) worstRatio = Math.min(worstRatio, ratio);
 }
-const pickNote = 'a pick is measured by a run of the same strategy, micro batch and ratio (tune\'s held-out trials included)';
-reportFigure({ note: pickNote, id: 'boundary-pick-vs-best-worst', label: "the plan's pick over the best measured configuration, workload held out (worst workload; picks without a measured twin skipped)", value: worstRatio, unit: '×', goal: '≥ 0.95', ok: worstRatio >= 0.95 });
+const pickNote = "a pick is measured by a run of the same strategy, micro batch and ratio (tune's held-out trials included)";
+reportFigure({
+  note: pickNote,
+  id: 'boundary-pick-vs-best-worst',
+  label: "the plan's pick over the best measured configuration, workload held out (worst workload; picks without a measured twin skipped)",
+  value: worstRatio,
+  unit: '×',
+  goal: '≥ 0.95',
+  ok: worstRatio >= 0.95,
+});
 
 // --- `tune` on the H200 with each workload held out (resources/samples/h200-boundary-tune-device) ---
 console.log('');
@@ -143,18 +258,39 @@ let mostTrials = 0;
 for (const file of fs.existsSync(tuneDir) ? fs.readdirSync(tuneDir).filter((f) => /^tune.*\.json$/.test(f)) : []) {
   const text = fs.readFileSync(path.join(tuneDir, file), 'utf8');
   if (!text.trim()) continue; // tune refused (nothing fits): its log says why
-  const answer = JSON.parse(text) as { trials: { strategyId: string; runId: string; tokensPerSecond: number | null; status: string }[]; winner: { runId: string; tokensPerSecond: number } | null };
+  const answer = JSON.parse(text) as {
+    trials: { strategyId: string; runId: string; tokensPerSecond: number | null; status: string }[];
+    winner: { runId: string; tokensPerSecond: number } | null;
+  };
   if (!answer.winner) continue;
   const wp = points.find((p) => p.runId === answer.winner!.runId);
   if (!wp) continue;
   const wl = workloadOf(wp);
-  const bestOther = Math.max(...points.filter((p) => workloadOf(p) === wl && p.outcome === 'fits' && speed.has(p.runId)).map((p) => speed.get(p.runId)!));
+  const bestOther = Math.max(
+    ...points.filter((p) => workloadOf(p) === wl && p.outcome === 'fits' && speed.has(p.runId)).map((p) => speed.get(p.runId)!),
+  );
   const ratio = answer.winner.tokensPerSecond / bestOther;
   worstTune = Math.min(worstTune, ratio);
   mostTrials = Math.max(mostTrials, answer.trials.length);
-  console.log(`${file.padEnd(14)} ${wl.padEnd(22)} ${answer.trials.length} trial(s): ${answer.trials.map((t) => `${t.strategyId} ${t.status === 'completed' ? `${t.tokensPerSecond?.toFixed(0)} tok/s` : t.status}`).join(', ')} — winner ${ratio.toFixed(2)}× the best measured of the workload`);
+  console.log(
+    `${file.padEnd(14)} ${wl.padEnd(22)} ${answer.trials.length} trial(s): ${answer.trials.map((t) => `${t.strategyId} ${t.status === 'completed' ? `${t.tokensPerSecond?.toFixed(0)} tok/s` : t.status}`).join(', ')} — winner ${ratio.toFixed(2)}× the best measured of the workload`,
+  );
 }
 if (Number.isFinite(worstTune)) {
-  reportFigure({ id: 'boundary-tune-vs-best-worst', label: "tune's winner over the best measured configuration of its workload (its own runs held out while it ran; worst workload)", value: worstTune, unit: '×', goal: '≥ 0.95', ok: worstTune >= 0.95 });
-  reportFigure({ id: 'boundary-tune-trials-most', label: 'trials tune ran (most over the workloads)', value: mostTrials, unit: 'trials', goal: '≤ 3', ok: mostTrials <= 3 });
+  reportFigure({
+    id: 'boundary-tune-vs-best-worst',
+    label: "tune's winner over the best measured configuration of its workload (its own runs held out while it ran; worst workload)",
+    value: worstTune,
+    unit: '×',
+    goal: '≥ 0.95',
+    ok: worstTune >= 0.95,
+  });
+  reportFigure({
+    id: 'boundary-tune-trials-most',
+    label: 'trials tune ran (most over the workloads)',
+    value: mostTrials,
+    unit: 'trials',
+    goal: '≤ 3',
+    ok: mostTrials <= 3,
+  });
 }

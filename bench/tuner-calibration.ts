@@ -17,7 +17,11 @@ const samplesDir = path.join(root, 'resources', 'samples');
 const hostsDir = path.join(root, 'tests', 'fixtures', 'hosts');
 
 interface RunsFile {
-  runs: { run: { id: string; strategy: string; status: string; step_seconds: number | null; machine_id: string | null; model: string | null }; details: { spec?: unknown; config?: unknown }; snapshot?: { body?: unknown } | null }[];
+  runs: {
+    run: { id: string; strategy: string; status: string; step_seconds: number | null; machine_id: string | null; model: string | null };
+    details: { spec?: unknown; config?: unknown };
+    snapshot?: { body?: unknown } | null;
+  }[];
 }
 
 /**
@@ -49,7 +53,8 @@ function measurementsFor(machine: Machine): unknown {
     const own = instances.find((f) => f === `measure-instance-${machine.machineId.slice(0, 8)}.json`);
     return own ? read(own) : reference;
   }
-  if (mode === 'newest') return instances.map(read).sort((a, b) => Date.parse(b.measuredAt ?? '') - Date.parse(a.measuredAt ?? ''))[0] ?? reference;
+  if (mode === 'newest')
+    return instances.map(read).sort((a, b) => Date.parse(b.measuredAt ?? '') - Date.parse(a.measuredAt ?? ''))[0] ?? reference;
   return reference;
 }
 
@@ -61,7 +66,17 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     const machine = MachineSchema.safeParse(snapshot?.body);
     if (!machine.success) continue;
     const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurementsFor(machine.data)));
-    const sample = sampleFromRun({ runId: run.id, strategy: run.strategy, stepSeconds: run.step_seconds, spec: readStoredValue('spec', details.spec).value, config: readStoredValue('config', details.config).value, model: run.model }, profile);
+    const sample = sampleFromRun(
+      {
+        runId: run.id,
+        strategy: run.strategy,
+        stepSeconds: run.step_seconds,
+        spec: readStoredValue('spec', details.spec).value,
+        config: readStoredValue('config', details.config).value,
+        model: run.model,
+      },
+      profile,
+    );
     if (sample) samples.push(sample);
   }
 }
@@ -77,10 +92,14 @@ if (process.argv.includes('--json')) {
 }
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
 const s = (x: number) => x.toFixed(2).padStart(6);
-console.log(`${'run'.padEnd(38)} ${'measured'.padStart(8)} ${'model'.padStart(14)} ${'calibrated'.padStart(14)} ${'LOO'.padStart(14)} ${'config out'.padStart(14)} ${'workload out'.padStart(14)}  (step seconds, error vs measured)`);
+console.log(
+  `${'run'.padEnd(38)} ${'measured'.padStart(8)} ${'model'.padStart(14)} ${'calibrated'.padStart(14)} ${'LOO'.padStart(14)} ${'config out'.padStart(14)} ${'workload out'.padStart(14)}  (step seconds, error vs measured)`,
+);
 for (const r of fit.rows) {
   const e = (v: number) => `${s(v)} ${pct((v - r.measured) / r.measured).padStart(5)}`;
-  console.log(`${(r.runId ?? r.strategyId).padEnd(38)} ${s(r.measured).padStart(8)} ${e(r.predicted).padStart(14)} ${e(r.calibrated).padStart(14)} ${e(r.leaveOneOut).padStart(14)} ${e(r.leaveConfigOut).padStart(14)} ${e(r.leaveWorkloadOut).padStart(14)}`);
+  console.log(
+    `${(r.runId ?? r.strategyId).padEnd(38)} ${s(r.measured).padStart(8)} ${e(r.predicted).padStart(14)} ${e(r.calibrated).padStart(14)} ${e(r.leaveOneOut).padStart(14)} ${e(r.leaveConfigOut).padStart(14)} ${e(r.leaveWorkloadOut).padStart(14)}`,
+  );
 }
 console.log('');
 for (const [id, b] of Object.entries(fit.byStrategy)) {
@@ -89,12 +108,35 @@ for (const [id, b] of Object.entries(fit.byStrategy)) {
     .filter(([, v]) => Math.abs(v - 1) > 0.05)
     .map(([k, v]) => `${k} ${v.toFixed(2)}`)
     .join(', ');
-  console.log(`${id.padEnd(20)} runs ${b.runs}  RMS model ${pct(b.before)}  calibrated ${pct(b.after)}  leave-one-out ${pct(b.leaveOneOut)}  config held out ${pct(b.leaveConfigOut)}  workload held out ${pct(b.leaveWorkloadOut)}  factors: ${moved || 'all ≈ 1'}`);
+  console.log(
+    `${id.padEnd(20)} runs ${b.runs}  RMS model ${pct(b.before)}  calibrated ${pct(b.after)}  leave-one-out ${pct(b.leaveOneOut)}  config held out ${pct(b.leaveConfigOut)}  workload held out ${pct(b.leaveWorkloadOut)}  factors: ${moved || 'all ≈ 1'}`,
+  );
 }
 console.log('');
-reportFigure({ id: 'tuner-error-uncalibrated-rms', label: `step-time error of the uncalibrated model over ${fit.samples} sample runs (RMS)`, value: fit.rmsRelativeErrorBefore * 100, unit: '%', goal: '≤ 30 %', ok: fit.rmsRelativeErrorBefore <= 0.3 });
-reportFigure({ id: 'tuner-error-calibrated-rms', label: 'step-time error after per-strategy calibration, in sample (RMS)', value: fit.rmsRelativeErrorAfter * 100, unit: '%', goal: '≤ 15 %', ok: fit.rmsRelativeErrorAfter <= 0.15 });
-reportFigure({ id: 'tuner-error-loo-rms', label: 'step-time error, each run predicted from a fit without it (RMS)', value: fit.rmsLeaveOneOut * 100, unit: '%', goal: '≤ 15 %', ok: fit.rmsLeaveOneOut <= 0.15 });
+reportFigure({
+  id: 'tuner-error-uncalibrated-rms',
+  label: `step-time error of the uncalibrated model over ${fit.samples} sample runs (RMS)`,
+  value: fit.rmsRelativeErrorBefore * 100,
+  unit: '%',
+  goal: '≤ 30 %',
+  ok: fit.rmsRelativeErrorBefore <= 0.3,
+});
+reportFigure({
+  id: 'tuner-error-calibrated-rms',
+  label: 'step-time error after per-strategy calibration, in sample (RMS)',
+  value: fit.rmsRelativeErrorAfter * 100,
+  unit: '%',
+  goal: '≤ 15 %',
+  ok: fit.rmsRelativeErrorAfter <= 0.15,
+});
+reportFigure({
+  id: 'tuner-error-loo-rms',
+  label: 'step-time error, each run predicted from a fit without it (RMS)',
+  value: fit.rmsLeaveOneOut * 100,
+  unit: '%',
+  goal: '≤ 15 %',
+  ok: fit.rmsLeaveOneOut <= 0.15,
+});
 const worst = Math.max(...Object.values(fit.byStrategy).map((b) => b.leaveConfigOut));
 reportFigure({
   id: 'tuner-error-held-out-config-worst',
@@ -110,7 +152,14 @@ reportFigure({
 // fitted factors refitted without them. The hand-set constants of the model (throughput.ts, memory.ts)
 // were chosen on earlier H200 runs (the Llama-3.2-3B seq 2048 sweeps above all): for that workload the
 // figure is a validation figure, for Llama-3.2-1B seq 16384 and the issue 25 Llama-3.1-8B runs a test one.
-reportFigure({ id: 'tuner-error-held-out-workload-rms', label: 'step-time error, each run predicted from a fit without any run of its workload (RMS)', value: fit.rmsLeaveWorkloadOut * 100, unit: '%', goal: '≤ 15 %', ok: fit.rmsLeaveWorkloadOut <= 0.15 });
+reportFigure({
+  id: 'tuner-error-held-out-workload-rms',
+  label: 'step-time error, each run predicted from a fit without any run of its workload (RMS)',
+  value: fit.rmsLeaveWorkloadOut * 100,
+  unit: '%',
+  goal: '≤ 15 %',
+  ok: fit.rmsLeaveWorkloadOut <= 0.15,
+});
 const worstWorkload = Object.entries(fit.byStrategy).sort((a, b) => b[1].leaveWorkloadOut - a[1].leaveWorkloadOut)[0];
 reportFigure({
   id: 'tuner-error-held-out-workload-worst',
@@ -134,15 +183,36 @@ for (const [id, b] of Object.entries(fit.byStrategy).sort(([a], [c]) => a.locale
 
 // Memory: the fit verdict and the predicted peaks beside what each sample run measured (GPU: the
 // runner's peak allocated bytes; host: peak RSS). Every run that completed must be predicted to fit.
-import { bandFor, catalog as _catalog, checkFit, countParams, estimateMemory, parseWorkload, resolveModel, strategyById } from '../electron/services/tuner';
+import {
+  bandFor,
+  catalog as _catalog,
+  checkFit,
+  countParams,
+  estimateMemory,
+  parseWorkload,
+  resolveModel,
+  strategyById,
+} from '../electron/services/tuner';
 const memRows: { id: string; gpuErr: number; hostErr: number; fits: boolean }[] = [];
 for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.json'))) {
-  const data = JSON.parse(fs.readFileSync(path.join(samplesDir, file), 'utf8')) as RunsFile & { runs: { run: { peak_gpu_bytes: number | null; peak_host_bytes: number | null } }[] };
+  const data = JSON.parse(fs.readFileSync(path.join(samplesDir, file), 'utf8')) as RunsFile & {
+    runs: { run: { peak_gpu_bytes: number | null; peak_host_bytes: number | null } }[];
+  };
   for (const { run, details, snapshot } of data.runs) {
     const machine = MachineSchema.safeParse(snapshot?.body);
     if (run.status !== 'completed' || !machine.success || !run.peak_gpu_bytes || !run.peak_host_bytes) continue;
     const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurementsFor(machine.data)));
-    const sample = sampleFromRun({ runId: run.id, strategy: run.strategy, stepSeconds: run.step_seconds, spec: readStoredValue('spec', details.spec).value, config: readStoredValue('config', details.config).value, model: run.model }, profile);
+    const sample = sampleFromRun(
+      {
+        runId: run.id,
+        strategy: run.strategy,
+        stepSeconds: run.step_seconds,
+        spec: readStoredValue('spec', details.spec).value,
+        config: readStoredValue('config', details.config).value,
+        model: run.model,
+      },
+      profile,
+    );
     if (!sample) continue;
     const w = parseWorkload(sample.workload);
     const model = resolveModel(w.model);
@@ -152,24 +222,62 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     // (without a band, a configuration at the edge read "does not fit" here and "at the edge" in the plan)
     const verdict = checkFit(s, mem, w, machine.data, profile, { band: bandFor(undefined, s.id), measured: null });
     // GPU: against the largest reserved figure of its steps (what OOMs), else the peak allocated
-    const samplesOf = (data.runs.find((x) => x.run.id === run.id) as unknown as { samples?: { columns: string[]; rows: (number | null)[][] } }).samples;
+    const samplesOf = (
+      data.runs.find((x) => x.run.id === run.id) as unknown as { samples?: { columns: string[]; rows: (number | null)[][] } }
+    ).samples;
     const ix = samplesOf?.columns.indexOf('gpu_reserved') ?? -1;
     const reserved = ix >= 0 ? Math.max(0, ...samplesOf!.rows.map((row) => row[ix] ?? 0)) : 0;
     void reserved; // the verdict adds the allocator's block to the allocated peak; the error is on the allocated peak (issue 25)
-    memRows.push({ id: run.id, gpuErr: (mem.gpuAllocatedBytes ?? mem.gpuBytes) / run.peak_gpu_bytes - 1, hostErr: mem.hostBytes / run.peak_host_bytes - 1, fits: verdict.verdict !== 'does-not-fit' });
+    memRows.push({
+      id: run.id,
+      gpuErr: (mem.gpuAllocatedBytes ?? mem.gpuBytes) / run.peak_gpu_bytes - 1,
+      hostErr: mem.hostBytes / run.peak_host_bytes - 1,
+      fits: verdict.verdict !== 'does-not-fit',
+    });
   }
 }
 void _catalog;
 console.log('');
-console.log(`${'run'.padEnd(38)} ${'GPU alloc'.padStart(9)} ${'host peak'.padStart(9)}  fits  (predicted vs measured: GPU peak allocated, host peak RSS; fits = not "does not fit")`);
-for (const r of memRows) console.log(`${r.id.padEnd(38)} ${pct(r.gpuErr).padStart(9)} ${pct(r.hostErr).padStart(9)}  ${r.fits ? 'yes' : 'NO'}`);
+console.log(
+  `${'run'.padEnd(38)} ${'GPU alloc'.padStart(9)} ${'host peak'.padStart(9)}  fits  (predicted vs measured: GPU peak allocated, host peak RSS; fits = not "does not fit")`,
+);
+for (const r of memRows)
+  console.log(`${r.id.padEnd(38)} ${pct(r.gpuErr).padStart(9)} ${pct(r.hostErr).padStart(9)}  ${r.fits ? 'yes' : 'NO'}`);
 const worstHost = Math.max(...memRows.map((r) => Math.abs(r.hostErr)));
-reportFigure({ id: 'tuner-memory-host-error-worst', label: 'host memory: worst |predicted − measured peak| over the sample runs', value: worstHost * 100, unit: '%', goal: '≤ 25 %', ok: worstHost <= 0.25 });
+reportFigure({
+  id: 'tuner-memory-host-error-worst',
+  label: 'host memory: worst |predicted − measured peak| over the sample runs',
+  value: worstHost * 100,
+  unit: '%',
+  goal: '≤ 25 %',
+  ok: worstHost <= 0.25,
+});
 const worstGpu = Math.max(...memRows.map((r) => Math.abs(r.gpuErr)));
-reportFigure({ id: 'tuner-memory-gpu-error-worst', label: 'GPU memory: worst |predicted − measured peak allocated| over the sample runs', value: worstGpu * 100, unit: '%', goal: '≤ 8 %', ok: worstGpu <= 0.08 });
+reportFigure({
+  id: 'tuner-memory-gpu-error-worst',
+  label: 'GPU memory: worst |predicted − measured peak allocated| over the sample runs',
+  value: worstGpu * 100,
+  unit: '%',
+  goal: '≤ 8 %',
+  ok: worstGpu <= 0.08,
+});
 const under = Math.min(...memRows.map((r) => r.gpuErr));
-reportFigure({ id: 'tuner-memory-gpu-under-worst', label: 'GPU memory: worst under-estimate of the peak allocated (an OOM risk)', value: under * 100, unit: '%', goal: '≥ −8 %', ok: under >= -0.08 });
-reportFigure({ id: 'tuner-memory-fit-verdicts', label: 'sample runs that completed and are not called "does not fit"', value: (memRows.filter((r) => r.fits).length / memRows.length) * 100, unit: '%', goal: '= 100 %', ok: memRows.every((r) => r.fits) });
+reportFigure({
+  id: 'tuner-memory-gpu-under-worst',
+  label: 'GPU memory: worst under-estimate of the peak allocated (an OOM risk)',
+  value: under * 100,
+  unit: '%',
+  goal: '≥ −8 %',
+  ok: under >= -0.08,
+});
+reportFigure({
+  id: 'tuner-memory-fit-verdicts',
+  label: 'sample runs that completed and are not called "does not fit"',
+  value: (memRows.filter((r) => r.fits).length / memRows.length) * 100,
+  unit: '%',
+  goal: '= 100 %',
+  ok: memRows.every((r) => r.fits),
+});
 
 // Ranking: at each micro batch, each strategy's fastest measured configuration (what a user would pick
 // for it) — does the model order the strategies as measured? Share of strategy pairs in order.
@@ -194,6 +302,20 @@ function pairsInOrder(key: 'predicted' | 'calibrated'): number {
   return all ? ok / all : 1;
 }
 const rankBefore = pairsInOrder('predicted');
-reportFigure({ id: 'tuner-ranking-uncalibrated', label: 'strategy pairs (same micro batch, each its fastest measured config, > 5% apart) the uncalibrated model orders as measured', value: rankBefore * 100, unit: '%', goal: '= 100 %', ok: rankBefore === 1 });
+reportFigure({
+  id: 'tuner-ranking-uncalibrated',
+  label: 'strategy pairs (same micro batch, each its fastest measured config, > 5% apart) the uncalibrated model orders as measured',
+  value: rankBefore * 100,
+  unit: '%',
+  goal: '= 100 %',
+  ok: rankBefore === 1,
+});
 const rankAfter = pairsInOrder('calibrated');
-reportFigure({ id: 'tuner-ranking-calibrated', label: 'the same, calibrated', value: rankAfter * 100, unit: '%', goal: '= 100 %', ok: rankAfter === 1 });
+reportFigure({
+  id: 'tuner-ranking-calibrated',
+  label: 'the same, calibrated',
+  value: rankAfter * 100,
+  unit: '%',
+  goal: '= 100 %',
+  ok: rankAfter === 1,
+});

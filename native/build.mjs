@@ -35,5 +35,7 @@ if (existsSync(path.join(localHeaders, 'include', 'node', 'node_api.h'))) args.p
 const result = spawnSync(process.execPath, args, { stdio: 'inherit', shell: false });
 if (result.error) fail(`could not run node-gyp: ${result.error.message}`);
 if (result.status !== 0)
-  fail('building the native module failed (a C++20 compiler, make and python3 are needed: on Debian/Ubuntu `apt-get install build-essential python3`).');
+  fail(
+    'building the native module failed (a C++20 compiler, make and python3 are needed: on Debian/Ubuntu `apt-get install build-essential python3`).',
+  );
 console.log('[offload-studio native] built native/build/Release/offload_studio_native.node');

@@ -21,7 +21,14 @@ const GridSchema = z.object({
   workload: z.record(z.string(), z.unknown()),
   steps: z.number().int().positive(),
   warmup: z.number().int().nonnegative(),
-  runs: z.array(z.object({ strategy: z.string(), microBatch: z.number().int().positive(), knobs: KnobsSchema.optional(), repeat: z.number().int().positive().default(1) })),
+  runs: z.array(
+    z.object({
+      strategy: z.string(),
+      microBatch: z.number().int().positive(),
+      knobs: KnobsSchema.optional(),
+      repeat: z.number().int().positive().default(1),
+    }),
+  ),
 });
 
 function same(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
@@ -43,19 +50,40 @@ async function main() {
     if (!planned) throw new Error(`${gridFile}: runs[${i}].strategy '${run.strategy}' is not a strategy`);
     // A configuration the model says does not fit is written too: a boundary probe (issue 25) is how a
     // wrong "does not fit" is found; the runner records an OOM as a result.
-    if (!planned.fits) console.warn(`device-specs: runs[${i}] ${run.strategy} at micro ${run.microBatch}: the plan says it does not fit (${planned.reason ?? 'no reason'}) — written as a boundary probe`);
+    if (!planned.fits)
+      console.warn(
+        `device-specs: runs[${i}] ${run.strategy} at micro ${run.microBatch}: the plan says it does not fit (${planned.reason ?? 'no reason'}) — written as a boundary probe`,
+      );
     const knobs = { ...planned.spec.knobs, ...(run.knobs ?? {}) };
     const pinned = !planned.fits || !same(knobs, planned.spec.knobs) || planned.spec.microBatch !== run.microBatch;
     const pinnedSpec = pinned ? specForKnobs(plan, run.strategy, knobs) : null;
-    if (pinnedSpec?.doesNotFit) console.warn(`device-specs: runs[${i}] ${run.strategy} micro ${run.microBatch} ${JSON.stringify(run.knobs ?? {})}: the model says it does not fit (${pinnedSpec.doesNotFit}) — written anyway, to measure where the limit is`);
+    if (pinnedSpec?.doesNotFit)
+      console.warn(
+        `device-specs: runs[${i}] ${run.strategy} micro ${run.microBatch} ${JSON.stringify(run.knobs ?? {})}: the model says it does not fit (${pinnedSpec.doesNotFit}) — written anyway, to measure where the limit is`,
+      );
     const spec = pinnedSpec?.spec ?? planned.spec;
     const name = `${String(i + 1).padStart(2, '0')}-${run.strategy}-mb${run.microBatch}${run.knobs?.ratio !== undefined ? `-r${run.knobs.ratio}` : ''}${run.knobs?.cpuadamCoresPerc !== undefined ? `-c${run.knobs.cpuadamCoresPerc}` : ''}-rep${run.repeat}`;
     const file = path.join(outDir, `${name}.json`);
     // A probe past the model's limit runs with a warning-only pre-flight: the machine, not the model
     // being tested, says whether it fits (an OOM is recorded as a boundary point).
     const probe = !planned.fits || Boolean(pinnedSpec?.doesNotFit);
-    fs.writeFileSync(file, JSON.stringify({ ...spec, runId: name, warmup: grid.warmup, steps: grid.steps + grid.warmup, ...(probe ? { preflight: 'warn' } : {}) }, null, 2) + '\n');
-    index.push({ file: path.basename(file), strategy: run.strategy, microBatch: run.microBatch, knobs, repeat: run.repeat, configHash: spec.configHash, predicted: spec.prediction?.tflopsPerGpu ?? null });
+    fs.writeFileSync(
+      file,
+      JSON.stringify(
+        { ...spec, runId: name, warmup: grid.warmup, steps: grid.steps + grid.warmup, ...(probe ? { preflight: 'warn' } : {}) },
+        null,
+        2,
+      ) + '\n',
+    );
+    index.push({
+      file: path.basename(file),
+      strategy: run.strategy,
+      microBatch: run.microBatch,
+      knobs,
+      repeat: run.repeat,
+      configHash: spec.configHash,
+      predicted: spec.prediction?.tflopsPerGpu ?? null,
+    });
   }
   fs.writeFileSync(path.join(outDir, 'index.json'), JSON.stringify({ grid: gridFile, machine: grid.machine, runs: index }, null, 2) + '\n');
   console.log(`wrote ${index.length} specs to ${outDir}`);

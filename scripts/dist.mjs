@@ -20,7 +20,8 @@ const step = (name, cmd, args, env = process.env) => {
 };
 
 if (!argv.includes('--skip-build')) step('build', process.execPath, ['scripts/build.mjs']);
-if (!fs.existsSync(path.join(root, 'resources/icons/icon.icns')) || argv.includes('--icons')) step('icons', process.execPath, ['scripts/dist-icons.mjs']);
+if (!fs.existsSync(path.join(root, 'resources/icons/icon.icns')) || argv.includes('--icons'))
+  step('icons', process.execPath, ['scripts/dist-icons.mjs']);
 
 const platform = argv.includes('--mac') ? ['--mac'] : argv.includes('--win') ? ['--win'] : ['--linux'];
 const args = ['--config', 'electron-builder.yml', ...platform, '--publish', 'never'];

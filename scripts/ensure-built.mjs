@@ -26,7 +26,9 @@ const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
 const sourcesAt = Math.max(...sources.map(newestMtime));
 if (builtAt >= sourcesAt) process.exit(0);
 
-console.error(builtAt ? 'serve: the renderer is older than its sources; rebuilding (vite)…' : 'serve: building the renderer (first start, vite)…');
+console.error(
+  builtAt ? 'serve: the renderer is older than its sources; rebuilding (vite)…' : 'serve: building the renderer (first start, vite)…',
+);
 const started = Date.now();
 const { build } = await import('vite');
 await build({ root: path.join(root, 'renderer'), configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });

@@ -13,7 +13,10 @@ type Entry = { run: { model: string | null; seq_len?: number | null }; details: 
 const kept: Entry[] = [];
 let held = 0;
 let head: Record<string, unknown> | null = null;
-for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.runs.json')).sort()) {
+for (const file of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.runs.json'))
+  .sort()) {
   const data = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { runs: Entry[] } & Record<string, unknown>;
   head ??= data;
   for (const e of data.runs) {
@@ -22,5 +25,12 @@ for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.runs.json')).s
     else kept.push(e);
   }
 }
-fs.writeFileSync(out, JSON.stringify({ ...head, source: { label: `sample runs without ${model} seq ${seq} (held out)`, machine: null, measuredAt: null, note: null }, runs: kept }));
+fs.writeFileSync(
+  out,
+  JSON.stringify({
+    ...head,
+    source: { label: `sample runs without ${model} seq ${seq} (held out)`, machine: null, measuredAt: null, note: null },
+    runs: kept,
+  }),
+);
 console.log(`${out}: ${kept.length} runs kept, ${held} of ${model} seq ${seq} held out`);

@@ -17,7 +17,11 @@ const testsDir = path.join(root, 'tests', 'engine');
 
 function hasTestFiles(dir) {
   let entries;
-  try { entries = readdirSync(dir); } catch { return false; }
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return false;
+  }
   return entries.some((name) => {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) return name !== '__pycache__' && hasTestFiles(full);
@@ -26,7 +30,10 @@ function hasTestFiles(dir) {
 }
 
 const setup = spawnSync('bash', [path.join(root, 'scripts', 'setup-engine-venv.sh')], {
-  cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', shell: false,
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+  encoding: 'utf8',
+  shell: false,
 });
 if (setup.status !== 0) {
   console.error(`setup-engine-venv.sh failed (exit ${setup.status ?? setup.signal})`);
@@ -39,7 +46,10 @@ const env = { ...process.env, PYTHONUNBUFFERED: '1' };
 // oversubscribing (measured: a 64×64 matmul 0.09 ms at 1 thread vs 0.75 ms at 2 on a busy host).
 env.OMP_NUM_THREADS ??= '1';
 const run = spawnSync(python, ['-m', 'pytest', 'tests/engine', '-q', ...process.argv.slice(2)], {
-  cwd: root, stdio: 'inherit', env, shell: false,
+  cwd: root,
+  stdio: 'inherit',
+  env,
+  shell: false,
 });
 let code = run.status ?? 1;
 if (run.signal) code = 1;

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serveHint = 'Run the app headless instead: `npm run serve` prints a URL to open in a browser (over SSH: `ssh -L 8765:127.0.0.1:8765 host`, then `npm run serve -- --port 8765`).';
+const serveHint =
+  'Run the app headless instead: `npm run serve` prints a URL to open in a browser (over SSH: `ssh -L 8765:127.0.0.1:8765 host`, then `npm run serve -- --port 8765`).';
 
 export function startProblem(env = process.env, platform = process.platform, electronPath = null) {
   if (platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
@@ -17,7 +18,8 @@ export function startProblem(env = process.env, platform = process.platform, ele
   if (!electronPath) {
     return (
       "Electron's binary is not installed: `npm install` could not download it (offline, a proxy, or ELECTRON_SKIP_BINARY_DOWNLOAD was set). " +
-      'Run `npm install` again online (or set ELECTRON_MIRROR to a reachable mirror, then `node node_modules/electron/install.js`). ' + serveHint
+      'Run `npm install` again online (or set ELECTRON_MIRROR to a reachable mirror, then `node node_modules/electron/install.js`). ' +
+      serveHint
     );
   }
   return null;

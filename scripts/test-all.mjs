@@ -1,11 +1,12 @@
 // `npm test`: everything, in order, stopping at the first failing stage:
-// typecheck → lint (layering) → build → unit (vitest) → engine (pytest, real DeepSpeed on CPU) → e2e (Chromium against serve).
+// typecheck → lint (layering) → format (prettier --check) → build → unit (vitest) → engine (pytest, real DeepSpeed on CPU) → e2e (Chromium against serve).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
 const stages = [
   ['typecheck', 'node', ['scripts/typecheck.mjs']],
   ['lint', 'npx', ['eslint', 'electron', 'renderer/src']],
+  ['format', 'npm', ['run', '--silent', 'format:check']],
   ['build', 'node', ['scripts/build.mjs']],
   ['unit', 'npx', ['vitest', 'run']],
   ...(fs.existsSync('scripts/pytest.mjs') ? [['engine', 'node', ['scripts/pytest.mjs']]] : []),

@@ -31,7 +31,9 @@ common flags: --data-dir D (default: the app's per-user data folder), --json`;
  */
 function runServeEntry(argv: string[]): Promise<number> {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const entry = [path.join(here, '..', 'server', 'cli-entry.ts'), path.join(here, '..', 'server', 'serve.mjs')].find((f) => fs.existsSync(f));
+  const entry = [path.join(here, '..', 'server', 'cli-entry.ts'), path.join(here, '..', 'server', 'serve.mjs')].find((f) =>
+    fs.existsSync(f),
+  );
   if (!entry) throw new Error(`the serve entry is missing beside ${here}; run \`npm run build\` or \`npm run serve\``);
   const child = spawn(process.execPath, [...process.execArgv, entry, ...argv], { stdio: 'inherit', shell: false });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
@@ -66,7 +68,13 @@ async function main(argv: string[]): Promise<number> {
   const { flags, positionals } = resolveUserPaths(name, parsed.flags, parsed.positionals);
   const dataDir = typeof flags['data-dir'] === 'string' ? flags['data-dir'] : defaultDataDir();
   const backend = createBackend({ dataDir, transport: 'cli' });
-  const context: CommandContext = { backend, flags, positionals, json: flags.json === true, out: (s) => process.stdout.write(terminalSafe(s) + '\n') };
+  const context: CommandContext = {
+    backend,
+    flags,
+    positionals,
+    json: flags.json === true,
+    out: (s) => process.stdout.write(terminalSafe(s) + '\n'),
+  };
   try {
     return await command.run(context);
   } finally {
@@ -93,13 +101,27 @@ const REFUSED_INPUT = new Set(['bad_request', 'bad_workload', 'unknown_model', '
  * usage errors when they name the field they are about. Without a field (the bundled samples missing,
  * TMPDIR unusable) they are about this installation or machine, exit 1, as a run that fails is.
  */
-const REFUSED_GIVEN = new Set(['not_found', 'bad_path', 'bad_file', 'exists', 'too_large', 'bad_machine', 'bad_model_file', 'bad_config', 'unsupported_model', 'planned_elsewhere']);
+const REFUSED_GIVEN = new Set([
+  'not_found',
+  'bad_path',
+  'bad_file',
+  'exists',
+  'too_large',
+  'bad_machine',
+  'bad_model_file',
+  'bad_config',
+  'unsupported_model',
+  'planned_elsewhere',
+]);
 function isUsageError(error: unknown): boolean {
   if (error instanceof UsageError) return true;
   const e = error as { code?: unknown; field?: unknown; message?: unknown } | null;
   if (typeof e?.code === 'string' && REFUSED_GIVEN.has(e.code) && typeof e.field === 'string' && e.field !== '') return true;
   // the tuner's unknown strategy id (tuner/presets.ts) carries its field, not a code
-  return (typeof e?.code === 'string' && REFUSED_INPUT.has(e.code)) || (e?.field === 'strategyId' && /^unknown strategy /.test(String(e.message)));
+  return (
+    (typeof e?.code === 'string' && REFUSED_INPUT.has(e.code)) ||
+    (e?.field === 'strategyId' && /^unknown strategy /.test(String(e.message)))
+  );
 }
 
 main(process.argv.slice(2)).then(

@@ -13,7 +13,9 @@ export function liveLine(e: ResourceLiveEvent): string {
   else {
     const util = s.gpus.map((g) => g.utilPct).filter((x): x is number => x !== null);
     const mem = s.gpus.reduce((t, g) => t + (g.memUsedMiB ?? 0), 0) * 2 ** 20;
-    parts.push(`GPU ${util.length ? Math.round(util.reduce((x, y) => x + y, 0) / util.length) : '—'}% ×${s.gpus.length} mem ${formatBytes(mem)}`);
+    parts.push(
+      `GPU ${util.length ? Math.round(util.reduce((x, y) => x + y, 0) / util.length) : '—'}% ×${s.gpus.length} mem ${formatBytes(mem)}`,
+    );
   }
   if (a.pcie.available) {
     const rx = s.gpus.reduce((t, g) => t + (g.pcieRxMBps ?? 0), 0) / 1000;
@@ -22,7 +24,8 @@ export function liveLine(e: ResourceLiveEvent): string {
   } else if (a.gpu.available) parts.push(`PCIe n/a (${a.pcie.reason})`);
   if (!a.cpu.available) parts.push(`CPU n/a (${a.cpu.reason})`);
   else if (s.cpuBusyPct.length) parts.push(`CPU ${s.cpuBusyPct.filter((p) => p >= 90).length}/${s.cpuBusyPct.length} cores busy`);
-  if (a.memory.available && s.memUsedBytes !== null) parts.push(`host ${formatBytes(s.memUsedBytes)}${s.swapUsedBytes !== null ? ` swap ${formatBytes(s.swapUsedBytes)}` : ''}`);
+  if (a.memory.available && s.memUsedBytes !== null)
+    parts.push(`host ${formatBytes(s.memUsedBytes)}${s.swapUsedBytes !== null ? ` swap ${formatBytes(s.swapUsedBytes)}` : ''}`);
   return `[resources] ${parts.join('  ')}`;
 }
 
@@ -33,14 +36,21 @@ export function printResources(r: RunResources, out: (line: string) => void): vo
     return;
   }
   const { record, attribution: a } = r;
-  out(`${r.runId}: ${record.samples.length} sample(s) every ${record.intervalMs / 1000} s${record.downsampled ? ` (halved ${record.downsampled}× to stay bounded)` : ''}${record.dropped ? `, ${record.dropped} dropped (the sampler fell behind)` : ''}`);
+  out(
+    `${r.runId}: ${record.samples.length} sample(s) every ${record.intervalMs / 1000} s${record.downsampled ? ` (halved ${record.downsampled}× to stay bounded)` : ''}${record.dropped ? `, ${record.dropped} dropped (the sampler fell behind)` : ''}`,
+  );
   for (const u of a.unavailable) out(`  ${u}`);
   out('');
-  out(`measured steps (median ${a.measuredStepSeconds === null ? '—' : `${formatFigureCli(a.measuredStepSeconds, 3)} s`}): ${a.overall ? a.overall.text : 'no measured step'}`);
+  out(
+    `measured steps (median ${a.measuredStepSeconds === null ? '—' : `${formatFigureCli(a.measuredStepSeconds, 3)} s`}): ${a.overall ? a.overall.text : 'no measured step'}`,
+  );
   for (const s of a.steps) out(`  ${s.label}: ${s.text}`);
   out('');
-  out(`predicted${a.predicted.stepSeconds !== null ? ` ${formatFigureCli(a.predicted.stepSeconds, 3)} s/step` : ''}${a.predicted.note ? ` — ${a.predicted.note}` : ''}`);
+  out(
+    `predicted${a.predicted.stepSeconds !== null ? ` ${formatFigureCli(a.predicted.stepSeconds, 3)} s/step` : ''}${a.predicted.note ? ` — ${a.predicted.note}` : ''}`,
+  );
   if (a.predicted.terms.length === 0) out('  (no predicted term above 0)');
   const width = Math.max(8, ...a.predicted.terms.map((t) => t.term.length));
-  for (const t of a.predicted.terms) out(`  ${t.term.padEnd(width)} ${formatFigureCli(t.seconds, 3).padStart(8)} s   ${t.lane.padEnd(6)} measured: ${t.measured}`);
+  for (const t of a.predicted.terms)
+    out(`  ${t.term.padEnd(width)} ${formatFigureCli(t.seconds, 3).padStart(8)} s   ${t.lane.padEnd(6)} measured: ${t.measured}`);
 }

@@ -8,9 +8,7 @@ export interface ApiClient {
 }
 
 /** What a request returns over a wire: a value or a named error. */
-export type WireResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; error: { code: string; message: string; field?: string } };
+export type WireResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; field?: string } };
 
 /** The error a backend handler raises; `code` is stable, `message` says what to do. */
 export class ApiError extends Error {

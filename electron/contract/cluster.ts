@@ -45,7 +45,12 @@ export const ClusterSchema = z
     engineDir: z.string().regex(ABSOLUTE_PATH_PATTERN, 'must be an absolute path without spaces or shell characters').optional(),
     // Extra environment for every rank (e.g. NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME), passed through
     // DeepSpeed's .deepspeed_env mechanism; plain words only since pdsh pastes them into a shell line.
-    env: z.record(z.string().regex(/^[A-Z_][A-Z0-9_]{0,63}$/, 'must be an upper-case variable name'), z.string().regex(/^[A-Za-z0-9._,:/=+-]{0,1024}$/, 'must be a plain value (no spaces or shell characters)')).optional(),
+    env: z
+      .record(
+        z.string().regex(/^[A-Z_][A-Z0-9_]{0,63}$/, 'must be an upper-case variable name'),
+        z.string().regex(/^[A-Za-z0-9._,:/=+-]{0,1024}$/, 'must be a plain value (no spaces or shell characters)'),
+      )
+      .optional(),
     interconnect: InterconnectSchema.optional(),
   })
   .strict()
@@ -122,7 +127,9 @@ export const clusterRequests = {
   'cluster/detect': { request: ByName, response: z.object({ hosts: z.array(HostDetectionSchema) }) },
   'cluster/preflight': { request: ByName, response: z.object({ ok: z.boolean(), rows: z.array(PreflightRowSchema) }) },
   'cluster/launch-preview': {
-    request: z.object({ name: z.string().regex(CLUSTER_NAME_PATTERN), specPath: z.string().regex(ABSOLUTE_PATH_PATTERN).optional() }).strict(),
+    request: z
+      .object({ name: z.string().regex(CLUSTER_NAME_PATTERN), specPath: z.string().regex(ABSOLUTE_PATH_PATTERN).optional() })
+      .strict(),
     response: LaunchSchema,
   },
   'cluster/assumptions': { request: ByName, response: ClusterAssumptionsSchema },

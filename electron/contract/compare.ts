@@ -5,14 +5,7 @@ import { RunStatusSchema } from './common';
 import { RunSummarySchema } from './runs';
 
 // ---- metrics: each says its unit and whether higher or lower is better (Phoronix style) ----
-export const MetricIdSchema = z.enum([
-  'tflopsPerGpu',
-  'tokensPerSecond',
-  'stepSeconds',
-  'peakGpuBytes',
-  'peakHostBytes',
-  'peakNvmeBytes',
-]);
+export const MetricIdSchema = z.enum(['tflopsPerGpu', 'tokensPerSecond', 'stepSeconds', 'peakGpuBytes', 'peakHostBytes', 'peakNvmeBytes']);
 export type MetricId = z.infer<typeof MetricIdSchema>;
 
 export const MetricInfoSchema = z.object({
@@ -138,7 +131,15 @@ export const ComparisonSchema = z.object({
   primary: MetricIdSchema,
   runs: z.array(ComparedRunSchema),
   /** Measured steps per run (warm-up left out), for the step-time and TFLOPS lines. */
-  series: z.array(z.object({ runId: z.string(), label: z.string(), steps: z.array(z.number()), stepSeconds: z.array(z.number().nullable()), tflopsPerGpu: z.array(z.number().nullable()) })),
+  series: z.array(
+    z.object({
+      runId: z.string(),
+      label: z.string(),
+      steps: z.array(z.number()),
+      stepSeconds: z.array(z.number().nullable()),
+      tflopsPerGpu: z.array(z.number().nullable()),
+    }),
+  ),
   groups: z.array(CompareGroupSchema),
   baselineKey: z.string().nullable(),
   headline: z.string().nullable(),
@@ -182,9 +183,16 @@ export const compareRequests = {
   // is for the CLI only (the backend refuses it on other transports).
   'runs/import': {
     request: z
-      .object({ path: FilePath.optional(), content: z.string().max(RUNS_FILE_MAX_CHARS).optional(), name: z.string().min(1).max(255).optional() })
+      .object({
+        path: FilePath.optional(),
+        content: z.string().max(RUNS_FILE_MAX_CHARS).optional(),
+        name: z.string().min(1).max(255).optional(),
+      })
       .strict()
-      .refine((r) => (r.path === undefined) !== (r.content === undefined), { message: "give either 'content' (the file's text) or 'path', not both", path: ['content'] }),
+      .refine((r) => (r.path === undefined) !== (r.content === undefined), {
+        message: "give either 'content' (the file's text) or 'path', not both",
+        path: ['content'],
+      }),
     response: ImportResultSchema,
   },
   'runs/delete': {
@@ -192,7 +200,13 @@ export const compareRequests = {
     response: z.object({ deleted: z.number().int() }),
   },
   'runs/update': {
-    request: z.object({ id: z.string().min(1), tags: z.array(z.string().min(1).max(64)).max(64).optional(), notes: z.string().max(20000).optional() }).strict(),
+    request: z
+      .object({
+        id: z.string().min(1),
+        tags: z.array(z.string().min(1).max(64)).max(64).optional(),
+        notes: z.string().max(20000).optional(),
+      })
+      .strict(),
     response: RunSummarySchema,
   },
   'samples/load': {

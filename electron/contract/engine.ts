@@ -176,7 +176,11 @@ export const StartRunsRequestSchema = z
     // An interpreter chosen by the user (Setup); run with an argument vector, never a shell.
     python: z.string().min(1).optional(),
     // Per-run wall-clock limit in seconds (the runner gets it; the orchestrator enforces it too).
-    maxSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
+    maxSeconds: z
+      .number()
+      .positive()
+      .max(7 * 24 * 3600)
+      .optional(),
     seed: z.number().int().nonnegative().optional(),
     tags: z.array(z.string()).max(32).optional(),
     // With workload + strategies: run a strategy the plan says needs a GPU on this machine's CPU all

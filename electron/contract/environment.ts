@@ -98,8 +98,18 @@ export const environmentRequests = {
   // Answers are kept between visits while an interpreter's files are unchanged; fresh probes anew
   // (Setup's Re-check); checkedAt: when the oldest answer shown was probed.
   'environment/list': {
-    request: z.object({ probe: z.boolean().optional(), extraPaths: z.array(z.string().min(1).max(4096)).max(16).optional(), fresh: z.boolean().optional() }).strict(),
-    response: z.object({ candidates: z.array(InterpreterCandidateSchema), selected: z.string().nullable(), checkedAt: z.string().optional() }),
+    request: z
+      .object({
+        probe: z.boolean().optional(),
+        extraPaths: z.array(z.string().min(1).max(4096)).max(16).optional(),
+        fresh: z.boolean().optional(),
+      })
+      .strict(),
+    response: z.object({
+      candidates: z.array(InterpreterCandidateSchema),
+      selected: z.string().nullable(),
+      checkedAt: z.string().optional(),
+    }),
   },
   'environment/probe': { request: PathRequest, response: InterpreterProbeSchema },
   // Remember the interpreter in settings.json (pythonPath); null forgets it. The path is probed first.

@@ -41,9 +41,7 @@ export const CpuSchema = z.object({
 export const MemorySchema = z.object({
   totalBytes: z.number(),
   availableBytes: z.number().nullable(),
-  hugePages: z
-    .object({ total: z.number(), free: z.number(), sizeBytes: z.number() })
-    .nullable(),
+  hugePages: z.object({ total: z.number(), free: z.number(), sizeBytes: z.number() }).nullable(),
   transparentHugePages: z.string().nullable(),
   lockedMemoryLimitBytes: z.number().nullable(), // ulimit -l; null = unlimited
   lockedMemoryUnlimited: z.boolean(),
@@ -139,9 +137,7 @@ export const MachineSchema = z.object({
     driver: z.enum(['nvidia', 'amd', 'none']),
     message: z.string(), // e.g. "no NVIDIA driver found (nvidia-smi not on PATH)"
   }),
-  superchip: z
-    .object({ kind: z.string(), description: z.string() })
-    .nullable(), // GH200 / GB200 detection
+  superchip: z.object({ kind: z.string(), description: z.string() }).nullable(), // GH200 / GB200 detection
   disks: z.array(DiskSchema),
   warnings: z.array(WarningSchema),
   // Hash of hostname + CPU model + GPU UUIDs: groups history per machine across detections.

@@ -41,7 +41,9 @@ export const MeasurementSchema = z.object({
   memoryBandwidthBytesPerSecond: z.number().nonnegative().nullable(), // triad, null when not measured
   /** The triad at each thread count measured (all cores, half of them): the copy rate a strategy's CPU
    *  threads draw (SuperOffload's 8 Adam threads of 16 drew 101 of 116 GB/s on the H200 host). */
-  memoryBandwidthByThreads: z.array(z.object({ threads: z.number().int().positive(), bytesPerSecond: z.number().nonnegative() })).optional(),
+  memoryBandwidthByThreads: z
+    .array(z.object({ threads: z.number().int().positive(), bytesPerSecond: z.number().nonnegative() }))
+    .optional(),
   hostDevice: HostDeviceSchema.nullable(),
   hostDeviceReason: z.string().nullable(), // why hostDevice is null
   measuredAt: z.string(),

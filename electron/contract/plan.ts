@@ -72,7 +72,11 @@ export const CPU_DEFAULT_MAX_SEQ = 512;
  * and `plan` takes them for a flag left out: its GPU count, and without a GPU a sequence of at most
  * 512. `plan` on a GPU-less VM once planned seq 2048 where the form said 512.
  */
-export function workloadDefaultsFor(machine: { gpus: readonly unknown[] } | null | undefined): { seqLen: number; microBatch: number; gpus: number } {
+export function workloadDefaultsFor(machine: { gpus: readonly unknown[] } | null | undefined): {
+  seqLen: number;
+  microBatch: number;
+  gpus: number;
+} {
   const base = { seqLen: WORKLOAD_DEFAULTS.seqLen, microBatch: WORKLOAD_DEFAULTS.microBatch, gpus: WORKLOAD_DEFAULTS.gpus };
   if (!machine) return base;
   return machine.gpus.length ? { ...base, gpus: machine.gpus.length } : { ...base, seqLen: Math.min(base.seqLen, CPU_DEFAULT_MAX_SEQ) };
@@ -168,7 +172,14 @@ export const FitDetailSchema = z.object({
   /** Runs of this strategy the band was measured on. */
   bandRuns: z.number().int().nonnegative(),
   /** A run of this machine kind that decided the verdict (this configuration, or a neighbour that implies it). */
-  measured: z.object({ runId: z.string(), outcome: z.enum(['fits', 'cuda_oom', 'host_oom']), microBatch: z.number().int().positive(), peakGpuBytes: bytes.nullable() }).nullable(),
+  measured: z
+    .object({
+      runId: z.string(),
+      outcome: z.enum(['fits', 'cuda_oom', 'host_oom']),
+      microBatch: z.number().int().positive(),
+      peakGpuBytes: bytes.nullable(),
+    })
+    .nullable(),
 });
 export type FitDetail = z.infer<typeof FitDetailSchema>;
 

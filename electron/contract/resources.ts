@@ -38,7 +38,9 @@ export const ResourceSampleSchema = z.object({
 /** Whether a lane was measured on this machine, and why not when it was not. */
 export const LaneStateSchema = z.object({ available: z.boolean(), reason: z.string().nullable() });
 export const LANES = ['gpu', 'pcie', 'nvlink', 'cpu', 'memory', 'disk'] as const;
-export const LaneAvailabilitySchema = z.object(Object.fromEntries(LANES.map((l) => [l, LaneStateSchema])) as Record<(typeof LANES)[number], typeof LaneStateSchema>);
+export const LaneAvailabilitySchema = z.object(
+  Object.fromEntries(LANES.map((l) => [l, LaneStateSchema])) as Record<(typeof LANES)[number], typeof LaneStateSchema>,
+);
 
 /** Where a runner step ended, in the sampler's clock (ms since it started). */
 export const StepMarkSchema = z.object({ step: z.number().int(), warmup: z.boolean(), endT: z.number(), seconds: z.number() });

@@ -16,7 +16,13 @@ export { PrecisionSchema };
  *  optional (a hand-written spec need not carry them). `family` is any name here: the runner refuses
  *  a family it cannot build with class `unsupported` (resources/engine/model-families.json), and
  *  rmsNormEps is the runner's to judge (a negative one is how its tests force a NaN loss). */
-export const SpecModelSchema = ModelArchSchema.partial({ label: true, source: true, publishedParams: true, maxPositionEmbeddings: true, attentionBias: true })
+export const SpecModelSchema = ModelArchSchema.partial({
+  label: true,
+  source: true,
+  publishedParams: true,
+  maxPositionEmbeddings: true,
+  attentionBias: true,
+})
   .extend({
     family: z.string().min(1),
     rmsNormEps: z.number(),
@@ -98,7 +104,14 @@ export const SpecUserConfigSchema = z
 export const FsdpSettingsSchema = z.object({ cpuOffload: z.boolean(), reshardAfterForward: z.boolean() }).strict();
 
 /** What a spec run by hand gets when it names no execution settings (bench.py --spec FILE). */
-export const SPEC_EXECUTION_DEFAULTS = { runId: 'run', steps: 13, warmup: 3, seed: DEFAULT_SEED, maxSeconds: 3600, preflight: 'strict' } as const;
+export const SPEC_EXECUTION_DEFAULTS = {
+  runId: 'run',
+  steps: 13,
+  warmup: 3,
+  seed: DEFAULT_SEED,
+  maxSeconds: 3600,
+  preflight: 'strict',
+} as const;
 
 /** Fields stored specs once carried that no longer mean anything. A spec in history or a reproduction
  *  bundle from before they went must still load and run, so they are accepted and dropped (the strict
@@ -162,10 +175,11 @@ const RunSpecObjectSchema = z
 
 /** The spec as parsed anywhere (plan, runs/start, history, imports): retired keys dropped first. The JSON
  *  Schema export renders the object itself (zod's input side of a preprocess is its target). */
-export const RunSpecSchema = z.preprocess<unknown, typeof RunSpecObjectSchema, z.input<typeof RunSpecObjectSchema> & { [K in (typeof RETIRED_SPEC_KEYS)[number]]?: unknown }>(
-  withoutRetiredKeys,
-  RunSpecObjectSchema,
-);
+export const RunSpecSchema = z.preprocess<
+  unknown,
+  typeof RunSpecObjectSchema,
+  z.input<typeof RunSpecObjectSchema> & { [K in (typeof RETIRED_SPEC_KEYS)[number]]?: unknown }
+>(withoutRetiredKeys, RunSpecObjectSchema);
 
 export type EngineKind = z.infer<typeof EngineKindSchema>;
 export type Precision = z.infer<typeof PrecisionSchema>;
@@ -183,7 +197,8 @@ export function runSpecJsonSchema(): Record<string, unknown> {
   const { $schema, ...rest } = schema;
   return {
     $schema,
-    $comment: 'Generated from electron/contract/run-spec.ts (RunSpecSchema) by `npx tsx scripts/gen-run-spec-schema.ts`; do not edit. tests/unit/engine/run-spec-schema.test.ts fails when it is stale.',
+    $comment:
+      'Generated from electron/contract/run-spec.ts (RunSpecSchema) by `npx tsx scripts/gen-run-spec-schema.ts`; do not edit. tests/unit/engine/run-spec-schema.test.ts fails when it is stale.',
     title: 'Offload Studio RunSpec',
     ...rest,
   };

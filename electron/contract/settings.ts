@@ -10,7 +10,8 @@ export const ThemeSchema = z.enum(['system', 'light', 'dark']);
 // shell characters and control characters are not: the path reaches ssh command lines (cluster
 // pre-flight quotes it) and DeepSpeed's pdsh launcher (which does not).
 export const INTERPRETER_PATH_PATTERN = /^(?:\/|[A-Za-z]:[\\/])[\p{L}\p{N} ._+@,~()\\/-]{0,4095}$/u;
-export const INTERPRETER_PATH_MESSAGE = 'must be an absolute path to the interpreter of letters, digits, spaces and . _ - + @ , ~ ( ) only (no shell or control characters)';
+export const INTERPRETER_PATH_MESSAGE =
+  'must be an absolute path to the interpreter of letters, digits, spaces and . _ - + @ , ~ ( ) only (no shell or control characters)';
 
 // Limits are generous on purpose: they refuse typos (0 steps, 1e9 repeats), not choices.
 export const SettingsSchema = z.object({

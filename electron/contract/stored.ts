@@ -38,11 +38,14 @@ const absent = (key: string) => (ctx: { error: z.ZodError }) => {
 
 /** The runtime side of Lenient<T>, built from the owner's zod schema. */
 function loosen(s: z.ZodType): z.ZodType {
-  if (s instanceof z.ZodOptional || s instanceof z.ZodDefault || s instanceof z.ZodCatch || s instanceof z.ZodPrefault) return loosen(s.unwrap() as z.ZodType);
+  if (s instanceof z.ZodOptional || s instanceof z.ZodDefault || s instanceof z.ZodCatch || s instanceof z.ZodPrefault)
+    return loosen(s.unwrap() as z.ZodType);
   if (s instanceof z.ZodNullable) return loosen(s.unwrap() as z.ZodType).nullable();
   if (s instanceof z.ZodPipe) return loosen(s.out as z.ZodType);
   if (s instanceof z.ZodObject)
-    return z.looseObject(Object.fromEntries(Object.entries(s.shape as Record<string, z.ZodType>).map(([k, f]) => [k, loosen(f).optional().catch(absent(k))])));
+    return z.looseObject(
+      Object.fromEntries(Object.entries(s.shape as Record<string, z.ZodType>).map(([k, f]) => [k, loosen(f).optional().catch(absent(k))])),
+    );
   if (s instanceof z.ZodArray) return z.array(loosen(s.element as z.ZodType));
   if (s instanceof z.ZodUnion) return z.union((s.options as z.ZodType[]).map(loosen));
   if (s instanceof z.ZodEnum) return z.string();
@@ -58,9 +61,14 @@ function loosen(s: z.ZodType): z.ZodType {
 
 /** The lenient reading of an object schema (see the head of this file), with `older` fields that
  *  documents of earlier versions carry and the owner's schema no longer names. */
-export function lenient<S extends z.ZodType, E extends z.ZodRawShape = Record<never, never>>(schema: S, older?: E): z.ZodType<Lenient<z.output<S> & z.output<z.ZodObject<E>>>> {
+export function lenient<S extends z.ZodType, E extends z.ZodRawShape = Record<never, never>>(
+  schema: S,
+  older?: E,
+): z.ZodType<Lenient<z.output<S> & z.output<z.ZodObject<E>>>> {
   const reading = loosen(schema) as z.ZodObject;
-  return (older ? reading.extend((loosen(z.object(older)) as z.ZodObject).shape) : reading) as unknown as z.ZodType<Lenient<z.output<S> & z.output<z.ZodObject<E>>>>;
+  return (older ? reading.extend((loosen(z.object(older)) as z.ZodObject).shape) : reading) as unknown as z.ZodType<
+    Lenient<z.output<S> & z.output<z.ZodObject<E>>>
+  >;
 }
 
 /** The spec given to the runner (RunSpec; older specs were flat and may name `worldSize`, and a
@@ -73,11 +81,18 @@ export const StoredSpecSchema = lenient(RunSpecSchema, {
 /** The runner's hello: versions, devices. */
 export const StoredHelloSchema = lenient(HelloMessageSchema);
 /** The runner's config line: parameter count, effective config, formula (older runners: modelId, nodes, launchArgv). */
-export const StoredConfigSchema = lenient(ConfigMessageSchema, { modelId: z.string(), nodes: z.number().int(), launchArgv: z.array(z.string()), config: z.unknown() });
+export const StoredConfigSchema = lenient(ConfigMessageSchema, {
+  modelId: z.string(),
+  nodes: z.number().int(),
+  launchArgv: z.array(z.string()),
+  config: z.unknown(),
+});
 /** The runner's result line: medians over the measured steps (ZeRO-Infinity runs: the NVMe peak). */
 export const StoredResultSchema = lenient(ResultMessageSchema, { peakNvmeBytes: z.number().nullable() });
 /** The tuner's prediction kept beside the measurement (older plans nested the speed under `throughput`). */
-export const StoredPredictionSchema = lenient(SpecPredictionSchema, { throughput: z.object({ stepSeconds: z.number(), tflopsPerGpu: z.number() }) });
+export const StoredPredictionSchema = lenient(SpecPredictionSchema, {
+  throughput: z.object({ stepSeconds: z.number(), tflopsPerGpu: z.number() }),
+});
 /** The machine at run time (`detect --json`'s Machine). */
 export const StoredMachineSchema = lenient(MachineSchema);
 
@@ -132,7 +147,10 @@ export function readStoredDocument<K extends StoredDocumentName>(
 }
 
 /** readStoredDocument for a value already parsed from JSON. */
-export function readStoredValue<K extends StoredDocumentName>(document: K, raw: unknown): { value: StoredDocuments[K]; unparsed: UnparsedDocument | null } {
+export function readStoredValue<K extends StoredDocumentName>(
+  document: K,
+  raw: unknown,
+): { value: StoredDocuments[K]; unparsed: UnparsedDocument | null } {
   if (raw === null || raw === undefined) return { value: null, unparsed: null };
   if (typeof raw !== 'object' || Array.isArray(raw)) return { value: null, unparsed: { document, reason: 'not an object', raw } };
   const notes: string[] = [];

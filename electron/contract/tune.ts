@@ -33,7 +33,11 @@ export const TuneResultSchema = z.object({
 export const TuneStartRequestSchema = z
   .object({
     workload: WorkloadOverridesSchema,
-    budgetMinutes: z.number().positive().max(24 * 60).default(30),
+    budgetMinutes: z
+      .number()
+      .positive()
+      .max(24 * 60)
+      .default(30),
     maxTrials: z.number().int().positive().max(50).default(6),
     steps: z.number().int().positive().max(1000).default(4),
     warmup: z.number().int().nonnegative().max(100).default(2),

@@ -7,7 +7,10 @@ import { events, requests, type Channel, type EventName } from './channels';
  * The one reading of a zod failure everywhere (boundaries, files, forms): the first issue's field
  * as a dotted path ('(root)' when the value itself is wrong) and its message.
  */
-export function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): { path: string; message: string } {
+export function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): {
+  path: string;
+  message: string;
+} {
   const issue = error.issues[0];
   const path = issue && issue.path.length ? issue.path.map(String).join('.') : '(root)';
   return { path, message: issue ? issue.message : 'invalid' };

@@ -26,7 +26,9 @@ export class UsageError extends Error {
 
 /** Edit distance with adjacent transpositions counted as one edit ("stpes" → "steps" is 1). */
 export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
@@ -55,7 +57,11 @@ const SWITCH_VALUE = /^(true|false|on|off|1|0|yes|no)$/i;
  * Parse argv for one command. `what` names it in messages ("run", "serve"). Returns the flags
  * (strings and booleans, as commands read them) and the positionals in order.
  */
-export function parseArgv(argv: string[], spec: FlagSpec, what: string): { flags: Flags; positionals: string[]; lists?: Record<string, string[]> } {
+export function parseArgv(
+  argv: string[],
+  spec: FlagSpec,
+  what: string,
+): { flags: Flags; positionals: string[]; lists?: Record<string, string[]> } {
   const names = Object.keys(spec);
   // Refuse unknown flags first, with a suggestion (parseArgs' own error names no alternative).
   for (let i = 0; i < argv.length; i++) {
@@ -70,7 +76,8 @@ export function parseArgv(argv: string[], spec: FlagSpec, what: string): { flags
     }
     const hint = nearest(name, names);
     throw new UsageError(
-      `unknown flag ${arg.split('=')[0]} for '${what}'${hint ? `; did you mean --${hint}?` : ''}\n` + `valid flags: ${names.map((n) => `--${n}`).join(' ')}`,
+      `unknown flag ${arg.split('=')[0]} for '${what}'${hint ? `; did you mean --${hint}?` : ''}\n` +
+        `valid flags: ${names.map((n) => `--${n}`).join(' ')}`,
     );
   }
   // switch-or-value → an explicit string, so parseArgs sees a plain string option.

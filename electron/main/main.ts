@@ -43,7 +43,11 @@ function startBackend(): UtilityProcess {
     }
   });
   child.on('exit', (code) => {
-    for (const [, resolve] of pending) resolve({ ok: false, error: { code: 'backend_exited', message: `The backend process exited (code ${code}). Restart Offload Studio.` } });
+    for (const [, resolve] of pending)
+      resolve({
+        ok: false,
+        error: { code: 'backend_exited', message: `The backend process exited (code ${code}). Restart Offload Studio.` },
+      });
     pending.clear();
     backend = null;
   });
@@ -82,7 +86,15 @@ async function printToPdf(html: string, pageSize: 'A4' | 'Letter'): Promise<Buff
     show: false,
     width: 1100,
     height: 1400,
-    webPreferences: { partition: PDF_PARTITION, sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false, webSecurity: true, spellcheck: false },
+    webPreferences: {
+      partition: PDF_PARTITION,
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      javascript: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
   });
   try {
     win.webContents.on('will-navigate', (event) => event.preventDefault());
@@ -114,7 +126,8 @@ function registerIpc(): void {
   for (const channel of channels) {
     ipcMain.handle(channel, async (event, payload: unknown) => {
       // Only our own page may call the backend.
-      if (!isOwnPage(event.senderFrame?.url ?? '')) return { ok: false, error: { code: 'forbidden', message: 'Request from an unknown page.' } };
+      if (!isOwnPage(event.senderFrame?.url ?? ''))
+        return { ok: false, error: { code: 'forbidden', message: 'Request from an unknown page.' } };
       if (!isChannel(channel)) return { ok: false, error: { code: 'unknown_channel', message: channel } };
       return callBackend(channel, payload);
     });

@@ -62,7 +62,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Host names answered: loopback + the configured host (DNS rebinding: a foreign name is refused
   // before the token is even read, so a rebound page never talks to the contract).
   const hosts = allowedHostNames(host, options.allowedHosts);
-  const MISDIRECTED = '421: this Offload Studio server answers only to its own address (localhost, 127.0.0.1, [::1] or the host it was started with).\n';
+  const MISDIRECTED =
+    '421: this Offload Studio server answers only to its own address (localhost, 127.0.0.1, [::1] or the host it was started with).\n';
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (!hostAllowed(req.headers.host, hosts)) {
@@ -117,8 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const headers: Record<string, string> = { 'Content-Type': contentType(served), ...SECURITY_HEADERS };
     // The first page load carries ?token=; a strict, HttpOnly cookie with the asset key then
     // authorises its assets. The page keeps the token itself in memory for the WebSocket.
-    if (viaToken && url.searchParams.has('token'))
-      headers['Set-Cookie'] = `${cookieName}=${assetKey}; HttpOnly; SameSite=Strict; Path=/`;
+    if (viaToken && url.searchParams.has('token')) headers['Set-Cookie'] = `${cookieName}=${assetKey}; HttpOnly; SameSite=Strict; Path=/`;
     res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
   };
@@ -152,7 +152,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const origin = `http://${hostForUrl}:${port}`;
   // The page of an extra Host name (--allow-host) opens the WebSocket from that name's Origin.
   const extraHostOrigins = (options.allowedHosts ?? []).map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}`);
-  const allowedOrigins = new Set([origin, `http://localhost:${port}`, `http://127.0.0.1:${port}`, ...extraHostOrigins, ...(options.allowedOrigins ?? [])]);
+  const allowedOrigins = new Set([
+    origin,
+    `http://localhost:${port}`,
+    `http://127.0.0.1:${port}`,
+    ...extraHostOrigins,
+    ...(options.allowedOrigins ?? []),
+  ]);
 
   const upgradedSockets = new WeakMap<WebSocket, Duplex>();
   server.on('upgrade', (req, socket, head) => {
@@ -212,7 +218,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (!isChannel(message?.channel)) throw new ApiError('unknown_channel', `Unknown request '${String(message?.channel)}'.`);
       const size = rawLength(data);
       if (size > WIRE_MESSAGE_MAX_BYTES && message.channel !== 'runs/import')
-        throw new ApiError('too_large', `This ${message.channel} request is ${mib(size)}; serve takes at most ${mib(WIRE_MESSAGE_MAX_BYTES)} per request (runs/import: ${mib(WIRE_IMPORT_MAX_BYTES)}).`);
+        throw new ApiError(
+          'too_large',
+          `This ${message.channel} request is ${mib(size)}; serve takes at most ${mib(WIRE_MESSAGE_MAX_BYTES)} per request (runs/import: ${mib(WIRE_IMPORT_MAX_BYTES)}).`,
+        );
       const value = await options.backend.invoke(message.channel, message.payload);
       if (value !== null && typeof value === 'object' && Object.isFrozen(value)) {
         let bytes = serialised.get(value);

@@ -13,7 +13,11 @@ import { parseArgv, SERVE_FLAGS } from '../kernel';
 
 export function findRendererDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [path.resolve(here, '../../dist/renderer'), path.resolve(here, '../renderer'), path.resolve(process.cwd(), 'dist/renderer')])
+  for (const candidate of [
+    path.resolve(here, '../../dist/renderer'),
+    path.resolve(here, '../renderer'),
+    path.resolve(process.cwd(), 'dist/renderer'),
+  ])
     if (fs.existsSync(path.join(candidate, 'index.html'))) return candidate;
   return path.resolve(here, '../../dist/renderer');
 }
@@ -36,7 +40,8 @@ export function tokenFromFile(file: string): string {
     throw new Error(`--token-file ${file}: no such file (write one with: openssl rand -hex 32 > ${file} && chmod 600 ${file})`);
   }
   if (!stat.isFile()) throw new Error(`--token-file ${file}: not a regular file`);
-  if (stat.size > MAX_TOKEN_FILE_BYTES) throw new Error(`--token-file ${file}: ${stat.size} bytes, a token file holds one line (at most ${MAX_TOKEN_FILE_BYTES} bytes)`);
+  if (stat.size > MAX_TOKEN_FILE_BYTES)
+    throw new Error(`--token-file ${file}: ${stat.size} bytes, a token file holds one line (at most ${MAX_TOKEN_FILE_BYTES} bytes)`);
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0)
     throw new Error(`--token-file ${file}: readable by other users (mode ${(stat.mode & 0o777).toString(8)}): chmod 600 ${file}`);
   const line = fs.readFileSync(file, 'utf8').split(/\r?\n/)[0].trim();
@@ -58,7 +63,9 @@ function chosenToken(flag: unknown, fileFlag: unknown): string | undefined {
   if (token === undefined) return undefined;
   const source = fromFile !== undefined ? '--token-file' : fromFlag !== undefined ? '--token' : 'OFFLOAD_STUDIO_TOKEN';
   if (token.length < MIN_TOKEN_LENGTH || !/^[A-Za-z0-9._~-]+$/.test(token))
-    throw new Error(`${source} must be at least ${MIN_TOKEN_LENGTH} characters of letters, digits and . _ ~ - (got ${token.length}): a short token can be guessed. Leave it out to get a random one, or make one with: openssl rand -hex 32`);
+    throw new Error(
+      `${source} must be at least ${MIN_TOKEN_LENGTH} characters of letters, digits and . _ ~ - (got ${token.length}): a short token can be guessed. Leave it out to get a random one, or make one with: openssl rand -hex 32`,
+    );
   if (fromFlag !== undefined) {
     // Other users see a process's arguments; overwrite ours (Linux) and say what cannot be overwritten.
     process.title = 'offload-studio serve';
@@ -75,22 +82,32 @@ function chosenToken(flag: unknown, fileFlag: unknown): string | undefined {
  * address, no port (the port is never checked), no wildcard: `Gpu-Box.` → `gpu-box`, `[::1]` → `::1`.
  */
 export function allowHostName(raw: string): string {
-  const name = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const name = raw
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(name) && !/^[0-9a-f:.]*:[0-9a-f:.]*$/.test(name))
-    throw new Error(`--allow-host ${JSON.stringify(raw)}: give a host name or IP address without port or wildcard (e.g. --allow-host gpu-box.lan)`);
+    throw new Error(
+      `--allow-host ${JSON.stringify(raw)}: give a host name or IP address without port or wildcard (e.g. --allow-host gpu-box.lan)`,
+    );
   return name;
 }
 
 export async function runServe(argv: string[]): Promise<void> {
   const { flags, lists } = parseArgv(argv, SERVE_FLAGS, 'serve');
   if (flags.help === true) {
-    console.log(`usage: serve [--port N] [--host ADDR --allow-remote] [--allow-host NAME]... [--data-dir D] [--machine detect.json] [--token-file FILE | --token T] (32+ characters; OFFLOAD_STUDIO_TOKEN works too; --token shows in the process list)`);
+    console.log(
+      `usage: serve [--port N] [--host ADDR --allow-remote] [--allow-host NAME]... [--data-dir D] [--machine detect.json] [--token-file FILE | --token T] (32+ characters; OFFLOAD_STUDIO_TOKEN works too; --token shows in the process list)`,
+    );
     return;
   }
   const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
   const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
   if (!loopback && flags['allow-remote'] !== true)
-    throw new Error(`refusing to bind ${host}: the server is loopback-only unless you pass --allow-remote (the token is still required). For a remote GPU box, prefer an SSH tunnel: ssh -L 8765:127.0.0.1:8765 host.`);
+    throw new Error(
+      `refusing to bind ${host}: the server is loopback-only unless you pass --allow-remote (the token is still required). For a remote GPU box, prefer an SSH tunnel: ssh -L 8765:127.0.0.1:8765 host.`,
+    );
   const allowedHosts = (lists?.['allow-host'] ?? []).map(allowHostName);
   const port = typeof flags.port === 'string' ? Number(flags.port) : 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${String(flags.port)}`);
@@ -101,7 +118,14 @@ export async function runServe(argv: string[]): Promise<void> {
   // --machine FILE: show and plan for a saved `detect --json` (e.g. a GPU box's) instead of this machine.
   const machineFile = typeof flags.machine === 'string' ? path.resolve(flags.machine) : undefined;
   const backend = createBackend({ dataDir, transport: 'server', machineFile });
-  const server = await startServer({ backend, rendererDir, host, port, token: chosenToken(flags.token, flags['token-file']), allowedHosts });
+  const server = await startServer({
+    backend,
+    rendererDir,
+    host,
+    port,
+    token: chosenToken(flags.token, flags['token-file']),
+    allowedHosts,
+  });
   console.log(`Offload Studio (headless) — data folder ${dataDir}`);
   console.log(`Open: ${server.url}`);
   // Stop: close the server, let every service end its children (the running sweep is cancelled
@@ -119,7 +143,9 @@ export async function runServe(argv: string[]): Promise<void> {
     setTimeout(() => forceExit(1), STOP_DEADLINE_MS).unref();
     void (async () => {
       await server.close().catch(() => undefined);
-      await backend.close().catch((error: unknown) => console.error(`serve: closing: ${error instanceof Error ? error.message : String(error)}`));
+      await backend
+        .close()
+        .catch((error: unknown) => console.error(`serve: closing: ${error instanceof Error ? error.message : String(error)}`));
       forceExit(0);
     })();
   };

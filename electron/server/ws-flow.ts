@@ -81,7 +81,9 @@ export function attachFlow(ws: WebSocket, options: FlowOptions): Flow {
         writeOut(() => {
           if (typeof answer === 'string') return ws.send(answer, () => settle());
           // Fragments of one text message, queued back to back (nothing can come between them).
-          answer.forEach((part, i) => ws.send(part, { binary: false, fin: i === answer.length - 1 }, i === answer.length - 1 ? () => settle() : undefined));
+          answer.forEach((part, i) =>
+            ws.send(part, { binary: false, fin: i === answer.length - 1 }, i === answer.length - 1 ? () => settle() : undefined),
+          );
         });
       })
       .catch(() => settle());

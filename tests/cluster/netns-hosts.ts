@@ -26,7 +26,12 @@ export interface NetnsLab {
 /** Why the lab cannot run here, or null when it can. */
 export function netnsUnavailable(): string | null {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return 'needs root (ip netns, sshd)';
-  for (const [bin, args] of [['ip', ['netns', 'list']], ['/usr/sbin/sshd', ['-V']], ['ssh-keygen', ['-?']], ['pdsh', ['-V']]] as const) {
+  for (const [bin, args] of [
+    ['ip', ['netns', 'list']],
+    ['/usr/sbin/sshd', ['-V']],
+    ['ssh-keygen', ['-?']],
+    ['pdsh', ['-V']],
+  ] as const) {
     const r = spawnSync(bin, args, { stdio: 'ignore' });
     if (r.error) return `${bin} is not installed (apt-get install iproute2 openssh-server openssh-client pdsh)`;
   }
@@ -45,7 +50,9 @@ function run(cmd: string, args: string[]): void {
 async function waitForPort(lab: NetnsLab, host: NetnsHost, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const r = spawnSync(lab.inNs(host)[0], [...lab.inNs(host).slice(1), 'bash', '-c', `exec 3<>/dev/tcp/${host.address}/${host.sshPort}`], { stdio: 'ignore' });
+    const r = spawnSync(lab.inNs(host)[0], [...lab.inNs(host).slice(1), 'bash', '-c', `exec 3<>/dev/tcp/${host.address}/${host.sshPort}`], {
+      stdio: 'ignore',
+    });
     if (r.status === 0) return;
     await new Promise((res) => setTimeout(res, 100));
   }
@@ -56,7 +63,11 @@ export async function createNetnsLab(count = 2): Promise<NetnsLab> {
   const tag = `os${process.pid % 100000}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'offload-netns-'));
   const ifname = 'eth9';
-  const hosts: NetnsHost[] = Array.from({ length: count }, (_, i) => ({ ns: `${tag}-h${i + 1}`, address: `127.0.9.${i + 1}`, sshPort: 2222 }));
+  const hosts: NetnsHost[] = Array.from({ length: count }, (_, i) => ({
+    ns: `${tag}-h${i + 1}`,
+    address: `127.0.9.${i + 1}`,
+    sshPort: 2222,
+  }));
   const sshds: ChildProcess[] = [];
   const lab: NetnsLab = {
     dir,
@@ -120,7 +131,9 @@ export async function createNetnsLab(count = 2): Promise<NetnsLab> {
           '',
         ].join('\n'),
       );
-      const sshd = spawn('ip', [...ns, '/usr/sbin/sshd', '-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', fs.openSync(path.join(dir, `sshd_${i + 1}.log`), 'w')] });
+      const sshd = spawn('ip', [...ns, '/usr/sbin/sshd', '-D', '-e', '-f', config], {
+        stdio: ['ignore', 'ignore', fs.openSync(path.join(dir, `sshd_${i + 1}.log`), 'w')],
+      });
       sshds.push(sshd);
     });
     for (const h of hosts) await waitForPort(lab, h, 10_000);

@@ -22,12 +22,59 @@ function seed(file: string): void {
   const store = openHistory(tempDir('offload-compare-ids-store-'));
   RUNS.forEach((id, k) => {
     const tflops = 0.0084 + 0.0002 * k;
-    const spec = { runId: id, engine: 'deepspeed', seqLen: 32, microBatch: 1, gradAccum: 1, steps: 4, warmup: 1, dsConfig: { zero_optimization: { stage: 2, offload_optimizer: { device: 'cpu' } } }, prediction: { stepSeconds: 0, tflopsPerGpu: 0, gpuPeakBytes: 0, hostPeakBytes: 2e9 } };
-    store.createRun({ id, sweepId: SWEEPS[k], repeatIndex: 0, model: 'tiny-llama', strategy: 'zero2-offload', engine: 'deepspeed', steps: 4, warmup: 1, spec, predicted: { tflopsPerGpu: 0, stepSeconds: 0, tokensPerSecond: 0 } } as never);
+    const spec = {
+      runId: id,
+      engine: 'deepspeed',
+      seqLen: 32,
+      microBatch: 1,
+      gradAccum: 1,
+      steps: 4,
+      warmup: 1,
+      dsConfig: { zero_optimization: { stage: 2, offload_optimizer: { device: 'cpu' } } },
+      prediction: { stepSeconds: 0, tflopsPerGpu: 0, gpuPeakBytes: 0, hostPeakBytes: 2e9 },
+    };
+    store.createRun({
+      id,
+      sweepId: SWEEPS[k],
+      repeatIndex: 0,
+      model: 'tiny-llama',
+      strategy: 'zero2-offload',
+      engine: 'deepspeed',
+      steps: 4,
+      warmup: 1,
+      spec,
+      predicted: { tflopsPerGpu: 0, stepSeconds: 0, tokensPerSecond: 0 },
+    } as never);
     store.startRun(id, { snapshot: gh200Machine('cpu-vm', 0), machineId: 'm-cpu-vm', logPath: null });
-    store.appendSamples(id, Array.from({ length: 5 }, (_, i) => ({ step: i + 1, warmup: i === 0, stepSeconds: 0.0123, tflopsPerGpu: tflops, tokensPerSecond: 2601.6, loss: 5.5, gpuAllocatedBytes: null, gpuReservedBytes: null, gpuPeakBytes: null, hostRssBytes: 1.5e9 })) as never);
+    store.appendSamples(
+      id,
+      Array.from({ length: 5 }, (_, i) => ({
+        step: i + 1,
+        warmup: i === 0,
+        stepSeconds: 0.0123,
+        tflopsPerGpu: tflops,
+        tokensPerSecond: 2601.6,
+        loss: 5.5,
+        gpuAllocatedBytes: null,
+        gpuReservedBytes: null,
+        gpuPeakBytes: null,
+        hostRssBytes: 1.5e9,
+      })) as never,
+    );
     const stat = (v: number) => ({ median: v, min: v, max: v, mean: v });
-    store.finishRun(id, { status: 'completed', errorClass: null, errorMessage: null, result: { measuredSteps: 4, stepSeconds: stat(0.0123), tflopsPerGpu: stat(tflops), tokensPerSecond: stat(2601.6), peakGpuBytes: null, peakHostBytes: 1.5e9 } } as never);
+    store.finishRun(id, {
+      status: 'completed',
+      errorClass: null,
+      errorMessage: null,
+      result: {
+        measuredSteps: 4,
+        stepSeconds: stat(0.0123),
+        tflopsPerGpu: stat(tflops),
+        tokensPerSecond: stat(2601.6),
+        peakGpuBytes: null,
+        peakHostBytes: 1.5e9,
+      },
+    } as never);
   });
   writeRunsFile(file, store.exportRuns());
   store.close();
@@ -48,7 +95,7 @@ afterAll(async () => {
 });
 
 describe('issue 30.5, 30.8: Compare', () => {
-  it('tells one strategy\'s two sweeps apart by the ends of their ids, and plots no prediction of zero', async () => {
+  it("tells one strategy's two sweeps apart by the ends of their ids, and plots no prediction of zero", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(serve.url + '#/runs');
     await page.waitForSelector('[data-testid="run-row"]');
@@ -56,15 +103,25 @@ describe('issue 30.5, 30.8: Compare', () => {
     await page.click('[data-testid="compare-selected"]');
     await page.waitForSelector('[data-testid="compare-page"][data-render-ms]', { timeout: 60_000 });
     const labels = await page.$$eval('[data-testid="delta-table"] tbody tr td:first-child', (tds) => tds.map((td) => td.textContent ?? ''));
-    expect(labels.some((l) => l.includes('(sweep …141502-a1b2c3)')), labels.join(' | ')).toBe(true);
-    expect(labels.some((l) => l.includes('(sweep …153010-d4e5f6)')), labels.join(' | ')).toBe(true);
+    expect(
+      labels.some((l) => l.includes('(sweep …141502-a1b2c3)')),
+      labels.join(' | '),
+    ).toBe(true);
+    expect(
+      labels.some((l) => l.includes('(sweep …153010-d4e5f6)')),
+      labels.join(' | '),
+    ).toBe(true);
     expect(labels.join(' ')).not.toContain('sw-20261)');
     expect(await page.textContent('[data-testid="delta-table"]')).toContain('0.0084');
     // The predicted-vs-measured chart: no run has a prediction (zeros are none), so no point at 0.
     const texts = await page.$eval('[data-testid="chart-predicted"]', (el) => {
       type D = { type: string; style?: { text?: string } };
       const chart = (el as unknown as { __echarts: { getZr(): { storage: { getDisplayList(update: boolean): D[] } } } }).__echarts;
-      return chart.getZr().storage.getDisplayList(true).filter((e) => (e.type === 'tspan' || e.type === 'text') && e.style?.text).map((e) => String(e.style!.text));
+      return chart
+        .getZr()
+        .storage.getDisplayList(true)
+        .filter((e) => (e.type === 'tspan' || e.type === 'text') && e.style?.text)
+        .map((e) => String(e.style!.text));
     });
     expect(texts.join('\n')).toContain('No run here has both a prediction and a measurement.');
     await page.close();

@@ -23,15 +23,19 @@ function electronBinary(): { path: string } | { reason: string } {
     if (typeof p === 'string' && fs.existsSync(p)) return { path: p };
     return { reason: `the electron package names no binary that exists (${String(p)})` };
   } catch (error) {
-    return { reason: `no Electron binary: ${(error as Error).message.split('\n')[0]} (installed with ELECTRON_SKIP_BINARY_DOWNLOAD or without network)` };
+    return {
+      reason: `no Electron binary: ${(error as Error).message.split('\n')[0]} (installed with ELECTRON_SKIP_BINARY_DOWNLOAD or without network)`,
+    };
   }
 }
 
 function skipReason(): string | null {
   const binary = electronBinary();
   if ('reason' in binary) return binary.reason;
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'no display (DISPLAY/WAYLAND_DISPLAY unset): run under xvfb-run';
-  if (!fs.existsSync(path.join(repoRoot, 'dist/main/main.cjs')) || !fs.existsSync(path.join(repoRoot, 'dist/preload/preload.cjs'))) return 'not built: run npm run build first';
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return 'no display (DISPLAY/WAYLAND_DISPLAY unset): run under xvfb-run';
+  if (!fs.existsSync(path.join(repoRoot, 'dist/main/main.cjs')) || !fs.existsSync(path.join(repoRoot, 'dist/preload/preload.cjs')))
+    return 'not built: run npm run build first';
   return null;
 }
 
@@ -39,7 +43,18 @@ const reason = skipReason();
 if (reason) console.warn(`[electron-smoke] skipped: ${reason}`);
 
 // Names the page must not have: what nodeIntegration or a leaky preload would put there.
-const NODE_GLOBALS = ['require', 'process', 'module', 'exports', 'Buffer', 'global', '__dirname', '__filename', 'setImmediate', 'ipcRenderer'];
+const NODE_GLOBALS = [
+  'require',
+  'process',
+  'module',
+  'exports',
+  'Buffer',
+  'global',
+  '__dirname',
+  '__filename',
+  'setImmediate',
+  'ipcRenderer',
+];
 
 describe('Electron shell (Playwright _electron)', () => {
   let app: ElectronApplication | undefined;

@@ -34,7 +34,9 @@ afterAll(async () => {
 });
 
 async function openEnvironmentStep(env: NodeJS.ProcessEnv): Promise<{ page: Page; serve: ServeHandle }> {
-  const serve = await startServe([], undefined, { env: { OFFLOAD_STUDIO_ENGINE_REQUIREMENTS: requirementsFile, PIP_NO_CACHE_DIR: '1', ...env } });
+  const serve = await startServe([], undefined, {
+    env: { OFFLOAD_STUDIO_ENGINE_REQUIREMENTS: requirementsFile, PIP_NO_CACHE_DIR: '1', ...env },
+  });
   serves.push(serve);
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(serve.url);
@@ -61,7 +63,12 @@ describe('wizard: create the engine environment', () => {
   }, 300_000);
 
   it('says pip cannot reach its index, and what to do, when the index is down', async () => {
-    const { page, serve } = await openEnvironmentStep({ PIP_INDEX_URL: 'http://127.0.0.1:9/simple', PIP_FIND_LINKS: '', PIP_RETRIES: '0', PIP_DEFAULT_TIMEOUT: '3' });
+    const { page, serve } = await openEnvironmentStep({
+      PIP_INDEX_URL: 'http://127.0.0.1:9/simple',
+      PIP_FIND_LINKS: '',
+      PIP_RETRIES: '0',
+      PIP_DEFAULT_TIMEOUT: '3',
+    });
     await page.getByRole('button', { name: 'Create environment' }).click();
     const box = page.locator('.error-box');
     await box.waitFor({ timeout: 120_000 });

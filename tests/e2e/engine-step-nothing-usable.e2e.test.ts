@@ -44,10 +44,19 @@ describe('the Engine step with nothing usable', () => {
       const button = [...create.querySelectorAll('button')].find((b) => b.textContent === 'Create environment')!;
       const before = (el: Element) => !!(button.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING);
       // pip commands a user sees (not folded away) ahead of the button
-      const pipAhead = [...document.querySelectorAll('code')].filter((c) => c.textContent?.includes('pip install') && (c as HTMLElement).offsetParent !== null && before(c)).length;
+      const pipAhead = [...document.querySelectorAll('code')].filter(
+        (c) => c.textContent?.includes('pip install') && (c as HTMLElement).offsetParent !== null && before(c),
+      ).length;
       const folded = document.querySelector<HTMLDetailsElement>('[data-testid="other-interpreters"]');
       const heads = [...document.querySelectorAll('[data-testid="interpreters"] th')].map((th) => th.textContent);
-      return { pipAhead, heading: create.querySelector('h3')?.textContent ?? '', folded: !!folded, open: folded?.open ?? null, foldedText: folded?.textContent ?? '', heads };
+      return {
+        pipAhead,
+        heading: create.querySelector('h3')?.textContent ?? '',
+        folded: !!folded,
+        open: folded?.open ?? null,
+        foldedText: folded?.textContent ?? '',
+        heads,
+      };
     });
     // Nothing ready: the table is its one sentence, without empty column heads over it.
     expect(layout.heads).toEqual([]);
@@ -56,7 +65,8 @@ describe('the Engine step with nothing usable', () => {
     if (layout.folded) expect(layout.open).toBe(false);
     // Debian 12's /usr/bin/python3 carries PEP 668's marker: it is never offered `pip install` into it.
     expect(layout.foldedText).not.toContain('/usr/bin/python3 -m pip install');
-    if (fs.existsSync('/usr/lib/python3.11/EXTERNALLY-MANAGED') && layout.foldedText.includes('/usr/bin/python3 —')) expect(layout.foldedText).toContain('externally-managed-environment');
+    if (fs.existsSync('/usr/lib/python3.11/EXTERNALLY-MANAGED') && layout.foldedText.includes('/usr/bin/python3 —'))
+      expect(layout.foldedText).toContain('externally-managed-environment');
     await page.close();
   }, 300_000);
 });

@@ -19,7 +19,10 @@ let browser: Browser;
 
 beforeAll(async () => {
   const dataDir = tempDir('offload-first-hour-polish-');
-  fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ pythonPath: path.join(repoRoot, 'tests/reliability/fixtures/fake-python') }));
+  fs.writeFileSync(
+    path.join(dataDir, 'settings.json'),
+    JSON.stringify({ pythonPath: path.join(repoRoot, 'tests/reliability/fixtures/fake-python') }),
+  );
   serve = await startServe([], dataDir, { env: { FAKE_RUNNER_DELAY: '0.05' } });
   browser = await launchChromium();
 }, 120_000);
@@ -44,7 +47,12 @@ describe('first-hour polish at 1280×800', () => {
     await page.click('[data-testid="compute-plan"]');
     await page.waitForSelector('[data-testid="strategy-table"] .badge', { timeout: 60_000 });
     const pills = await page.$$eval('[data-testid="strategy-table"] .badge', (els) =>
-      els.map((el) => ({ text: el.textContent, lines: el.getClientRects().length, height: el.getBoundingClientRect().height, line: parseFloat(getComputedStyle(el).lineHeight) || 18 })),
+      els.map((el) => ({
+        text: el.textContent,
+        lines: el.getClientRects().length,
+        height: el.getBoundingClientRect().height,
+        line: parseFloat(getComputedStyle(el).lineHeight) || 18,
+      })),
     );
     expect(pills.length).toBeGreaterThan(5);
     for (const p of pills) {
@@ -88,7 +96,9 @@ describe('first-hour polish at 1280×800', () => {
     const id = await page.getAttribute('[data-testid="sweep-run"]', 'data-run-id');
     await page.goto(`${serve.url}#/runs/${id}`);
     await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${id}"]`);
-    const figures = await page.$$eval('[data-testid="run-figures"] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    const figures = await page.$$eval('[data-testid="run-figures"] tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+    );
     const gpu = figures.find((r) => r[0] === 'GPU memory peak')!;
     const host = figures.find((r) => r[0] === 'Host memory peak')!;
     expect(gpu[2]).toContain('no prediction (CPU run)');

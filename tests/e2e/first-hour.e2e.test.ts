@@ -28,25 +28,132 @@ let dataDir: string;
 function seedCpuRun(file: string): void {
   const store = openHistory(tempDir('offload-first-hour-store-'));
   const spec = {
-    runId: RUN, engine: 'deepspeed', model: { id: 'tiny-llama', family: 'llama', hiddenSize: 64, numLayers: 2, numHeads: 4, numKvHeads: 4, intermediateSize: 256, vocabSize: 256, tieEmbeddings: false, ropeTheta: 10000, rmsNormEps: 1e-5, headDim: 16 },
-    seqLen: 32, microBatch: 1, gradAccum: 1, steps: 4, warmup: 1, precision: 'bf16', activationCheckpointing: true, seed: 1234,
-    dsConfig: { train_batch_size: 1, train_micro_batch_size_per_gpu: 1, gradient_accumulation_steps: 1, bf16: { enabled: true }, zero_optimization: { stage: 2, offload_optimizer: { device: 'cpu' } } },
-    fsdp: null, maxSeconds: 3600,
-    prediction: { stepSeconds: 0, tflopsPerGpu: 0, tflopsAggregate: 0, tokensPerSecond: 0, gpuPeakBytes: 0, hostPeakBytes: 2e9, calibrated: false, measured: false, params: 164160 },
+    runId: RUN,
+    engine: 'deepspeed',
+    model: {
+      id: 'tiny-llama',
+      family: 'llama',
+      hiddenSize: 64,
+      numLayers: 2,
+      numHeads: 4,
+      numKvHeads: 4,
+      intermediateSize: 256,
+      vocabSize: 256,
+      tieEmbeddings: false,
+      ropeTheta: 10000,
+      rmsNormEps: 1e-5,
+      headDim: 16,
+    },
+    seqLen: 32,
+    microBatch: 1,
+    gradAccum: 1,
+    steps: 4,
+    warmup: 1,
+    precision: 'bf16',
+    activationCheckpointing: true,
+    seed: 1234,
+    dsConfig: {
+      train_batch_size: 1,
+      train_micro_batch_size_per_gpu: 1,
+      gradient_accumulation_steps: 1,
+      bf16: { enabled: true },
+      zero_optimization: { stage: 2, offload_optimizer: { device: 'cpu' } },
+    },
+    fsdp: null,
+    maxSeconds: 3600,
+    prediction: {
+      stepSeconds: 0,
+      tflopsPerGpu: 0,
+      tflopsAggregate: 0,
+      tokensPerSecond: 0,
+      gpuPeakBytes: 0,
+      hostPeakBytes: 2e9,
+      calibrated: false,
+      measured: false,
+      params: 164160,
+    },
   };
-  store.createRun({ id: RUN, sweepId: 'sweep-cpu', repeatIndex: 0, model: 'tiny-llama', strategy: 'zero2-offload', engine: 'deepspeed', steps: 4, warmup: 1, spec, predicted: { tflopsPerGpu: 0, stepSeconds: 0, tokensPerSecond: 0 } } as never);
+  store.createRun({
+    id: RUN,
+    sweepId: 'sweep-cpu',
+    repeatIndex: 0,
+    model: 'tiny-llama',
+    strategy: 'zero2-offload',
+    engine: 'deepspeed',
+    steps: 4,
+    warmup: 1,
+    spec,
+    predicted: { tflopsPerGpu: 0, stepSeconds: 0, tokensPerSecond: 0 },
+  } as never);
   store.startRun(RUN, { snapshot: gh200Machine('cpu-vm', 0), machineId: 'm-cpu-vm', logPath: null });
-  store.recordHello(RUN, { v: 1, t: 0, type: 'hello', runnerVersion: '0.3.1', python: '3.12.3', torch: '2.9.1+cpu', deepspeed: '0.19.8', cuda: null, accelerator: 'cpu', devices: [], rank: 0, worldSize: 1, hostname: 'cpu-vm' } as never);
-  store.recordConfig(RUN, { v: 1, t: 0, type: 'config', engine: 'deepspeed', params: 164160, trainableParams: 164160, layers: 2, hidden: 64, seqLen: 32, globalBatch: 1, microBatch: 1, gradAccum: 1, worldSize: 1, activationCheckpointing: true, precision: 'bf16', effectiveConfig: spec.dsConfig, formula: null } as never);
+  store.recordHello(RUN, {
+    v: 1,
+    t: 0,
+    type: 'hello',
+    runnerVersion: '0.3.1',
+    python: '3.12.3',
+    torch: '2.9.1+cpu',
+    deepspeed: '0.19.8',
+    cuda: null,
+    accelerator: 'cpu',
+    devices: [],
+    rank: 0,
+    worldSize: 1,
+    hostname: 'cpu-vm',
+  } as never);
+  store.recordConfig(RUN, {
+    v: 1,
+    t: 0,
+    type: 'config',
+    engine: 'deepspeed',
+    params: 164160,
+    trainableParams: 164160,
+    layers: 2,
+    hidden: 64,
+    seqLen: 32,
+    globalBatch: 1,
+    microBatch: 1,
+    gradAccum: 1,
+    worldSize: 1,
+    activationCheckpointing: true,
+    precision: 'bf16',
+    effectiveConfig: spec.dsConfig,
+    formula: null,
+  } as never);
   const samples = Array.from({ length: 5 }, (_, i) => ({
-    step: i + 1, warmup: i === 0, stepSeconds: 0.0123, tflopsPerGpu: TFLOPS, tokensPerSecond: 2601.6, loss: 5.5 - i * 0.01,
-    gpuAllocatedBytes: null, gpuReservedBytes: null, gpuPeakBytes: null, hostRssBytes: 1.5e9,
+    step: i + 1,
+    warmup: i === 0,
+    stepSeconds: 0.0123,
+    tflopsPerGpu: TFLOPS,
+    tokensPerSecond: 2601.6,
+    loss: 5.5 - i * 0.01,
+    gpuAllocatedBytes: null,
+    gpuReservedBytes: null,
+    gpuPeakBytes: null,
+    hostRssBytes: 1.5e9,
   }));
   store.appendSamples(RUN, samples as never);
   const stat = (v: number) => ({ median: v, min: v, max: v, mean: v });
   store.finishRun(RUN, {
-    status: 'completed', errorClass: null, errorMessage: null,
-    result: { v: 1, t: 0, type: 'result', status: 'completed', measuredSteps: 4, stepSeconds: stat(0.0123), tflopsPerGpu: stat(TFLOPS), tflopsAggregate: stat(TFLOPS), tokensPerSecond: stat(2601.6), peakGpuBytes: null, peakHostBytes: 1.5e9, lossFirst: 5.5, lossLast: 5.47, overheadFraction: 0.02 },
+    status: 'completed',
+    errorClass: null,
+    errorMessage: null,
+    result: {
+      v: 1,
+      t: 0,
+      type: 'result',
+      status: 'completed',
+      measuredSteps: 4,
+      stepSeconds: stat(0.0123),
+      tflopsPerGpu: stat(TFLOPS),
+      tflopsAggregate: stat(TFLOPS),
+      tokensPerSecond: stat(2601.6),
+      peakGpuBytes: null,
+      peakHostBytes: 1.5e9,
+      lossFirst: 5.5,
+      lossLast: 5.47,
+      overheadFraction: 0.02,
+    },
   } as never);
   writeRunsFile(file, store.exportRuns());
   store.close();
@@ -75,17 +182,26 @@ async function open(hash: string): Promise<Page> {
 
 /** The texts echarts drew in a chart (canvas: read from its display list). */
 async function chartTexts(page: Page, testId: string): Promise<string[]> {
-  await page.waitForFunction((id) => !!(document.querySelector(`[data-testid="${id}"]`) as unknown as { __echarts?: unknown })?.__echarts, testId);
+  await page.waitForFunction(
+    (id) => !!(document.querySelector(`[data-testid="${id}"]`) as unknown as { __echarts?: unknown })?.__echarts,
+    testId,
+  );
   return page.$eval(`[data-testid="${testId}"]`, (el) => {
     type D = { type: string; style?: { text?: string } };
     const chart = (el as unknown as { __echarts: { getZr(): { storage: { getDisplayList(update: boolean): D[] } } } }).__echarts;
-    return chart.getZr().storage.getDisplayList(true).filter((e) => (e.type === 'tspan' || e.type === 'text') && e.style?.text).map((e) => String(e.style!.text));
+    return chart
+      .getZr()
+      .storage.getDisplayList(true)
+      .filter((e) => (e.type === 'tspan' || e.type === 'text') && e.style?.text)
+      .map((e) => String(e.style!.text));
   });
 }
 
 describe('issue 30: the first hour', () => {
-  it('CLI `runs` prints a CPU run\'s small TFLOPS with its digits, not 0.0', () => {
-    const line = cli(['runs', '--data-dir', dataDir]).split('\n').find((l) => l.includes(RUN));
+  it("CLI `runs` prints a CPU run's small TFLOPS with its digits, not 0.0", () => {
+    const line = cli(['runs', '--data-dir', dataDir])
+      .split('\n')
+      .find((l) => l.includes(RUN));
     expect(line).toBeDefined();
     expect(line).toContain('0.0084 TFLOPS/GPU');
     expect(line).toContain('0.0123 s/step');
@@ -106,7 +222,13 @@ describe('issue 30: the first hour', () => {
     const page = await open('#/reports');
     await page.waitForSelector('[data-testid="reports-runs"] tbody tr');
     await page.check(`input[aria-label="select run ${RUN}"]`);
-    const expected: Record<string, string> = { html: 'report.html', pdf: 'report.pdf', csv: 'report.csv', json: 'report.json', bundle: 'report' };
+    const expected: Record<string, string> = {
+      html: 'report.html',
+      pdf: 'report.pdf',
+      csv: 'report.csv',
+      json: 'report.json',
+      bundle: 'report',
+    };
     for (const format of ['html', 'pdf', 'csv', 'json', 'bundle']) {
       await page.check(`input[name="report-format"][value="${format}"]`);
       // The prefill, untouched: <data>/reports/report.<ext> (the bundle: a folder named report).
@@ -178,7 +300,9 @@ describe('issue 30: the first hour', () => {
   it('the run page says "no prediction (CPU run)", not "Predicted 0.000 s"', async () => {
     const page = await open(`#/runs/${RUN}`);
     await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${RUN}"]`);
-    const figures = await page.$$eval('[data-testid="run-figures"] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    const figures = await page.$$eval('[data-testid="run-figures"] tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+    );
     const [step, tflops, tokens] = figures;
     expect(step[1]).toBe('0.0123');
     expect(tflops[1]).toBe('0.0084');

@@ -43,7 +43,9 @@ async function hoverUntilTooltip(page: Page, testId: string): Promise<string | n
     for (let x = 0.05; x < 0.98; x += 6 / box.width) {
       await page.mouse.move(box.x + box.width * x, box.y + box.height * y);
       const html = await page.evaluate(() => {
-        const tips = [...document.querySelectorAll('div')].filter((d) => getComputedStyle(d).zIndex === '9999999' && d.style.display !== 'none' && d.textContent?.includes('covered'));
+        const tips = [...document.querySelectorAll('div')].filter(
+          (d) => getComputedStyle(d).zIndex === '9999999' && d.style.display !== 'none' && d.textContent?.includes('covered'),
+        );
         return tips[0]?.innerHTML ?? null;
       });
       if (html) return html;
@@ -53,22 +55,26 @@ async function hoverUntilTooltip(page: Page, testId: string): Promise<string | n
 }
 
 describe('issue 28.3: hostile strategy names in Compare tooltips', () => {
-  it('predicted vs measured and memory tooltips show the name as text; no element of it enters the page', { timeout: 120_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url + '#/runs');
-    await page.waitForSelector('[data-testid="run-row"]');
-    await page.check('[data-run-id="evil-r1"] input[type="checkbox"]');
-    await page.check('[data-run-id="zero-r1"] input[type="checkbox"]');
-    await page.click('[data-testid="compare-selected"]');
-    await page.waitForSelector('[data-testid="compare-page"][data-render-ms]');
-    for (const chart of ['chart-predicted', 'chart-memory']) {
-      await page.locator(`[data-testid="${chart}"]`).scrollIntoViewIfNeeded();
-      const html = await hoverUntilTooltip(page, chart);
-      expect(html, `${chart}: a tooltip naming the run`).not.toBeNull();
-      expect(html, `${chart}: the markup rendered`).not.toBe('RENDERED');
-      expect(html).toContain('&lt;div id="pwn"');
-      expect(await page.locator('#pwn').count()).toBe(0);
-    }
-    await page.close();
-  });
+  it(
+    'predicted vs measured and memory tooltips show the name as text; no element of it enters the page',
+    { timeout: 120_000 },
+    async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto(serve.url + '#/runs');
+      await page.waitForSelector('[data-testid="run-row"]');
+      await page.check('[data-run-id="evil-r1"] input[type="checkbox"]');
+      await page.check('[data-run-id="zero-r1"] input[type="checkbox"]');
+      await page.click('[data-testid="compare-selected"]');
+      await page.waitForSelector('[data-testid="compare-page"][data-render-ms]');
+      for (const chart of ['chart-predicted', 'chart-memory']) {
+        await page.locator(`[data-testid="${chart}"]`).scrollIntoViewIfNeeded();
+        const html = await hoverUntilTooltip(page, chart);
+        expect(html, `${chart}: a tooltip naming the run`).not.toBeNull();
+        expect(html, `${chart}: the markup rendered`).not.toBe('RENDERED');
+        expect(html).toContain('&lt;div id="pwn"');
+        expect(await page.locator('#pwn').count()).toBe(0);
+      }
+      await page.close();
+    },
+  );
 });

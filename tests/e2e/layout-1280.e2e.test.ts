@@ -37,22 +37,132 @@ function seedCpuRuns(file: string): void {
       const id = `r-20261203-101502-a1b2c3-${++k}`;
       const tflops = 0.0084 + 0.0001 * k;
       const spec = {
-        runId: id, engine: 'deepspeed', model: { id: 'tiny-llama', family: 'llama', hiddenSize: 64, numLayers: 2, numHeads: 4, numKvHeads: 4, intermediateSize: 256, vocabSize: 256, tieEmbeddings: false, ropeTheta: 10000, rmsNormEps: 1e-5, headDim: 16 },
-        seqLen: 32, microBatch: 1, gradAccum: 1, steps: 4, warmup: 1, precision: 'bf16', activationCheckpointing: true, seed: 1234,
-        dsConfig: { train_batch_size: 1, train_micro_batch_size_per_gpu: 1, gradient_accumulation_steps: 1, bf16: { enabled: true }, zero_optimization: { stage: 2, offload_optimizer: { device: 'cpu' } } },
-        fsdp: null, maxSeconds: 3600,
-        prediction: { stepSeconds: 0, tflopsPerGpu: 0, tflopsAggregate: 0, tokensPerSecond: 0, gpuPeakBytes: 0, hostPeakBytes: 2e9, calibrated: false, measured: false, params: 164160 },
+        runId: id,
+        engine: 'deepspeed',
+        model: {
+          id: 'tiny-llama',
+          family: 'llama',
+          hiddenSize: 64,
+          numLayers: 2,
+          numHeads: 4,
+          numKvHeads: 4,
+          intermediateSize: 256,
+          vocabSize: 256,
+          tieEmbeddings: false,
+          ropeTheta: 10000,
+          rmsNormEps: 1e-5,
+          headDim: 16,
+        },
+        seqLen: 32,
+        microBatch: 1,
+        gradAccum: 1,
+        steps: 4,
+        warmup: 1,
+        precision: 'bf16',
+        activationCheckpointing: true,
+        seed: 1234,
+        dsConfig: {
+          train_batch_size: 1,
+          train_micro_batch_size_per_gpu: 1,
+          gradient_accumulation_steps: 1,
+          bf16: { enabled: true },
+          zero_optimization: { stage: 2, offload_optimizer: { device: 'cpu' } },
+        },
+        fsdp: null,
+        maxSeconds: 3600,
+        prediction: {
+          stepSeconds: 0,
+          tflopsPerGpu: 0,
+          tflopsAggregate: 0,
+          tokensPerSecond: 0,
+          gpuPeakBytes: 0,
+          hostPeakBytes: 2e9,
+          calibrated: false,
+          measured: false,
+          params: 164160,
+        },
       };
-      store.createRun({ id, sweepId: SWEEP, repeatIndex: rep, model: 'tiny-llama', strategy, engine: 'deepspeed', steps: 4, warmup: 1, spec, predicted: { tflopsPerGpu: 0, stepSeconds: 0, tokensPerSecond: 0 } } as never);
+      store.createRun({
+        id,
+        sweepId: SWEEP,
+        repeatIndex: rep,
+        model: 'tiny-llama',
+        strategy,
+        engine: 'deepspeed',
+        steps: 4,
+        warmup: 1,
+        spec,
+        predicted: { tflopsPerGpu: 0, stepSeconds: 0, tokensPerSecond: 0 },
+      } as never);
       store.startRun(id, { snapshot: gh200Machine('cpu-vm', 0), machineId: 'm-cpu-vm', logPath: null });
-      store.recordHello(id, { v: 1, t: 0, type: 'hello', runnerVersion: '0.3.1', python: '3.12.3', torch: '2.9.1+cpu', deepspeed: '0.19.8', cuda: null, accelerator: 'cpu', devices: [], rank: 0, worldSize: 1, hostname: 'cpu-vm' } as never);
-      store.recordConfig(id, { v: 1, t: 0, type: 'config', engine: 'deepspeed', params: 164160, trainableParams: 164160, layers: 2, hidden: 64, seqLen: 32, globalBatch: 1, microBatch: 1, gradAccum: 1, worldSize: 1, activationCheckpointing: true, precision: 'bf16', effectiveConfig: spec.dsConfig, formula: null } as never);
-      const samples = Array.from({ length: 5 }, (_, i) => ({ step: i + 1, warmup: i === 0, stepSeconds: 0.0123, tflopsPerGpu: tflops, tokensPerSecond: 2601.6, loss: 5.5 - i * 0.01, gpuAllocatedBytes: null, gpuReservedBytes: null, gpuPeakBytes: null, hostRssBytes: 1.5e9 }));
+      store.recordHello(id, {
+        v: 1,
+        t: 0,
+        type: 'hello',
+        runnerVersion: '0.3.1',
+        python: '3.12.3',
+        torch: '2.9.1+cpu',
+        deepspeed: '0.19.8',
+        cuda: null,
+        accelerator: 'cpu',
+        devices: [],
+        rank: 0,
+        worldSize: 1,
+        hostname: 'cpu-vm',
+      } as never);
+      store.recordConfig(id, {
+        v: 1,
+        t: 0,
+        type: 'config',
+        engine: 'deepspeed',
+        params: 164160,
+        trainableParams: 164160,
+        layers: 2,
+        hidden: 64,
+        seqLen: 32,
+        globalBatch: 1,
+        microBatch: 1,
+        gradAccum: 1,
+        worldSize: 1,
+        activationCheckpointing: true,
+        precision: 'bf16',
+        effectiveConfig: spec.dsConfig,
+        formula: null,
+      } as never);
+      const samples = Array.from({ length: 5 }, (_, i) => ({
+        step: i + 1,
+        warmup: i === 0,
+        stepSeconds: 0.0123,
+        tflopsPerGpu: tflops,
+        tokensPerSecond: 2601.6,
+        loss: 5.5 - i * 0.01,
+        gpuAllocatedBytes: null,
+        gpuReservedBytes: null,
+        gpuPeakBytes: null,
+        hostRssBytes: 1.5e9,
+      }));
       store.appendSamples(id, samples as never);
       const stat = (v: number) => ({ median: v, min: v, max: v, mean: v });
       store.finishRun(id, {
-        status: 'completed', errorClass: null, errorMessage: null,
-        result: { v: 1, t: 0, type: 'result', status: 'completed', measuredSteps: 4, stepSeconds: stat(0.0123), tflopsPerGpu: stat(tflops), tflopsAggregate: stat(tflops), tokensPerSecond: stat(2601.6), peakGpuBytes: null, peakHostBytes: 1.5e9, lossFirst: 5.5, lossLast: 5.47, overheadFraction: 0.02 },
+        status: 'completed',
+        errorClass: null,
+        errorMessage: null,
+        result: {
+          v: 1,
+          t: 0,
+          type: 'result',
+          status: 'completed',
+          measuredSteps: 4,
+          stepSeconds: stat(0.0123),
+          tflopsPerGpu: stat(tflops),
+          tflopsAggregate: stat(tflops),
+          tokensPerSecond: stat(2601.6),
+          peakGpuBytes: null,
+          peakHostBytes: 1.5e9,
+          lossFirst: 5.5,
+          lossLast: 5.47,
+          overheadFraction: 0.02,
+        },
       } as never);
     }
   writeRunsFile(file, store.exportRuns());
@@ -63,11 +173,26 @@ beforeAll(async () => {
   fs.mkdirSync(artifacts, { recursive: true });
   dataDir = tempDir('offload-layout-data-');
   // A stored measurement of this machine, as Setup's Measure step or `measure` leaves it.
-  const detected = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'detect', '--json', '--no-env', '--data-dir', dataDir], { cwd: repoRoot, encoding: 'utf8' });
+  const detected = spawnSync(
+    path.join(repoRoot, 'node_modules', '.bin', 'tsx'),
+    ['electron/cli/main.ts', 'detect', '--json', '--no-env', '--data-dir', dataDir],
+    { cwd: repoRoot, encoding: 'utf8' },
+  );
   const machineId = (JSON.parse(detected.stdout) as { machineId: string }).machineId;
   const measurement: Measurement = {
-    cpuAdam: [{ threads: 1, paramsPerSecond: 2.1e8 }, { threads: 2, paramsPerSecond: 3.9e8 }], recommendedCoresPerc: 1, recommendedThreads: 2, simdPath: 'avx2',
-    memoryBandwidthBytesPerSecond: 11.4e9, hostDevice: null, hostDeviceReason: 'no NVIDIA GPU', measuredAt: '2026-12-03T10:00:00.000Z', durationMs: 9000, machineId,
+    cpuAdam: [
+      { threads: 1, paramsPerSecond: 2.1e8 },
+      { threads: 2, paramsPerSecond: 3.9e8 },
+    ],
+    recommendedCoresPerc: 1,
+    recommendedThreads: 2,
+    simdPath: 'avx2',
+    memoryBandwidthBytesPerSecond: 11.4e9,
+    hostDevice: null,
+    hostDeviceReason: 'no NVIDIA GPU',
+    measuredAt: '2026-12-03T10:00:00.000Z',
+    durationMs: 9000,
+    machineId,
   };
   saveMeasurement(dataDir, measurement);
   serve = await startServe([], dataDir);
@@ -92,21 +217,26 @@ async function overflowing(page: Page): Promise<string[]> {
     const out: string[] = [];
     const doc = document.documentElement;
     if (doc.scrollWidth > doc.clientWidth) out.push(`page ${doc.scrollWidth}/${doc.clientWidth}`);
-    for (const el of document.querySelectorAll<HTMLElement>('.card')) if (el.scrollWidth > el.clientWidth + 1) out.push(`${el.dataset.testid ?? el.querySelector('h2')?.textContent} ${el.scrollWidth}/${el.clientWidth}`);
+    for (const el of document.querySelectorAll<HTMLElement>('.card'))
+      if (el.scrollWidth > el.clientWidth + 1)
+        out.push(`${el.dataset.testid ?? el.querySelector('h2')?.textContent} ${el.scrollWidth}/${el.clientWidth}`);
     return out;
   });
 }
 
 /** The bar chart's category labels as drawn (echarts' display list), each with its box on the canvas. */
 async function categoryLabels(page: Page): Promise<{ text: string; x: number; w: number; y: number; h: number }[]> {
-  await page.waitForFunction(() => !!(document.querySelector('[data-testid="chart-bars"]') as unknown as { __echarts?: unknown })?.__echarts);
+  await page.waitForFunction(
+    () => !!(document.querySelector('[data-testid="chart-bars"]') as unknown as { __echarts?: unknown })?.__echarts,
+  );
   return page.$eval('[data-testid="chart-bars"]', (el) => {
     type Rect = { x: number; y: number; width: number; height: number; clone(): Rect; applyTransform(m: number[]): void };
     type Text = { id: number; type: string; style: { text?: string }; transform?: number[]; getBoundingRect(): Rect };
     type Span = { type: string; parent?: Text };
     const chart = (el as unknown as { __echarts: { getZr(): { storage: { getDisplayList(update: boolean): Span[] } } } }).__echarts;
     const texts = new Map<number, Text>();
-    for (const e of chart.getZr().storage.getDisplayList(true)) if (e.type === 'tspan' && e.parent?.type === 'text') texts.set(e.parent.id, e.parent);
+    for (const e of chart.getZr().storage.getDisplayList(true))
+      if (e.type === 'tspan' && e.parent?.type === 'text') texts.set(e.parent.id, e.parent);
     return [...texts.values()].map((t) => {
       const r = t.getBoundingRect().clone();
       if (t.transform) r.applyTransform(t.transform);
@@ -161,7 +291,13 @@ describe('the pages at 1280×800', () => {
       const mark = r.querySelector('[data-testid="repeat-mark"]')!.getBoundingClientRect();
       const cell = r.querySelector('[data-testid="repeat-mark"]')!.closest('[role="gridcell"]')!.getBoundingClientRect();
       const sweep = r.querySelector<HTMLElement>('[data-testid="run-sweep"]')!;
-      return { mark: r.querySelector('[data-testid="repeat-mark"]')!.textContent, inside: mark.left >= cell.left && mark.right <= cell.right + 0.5, sweep: sweep.textContent, sweepClipped: sweep.scrollWidth > sweep.clientWidth, sweepTitle: sweep.title };
+      return {
+        mark: r.querySelector('[data-testid="repeat-mark"]')!.textContent,
+        inside: mark.left >= cell.left && mark.right <= cell.right + 0.5,
+        sweep: sweep.textContent,
+        sweepClipped: sweep.scrollWidth > sweep.clientWidth,
+        sweepTitle: sweep.title,
+      };
     });
     expect(shown.mark?.trim()).toBe('#3');
     expect(shown.inside).toBe(true);
@@ -173,9 +309,17 @@ describe('the pages at 1280×800', () => {
 
   it('Compare with nine groups: the card holds the table, the bars’ labels do not collide', async () => {
     cli(['load-samples', '--data-dir', dataDir]); // loaded by the Reports test already: skipped then
-    const runs = JSON.parse(cli(['runs', '--json', '--data-dir', dataDir])) as { id: string; model: string; strategy: string; status: string; tags: string[] }[];
+    const runs = JSON.parse(cli(['runs', '--json', '--data-dir', dataDir])) as {
+      id: string;
+      model: string;
+      strategy: string;
+      status: string;
+      tags: string[];
+    }[];
     const picked = new Map<string, string>();
-    for (const r of runs) if (r.status === 'completed' && r.tags.includes('sample') && picked.size < 9 && !picked.has(`${r.model}|${r.strategy}`)) picked.set(`${r.model}|${r.strategy}`, r.id);
+    for (const r of runs)
+      if (r.status === 'completed' && r.tags.includes('sample') && picked.size < 9 && !picked.has(`${r.model}|${r.strategy}`))
+        picked.set(`${r.model}|${r.strategy}`, r.id);
     expect(picked.size).toBe(9);
     const page = await open('#/runs');
     await compare(page, [...picked.values()]);
@@ -189,7 +333,17 @@ describe('the pages at 1280×800', () => {
 
   it('Compare of CPU runs (figures near 0.008): nothing spills out of the card', async () => {
     const page = await open('#/runs');
-    await compare(page, ['r-20261203-101502-a1b2c3-1', 'r-20261203-101502-a1b2c3-2', 'r-20261203-101502-a1b2c3-3', 'r-20261203-101502-a1b2c3-4', 'r-20261203-101502-a1b2c3-5', 'r-20261203-101502-a1b2c3-6', 'r-20261203-101502-a1b2c3-7', 'r-20261203-101502-a1b2c3-8', 'r-20261203-101502-a1b2c3-9']);
+    await compare(page, [
+      'r-20261203-101502-a1b2c3-1',
+      'r-20261203-101502-a1b2c3-2',
+      'r-20261203-101502-a1b2c3-3',
+      'r-20261203-101502-a1b2c3-4',
+      'r-20261203-101502-a1b2c3-5',
+      'r-20261203-101502-a1b2c3-6',
+      'r-20261203-101502-a1b2c3-7',
+      'r-20261203-101502-a1b2c3-8',
+      'r-20261203-101502-a1b2c3-9',
+    ]);
     await page.screenshot({ path: path.join(artifacts, 'layout-compare-cpu-1280x800.png'), fullPage: true });
     expect(await page.textContent('[data-testid="delta-table"]')).toContain('0.0086');
     expect(await overflowing(page)).toEqual([]);
@@ -203,7 +357,10 @@ describe('the pages at 1280×800', () => {
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => window.location.hash)).toBe('#/runs');
     await page.keyboard.press('Tab');
-    const where = await page.evaluate(() => ({ inMain: !!document.activeElement?.closest('main'), inNav: !!document.activeElement?.closest('nav') }));
+    const where = await page.evaluate(() => ({
+      inMain: !!document.activeElement?.closest('main'),
+      inNav: !!document.activeElement?.closest('nav'),
+    }));
     expect(where).toEqual({ inMain: true, inNav: false });
     await page.close();
   }, 60_000);

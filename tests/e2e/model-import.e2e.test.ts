@@ -13,8 +13,16 @@ import { startServe, type ServeHandle } from '../helpers/serve';
 import { chooseInterpreter } from '../../electron/services/environment';
 
 const haveEngine = chooseInterpreter(null).source !== 'path';
-const gemma = { model_type: 'gemma', hidden_size: 64, intermediate_size: 128, num_hidden_layers: 2, num_attention_heads: 4,
-  num_key_value_heads: 1, head_dim: 16, vocab_size: 256 };
+const gemma = {
+  model_type: 'gemma',
+  hidden_size: 64,
+  intermediate_size: 128,
+  num_hidden_layers: 2,
+  num_attention_heads: 4,
+  num_key_value_heads: 1,
+  head_dim: 16,
+  vocab_size: 256,
+};
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'os-e2e-model-import-'));
 function configFile(name: string, cfg: Record<string, unknown>): string {
   fs.mkdirSync(path.join(dir, name), { recursive: true });
@@ -41,22 +49,30 @@ async function planPage(serve: ServeHandle): Promise<Page> {
 }
 
 describe('Plan page: import a config.json', () => {
-  it.skipIf(!haveEngine)('a Gemma config.json is counted by transformers and planned; a MoE config is refused by name', { timeout: 240_000 }, async () => {
-    const serve = await startServe();
-    serves.push(serve);
-    const page = await planPage(serve);
-    await page.setInputFiles('[data-testid="hf-import"]', configFile('gemma', gemma));
-    await expect.poll(async () => await page.inputValue('[data-testid="model-select"]'), { timeout: 120_000 }).toBe('imported-config');
-    expect(await page.textContent('[data-testid="model-select"] option:checked')).toMatch(/imported gemma\)/);
-    expect(await page.$('[data-testid="hf-import-error"]')).toBeNull();
-    await page.fill('[data-testid="seq-len"]', '32');
-    await page.click('[data-testid="compute-plan"]');
-    await page.waitForSelector('[data-testid="plan-result"]', { timeout: 120_000 });
+  it.skipIf(!haveEngine)(
+    'a Gemma config.json is counted by transformers and planned; a MoE config is refused by name',
+    { timeout: 240_000 },
+    async () => {
+      const serve = await startServe();
+      serves.push(serve);
+      const page = await planPage(serve);
+      await page.setInputFiles('[data-testid="hf-import"]', configFile('gemma', gemma));
+      await expect.poll(async () => await page.inputValue('[data-testid="model-select"]'), { timeout: 120_000 }).toBe('imported-config');
+      expect(await page.textContent('[data-testid="model-select"] option:checked')).toMatch(/imported gemma\)/);
+      expect(await page.$('[data-testid="hf-import-error"]')).toBeNull();
+      await page.fill('[data-testid="seq-len"]', '32');
+      await page.click('[data-testid="compute-plan"]');
+      await page.waitForSelector('[data-testid="plan-result"]', { timeout: 120_000 });
 
-    await page.setInputFiles('[data-testid="hf-import"]', configFile('mixtral', { ...gemma, model_type: 'mixtral', num_local_experts: 4 }));
-    await expect.poll(async () => (await page.textContent('[data-testid="hf-import-error"]').catch(() => null)) ?? '', { timeout: 120_000 })
-      .toMatch(/Mixture-of-Experts model \(num_local_experts = 4\).*Benchmark a dense model/);
-  });
+      await page.setInputFiles(
+        '[data-testid="hf-import"]',
+        configFile('mixtral', { ...gemma, model_type: 'mixtral', num_local_experts: 4 }),
+      );
+      await expect
+        .poll(async () => (await page.textContent('[data-testid="hf-import-error"]').catch(() => null)) ?? '', { timeout: 120_000 })
+        .toMatch(/Mixture-of-Experts model \(num_local_experts = 4\).*Benchmark a dense model/);
+    },
+  );
 
   it('without an engine environment the count is said to be unavailable', { timeout: 120_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'os-e2e-no-engine-'));
@@ -65,7 +81,8 @@ describe('Plan page: import a config.json', () => {
     serves.push(serve);
     const page = await planPage(serve);
     await page.setInputFiles('[data-testid="hf-import"]', configFile('gemma-2', gemma));
-    await expect.poll(async () => (await page.textContent('[data-testid="hf-import-error"]').catch(() => null)) ?? '', { timeout: 60_000 })
+    await expect
+      .poll(async () => (await page.textContent('[data-testid="hf-import-error"]').catch(() => null)) ?? '', { timeout: 60_000 })
       .toMatch(/Parameter count unavailable — create the engine environment \(Setup\)/);
   });
 });

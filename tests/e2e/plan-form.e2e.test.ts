@@ -111,14 +111,24 @@ describe('Plan form: errors next to their field, from the contract; the plan sur
     // A broken config.json: the field where it breaks, next to the import field; no '(root)'.
     const llama = JSON.parse(fs.readFileSync(path.join(repoRoot, 'tests/fixtures/hf-configs/llama-3.1-8b.json'), 'utf8'));
     const broken = JSON.stringify(llama, null, 2).replace(/("num_hidden_layers": \d+),/, '$1');
-    await page.setInputFiles('[data-testid="hf-import"]', { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(broken) });
+    await page.setInputFiles('[data-testid="hf-import"]', {
+      name: 'config.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(broken),
+    });
     await page.waitForSelector('label.field:has([data-testid="hf-import"]) [data-testid="hf-import-error"]');
     const importError = (await page.textContent('[data-testid="hf-import-error"]')) ?? '';
-    expect(importError).toMatch(/^Could not import config\.json: config\.json: field 'num_hidden_layers' is not valid JSON \(at line \d+, column \d+: .*\)/);
+    expect(importError).toMatch(
+      /^Could not import config\.json: config\.json: field 'num_hidden_layers' is not valid JSON \(at line \d+, column \d+: .*\)/,
+    );
     expect(importError).not.toContain('(root)');
     expect(await page.locator('.error-box').count()).toBe(0);
     // A good one imports and becomes the chosen model; the import error goes.
-    await page.setInputFiles('[data-testid="hf-import"]', { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(llama)) });
+    await page.setInputFiles('[data-testid="hf-import"]', {
+      name: 'config.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(llama)),
+    });
     // The import probes the config with the engine environment's transformers (e33a16d): seconds, not a tick.
     await expect.poll(() => page.inputValue('[data-testid="model-select"]'), { timeout: 60_000 }).toMatch(/^imported-/);
     expect(await page.locator('[data-testid="hf-import-error"]').count()).toBe(0);

@@ -55,7 +55,8 @@ describe.skipIf(!engineReady)('Plan → Run: what is planned is what runs', () =
       ws.on('framereceived', (f) => {
         const m = JSON.parse(String(f.payload));
         const req = typeof m.id === 'number' ? sent.get(m.id) : undefined;
-        if (req && m.result?.ok) replies.set(req.channel, [...(replies.get(req.channel) ?? []), { payload: req.payload, value: m.result.value }]);
+        if (req && m.result?.ok)
+          replies.set(req.channel, [...(replies.get(req.channel) ?? []), { payload: req.payload, value: m.result.value }]);
       });
     });
 
@@ -73,7 +74,9 @@ describe.skipIf(!engineReady)('Plan → Run: what is planned is what runs', () =
     for (const s of plan.strategies) {
       const box = page.locator(`[data-testid="strategy-${s.id}"] input[type="checkbox"]`);
       if (chosen.includes(s.id) !== (await box.isChecked())) await box.click();
-      expect(await page.getAttribute(`[data-testid="strategy-${s.id}"] [data-testid="spec-knobs"]`, 'data-micro-batch')).toBe(String(s.spec.microBatch));
+      expect(await page.getAttribute(`[data-testid="strategy-${s.id}"] [data-testid="spec-knobs"]`, 'data-micro-batch')).toBe(
+        String(s.spec.microBatch),
+      );
     }
     await page.fill('[data-testid="run-steps"]', '2');
     await page.fill('[data-testid="run-warmup"]', '1');
@@ -90,7 +93,12 @@ describe.skipIf(!engineReady)('Plan → Run: what is planned is what runs', () =
     expect(request.specs).toEqual(chosen.map(specOf));
     expect({ repeats: request.repeats, steps: request.steps, warmup: request.warmup }).toEqual({ repeats: 2, steps: 2, warmup: 1 });
     const reply = start.value as { runIds: string[]; runs: { runId: string; strategy: string; repeatIndex: number }[] };
-    expect(reply.runs.map((r) => `${r.strategy}#${r.repeatIndex}`)).toEqual(['zero3-offload#0', 'zero2-offload#0', 'zero3-offload#1', 'zero2-offload#1']);
+    expect(reply.runs.map((r) => `${r.strategy}#${r.repeatIndex}`)).toEqual([
+      'zero3-offload#0',
+      'zero2-offload#0',
+      'zero3-offload#1',
+      'zero2-offload#1',
+    ]);
 
     await page.waitForSelector('[data-testid="run-page"][data-sweep-state="done"]', { timeout: 540_000 });
     await page.screenshot({ path: path.join(artifacts, 'plan-run-2-done.png') });

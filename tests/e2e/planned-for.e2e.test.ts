@@ -107,13 +107,21 @@ describe('a plan for another machine does not run here', () => {
       expect(await page.isDisabled('[data-testid="tune-start"]')).toBe(true);
       // No "this machine" to plan for in such a session: the choice is named the loaded one, and no
       // "Plan for this machine" button that would plan for the file again.
-      expect(await page.$eval('[data-testid="machine-select"]', (el) => (el as HTMLSelectElement).selectedOptions[0].textContent)).toBe(`${H200_LABEL} (loaded with --machine, not this machine)`);
+      expect(await page.$eval('[data-testid="machine-select"]', (el) => (el as HTMLSelectElement).selectedOptions[0].textContent)).toBe(
+        `${H200_LABEL} (loaded with --machine, not this machine)`,
+      );
       expect(await page.$('[data-testid="plan-this-machine"]')).toBeNull();
-      expect(await page.textContent('[data-testid="file-backed-session"]')).toContain('start it without --machine to plan and run for this machine');
+      expect(await page.textContent('[data-testid="file-backed-session"]')).toContain(
+        'start it without --machine to plan and run for this machine',
+      );
       await page.screenshot({ path: path.join(artifacts, 'planned-for-7-serve-machine-file.png'), fullPage: true });
-      const plan = await invokeOverServe<PlanResult>(other, 'plan/compute', { workload: { model: 'tiny-llama', seqLen: 64, microBatch: 1, gpus: 1 } });
+      const plan = await invokeOverServe<PlanResult>(other, 'plan/compute', {
+        workload: { model: 'tiny-llama', seqLen: 64, microBatch: 1, gpus: 1 },
+      });
       const spec = plan.strategies.find((s) => s.fits && s.spec.prediction)!.spec;
-      await expect(invokeOverServe(other, 'runs/start', { specs: [spec], steps: 1, warmup: 0 })).rejects.toThrow(/loaded from a file with --machine, not the machine it runs on/);
+      await expect(invokeOverServe(other, 'runs/start', { specs: [spec], steps: 1, warmup: 0 })).rejects.toThrow(
+        /loaded from a file with --machine, not the machine it runs on/,
+      );
       expect(errors).toEqual([]);
       await page.close();
     } finally {
@@ -123,10 +131,15 @@ describe('a plan for another machine does not run here', () => {
 
   it('the backend refuses runs/start of specs planned for a loaded machine', async () => {
     const machine = JSON.parse(fs.readFileSync(H200, 'utf8')) as unknown;
-    const plan = await invoke<PlanResult>('plan/compute', { workload: { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gpus: 1 }, machine });
+    const plan = await invoke<PlanResult>('plan/compute', {
+      workload: { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gpus: 1 },
+      machine,
+    });
     const spec = plan.strategies.find((s) => s.fits && s.spec.prediction)!.spec;
     expect(spec.prediction).toMatchObject({ machineSource: 'file', machineLabel: PLANNED_LABEL });
-    await expect(invoke('runs/start', { specs: [spec], steps: 1, warmup: 0 })).rejects.toThrow(/This plan is for h200-sxm-x86 — 1× NVIDIA H200, a loaded file, not this machine: plan for this machine to run here/);
+    await expect(invoke('runs/start', { specs: [spec], steps: 1, warmup: 0 })).rejects.toThrow(
+      /This plan is for h200-sxm-x86 — 1× NVIDIA H200, a loaded file, not this machine: plan for this machine to run here/,
+    );
     expect((await invoke<{ runs: unknown[] }>('runs/list', {})).runs).toHaveLength(0);
   });
 
@@ -144,12 +157,16 @@ describe('a plan for another machine does not run here', () => {
     // Explicit even for this machine: the control shows which machine the plan will be for.
     await page.waitForSelector(`${wizard} [data-testid="machine-select"]`);
     expect(await page.inputValue(`${wizard} [data-testid="machine-select"]`)).toBe('this');
-    expect(await page.$eval(`${wizard} [data-testid="machine-select"]`, (el) => (el as HTMLSelectElement).selectedOptions[0].textContent)).toMatch(/^This machine — /);
+    expect(
+      await page.$eval(`${wizard} [data-testid="machine-select"]`, (el) => (el as HTMLSelectElement).selectedOptions[0].textContent),
+    ).toMatch(/^This machine — /);
     expect(await page.$('[data-testid="wizard-plan-for"]')).toBeNull();
     await page.screenshot({ path: path.join(artifacts, 'planned-for-6-wizard-workload-this.png'), fullPage: true });
 
     await page.setInputFiles(`${wizard} [data-testid="machine-file"]`, H200);
-    expect(await page.textContent('[data-testid="wizard-plan-for"]')).toContain(`Will plan for: ${H200_LABEL} (from machine.json), a loaded file — not this machine: its plan cannot be run or tuned here.`);
+    expect(await page.textContent('[data-testid="wizard-plan-for"]')).toContain(
+      `Will plan for: ${H200_LABEL} (from machine.json), a loaded file — not this machine: its plan cannot be run or tuned here.`,
+    );
     await page.selectOption('[data-testid="model-select"]', 'tiny-llama');
     await page.fill('[data-testid="seq-len"]', '64');
     await page.click('[data-testid="wizard-next"]');
@@ -174,7 +191,9 @@ describe('a plan for another machine does not run here', () => {
     await invoke('wizard/save', { step: 'workload', completed: ['welcome', 'hardware', 'environment', 'measure'], dismissed: false });
     await page.evaluate(() => (window.location.hash = '#/setup'));
     await page.waitForSelector('[data-testid="setup-wizard"][data-wizard-step="workload"]', { timeout: 60_000 });
-    expect(await page.textContent('[data-testid="wizard-plan-for"]')).toContain(`Will plan for: ${H200_LABEL} (from machine.json), a loaded file — not this machine: its plan cannot be run or tuned here.`);
+    expect(await page.textContent('[data-testid="wizard-plan-for"]')).toContain(
+      `Will plan for: ${H200_LABEL} (from machine.json), a loaded file — not this machine: its plan cannot be run or tuned here.`,
+    );
     await page.selectOption('[data-testid="model-select"]', 'tiny-llama');
     await page.fill('[data-testid="seq-len"]', '64');
     await page.click('[data-testid="wizard-next"]');
@@ -186,7 +205,9 @@ describe('a plan for another machine does not run here', () => {
     await page.click('[data-testid="wizard-next"]');
 
     await page.waitForSelector('[data-testid="setup-wizard"][data-wizard-step="run"]', { timeout: 60_000 });
-    expect(await page.textContent('[data-testid="wizard-run"] [data-testid="planned-for"]')).toContain(`Planned for: ${PLANNED_LABEL} (loaded file)`);
+    expect(await page.textContent('[data-testid="wizard-run"] [data-testid="planned-for"]')).toContain(
+      `Planned for: ${PLANNED_LABEL} (loaded file)`,
+    );
     await expectBlocked(page);
     await page.screenshot({ path: path.join(artifacts, 'planned-for-4-wizard-run-loaded.png'), fullPage: true });
     await switchToThisMachine(page);

@@ -110,7 +110,10 @@ describe('Reports page', () => {
     // Under serve the browser can take the file itself (through the token-guarded connection):
     // a JSON and a bundle download land in the browser's downloads, nothing new on the server.
     const serverFiles = fs.readdirSync(outDir).sort();
-    for (const [format, ext] of [['json', '.json'], ['bundle', '.zip']] as const) {
+    for (const [format, ext] of [
+      ['json', '.json'],
+      ['bundle', '.zip'],
+    ] as const) {
       await page.check(`input[name="report-format"][value="${format}"]`);
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="report-download"]')]);
       expect(download.suggestedFilename()).toMatch(new RegExp(`^offload-studio-report-\\d{8}-\\d{4}\\${ext}$`));
@@ -129,13 +132,18 @@ describe('Reports page', () => {
     for (const id of ['zo-0', 'zo-1', 'zo-2', 'so-0', 'so-1', 'so-2']) await page.check(`input[aria-label="select run ${id}"]`);
     // The select lists the selection's repeat groups (display name + what they ran), the rule's group first chosen.
     const select = '[data-testid="report-baseline-select"]';
-    await expect.poll(async () => page.$$eval(`${select} option`, (os) => os.map((o) => o.textContent ?? ''))).toEqual([
-      expect.stringMatching(/^ZeRO-Offload — llama-3\.3-70b · .*3 runs \(median\)$/),
-      expect.stringMatching(/^SuperOffload — llama-3\.3-70b · .*3 runs \(median\)$/),
-    ]);
+    await expect
+      .poll(async () => page.$$eval(`${select} option`, (os) => os.map((o) => o.textContent ?? '')))
+      .toEqual([
+        expect.stringMatching(/^ZeRO-Offload — llama-3\.3-70b · .*3 runs \(median\)$/),
+        expect.stringMatching(/^SuperOffload — llama-3\.3-70b · .*3 runs \(median\)$/),
+      ]);
     expect(await page.$eval(select, (s) => (s as HTMLSelectElement).selectedOptions[0].textContent)).toMatch(/^ZeRO-Offload/);
     // Choose the other group: the table marks its runs, the run that chose it carries the test id.
-    const superKey = await page.$eval(select, (s) => [...(s as HTMLSelectElement).options].find((o) => o.text.startsWith('SuperOffload'))!.value);
+    const superKey = await page.$eval(
+      select,
+      (s) => [...(s as HTMLSelectElement).options].find((o) => o.text.startsWith('SuperOffload'))!.value,
+    );
     await page.selectOption(select, superKey);
     expect(await page.locator('tr:has([data-testid="report-baseline"]) input').getAttribute('aria-label')).toBe('select run so-0');
     expect(await page.locator('[data-testid="report-baseline-member"]').count()).toBe(2);
@@ -164,11 +172,19 @@ describe('Reports page', () => {
     await page.waitForSelector('[data-testid="delta-table"]');
     await page.selectOption('[data-testid="baseline-select"]', 'so-0');
     await expect.poll(async () => page.textContent('[data-testid="delta-table"] tr.baseline')).toContain('SuperOffload');
-    const compareDelta = (await page.locator('[data-testid="delta-table"] tbody tr', { hasText: 'ZeRO-Offload' }).locator('td').nth(2).textContent())!.trim();
+    const compareDelta = (await page
+      .locator('[data-testid="delta-table"] tbody tr', { hasText: 'ZeRO-Offload' })
+      .locator('td')
+      .nth(2)
+      .textContent())!.trim();
     expect(compareDelta).toMatch(/^\u2212\d+\.\d %$/);
     const reportPage = await browser.newPage();
     await reportPage.setContent(downloaded);
-    const summaryDelta = (await reportPage.locator('section.summary tbody tr', { hasText: 'ZeRO-Offload' }).locator('td').last().textContent())!.trim();
+    const summaryDelta = (await reportPage
+      .locator('section.summary tbody tr', { hasText: 'ZeRO-Offload' })
+      .locator('td')
+      .last()
+      .textContent())!.trim();
     expect(summaryDelta).toBe(compareDelta);
     // The run table reads against the same group median (a ZeRO-Offload run: about the group's delta).
     expect((await reportPage.textContent('table.runs tr[data-run-id="zo-1"] td[data-col="delta"]'))!.trim()).toMatch(/^\u2212\d+\.\d %$/);
@@ -182,7 +198,9 @@ describe('Reports page', () => {
     // Compare's "Report…" takes its baseline along: the Reports page opens with SuperOffload chosen.
     await page.click('[data-testid="compare-report"]');
     await page.waitForSelector(select);
-    await expect.poll(async () => page.$eval(select, (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')).toMatch(/^SuperOffload/);
+    await expect
+      .poll(async () => page.$eval(select, (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent ?? ''))
+      .toMatch(/^SuperOffload/);
     expect(consoleErrors).toEqual([]);
     await page.close();
   });
@@ -220,6 +238,8 @@ describe('Reports page', () => {
     // Stopping serve closes the backend, which closes that browser.
     const [pid] = browsers[0];
     await serve.stop();
-    await expect.poll(() => fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z'), { timeout: 10_000 }).toBe(false);
+    await expect
+      .poll(() => fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z'), { timeout: 10_000 })
+      .toBe(false);
   });
 });

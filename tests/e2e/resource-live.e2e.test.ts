@@ -23,7 +23,11 @@ type Lanes = { running: boolean; cpu: number; gpu: number; titles: string[]; war
 /** What the live lanes chart holds now, read from echarts' own option, and whether the sweep still runs. */
 const readLanes = (page: Page) =>
   page.evaluate((): Lanes | null => {
-    const el = document.querySelector('[data-testid="chart-live-resources"]') as unknown as { __echarts?: { getOption(): { series: { name: string; data: unknown[]; markLine?: { data?: { xAxis: number }[] } }[]; title: { text: string }[] } } } | null;
+    const el = document.querySelector('[data-testid="chart-live-resources"]') as unknown as {
+      __echarts?: {
+        getOption(): { series: { name: string; data: unknown[]; markLine?: { data?: { xAxis: number }[] } }[]; title: { text: string }[] };
+      };
+    } | null;
     if (!el?.__echarts) return null;
     const o = el.__echarts.getOption();
     const cpu = o.series.find((s) => s.name === 'cores ≥ 90%');
@@ -68,7 +72,11 @@ describe.skipIf(!haveEngine)('live resource view of a real CPU run', () => {
     await page.waitForSelector('[data-testid="run-page"]', { timeout: 30_000 });
 
     // Live: the chart is there while the sweep runs, and has more points a little later.
-    await page.waitForFunction(() => !!(document.querySelector('[data-testid="chart-live-resources"]') as unknown as { __echarts?: unknown } | null)?.__echarts, undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => !!(document.querySelector('[data-testid="chart-live-resources"]') as unknown as { __echarts?: unknown } | null)?.__echarts,
+      undefined,
+      { timeout: 120_000 },
+    );
     const first = (await readLanes(page))!;
     expect(first.running).toBe(true);
     await expect.poll(async () => (await readLanes(page))!.cpu, { timeout: 60_000 }).toBeGreaterThan(first.cpu);
@@ -83,13 +91,27 @@ describe.skipIf(!haveEngine)('live resource view of a real CPU run', () => {
     const runId = (await page.getAttribute('[data-testid="sweep-run"]', 'data-run-id'))!;
     const detail = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await detail.goto(`${serve.url}#/runs/${runId}`);
-    await detail.waitForFunction(() => !!(document.querySelector('[data-testid="chart-run-resources-live"]') as unknown as { __echarts?: unknown } | null)?.__echarts, undefined, { timeout: 60_000 });
+    await detail.waitForFunction(
+      () => !!(document.querySelector('[data-testid="chart-run-resources-live"]') as unknown as { __echarts?: unknown } | null)?.__echarts,
+      undefined,
+      { timeout: 60_000 },
+    );
     expect(await detail.textContent('[data-testid="run-resources-live-note"]')).toMatch(/^\d+ sample\(s\) so far/);
-    await detail.waitForFunction(() => !!(document.querySelector('[data-testid="chart-run-resources"]') as unknown as { __echarts?: unknown } | null)?.__echarts, undefined, { timeout: 300_000 });
+    await detail.waitForFunction(
+      () => !!(document.querySelector('[data-testid="chart-run-resources"]') as unknown as { __echarts?: unknown } | null)?.__echarts,
+      undefined,
+      { timeout: 300_000 },
+    );
     // The stored record's reading (4 tiny steps may all fall between two 0.5 s samples: it then says so).
-    expect(await detail.textContent('[data-testid="run-resources-overall"]')).toMatch(/^Measured steps: (.*GPU not available: |no sample inside the measured steps \()/);
+    expect(await detail.textContent('[data-testid="run-resources-overall"]')).toMatch(
+      /^Measured steps: (.*GPU not available: |no sample inside the measured steps \()/,
+    );
     // Its loss grew with the run's steps after the page opened, to the last one.
-    const lossSteps = await detail.$eval('[data-testid="chart-run-loss"]', (el) => (el as unknown as { __echarts: { getOption(): { series: { data: { value: [number, number | null] }[] }[] } } }).__echarts.getOption().series[0].data.map((d) => d.value[0]));
+    const lossSteps = await detail.$eval('[data-testid="chart-run-loss"]', (el) =>
+      (el as unknown as { __echarts: { getOption(): { series: { data: { value: [number, number | null] }[] }[] } } }).__echarts
+        .getOption()
+        .series[0].data.map((d) => d.value[0]),
+    );
     expect(Math.max(...lossSteps)).toBe(5);
     await detail.close();
 
@@ -98,17 +120,35 @@ describe.skipIf(!haveEngine)('live resource view of a real CPU run', () => {
     expect(end.cpu).toBeGreaterThanOrEqual(later.cpu);
     expect(end.warmupMark, 'the end of warm-up is marked once a measured step came').toBeGreaterThan(0);
     // The loss of the run, live from its progress events: one point per step, no 'not available'.
-    await page.waitForFunction(() => !!(document.querySelector('[data-testid="run-loss"] [data-testid="chart-run-loss"]') as unknown as { __echarts?: unknown } | null)?.__echarts);
-    const livePoints = await page.$eval('[data-testid="chart-run-loss"]', (el) => (el as unknown as { __echarts: { getOption(): { series: { data: unknown[] }[] } } }).__echarts.getOption().series[0].data.length);
+    await page.waitForFunction(
+      () =>
+        !!(document.querySelector('[data-testid="run-loss"] [data-testid="chart-run-loss"]') as unknown as { __echarts?: unknown } | null)
+          ?.__echarts,
+    );
+    const livePoints = await page.$eval(
+      '[data-testid="chart-run-loss"]',
+      (el) =>
+        (el as unknown as { __echarts: { getOption(): { series: { data: unknown[] }[] } } }).__echarts.getOption().series[0].data.length,
+    );
     expect(livePoints).toBe(5);
     expect(await page.$('[data-testid="run-loss-missing"]')).toBeNull();
-    await page.locator('[data-testid="live-resources"]').screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-live.png') });
-    await page.locator('[data-testid="run-loss"]').screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-live-loss.png') });
+    await page
+      .locator('[data-testid="live-resources"]')
+      .screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-live.png') });
+    await page
+      .locator('[data-testid="run-loss"]')
+      .screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-live-loss.png') });
 
     // After the fact, the run's page draws the stored loss under the step timeline.
     await page.goto(`${serve.url}#/runs/${runId}`);
-    await page.waitForFunction(() => !!(document.querySelector('[data-testid="chart-run-loss"]') as unknown as { __echarts?: unknown } | null)?.__echarts);
-    const stored = await page.$eval('[data-testid="chart-run-loss"]', (el) => (el as unknown as { __echarts: { getOption(): { series: { data: { value: [number, number | null] }[] }[] } } }).__echarts.getOption().series[0].data.map((d) => d.value));
+    await page.waitForFunction(
+      () => !!(document.querySelector('[data-testid="chart-run-loss"]') as unknown as { __echarts?: unknown } | null)?.__echarts,
+    );
+    const stored = await page.$eval('[data-testid="chart-run-loss"]', (el) =>
+      (el as unknown as { __echarts: { getOption(): { series: { data: { value: [number, number | null] }[] }[] } } }).__echarts
+        .getOption()
+        .series[0].data.map((d) => d.value),
+    );
     expect(stored.map((v) => v[0])).toEqual([1, 2, 3, 4, 5]);
     expect(stored.every((v) => typeof v[1] === 'number' && Number.isFinite(v[1]) && v[1] > 0)).toBe(true);
     await page.close();

@@ -21,7 +21,26 @@ let otherId: string;
 describe.skipIf(!haveEngine)('resource view of a real CPU run', () => {
   beforeAll(async () => {
     const dataDir = tempDir('offload-resources-e2e-');
-    const out = cli(['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload,zero2-offload', '--seq', '32', '--micro-batch', '1', '--steps', '40', '--warmup', '1', '--data-dir', dataDir, '--python', choice.python, '--json']);
+    const out = cli([
+      'run',
+      '--model',
+      'tiny-llama',
+      '--strategy',
+      'zero3-offload,zero2-offload',
+      '--seq',
+      '32',
+      '--micro-batch',
+      '1',
+      '--steps',
+      '40',
+      '--warmup',
+      '1',
+      '--data-dir',
+      dataDir,
+      '--python',
+      choice.python,
+      '--json',
+    ]);
     // 40 steps: a tiny CPU step takes 0.03–0.15 s here, and the measured steps must span samples taken every 0.5 s.
     [runId, otherId] = (JSON.parse(out) as { id: string }[]).map((r) => r.id);
     serve = await startServe([], dataDir);
@@ -33,36 +52,58 @@ describe.skipIf(!haveEngine)('resource view of a real CPU run', () => {
     await serve?.stop();
   });
 
-  it('draws the lanes from stored samples, with the per-core load and the GPU saying why it is not measured', { timeout: 120_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(`${serve.url}#/runs/${runId}`);
-    await page.waitForSelector('[data-testid="run-resources"]');
-    await page.waitForFunction(() => !!(document.querySelector('[data-testid="chart-run-resources"]') as unknown as { __echarts?: unknown })?.__echarts);
-    const overall = await page.textContent('[data-testid="run-resources-overall"]');
-    expect(overall).toMatch(/GPU not available: /);
-    expect(overall).toMatch(/\d+ core\(s\) at ≥90%.*cores used: /);
-    // The chart's CPU series holds the stored per-core counts, one point per sample.
-    const cpuPoints = await page.$eval('[data-testid="chart-run-resources"]', (el) => {
-      const chart = (el as unknown as { __echarts: { getOption(): { series: { name: string; data: [number, number][] }[]; title: { text: string }[] } } }).__echarts;
-      const o = chart.getOption();
-      return { cpu: o.series.find((s) => s.name === 'cores ≥ 90%')?.data.length ?? 0, gpuSeries: o.series.filter((s) => s.name.startsWith('GPU')).length, titles: o.title.map((t) => t.text) };
-    });
-    expect(cpuPoints.cpu).toBeGreaterThan(2);
-    expect(cpuPoints.gpuSeries).toBe(0); // not drawn as zeros
-    expect(cpuPoints.titles[0]).toMatch(/GPU busy \(%\): not available: /);
-    await page.screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-view.png'), fullPage: true });
-  });
+  it(
+    'draws the lanes from stored samples, with the per-core load and the GPU saying why it is not measured',
+    { timeout: 120_000 },
+    async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto(`${serve.url}#/runs/${runId}`);
+      await page.waitForSelector('[data-testid="run-resources"]');
+      await page.waitForFunction(
+        () => !!(document.querySelector('[data-testid="chart-run-resources"]') as unknown as { __echarts?: unknown })?.__echarts,
+      );
+      const overall = await page.textContent('[data-testid="run-resources-overall"]');
+      expect(overall).toMatch(/GPU not available: /);
+      expect(overall).toMatch(/\d+ core\(s\) at ≥90%.*cores used: /);
+      // The chart's CPU series holds the stored per-core counts, one point per sample.
+      const cpuPoints = await page.$eval('[data-testid="chart-run-resources"]', (el) => {
+        const chart = (
+          el as unknown as {
+            __echarts: { getOption(): { series: { name: string; data: [number, number][] }[]; title: { text: string }[] } };
+          }
+        ).__echarts;
+        const o = chart.getOption();
+        return {
+          cpu: o.series.find((s) => s.name === 'cores ≥ 90%')?.data.length ?? 0,
+          gpuSeries: o.series.filter((s) => s.name.startsWith('GPU')).length,
+          titles: o.title.map((t) => t.text),
+        };
+      });
+      expect(cpuPoints.cpu).toBeGreaterThan(2);
+      expect(cpuPoints.gpuSeries).toBe(0); // not drawn as zeros
+      expect(cpuPoints.titles[0]).toMatch(/GPU busy \(%\): not available: /);
+      await page.screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-view.png'), fullPage: true });
+    },
+  );
 
-  it('Compare overlays the two runs\' lanes on one time axis from each run\'s first measured step', { timeout: 120_000 }, async () => {
+  it("Compare overlays the two runs' lanes on one time axis from each run's first measured step", { timeout: 120_000 }, async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${serve.url}#/runs`);
     await page.waitForSelector('[data-testid="run-row"]');
     for (const id of [runId, otherId]) await page.check(`input[aria-label="Select run ${id}"]`);
     await page.click('[data-testid="compare-selected"]');
-    await page.waitForFunction(() => !!(document.querySelector('[data-testid="chart-compare-resources"]') as unknown as { __echarts?: unknown } | null)?.__echarts, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => !!(document.querySelector('[data-testid="chart-compare-resources"]') as unknown as { __echarts?: unknown } | null)?.__echarts,
+      undefined,
+      { timeout: 60_000 },
+    );
     const read = () =>
       page.$eval('[data-testid="chart-compare-resources"]', (el) => {
-        const o = (el as unknown as { __echarts: { getOption(): { series: { name: string; data: [number, number][] }[]; title: { text: string }[] } } }).__echarts.getOption();
+        const o = (
+          el as unknown as {
+            __echarts: { getOption(): { series: { name: string; data: [number, number][] }[]; title: { text: string }[] } };
+          }
+        ).__echarts.getOption();
         return { series: o.series.map((s) => ({ name: s.name, xs: s.data.map((d) => d[0]) })), titles: o.title.map((t) => t.text) };
       });
     const o = await read();
@@ -76,17 +117,21 @@ describe.skipIf(!haveEngine)('resource view of a real CPU run', () => {
     expect(o.titles[1]).toMatch(/^GPU busy \(%\) — A: not available: .* — B: not available: /);
     expect(o.titles[2]).toMatch(/^PCIe .* — A: not available: /);
     // Swapping the runs swaps A and B.
-    const [a, b] = await Promise.all(['a', 'b'].map((w) => page.$eval(`[data-testid="overlay-run-${w}"]`, (el) => (el as HTMLSelectElement).value)));
+    const [a, b] = await Promise.all(
+      ['a', 'b'].map((w) => page.$eval(`[data-testid="overlay-run-${w}"]`, (el) => (el as HTMLSelectElement).value)),
+    );
     expect(new Set([a, b])).toEqual(new Set([runId, otherId])); // the first two compared runs by default
     await page.selectOption('[data-testid="overlay-run-a"]', b);
     await page.selectOption('[data-testid="overlay-run-b"]', a);
     const [labelA, labelB] = /^A \(solid\): (.*)   B \(dashed\): (.*)$/.exec(o.titles[0])!.slice(1);
     await expect.poll(async () => (await read()).titles[0]).toBe(`A (solid): ${labelB}   B (dashed): ${labelA}`);
-    await page.locator('[data-testid="compare-resources"]').screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-overlay.png') });
+    await page
+      .locator('[data-testid="compare-resources"]')
+      .screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-overlay.png') });
     await page.close();
   });
 
-  it('the HTML report carries both runs\' lanes as SVG and the attribution sentence', async () => {
+  it("the HTML report carries both runs' lanes as SVG and the attribution sentence", async () => {
     const d = await invokeOverServe<{ base64: string }>(serve, 'reports/download', { runIds: [runId, otherId], format: 'html' });
     const html = Buffer.from(d.base64, 'base64').toString('utf8');
     expect(html).toContain('<h2>Resources during the runs</h2>');

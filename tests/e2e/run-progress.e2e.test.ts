@@ -46,8 +46,17 @@ async function watchProgress(page: Page): Promise<void> {
       const pct = Number(bar.getAttribute('aria-valuenow'));
       const last = seen[seen.length - 1];
       if (last && last.label === label && last.pct === pct) return;
-      const names = (status: string[]) => rows.filter((r) => status.includes(r.getAttribute('data-status') ?? '')).map((r) => `${r.getAttribute('data-strategy')}#${Number(r.getAttribute('data-repeat')) + 1}`);
-      seen.push({ pct, label, done: document.querySelector('[data-testid="run-page"]')?.getAttribute('data-sweep-state') === 'done', running: names(['running']), ended: names(['completed', 'failed', 'cancelled']) });
+      const names = (status: string[]) =>
+        rows
+          .filter((r) => status.includes(r.getAttribute('data-status') ?? ''))
+          .map((r) => `${r.getAttribute('data-strategy')}#${Number(r.getAttribute('data-repeat')) + 1}`);
+      seen.push({
+        pct,
+        label,
+        done: document.querySelector('[data-testid="run-page"]')?.getAttribute('data-sweep-state') === 'done',
+        running: names(['running']),
+        ended: names(['completed', 'failed', 'cancelled']),
+      });
     };
     new MutationObserver(look).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   });
@@ -74,11 +83,14 @@ async function planAndRun(page: Page, steps: number): Promise<void> {
 const progressSeen = (page: Page) => page.evaluate(() => (window as unknown as { __progress: Seen[] }).__progress);
 
 function expectForward(seen: Seen[]): void {
-  for (let i = 1; i < seen.length; i++) expect(seen[i].pct, `${seen[i - 1].label} (${seen[i - 1].pct} %) → ${seen[i].label} (${seen[i].pct} %)`).toBeGreaterThanOrEqual(seen[i - 1].pct);
+  for (let i = 1; i < seen.length; i++)
+    expect(seen[i].pct, `${seen[i - 1].label} (${seen[i - 1].pct} %) → ${seen[i].label} (${seen[i].pct} %)`).toBeGreaterThanOrEqual(
+      seen[i - 1].pct,
+    );
 }
 
 describe('issue 30.2, 30.7: the Run page', () => {
-  it('a sweep to its end: the bar only goes forward, the header names the running run, the result is Compare\'s', async () => {
+  it("a sweep to its end: the bar only goes forward, the header names the running run, the result is Compare's", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await watchProgress(page);
     await planAndRun(page, 4);
@@ -91,7 +103,9 @@ describe('issue 30.2, 30.7: the Run page', () => {
       const named = /Run \d+ of 4 — (.+?), step/.exec(s.label)![1];
       expect(s.running.length, s.label).toBe(1);
       const [strategy, repeat] = s.running[0].split('#');
-      expect(named, JSON.stringify(s)).toBe(`${strategy === 'zero3-offload' ? 'ZeRO-3 Offload' : 'ZeRO-Offload'}${repeat === '1' ? '' : ` #${repeat}`}`);
+      expect(named, JSON.stringify(s)).toBe(
+        `${strategy === 'zero3-offload' ? 'ZeRO-3 Offload' : 'ZeRO-Offload'}${repeat === '1' ? '' : ` #${repeat}`}`,
+      );
     }
     expect(seen.at(-1)!.label).toBe('Sweep finished: 4/4 run(s) completed');
     expect(seen.at(-1)!.pct).toBe(100);
@@ -108,7 +122,16 @@ describe('issue 30.2, 30.7: the Run page', () => {
     await watchProgress(page);
     await planAndRun(page, 40);
     // Cancel in the second run, a few steps in.
-    await page.waitForFunction(() => Number(/^Run 2 of 4 — .*, step (\d+)\//.exec(document.querySelector('[data-testid="sweep-progress"] [role="progressbar"]')?.getAttribute('aria-label') ?? '')?.[1] ?? 0) >= 3, undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      () =>
+        Number(
+          /^Run 2 of 4 — .*, step (\d+)\//.exec(
+            document.querySelector('[data-testid="sweep-progress"] [role="progressbar"]')?.getAttribute('aria-label') ?? '',
+          )?.[1] ?? 0,
+        ) >= 3,
+      undefined,
+      { timeout: 120_000 },
+    );
     await page.click('[data-testid="cancel-sweep"]');
     await page.waitForSelector('[data-testid="run-page"][data-sweep-state="done"]', { timeout: 60_000 });
     const seen = await progressSeen(page);

@@ -71,10 +71,13 @@ describe('the Run page after a reload', () => {
     expect(await second.isVisible('[data-testid="cancel-sweep"]')).toBe(true);
 
     // Both follow it to the same end.
-    for (const page of [first, second]) await page.waitForSelector('[data-testid="run-page"][data-sweep-state="done"]', { timeout: 120_000 });
+    for (const page of [first, second])
+      await page.waitForSelector('[data-testid="run-page"][data-sweep-state="done"]', { timeout: 120_000 });
     const statuses = await second.$$eval('[data-testid="sweep-run"]', (rows) => rows.map((r) => r.getAttribute('data-status')));
     expect(statuses).toEqual(['completed', 'completed', 'completed', 'completed']);
-    await expect.poll(() => second.getAttribute('[data-testid="sweep-progress"] [role="progressbar"]', 'aria-label')).toBe('Sweep finished: 4/4 run(s) completed');
+    await expect
+      .poll(() => second.getAttribute('[data-testid="sweep-progress"] [role="progressbar"]', 'aria-label'))
+      .toBe('Sweep finished: 4/4 run(s) completed');
 
     // Once it ended, a new page has nothing running to show.
     const third = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -26,7 +26,11 @@ async function boxAt(width: number, height: number): Promise<{ box: number; page
   await page.waitForSelector('[data-testid="runs-table"] .runs-viewport');
   const out = await page.evaluate(() => {
     const box = document.querySelector<HTMLElement>('.runs-viewport')!;
-    return { box: box.getBoundingClientRect().height, bottom: box.getBoundingClientRect().bottom, page: document.documentElement.scrollHeight };
+    return {
+      box: box.getBoundingClientRect().height,
+      bottom: box.getBoundingClientRect().bottom,
+      page: document.documentElement.scrollHeight,
+    };
   });
   await page.close();
   return { box: out.box, page: out.page, rows: Math.floor(out.box / 36) };

@@ -24,7 +24,11 @@ afterAll(async () => {
 });
 
 function cliDetectCpuModel(): string {
-  const result = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'detect', '--json', '--no-env', '--data-dir', serve.dataDir], { cwd: repoRoot, encoding: 'utf8' });
+  const result = spawnSync(
+    path.join(repoRoot, 'node_modules', '.bin', 'tsx'),
+    ['electron/cli/main.ts', 'detect', '--json', '--no-env', '--data-dir', serve.dataDir],
+    { cwd: repoRoot, encoding: 'utf8' },
+  );
   expect(result.status, result.stderr).toBe(0);
   return (JSON.parse(result.stdout) as { cpu: { model: string } }).cpu.model;
 }

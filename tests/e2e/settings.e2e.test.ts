@@ -32,7 +32,9 @@ describe('Settings page', () => {
     await page.fill('[data-testid="settings-steps"]', '25');
     await page.click('[data-testid="settings-save"]');
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
-    await expect.poll(() => JSON.parse(fs.readFileSync(path.join(serve.dataDir, 'settings.json'), 'utf8'))).toMatchObject({ theme: 'dark', defaultSteps: 25, somethingElse: { keep: true } });
+    await expect
+      .poll(() => JSON.parse(fs.readFileSync(path.join(serve.dataDir, 'settings.json'), 'utf8')))
+      .toMatchObject({ theme: 'dark', defaultSteps: 25, somethingElse: { keep: true } });
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(bg).toBe('rgb(15, 18, 22)'); // the dark token, whatever the OS says
 
@@ -47,7 +49,12 @@ describe('Settings page', () => {
     const page = await browser.newPage();
     await page.goto(serve.url + '#/settings');
     await page.waitForSelector('[data-testid="cluster-json"]');
-    const cluster = { name: 'e2e', hosts: [{ host: '127.0.0.1', slots: 1, sshUser: null, sshPort: 1, pythonPath: '/usr/bin/python3' }], masterAddr: '127.0.0.1', masterPort: 29500 };
+    const cluster = {
+      name: 'e2e',
+      hosts: [{ host: '127.0.0.1', slots: 1, sshUser: null, sshPort: 1, pythonPath: '/usr/bin/python3' }],
+      masterAddr: '127.0.0.1',
+      masterPort: 29500,
+    };
     await page.fill('[data-testid="cluster-json"]', JSON.stringify(cluster));
     await page.click('[data-testid="cluster-save"]');
     await page.waitForSelector('[data-testid="cluster-e2e"]');

@@ -32,19 +32,37 @@ const RETRIED = 'audit-alloc-retries';
 beforeAll(async () => {
   fs.mkdirSync(artifacts, { recursive: true });
   const dataDir = tmpDir();
-  const load = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'load-samples', '--data-dir', dataDir], { cwd: repoRoot, encoding: 'utf8' });
+  const load = spawnSync(
+    path.join(repoRoot, 'node_modules', '.bin', 'tsx'),
+    ['electron/cli/main.ts', 'load-samples', '--data-dir', dataDir],
+    { cwd: repoRoot, encoding: 'utf8' },
+  );
   expect(load.status, load.stderr).toBe(0);
   // A failed run (a sample run marked out of GPU memory, with its fix) for the run page's failure card.
-  const sample = JSON.parse(fs.readFileSync(path.join(repoRoot, 'resources', 'samples', 'h200-llama-3.2-3b-cores.runs.json'), 'utf8')) as { source: unknown; runs: { run: Record<string, unknown> }[] };
+  const sample = JSON.parse(fs.readFileSync(path.join(repoRoot, 'resources', 'samples', 'h200-llama-3.2-3b-cores.runs.json'), 'utf8')) as {
+    source: unknown;
+    runs: { run: Record<string, unknown> }[];
+  };
   const failed = structuredClone(sample.runs[0]);
-  Object.assign(failed.run, { id: FAILED, status: 'failed', error_class: 'cuda_oom', error_message: 'CUDA out of memory. Tried to allocate 2.00 GiB', error_fix: 'Lower the micro batch, or offload more to the CPU.', tags: '["audit"]' });
+  Object.assign(failed.run, {
+    id: FAILED,
+    status: 'failed',
+    error_class: 'cuda_oom',
+    error_message: 'CUDA out of memory. Tried to allocate 2.00 GiB',
+    error_fix: 'Lower the micro batch, or offload more to the CPU.',
+    tags: '["audit"]',
+  });
   // A completed run whose runner counted CUDA allocator retries during its measured steps (a GPU near full).
   const retried = structuredClone(sample.runs[1]) as { run: Record<string, unknown>; details: { result: Record<string, unknown> } };
   Object.assign(retried.run, { id: RETRIED, tags: '["audit"]' });
   retried.details.result = { ...retried.details.result, gpuAllocRetries: 4 };
   const runsFile = path.join(tmpDir(), 'failed.runs.json');
   fs.writeFileSync(runsFile, JSON.stringify({ ...sample, source: null, runs: [failed, retried] }));
-  const imported = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'import-runs', runsFile, '--data-dir', dataDir], { cwd: repoRoot, encoding: 'utf8' });
+  const imported = spawnSync(
+    path.join(repoRoot, 'node_modules', '.bin', 'tsx'),
+    ['electron/cli/main.ts', 'import-runs', runsFile, '--data-dir', dataDir],
+    { cwd: repoRoot, encoding: 'utf8' },
+  );
   expect(imported.stdout, imported.stderr).toMatch(/imported 2 run/);
   serve = await startServe([], dataDir);
   browser = await launchChromium();
@@ -59,7 +77,12 @@ afterAll(async () => {
 describe('issue 17 audit', () => {
   it('wizard: resumed at the workload step, the defaults fit this machine; tiny-llama in K params; the page uses 1920', async (ctx) => {
     if (machineHasGpu) ctx.skip(); // the no-GPU defaults are what this checks
-    await invoke('wizard/save', { step: 'workload', completed: ['welcome', 'hardware', 'environment', 'measure'], dismissed: false, workload: null });
+    await invoke('wizard/save', {
+      step: 'workload',
+      completed: ['welcome', 'hardware', 'environment', 'measure'],
+      dismissed: false,
+      workload: null,
+    });
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -72,7 +95,10 @@ describe('issue 17 audit', () => {
     expect(option).toMatch(/— \d+(\.\d)? [KM] params$/);
     expect(option).not.toMatch(/0\.000 B/);
     // At 1920 the wizard takes the content area's width (not ~1565 px, left-aligned).
-    const { right, contentRight } = await page.$eval('[data-testid="setup-wizard"]', (el) => ({ right: el.getBoundingClientRect().right, contentRight: document.querySelector('.content')!.getBoundingClientRect().right }));
+    const { right, contentRight } = await page.$eval('[data-testid="setup-wizard"]', (el) => ({
+      right: el.getBoundingClientRect().right,
+      contentRight: document.querySelector('.content')!.getBoundingClientRect().right,
+    }));
     expect(contentRight - right).toBeLessThan(60);
     await page.screenshot({ path: path.join(artifacts, 'user-view-audit-wizard-workload-1920.png') });
     await page.click('[data-testid="wizard-next"]');
@@ -97,7 +123,9 @@ describe('issue 17 audit', () => {
     const ready = texts.filter((t) => t.includes('ready')).length;
     if (ready > 0) {
       // Only ready ones (and the selected one) in the table, the ready one chosen, first.
-      await expect.poll(async () => page.locator('[data-testid="interpreters"] input[type=radio]:checked').count(), { timeout: 60_000 }).toBe(1);
+      await expect
+        .poll(async () => page.locator('[data-testid="interpreters"] input[type=radio]:checked').count(), { timeout: 60_000 })
+        .toBe(1);
       expect(texts[0]).toContain('ready');
       expect(await rows.first().locator('input[type=radio]').isChecked()).toBe(true);
       await expect.poll(async () => (await page.textContent('[data-testid="wizard-next"]'))?.trim()).toBe('Continue');
@@ -131,7 +159,11 @@ describe('issue 17 audit', () => {
     expect(await page.textContent('[data-testid="sweep-summary"]')).toMatch(/, 4 times each —/);
     expect(await page.textContent('[data-testid="start-sweep"]')).toMatch(/× 4$/);
     // The wizard's run step is the same form with the same defaults.
-    await invoke('wizard/save', { step: 'run', completed: ['welcome', 'hardware', 'environment', 'measure', 'workload', 'plan'], dismissed: false });
+    await invoke('wizard/save', {
+      step: 'run',
+      completed: ['welcome', 'hardware', 'environment', 'measure', 'workload', 'plan'],
+      dismissed: false,
+    });
     await page.goto(serve.url + '#/setup');
     await page.reload();
     await page.waitForSelector('[data-testid="wizard-run"] [data-testid="run-steps"]', { timeout: 60_000 });
@@ -148,7 +180,11 @@ describe('issue 17 audit', () => {
     await page.waitForSelector('[data-testid="machine-file"]');
     // The H200 host's `detect --json` with eight of its GPU.
     const one = JSON.parse(fs.readFileSync(H200, 'utf8')) as { hostname: string; gpus: Record<string, unknown>[] };
-    const eight = { ...one, hostname: 'h200-x8', gpus: Array.from({ length: 8 }, (_, i) => ({ ...one.gpus[0], index: i, uuid: `GPU-audit-${i}` })) };
+    const eight = {
+      ...one,
+      hostname: 'h200-x8',
+      gpus: Array.from({ length: 8 }, (_, i) => ({ ...one.gpus[0], index: i, uuid: `GPU-audit-${i}` })),
+    };
     const file = path.join(tmpDir(), 'h200-x8.json');
     fs.writeFileSync(file, JSON.stringify(eight));
     await page.setInputFiles('[data-testid="machine-file"]', file);
@@ -162,9 +198,16 @@ describe('issue 17 audit', () => {
     await page.goto(serve.url + '#/runs');
     await page.waitForSelector('[data-testid="run-row"]');
     const headers = await page.$$eval('.runs-head [role="columnheader"]', (hs) => hs.map((h) => h.textContent ?? ''));
-    for (const h of ['Duration', 'Machine', 'Sweep']) expect(headers.some((t) => t.startsWith(h)), `${h} in ${headers.join(' | ')}`).toBe(true);
+    for (const h of ['Duration', 'Machine', 'Sweep'])
+      expect(
+        headers.some((t) => t.startsWith(h)),
+        `${h} in ${headers.join(' | ')}`,
+      ).toBe(true);
     const col = (name: string) => headers.findIndex((t) => t.startsWith(name));
-    const { runs } = await invoke<{ runs: { id: string; sweepId: string | null; startedAt: string | null; finishedAt: string | null }[] }>('runs/list', { tag: 'sample', status: 'completed' });
+    const { runs } = await invoke<{ runs: { id: string; sweepId: string | null; startedAt: string | null; finishedAt: string | null }[] }>(
+      'runs/list',
+      { tag: 'sample', status: 'completed' },
+    );
     const run = runs.find((r) => r.sweepId && r.startedAt && r.finishedAt)!;
     await page.fill('[data-testid="runs-search"]', run.id);
     const cells = await page.locator(`[data-run-id="${run.id}"] [role="gridcell"]`).allTextContents();
@@ -176,7 +219,9 @@ describe('issue 17 audit', () => {
     // Better direction in words on the metric columns; the sort arrow its own mark, only on the sorted column.
     const tflops = page.locator('.runs-head [role="columnheader"]', { hasText: 'TFLOPS/GPU' });
     expect(await tflops.locator('.better-mark').textContent()).toBe('high best');
-    expect(await page.locator('.runs-head .better-mark').allTextContents()).toEqual(expect.not.arrayContaining([expect.stringMatching(/[▲▼↑↓]/)]));
+    expect(await page.locator('.runs-head .better-mark').allTextContents()).toEqual(
+      expect.not.arrayContaining([expect.stringMatching(/[▲▼↑↓]/)]),
+    );
     await tflops.locator('button.sort').click();
     const mark = async () => (await tflops.locator('.sort-mark').textContent())?.trim();
     expect(['▲', '▼']).toContain(await mark());
@@ -203,7 +248,7 @@ describe('issue 17 audit', () => {
     await page.close();
   });
 
-  it("a run whose GPU allocator had to retry says so beside its figures; a run without retries says nothing", async () => {
+  it('a run whose GPU allocator had to retry says so beside its figures; a run without retries says nothing', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(serve.url + `#/runs/${encodeURIComponent(RETRIED)}`);
     await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${RETRIED}"]`);
@@ -255,8 +300,13 @@ describe('issue 17 audit', () => {
 
   it('one display name per strategy on Runs, Compare and Reports, the id beside it (Runs: in the cell title; Reports: in the Run column)', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const { runs } = await invoke<{ runs: { id: string; strategy: string; sweepId: string | null }[] }>('runs/list', { tag: 'sample', status: 'completed' });
-    const picks = ['superoffload', 'gpu-zero2'].map((st) => runs.find((r) => r.strategy === st && r.sweepId === 'sw-sample-h200-llama-3.2-3b-sweep')!);
+    const { runs } = await invoke<{ runs: { id: string; strategy: string; sweepId: string | null }[] }>('runs/list', {
+      tag: 'sample',
+      status: 'completed',
+    });
+    const picks = ['superoffload', 'gpu-zero2'].map((st) =>
+      runs.find((r) => r.strategy === st && r.sweepId === 'sw-sample-h200-llama-3.2-3b-sweep')!,
+    );
     await page.goto(serve.url + '#/runs');
     await page.waitForSelector('[data-testid="run-row"]');
     for (const r of picks) {
@@ -278,7 +328,9 @@ describe('issue 17 audit', () => {
     await page.waitForSelector('[data-testid="reports-page"]');
     for (const r of picks) {
       const row = page.locator('tr', { has: page.locator(`input[aria-label="select run ${r.id}"]`) });
-      await expect.poll(async () => (await row.locator('.strategy-cell').textContent())?.trim().replace(/ #\d+$/, '')).toBe(strategyLabel(r.strategy));
+      await expect
+        .poll(async () => (await row.locator('.strategy-cell').textContent())?.trim().replace(/ #\d+$/, ''))
+        .toBe(strategyLabel(r.strategy));
       expect(await row.textContent()).toContain(r.id);
     }
     await page.close();
@@ -295,7 +347,7 @@ describe('issue 17 audit', () => {
     await page.close();
   });
 
-  it('Hardware page: the topology\'s NUMA boxes say memory as every page does (23.5 GiB, not 24)', async () => {
+  it("Hardware page: the topology's NUMA boxes say memory as every page does (23.5 GiB, not 24)", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(serve.url + '#/hardware');
     await page.waitForSelector('.topo-node', { timeout: 60_000 });

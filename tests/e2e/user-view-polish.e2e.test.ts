@@ -15,7 +15,14 @@ import { tmpDir } from '../unit/history-queries/helpers';
 let serve: ServeHandle;
 let browser: Browser;
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');
-interface RunRow { id: string; strategy: string; createdAt: string; startedAt: string | null; sweepId: string | null; status: string }
+interface RunRow {
+  id: string;
+  strategy: string;
+  createdAt: string;
+  startedAt: string | null;
+  sweepId: string | null;
+  status: string;
+}
 let runs: RunRow[] = [];
 
 beforeAll(async () => {
@@ -42,17 +49,28 @@ describe('the user view, polished (1280×800)', () => {
     await page.waitForSelector('[data-testid="run-row"]');
     expect(await page.textContent('.runs-head')).toContain('Created (UTC)');
     await page.fill('[data-testid="runs-search"]', run.id);
-    expect((await page.textContent(`[data-run-id="${run.id}"] [data-testid="run-link"]`))?.trim()).toBe(formatDateTime(run.createdAt, 'short'));
+    expect((await page.textContent(`[data-run-id="${run.id}"] [data-testid="run-link"]`))?.trim()).toBe(
+      formatDateTime(run.createdAt, 'short'),
+    );
     expect(formatDateTime(run.createdAt, 'short')).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
 
     await page.goto(serve.url + `#/runs/${encodeURIComponent(run.id)}`);
     await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${run.id}"]`);
     expect(await page.textContent('.run-detail .kv')).toContain(formatDateTime(run.startedAt ?? run.createdAt));
-    await page.waitForFunction(() => !!(document.querySelector('[data-testid="chart-run-steps"]') as unknown as { __echarts?: unknown })?.__echarts);
+    await page.waitForFunction(
+      () => !!(document.querySelector('[data-testid="chart-run-steps"]') as unknown as { __echarts?: unknown })?.__echarts,
+    );
     const chart = await page.$eval('[data-testid="chart-run-steps"]', (el) => {
-      type Opt = { yAxis: { min?: number; max?: number }[]; series: { name: string; yAxisIndex?: number; data: { value: number[]; actual?: number; symbol?: string }[] }[]; legend: { data?: unknown }[] };
+      type Opt = {
+        yAxis: { min?: number; max?: number }[];
+        series: { name: string; yAxisIndex?: number; data: { value: number[]; actual?: number; symbol?: string }[] }[];
+        legend: { data?: unknown }[];
+      };
       const o = (el as unknown as { __echarts: { getOption(): Opt } }).__echarts.getOption();
-      return { yAxis: o.yAxis.map((a) => ({ min: a.min, max: a.max })), series: o.series.map((s) => ({ name: s.name, axis: s.yAxisIndex ?? 0, data: s.data })) };
+      return {
+        yAxis: o.yAxis.map((a) => ({ min: a.min, max: a.max })),
+        series: o.series.map((s) => ({ name: s.name, axis: s.yAxisIndex ?? 0, data: s.data })),
+      };
     });
     const measured = chart.series.find((s) => s.name === 'step time (s)')!.data.map((d) => d.value[1]);
     const warm = chart.series.filter((s) => s.name === 'warm-up' && s.axis === 0).flatMap((s) => s.data);
@@ -65,7 +83,9 @@ describe('the user view, polished (1280×800)', () => {
       expect(slowest.symbol).toBe('arrow');
       expect(await page.textContent('[data-testid="run-steps-note"]')).toMatch(/Warm-up off the scale/);
     }
-    console.log(`run page chart: measured ${Math.min(...measured).toFixed(2)}–${Math.max(...measured).toFixed(2)} s on an axis ${chart.yAxis[0].min}–${chart.yAxis[0].max}; warm-up ${warm.map((w) => w.actual?.toFixed(2)).join(', ')} s`);
+    console.log(
+      `run page chart: measured ${Math.min(...measured).toFixed(2)}–${Math.max(...measured).toFixed(2)} s on an axis ${chart.yAxis[0].min}–${chart.yAxis[0].max}; warm-up ${warm.map((w) => w.actual?.toFixed(2)).join(', ')} s`,
+    );
     await page.locator('[data-testid="chart-run-steps"]').scrollIntoViewIfNeeded();
     await page.locator('[data-testid="chart-run-steps"]').screenshot({ path: path.join(artifacts, 'polish-run-steps-1280.png') });
     await page.screenshot({ path: path.join(artifacts, 'polish-run-1280.png') });
@@ -77,7 +97,10 @@ describe('the user view, polished (1280×800)', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(serve.url + '#/runs');
     await page.waitForSelector('[data-testid="run-row"]');
-    const ids = runs.filter((r) => r.status === 'completed').slice(0, 4).map((r) => r.id);
+    const ids = runs
+      .filter((r) => r.status === 'completed')
+      .slice(0, 4)
+      .map((r) => r.id);
     for (const id of ids) {
       await page.fill('[data-testid="runs-search"]', id);
       await page.check(`[data-run-id="${id}"] input[type="checkbox"]`);
@@ -85,7 +108,12 @@ describe('the user view, polished (1280×800)', () => {
     await page.fill('[data-testid="runs-search"]', '');
     await page.click('[data-testid="compare-selected"]');
     await page.waitForSelector('[data-testid="compare-download"]');
-    const boxes = await page.$$eval('.compare-page .page-header .actions button', (bs) => bs.map((b) => { const r = b.getBoundingClientRect(); return { top: r.top, height: r.height, right: r.right }; }));
+    const boxes = await page.$$eval('.compare-page .page-header .actions button', (bs) =>
+      bs.map((b) => {
+        const r = b.getBoundingClientRect();
+        return { top: r.top, height: r.height, right: r.right };
+      }),
+    );
     await page.screenshot({ path: path.join(artifacts, 'polish-compare-header-1280.png'), clip: { x: 0, y: 0, width: 1280, height: 200 } });
     expect(boxes.length, JSON.stringify(boxes)).toBe(3);
     expect(new Set(boxes.map((b) => Math.round(b.top))).size, JSON.stringify(boxes)).toBe(1); // one row

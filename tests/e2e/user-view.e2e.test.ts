@@ -39,12 +39,23 @@ let runs: RunRow[] = [];
 const SWEEP = 'sw-sample-h200-llama-3.2-3b-sweep';
 // The app's own H200 specs (tuned sweep, micro batch 8, with the tuner's predictions): ZeRO-2
 // offload, SuperOffload and ZeRO-3 offload twice each, FSDP2 once.
-const TUNED = ['01-zero2-offload-mb8-rep1', '17-zero2-offload-mb8-rep2', '03-superoffload-mb8-rep1', '16-superoffload-mb8-rep2', '02-zero3-offload-mb8-rep1', '15-zero3-offload-mb8-rep2', '04-fsdp2-cpu-offload-mb8-rep1'];
+const TUNED = [
+  '01-zero2-offload-mb8-rep1',
+  '17-zero2-offload-mb8-rep2',
+  '03-superoffload-mb8-rep1',
+  '16-superoffload-mb8-rep2',
+  '02-zero3-offload-mb8-rep1',
+  '15-zero3-offload-mb8-rep2',
+  '04-fsdp2-cpu-offload-mb8-rep1',
+];
 const FSDP = '04-fsdp2-cpu-offload-mb8-rep1';
 const idsOf = (strategy: string) => runs.filter((r) => r.strategy === strategy && r.sweepId === SWEEP).map((r) => r.id);
 
 async function waitForChart(page: Page, testId: string) {
-  await page.waitForFunction((id) => !!(document.querySelector(`[data-testid="${id}"]`) as unknown as { __echarts?: unknown })?.__echarts, testId);
+  await page.waitForFunction(
+    (id) => !!(document.querySelector(`[data-testid="${id}"]`) as unknown as { __echarts?: unknown })?.__echarts,
+    testId,
+  );
 }
 
 const invoke = <T>(channel: string, payload: unknown) => invokeOverServe<T>(serve, channel, payload);
@@ -68,45 +79,70 @@ afterAll(async () => {
 /** Every text box echarts drew in a chart: inside the chart, and no two overlapping. */
 async function labelProblems(page: Page, testId: string): Promise<string[]> {
   await waitForChart(page, testId);
-  return page.$eval(`[data-testid="${testId}"]`, (el, id) => {
-    type Rect = { x: number; y: number; width: number; height: number; clone(): Rect; applyTransform(m: unknown): Rect };
-    type Displayable = { type: string; parent?: unknown; style?: { text?: string; opacity?: number }; invisible?: boolean; getBoundingRect(): Rect; getComputedTransform(): unknown };
-    const chart = (el as unknown as { __echarts: { getWidth(): number; getHeight(): number; getZr(): { storage: { getDisplayList(update: boolean): Displayable[] } } } }).__echarts;
-    const W = chart.getWidth();
-    const H = chart.getHeight();
-    const texts = chart
-      .getZr()
-      .storage.getDisplayList(true)
-      .filter((e) => (e.type === 'tspan' || e.type === 'text') && e.style?.text && !e.invisible && e.style.opacity !== 0)
-      .map((e) => {
-        const r = e.getBoundingRect().clone();
-        const m = e.getComputedTransform();
-        if (m) r.applyTransform(m);
-        return { text: String(e.style!.text), parent: e.parent, x: r.x, y: r.y, w: r.width, h: r.height };
-      });
-    const problems: string[] = [];
-    for (const t of texts) {
-      if (t.x < -1 || t.y < -1 || t.x + t.w > W + 1 || t.y + t.h > H + 1) problems.push(`${id}: "${t.text}" leaves the chart (${t.x.toFixed(0)},${t.y.toFixed(0)} ${t.w.toFixed(0)}×${t.h.toFixed(0)} in ${W}×${H})`);
-      if (t.text.endsWith('…')) problems.push(`${id}: "${t.text}" is cut`);
-    }
-    for (let i = 0; i < texts.length; i++)
-      for (let j = i + 1; j < texts.length; j++) {
-        const a = texts[i];
-        const b = texts[j];
-        if (a.parent && a.parent === b.parent) continue; // lines of one label
-        const ox = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
-        const oy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
-        if (ox > 2 && oy > 2) problems.push(`${id}: "${a.text}" overlaps "${b.text}" (${[a, b].map((t) => `${t.x.toFixed(0)},${t.y.toFixed(0)} ${t.w.toFixed(0)}×${t.h.toFixed(0)}`).join(' / ')} in ${W})`);
+  return page.$eval(
+    `[data-testid="${testId}"]`,
+    (el, id) => {
+      type Rect = { x: number; y: number; width: number; height: number; clone(): Rect; applyTransform(m: unknown): Rect };
+      type Displayable = {
+        type: string;
+        parent?: unknown;
+        style?: { text?: string; opacity?: number };
+        invisible?: boolean;
+        getBoundingRect(): Rect;
+        getComputedTransform(): unknown;
+      };
+      const chart = (
+        el as unknown as {
+          __echarts: { getWidth(): number; getHeight(): number; getZr(): { storage: { getDisplayList(update: boolean): Displayable[] } } };
+        }
+      ).__echarts;
+      const W = chart.getWidth();
+      const H = chart.getHeight();
+      const texts = chart
+        .getZr()
+        .storage.getDisplayList(true)
+        .filter((e) => (e.type === 'tspan' || e.type === 'text') && e.style?.text && !e.invisible && e.style.opacity !== 0)
+        .map((e) => {
+          const r = e.getBoundingRect().clone();
+          const m = e.getComputedTransform();
+          if (m) r.applyTransform(m);
+          return { text: String(e.style!.text), parent: e.parent, x: r.x, y: r.y, w: r.width, h: r.height };
+        });
+      const problems: string[] = [];
+      for (const t of texts) {
+        if (t.x < -1 || t.y < -1 || t.x + t.w > W + 1 || t.y + t.h > H + 1)
+          problems.push(
+            `${id}: "${t.text}" leaves the chart (${t.x.toFixed(0)},${t.y.toFixed(0)} ${t.w.toFixed(0)}×${t.h.toFixed(0)} in ${W}×${H})`,
+          );
+        if (t.text.endsWith('…')) problems.push(`${id}: "${t.text}" is cut`);
       }
-    if (texts.length < 2) problems.push(`${id}: only ${texts.length} text boxes found — the check cannot see the labels`);
-    return problems;
-  }, testId);
+      for (let i = 0; i < texts.length; i++)
+        for (let j = i + 1; j < texts.length; j++) {
+          const a = texts[i];
+          const b = texts[j];
+          if (a.parent && a.parent === b.parent) continue; // lines of one label
+          const ox = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+          const oy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+          if (ox > 2 && oy > 2)
+            problems.push(
+              `${id}: "${a.text}" overlaps "${b.text}" (${[a, b].map((t) => `${t.x.toFixed(0)},${t.y.toFixed(0)} ${t.w.toFixed(0)}×${t.h.toFixed(0)}`).join(' / ')} in ${W})`,
+            );
+        }
+      if (texts.length < 2) problems.push(`${id}: only ${texts.length} text boxes found — the check cannot see the labels`);
+      return problems;
+    },
+    testId,
+  );
 }
 
 /** The colour each category's bar is drawn in, from the chart's option. */
 async function barColours(page: Page, testId: string): Promise<Record<string, string>> {
   return page.$eval(`[data-testid="${testId}"]`, (el) => {
-    const chart = (el as unknown as { __echarts: { getOption(): { xAxis: { data: string[] }[]; series: { type: string; data: { itemStyle?: { color?: string } }[] }[] } } }).__echarts;
+    const chart = (
+      el as unknown as {
+        __echarts: { getOption(): { xAxis: { data: string[] }[]; series: { type: string; data: { itemStyle?: { color?: string } }[] }[] } };
+      }
+    ).__echarts;
     const o = chart.getOption();
     const bar = o.series.find((s) => s.type === 'bar')!;
     return Object.fromEntries(o.xAxis[0].data.map((name, i) => [name.split('\n')[0], bar.data[i]?.itemStyle?.color ?? '']));
@@ -116,10 +152,18 @@ async function barColours(page: Page, testId: string): Promise<Record<string, st
 /** A full-page screenshot: the content pane scrolls inside the shell, so let it grow first. */
 async function shoot(page: Page, name: string) {
   // Nothing runs off the side of the window (the page scrolls down, never sideways).
-  expect(await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.querySelector('.content')?.scrollWidth ?? 0) - window.innerWidth), `${name} is wider than the window`).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(
+      () => Math.max(document.documentElement.scrollWidth, document.querySelector('.content')?.scrollWidth ?? 0) - window.innerWidth,
+    ),
+    `${name} is wider than the window`,
+  ).toBeLessThanOrEqual(0);
   await page.addStyleTag({ content: 'html, body, #root, .shell { height: auto !important; } .content { overflow: visible !important; }' });
   await page.waitForTimeout(300); // charts follow their new size
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${name}: content wider than the window`).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    `${name}: content wider than the window`,
+  ).toBeLessThanOrEqual(0);
   await page.screenshot({ path: path.join(artifacts, `user-view-${name}.png`), fullPage: true });
   fs.copyFileSync(path.join(artifacts, `user-view-${name}.png`), path.join(shots, `user-view-${name}.png`));
 }
@@ -181,7 +225,7 @@ for (const [width, height] of [
       await page.close();
     });
 
-    it('keeps a strategy\'s colour across two comparisons, with charts whose labels neither overlap nor clip', async () => {
+    it("keeps a strategy's colour across two comparisons, with charts whose labels neither overlap nor clip", async () => {
       const page = await browser.newPage({ viewport: { width, height } });
       expect(idsOf('superoffload').length).toBeGreaterThan(0);
       await compare(page, [...idsOf('superoffload'), ...idsOf('zero2-offload')]);
@@ -191,8 +235,12 @@ for (const [width, height] of [
       await page.locator('.metric-switch label', { hasText: 'Step time' }).locator('input').check();
       const super2 = runs.filter((r) => idsOf('superoffload').includes(r.id)).map((r) => r.stepSeconds!);
       const expected = super2.length === 2 ? (super2[0] + super2[1]) / 2 : super2.sort((a, b) => a - b)[Math.floor(super2.length / 2)];
-      await expect.poll(async () => (await page.textContent('[data-testid="delta-table"] caption')) ?? '').toMatch(/^Step time \(s\).*median of measured steps/);
-      expect(await page.locator('[data-testid="delta-table"] tr', { hasText: 'SuperOffload' }).locator('td').nth(1).textContent()).toBe(expected.toFixed(3));
+      await expect
+        .poll(async () => (await page.textContent('[data-testid="delta-table"] caption')) ?? '')
+        .toMatch(/^Step time \(s\).*median of measured steps/);
+      expect(await page.locator('[data-testid="delta-table"] tr', { hasText: 'SuperOffload' }).locator('td').nth(1).textContent()).toBe(
+        expected.toFixed(3),
+      );
       await page.locator('.metric-switch label', { hasText: 'Model TFLOPS per GPU' }).locator('input').check();
       const charts = ['chart-bars', 'chart-step-time', 'chart-step-tflops', 'chart-memory', 'chart-predicted'];
       for (const c of charts) expect(await labelProblems(page, c)).toEqual([]);
@@ -206,7 +254,9 @@ for (const [width, height] of [
       expect(new Set(Object.values(second)).size).toBe(Object.keys(second).length);
       // The step lines draw SuperOffload in the same colour as its bar.
       const lineColours = await page.$eval('[data-testid="chart-step-time"]', (el) => {
-        const o = (el as unknown as { __echarts: { getOption(): { series: { name: string; itemStyle?: { color?: string } }[] } } }).__echarts.getOption();
+        const o = (
+          el as unknown as { __echarts: { getOption(): { series: { name: string; itemStyle?: { color?: string } }[] } } }
+        ).__echarts.getOption();
         return o.series.map((s) => [s.name, s.itemStyle?.color ?? '']);
       });
       expect(lineColours.filter(([n]) => n.startsWith('SuperOffload')).every(([, c]) => c === first.SuperOffload)).toBe(true);
@@ -216,7 +266,9 @@ for (const [width, height] of [
       // A report takes the comparison's runs, its baseline first.
       await page.click('[data-testid="compare-report"]');
       await page.waitForSelector('[data-testid="reports-page"]');
-      await expect.poll(async () => await page.textContent('[data-testid="reports-page"]')).toContain(`Runs (${idsOf('superoffload').length + idsOf('gpu-zero2').length + idsOf('fsdp2-cpu-offload').length} selected)`);
+      await expect
+        .poll(async () => await page.textContent('[data-testid="reports-page"]'))
+        .toContain(`Runs (${idsOf('superoffload').length + idsOf('gpu-zero2').length + idsOf('fsdp2-cpu-offload').length} selected)`);
       await page.close();
     });
 
@@ -224,7 +276,9 @@ for (const [width, height] of [
       const page = await browser.newPage({ viewport: { width, height }, acceptDownloads: true });
       const errors: string[] = [];
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-      const details = Object.fromEntries(await Promise.all(TUNED.map(async (id) => [id, await invoke<RunDetail>('runs/get', { id })] as const)));
+      const details = Object.fromEntries(
+        await Promise.all(TUNED.map(async (id) => [id, await invoke<RunDetail>('runs/get', { id })] as const)),
+      );
       const fsdp = details[FSDP];
       const predicted = (fsdp.spec as RunSpec).prediction!;
       expect(predicted.hostPeakBytes).toBeGreaterThan(0);
@@ -232,7 +286,11 @@ for (const [width, height] of [
       const base = c.groups.find((g) => g.isBaseline)!;
       expect(base.runIds.length).toBe(2); // a baseline of two repeats: its median is not either run's figure
       const pct = (x: number | null | undefined) => (x == null ? '—' : `${x >= 0 ? '+' : '-'}${Math.abs(x).toFixed(1)} %`);
-      const unminus = (t: string | null) => (t ?? '').replace(/\u2212/g, '-').replace(/±/g, '+').trim();
+      const unminus = (t: string | null) =>
+        (t ?? '')
+          .replace(/\u2212/g, '-')
+          .replace(/±/g, '+')
+          .trim();
 
       // Runs list: the step statistic (median of measured steps) of every run.
       await page.goto(serve.url + '#/runs');
@@ -247,7 +305,8 @@ for (const [width, height] of [
       // Run page: the same step figure, host memory measured beside predicted.
       await page.goto(serve.url + `#/runs/${encodeURIComponent(FSDP)}`);
       await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${FSDP}"]`);
-      const figure = (label: string) => page.locator('[data-testid="run-figures"] tbody tr', { hasText: label }).locator('td').allTextContents();
+      const figure = (label: string) =>
+        page.locator('[data-testid="run-figures"] tbody tr', { hasText: label }).locator('td').allTextContents();
       const runStep = await figure('Step time');
       expect(runStep[0]).toContain('median of measured steps');
       expect(runStep[1]).toBe(listStep[FSDP]);
@@ -265,15 +324,22 @@ for (const [width, height] of [
       await page.fill('[data-testid="seq-len"]', String(fsdp.spec && (fsdp.spec as RunSpec).seqLen));
       await page.click('[data-testid="compute-plan"]');
       await page.waitForSelector('[data-testid="plan-result"]');
-      expect((await page.textContent('[data-testid="strategy-fsdp2-cpu-offload"] [data-testid="strategy-host"]'))?.trim()).toBe(formatBytes(predicted.hostPeakBytes));
+      expect((await page.textContent('[data-testid="strategy-fsdp2-cpu-offload"] [data-testid="strategy-host"]'))?.trim()).toBe(
+        formatBytes(predicted.hostPeakBytes),
+      );
 
       // Compare: the groups' medians and deltas against the baseline group's median of repeats.
       await compare(page, TUNED);
       expect(await page.locator('[data-testid="delta-table"] tbody tr.baseline').textContent()).toContain(base.label);
-      const deltaCells = async () => page.$$eval('[data-testid="delta-table"] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 3).map((td) => td.textContent ?? '')));
+      const deltaCells = async () =>
+        page.$$eval('[data-testid="delta-table"] tbody tr', (trs) =>
+          trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 3).map((td) => td.textContent ?? '')),
+        );
       const tflopsCells = await deltaCells();
       c.groups.forEach((g, i) => {
-        expect(tflopsCells[i][0]).toBe(g.stats.tflopsPerGpu!.median.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
+        expect(tflopsCells[i][0]).toBe(
+          g.stats.tflopsPerGpu!.median.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+        );
         expect(unminus(tflopsCells[i][1])).toBe(g.isBaseline ? '—' : pct(g.deltaPct.tflopsPerGpu));
       });
       await page.locator('.metric-switch label', { hasText: 'Step time' }).locator('input').check();
@@ -284,25 +350,47 @@ for (const [width, height] of [
       expect(stepCells[fsdpGroup][0]).toBe(listStep[FSDP]); // one run: its group's median is its own
       await page.locator('.metric-switch label', { hasText: 'Model TFLOPS per GPU' }).locator('input').check();
       // Host memory in the memory chart: the FSDP2 group's bar is the run's measured peak.
-      const hostBar = await page.$eval('[data-testid="chart-memory"]', (el, index) => {
-        const o = (el as unknown as { __echarts: { getOption(): { series: { name: string; xAxisIndex?: number; data: { value: number | null }[] }[]; xAxis: { name?: string }[] } } }).__echarts.getOption();
-        const i = o.series.findIndex((x) => /host/i.test(x.name));
-        return { value: o.series[i].data[index].value, unit: o.xAxis[o.series[i].xAxisIndex ?? i]?.name ?? '' };
-      }, fsdpGroup);
+      const hostBar = await page.$eval(
+        '[data-testid="chart-memory"]',
+        (el, index) => {
+          const o = (
+            el as unknown as {
+              __echarts: {
+                getOption(): {
+                  series: { name: string; xAxisIndex?: number; data: { value: number | null }[] }[];
+                  xAxis: { name?: string }[];
+                };
+              };
+            }
+          ).__echarts.getOption();
+          const i = o.series.findIndex((x) => /host/i.test(x.name));
+          return { value: o.series[i].data[index].value, unit: o.xAxis[o.series[i].xAxisIndex ?? i]?.name ?? '' };
+        },
+        fsdpGroup,
+      );
       const div = /TiB/.test(hostBar.unit) ? 2 ** 40 : /GiB/.test(hostBar.unit) ? 2 ** 30 : 2 ** 20;
       expect(hostBar.value).toBe(Number((fsdp.summary.peakHostBytes! / div).toPrecision(4)));
       // Config differences with FSDP2 in the set: DeepSpeed keys compared among the DeepSpeed groups only.
       expect(await page.textContent('[data-testid="config-diff-deepspeed"] [data-testid="config-diff-na"]')).toContain('FSDP2');
       expect(await page.locator('[data-testid="config-diff-deepspeed"] tbody tr').count()).toBeLessThan(15);
       expect(await page.textContent('[data-testid="config-diff-deepspeed"]')).not.toContain('bf16.enabled');
-      expect(await page.$eval('[data-testid="config-diff"]', (el) => el.getBoundingClientRect().width / (el.parentElement!.getBoundingClientRect().width || 1))).toBeGreaterThan(0.95);
+      expect(
+        await page.$eval(
+          '[data-testid="config-diff"]',
+          (el) => el.getBoundingClientRect().width / (el.parentElement!.getBoundingClientRect().width || 1),
+        ),
+      ).toBeGreaterThan(0.95);
       await shoot(page, `numbers-compare-${width}`);
       await page.goto(serve.url + '#/compare');
       await page.waitForSelector('[data-testid="compare-page"][data-render-ms]', { timeout: 30_000 });
 
       // CLI compare, the same baseline: the same deltas.
-      const cliC = JSON.parse(cli(['compare', ...TUNED, '--baseline', base.runIds[0], '--json', '--data-dir', serve.dataDir])) as Comparison;
-      expect(cliC.groups.map((g) => [g.label, g.isBaseline, pct(g.deltaPct.tflopsPerGpu)])).toEqual(c.groups.map((g) => [g.label, g.isBaseline, pct(g.deltaPct.tflopsPerGpu)]));
+      const cliC = JSON.parse(
+        cli(['compare', ...TUNED, '--baseline', base.runIds[0], '--json', '--data-dir', serve.dataDir]),
+      ) as Comparison;
+      expect(cliC.groups.map((g) => [g.label, g.isBaseline, pct(g.deltaPct.tflopsPerGpu)])).toEqual(
+        c.groups.map((g) => [g.label, g.isBaseline, pct(g.deltaPct.tflopsPerGpu)]),
+      );
 
       // The report: Compare's download button puts the HTML into this browser's downloads …
       const [fromCompare] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="compare-download"]')]);
@@ -336,13 +424,18 @@ for (const [width, height] of [
       expect(bodyText.split(c.headline!).length - 1).toBe(1); // the headline once
       expect(await report.textContent('section.system')).toContain('H200');
       // Summary table: each group's Δ is Compare's.
-      const summary = await report.$$eval('section.summary tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+      const summary = await report.$$eval('section.summary tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+      );
       c.groups.forEach((g, i) => {
         expect(summary[i][0]).toContain(g.label);
         expect(unminus(summary[i][8])).toBe(g.isBaseline ? '—' : pct(g.deltaPct.tflopsPerGpu));
       });
       // Run table: every run's Δ against the baseline group's median, its step statistic, host memory measured (predicted).
-      const cells = async (id: string) => report.$$eval(`table.runs tr[data-run-id="${id}"] td`, (tds) => Object.fromEntries(tds.map((td, i) => [td.getAttribute('data-col') ?? String(i), td.textContent ?? ''])));
+      const cells = async (id: string) =>
+        report.$$eval(`table.runs tr[data-run-id="${id}"] td`, (tds) =>
+          Object.fromEntries(tds.map((td, i) => [td.getAttribute('data-col') ?? String(i), td.textContent ?? ''])),
+        );
       const runDelta: Record<string, string> = {};
       for (const id of TUNED) {
         const row = await cells(id);
@@ -370,7 +463,10 @@ for (const [width, height] of [
         expect(Number(row[col('step_seconds_median')]).toFixed(3)).toBe(listStep[id]);
       }
       const fsdpRow = rows.find((r) => r[col('id')] === FSDP)!;
-      expect([Number(fsdpRow[col('peak_host_bytes')]), Number(fsdpRow[col('predicted_host_peak_bytes')])]).toEqual([fsdp.summary.peakHostBytes, predicted.hostPeakBytes]);
+      expect([Number(fsdpRow[col('peak_host_bytes')]), Number(fsdpRow[col('predicted_host_peak_bytes')])]).toEqual([
+        fsdp.summary.peakHostBytes,
+        predicted.hostPeakBytes,
+      ]);
 
       // PDF (once): the headline, the groups' deltas and the runs' deltas as printed.
       if (pdfFile) {
@@ -407,7 +503,11 @@ for (const [width, height] of [
       await page.goto(serve.url + '#/plan');
       await page.waitForSelector('[data-testid="machine-file"]');
       // The machines to plan for: this one, those seen in history (the samples' H200), the catalogue.
-      await expect.poll(async () => (await page.$$eval('[data-testid="machine-select"] option', (os) => os.map((o) => o.textContent ?? ''))).join('\n')).toMatch(/This machine[\s\S]*h200-sxm-x86 · 1 × NVIDIA H200 \(seen in history\)[\s\S]*\(catalogue\)/);
+      await expect
+        .poll(async () =>
+          (await page.$$eval('[data-testid="machine-select"] option', (os) => os.map((o) => o.textContent ?? ''))).join('\n'),
+        )
+        .toMatch(/This machine[\s\S]*h200-sxm-x86 · 1 × NVIDIA H200 \(seen in history\)[\s\S]*\(catalogue\)/);
       await page.setInputFiles('[data-testid="machine-file"]', H200);
       await expect.poll(async () => await page.textContent('[data-testid="machine-summary"]')).toMatch(/1 × NVIDIA H200/);
       await page.selectOption('[data-testid="model-select"]', 'llama-3.1-8b');
@@ -415,7 +515,11 @@ for (const [width, height] of [
       await page.waitForSelector('[data-testid="plan-result"]');
       expect(await page.textContent('[data-testid="recommendation"]')).toContain('h200-sxm-x86');
       const rows = await page.$$eval('[data-testid="strategy-table"] tbody tr[data-testid^="strategy-"]', (trs) =>
-        trs.map((tr) => ({ fits: !tr.querySelector('.badge-failed'), step: tr.querySelector('[data-testid="strategy-step"]')!.textContent, tflops: tr.querySelector('[data-testid="strategy-tflops"]')!.textContent })),
+        trs.map((tr) => ({
+          fits: !tr.querySelector('.badge-failed'),
+          step: tr.querySelector('[data-testid="strategy-step"]')!.textContent,
+          tflops: tr.querySelector('[data-testid="strategy-tflops"]')!.textContent,
+        })),
       );
       expect(rows.some((r) => !r.fits)).toBe(true);
       expect(rows.some((r) => r.fits)).toBe(true);
@@ -424,7 +528,9 @@ for (const [width, height] of [
       // No bar for a strategy that does not fit (the category says so instead).
       await waitForChart(page, 'chart-predicted-tflops');
       const bars = await page.$eval('[data-testid="chart-predicted-tflops"]', (el) => {
-        const o = (el as unknown as { __echarts: { getOption(): { series: { data: { value: number | null }[] }[] } } }).__echarts.getOption();
+        const o = (
+          el as unknown as { __echarts: { getOption(): { series: { data: { value: number | null }[] }[] } } }
+        ).__echarts.getOption();
         return o.series[0].data.map((d) => d.value);
       });
       rows.forEach((r, i) => (r.fits ? expect(bars[i]).toBeGreaterThan(0) : expect(bars[i]).toBeNull()));

@@ -59,8 +59,13 @@ describe('wizard run step: what runs, how long, Tune, and the winner', () => {
     await expectStep('environment');
     await page.waitForSelector('[data-testid="interpreters"]', { timeout: 120_000 });
     // The ready engine environment is selected by itself where there is one.
-    if (engineReady) await expect.poll(async () => page.locator('[data-testid="interpreters"] input[type=radio]:checked').count(), { timeout: 60_000 }).toBe(1);
-    expect(await page.textContent('[data-testid="env-checked-at"]')).toMatch(/^Checked just now; kept until an interpreter or its packages change/);
+    if (engineReady)
+      await expect
+        .poll(async () => page.locator('[data-testid="interpreters"] input[type=radio]:checked').count(), { timeout: 60_000 })
+        .toBe(1);
+    expect(await page.textContent('[data-testid="env-checked-at"]')).toMatch(
+      /^Checked just now; kept until an interpreter or its packages change/,
+    );
     // A second visit (a reload) answers from the backend's kept probes: no 8–10 s wait.
     await page.reload();
     await expectStep('environment');
@@ -74,7 +79,10 @@ describe('wizard run step: what runs, how long, Tune, and the winner', () => {
     await page.click('[data-testid="env-recheck"]');
     await expect.poll(() => envLists.some((r) => r.fresh === true)).toBe(true);
     await page.waitForSelector('[data-testid="interpreters"]', { timeout: 120_000 });
-    if (engineReady) await expect.poll(async () => page.locator('[data-testid="interpreters"] input[type=radio]:checked').count(), { timeout: 60_000 }).toBe(1);
+    if (engineReady)
+      await expect
+        .poll(async () => page.locator('[data-testid="interpreters"] input[type=radio]:checked').count(), { timeout: 60_000 })
+        .toBe(1);
     await page.click('[data-testid="wizard-next"]');
     await expectStep('measure');
     await page.click('[data-testid="wizard-next"]'); // skip: catalogued figures
@@ -91,11 +99,15 @@ describe('wizard run step: what runs, how long, Tune, and the winner', () => {
     // The comparison says which strategies and roughly how long (CPU: the engine start, said so).
     const sweep = (await page.textContent('[data-testid="sweep-summary"]')) ?? '';
     // …and the start-up it counts per run: assumed until a run here has measured it
-    expect(sweep).toMatch(/^Will run .+ — about \d+ min \(mostly starting the engine; CPU steps are not predicted here; start-up (~45 s per run assumed: no run measured here yet|\d+ s per run, measured over \d+ run\(s\)( of this model)? here)\)\.$/);
+    expect(sweep).toMatch(
+      /^Will run .+ — about \d+ min \(mostly starting the engine; CPU steps are not predicted here; start-up (~45 s per run assumed: no run measured here yet|\d+ s per run, measured over \d+ run\(s\)( of this model)? here)\)\.$/,
+    );
     expect(sweep).toContain(strategyLabel('zero3-offload'));
     // Tune says what it will try, most promising first, and roughly how long.
     const outline = (await page.textContent('[data-testid="tune-summary"]')) ?? '';
-    expect(outline).toMatch(/^Will try .+ \(most promising first, stopping when nothing left is predicted to win\), then the winner's default settings once — about \d+ min \(mostly starting the engine; CPU steps are not predicted here; start-up .+ per run.*\)\.$/);
+    expect(outline).toMatch(
+      /^Will try .+ \(most promising first, stopping when nothing left is predicted to win\), then the winner's default settings once — about \d+ min \(mostly starting the engine; CPU steps are not predicted here; start-up .+ per run.*\)\.$/,
+    );
     expect(outline.indexOf(strategyLabel('zero3-offload'))).toBeGreaterThan(0);
     await page.fill('[data-testid="tune-max-trials"]', '2');
     expect(await page.textContent('[data-testid="tune-summary"]')).toMatch(/^Will try up to 2 of /);
@@ -103,7 +115,9 @@ describe('wizard run step: what runs, how long, Tune, and the winner', () => {
     await page.screenshot({ path: path.join(artifacts, 'wizard-tune-1-run-step.png'), fullPage: true });
 
     if (!engineReady) {
-      console.warn('wizard-tune e2e: no engine venv (scripts/setup-engine-venv.sh) — the UI wiring is checked, the real trials are skipped');
+      console.warn(
+        'wizard-tune e2e: no engine venv (scripts/setup-engine-venv.sh) — the UI wiring is checked, the real trials are skipped',
+      );
       expect(errors).toEqual([]);
       return;
     }
@@ -118,7 +132,9 @@ describe('wizard run step: what runs, how long, Tune, and the winner', () => {
     expect(log).toMatch(/trial 1: /);
     expect(log).toMatch(/stopped: /);
     const headline = (await page.textContent('[data-testid="tune-result"] .headline')) ?? '';
-    expect(headline, log).toMatch(/^(ZeRO|SuperOffload|FSDP|No offload).* won: [\d.,]+ TFLOPS\/GPU, [\d.,]+ s\/step measured in [12] trial\(s\)/);
+    expect(headline, log).toMatch(
+      /^(ZeRO|SuperOffload|FSDP|No offload).* won: [\d.,]+ TFLOPS\/GPU, [\d.,]+ s\/step measured in [12] trial\(s\)/,
+    );
     await page.screenshot({ path: path.join(artifacts, 'wizard-tune-2-winner.png'), fullPage: true });
     expect(await page.isEnabled('[data-testid="tune-compare"]')).toBe(true);
     expect(await page.isEnabled('[data-testid="tune-report"]')).toBe(true);
@@ -141,7 +157,8 @@ describe('wizard run step: what runs, how long, Tune, and the winner', () => {
     await page.click('[data-testid="tune-report"]');
     await page.waitForSelector('[data-testid="reports-runs"]');
     await expect.poll(() => page.locator('[data-testid="reports-runs"] input[type="checkbox"]:checked').count()).toBe(completed.length);
-    for (const id of completed) expect(await page.isChecked(`[data-testid="reports-runs"] input[aria-label="select run ${id}"]`)).toBe(true);
+    for (const id of completed)
+      expect(await page.isChecked(`[data-testid="reports-runs"] input[aria-label="select run ${id}"]`)).toBe(true);
     // Every trial is kept in Runs with the tag "tune".
     await page.goto(serve.url + '#/runs');
     await page.waitForSelector('[data-testid="run-row"]');

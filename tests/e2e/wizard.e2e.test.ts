@@ -110,11 +110,16 @@ describe('setup wizard, as a new user', () => {
     await snap('run-done');
     const statuses = await page.locator('[data-testid="sweep-runs"] .badge').allTextContents();
     expect(statuses.length).toBeGreaterThan(0);
-    expect(statuses.every((s) => s === 'completed'), `run statuses: ${statuses.join(', ')}\n${await page.textContent('[data-testid="sweep-runs"]')}`).toBe(true);
+    expect(
+      statuses.every((s) => s === 'completed'),
+      `run statuses: ${statuses.join(', ')}\n${await page.textContent('[data-testid="sweep-runs"]')}`,
+    ).toBe(true);
     // Afterwards: the winner in words, with Compare these and Report.
     // Compare's rule (issue 30.2): medians of repeats, a tie inside their spread; one strategy is not ranked
     await page.waitForFunction(() => !document.querySelector('[data-testid="sweep-headline"]')?.textContent?.includes('Ranking'));
-    expect(await page.textContent('[data-testid="sweep-headline"]')).toMatch(/ was [\d.]+× faster than | tie within the spread | were within 1 % |: [\d.,]+ TFLOPS\/GPU, [\d.,]+ s\/step \(median of measured steps\) — one strategy, nothing to rank it against/);
+    expect(await page.textContent('[data-testid="sweep-headline"]')).toMatch(
+      / was [\d.]+× faster than | tie within the spread | were within 1 % |: [\d.,]+ TFLOPS\/GPU, [\d.,]+ s\/step \(median of measured steps\) — one strategy, nothing to rank it against/,
+    );
     expect(await page.isEnabled('[data-testid="sweep-compare"]')).toBe(true);
     expect(await page.isEnabled('[data-testid="sweep-result"] button:has-text("Report")')).toBe(true);
   }, 600_000);

@@ -74,7 +74,9 @@ describe('your DeepSpeed config on the Plan page', () => {
     expect(diff).toContain('zero_optimization.stage');
     expect(diff).toContain('zero_optimization.offload_optimizer.super_offload');
     expect(await page.textContent('[data-testid="user-config-gain"]')).toMatch(/[\d.]+× yours \(predicted\)/);
-    expect(await page.textContent('[data-testid="launch-yours-deepspeed"]')).toBe('deepspeed --num_gpus 1 train.py --deepspeed ds_config.json');
+    expect(await page.textContent('[data-testid="launch-yours-deepspeed"]')).toBe(
+      'deepspeed --num_gpus 1 train.py --deepspeed ds_config.json',
+    );
     // planned for a loaded machine: not run here, and it says why
     expect(await page.isDisabled('[data-testid="run-user-config"]')).toBe(true);
     await page.screenshot({ path: path.join(artifacts, 'your-config-1-guide.png'), fullPage: true });
@@ -94,24 +96,30 @@ describe('your DeepSpeed config on the Plan page', () => {
     await page.close();
   });
 
-  it.skipIf(!engineReady)('on this machine, your ZeRO-3-offload config runs unchanged and its run page says so, with the launch lines', async () => {
-    const { page, errors } = await planPage();
-    await page.selectOption('[data-testid="model-select"]', 'tiny-llama');
-    await page.fill('[data-testid="seq-len"]', '64');
-    await drop(page, 'dsexamples-zero-offload.json', fs.readFileSync(ZERO_OFFLOAD, 'utf8'));
-    await page.waitForSelector('[data-testid="user-config-result"]', { timeout: 60_000 });
-    expect(await page.textContent('[data-testid="user-config-strategy"]')).toBe('ZeRO-3 Offload');
-    await expect.poll(() => page.isEnabled('[data-testid="run-user-config"]')).toBe(true);
-    await page.click('[data-testid="run-user-config"]');
-    await page.waitForSelector('[data-testid="run-page"][data-sweep-state="done"]', { timeout: 540_000 });
-    const { runs } = await invokeOverServe<{ runs: { id: string; status: string }[] }>(serve, 'runs/list', {});
-    expect(runs.map((r) => r.status)).toEqual(['completed']);
-    await page.goto(`${serve.url}#/runs/${runs[0].id}`);
-    await page.waitForSelector('[data-testid="run-launch"]', { timeout: 60_000 });
-    expect(await page.textContent('[data-testid="run-user-config"]')).toMatch(/^Your own config: dsexamples-zero-offload\.json \(sha256 [0-9a-f]{12}…\), run unchanged/);
-    expect(await page.textContent('[data-testid="run-launch"]')).toContain('deepspeed --num_gpus 1 train.py --deepspeed ds_config.json');
-    await page.screenshot({ path: path.join(artifacts, 'your-config-3-run-detail.png'), fullPage: true });
-    expect(errors).toEqual([]);
-    await page.close();
-  }, 600_000);
+  it.skipIf(!engineReady)(
+    'on this machine, your ZeRO-3-offload config runs unchanged and its run page says so, with the launch lines',
+    async () => {
+      const { page, errors } = await planPage();
+      await page.selectOption('[data-testid="model-select"]', 'tiny-llama');
+      await page.fill('[data-testid="seq-len"]', '64');
+      await drop(page, 'dsexamples-zero-offload.json', fs.readFileSync(ZERO_OFFLOAD, 'utf8'));
+      await page.waitForSelector('[data-testid="user-config-result"]', { timeout: 60_000 });
+      expect(await page.textContent('[data-testid="user-config-strategy"]')).toBe('ZeRO-3 Offload');
+      await expect.poll(() => page.isEnabled('[data-testid="run-user-config"]')).toBe(true);
+      await page.click('[data-testid="run-user-config"]');
+      await page.waitForSelector('[data-testid="run-page"][data-sweep-state="done"]', { timeout: 540_000 });
+      const { runs } = await invokeOverServe<{ runs: { id: string; status: string }[] }>(serve, 'runs/list', {});
+      expect(runs.map((r) => r.status)).toEqual(['completed']);
+      await page.goto(`${serve.url}#/runs/${runs[0].id}`);
+      await page.waitForSelector('[data-testid="run-launch"]', { timeout: 60_000 });
+      expect(await page.textContent('[data-testid="run-user-config"]')).toMatch(
+        /^Your own config: dsexamples-zero-offload\.json \(sha256 [0-9a-f]{12}…\), run unchanged/,
+      );
+      expect(await page.textContent('[data-testid="run-launch"]')).toContain('deepspeed --num_gpus 1 train.py --deepspeed ds_config.json');
+      await page.screenshot({ path: path.join(artifacts, 'your-config-3-run-detail.png'), fullPage: true });
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    600_000,
+  );
 });

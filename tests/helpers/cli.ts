@@ -6,7 +6,10 @@ import { expect } from 'vitest';
 import { repoRoot } from './serve';
 
 export function cli(args: string[]): string {
-  const result = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', ...args], { cwd: repoRoot, encoding: 'utf8' });
+  const result = spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
   expect(result.status, result.stderr).toBe(0);
   return result.stdout;
 }

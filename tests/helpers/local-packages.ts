@@ -24,7 +24,10 @@ export function findPythons(): { version: string; path: string }[] {
 export function makeSdist(dir: string): string {
   const src = path.join(dir, 'tinypkg-0.1');
   fs.mkdirSync(path.join(src, 'tinypkg'), { recursive: true });
-  fs.writeFileSync(path.join(src, 'setup.py'), "from setuptools import setup\nsetup(name='tinypkg', version='0.1', packages=['tinypkg'])\n");
+  fs.writeFileSync(
+    path.join(src, 'setup.py'),
+    "from setuptools import setup\nsetup(name='tinypkg', version='0.1', packages=['tinypkg'])\n",
+  );
   fs.writeFileSync(path.join(src, 'tinypkg', '__init__.py'), 'VALUE = 42\n');
   fs.writeFileSync(path.join(src, 'PKG-INFO'), 'Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\n');
   const tarball = path.join(dir, 'tinypkg-0.1.tar.gz');
@@ -35,7 +38,21 @@ export function makeSdist(dir: string): string {
 
 /** resources/engine/bootstrap-requirements.txt as wheels in `dir` (the one networked step; pip's cache may serve it). */
 export function makeBootstrapWheelhouse(dir: string): string {
-  const r = spawnSync('python3', ['-m', 'pip', 'download', '-q', '--only-binary=:all:', '-d', dir, '-r', path.join(repoRoot, 'resources', 'engine', 'bootstrap-requirements.txt')], { encoding: 'utf8' });
+  const r = spawnSync(
+    'python3',
+    [
+      '-m',
+      'pip',
+      'download',
+      '-q',
+      '--only-binary=:all:',
+      '-d',
+      dir,
+      '-r',
+      path.join(repoRoot, 'resources', 'engine', 'bootstrap-requirements.txt'),
+    ],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`pip download of the bootstrap pins failed: ${r.stderr}`);
   return dir;
 }

@@ -38,13 +38,17 @@ export async function startPackageIndex(dir: string): Promise<PackageIndex> {
       const mine = wheels.filter((f) => normalise(f.split('-')[0]) === project);
       if (mine.length === 0) return void res.writeHead(404).end();
       res.writeHead(200, { 'Content-Type': 'text/html' });
-      return void res.end(`<!DOCTYPE html><html><body>\n${mine.map((f) => `<a href="/files/${f}">${f}</a>`).join('<br>\n')}\n</body></html>\n`);
+      return void res.end(
+        `<!DOCTYPE html><html><body>\n${mine.map((f) => `<a href="/files/${f}">${f}</a>`).join('<br>\n')}\n</body></html>\n`,
+      );
     }
     m = /^\/files\/([^/]+)$/.exec(target);
     if (m && wheels.includes(m[1])) {
       const name = m[1];
       fileRequests.set(name, (fileRequests.get(name) ?? 0) + 1);
-      for (const w of waiters.splice(0)) if (name.startsWith(w.prefix)) w.resolve(); else waiters.push(w);
+      for (const w of waiters.splice(0))
+        if (name.startsWith(w.prefix)) w.resolve();
+        else waiters.push(w);
       const data = fs.readFileSync(path.join(dir, name));
       const fault = [...faults].find(([prefix]) => name.startsWith(prefix))?.[1];
       res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': data.length });

@@ -17,7 +17,11 @@ export interface ServeHandle {
 
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
-export async function startServe(extraArgs: string[] = [], dataDir?: string, options: { bundle?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<ServeHandle> {
+export async function startServe(
+  extraArgs: string[] = [],
+  dataDir?: string,
+  options: { bundle?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<ServeHandle> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'offload-studio-e2e-'));
   const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
   // From source through tsx (what `npm run serve` runs), or the plain-Node bundle scripts/build.mjs writes.

@@ -8,7 +8,10 @@ const f = Math.fround;
 
 export function adamStepTs(c: AdamStepConsts, p: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array): void {
   for (let k = 0; k < p.length; k++) {
-    let grad = g[k], param = p[k], momentum = m[k], variance = v[k];
+    let grad = g[k],
+      param = p[k],
+      momentum = m[k],
+      variance = v[k];
     if (c.hasDecay && !c.adamw) grad = f(f(param * c.decay) + grad);
     momentum = f(momentum * c.beta1);
     momentum = f(f(grad * c.oneMinusBeta1) + momentum);
@@ -27,8 +30,19 @@ export function adamStepTs(c: AdamStepConsts, p: Float32Array, g: Float32Array, 
 }
 
 /** The step constants as DeepSpeed's update_state computes them, in fp32. */
-export function adamConstsTs(h: { lr: number; beta1: number; beta2: number; eps: number; weightDecay: number; adamw: boolean; step: number }): AdamStepConsts {
-  const beta1 = f(h.beta1), beta2 = f(h.beta2), lr = f(h.lr), wd = f(h.weightDecay);
+export function adamConstsTs(h: {
+  lr: number;
+  beta1: number;
+  beta2: number;
+  eps: number;
+  weightDecay: number;
+  adamw: boolean;
+  step: number;
+}): AdamStepConsts {
+  const beta1 = f(h.beta1),
+    beta2 = f(h.beta2),
+    lr = f(h.lr),
+    wd = f(h.weightDecay);
   const bias1 = f(1 - f(Math.pow(beta1, h.step)));
   const bias2 = f(1 / f(Math.sqrt(f(1 - f(Math.pow(beta2, h.step))))));
   return {
@@ -62,7 +76,9 @@ export function ulps(a: number, b: number): number {
   const buf = new DataView(new ArrayBuffer(8));
   buf.setFloat32(0, a);
   buf.setFloat32(4, b);
-  const ia = buf.getInt32(0), ib = buf.getInt32(4);
-  const oa = ia < 0 ? 0x80000000 - ia : ia, ob = ib < 0 ? 0x80000000 - ib : ib;
+  const ia = buf.getInt32(0),
+    ib = buf.getInt32(4);
+  const oa = ia < 0 ? 0x80000000 - ia : ia,
+    ob = ib < 0 ? 0x80000000 - ib : ib;
   return Math.abs(oa - ob);
 }

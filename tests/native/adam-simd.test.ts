@@ -11,7 +11,10 @@ const addon = load.ok ? load.addon : null;
 
 function randomState(n: number, seed: number) {
   const r = rng(seed);
-  const p = new Float32Array(n), g = new Float32Array(n), m = new Float32Array(n), v = new Float32Array(n);
+  const p = new Float32Array(n),
+    g = new Float32Array(n),
+    m = new Float32Array(n),
+    v = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     p[i] = (r() - 0.5) * 2;
     g[i] = (r() - 0.5) * 0.2 * (r() < 0.01 ? 1000 : 1); // a few large gradients
@@ -31,7 +34,8 @@ const clone = (s: ReturnType<typeof randomState>) => ({ p: s.p.slice(), g: s.g.s
 const bits = (a: Float32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
 
 function firstDifference(a: Float32Array, b: Float32Array): string | null {
-  const x = bits(a), y = bits(b);
+  const x = bits(a),
+    y = bits(b);
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return `index ${i}: ${a[i]} vs ${b[i]}`;
   return null;
 }
@@ -64,7 +68,15 @@ describe.skipIf(!addon)('native CPU Adam (SIMD paths vs references)', () => {
     for (const h of HYPERS)
       for (const step of [1, 2, 10, 1000]) {
         const native = addon!.adamStepConsts({ ...h, step });
-        const ts = adamConstsTs({ lr: h.lr!, beta1: h.beta1!, beta2: h.beta2!, eps: h.eps!, weightDecay: h.weightDecay!, adamw: h.adamw!, step });
+        const ts = adamConstsTs({
+          lr: h.lr!,
+          beta1: h.beta1!,
+          beta2: h.beta2!,
+          eps: h.eps!,
+          weightDecay: h.weightDecay!,
+          adamw: h.adamw!,
+          step,
+        });
         for (const key of ['beta1', 'beta2', 'oneMinusBeta1', 'oneMinusBeta2', 'eps', 'stepSize', 'biasCorrection2', 'decay'] as const)
           expect(ulps(native[key], ts[key]), `${h.name} step ${step} ${key}`).toBeLessThanOrEqual(1); // pow may differ by 1 ulp
         expect(native.hasDecay).toBe(ts.hasDecay);
@@ -76,7 +88,9 @@ describe.skipIf(!addon)('native CPU Adam (SIMD paths vs references)', () => {
       for (const h of HYPERS) {
         it(`${h.name}: equals the ${path === 'scalar' ? 'TypeScript (unfused)' : 'fused C++'} reference bit for bit, 3 steps, all tails`, () => {
           for (const n of SIZES) {
-            const a = randomState(n, n * 7 + 1), ref = clone(a), tsRef = clone(a);
+            const a = randomState(n, n * 7 + 1),
+              ref = clone(a),
+              tsRef = clone(a);
             for (let step = 1; step <= 3; step++) {
               const opts = { ...h, step };
               addon!.adamStep({ ...opts, path }, a.p, a.g, a.m, a.v);
@@ -94,7 +108,8 @@ describe.skipIf(!addon)('native CPU Adam (SIMD paths vs references)', () => {
             for (const k of ['p', 'm', 'v'] as const) {
               const scale = tsRef[k].reduce((s, x) => s + Math.abs(x), 0) / n;
               for (let i = 0; i < n; i++) {
-                const x = a[k][i], y = tsRef[k][i];
+                const x = a[k][i],
+                  y = tsRef[k][i];
                 const close = ulps(x, y) <= 8 || Math.abs(x - y) <= 1e-6 * Math.max(Math.abs(y), scale);
                 if (!close) expect.fail(`${path} n=${n} ${k}[${i}]: ${x} vs TS ${y} (${ulps(x, y)} ulps)`);
               }
@@ -105,7 +120,8 @@ describe.skipIf(!addon)('native CPU Adam (SIMD paths vs references)', () => {
 
       it('gives the same bits when the arrays are split across threads (chunked as in the benchmark)', () => {
         const n = 100_003;
-        const one = randomState(n, 99), many = clone(one);
+        const one = randomState(n, 99),
+          many = clone(one);
         addon!.adamStep({ ...HYPERS[0], step: 5, path }, one.p, one.g, one.m, one.v);
         addon!.adamStep({ ...HYPERS[0], step: 5, path, threads: 7 }, many.p, many.g, many.m, many.v);
         for (const k of ['p', 'm', 'v'] as const) expect(firstDifference(one[k], many[k])).toBeNull();
@@ -115,8 +131,10 @@ describe.skipIf(!addon)('native CPU Adam (SIMD paths vs references)', () => {
 
   it('moves the parameters the way AdamW does (sanity: opposite to the first-step gradient sign)', () => {
     // First step with bias correction: update = -lr * g / (|g| + eps') for each element.
-    const p = new Float32Array([1, 1, 1]), g = new Float32Array([0.5, -0.5, 0]);
-    const m = new Float32Array(3), v = new Float32Array(3);
+    const p = new Float32Array([1, 1, 1]),
+      g = new Float32Array([0.5, -0.5, 0]);
+    const m = new Float32Array(3),
+      v = new Float32Array(3);
     addon!.adamStep({ lr: 0.1, step: 1, weightDecay: 0 }, p, g, m, v);
     expect(p[0]).toBeCloseTo(0.9, 5);
     expect(p[1]).toBeCloseTo(1.1, 5);
@@ -124,7 +142,8 @@ describe.skipIf(!addon)('native CPU Adam (SIMD paths vs references)', () => {
   });
 
   it('rejects arrays of different lengths or types', () => {
-    const a = new Float32Array(8), b = new Float32Array(7);
+    const a = new Float32Array(8),
+      b = new Float32Array(7);
     expect(() => addon!.adamStep({}, a, b, a.slice(), a.slice())).toThrow(/same length/);
     expect(() => addon!.adamStep({}, a, new Float64Array(8) as unknown as Float32Array, a.slice(), a.slice())).toThrow(/Float32Array/);
   });

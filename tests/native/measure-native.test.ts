@@ -37,7 +37,11 @@ describe.skipIf(!addon)('native measurements', () => {
   it('CPU Adam sweep: a point per thread count, within budget, off the JS thread, with progress', async () => {
     const progress: { fraction: number; message: string }[] = [];
     const budget = 2;
-    const { value: r, ticks, ms } = await ticksDuring(
+    const {
+      value: r,
+      ticks,
+      ms,
+    } = await ticksDuring(
       addon!.cpuAdamSweep({ params: 4 * M, threadCounts: [1, 2], budgetSeconds: budget }, undefined, (fraction, message) =>
         progress.push({ fraction, message }),
       ),
@@ -95,9 +99,11 @@ describe.skipIf(!addon)('native measurements', () => {
   });
 
   it('memory bandwidth (triad): bytes/s per thread count within budget, off the JS thread', async () => {
-    const { value: r, ticks, ms } = await ticksDuring(
-      addon!.memoryBandwidth({ elements: 8 * M, threadCounts: [2, 1], budgetSeconds: 1.5 }),
-    );
+    const {
+      value: r,
+      ticks,
+      ms,
+    } = await ticksDuring(addon!.memoryBandwidth({ elements: 8 * M, threadCounts: [2, 1], budgetSeconds: 1.5 }));
     expect(r.status.error).toBeNull();
     expect(r.points.map((p) => p.threads)).toEqual([2, 1]);
     expect(r.bytesPerSecond).toBe(Math.max(...r.points.map((p) => p.bytesPerSecond)));

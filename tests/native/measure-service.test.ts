@@ -39,7 +39,10 @@ describe('knee rule (recommended cpuadam_cores_perc)', () => {
     expect(recommendThreads(shuffled)).toBe(12);
   });
   it('rounds up so DeepSpeed int(perc * cores) keeps at least the recommended threads', () => {
-    const flat = [{ threads: 3, paramsPerSecond: 1 }, { threads: 16, paramsPerSecond: 1 }];
+    const flat = [
+      { threads: 3, paramsPerSecond: 1 },
+      { threads: 16, paramsPerSecond: 1 },
+    ];
     const perc = recommendCoresPerc(flat, 16)!; // 3/16 = 0.1875
     expect(perc).toBe(0.19);
     expect(Math.floor(perc * 16)).toBe(3);
@@ -53,7 +56,10 @@ describe('knee rule (recommended cpuadam_cores_perc)', () => {
     const fs = await import('node:fs');
     const path = await import('node:path');
     const file = path.resolve(import.meta.dirname, '../fixtures/hosts/h200-sxm-x86/native-measure.json');
-    const captured = JSON.parse(fs.readFileSync(file, 'utf8')) as { logicalCores: number; cpuAdam: { points: { threads: number; paramsPerSecond: number }[] } };
+    const captured = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+      logicalCores: number;
+      cpuAdam: { points: { threads: number; paramsPerSecond: number }[] };
+    };
     expect(recommendCoresPerc(captured.cpuAdam.points, captured.logicalCores)).toBe(0.94);
   });
   it('has no recommendation without data', () => {

@@ -43,10 +43,14 @@ function rssOf(pid: number): number {
 function cli(args: string[]): Promise<CliResult> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', preload, '--import', 'tsx', 'electron/cli/main.ts', ...args, '--data-dir', dataDir], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', preload, '--import', 'tsx', 'electron/cli/main.ts', ...args, '--data-dir', dataDir],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let timedOut = false;
     let killedForMemory = false;
@@ -63,7 +67,14 @@ function cli(args: string[]): Promise<CliResult> {
       clearTimeout(timer);
       clearInterval(watch);
       const reported = Math.max(0, ...[...out.matchAll(/maxrss-kib (\d+)/g)].map((m) => Number(m[1]) * 1024));
-      resolve({ code, out: out.replace(/maxrss-kib \d+\n?/g, ''), ms: Date.now() - started, timedOut, peakRss: Math.max(watched, reported), killedForMemory });
+      resolve({
+        code,
+        out: out.replace(/maxrss-kib \d+\n?/g, ''),
+        ms: Date.now() - started,
+        timedOut,
+        peakRss: Math.max(watched, reported),
+        killedForMemory,
+      });
     });
   });
 }
@@ -144,7 +155,19 @@ describe('CLI inputs that are not regular files are refused at once (issue 28.6)
   it('a regular file still reads: plan --model config.json', async () => {
     const config = path.join(dir, 'tiny', 'config.json');
     fs.mkdirSync(path.dirname(config));
-    fs.writeFileSync(config, JSON.stringify({ model_type: 'llama', hidden_size: 256, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 4, intermediate_size: 512, vocab_size: 1000, max_position_embeddings: 2048 }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        model_type: 'llama',
+        hidden_size: 256,
+        num_hidden_layers: 2,
+        num_attention_heads: 4,
+        num_key_value_heads: 4,
+        intermediate_size: 512,
+        vocab_size: 1000,
+        max_position_embeddings: 2048,
+      }),
+    );
     const r = await cli(['plan', '--model', config, ...WORKLOAD, '--scenario', 'superoffload-llama-70b-4gpu']);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/^tiny \(imported llama\)/);

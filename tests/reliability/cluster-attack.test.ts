@@ -70,7 +70,10 @@ describe('issue 20.2: cluster files and the launcher folder are private, owner c
     fs.symlinkSync(victim, path.join(planted, 'hostfile'));
 
     await client.value('cluster/save', cluster('lab', { engineDir: path.join(home, 'engine') }));
-    const launch = await client.value<{ sshConfigPath: string; hostfilePath: string; envFilePath: string; cwd: string }>('cluster/launch-preview', { name: 'lab' });
+    const launch = await client.value<{ sshConfigPath: string; hostfilePath: string; envFilePath: string; cwd: string }>(
+      'cluster/launch-preview',
+      { name: 'lab' },
+    );
     expect(fs.readFileSync(victim, 'utf8')).toBe('precious\n');
     const dir = path.dirname(launch.sshConfigPath);
     expect(dir.startsWith(planted)).toBe(false);
@@ -101,8 +104,12 @@ describe('issue 20.2: cluster files and the launcher folder are private, owner c
   it.skipIf(!isRoot)('a runner folder another user owns (a planted deepspeed/ package) is refused by launch and pre-flight', async () => {
     const engineDir = path.join(sharedTmp, 'offload-studio', 'engine');
     fs.mkdirSync(path.join(engineDir, 'deepspeed'), { recursive: true });
-    fs.writeFileSync(path.join(engineDir, 'deepspeed', '__init__.py'), `open(${JSON.stringify(path.join(root, 'pwned'))}, 'w').write('x')\n`);
-    for (const d of [path.dirname(engineDir), engineDir, path.join(engineDir, 'deepspeed')]) (fs.chownSync(d, NOBODY, NOBODY), fs.chmodSync(d, 0o777));
+    fs.writeFileSync(
+      path.join(engineDir, 'deepspeed', '__init__.py'),
+      `open(${JSON.stringify(path.join(root, 'pwned'))}, 'w').write('x')\n`,
+    );
+    for (const d of [path.dirname(engineDir), engineDir, path.join(engineDir, 'deepspeed')])
+      (fs.chownSync(d, NOBODY, NOBODY), fs.chmodSync(d, 0o777));
     await client.value('cluster/save', cluster('planted', { engineDir }));
     const launch = await client.request('cluster/launch-preview', { name: 'planted' });
     expect(launch.ok).toBe(false);
@@ -122,7 +129,7 @@ describe('issue 20.2: cluster files and the launcher folder are private, owner c
 
 describe('issue 20.3: the interpreter path cannot inject a remote command; a path with spaces works', () => {
   it('settings/update refuses a pythonPath with shell characters or a relative one, naming the field', async () => {
-    for (const bad of ['/usr/bin/python3;touch /tmp/x', '/usr/bin/python3 $(id)', '/a`id`/python', 'python3', '/a\nb'] ) {
+    for (const bad of ['/usr/bin/python3;touch /tmp/x', '/usr/bin/python3 $(id)', '/a`id`/python', 'python3', '/a\nb']) {
       const r = await client.request('settings/update', { pythonPath: bad });
       expect(r.ok, bad).toBe(false);
       if (!r.ok) expect(r.error.field, bad).toBe('pythonPath');
@@ -131,47 +138,59 @@ describe('issue 20.3: the interpreter path cannot inject a remote command; a pat
     expect(ok.ok).toBe(true);
   });
 
-  it('a hand-edited settings.json pythonPath that is a real file with shell characters runs nothing on the host', { timeout: 180_000 }, async () => {
-    const marker = path.join(root, 'injected');
-    // A real interpreter at a path holding a command: `…/x;touch injected;/python` (the remote shell runs in root).
-    const evilDir = path.join(root, 'x;touch injected;');
-    fs.mkdirSync(evilDir);
-    const evil = path.join(evilDir, 'python');
-    fs.symlinkSync('/usr/bin/python3', evil);
-    const settingsFile = path.join(serve.dataDir, 'settings.json');
-    const current = fs.existsSync(settingsFile) ? JSON.parse(fs.readFileSync(settingsFile, 'utf8')) : {};
-    fs.writeFileSync(settingsFile, JSON.stringify({ ...current, pythonPath: evil }));
-    const engineDir = path.join(home, 'engine-inj');
-    fs.mkdirSync(engineDir, { mode: 0o700 });
-    await client.value('cluster/save', cluster('inj', { engineDir }));
-    fs.writeFileSync(sshLog, '');
-    const r = await client.request('cluster/preflight', { name: 'inj' }, 150_000);
-    expect(r.ok, JSON.stringify(r)).toBe(true);
-    expect(fs.existsSync(marker)).toBe(false);
-    // ssh was reached (reachability, then the versions probe), and every word it carried was quoted.
-    const lines = fs.readFileSync(sshLog, 'utf8').trim().split('\n').filter(Boolean);
-    expect(lines.length).toBeGreaterThanOrEqual(2);
-    for (const line of lines) expect(line, line).toMatch(/^'[^']*'( '[^']*')*$/);
-  });
+  it(
+    'a hand-edited settings.json pythonPath that is a real file with shell characters runs nothing on the host',
+    { timeout: 180_000 },
+    async () => {
+      const marker = path.join(root, 'injected');
+      // A real interpreter at a path holding a command: `…/x;touch injected;/python` (the remote shell runs in root).
+      const evilDir = path.join(root, 'x;touch injected;');
+      fs.mkdirSync(evilDir);
+      const evil = path.join(evilDir, 'python');
+      fs.symlinkSync('/usr/bin/python3', evil);
+      const settingsFile = path.join(serve.dataDir, 'settings.json');
+      const current = fs.existsSync(settingsFile) ? JSON.parse(fs.readFileSync(settingsFile, 'utf8')) : {};
+      fs.writeFileSync(settingsFile, JSON.stringify({ ...current, pythonPath: evil }));
+      const engineDir = path.join(home, 'engine-inj');
+      fs.mkdirSync(engineDir, { mode: 0o700 });
+      await client.value('cluster/save', cluster('inj', { engineDir }));
+      fs.writeFileSync(sshLog, '');
+      const r = await client.request('cluster/preflight', { name: 'inj' }, 150_000);
+      expect(r.ok, JSON.stringify(r)).toBe(true);
+      expect(fs.existsSync(marker)).toBe(false);
+      // ssh was reached (reachability, then the versions probe), and every word it carried was quoted.
+      const lines = fs.readFileSync(sshLog, 'utf8').trim().split('\n').filter(Boolean);
+      expect(lines.length).toBeGreaterThanOrEqual(2);
+      for (const line of lines) expect(line, line).toMatch(/^'[^']*'( '[^']*')*$/);
+    },
+  );
 
-  it('the app\'s own venv under a folder with a space: accepted, one word on the remote side, and the launch limit is named', { timeout: 180_000 }, async () => {
-    const venvBin = path.join(root, 'Offload Studio', 'engine-venv', 'bin');
-    fs.mkdirSync(venvBin, { recursive: true });
-    const python = path.join(venvBin, 'python');
-    fs.symlinkSync('/usr/bin/python3', python);
-    expect((await client.request('settings/update', { pythonPath: python })).ok).toBe(true);
-    const engineDir = path.join(home, 'engine-space');
-    fs.mkdirSync(engineDir, { mode: 0o700 });
-    await client.value('cluster/save', cluster('spaced', { engineDir }));
-    const r = await client.value<{ rows: { host: string; check: string; ok: boolean; detail: string; fix: string | null }[] }>('cluster/preflight', { name: 'spaced' }, 150_000);
-    const hostPython = r.rows.find((x) => x.host === 'node-a' && x.check === 'python');
-    expect(hostPython, JSON.stringify(r.rows)).toBeDefined();
-    // The head's interpreter path arrived as one word: the host found it.
-    expect(hostPython!.detail).not.toMatch(/is missing here/);
-    expect(hostPython!.ok).toBe(true);
-    // …and pre-flight says that DeepSpeed's own pdsh line would split it.
-    const limit = r.rows.find((x) => x.host === '(this machine)' && x.check === 'python' && /unquoted/.test(x.detail));
-    expect(limit?.ok).toBe(false);
-    expect(limit?.fix).toMatch(/plain path/);
-  });
+  it(
+    "the app's own venv under a folder with a space: accepted, one word on the remote side, and the launch limit is named",
+    { timeout: 180_000 },
+    async () => {
+      const venvBin = path.join(root, 'Offload Studio', 'engine-venv', 'bin');
+      fs.mkdirSync(venvBin, { recursive: true });
+      const python = path.join(venvBin, 'python');
+      fs.symlinkSync('/usr/bin/python3', python);
+      expect((await client.request('settings/update', { pythonPath: python })).ok).toBe(true);
+      const engineDir = path.join(home, 'engine-space');
+      fs.mkdirSync(engineDir, { mode: 0o700 });
+      await client.value('cluster/save', cluster('spaced', { engineDir }));
+      const r = await client.value<{ rows: { host: string; check: string; ok: boolean; detail: string; fix: string | null }[] }>(
+        'cluster/preflight',
+        { name: 'spaced' },
+        150_000,
+      );
+      const hostPython = r.rows.find((x) => x.host === 'node-a' && x.check === 'python');
+      expect(hostPython, JSON.stringify(r.rows)).toBeDefined();
+      // The head's interpreter path arrived as one word: the host found it.
+      expect(hostPython!.detail).not.toMatch(/is missing here/);
+      expect(hostPython!.ok).toBe(true);
+      // …and pre-flight says that DeepSpeed's own pdsh line would split it.
+      const limit = r.rows.find((x) => x.host === '(this machine)' && x.check === 'python' && /unquoted/.test(x.detail));
+      expect(limit?.ok).toBe(false);
+      expect(limit?.fix).toMatch(/plain path/);
+    },
+  );
 });

@@ -28,7 +28,38 @@ beforeAll(async () => {
   if (r.status !== 0) throw new Error(r.stderr);
   serve = await spawnServe(dataDir);
   ws = await WsClient.connect(serve.origin, serve.token);
-  await ws.value('runs/import', { content: JSON.stringify({ format: 'offload-studio/runs', version: 1, schemaVersion: 3, exportedAt: '2026-12-01T00:00:00.000Z', source: null, runs: [{ run: { id: 'r-full-1', created_at: '2026-12-01T00:00:00.000Z', status: 'completed', model: 'tiny-llama', strategy: 'zero3-offload', engine: 'deepspeed', repeat_index: 0, tags: '[]', notes: '', tflops_per_gpu: 1.5, step_seconds: 0.5, steps: 1, warmup: 1 }, details: null, snapshot: null, samples: { columns: ['step', 'warmup', 'step_seconds'], rows: [[1, 1, 0.6]] } }] }), name: 'one.runs.json' });
+  await ws.value('runs/import', {
+    content: JSON.stringify({
+      format: 'offload-studio/runs',
+      version: 1,
+      schemaVersion: 3,
+      exportedAt: '2026-12-01T00:00:00.000Z',
+      source: null,
+      runs: [
+        {
+          run: {
+            id: 'r-full-1',
+            created_at: '2026-12-01T00:00:00.000Z',
+            status: 'completed',
+            model: 'tiny-llama',
+            strategy: 'zero3-offload',
+            engine: 'deepspeed',
+            repeat_index: 0,
+            tags: '[]',
+            notes: '',
+            tflops_per_gpu: 1.5,
+            step_seconds: 0.5,
+            steps: 1,
+            warmup: 1,
+          },
+          details: null,
+          snapshot: null,
+          samples: { columns: ['step', 'warmup', 'step_seconds'], rows: [[1, 1, 0.6]] },
+        },
+      ],
+    }),
+    name: 'one.runs.json',
+  });
   // Fill the disk to the last byte.
   const fd = fs.openSync(path.join(dataDir, 'filler.bin'), 'w');
   for (const size of [64 * 1024, 4096, 512, 1]) {
@@ -47,7 +78,11 @@ afterAll(async () => {
   if (dataDir && !mountProblem) spawnSync('umount', ['-l', dataDir]);
 });
 
-const temps = () => fs.readdirSync(dataDir, { recursive: true }).map(String).filter((f) => /\.tmp$/.test(f));
+const temps = () =>
+  fs
+    .readdirSync(dataDir, { recursive: true })
+    .map(String)
+    .filter((f) => /\.tmp$/.test(f));
 
 describe('issue 20.12: writes on a full disk say so and leave no temp files', () => {
   it.skipIf(mountProblem)('settings/update → disk_full with what to do, not raw ENOSPC; no temp file left; serve up', async () => {
@@ -55,15 +90,23 @@ describe('issue 20.12: writes on a full disk say so and leave no temp files', ()
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.code).toBe('disk_full');
-      expect(r.error.message).toMatch(/^The disk is full \(writing .*settings\.json\); nothing was changed\. Free space on that disk and try again\.$/);
+      expect(r.error.message).toMatch(
+        /^The disk is full \(writing .*settings\.json\); nothing was changed\. Free space on that disk and try again\.$/,
+      );
       expect(r.error.message).not.toMatch(/ENOSPC|no space left/);
     }
     expect(temps()).toEqual([]);
-    expect((await rawHttp(serve!.port, `GET /healthz?token=${serve!.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)).status).toBe(200);
+    expect(
+      (await rawHttp(serve!.port, `GET /healthz?token=${serve!.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)).status,
+    ).toBe(200);
   });
 
   it.skipIf(mountProblem)('reports/export (HTML) onto the full disk → disk_full; no temp file left', { timeout: 60_000 }, async () => {
-    const r = await ws!.request('reports/export', { runIds: ['r-full-1'], format: 'html', path: path.join(dataDir, 'report.html') }, 45_000);
+    const r = await ws!.request(
+      'reports/export',
+      { runIds: ['r-full-1'], format: 'html', path: path.join(dataDir, 'report.html') },
+      45_000,
+    );
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.code).toBe('disk_full');

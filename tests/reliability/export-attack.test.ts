@@ -15,8 +15,39 @@ const VICTIM = 'victim: a root-only file\n';
 
 function runsFile(id: string) {
   return {
-    format: 'offload-studio/runs', version: 1, schemaVersion: 3, exportedAt: '2026-12-01T00:00:00.000Z', source: null,
-    runs: [{ run: { id, created_at: '2026-12-01T00:00:00.000Z', status: 'completed', model: 'tiny-llama', strategy: 'zero3-offload', engine: 'deepspeed', repeat_index: 0, tags: '[]', notes: '', tflops_per_gpu: 1.5, step_seconds: 0.5, steps: 1, warmup: 1 }, details: null, snapshot: null, samples: { columns: ['step', 'warmup', 'step_seconds'], rows: [[1, 1, 0.6], [2, 0, 0.5]] } }],
+    format: 'offload-studio/runs',
+    version: 1,
+    schemaVersion: 3,
+    exportedAt: '2026-12-01T00:00:00.000Z',
+    source: null,
+    runs: [
+      {
+        run: {
+          id,
+          created_at: '2026-12-01T00:00:00.000Z',
+          status: 'completed',
+          model: 'tiny-llama',
+          strategy: 'zero3-offload',
+          engine: 'deepspeed',
+          repeat_index: 0,
+          tags: '[]',
+          notes: '',
+          tflops_per_gpu: 1.5,
+          step_seconds: 0.5,
+          steps: 1,
+          warmup: 1,
+        },
+        details: null,
+        snapshot: null,
+        samples: {
+          columns: ['step', 'warmup', 'step_seconds'],
+          rows: [
+            [1, 1, 0.6],
+            [2, 0, 0.5],
+          ],
+        },
+      },
+    ],
   };
 }
 
@@ -24,7 +55,10 @@ function runsFile(id: string) {
 function cli(args: string[], cwd = repoRoot, timeoutMs = 45_000): Promise<{ code: number | null; out: string }> {
   const tsx = pathToFileURL(path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', tsx, path.join(repoRoot, 'electron', 'cli', 'main.ts'), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', tsx, path.join(repoRoot, 'electron', 'cli', 'main.ts'), ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -84,7 +118,7 @@ describe('issue 20.7: runs/export writes only where export rules allow', () => {
     expect(fs.statSync(path.join(dir, 'folder.json')).isDirectory()).toBe(true);
   });
 
-  it('a relative path is refused over serve (it would resolve against the server\'s cwd); nothing is written there', async () => {
+  it("a relative path is refused over serve (it would resolve against the server's cwd); nothing is written there", async () => {
     const name = `os-export-relative-${process.pid}-${Date.now()}.json`;
     try {
       const e = refused(await ws.request('runs/export', { path: name }));
@@ -165,7 +199,9 @@ describe('issue 20.7: a bundle with overwrite replaces only a previous bundle', 
     expect(fs.readFileSync(path.join(bundle, 'README.md'), 'utf8')).toMatch(/^# Offload Studio reproduction bundle/);
     // A bundle someone added a file of their own to is not a bundle any more: refused, kept.
     fs.writeFileSync(path.join(bundle, 'thesis.tex'), 'mine\n');
-    expect(refused(await ws.request('reports/export', { runIds: ['r-export-1'], format: 'bundle', path: bundle, overwrite: true }))?.code).toBe('bad_path');
+    expect(
+      refused(await ws.request('reports/export', { runIds: ['r-export-1'], format: 'bundle', path: bundle, overwrite: true }))?.code,
+    ).toBe('bad_path');
     expect(fs.existsSync(path.join(bundle, 'thesis.tex'))).toBe(true);
   });
 });

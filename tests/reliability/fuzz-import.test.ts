@@ -64,11 +64,27 @@ const marker = (i: number) => `@@fuzz-${i}@@`;
 function template(runColumns: string[], sampleColumns: string[], id: string): Json {
   const run = (rid: string, strategy: string, tflops: number): Json => {
     const row: Json = {
-      id: rid, created_at: '2026-12-01T00:00:00.000Z', status: 'completed', model: 'tiny-llama', strategy, engine: 'deepspeed', tags: '[]', notes: '',
-      sweep_id: 'sw', machine_id: 'm-fuzz', snapshot_id: 'snap-fuzz', precision: 'bf16', config_hash: null,
+      id: rid,
+      created_at: '2026-12-01T00:00:00.000Z',
+      status: 'completed',
+      model: 'tiny-llama',
+      strategy,
+      engine: 'deepspeed',
+      tags: '[]',
+      notes: '',
+      sweep_id: 'sw',
+      machine_id: 'm-fuzz',
+      snapshot_id: 'snap-fuzz',
+      precision: 'bf16',
+      config_hash: null,
     };
-    for (const c of runColumns) row[c] = c === 'exit_code' || c === 'repeat_index' ? 0 : c.startsWith('peak') ? 2 ** 30 : c === 'tflops_per_gpu' ? tflops : 3;
-    const samples = [1, 2, 3].map((step) => sampleColumns.map((c) => (c === 'step' ? step : c === 'warmup' ? Number(step === 1) : c.startsWith('gpu') || c === 'host_rss' ? 2 ** 30 : 0.5)));
+    for (const c of runColumns)
+      row[c] = c === 'exit_code' || c === 'repeat_index' ? 0 : c.startsWith('peak') ? 2 ** 30 : c === 'tflops_per_gpu' ? tflops : 3;
+    const samples = [1, 2, 3].map((step) =>
+      sampleColumns.map((c) =>
+        c === 'step' ? step : c === 'warmup' ? Number(step === 1) : c.startsWith('gpu') || c === 'host_rss' ? 2 ** 30 : 0.5,
+      ),
+    );
     return {
       run: row,
       details: {
@@ -78,18 +94,31 @@ function template(runColumns: string[], sampleColumns: string[], id: string): Js
         hello: { devices: [{ memoryBytes: 2 ** 34 }] },
         predicted: null,
       },
-      snapshot: { id: 'snap-fuzz', machine_id: 'm-fuzz', hostname: 'fuzz', captured_at: '2026-12-01T00:00:00.000Z', body: { memory: { totalBytes: 2 ** 36 }, gpus: [{ memoryBytes: 2 ** 34 }], disks: [{ isNvme: true, sizeBytes: 2 ** 40 }] } },
+      snapshot: {
+        id: 'snap-fuzz',
+        machine_id: 'm-fuzz',
+        hostname: 'fuzz',
+        captured_at: '2026-12-01T00:00:00.000Z',
+        body: { memory: { totalBytes: 2 ** 36 }, gpus: [{ memoryBytes: 2 ** 34 }], disks: [{ isNvme: true, sizeBytes: 2 ** 40 }] },
+      },
       samples: { columns: sampleColumns, rows: samples },
     };
   };
-  return { format: 'offload-studio/runs', version: 1, schemaVersion: 5, exportedAt: '2026-12-01T00:00:00.000Z', source: null, runs: [run(`${id}-a`, 'zero3-offload', 2), run(`${id}-b`, 'superoffload', 3)] };
+  return {
+    format: 'offload-studio/runs',
+    version: 1,
+    schemaVersion: 5,
+    exportedAt: '2026-12-01T00:00:00.000Z',
+    source: null,
+    runs: [run(`${id}-a`, 'zero3-offload', 2), run(`${id}-b`, 'superoffload', 3)],
+  };
 }
 
 /** Puts `token` at `place` of the first run; the text then gets the hostile value in its stead. */
 function mark(file: Json, place: Place, token: string, sampleColumns: string[]): void {
   const first = (file.runs as Json[])[0];
   if (place.kind === 'run') (first.run as Json)[place.name] = token;
-  else if (place.kind === 'sample') ((first.samples as { rows: unknown[][] }).rows[1][sampleColumns.indexOf(place.name)] = token);
+  else if (place.kind === 'sample') (first.samples as { rows: unknown[][] }).rows[1][sampleColumns.indexOf(place.name)] = token;
   else {
     const keys = place.name.replace(/\[(\d+)\]/g, '.$1').split('.');
     let at: Json = first;
@@ -102,8 +131,18 @@ function mark(file: Json, place: Place, token: string, sampleColumns: string[]):
  *  made Infinity, a string where the schema wants a number, is refused by the schema first). */
 function named(place: Place, sampleColumns: string[]): RegExp {
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const words = place.kind === 'run' ? `runs[0].run.${place.name}` : place.kind === 'sample' ? `runs[0].samples.rows[1] (${place.name})` : `runs[0].${place.name}`;
-  const schemaPath = place.kind === 'run' ? `runs.0.run.${place.name}` : place.kind === 'sample' ? `runs.0.samples.rows.1.${sampleColumns.indexOf(place.name)}` : `runs.0.${place.name}`;
+  const words =
+    place.kind === 'run'
+      ? `runs[0].run.${place.name}`
+      : place.kind === 'sample'
+        ? `runs[0].samples.rows[1] (${place.name})`
+        : `runs[0].${place.name}`;
+  const schemaPath =
+    place.kind === 'run'
+      ? `runs.0.run.${place.name}`
+      : place.kind === 'sample'
+        ? `runs.0.samples.rows.1.${sampleColumns.indexOf(place.name)}`
+        : `runs.0.${place.name}`;
   return new RegExp(`${esc(`${words} `)}|${esc(`'${schemaPath}'`)}`);
 }
 
@@ -153,7 +192,9 @@ describe('fuzz: hostile numbers in every importable numeric field (issue 28)', (
     expect(forced, `${context}: imported, but must be refused`).toBe(false);
     const ids = [`${id}-a`, `${id}-b`];
     const { runs } = await backend.invoke('runs/list', {});
-    for (const r of runs) for (const v of [r.seqLen, r.microBatch, r.worldSize, r.nodes, r.tflopsPerGpu, r.stepSeconds]) if (v != null) expect(Math.abs(v), context).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER);
+    for (const r of runs)
+      for (const v of [r.seqLen, r.microBatch, r.worldSize, r.nodes, r.tflopsPerGpu, r.stepSeconds])
+        if (v != null) expect(Math.abs(v), context).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER);
     for (const runId of ids) await backend.invoke('runs/get', { id: runId, logLines: 0 });
     await backend.invoke('compare/runs', { ids });
     await backend.invoke('runs/export', { path: path.join(tmpDir('os-fuzz-import-out-'), 'all.runs.json') });
@@ -161,7 +202,7 @@ describe('fuzz: hostile numbers in every importable numeric field (issue 28)', (
     return 'imported';
   }
 
-  it('the template itself imports (so every refusal below is the hostile value\'s)', async () => {
+  it("the template itself imports (so every refusal below is the hostile value's)", async () => {
     expect(await attempt([], [], 'template')).toBe('imported');
   });
 
@@ -170,7 +211,9 @@ describe('fuzz: hostile numbers in every importable numeric field (issue 28)', (
     const tally = { refused: 0, imported: 0 };
     for (const place of places)
       for (const value of HOSTILE) tally[await attempt([place], [value], `${place.kind} ${place.name} = ${value.text}`)]++;
-    console.log(`[fuzz-import] ${places.length} fields × ${HOSTILE.length} values: ${tally.refused} refused, ${tally.imported} imported harmlessly, ${Date.now() - started} ms`);
+    console.log(
+      `[fuzz-import] ${places.length} fields × ${HOSTILE.length} values: ${tally.refused} refused, ${tally.imported} imported harmlessly, ${Date.now() - started} ms`,
+    );
     expect(places.length).toBeGreaterThanOrEqual(35); // 20+ run columns, 10 sample columns, 10 document numbers
     expect(tally.refused).toBeGreaterThan(places.length * 8);
   });

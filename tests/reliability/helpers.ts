@@ -32,11 +32,15 @@ export interface ServeProcess {
 
 /** `node --import tsx electron/server/cli-entry.ts`: one process, so its pid is the server's. */
 export async function spawnServe(dataDir: string, env: NodeJS.ProcessEnv = {}, extraArgs: string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/server/cli-entry.ts', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'electron/server/cli-entry.ts', '--port', '0', '--data-dir', dataDir, ...extraArgs],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    },
+  );
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -105,7 +109,9 @@ export class WsClient {
 
   static connect(origin: string, token: string, headers: Record<string, string> = {}): Promise<WsClient> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}`, { headers: { Origin: origin, ...headers } });
+      const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}`, {
+        headers: { Origin: origin, ...headers },
+      });
       ws.once('open', () => resolve(new WsClient(ws)));
       ws.once('error', reject);
       ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
@@ -149,7 +155,8 @@ export class WsClient {
       const found = this.events.find(pred);
       if (found) return found;
       if (!this.open) throw new Error('socket closed while waiting for an event');
-      if (Date.now() - started > timeoutMs) throw new Error(`no matching event in ${timeoutMs} ms (got ${this.events.map((e) => e.event).join(', ')})`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`no matching event in ${timeoutMs} ms (got ${this.events.map((e) => e.event).join(', ')})`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -164,7 +171,10 @@ export function rawHttp(port: number, request: string, timeoutMs = 5000): Promis
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let text = '';
-    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`raw HTTP timed out: ${JSON.stringify(request.slice(0, 80))}`))), timeoutMs);
+    const timer = setTimeout(
+      () => (socket.destroy(), reject(new Error(`raw HTTP timed out: ${JSON.stringify(request.slice(0, 80))}`))),
+      timeoutMs,
+    );
     socket.on('connect', () => socket.write(request));
     socket.on('data', (d) => (text += d.toString('latin1')));
     socket.on('error', reject);

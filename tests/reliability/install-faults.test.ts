@@ -20,7 +20,14 @@ const wheels = path.join(work, 'index');
 let index: PackageIndex;
 let template = ''; // a finished app environment (smallpkg installed), copied in as "the previous one"
 // pip sees only our index: no find-links from this machine's pip config, no cache, no retry wait.
-const pipEnv = { ...process.env, PIP_FIND_LINKS: '', PIP_RETRIES: '0', PIP_DEFAULT_TIMEOUT: '10', PIP_NO_CACHE_DIR: '1', PIP_CONFIG_FILE: '/dev/null' };
+const pipEnv = {
+  ...process.env,
+  PIP_FIND_LINKS: '',
+  PIP_RETRIES: '0',
+  PIP_DEFAULT_TIMEOUT: '10',
+  PIP_NO_CACHE_DIR: '1',
+  PIP_CONFIG_FILE: '/dev/null',
+};
 const installOptions = (dataDir: string, requirements: string[]): InstallOptions => ({
   dataDir,
   basePython: 'python3',
@@ -36,7 +43,9 @@ function fingerprint(dir: string): string {
     for (const name of fs.readdirSync(d).sort()) {
       const p = path.join(d, name);
       const s = fs.lstatSync(p);
-      out.push(`${path.relative(dir, p)} ${s.isDirectory() ? 'd' : s.isSymbolicLink() ? 'l' : 'f'} ${s.isDirectory() ? 0 : s.size} ${s.mtimeMs}`);
+      out.push(
+        `${path.relative(dir, p)} ${s.isDirectory() ? 'd' : s.isSymbolicLink() ? 'l' : 'f'} ${s.isDirectory() ? 0 : s.size} ${s.mtimeMs}`,
+      );
       if (s.isDirectory()) walk(p);
     }
   };
@@ -101,27 +110,33 @@ describe('issue 19.8: the app install under faults keeps the previous environmen
   })();
   if (mountProblem) console.log(`[install-faults] disk-full case skipped: ${mountProblem}`);
 
-  it.skipIf(mountProblem)('the disk fills up during the venv build (tmpfs): "disk is full" with the fix, previous environment intact, nothing half-built', async () => {
-    const dataDir = path.join(work, 'full');
-    fs.mkdirSync(dataDir);
-    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=48m', 'tmpfs', dataDir], { encoding: 'utf8' });
-    expect(mounted.status, mounted.stderr).toBe(0);
-    try {
-      const before = withPreviousEnvironment(dataDir);
-      // Leave 4 MiB: enough to start the venv (its folders, pyvenv.cfg, the interpreter link), not for pip.
-      const free = () => fs.statfsSync(dataDir).bavail * fs.statfsSync(dataDir).bsize;
-      fs.writeFileSync(path.join(dataDir, 'filler.bin'), Buffer.alloc(Math.max(0, free() - 4 * 2 ** 20)));
-      const r = await startInstall(installOptions(dataDir, ['smallpkg==1.0'])).result;
-      expect(r.ok).toBe(false);
-      // `python -m venv` hides ensurepip's ENOSPC ("returned non-zero exit status 1"): the free space says it.
-      expect(r.message, r.log.join('\n')).toMatch(/^Install failed: the disk holding \S+\/full is full \(\d+\.\d MB free\): free space \(the engine environment needs about 6 GB\) and try again\. The previous environment is unchanged\.$/);
-      fs.rmSync(path.join(dataDir, 'filler.bin'));
-      expectPreviousIntact(dataDir, before);
-      expect(free()).toBeGreaterThan(16 * 2 ** 20); // the half-built venv's space was given back
-    } finally {
-      spawnSync('umount', ['-l', dataDir]);
-    }
-  }, 120_000);
+  it.skipIf(mountProblem)(
+    'the disk fills up during the venv build (tmpfs): "disk is full" with the fix, previous environment intact, nothing half-built',
+    async () => {
+      const dataDir = path.join(work, 'full');
+      fs.mkdirSync(dataDir);
+      const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=48m', 'tmpfs', dataDir], { encoding: 'utf8' });
+      expect(mounted.status, mounted.stderr).toBe(0);
+      try {
+        const before = withPreviousEnvironment(dataDir);
+        // Leave 4 MiB: enough to start the venv (its folders, pyvenv.cfg, the interpreter link), not for pip.
+        const free = () => fs.statfsSync(dataDir).bavail * fs.statfsSync(dataDir).bsize;
+        fs.writeFileSync(path.join(dataDir, 'filler.bin'), Buffer.alloc(Math.max(0, free() - 4 * 2 ** 20)));
+        const r = await startInstall(installOptions(dataDir, ['smallpkg==1.0'])).result;
+        expect(r.ok).toBe(false);
+        // `python -m venv` hides ensurepip's ENOSPC ("returned non-zero exit status 1"): the free space says it.
+        expect(r.message, r.log.join('\n')).toMatch(
+          /^Install failed: the disk holding \S+\/full is full \(\d+\.\d MB free\): free space \(the engine environment needs about 6 GB\) and try again\. The previous environment is unchanged\.$/,
+        );
+        fs.rmSync(path.join(dataDir, 'filler.bin'));
+        expectPreviousIntact(dataDir, before);
+        expect(free()).toBeGreaterThan(16 * 2 ** 20); // the half-built venv's space was given back
+      } finally {
+        spawnSync('umount', ['-l', dataDir]);
+      }
+    },
+    120_000,
+  );
 
   it('the app SIGKILLed mid-install (pip half way through a download): previous environment intact; the next install ends the orphaned pip, clears the leftover and succeeds', async () => {
     const dataDir = path.join(work, 'killed');
@@ -133,7 +148,19 @@ describe('issue 19.8: the app install under faults keeps the previous environmen
       `import { startInstall } from ${JSON.stringify(path.join(repoRoot, 'electron/services/environment/index.ts'))};\n` +
         `const r = await startInstall(JSON.parse(process.argv[2])).result;\nconsole.log(JSON.stringify(r));\n`,
     );
-    const app = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify({ ...installOptions(dataDir, ['bigpkg==1.0']), env: { ...pipEnv, PIP_DEFAULT_TIMEOUT: '300' } /* pip would wait on the stalled download well past this test */ })], { cwd: repoRoot, stdio: 'ignore' });
+    const app = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        script,
+        JSON.stringify({
+          ...installOptions(dataDir, ['bigpkg==1.0']),
+          env: { ...pipEnv, PIP_DEFAULT_TIMEOUT: '300' } /* pip would wait on the stalled download well past this test */,
+        }),
+      ],
+      { cwd: repoRoot, stdio: 'ignore' },
+    );
     await index.requested('bigpkg-');
     await until(() => fs.existsSync(path.join(dataDir, 'engine-venv.new')), 10_000, 'the new venv being built');
     const below = descendants(app.pid!); // pip, in its own process group: it outlives the app
@@ -200,16 +227,26 @@ function scriptVenv(name: string): { venv: string; env: NodeJS.ProcessEnv } {
 }
 
 function runScript(env: NodeJS.ProcessEnv) {
-  const child = spawn('bash', [path.join(repoRoot, 'scripts', 'setup-engine-venv.sh')], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('bash', [path.join(repoRoot, 'scripts', 'setup-engine-venv.sh')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, exited, output: () => output };
 }
 
 const prebuildPid = async (env: NodeJS.ProcessEnv): Promise<number> => {
-  await until(() => fs.existsSync(env.STAND_IN_PID!) && fs.readFileSync(env.STAND_IN_PID!, 'utf8').trim() !== '', 20_000, 'the op pre-build started');
+  await until(
+    () => fs.existsSync(env.STAND_IN_PID!) && fs.readFileSync(env.STAND_IN_PID!, 'utf8').trim() !== '',
+    20_000,
+    'the op pre-build started',
+  );
   return Number(fs.readFileSync(env.STAND_IN_PID!, 'utf8'));
 };
 
@@ -237,7 +274,9 @@ describe('issue 19.8: setup-engine-venv.sh with its op pre-build stopped', () =>
     process.kill(await prebuildPid(env), 'SIGKILL');
     const { code } = await run.exited;
     expect(code, run.output()).toBe(1);
-    expect(run.output()).toMatch(/ERROR: the DeepSpeed op pre-build was interrupted \(signal 9\); .* is not marked complete and its previous ops are kept\. Run scripts\/setup-engine-venv\.sh again; if the OOM killer stopped the compiler, free memory or set MAX_JOBS=1 first\./);
+    expect(run.output()).toMatch(
+      /ERROR: the DeepSpeed op pre-build was interrupted \(signal 9\); .* is not marked complete and its previous ops are kept\. Run scripts\/setup-engine-venv\.sh again; if the OOM killer stopped the compiler, free memory or set MAX_JOBS=1 first\./,
+    );
     expectOpsKept(venv);
   }, 60_000);
 

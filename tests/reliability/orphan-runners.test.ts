@@ -37,7 +37,8 @@ async function startToStep1(ws: WsClient, python: string): Promise<{ sweepId: st
   return { sweepId, runId: runIds[0] };
 }
 
-const statusOf = async (ws: WsClient, id: string) => (await ws.value<{ runs: RunSummary[] }>('runs/list', {})).runs.find((r) => r.id === id)?.status;
+const statusOf = async (ws: WsClient, id: string) =>
+  (await ws.value<{ runs: RunSummary[] }>('runs/list', {})).runs.find((r) => r.id === id)?.status;
 
 describe('issue 20.10: runners never outlive their serve, and one sweep per data folder', () => {
   it('SIGHUP stops serve like SIGTERM: the run is cancelled and its runner ends', { timeout: 90_000 }, async () => {
@@ -55,39 +56,59 @@ describe('issue 20.10: runners never outlive their serve, and one sweep per data
     expect(await statusOf(again.ws, runId)).toBe('cancelled');
   });
 
-  it('a runner left alive by a SIGKILLed serve is ended at the next start-up; no second runner runs beside it', { timeout: 120_000 }, async () => {
-    const dataDir = tmpDir('os-orphan-kill-');
-    const first = await serveOn(dataDir, { HOSTILE_MODE: 'orphan' });
-    const { runId } = await startToStep1(first.ws, HOSTILE_PYTHON);
-    const runner = runnerPid(first.serve, RUNNER);
-    expect(runner).not.toBeNull();
-    strays.push(runner!);
-    first.serve.child.kill('SIGKILL');
-    await first.serve.exited;
-    expect(alive(runner!), 'the orphan runner outlives its serve (no parent watchdog)').toBe(true);
-    const second = await serveOn(dataDir, { HOSTILE_MODE: 'orphan' });
-    await until(() => !alive(runner!), 15_000, 'the orphan runner to be ended at start-up');
-    expect(await statusOf(second.ws, runId)).toBe('interrupted');
-    // A new sweep runs alone.
-    await startToStep1(second.ws, HOSTILE_PYTHON);
-    expect(runnersOf(dataDir)).toHaveLength(1);
-  });
+  it(
+    'a runner left alive by a SIGKILLed serve is ended at the next start-up; no second runner runs beside it',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = tmpDir('os-orphan-kill-');
+      const first = await serveOn(dataDir, { HOSTILE_MODE: 'orphan' });
+      const { runId } = await startToStep1(first.ws, HOSTILE_PYTHON);
+      const runner = runnerPid(first.serve, RUNNER);
+      expect(runner).not.toBeNull();
+      strays.push(runner!);
+      first.serve.child.kill('SIGKILL');
+      await first.serve.exited;
+      expect(alive(runner!), 'the orphan runner outlives its serve (no parent watchdog)').toBe(true);
+      const second = await serveOn(dataDir, { HOSTILE_MODE: 'orphan' });
+      await until(() => !alive(runner!), 15_000, 'the orphan runner to be ended at start-up');
+      expect(await statusOf(second.ws, runId)).toBe('interrupted');
+      // A new sweep runs alone.
+      await startToStep1(second.ws, HOSTILE_PYTHON);
+      expect(runnersOf(dataDir)).toHaveLength(1);
+    },
+  );
 
-  it('two serves on one data folder: the second refuses to start a sweep while the first runs one (engine_busy naming the process)', { timeout: 120_000 }, async () => {
-    const dataDir = tmpDir('os-orphan-two-');
-    const a = await serveOn(dataDir, { FAKE_RUNNER_MODE: 'hang' });
-    const b = await serveOn(dataDir, { FAKE_RUNNER_MODE: 'hang' });
-    const { sweepId } = await startToStep1(a.ws, FAKE_PYTHON);
-    const r = await b.ws.request('runs/start', tinySweep(FAKE_PYTHON, { steps: 40 }));
-    expect(r.ok).toBe(false);
-    if (!r.ok) {
-      expect(r.error.code).toBe('engine_busy');
-      expect(r.error.message).toContain(`Another Offload Studio process (pid ${a.serve.child.pid}) is running a sweep (${sweepId}) on this data folder`);
-    }
-    expect(runnersOf(dataDir)).toHaveLength(1);
-    // Once the first sweep ends (cancelled), the second serve may run one.
-    await a.ws.value('runs/cancel', { sweepId });
-    await a.ws.waitEvent((e) => e.event === 'runs/status' && (e.payload as { sweepId: string; sweepDone: boolean }).sweepId === sweepId && (e.payload as { sweepDone: boolean }).sweepDone, 30_000);
-    await until(async () => (await b.ws.request('runs/start', tinySweep(FAKE_PYTHON, { steps: 2 }))).ok, 15_000, 'the second serve to be allowed a sweep');
-  });
+  it(
+    'two serves on one data folder: the second refuses to start a sweep while the first runs one (engine_busy naming the process)',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = tmpDir('os-orphan-two-');
+      const a = await serveOn(dataDir, { FAKE_RUNNER_MODE: 'hang' });
+      const b = await serveOn(dataDir, { FAKE_RUNNER_MODE: 'hang' });
+      const { sweepId } = await startToStep1(a.ws, FAKE_PYTHON);
+      const r = await b.ws.request('runs/start', tinySweep(FAKE_PYTHON, { steps: 40 }));
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.error.code).toBe('engine_busy');
+        expect(r.error.message).toContain(
+          `Another Offload Studio process (pid ${a.serve.child.pid}) is running a sweep (${sweepId}) on this data folder`,
+        );
+      }
+      expect(runnersOf(dataDir)).toHaveLength(1);
+      // Once the first sweep ends (cancelled), the second serve may run one.
+      await a.ws.value('runs/cancel', { sweepId });
+      await a.ws.waitEvent(
+        (e) =>
+          e.event === 'runs/status' &&
+          (e.payload as { sweepId: string; sweepDone: boolean }).sweepId === sweepId &&
+          (e.payload as { sweepDone: boolean }).sweepDone,
+        30_000,
+      );
+      await until(
+        async () => (await b.ws.request('runs/start', tinySweep(FAKE_PYTHON, { steps: 2 }))).ok,
+        15_000,
+        'the second serve to be allowed a sweep',
+      );
+    },
+  );
 });

@@ -40,7 +40,10 @@ describe('recovery notice survives until a client acknowledges it (issue 19.5)',
     // Connect well after the start-up tick that raised the notice: no client could have seen the event.
     await until(async () => (await fetch(`${serve.origin}/healthz?token=${serve.token}`)).ok, 10_000, 'serve answering');
     const late = await connect(serve);
-    expect(late.events.filter((e) => e.event === 'app/notice'), 'the event went out before anyone listened').toEqual([]);
+    expect(
+      late.events.filter((e) => e.event === 'app/notice'),
+      'the event went out before anyone listened',
+    ).toEqual([]);
     const { notices } = await late.value<{ notices: Notice[] }>('app/notices', {});
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatchObject({ level: 'warning', message: expect.stringMatching(/1 run\(s\) left running .* marked interrupted/) });
@@ -63,66 +66,93 @@ describe('recovery notice survives until a client acknowledges it (issue 19.5)',
     expect((await (await connect(again)).value<{ notices: Notice[] }>('app/notices', {})).notices).toEqual([]);
   });
 
-  it('kept in the data folder: a second (and third) restart before any client connected still has it, same id, until acknowledged', { timeout: 180_000 }, async () => {
-    const { dataDir } = await crashedMidRun();
-    // First restart raises it; nobody connects; the machine goes down again (SIGKILL) — then a clean stop.
-    const first = await spawnServe(dataDir);
-    started.push(first);
-    await until(() => fs.existsSync(path.join(dataDir, 'notices.json')), 10_000, 'notices.json written');
-    process.kill(first.child.pid!, 'SIGKILL');
-    await first.exited;
-    const second = await spawnServe(dataDir);
-    started.push(second);
-    await second.stop();
-    const third = await spawnServe(dataDir);
-    started.push(third);
-    const ws = await connect(third);
-    const { notices } = await ws.value<{ notices: Notice[] }>('app/notices', {});
-    expect(notices, 'one notice, not lost and not duplicated by the restarts').toHaveLength(1);
-    expect(notices[0]).toMatchObject({ level: 'warning', message: expect.stringMatching(/1 run\(s\) left running .* marked interrupted/) });
-    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'notices.json'), 'utf8')).notices.map((n: Notice) => n.id)).toEqual([notices[0].id]);
-    expect((fs.statSync(path.join(dataDir, 'notices.json')).mode & 0o777).toString(8)).toBe('600');
-    expect(await ws.value('app/notice-ack', { id: notices[0].id })).toEqual({ acknowledged: true });
-    expect(fs.existsSync(path.join(dataDir, 'notices.json')), 'nothing pending: the file is removed').toBe(false);
-    await third.stop();
-    const fourth = await spawnServe(dataDir);
-    started.push(fourth);
-    expect((await (await connect(fourth)).value<{ notices: Notice[] }>('app/notices', {})).notices, 'acknowledged stays acknowledged').toEqual([]);
-    await fourth.stop();
-    // A damaged file is ignored (entries checked against the contract), not a crash.
-    fs.writeFileSync(path.join(dataDir, 'notices.json'), JSON.stringify({ notices: [{ id: 'ok-1', level: 'info', message: 'kept' }, { id: 2, level: 'loud', message: null }, '__proto__'] }));
-    const fifth = await spawnServe(dataDir);
-    started.push(fifth);
-    expect((await (await connect(fifth)).value<{ notices: Notice[] }>('app/notices', {})).notices).toEqual([{ id: 'ok-1', level: 'info', message: 'kept' }]);
-    await fifth.stop();
-    fs.writeFileSync(path.join(dataDir, 'notices.json'), '{not json');
-    const sixth = await spawnServe(dataDir);
-    started.push(sixth);
-    expect((await (await connect(sixth)).value<{ notices: Notice[] }>('app/notices', {})).notices).toEqual([]);
-  });
+  it(
+    'kept in the data folder: a second (and third) restart before any client connected still has it, same id, until acknowledged',
+    { timeout: 180_000 },
+    async () => {
+      const { dataDir } = await crashedMidRun();
+      // First restart raises it; nobody connects; the machine goes down again (SIGKILL) — then a clean stop.
+      const first = await spawnServe(dataDir);
+      started.push(first);
+      await until(() => fs.existsSync(path.join(dataDir, 'notices.json')), 10_000, 'notices.json written');
+      process.kill(first.child.pid!, 'SIGKILL');
+      await first.exited;
+      const second = await spawnServe(dataDir);
+      started.push(second);
+      await second.stop();
+      const third = await spawnServe(dataDir);
+      started.push(third);
+      const ws = await connect(third);
+      const { notices } = await ws.value<{ notices: Notice[] }>('app/notices', {});
+      expect(notices, 'one notice, not lost and not duplicated by the restarts').toHaveLength(1);
+      expect(notices[0]).toMatchObject({
+        level: 'warning',
+        message: expect.stringMatching(/1 run\(s\) left running .* marked interrupted/),
+      });
+      expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'notices.json'), 'utf8')).notices.map((n: Notice) => n.id)).toEqual([
+        notices[0].id,
+      ]);
+      expect((fs.statSync(path.join(dataDir, 'notices.json')).mode & 0o777).toString(8)).toBe('600');
+      expect(await ws.value('app/notice-ack', { id: notices[0].id })).toEqual({ acknowledged: true });
+      expect(fs.existsSync(path.join(dataDir, 'notices.json')), 'nothing pending: the file is removed').toBe(false);
+      await third.stop();
+      const fourth = await spawnServe(dataDir);
+      started.push(fourth);
+      expect(
+        (await (await connect(fourth)).value<{ notices: Notice[] }>('app/notices', {})).notices,
+        'acknowledged stays acknowledged',
+      ).toEqual([]);
+      await fourth.stop();
+      // A damaged file is ignored (entries checked against the contract), not a crash.
+      fs.writeFileSync(
+        path.join(dataDir, 'notices.json'),
+        JSON.stringify({ notices: [{ id: 'ok-1', level: 'info', message: 'kept' }, { id: 2, level: 'loud', message: null }, '__proto__'] }),
+      );
+      const fifth = await spawnServe(dataDir);
+      started.push(fifth);
+      expect((await (await connect(fifth)).value<{ notices: Notice[] }>('app/notices', {})).notices).toEqual([
+        { id: 'ok-1', level: 'info', message: 'kept' },
+      ]);
+      await fifth.stop();
+      fs.writeFileSync(path.join(dataDir, 'notices.json'), '{not json');
+      const sixth = await spawnServe(dataDir);
+      started.push(sixth);
+      expect((await (await connect(sixth)).value<{ notices: Notice[] }>('app/notices', {})).notices).toEqual([]);
+    },
+  );
 
   const built = path.join(repoRoot, 'dist', 'renderer');
   const hasNoticeBar =
     fs.existsSync(path.join(built, 'assets')) &&
-    fs.readdirSync(path.join(built, 'assets')).some((f) => f.endsWith('.js') && fs.readFileSync(path.join(built, 'assets', f), 'utf8').includes('Dismiss notice'));
-  it.skipIf(!hasNoticeBar)('the page opened after start-up shows the notice and acknowledges it (Chromium)', { timeout: 120_000 }, async () => {
-    const { dataDir } = await crashedMidRun();
-    const serve = await spawnServe(dataDir);
-    started.push(serve);
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      await page.goto(serve.url);
-      const notice = page.getByTestId('notice');
-      await notice.waitFor({ timeout: 30_000 });
-      expect(await notice.textContent()).toMatch(/marked interrupted/);
-      // The page acked it once shown: the backend no longer holds it.
-      const ws = await connect(serve);
-      await until(async () => (await ws.value<{ notices: Notice[] }>('app/notices', {})).notices.length === 0, 10_000, 'the page to ack the notice');
-      await page.getByRole('button', { name: 'Dismiss notice' }).click();
-      await page.getByTestId('notice').waitFor({ state: 'detached', timeout: 5_000 });
-    } finally {
-      await browser.close();
-    }
-  });
+    fs
+      .readdirSync(path.join(built, 'assets'))
+      .some((f) => f.endsWith('.js') && fs.readFileSync(path.join(built, 'assets', f), 'utf8').includes('Dismiss notice'));
+  it.skipIf(!hasNoticeBar)(
+    'the page opened after start-up shows the notice and acknowledges it (Chromium)',
+    { timeout: 120_000 },
+    async () => {
+      const { dataDir } = await crashedMidRun();
+      const serve = await spawnServe(dataDir);
+      started.push(serve);
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.goto(serve.url);
+        const notice = page.getByTestId('notice');
+        await notice.waitFor({ timeout: 30_000 });
+        expect(await notice.textContent()).toMatch(/marked interrupted/);
+        // The page acked it once shown: the backend no longer holds it.
+        const ws = await connect(serve);
+        await until(
+          async () => (await ws.value<{ notices: Notice[] }>('app/notices', {})).notices.length === 0,
+          10_000,
+          'the page to ack the notice',
+        );
+        await page.getByRole('button', { name: 'Dismiss notice' }).click();
+        await page.getByTestId('notice').waitFor({ state: 'detached', timeout: 5_000 });
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });

@@ -40,7 +40,13 @@ async function killAppMidStep(python: string, sweepExtra: Record<string, unknown
   const ws = await WsClient.connect(serve.origin, serve.token);
   clients.push(ws);
   const { sweepId } = await ws.value<{ sweepId: string }>('runs/start', tinySweep(python, sweepExtra));
-  await ws.waitEvent((e) => e.event === 'runs/progress' && (e.payload as { sweepId: string; step: number }).sweepId === sweepId && (e.payload as { step: number }).step >= 1, 300_000);
+  await ws.waitEvent(
+    (e) =>
+      e.event === 'runs/progress' &&
+      (e.payload as { sweepId: string; step: number }).sweepId === sweepId &&
+      (e.payload as { step: number }).step >= 1,
+    300_000,
+  );
   const runner = runnerPid(serve, RUNNER);
   expect(runner, 'runner under serve').not.toBeNull();
   const tree = [runner!, ...descendants(runner!)]; // the runner and whatever it started (CPU Adam workers)
@@ -50,18 +56,24 @@ async function killAppMidStep(python: string, sweepExtra: Record<string, unknown
   await serve.exited;
   await until(() => tree.every((pid) => !running(pid)), 30_000, `runner ${runner} and its children to end after the app died`);
   const ms = Date.now() - t0;
-  console.log(`[runner-watchdog] ${python === FAKE_PYTHON ? 'fake runner' : 'bench.py'}: ${tree.length} process(es) gone ${ms} ms after serve was SIGKILLed`);
+  console.log(
+    `[runner-watchdog] ${python === FAKE_PYTHON ? 'fake runner' : 'bench.py'}: ${tree.length} process(es) gone ${ms} ms after serve was SIGKILLed`,
+  );
   return ms;
 }
 
 describe('a runner does not outlive its app (issue 19.2)', () => {
-  it('fake runner (steps of 2 s, so no write would fail soon): gone within seconds of serve\'s SIGKILL', { timeout: 120_000 }, async () => {
+  it("fake runner (steps of 2 s, so no write would fail soon): gone within seconds of serve's SIGKILL", { timeout: 120_000 }, async () => {
     const ms = await killAppMidStep(FAKE_PYTHON, { steps: 100 }, { FAKE_RUNNER_DELAY: '2' });
     expect(ms).toBeLessThan(5_000);
   });
 
-  it.skipIf(!realPython)(`real engine (${realPython ?? 'no engine venv'}): bench.py and its workers gone after serve's SIGKILL mid-step`, { timeout: 400_000 }, async () => {
-    const ms = await killAppMidStep(realPython!, { steps: 400 }, {});
-    expect(ms).toBeLessThan(15_000);
-  });
+  it.skipIf(!realPython)(
+    `real engine (${realPython ?? 'no engine venv'}): bench.py and its workers gone after serve's SIGKILL mid-step`,
+    { timeout: 400_000 },
+    async () => {
+      const ms = await killAppMidStep(realPython!, { steps: 400 }, {});
+      expect(ms).toBeLessThan(15_000);
+    },
+  );
 });

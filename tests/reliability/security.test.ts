@@ -20,10 +20,38 @@ const HOSTILE = ['<img src=x onerror=alert(1)>', '"><script>alert(2)</script>', 
 function seedHostile(dataDir: string): string {
   const h = openHistory(dataDir);
   const id = 'r-hostile-1';
-  h.createRun({ id, sweepId: null, repeatIndex: 0, model: 'tiny-llama', strategy: 'zero3-offload', engine: 'deepspeed', steps: 2, warmup: 1, tags: HOSTILE, notes: '<svg onload=alert(3)>' });
+  h.createRun({
+    id,
+    sweepId: null,
+    repeatIndex: 0,
+    model: 'tiny-llama',
+    strategy: 'zero3-offload',
+    engine: 'deepspeed',
+    steps: 2,
+    warmup: 1,
+    tags: HOSTILE,
+    notes: '<svg onload=alert(3)>',
+  });
   h.startRun(id, {});
-  h.appendSamples(id, [1, 2, 3].map((step) => ({ step, warmup: step === 1, stepSeconds: 0.5, tflopsPerGpu: 1, tokensPerSecond: 64, loss: 5, gpuAllocatedBytes: null, gpuReservedBytes: null, gpuPeakBytes: null, hostRssBytes: 1e8 })));
-  h.finishRun(id, { status: 'completed', result: { stepSeconds: { median: 0.5 }, tflopsPerGpu: { median: 1 }, tokensPerSecond: { median: 64 } } });
+  h.appendSamples(
+    id,
+    [1, 2, 3].map((step) => ({
+      step,
+      warmup: step === 1,
+      stepSeconds: 0.5,
+      tflopsPerGpu: 1,
+      tokensPerSecond: 64,
+      loss: 5,
+      gpuAllocatedBytes: null,
+      gpuReservedBytes: null,
+      gpuPeakBytes: null,
+      hostRssBytes: 1e8,
+    })),
+  );
+  h.finishRun(id, {
+    status: 'completed',
+    result: { stepSeconds: { median: 0.5 }, tflopsPerGpu: { median: 1 }, tokensPerSecond: { median: 64 } },
+  });
   h.close();
   return id;
 }
@@ -38,7 +66,8 @@ beforeAll(async () => {
 afterAll(async () => serve?.stop());
 
 describe('security: headless server', () => {
-  const get = (target: string, headers = '') => rawHttp(serve.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}\r\n`);
+  const get = (target: string, headers = '') =>
+    rawHttp(serve.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}\r\n`);
 
   it('refuses requests without the token, with a wrong one, or one of another length', async () => {
     expect((await get('/')).status).toBe(401);
@@ -52,10 +81,22 @@ describe('security: headless server', () => {
   it('refuses path traversal sent raw: encoded, double-encoded, absolute, backslashes', async () => {
     const secret = fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8').slice(0, 40);
     const targets = [
-      '/../package.json', '/../../package.json', '/..%2fpackage.json', '/..%2f..%2fpackage.json', '/%2e%2e/%2e%2e/package.json',
-      '/%252e%252e%252fpackage.json', '/..%252f..%252fpackage.json', '/%2e%2e%5cpackage.json', '/..\\..\\package.json',
-      `/${repoRoot}/package.json`, `//${repoRoot.slice(1)}/package.json`, '/%2fetc%2fpasswd', '/etc/passwd', '/..%00/package.json',
-      '/%c0%ae%c0%ae/package.json', `/assets/../../../${path.basename(repoRoot)}/package.json`,
+      '/../package.json',
+      '/../../package.json',
+      '/..%2fpackage.json',
+      '/..%2f..%2fpackage.json',
+      '/%2e%2e/%2e%2e/package.json',
+      '/%252e%252e%252fpackage.json',
+      '/..%252f..%252fpackage.json',
+      '/%2e%2e%5cpackage.json',
+      '/..\\..\\package.json',
+      `/${repoRoot}/package.json`,
+      `//${repoRoot.slice(1)}/package.json`,
+      '/%2fetc%2fpasswd',
+      '/etc/passwd',
+      '/..%00/package.json',
+      '/%c0%ae%c0%ae/package.json',
+      `/assets/../../../${path.basename(repoRoot)}/package.json`,
     ];
     for (const target of targets) {
       const r = await get(`${target}${target.includes('?') ? '&' : '?'}token=${serve.token}`);
@@ -101,34 +142,38 @@ describe('security: renderer', () => {
   });
   afterAll(async () => browser?.close());
 
-  it('in Chromium against serve: no require/process/module, no preload object; hostile tags on the Runs page stay text', { timeout: 60_000 }, async () => {
-    const page = await browser.newPage();
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => (dialogs.push(d.message()), void d.dismiss()));
-    await page.goto(`${serve.url}#/runs`);
-    await page.waitForSelector('[data-app-state="loaded"]');
-    const globals = await page.evaluate(() => ({
-      require: typeof (globalThis as { require?: unknown }).require,
-      process: typeof (globalThis as { process?: unknown }).process,
-      module: typeof (globalThis as { module?: unknown }).module,
-      preload: 'offloadStudio' in window,
-    }));
-    expect(globals).toEqual({ require: 'undefined', process: 'undefined', module: 'undefined', preload: false });
-    await page.waitForSelector('[data-testid="runs-page"]');
-    const row = page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
-    await row.waitFor({ timeout: 20_000 });
-    // The row lists the tags; its editor holds them as the input's value: literal text both times.
-    expect(await row.innerText()).toContain('<img src=x onerror=alert(1)>');
-    await row.click();
-    await page.waitForSelector('[data-testid="run-editor"]');
-    expect(await page.inputValue('[data-testid="run-tags"]')).toContain('"><script>alert(2)</script>');
-    expect(await page.inputValue('[data-testid="run-notes"]')).toBe('<svg onload=alert(3)>');
-    expect(await page.locator('img[src="x"]').count()).toBe(0);
-    expect(await page.locator('script:has-text("alert(2)")').count()).toBe(0);
-    await page.waitForTimeout(500);
-    expect(dialogs).toEqual([]);
-    await page.close();
-  });
+  it(
+    'in Chromium against serve: no require/process/module, no preload object; hostile tags on the Runs page stay text',
+    { timeout: 60_000 },
+    async () => {
+      const page = await browser.newPage();
+      const dialogs: string[] = [];
+      page.on('dialog', (d) => (dialogs.push(d.message()), void d.dismiss()));
+      await page.goto(`${serve.url}#/runs`);
+      await page.waitForSelector('[data-app-state="loaded"]');
+      const globals = await page.evaluate(() => ({
+        require: typeof (globalThis as { require?: unknown }).require,
+        process: typeof (globalThis as { process?: unknown }).process,
+        module: typeof (globalThis as { module?: unknown }).module,
+        preload: 'offloadStudio' in window,
+      }));
+      expect(globals).toEqual({ require: 'undefined', process: 'undefined', module: 'undefined', preload: false });
+      await page.waitForSelector('[data-testid="runs-page"]');
+      const row = page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
+      await row.waitFor({ timeout: 20_000 });
+      // The row lists the tags; its editor holds them as the input's value: literal text both times.
+      expect(await row.innerText()).toContain('<img src=x onerror=alert(1)>');
+      await row.click();
+      await page.waitForSelector('[data-testid="run-editor"]');
+      expect(await page.inputValue('[data-testid="run-tags"]')).toContain('"><script>alert(2)</script>');
+      expect(await page.inputValue('[data-testid="run-notes"]')).toBe('<svg onload=alert(3)>');
+      expect(await page.locator('img[src="x"]').count()).toBe(0);
+      expect(await page.locator('script:has-text("alert(2)")').count()).toBe(0);
+      await page.waitForTimeout(500);
+      expect(dialogs).toEqual([]);
+      await page.close();
+    },
+  );
 
   it('the HTML report escapes hostile tags and notes (no live markup)', { timeout: 60_000 }, async () => {
     const out = tmpDir('os-sec-report-');
@@ -147,7 +192,13 @@ describe('security: renderer', () => {
   });
 
   it('Electron window options: contextIsolation, sandbox, no Node integration, webSecurity; main.ts uses them', () => {
-    expect(mainWindowWebPreferences('/p.cjs')).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, preload: '/p.cjs' });
+    expect(mainWindowWebPreferences('/p.cjs')).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      preload: '/p.cjs',
+    });
     const main = fs.readFileSync(path.join(repoRoot, 'electron/main/main.ts'), 'utf8');
     expect(main).toMatch(/webPreferences: mainWindowWebPreferences\(/);
     expect(main).not.toMatch(/nodeIntegration:\s*true|sandbox:\s*false|contextIsolation:\s*false|webSecurity:\s*false/);
@@ -165,20 +216,27 @@ describe('security: renderer', () => {
 
   const electronPath = process.env.ELECTRON_PATH;
   const xvfb = spawnSync('sh', ['-c', 'command -v xvfb-run'], { encoding: 'utf8' }).stdout.trim();
-  it.skipIf(!electronPath || !xvfb)(`a real Electron window (${electronPath ? (xvfb ? electronPath : 'skipped: xvfb-run missing') : 'skipped: no Electron binary here (ELECTRON_SKIP_BINARY_DOWNLOAD); set ELECTRON_PATH'})`, { timeout: 120_000 }, () => {
-    // Electron's own check: in the page, typeof require must be 'undefined' and the bridge present.
-    const probe = path.join(tmpDir('os-electron-'), 'probe.cjs');
-    fs.writeFileSync(probe, `const { app, BrowserWindow } = require('electron');
+  it.skipIf(!electronPath || !xvfb)(
+    `a real Electron window (${electronPath ? (xvfb ? electronPath : 'skipped: xvfb-run missing') : 'skipped: no Electron binary here (ELECTRON_SKIP_BINARY_DOWNLOAD); set ELECTRON_PATH'})`,
+    { timeout: 120_000 },
+    () => {
+      // Electron's own check: in the page, typeof require must be 'undefined' and the bridge present.
+      const probe = path.join(tmpDir('os-electron-'), 'probe.cjs');
+      fs.writeFileSync(
+        probe,
+        `const { app, BrowserWindow } = require('electron');
 const { mainWindowWebPreferences } = require(${JSON.stringify(path.join(repoRoot, 'dist/main/window-options.cjs'))});
 app.whenReady().then(async () => {
   const w = new BrowserWindow({ show: false, webPreferences: mainWindowWebPreferences(${JSON.stringify(path.join(repoRoot, 'dist/preload/preload.cjs'))}) });
   await w.loadURL('data:text/html,<p>x</p>');
   const r = await w.webContents.executeJavaScript('JSON.stringify({ require: typeof require, process: typeof process, bridge: typeof window.offloadStudio })');
   console.log('PROBE ' + r); app.quit();
-});`);
-    const r = spawnSync(xvfb, ['-a', electronPath!, probe], { encoding: 'utf8', timeout: 100_000 });
-    const line = /PROBE (.*)/.exec(r.stdout)?.[1];
-    expect(line, r.stderr).toBeDefined();
-    expect(JSON.parse(line!)).toEqual({ require: 'undefined', process: 'undefined', bridge: 'object' });
-  });
+});`,
+      );
+      const r = spawnSync(xvfb, ['-a', electronPath!, probe], { encoding: 'utf8', timeout: 100_000 });
+      const line = /PROBE (.*)/.exec(r.stdout)?.[1];
+      expect(line, r.stderr).toBeDefined();
+      expect(JSON.parse(line!)).toEqual({ require: 'undefined', process: 'undefined', bridge: 'object' });
+    },
+  );
 });

@@ -13,7 +13,10 @@ import { WsClient, rawHttp, repoRoot, seededRandom, spawnServe, tmpDir, type Ser
 function cli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; out: string; timedOut: boolean; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let timedOut = false;
     child.stdout.on('data', (d) => (out += d));
@@ -24,7 +27,17 @@ function cli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null;
 }
 
 /** A runs file with one finished run; `run` overrides columns of the run row. */
-function runsFile(id: string, run: Record<string, unknown> = {}, samples = { columns: ['step', 'warmup', 'step_seconds'], rows: [[1, 1, 0.6], [2, 0, 0.5]] as (number | null)[][] }) {
+function runsFile(
+  id: string,
+  run: Record<string, unknown> = {},
+  samples = {
+    columns: ['step', 'warmup', 'step_seconds'],
+    rows: [
+      [1, 1, 0.6],
+      [2, 0, 0.5],
+    ] as (number | null)[][],
+  },
+) {
   return {
     format: 'offload-studio/runs',
     version: 1,
@@ -33,7 +46,22 @@ function runsFile(id: string, run: Record<string, unknown> = {}, samples = { col
     source: null,
     runs: [
       {
-        run: { id, created_at: '2026-12-01T00:00:00.000Z', status: 'completed', model: 'tiny-llama', strategy: 'zero3-offload', engine: 'deepspeed', repeat_index: 0, tags: '["imported"]', notes: '', tflops_per_gpu: 1.5, step_seconds: 0.5, steps: 1, warmup: 1, ...run },
+        run: {
+          id,
+          created_at: '2026-12-01T00:00:00.000Z',
+          status: 'completed',
+          model: 'tiny-llama',
+          strategy: 'zero3-offload',
+          engine: 'deepspeed',
+          repeat_index: 0,
+          tags: '["imported"]',
+          notes: '',
+          tflops_per_gpu: 1.5,
+          step_seconds: 0.5,
+          steps: 1,
+          warmup: 1,
+          ...run,
+        },
         details: null,
         snapshot: null,
         samples,
@@ -49,7 +77,17 @@ const status = async (port: number, request: string) => (await rawHttp(port, req
 
 /** A raw WebSocket upgrade: the request line and headers exactly as written. */
 function rawUpgrade(port: number, target: string, headers: string[] = []): Promise<{ status: number; text: string }> {
-  const request = [`GET ${target} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', ...headers, '', ''].join('\r\n');
+  const request = [
+    `GET ${target} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    'Connection: Upgrade',
+    'Upgrade: websocket',
+    'Sec-WebSocket-Version: 13',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+    ...headers,
+    '',
+    '',
+  ].join('\r\n');
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let text = '';
@@ -85,15 +123,25 @@ async function stillUp(s: ServeProcess = serve): Promise<void> {
 
 describe('issue 20.1: unauthenticated crashes', () => {
   it('a cookie that is not percent-encoding (offload_studio_token=%) is 401, and serve stays up', async () => {
-    for (const cookie of ['offload_studio_token=%', 'offload_studio_token=%E0%A4%A', `offload_studio_${serve.port}_0123456789ab=%`, 'a=%; offload_studio_token=%zz'])
-      expect(await status(serve.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`), cookie).toBe(401);
+    for (const cookie of [
+      'offload_studio_token=%',
+      'offload_studio_token=%E0%A4%A',
+      `offload_studio_${serve.port}_0123456789ab=%`,
+      'a=%; offload_studio_token=%zz',
+    ])
+      expect(await status(serve.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`), cookie).toBe(
+        401,
+      );
     await stillUp();
   });
 
-  it.each(['//[', 'http://[::1/', 'http://%zz/', '//[?token=x', 'http://a:b@[/'])('HTTP request target %s is 400, and serve stays up', async (target) => {
-    expect(await status(serve.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)).toBe(400);
-    await stillUp();
-  });
+  it.each(['//[', 'http://[::1/', 'http://%zz/', '//[?token=x', 'http://a:b@[/'])(
+    'HTTP request target %s is 400, and serve stays up',
+    async (target) => {
+      expect(await status(serve.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)).toBe(400);
+      await stillUp();
+    },
+  );
 
   it.each(['//[', 'http://[::1/', 'http://%zz/'])('WebSocket upgrade to %s is 400, and serve stays up', async (target) => {
     const r = await rawUpgrade(serve.port, target, [`Origin: ${serve.origin}`]);
@@ -109,25 +157,73 @@ describe('issue 20.1: unauthenticated crashes', () => {
 });
 
 describe('issue 20.1: fuzz of request lines, cookies and upgrades against one serve', () => {
-  it('400 random request targets, cookies and Authorization headers over HTTP and upgrade: every answer 400/401/404/405 or a closed socket, and serve stays up', { timeout: 120_000 }, async () => {
-    const rnd = seededRandom('serve request lines');
-    const pieces = ['/', '//', '[', ']', '%', '%zz', '%E0%A4%A', '%00', '%2f', '..', '?', '#', '@', ':', 'http://', 'https://[::1', 'ws://', '\\', '~', 'token=', `token=${serve.token.slice(0, 5)}`, '\u00e9', '\u202e', 'a'.repeat(300), '*', ';', '&', '=', '+'];
-    const target = () => Array.from({ length: 1 + rnd.int(6) }, () => rnd.pick(pieces)).join('').replace(/[\s]/g, '');
-    const cookie = () => Array.from({ length: 1 + rnd.int(3) }, () => `${rnd.pick(['offload_studio_token', `offload_studio_${serve.port}_abc`, 'x', ''])}=${rnd.pick(['%', '%%', '%zz', '', '=', serve.token.slice(1), '\u00ff'])}`).join('; ');
-    const seen = new Map<number, number>();
-    for (let i = 0; i < 400; i++) {
-      const t = target() || '/';
-      const headers = [`Cookie: ${cookie()}`];
-      if (rnd.next() < 0.3) headers.push(`Authorization: ${rnd.pick(['Bearer', 'Bearer ', 'Bearer %', 'Basic x'])}`);
-      let statusCode: number;
-      if (rnd.next() < 0.3) statusCode = (await rawUpgrade(serve.port, t, [...headers, `Origin: ${serve.origin}`])).status;
-      else statusCode = (await rawHttp(serve.port, `${rnd.pick(['GET', 'HEAD', 'POST', 'OPTIONS'])} ${t} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers.join('\r\n')}\r\nConnection: close\r\n\r\n`).catch(() => ({ status: 0 }))).status;
-      seen.set(statusCode, (seen.get(statusCode) ?? 0) + 1);
-      expect([0, 400, 401, 404, 405], `${t} (seed ${rnd.seed})`).toContain(statusCode);
-    }
-    console.log(`[serve request lines] answers: ${JSON.stringify(Object.fromEntries(seen))}`);
-    await stillUp();
-  });
+  it(
+    '400 random request targets, cookies and Authorization headers over HTTP and upgrade: every answer 400/401/404/405 or a closed socket, and serve stays up',
+    { timeout: 120_000 },
+    async () => {
+      const rnd = seededRandom('serve request lines');
+      const pieces = [
+        '/',
+        '//',
+        '[',
+        ']',
+        '%',
+        '%zz',
+        '%E0%A4%A',
+        '%00',
+        '%2f',
+        '..',
+        '?',
+        '#',
+        '@',
+        ':',
+        'http://',
+        'https://[::1',
+        'ws://',
+        '\\',
+        '~',
+        'token=',
+        `token=${serve.token.slice(0, 5)}`,
+        '\u00e9',
+        '\u202e',
+        'a'.repeat(300),
+        '*',
+        ';',
+        '&',
+        '=',
+        '+',
+      ];
+      const target = () =>
+        Array.from({ length: 1 + rnd.int(6) }, () => rnd.pick(pieces))
+          .join('')
+          .replace(/[\s]/g, '');
+      const cookie = () =>
+        Array.from(
+          { length: 1 + rnd.int(3) },
+          () =>
+            `${rnd.pick(['offload_studio_token', `offload_studio_${serve.port}_abc`, 'x', ''])}=${rnd.pick(['%', '%%', '%zz', '', '=', serve.token.slice(1), '\u00ff'])}`,
+        ).join('; ');
+      const seen = new Map<number, number>();
+      for (let i = 0; i < 400; i++) {
+        const t = target() || '/';
+        const headers = [`Cookie: ${cookie()}`];
+        if (rnd.next() < 0.3) headers.push(`Authorization: ${rnd.pick(['Bearer', 'Bearer ', 'Bearer %', 'Basic x'])}`);
+        let statusCode: number;
+        if (rnd.next() < 0.3) statusCode = (await rawUpgrade(serve.port, t, [...headers, `Origin: ${serve.origin}`])).status;
+        else
+          statusCode = (
+            await rawHttp(
+              serve.port,
+              `${rnd.pick(['GET', 'HEAD', 'POST', 'OPTIONS'])} ${t} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers.join('\r\n')}\r\nConnection: close\r\n\r\n`,
+            ).catch(() => ({ status: 0 }))
+          ).status;
+        seen.set(statusCode, (seen.get(statusCode) ?? 0) + 1);
+        expect([0, 400, 401, 404, 405], `${t} (seed ${rnd.seed})`).toContain(statusCode);
+      }
+      console.log(`[serve request lines] answers: ${JSON.stringify(Object.fromEntries(seen))}`);
+      await stillUp();
+    },
+  );
 });
 
 describe('issue 20.4: the session cookie is per server and is not the token', () => {
@@ -149,18 +245,28 @@ describe('issue 20.4: the session cookie is per server and is not the token', ()
         expect(r.text).not.toContain(`=${encodeURIComponent(s.token)};`);
         names.push(name);
         // The cookie loads the page's assets...
-        const asset = await rawHttp(s.port, `GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${name}=${value}\r\nConnection: close\r\n\r\n`);
+        const asset = await rawHttp(
+          s.port,
+          `GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${name}=${value}\r\nConnection: close\r\n\r\n`,
+        );
         expect(asset.status).toBe(200);
         // ...but does not open the API (the WebSocket needs the token from the page's memory).
         const ws = await rawUpgrade(s.port, '/ws', [`Cookie: ${name}=${value}`, `Origin: ${s.origin}`]);
         expect(ws.status).toBe(401);
         // And it is no key to the other server.
         const peer = s === serve ? other : serve;
-        expect(await status(peer.port, `GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${name}=${value}\r\nConnection: close\r\n\r\n`)).toBe(401);
+        expect(
+          await status(peer.port, `GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${name}=${value}\r\nConnection: close\r\n\r\n`),
+        ).toBe(401);
       }
       expect(names[0]).not.toBe(names[1]);
       // A cookie under the old fixed name, even holding the real token, opens nothing.
-      expect(await status(serve.port, `GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: offload_studio_token=${serve.token}\r\nConnection: close\r\n\r\n`)).toBe(401);
+      expect(
+        await status(
+          serve.port,
+          `GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: offload_studio_token=${serve.token}\r\nConnection: close\r\n\r\n`,
+        ),
+      ).toBe(401);
       const client = await WsClient.connect(serve.origin, serve.token);
       expect((await client.request('app/info', {})).ok).toBe(true);
       client.close();
@@ -199,7 +305,10 @@ describe('issue 20.5: runs/import reads no server path, and the CLI reads regula
   it('over serve the content is imported, and content that is not JSON is refused without echoing it', async () => {
     const client = await WsClient.connect(serve.origin, serve.token);
     try {
-      const ok = await client.value<{ imported: string[] }>('runs/import', { content: JSON.stringify(runsFile('r-content-1')), name: 'mine.runs.json' });
+      const ok = await client.value<{ imported: string[] }>('runs/import', {
+        content: JSON.stringify(runsFile('r-content-1')),
+        name: 'mine.runs.json',
+      });
       expect(ok.imported).toEqual(['r-content-1']);
       const bad = await client.request('runs/import', { content: SECRET, name: 'passwd' });
       expect(bad.ok).toBe(false);
@@ -215,31 +324,35 @@ describe('issue 20.5: runs/import reads no server path, and the CLI reads regula
     }
   });
 
-  it('the CLI refuses a FIFO at once (no hang), a device, an oversized file and a folder; never echoes content', { timeout: 120_000 }, async () => {
-    const dir = tmpDir('os-attack-cli-');
-    const dataDir = path.join(dir, 'data');
-    const fifo = path.join(dir, 'runs.fifo');
-    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    const big = path.join(dir, 'big.runs.json');
-    fs.writeFileSync(big, '');
-    fs.truncateSync(big, 65 * 1024 * 1024); // sparse: no disk used
-    const secret = path.join(dir, 'shadow');
-    fs.writeFileSync(secret, SECRET + '\n');
-    const cases: [string, RegExp][] = [
-      [fifo, /not a regular file/],
-      ['/dev/zero', /not a regular file/],
-      [big, /at most 64 MiB/],
-      [dir, /is a folder/],
-      [secret, /is not JSON/],
-    ];
-    for (const [file, why] of cases) {
-      const r = await cli(['import-runs', file, '--data-dir', dataDir], 45_000);
-      expect(r.timedOut, `${file}: ${r.out}`).toBe(false);
-      expect(r.code, `${file}: ${r.out}`).not.toBe(0);
-      expect(r.out, file).toMatch(why);
-      expect(r.out, file).not.toMatch(/root:x|SECRET-LINE/);
-    }
-  });
+  it(
+    'the CLI refuses a FIFO at once (no hang), a device, an oversized file and a folder; never echoes content',
+    { timeout: 120_000 },
+    async () => {
+      const dir = tmpDir('os-attack-cli-');
+      const dataDir = path.join(dir, 'data');
+      const fifo = path.join(dir, 'runs.fifo');
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+      const big = path.join(dir, 'big.runs.json');
+      fs.writeFileSync(big, '');
+      fs.truncateSync(big, 65 * 1024 * 1024); // sparse: no disk used
+      const secret = path.join(dir, 'shadow');
+      fs.writeFileSync(secret, SECRET + '\n');
+      const cases: [string, RegExp][] = [
+        [fifo, /not a regular file/],
+        ['/dev/zero', /not a regular file/],
+        [big, /at most 64 MiB/],
+        [dir, /is a folder/],
+        [secret, /is not JSON/],
+      ];
+      for (const [file, why] of cases) {
+        const r = await cli(['import-runs', file, '--data-dir', dataDir], 45_000);
+        expect(r.timedOut, `${file}: ${r.out}`).toBe(false);
+        expect(r.code, `${file}: ${r.out}`).not.toBe(0);
+        expect(r.out, file).toMatch(why);
+        expect(r.out, file).not.toMatch(/root:x|SECRET-LINE/);
+      }
+    },
+  );
 });
 
 describe('issue 20.6: imported runs are checked, logs are read only from <dataDir>/logs, stored-data errors say so', () => {
@@ -278,7 +391,10 @@ describe('issue 20.6: imported runs are checked, logs are read only from <dataDi
         [[[null, 0, 0.5]], /runs\[0\]\.samples\.rows\[0\] \(step\) must not be null/],
         [[[1.5, 0, 0.5]], /runs\[0\]\.samples\.rows\[0\] \(step\) must be an integer/],
       ] as [(number | null)[][], RegExp][]) {
-        const r = await client.request('runs/import', { content: JSON.stringify(runsFile('r-bad-samples', {}, { columns: ['step', 'warmup', 'step_seconds'], rows })), name: 'bad.runs.json' });
+        const r = await client.request('runs/import', {
+          content: JSON.stringify(runsFile('r-bad-samples', {}, { columns: ['step', 'warmup', 'step_seconds'], rows })),
+          name: 'bad.runs.json',
+        });
         expect(r.ok).toBe(false);
         if (!r.ok) expect(r.error.message).toMatch(message);
       }
@@ -304,13 +420,19 @@ describe('issue 20.6: imported runs are checked, logs are read only from <dataDi
         ['r-log-dev', '/dev/zero'],
       ];
       for (const [id, logPath] of cases) {
-        const imported = await client.value<{ imported: string[] }>('runs/import', { content: JSON.stringify(runsFile(id, { log_path: logPath })), name: 'logs.runs.json' });
+        const imported = await client.value<{ imported: string[] }>('runs/import', {
+          content: JSON.stringify(runsFile(id, { log_path: logPath })),
+          name: 'logs.runs.json',
+        });
         expect(imported.imported).toEqual([id]);
         const detail = await client.value<{ logTail: string[] }>('runs/get', { id }, 10_000);
         expect(detail.logTail, logPath).toEqual([]);
       }
       // A log inside the folder is read (also when the stored path is another machine's: by its name).
-      for (const [id, logPath] of [['r-log-inside', path.join(logs, 'r-log-inside.log')], ['r-log-moved', '/home/someone/.config/Offload Studio/logs/r-log-inside.log']]) {
+      for (const [id, logPath] of [
+        ['r-log-inside', path.join(logs, 'r-log-inside.log')],
+        ['r-log-moved', '/home/someone/.config/Offload Studio/logs/r-log-inside.log'],
+      ]) {
         await client.value('runs/import', { content: JSON.stringify(runsFile(id, { log_path: logPath })), name: 'logs.runs.json' });
         expect((await client.value<{ logTail: string[] }>('runs/get', { id })).logTail).toEqual(['inside line 1', 'inside line 2']);
       }
@@ -333,7 +455,11 @@ describe('issue 20.6: imported runs are checked, logs are read only from <dataDi
     const again = await spawnServe(dataDir);
     const c = await WsClient.connect(again.origin, again.token);
     try {
-      for (const [channel, payload] of [['runs/list', {}], ['runs/get', { id: 'r-stored-1' }], ['compare/runs', { ids: ['r-stored-1'] }]] as const) {
+      for (const [channel, payload] of [
+        ['runs/list', {}],
+        ['runs/get', { id: 'r-stored-1' }],
+        ['compare/runs', { ids: ['r-stored-1'] }],
+      ] as const) {
         const r = await c.request(channel, payload);
         expect(r.ok, channel).toBe(false);
         if (r.ok) continue;

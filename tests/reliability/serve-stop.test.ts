@@ -43,7 +43,13 @@ async function busy(origin: string, token: string, dataDir: string) {
   const ws = await WsClient.connect(origin, token);
   clients.push(ws);
   const done = await ws.value<{ sweepId: string; runIds: string[] }>('runs/start', tinySweep(FAKE_PYTHON, { steps: 2 }));
-  await ws.waitEvent((e) => e.event === 'runs/status' && (e.payload as { sweepId: string; sweepDone: boolean }).sweepId === done.sweepId && (e.payload as { sweepDone: boolean }).sweepDone, 60_000);
+  await ws.waitEvent(
+    (e) =>
+      e.event === 'runs/status' &&
+      (e.payload as { sweepId: string; sweepDone: boolean }).sweepId === done.sweepId &&
+      (e.payload as { sweepDone: boolean }).sweepDone,
+    60_000,
+  );
   const pdf = fs.existsSync(CHROMIUM_PATH)
     ? await ws.request('reports/export', { runIds: done.runIds, format: 'pdf', path: path.join(dataDir, 'report.pdf') }, 90_000)
     : null;
@@ -84,15 +90,32 @@ describe('stopping serve ends every child it started (issue 19.6)', () => {
       leftovers.push(...tree);
       const named = tree.map((pid) => `${pid} ${cmdline(pid)}`);
       console.log(`[serve-stop] npm ${npm.pid}; its tree:\n  ${named.map((c) => c.slice(0, 110)).join('\n  ')}`);
-      expect(named.some((c) => /electron\/server\/cli-entry|scripts\/serve\.mjs/.test(c)), 'the server').toBe(true);
-      expect(named.some((c) => /fake_runner\.py/.test(c)), 'the runner').toBe(true);
-      if (pdf?.ok) expect(named.some((c) => /chrom/i.test(c)), 'Chromium from the PDF export').toBe(true);
+      expect(
+        named.some((c) => /electron\/server\/cli-entry|scripts\/serve\.mjs/.test(c)),
+        'the server',
+      ).toBe(true);
+      expect(
+        named.some((c) => /fake_runner\.py/.test(c)),
+        'the runner',
+      ).toBe(true);
+      if (pdf?.ok)
+        expect(
+          named.some((c) => /chrom/i.test(c)),
+          'Chromium from the PDF export',
+        ).toBe(true);
       else console.log(`[serve-stop] no Chromium case: ${pdf ? JSON.stringify(pdf) : `no ${CHROMIUM_PATH}`}`);
 
       const t0 = Date.now();
       process.kill(npm.pid!, 'SIGTERM');
       await npmExited;
-      await until(() => tree.every((pid) => !running(pid)), 30_000, `every process of the tree to end (left: ${tree.filter(running).map((p) => `${p} ${cmdline(p)}`).join('; ')})`);
+      await until(
+        () => tree.every((pid) => !running(pid)),
+        30_000,
+        `every process of the tree to end (left: ${tree
+          .filter(running)
+          .map((p) => `${p} ${cmdline(p)}`)
+          .join('; ')})`,
+      );
       console.log(`[serve-stop] ${tree.length} processes gone ${Date.now() - t0} ms after SIGTERM to npm`);
       expect(await rowStatus(dataDir, runId)).toBe('cancelled');
       expect(integrityCheck(dataDir)).toBe('ok');

@@ -29,31 +29,78 @@ const walBytes = (dataDir: string) => {
 };
 
 describe('issue 20.11: history.db is checkpointed on close', () => {
-  it('serve stopped with SIGTERM after a sweep: history.db alone holds the run and its samples; the -wal is empty', { timeout: 90_000 }, async () => {
-    const dataDir = tmpDir('os-db-serve-');
-    const serve = await spawnServe(dataDir, { FAKE_RUNNER_DELAY: '0' });
-    const ws = await WsClient.connect(serve.origin, serve.token);
-    const { sweepId, runIds } = await ws.value<{ sweepId: string; runIds: string[] }>('runs/start', tinySweep(FAKE_PYTHON, { steps: 3 }));
-    await ws.waitEvent((e) => e.event === 'runs/status' && (e.payload as { sweepId: string; sweepDone: boolean }).sweepId === sweepId && (e.payload as { sweepDone: boolean }).sweepDone, 60_000);
-    ws.close();
-    await serve.stop();
-    expect(walBytes(dataDir)).toBe(0);
-    expect(runsInCopyOfDbFileAlone(dataDir)).toEqual(runIds);
-    const db = new DatabaseSync(path.join(dataDir, 'history.db'), { readOnly: true });
-    expect((db.prepare('SELECT COUNT(*) AS n FROM samples').get() as { n: number }).n).toBeGreaterThan(0);
-    db.close();
-  });
+  it(
+    'serve stopped with SIGTERM after a sweep: history.db alone holds the run and its samples; the -wal is empty',
+    { timeout: 90_000 },
+    async () => {
+      const dataDir = tmpDir('os-db-serve-');
+      const serve = await spawnServe(dataDir, { FAKE_RUNNER_DELAY: '0' });
+      const ws = await WsClient.connect(serve.origin, serve.token);
+      const { sweepId, runIds } = await ws.value<{ sweepId: string; runIds: string[] }>('runs/start', tinySweep(FAKE_PYTHON, { steps: 3 }));
+      await ws.waitEvent(
+        (e) =>
+          e.event === 'runs/status' &&
+          (e.payload as { sweepId: string; sweepDone: boolean }).sweepId === sweepId &&
+          (e.payload as { sweepDone: boolean }).sweepDone,
+        60_000,
+      );
+      ws.close();
+      await serve.stop();
+      expect(walBytes(dataDir)).toBe(0);
+      expect(runsInCopyOfDbFileAlone(dataDir)).toEqual(runIds);
+      const db = new DatabaseSync(path.join(dataDir, 'history.db'), { readOnly: true });
+      expect((db.prepare('SELECT COUNT(*) AS n FROM samples').get() as { n: number }).n).toBeGreaterThan(0);
+      db.close();
+    },
+  );
 
   it('the CLI (import-runs) leaves history.db complete on its own', { timeout: 60_000 }, async () => {
     const dir = tmpDir('os-db-cli-');
     const dataDir = path.join(dir, 'data');
     const file = path.join(dir, 'one.runs.json');
-    fs.writeFileSync(file, JSON.stringify({
-      format: 'offload-studio/runs', version: 1, schemaVersion: 3, exportedAt: '2026-12-01T00:00:00.000Z', source: null,
-      runs: [{ run: { id: 'r-cli-ckpt', created_at: '2026-12-01T00:00:00.000Z', status: 'completed', model: 'tiny-llama', strategy: 'zero3-offload', engine: 'deepspeed', repeat_index: 0, tags: '[]', notes: '', tflops_per_gpu: 1.5, step_seconds: 0.5, steps: 1, warmup: 1 }, details: null, snapshot: null, samples: { columns: ['step', 'warmup', 'step_seconds'], rows: [[1, 1, 0.6], [2, 0, 0.5]] } }],
-    }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'offload-studio/runs',
+        version: 1,
+        schemaVersion: 3,
+        exportedAt: '2026-12-01T00:00:00.000Z',
+        source: null,
+        runs: [
+          {
+            run: {
+              id: 'r-cli-ckpt',
+              created_at: '2026-12-01T00:00:00.000Z',
+              status: 'completed',
+              model: 'tiny-llama',
+              strategy: 'zero3-offload',
+              engine: 'deepspeed',
+              repeat_index: 0,
+              tags: '[]',
+              notes: '',
+              tflops_per_gpu: 1.5,
+              step_seconds: 0.5,
+              steps: 1,
+              warmup: 1,
+            },
+            details: null,
+            snapshot: null,
+            samples: {
+              columns: ['step', 'warmup', 'step_seconds'],
+              rows: [
+                [1, 1, 0.6],
+                [2, 0, 0.5],
+              ],
+            },
+          },
+        ],
+      }),
+    );
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', 'import-runs', file, '--data-dir', dataDir], { cwd: repoRoot, stdio: 'ignore' });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', 'import-runs', file, '--data-dir', dataDir], {
+        cwd: repoRoot,
+        stdio: 'ignore',
+      });
       const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
       child.on('close', (c) => (clearTimeout(timer), resolve(c)));
     });

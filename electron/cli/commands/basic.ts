@@ -8,7 +8,8 @@ import { printResources } from '../resources-format';
 
 export const basicCommands: Record<string, Command> = {
   runs: {
-    summary: 'list stored benchmark runs; runs show ID --resources prints a run\'s resource attribution (--model, --strategy, --status, --tag, --machine, --since, --until, --limit)',
+    summary:
+      "list stored benchmark runs; runs show ID --resources prints a run's resource attribution (--model, --strategy, --status, --tag, --machine, --since, --until, --limit)",
     async run({ backend, flags, json, out, positionals }) {
       // `runs show ID --resources`: the run's resource lanes read against the tuner's terms (issue 31).
       if (positionals[0] === 'show') {
@@ -20,8 +21,7 @@ export const basicCommands: Record<string, Command> = {
         return 0;
       }
       const filter: Record<string, unknown> = {};
-      for (const key of ['model', 'strategy', 'status', 'tag'] as const)
-        if (typeof flags[key] === 'string') filter[key] = flags[key];
+      for (const key of ['model', 'strategy', 'status', 'tag'] as const) if (typeof flags[key] === 'string') filter[key] = flags[key];
       // today, yesterday, 2h, 3d, an ISO date…: stored times are ISO instants, so each becomes one.
       for (const key of ['since', 'until'] as const) if (typeof flags[key] === 'string') filter[key] = parseWhen(key, flags[key] as string);
       if (typeof flags.limit === 'string') {
@@ -37,12 +37,18 @@ export const basicCommands: Record<string, Command> = {
       }
       if (runs.length === 0) {
         const filtered = Object.keys(filter).some((k) => k !== 'limit');
-        out(filtered ? 'No run matches these filters (runs --json lists every run).' : 'No runs yet. Plan a workload and run your first comparison (npm run cli -- run --help).');
+        out(
+          filtered
+            ? 'No run matches these filters (runs --json lists every run).'
+            : 'No runs yet. Plan a workload and run your first comparison (npm run cli -- run --help).',
+        );
         return 0;
       }
       out(`${total} run(s) — figures are the ${STEP_STATISTIC}`);
       for (const r of runs)
-        out(`${r.id}  ${r.status.padEnd(11)} ${r.model.padEnd(16)} ${`${strategyLabel(r.strategy)} (${r.strategy})`.padEnd(43)} ${formatFigureCli(r.tflopsPerGpu)} TFLOPS/GPU  ${formatFigureCli(r.stepSeconds, 3)} s/step`);
+        out(
+          `${r.id}  ${r.status.padEnd(11)} ${r.model.padEnd(16)} ${`${strategyLabel(r.strategy)} (${r.strategy})`.padEnd(43)} ${formatFigureCli(r.tflopsPerGpu)} TFLOPS/GPU  ${formatFigureCli(r.stepSeconds, 3)} s/step`,
+        );
       return 0;
     },
   },

@@ -26,23 +26,29 @@ export const clusterCommands: Record<string, Command> = {
       switch (action) {
         case 'list': {
           const { clusters } = await backend.invoke('cluster/list', {});
-          if (json) return print(clusters), 0;
+          if (json) return (print(clusters), 0);
           if (clusters.length === 0) out('No clusters. Define one in a JSON file and run: cluster save FILE.json');
-          for (const r of clusters) out(`${r.cluster.name}: ${r.cluster.hosts.map((h) => `${h.host} slots=${h.slots}`).join(', ')} (master ${r.cluster.masterAddr}:${r.cluster.masterPort})`);
+          for (const r of clusters)
+            out(
+              `${r.cluster.name}: ${r.cluster.hosts.map((h) => `${h.host} slots=${h.slots}`).join(', ')} (master ${r.cluster.masterAddr}:${r.cluster.masterPort})`,
+            );
           return 0;
         }
         case 'save': {
-          if (!arg) return out(USAGE), 2;
+          if (!arg) return (out(USAGE), 2);
           const file = path.resolve(arg);
           const text = readRegularText(file, { label: 'cluster save', maxBytes: INPUT_LIMITS.cluster, field: 'file' });
           let definition: unknown;
           try {
             definition = JSON.parse(text);
           } catch (error) {
-            throw Object.assign(new UsageError(`cluster save ${file}: not JSON (${(error as Error).message}); give a cluster definition file`), { field: 'file' });
+            throw Object.assign(
+              new UsageError(`cluster save ${file}: not JSON (${(error as Error).message}); give a cluster definition file`),
+              { field: 'file' },
+            );
           }
           const record = await backend.invoke('cluster/save', definition);
-          if (json) return print(record), 0;
+          if (json) return (print(record), 0);
           out(`saved cluster '${record.cluster.name}' (${record.cluster.hosts.length} host(s))`);
           return 0;
         }
@@ -53,13 +59,13 @@ export const clusterCommands: Record<string, Command> = {
         }
         case 'detect': {
           const { hosts } = await backend.invoke('cluster/detect', { name: arg });
-          if (json) return print(hosts), 0;
+          if (json) return (print(hosts), 0);
           for (const h of hosts) out(`${h.ok ? 'ok  ' : 'FAIL'} ${h.host.padEnd(20)} ${h.detail}`);
           return hosts.every((h) => h.ok) ? 0 : 1;
         }
         case 'preflight': {
           const result = await backend.invoke('cluster/preflight', { name: arg });
-          if (json) return print(result), result.ok ? 0 : 1;
+          if (json) return (print(result), result.ok ? 0 : 1);
           for (const r of result.rows) {
             out(`${r.ok ? 'ok  ' : 'FAIL'} ${r.host.padEnd(18)} ${r.check.padEnd(10)} ${r.detail}`);
             if (r.fix) out(`     fix: ${r.fix}`);
@@ -69,15 +75,19 @@ export const clusterCommands: Record<string, Command> = {
         case 'launch': {
           const spec = typeof flags.spec === 'string' ? path.resolve(flags.spec) : undefined;
           const launch = await backend.invoke('cluster/launch-preview', { name: arg, specPath: spec });
-          if (json) return print(launch), 0;
+          if (json) return (print(launch), 0);
           out(`# hostfile (${launch.hostfilePath})\n${launch.hostfileText}`);
-          out(`# environment\n${Object.entries(launch.env).map(([k, v]) => `${k}='${v}'`).join(' ')}`);
+          out(
+            `# environment\n${Object.entries(launch.env)
+              .map(([k, v]) => `${k}='${v}'`)
+              .join(' ')}`,
+          );
           out(`# command (cwd ${launch.cwd})\n${[launch.file, ...launch.args].join(' ')}`);
           return 0;
         }
         case 'stage': {
           const staged = await backend.invoke('cluster/stage', { name: arg });
-          if (json) return print(staged), 0;
+          if (json) return (print(staged), 0);
           out(`staged the runner (${staged.files.length} file(s)) in ${staged.engineDir}`);
           return 0;
         }

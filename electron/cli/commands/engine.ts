@@ -35,7 +35,11 @@ ${workloadHelp('run')}`;
 /** The specs of `--specs`: every *.json of a folder (sorted), or one file. */
 function readSpecs(where: string): unknown[] {
   const files = fs.statSync(where).isDirectory()
-    ? fs.readdirSync(where).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(where, f))
+    ? fs
+        .readdirSync(where)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => path.join(where, f))
     : [where];
   if (files.length === 0) throw new UsageError(`--specs ${where}: no *.json spec files there (plan --write-specs DIR writes them)`);
   return files.map((file) => {
@@ -50,7 +54,10 @@ function readSpecs(where: string): unknown[] {
 }
 
 /** `defaults`: the workload fields a flag left out (the Plan form's for this machine: workloadDefaultsFor). */
-export function buildStartRequest(flags: CommandContext['flags'], defaults: WorkloadDefaults = workloadDefaultsFor(null)): RequestOf<'runs/start'> {
+export function buildStartRequest(
+  flags: CommandContext['flags'],
+  defaults: WorkloadDefaults = workloadDefaultsFor(null),
+): RequestOf<'runs/start'> {
   if (typeof flags.specs === 'string') {
     const request: Record<string, unknown> = {
       specs: readSpecs(flags.specs),
@@ -62,7 +69,8 @@ export function buildStartRequest(flags: CommandContext['flags'], defaults: Work
     if (flags['max-seconds'] !== undefined) request.maxSeconds = Number(flags['max-seconds']);
     return request as RequestOf<'runs/start'>;
   }
-  if (typeof flags.model !== 'string' || typeof flags.strategy !== 'string') throw new UsageError(`--model and --strategy are required.\n${USAGE}`);
+  if (typeof flags.model !== 'string' || typeof flags.strategy !== 'string')
+    throw new UsageError(`--model and --strategy are required.\n${USAGE}`);
   // A config.json path is resolved here, where the working directory means something.
   const model = modelFlagPath(flags.model);
   // the workload flags (contract workload-options.ts); seq, micro batch and GPUs left out: this machine's defaults
@@ -74,7 +82,10 @@ export function buildStartRequest(flags: CommandContext['flags'], defaults: Work
   if (flags['micro-batch'] !== undefined) workload.searchMicroBatch = false;
   const request: Record<string, unknown> = {
     workload,
-    strategies: flags.strategy.split(',').map((s) => s.trim()).filter(Boolean),
+    strategies: flags.strategy
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     repeats: countFlag(flags, 'repeats', 1),
     steps: countFlag(flags, 'steps', 10),
     warmup: wholeFlag(flags, 'warmup', 3),
@@ -108,7 +119,8 @@ function progressLine(e: EventOf<'runs/progress'>): string {
 function statusLine(e: EventOf<'runs/status'>): string {
   const where = `[${e.runIndex + 1}/${e.runCount} ${e.strategy}${e.repeatIndex ? ` #${e.repeatIndex + 1}` : ''}]`;
   if (e.phase === 'started') return `${where} ${e.runId} started`;
-  if (e.status === 'completed') return `${where} ${e.runId} completed: ${num(e.tflopsPerGpu)} TFLOPS/GPU, ${num(e.stepSeconds, 3)} s/step (median)`;
+  if (e.status === 'completed')
+    return `${where} ${e.runId} completed: ${num(e.tflopsPerGpu)} TFLOPS/GPU, ${num(e.stepSeconds, 3)} s/step (median)`;
   return `${where} ${e.runId} ${e.status}${e.errorClass ? ` (${e.errorClass})` : ''}: ${e.message ?? ''}${e.fix ? `\n  fix: ${e.fix}` : ''}`;
 }
 
@@ -158,10 +170,18 @@ export const engineCommands: Record<string, Command> = {
       // `run` takes flags only: a stray word is a mistake, not something to run past (`--activation-
       // checkpointing 2` left '2' behind and a real run started with checkpointing on).
       if (context.positionals.length)
-        throw new UsageError(`run takes no arguments besides flags: '${context.positionals[0]}' (--activation-checkpointing takes true or false)\n${USAGE}`);
+        throw new UsageError(
+          `run takes no arguments besides flags: '${context.positionals[0]}' (--activation-checkpointing takes true or false)\n${USAGE}`,
+        );
       const request =
         flags['ds-config'] !== undefined
-          ? await userConfigStartRequest(context, { repeats: countFlag(flags, 'repeats'), steps: countFlag(flags, 'steps'), warmup: wholeFlag(flags, 'warmup'), python: typeof flags.python === 'string' ? path.resolve(flags.python) : undefined, maxSeconds: flags['max-seconds'] !== undefined ? Number(flags['max-seconds']) : undefined })
+          ? await userConfigStartRequest(context, {
+              repeats: countFlag(flags, 'repeats'),
+              steps: countFlag(flags, 'steps'),
+              warmup: wholeFlag(flags, 'warmup'),
+              python: typeof flags.python === 'string' ? path.resolve(flags.python) : undefined,
+              maxSeconds: flags['max-seconds'] !== undefined ? Number(flags['max-seconds']) : undefined,
+            })
           : buildStartRequest(flags, await thisMachineDefaults(context));
       // With --json, stdout carries only the final JSON: progress goes to stderr.
       const say = json ? (line: string) => process.stderr.write(terminalSafe(line) + '\n') : out;

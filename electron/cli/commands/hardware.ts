@@ -8,7 +8,7 @@ type Environment = ResponseOf<'environment/current'>;
 
 function cpuList(cpus: number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < cpus.length; ) {
+  for (let i = 0; i < cpus.length;) {
     let j = i;
     while (j + 1 < cpus.length && cpus[j + 1] === cpus[j] + 1) j++;
     parts.push(i === j ? `${cpus[i]}` : `${cpus[i]}-${cpus[j]}`);
@@ -22,7 +22,7 @@ function topoMatrix(machine: Machine): string[] {
   const gpus = machine.gpus;
   if (gpus.length === 0) return [];
   const cell = (a: Machine['gpus'][number], b: Machine['gpus'][number]) =>
-    a.index === b.index ? 'X' : a.links.find((l) => l.peer === `GPU${b.index}`)?.topo ?? '?';
+    a.index === b.index ? 'X' : (a.links.find((l) => l.peer === `GPU${b.index}`)?.topo ?? '?');
   const head = ['', ...gpus.map((g) => `GPU${g.index}`), 'CPU Affinity', 'NUMA', 'host link'];
   const rows = gpus.map((g) => [
     `GPU${g.index}`,
@@ -32,26 +32,41 @@ function topoMatrix(machine: Machine): string[] {
     g.links.find((l) => !l.peer.startsWith('GPU'))?.bandwidthClass ?? '—',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return [head, ...rows].map((r) => '  ' + r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+  return [head, ...rows].map(
+    (r) =>
+      '  ' +
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+  );
 }
 
 export function formatMachine(machine: Machine, env: Environment | null): string[] {
   const { cpu, memory } = machine;
   const out: string[] = [];
   const label = (l: string) => l.padEnd(10);
-  out.push(`${label('Host')}${machine.hostname} — ${machine.os.distro} ${machine.os.release}, kernel ${machine.os.kernel} (${cpu.architecture})  id ${machine.machineId}`);
+  out.push(
+    `${label('Host')}${machine.hostname} — ${machine.os.distro} ${machine.os.release}, kernel ${machine.os.kernel} (${cpu.architecture})  id ${machine.machineId}`,
+  );
   out.push(`${label('CPU')}${cpu.model} (${cpu.vendor}${cpu.hypervisor ? `, ${cpu.hypervisor} guest` : ''})`);
-  out.push(`${label('')}${cpu.sockets} socket(s) × ${Math.round(cpu.physicalCores / Math.max(1, cpu.sockets))} cores, ${cpu.threadsPerCore} thread(s)/core (SMT ${cpu.smt ? 'on' : 'off'}) = ${cpu.logicalCores} logical CPUs${cpu.maxMHz ? `, max ${Math.round(cpu.maxMHz)} MHz` : ''}`);
+  out.push(
+    `${label('')}${cpu.sockets} socket(s) × ${Math.round(cpu.physicalCores / Math.max(1, cpu.sockets))} cores, ${cpu.threadsPerCore} thread(s)/core (SMT ${cpu.smt ? 'on' : 'off'}) = ${cpu.logicalCores} logical CPUs${cpu.maxMHz ? `, max ${Math.round(cpu.maxMHz)} MHz` : ''}`,
+  );
   out.push(
     cpu.adamSimd === 'unknown'
       ? `${label('')}SIMD ${cpu.simd.join(' ') || '—'}; CPU Adam path unknown (this OS does not report the AVX flags)`
       : `${label('')}SIMD ${cpu.simd.join(' ') || '—'}; CPU Adam builds the ${cpu.adamSimd ?? '?'} path`,
   );
   if (cpu.caches.length)
-    out.push(`${label('')}caches ${cpu.caches.map((c) => `L${c.level}${c.type === 'Data' ? 'd' : c.type === 'Instruction' ? 'i' : ''} ${formatBytes(c.sizeBytes)}${c.instances ? ` ×${c.instances}` : ''}`).join(', ')}`);
+    out.push(
+      `${label('')}caches ${cpu.caches.map((c) => `L${c.level}${c.type === 'Data' ? 'd' : c.type === 'Instruction' ? 'i' : ''} ${formatBytes(c.sizeBytes)}${c.instances ? ` ×${c.instances}` : ''}`).join(', ')}`,
+    );
   if (cpu.numaNodes.length === 0) out.push(`${label('NUMA')}unknown (not readable on this OS)`);
   for (const n of cpu.numaNodes)
-    out.push(`${label(n === cpu.numaNodes[0] ? 'NUMA' : '')}node${n.id}  CPUs ${cpuList(n.cpus)}  ${n.memoryBytes !== null ? formatBytes(n.memoryBytes) : 'memory ?'}${n.memoryFreeBytes != null ? ` (${formatBytes(n.memoryFreeBytes)} free)` : ''}`);
+    out.push(
+      `${label(n === cpu.numaNodes[0] ? 'NUMA' : '')}node${n.id}  CPUs ${cpuList(n.cpus)}  ${n.memoryBytes !== null ? formatBytes(n.memoryBytes) : 'memory ?'}${n.memoryFreeBytes != null ? ` (${formatBytes(n.memoryFreeBytes)} free)` : ''}`,
+    );
   out.push(
     `${label('Memory')}${formatBytes(memory.totalBytes)} total, ${formatBytes(memory.availableBytes)} available; huge pages ${memory.hugePages ? `${memory.hugePages.total} × ${formatBytes(memory.hugePages.sizeBytes)}` : '—'}; THP ${memory.transparentHugePages ?? '—'}; locked-memory limit ${memory.lockedMemoryUnlimited ? 'unlimited' : memory.lockedMemoryLimitBytes === null ? 'unknown' : formatBytes(memory.lockedMemoryLimitBytes)}`,
   );
@@ -67,13 +82,21 @@ export function formatMachine(machine: Machine, env: Environment | null): string
   }
   if (machine.superchip) out.push(`${label('Superchip')}${machine.superchip.description}`);
   for (const d of machine.disks)
-    out.push(`${label(d === machine.disks[0] ? 'Disks' : '')}${d.name}  ${formatBytes(d.sizeBytes)}  ${d.transport ?? '?'}${d.isNvme ? ' NVMe' : ''}${d.rotational ? ' (rotational)' : ''}${d.model ? `  ${d.model}` : ''}${d.mountpoints.length ? `  on ${d.mountpoints.join(', ')}` : ''}`);
+    out.push(
+      `${label(d === machine.disks[0] ? 'Disks' : '')}${d.name}  ${formatBytes(d.sizeBytes)}  ${d.transport ?? '?'}${d.isNvme ? ' NVMe' : ''}${d.rotational ? ' (rotational)' : ''}${d.model ? `  ${d.model}` : ''}${d.mountpoints.length ? `  on ${d.mountpoints.join(', ')}` : ''}`,
+    );
   if (env) {
-    out.push(`${label('Engine')}${env.interpreter ?? 'no Python interpreter chosen or found'}${env.selected ? ' (selected)' : env.interpreter ? ' (best candidate; choose one with environment/select)' : ''}`);
+    out.push(
+      `${label('Engine')}${env.interpreter ?? 'no Python interpreter chosen or found'}${env.selected ? ' (selected)' : env.interpreter ? ' (best candidate; choose one with environment/select)' : ''}`,
+    );
     const p = env.probe;
     if (p) {
-      out.push(`${label('')}Python ${p.pythonVersion ?? '?'}, torch ${p.torch?.version ?? 'missing'}${p.torch?.cuda ? ` (CUDA ${p.torch.cuda})` : p.torch ? ' (CPU build)' : ''}, deepspeed ${p.deepspeed?.version ?? 'missing'}${p.transformers ? `, transformers ${p.transformers}` : ''}`);
-      out.push(`${label('')}CPU Adam ${p.deepspeed?.cpuAdam.compatible ? 'ok' : 'unavailable'}, async_io ${p.deepspeed?.asyncIo.compatible ? 'ok' : 'unavailable'}, ninja ${p.build.ninja ? 'yes' : 'no'}, C++ ${p.build.cxx ?? 'none'}; torch sees ${p.torch?.devices.length ?? 0} device(s)`);
+      out.push(
+        `${label('')}Python ${p.pythonVersion ?? '?'}, torch ${p.torch?.version ?? 'missing'}${p.torch?.cuda ? ` (CUDA ${p.torch.cuda})` : p.torch ? ' (CPU build)' : ''}, deepspeed ${p.deepspeed?.version ?? 'missing'}${p.transformers ? `, transformers ${p.transformers}` : ''}`,
+      );
+      out.push(
+        `${label('')}CPU Adam ${p.deepspeed?.cpuAdam.compatible ? 'ok' : 'unavailable'}, async_io ${p.deepspeed?.asyncIo.compatible ? 'ok' : 'unavailable'}, ninja ${p.build.ninja ? 'yes' : 'no'}, C++ ${p.build.cxx ?? 'none'}; torch sees ${p.torch?.devices.length ?? 0} device(s)`,
+      );
       for (const m of p.missing) out.push(`${label('')}missing: ${m.what} — ${m.fix}`);
     }
   }

@@ -13,7 +13,6 @@ function boolFlag(ctx: CommandContext, name: string): { on: boolean; positionals
   return { on: value === true, positionals: ctx.positionals };
 }
 
-
 export function printComparison(c: Comparison, out: (line: string) => void): void {
   const metric = c.metrics.find((m) => m.id === c.primary)!;
   // The Compare page's figures (shared formatter): once toPrecision(3), which printed 153.45 as 153 and 12,345 tokens/s as 12300.
@@ -25,20 +24,28 @@ export function printComparison(c: Comparison, out: (line: string) => void): voi
   const width = Math.max(8, ...rows.map((r) => r.label.length + (r.isBaseline ? 11 : 0)));
   for (const r of rows) {
     const delta = r.isBaseline ? 'baseline' : formatDelta(r.deltaPct);
-    out(`  ${(r.label + (r.isBaseline ? ' (baseline)' : '')).padEnd(width)}  ${fmt(r.median).padStart(8)}  ${delta.padStart(9)}  n=${r.n}  min ${fmt(r.min)} max ${fmt(r.max)} sd ${fmt(r.stdev)}  raw [${r.values.map((v) => fmt(v)).join(', ')}]`);
+    out(
+      `  ${(r.label + (r.isBaseline ? ' (baseline)' : '')).padEnd(width)}  ${fmt(r.median).padStart(8)}  ${delta.padStart(9)}  n=${r.n}  min ${fmt(r.min)} max ${fmt(r.max)} sd ${fmt(r.stdev)}  raw [${r.values.map((v) => fmt(v)).join(', ')}]`,
+    );
   }
   for (const w of c.warnings) out(`warning: ${w}`);
   // The Compare page's grouping: one column per repeat group, keys by section, an engine's keys
   // compared only among that engine's groups ("n/a" for the others).
   const columns = c.groups.map((g) => c.runs.findIndex((r) => r.id === g.runIds[0]));
-  const sections = configDiffSectionsOfDiff(c.configDiff, columns, c.groups.map((g) => g.engine), ['strategy', 'prediction']);
+  const sections = configDiffSectionsOfDiff(
+    c.configDiff,
+    columns,
+    c.groups.map((g) => g.engine),
+    ['strategy', 'prediction'],
+  );
   if (sections.some((s) => s.rows.length)) {
     out('');
     out(`Config differences (${c.groups.map((g) => g.label).join(' | ')}):`);
     for (const s of sections.filter((x) => x.rows.length)) {
       const na = c.groups.filter((_, i) => !s.applies[i]).map((g) => g.label);
       out(`  ${s.title}${na.length ? ` (not applicable to ${na.join(', ')})` : ''}:`);
-      for (const d of s.rows.slice(0, 20)) out(`    ${d.path}: ${d.values.map((v, i) => (s.applies[i] && v !== 'not applicable' ? v : 'n/a')).join(' | ')}`);
+      for (const d of s.rows.slice(0, 20))
+        out(`    ${d.path}: ${d.values.map((v, i) => (s.applies[i] && v !== 'not applicable' ? v : 'n/a')).join(' | ')}`);
       if (s.rows.length > 20) out(`    … ${s.rows.length - 20} more`);
     }
   }
@@ -78,7 +85,8 @@ export const historyCommands: Record<string, Command> = {
       const r = await ctx.backend
         .invoke('runs/export', { path: path.resolve(out), ids, overwrite: ctx.flags.overwrite === true })
         .catch((error: unknown) => {
-          if ((error as { code?: string }).code === 'exists') throw new Error(`${(error as Error).message} (pass --overwrite to replace it)`);
+          if ((error as { code?: string }).code === 'exists')
+            throw new Error(`${(error as Error).message} (pass --overwrite to replace it)`);
           throw error;
         });
       if (ctx.json) ctx.out(JSON.stringify(r));
@@ -106,14 +114,17 @@ export const historyCommands: Record<string, Command> = {
     },
   },
   'convert-sweep': {
-    summary: 'raw runner output (bench.py --spec on the app\'s specs: <name>.jsonl + <name>.spec.json) → runs file: convert-sweep DIR --out F.runs.json --label L [--specs DIR] [--machine M] [--measured-at D] [--snapshot detect.json]',
+    summary:
+      "raw runner output (bench.py --spec on the app's specs: <name>.jsonl + <name>.spec.json) → runs file: convert-sweep DIR --out F.runs.json --label L [--specs DIR] [--machine M] [--measured-at D] [--snapshot detect.json]",
     // eslint-disable-next-line @typescript-eslint/require-await -- async so that a throw reaches the caller as a rejection, as Command.run promises
     async run(ctx) {
       const [dir] = ctx.positionals;
       const out = ctx.flags.out;
       const label = ctx.flags.label;
       if (!dir || typeof out !== 'string' || typeof label !== 'string') {
-        ctx.out('usage: convert-sweep DIR --out file.runs.json --label "sample: <machine>, measured <date>" [--specs SPEC_DIR] [--machine M] [--measured-at D] [--snapshot detect.json] [--sweep-id ID]');
+        ctx.out(
+          'usage: convert-sweep DIR --out file.runs.json --label "sample: <machine>, measured <date>" [--specs SPEC_DIR] [--machine M] [--measured-at D] [--snapshot detect.json] [--sweep-id ID]',
+        );
         return 2;
       }
       const str = (name: string) => (typeof ctx.flags[name] === 'string' ? (ctx.flags[name] as string) : null);
@@ -121,7 +132,9 @@ export const historyCommands: Record<string, Command> = {
       const { file, skipped, rejectedLines, otherTypes } = convertRunnerSweep(path.resolve(dir), {
         source: { label, machine: str('machine'), measuredAt: str('measured-at'), note: str('note') },
         sweepId: str('sweep-id') ?? `sw-sample-${path.basename(path.resolve(dir))}`,
-        snapshot: snapshotFile ? JSON.parse(readRegularText(snapshotFile, { label: '--snapshot', maxBytes: INPUT_LIMITS.machine })) : undefined,
+        snapshot: snapshotFile
+          ? JSON.parse(readRegularText(snapshotFile, { label: '--snapshot', maxBytes: INPUT_LIMITS.machine }))
+          : undefined,
         specsDir: str('specs') ? path.resolve(str('specs')!) : undefined,
       });
       const bytes = writeRunsFile(path.resolve(out), file);
@@ -129,7 +142,8 @@ export const historyCommands: Record<string, Command> = {
       for (const s of skipped) ctx.out(`  skipped ${s}`);
       if (rejectedLines) ctx.out(`warning: ${rejectedLines} line(s) did not match the runner protocol and were left out`);
       const other = Object.entries(otherTypes);
-      if (other.length) ctx.out(`note: message types this version does not store were left out: ${other.map(([t, n]) => `${t} ×${n}`).join(', ')}`);
+      if (other.length)
+        ctx.out(`note: message types this version does not store were left out: ${other.map(([t, n]) => `${t} ×${n}`).join(', ')}`);
       return 0;
     },
   },
@@ -138,7 +152,10 @@ export const historyCommands: Record<string, Command> = {
     async run(ctx) {
       const r = await ctx.backend.invoke('samples/load', {});
       if (ctx.json) ctx.out(JSON.stringify(r, null, 2));
-      else ctx.out(`imported ${r.imported.length} sample run(s) from ${r.files.map((f) => path.basename(f)).join(', ')}, skipped ${r.skipped.length}`);
+      else
+        ctx.out(
+          `imported ${r.imported.length} sample run(s) from ${r.files.map((f) => path.basename(f)).join(', ')}, skipped ${r.skipped.length}`,
+        );
       return 0;
     },
   },

@@ -15,25 +15,34 @@ const gb = (bytesPerSecond: number) => formatRate(bytesPerSecond, 'B');
 
 export const measureCommands: Record<string, Command> = {
   measure: {
-    summary: 'measure the host: CPU Adam by thread count, memory and host-GPU bandwidth (--budget-seconds N, --only cpuAdam,hostDevice); --import FILE [--machine detect.json] stores another machine\'s measurements under its id',
+    summary:
+      "measure the host: CPU Adam by thread count, memory and host-GPU bandwidth (--budget-seconds N, --only cpuAdam,hostDevice); --import FILE [--machine detect.json] stores another machine's measurements under its id",
     async run({ backend, flags, json, out }) {
       if (typeof flags.import === 'string') {
         // Another machine's measurements (its `measure --json`, or the native driver's output), stored
         // under that machine's id: plans for its `detect --json` file then use them.
         const read = (file: string, what: '--machine' | '--import'): unknown => {
           // Regular files only, bounded: a FIFO or /dev/zero is refused naming it (no hang).
-          const text = readRegularText(file, { label: what, maxBytes: what === '--machine' ? INPUT_LIMITS.machine : INPUT_LIMITS.measurements });
+          const text = readRegularText(file, {
+            label: what,
+            maxBytes: what === '--machine' ? INPUT_LIMITS.machine : INPUT_LIMITS.measurements,
+          });
           try {
             return JSON.parse(text);
           } catch (error) {
-            throw Object.assign(new UsageError(`${what} ${file}: cannot read it as JSON (${(error as Error).message})`), { field: what.replace(/^--/, '') });
+            throw Object.assign(new UsageError(`${what} ${file}: cannot read it as JSON (${(error as Error).message})`), {
+              field: what.replace(/^--/, ''),
+            });
           }
         };
         // The file first: one that cannot be read is refused before detection runs.
         const imported = read(flags.import, '--import');
         const machine: Machine =
-          typeof flags.machine === 'string' ? parseMachine(read(flags.machine, '--machine'), `--machine ${flags.machine}`) : await backend.invoke('hardware/detect', {});
-        const at = typeof flags['measured-at'] === 'string' ? flags['measured-at'] : new Date(fs.statSync(flags.import).mtimeMs).toISOString();
+          typeof flags.machine === 'string'
+            ? parseMachine(read(flags.machine, '--machine'), `--machine ${flags.machine}`)
+            : await backend.invoke('hardware/detect', {});
+        const at =
+          typeof flags['measured-at'] === 'string' ? flags['measured-at'] : new Date(fs.statSync(flags.import).mtimeMs).toISOString();
         let m;
         try {
           m = measurementFromFile(imported, machine.machineId, at);
@@ -42,7 +51,10 @@ export const measureCommands: Record<string, Command> = {
         }
         saveMeasurement(backend.dataDir, m, true);
         if (json) out(JSON.stringify(m, null, 2));
-        else out(`stored the measurements of machine ${machine.machineId} (${machine.hostname}) from ${flags.import}: ${m.cpuAdam.length} CPU Adam points${m.hostDevice ? ', host↔GPU copies' : ''}${m.memoryBandwidthBytesPerSecond ? ', memory bandwidth' : ''}`);
+        else
+          out(
+            `stored the measurements of machine ${machine.machineId} (${machine.hostname}) from ${flags.import}: ${m.cpuAdam.length} CPU Adam points${m.hostDevice ? ', host↔GPU copies' : ''}${m.memoryBandwidthBytesPerSecond ? ', memory bandwidth' : ''}`,
+          );
         return 0;
       }
       const request: { budgetSeconds?: number; include?: MeasureKind[] } = {};
@@ -50,14 +62,21 @@ export const measureCommands: Record<string, Command> = {
         const text = flags['budget-seconds'];
         const seconds = Number(text);
         if (text.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
-          throw new UsageError(`--budget-seconds '${text}' is not a number of seconds from 1 to 3600: e.g. --budget-seconds 30 (10 is quick, 90 thorough)`);
+          throw new UsageError(
+            `--budget-seconds '${text}' is not a number of seconds from 1 to 3600: e.g. --budget-seconds 30 (10 is quick, 90 thorough)`,
+          );
         request.budgetSeconds = seconds;
       }
       if (typeof flags.only === 'string') request.include = flags.only.split(',').map((s) => s.trim()) as MeasureKind[];
-      for (const k of request.include ?? []) if (!KINDS.includes(k)) throw new UsageError(`--only: unknown measurement '${k}' (use ${KINDS.join(', ')})`);
+      for (const k of request.include ?? [])
+        if (!KINDS.includes(k)) throw new UsageError(`--only: unknown measurement '${k}' (use ${KINDS.join(', ')})`);
       // Progress goes to stderr so --json output stays one parseable document.
       const off = backend.on('hardware/measure-progress', (p) => {
-        process.stderr.write(`[${Math.round(p.fraction * 100).toString().padStart(3)}%] ${p.message}\n`);
+        process.stderr.write(
+          `[${Math.round(p.fraction * 100)
+            .toString()
+            .padStart(3)}%] ${p.message}\n`,
+        );
       });
       const cancel = () => void backend.invoke('hardware/measure-cancel', {});
       process.once('SIGINT', cancel);
@@ -68,11 +87,15 @@ export const measureCommands: Record<string, Command> = {
           return 0;
         }
         out(`SIMD path   ${m.simdPath}`);
-        for (const p of m.cpuAdam) out(`CPU Adam    ${String(p.threads).padStart(3)} threads  ${formatRate(p.paramsPerSecond, ' params', 3)}`);
-        if (m.recommendedCoresPerc !== null) out(`recommended cpuadam_cores_perc ${m.recommendedCoresPerc} (${m.recommendedThreads} threads)`);
+        for (const p of m.cpuAdam)
+          out(`CPU Adam    ${String(p.threads).padStart(3)} threads  ${formatRate(p.paramsPerSecond, ' params', 3)}`);
+        if (m.recommendedCoresPerc !== null)
+          out(`recommended cpuadam_cores_perc ${m.recommendedCoresPerc} (${m.recommendedThreads} threads)`);
         if (m.memoryBandwidthBytesPerSecond !== null) out(`memory      ${gb(m.memoryBandwidthBytesPerSecond)} (triad)`);
         if (m.hostDevice)
-          out(`host↔GPU    pinned H2D ${gb(m.hostDevice.pinned.h2dBytesPerSecond)}, D2H ${gb(m.hostDevice.pinned.d2hBytesPerSecond)}; pageable H2D ${gb(m.hostDevice.pageable.h2dBytesPerSecond)}, D2H ${gb(m.hostDevice.pageable.d2hBytesPerSecond)}`);
+          out(
+            `host↔GPU    pinned H2D ${gb(m.hostDevice.pinned.h2dBytesPerSecond)}, D2H ${gb(m.hostDevice.pinned.d2hBytesPerSecond)}; pageable H2D ${gb(m.hostDevice.pageable.h2dBytesPerSecond)}, D2H ${gb(m.hostDevice.pageable.d2hBytesPerSecond)}`,
+          );
         else out(`host↔GPU    ${m.hostDeviceReason}`);
         return 0;
       } finally {

@@ -23,14 +23,22 @@ ${workloadHelp('plan')}`;
 export async function modelFlag({ backend, flags }: CommandContext): Promise<string | ModelArch | undefined> {
   const v = flags.model;
   if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw Object.assign(new UsageError('--model needs a preset id or a path to a config.json'), { field: 'model' });
+  if (typeof v !== 'string')
+    throw Object.assign(new UsageError('--model needs a preset id or a path to a config.json'), { field: 'model' });
   if (!v.endsWith('.json') && !fs.existsSync(v)) return v; // a preset id; the tuner names unknown ones
   // The CLI made the path absolute in the user's folder and checked it exists (cli/paths.ts).
   const file = fs.statSync(v).isDirectory() ? path.join(v, 'config.json') : v;
-  if (!fs.existsSync(file)) throw Object.assign(new UsageError(`--model ${v}: a folder without a config.json (give the config.json, or a Hugging Face model folder holding one)`), { field: 'model' });
+  if (!fs.existsSync(file))
+    throw Object.assign(
+      new UsageError(`--model ${v}: a folder without a config.json (give the config.json, or a Hugging Face model folder holding one)`),
+      { field: 'model' },
+    );
   const dir = path.basename(path.dirname(path.resolve(file)));
   const id = path.basename(file) === 'config.json' ? dir : path.basename(file, '.json');
-  return backend.invoke('plan/import-hf-config', { text: readRegularText(file, { label: '--model', maxBytes: INPUT_LIMITS.modelConfig }), id });
+  return backend.invoke('plan/import-hf-config', {
+    text: readRegularText(file, { label: '--model', maxBytes: INPUT_LIMITS.modelConfig }),
+    id,
+  });
 }
 
 /** Whose plan this is, in the Plan page's words: only a plan for this machine runs here. */
@@ -43,14 +51,22 @@ export const PLANNED_FOR: Record<PlanResult['profile']['machineSource'], string>
 function printPlan(plan: PlanResult, out: (s: string) => void): void {
   const w = plan.workload;
   const modelName = typeof w.model === 'string' ? w.model : w.model.id;
-  out(`${plan.model.label} — ${plan.params.toLocaleString('en-US')} parameters (largest layer ${plan.largestLayerParams.toLocaleString('en-US')})`);
-  out(`workload: seq ${w.seqLen}, micro ${w.microBatch} × accumulation ${w.gradAccum} × ${w.gpus} GPU(s) × ${w.nodes} node(s), ${w.precision}, checkpointing ${w.activationCheckpointing ? 'on' : 'off'} [${modelName}]`);
+  out(
+    `${plan.model.label} — ${plan.params.toLocaleString('en-US')} parameters (largest layer ${plan.largestLayerParams.toLocaleString('en-US')})`,
+  );
+  out(
+    `workload: seq ${w.seqLen}, micro ${w.microBatch} × accumulation ${w.gradAccum} × ${w.gpus} GPU(s) × ${w.nodes} node(s), ${w.precision}, checkpointing ${w.activationCheckpointing ? 'on' : 'off'} [${modelName}]`,
+  );
   // Without a GPU the profile's matmul rate is 0: no figure, not "matmul 0 TFLOPS" (issue 30.5).
   const matmul = plan.profile.matmulTflops > 0 ? `${formatFigureCli(plan.profile.matmulTflops, 0)} TFLOPS` : '— (no GPU)';
-  out(`machine: ${plan.profile.machineLabel} (${PLANNED_FOR[plan.profile.machineSource]}); matmul ${matmul}, host link ${formatFigureCli(plan.profile.hostLinkBytesPerSecond / 1e9, 0)} GB/s`);
+  out(
+    `machine: ${plan.profile.machineLabel} (${PLANNED_FOR[plan.profile.machineSource]}); matmul ${matmul}, host link ${formatFigureCli(plan.profile.hostLinkBytesPerSecond / 1e9, 0)} GB/s`,
+  );
   out('');
   // One display name per strategy (the id beside it); a strategy that does not fit has no speed: "—"; nor a CPU smoke run (no prediction).
-  out(`${'strategy'.padEnd(43)} ${'fits'.padEnd(4)} ${'GPU/GPU'.padStart(10)} ${'host/node'.padStart(10)} ${'NVMe'.padStart(10)} ${'step s'.padStart(8)} ${'TFLOPS/GPU'.padStart(10)}  why`);
+  out(
+    `${'strategy'.padEnd(43)} ${'fits'.padEnd(4)} ${'GPU/GPU'.padStart(10)} ${'host/node'.padStart(10)} ${'NVMe'.padStart(10)} ${'step s'.padStart(8)} ${'TFLOPS/GPU'.padStart(10)}  why`,
+  );
   for (const s of plan.strategies)
     out(
       `${`${strategyLabel(s.id)} (${s.id})`.padEnd(43)} ${(s.fits ? 'yes' : 'no').padEnd(4)} ${formatBytes(s.memory.gpuBytes).padStart(10)} ${formatBytes(s.memory.hostBytes).padStart(10)} ${formatBytes(s.memory.nvmeBytes).padStart(10)} ${(s.fits && hasPrediction(s.predicted) ? formatFigureCli(s.predicted.stepSeconds, 2) : '—').padStart(8)} ${(s.fits && hasPrediction(s.predicted) ? formatFigureCli(s.predicted.tflopsPerGpu) : '—').padStart(10)}  ${s.reason}`,
@@ -59,9 +75,14 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
   const r = plan.recommended;
   if (!r) out('recommended: none — no strategy fits this machine.');
   else {
-    out(`recommended: ${strategyLabel(r.strategyId)} (${r.strategyId}, micro batch ${r.microBatch}${r.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${r.cpuadamCoresPerc}` : ''}) — ${r.reason}`);
+    out(
+      `recommended: ${strategyLabel(r.strategyId)} (${r.strategyId}, micro batch ${r.microBatch}${r.cpuadamCoresPerc !== null ? `, cpuadam_cores_perc ${r.cpuadamCoresPerc}` : ''}) — ${r.reason}`,
+    );
     // A CPU smoke run has no prediction: say so, not "0 TFLOPS, 0 tokens/s".
-    if (hasPrediction(r.predicted)) out(`  aggregate ${formatFigureCli(r.predicted.tflopsAggregate, 0)} TFLOPS over ${w.gpus * w.nodes} GPU(s), ${formatFigureCli(r.predicted.tokensPerSecond, 0)} tokens/s`);
+    if (hasPrediction(r.predicted))
+      out(
+        `  aggregate ${formatFigureCli(r.predicted.tflopsAggregate, 0)} TFLOPS over ${w.gpus * w.nodes} GPU(s), ${formatFigureCli(r.predicted.tokensPerSecond, 0)} tokens/s`,
+      );
     else out('  no prediction (CPU run): it checks the engine end to end; its figures say nothing about a GPU');
     for (const why of r.knobReasons ?? []) out(`  · ${why}`);
     if (r.runnerUp) out(`runner-up: ${r.runnerUp.strategyId} — ${r.runnerUp.reason}`);
@@ -85,7 +106,15 @@ function writeConfigs(plan: PlanResult, dir: string): string[] {
       const file = `${s.id}.${s.engine === 'deepspeed' ? 'ds_config' : 'fsdp'}.json`;
       fs.writeFileSync(path.join(dir, file), JSON.stringify(s.spec.dsConfig ?? s.spec.fsdp, null, 2) + '\n');
       written.push(file);
-      return { id: s.id, engine: s.engine, file, microBatch: s.spec.microBatch, configHash: s.spec.configHash, valid: s.validation.ok, modelStates: s.memory.modelStates };
+      return {
+        id: s.id,
+        engine: s.engine,
+        file,
+        microBatch: s.spec.microBatch,
+        configHash: s.spec.configHash,
+        valid: s.validation.ok,
+        modelStates: s.memory.modelStates,
+      };
     }),
   };
   fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
@@ -131,7 +160,8 @@ export const planCommands: Record<string, Command> = {
       const scenario = typeof flags.scenario === 'string' ? flags.scenario : undefined;
       const workload: WorkloadOverrides = { model: await modelFlag(context), ...readWorkloadFlags(flags, 'plan') };
       if (workload.model === undefined) delete workload.model;
-      if (!scenario && workload.model === undefined) throw Object.assign(new UsageError(`--model is required (or --scenario id)\nusage: npm run cli -- ${USAGE}`), { field: 'model' });
+      if (!scenario && workload.model === undefined)
+        throw Object.assign(new UsageError(`--model is required (or --scenario id)\nusage: npm run cli -- ${USAGE}`), { field: 'model' });
 
       // `machine` is sent only for --machine FILE: this machine is left to the backend to detect, so the
       // plan says it is for this machine ('detected', not 'file') and uses this machine's measurements
@@ -156,15 +186,25 @@ export const planCommands: Record<string, Command> = {
         workload.microBatch ??= defaults.microBatch;
         workload.gpus ??= defaults.gpus;
       }
-      const plan = await backend.invoke('plan/compute', { workload, scenario, ...(machine !== undefined ? { machine: machine as never } : {}) });
+      const plan = await backend.invoke('plan/compute', {
+        workload,
+        scenario,
+        ...(machine !== undefined ? { machine: machine as never } : {}),
+      });
 
       if (typeof flags['write-configs'] === 'string') {
         const files = writeConfigs(plan, flags['write-configs']);
         if (!json) out(`wrote ${files.length} configs and manifest.json to ${flags['write-configs']}`);
       }
       if (typeof flags['write-specs'] === 'string') {
-        const files = writeSpecs(plan, flags['write-specs'], { steps: countFlag(flags, 'steps'), warmup: wholeFlag(flags, 'warmup'), all: flags['all-strategies'] === true });
-        (json ? (line: string) => process.stderr.write(line + '\n') : out)(`wrote ${files.length} run spec(s) to ${flags['write-specs']}: ${files.join(', ')}`);
+        const files = writeSpecs(plan, flags['write-specs'], {
+          steps: countFlag(flags, 'steps'),
+          warmup: wholeFlag(flags, 'warmup'),
+          all: flags['all-strategies'] === true,
+        });
+        (json ? (line: string) => process.stderr.write(line + '\n') : out)(
+          `wrote ${files.length} run spec(s) to ${flags['write-specs']}: ${files.join(', ')}`,
+        );
       }
       if (json) {
         out(JSON.stringify(plan, null, 2));

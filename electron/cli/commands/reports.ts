@@ -4,7 +4,8 @@ import type { Command } from '../command';
 import { formatBytes } from '../format';
 
 const FORMATS = ['html', 'pdf', 'csv', 'json', 'bundle'] as const;
-const USAGE = 'usage: npm run cli -- export [--data-dir D] --runs <id…> --format html|pdf|csv|json|bundle --out <path> [--overwrite] [--page-size A4|Letter] [--samples] [--baseline <id>]';
+const USAGE =
+  'usage: npm run cli -- export [--data-dir D] --runs <id…> --format html|pdf|csv|json|bundle --out <path> [--overwrite] [--page-size A4|Letter] [--samples] [--baseline <id>]';
 
 export const reportsCommands: Record<string, Command> = {
   export: {
@@ -16,10 +17,15 @@ export const reportsCommands: Record<string, Command> = {
       const format = flags.format;
       // Each missing or wrong piece named, with the valid choices (not just the usage line).
       const problems: string[] = [];
-      if (runIds.length === 0) problems.push('--runs is missing: the ids of the runs to export (runs --json lists them), e.g. --runs r1,r2');
+      if (runIds.length === 0)
+        problems.push('--runs is missing: the ids of the runs to export (runs --json lists them), e.g. --runs r1,r2');
       if (typeof format !== 'string') problems.push(`--format is missing: one of ${FORMATS.join(', ')}`);
-      else if (!FORMATS.includes(format as never)) problems.push(`--format '${format}' is not one I can write: use one of ${FORMATS.join(', ')}`);
-      if (typeof flags.out !== 'string') problems.push(`--out is missing: the file to write${typeof format === 'string' && FORMATS.includes(format as never) ? ` (e.g. --out report.${format === 'bundle' ? 'zip' : format})` : ''}, or a folder for --format bundle`);
+      else if (!FORMATS.includes(format as never))
+        problems.push(`--format '${format}' is not one I can write: use one of ${FORMATS.join(', ')}`);
+      if (typeof flags.out !== 'string')
+        problems.push(
+          `--out is missing: the file to write${typeof format === 'string' && FORMATS.includes(format as never) ? ` (e.g. --out report.${format === 'bundle' ? 'zip' : format})` : ''}, or a folder for --format bundle`,
+        );
       if (problems.length) {
         process.stderr.write(problems.map((p) => `error: ${p}`).join('\n') + `\n${USAGE}\n`);
         return 2;

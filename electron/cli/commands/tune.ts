@@ -42,7 +42,8 @@ export function seedDefaultsLine(best: TuneTrial, seed: TuneTrial | null, note: 
 
 export const tuneCommands: Record<string, Command> = {
   tune: {
-    summary: 'closed loop: plan → short trials of the most promising configurations → refit → stop when nothing untried is predicted to beat the best (--model, --seq, --gpus, --budget-minutes)',
+    summary:
+      'closed loop: plan → short trials of the most promising configurations → refit → stop when nothing untried is predicted to beat the best (--model, --seq, --gpus, --budget-minutes)',
     async run(context) {
       const { backend, flags, json, out } = context;
       if (flags.help === true) {
@@ -64,7 +65,13 @@ export const tuneCommands: Record<string, Command> = {
       const steps = countFlag(flags, 'steps', 4)!;
       const warmup = wholeFlag(flags, 'warmup', 2)!;
       const noise = positiveFlag(flags, 'noise', TUNE_NOISE);
-      const only = typeof flags.strategies === 'string' ? flags.strategies.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+      const only =
+        typeof flags.strategies === 'string'
+          ? flags.strategies
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : undefined;
       const baseline = flags['no-baseline'] !== true;
       let cancelled = false;
       const onSigint = () => {
@@ -73,7 +80,10 @@ export const tuneCommands: Record<string, Command> = {
       };
       process.on('SIGINT', onSigint);
       const offProgress = backend.on('runs/progress', (e) => {
-        if (!e.warmup) say(`    step ${e.step}/${e.total}  ${fmt(e.stepSeconds, 3)} s  ${fmt(e.tflopsPerGpu)} TFLOPS/GPU  ${fmt(e.tokensPerSecond, 0)} tok/s`);
+        if (!e.warmup)
+          say(
+            `    step ${e.step}/${e.total}  ${fmt(e.stepSeconds, 3)} s  ${fmt(e.tflopsPerGpu)} TFLOPS/GPU  ${fmt(e.tokensPerSecond, 0)} tok/s`,
+          );
       });
       try {
         let result;
@@ -100,7 +110,9 @@ export const tuneCommands: Record<string, Command> = {
         else {
           out(`stopped: ${result.stopReason}`);
           if (best) {
-            out(`winner: ${best.strategyId} — ${fmt(best.tflopsPerGpu)} TFLOPS/GPU, ${fmt(best.tokensPerSecond, 0)} tokens/s measured (${best.runId}) in ${trials.filter((t) => !t.baseline).length} trial(s), ${Math.round(result.elapsedSeconds)} s`);
+            out(
+              `winner: ${best.strategyId} — ${fmt(best.tflopsPerGpu)} TFLOPS/GPU, ${fmt(best.tokensPerSecond, 0)} tokens/s measured (${best.runId}) in ${trials.filter((t) => !t.baseline).length} trial(s), ${Math.round(result.elapsedSeconds)} s`,
+            );
             const line = seedDefaultsLine(best, seed, result.seedDefaultsNote);
             if (line) out(line);
           } else out('no trial completed');

@@ -35,7 +35,13 @@ function base(theme: ChartTheme, title: string, subtitle?: string): EChartsOptio
     animation: false,
     color: theme.palette,
     textStyle: { color: theme.text },
-    title: { text: title, subtext: subtitle, left: 0, textStyle: { fontSize: 13, color: theme.text }, subtextStyle: { color: theme.muted } },
+    title: {
+      text: title,
+      subtext: subtitle,
+      left: 0,
+      textStyle: { fontSize: 13, color: theme.text },
+      subtextStyle: { color: theme.muted },
+    },
     grid: { left: 56, right: 24, top: 64, bottom: 48, containLabel: true },
     tooltip: { trigger: 'item', confine: true },
   };
@@ -90,13 +96,21 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
   const unit = bytes ? 'GiB' : metric.unit;
   const categories = c.groups.map((g) => (g.isBaseline ? `${g.label}\n(baseline)` : g.label));
   // Each bar in its strategy's colour (the same in every chart and report); no figure, no bar.
-  const medians = c.groups.map((g) => ({ value: g.stats[metricId] ? round(scale(g.stats[metricId]!.median), 4) : null, itemStyle: { color: strategyColor(g.strategy) } }));
+  const medians = c.groups.map((g) => ({
+    value: g.stats[metricId] ? round(scale(g.stats[metricId]!.median), 4) : null,
+    itemStyle: { color: strategyColor(g.strategy) },
+  }));
   // The bar's label is the median itself (the bar's value is rounded to 4 digits: 12,345 would read 12,350).
-  const exactMedian = (i: number | undefined) => (i === undefined || !c.groups[i]?.stats[metricId] ? null : scale(c.groups[i].stats[metricId]!.median));
+  const exactMedian = (i: number | undefined) =>
+    i === undefined || !c.groups[i]?.stats[metricId] ? null : scale(c.groups[i].stats[metricId]!.median);
   const spread = c.groups.flatMap((g, i) => (g.stats[metricId] ? [[i, scale(g.stats[metricId]!.min), scale(g.stats[metricId]!.max)]] : []));
   const raw = c.groups.flatMap((g, i) => (g.stats[metricId]?.values ?? []).map((v) => [i, scale(v)]));
   return {
-    ...base(theme, `${metric.label} (${unit}) — ${metric.better} is better`, 'bar: median of repeats · whisker: min–max · dots: each repeat'),
+    ...base(
+      theme,
+      `${metric.label} (${unit}) — ${metric.better} is better`,
+      'bar: median of repeats · whisker: min–max · dots: each repeat',
+    ),
     xAxis: { type: 'category', data: categories, ...axis(theme), axisLabel: categoryLabel(theme, categories.length) },
     yAxis: { type: 'value', name: unit, ...axis(theme, Y_GAP) },
     series: [
@@ -105,14 +119,25 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
         type: 'bar',
         data: medians,
         barMaxWidth: 64,
-        label: { show: true, position: 'insideBottom', color: '#fff', formatter: (p: { dataIndex?: number; value?: unknown }) => (typeof p.value === 'number' ? formatCompact(exactMedian(p.dataIndex)) : '') },
+        label: {
+          show: true,
+          position: 'insideBottom',
+          color: '#fff',
+          formatter: (p: { dataIndex?: number; value?: unknown }) =>
+            typeof p.value === 'number' ? formatCompact(exactMedian(p.dataIndex)) : '',
+        },
       },
       {
         name: 'min–max',
         type: 'custom',
         data: spread,
         z: 10,
-        tooltip: { formatter: (p: { value?: unknown }) => { const v = p.value as number[]; return `min ${formatCompact(v[1])} · max ${formatCompact(v[2])} ${escapeHtml(unit)}`; } },
+        tooltip: {
+          formatter: (p: { value?: unknown }) => {
+            const v = p.value as number[];
+            return `min ${formatCompact(v[1])} · max ${formatCompact(v[2])} ${escapeHtml(unit)}`;
+          },
+        },
         renderItem: (_params: unknown, api: { value(i: number): number; coord(p: number[]): number[]; size(p: number[]): number[] }) => {
           const x = api.value(0);
           const low = api.coord([x, api.value(1)]);
@@ -157,7 +182,10 @@ export function stepLinesOption(c: Comparison, which: 'stepSeconds' | 'tflopsPer
   const isTime = which === 'stepSeconds';
   const rows = legendRows(c);
   return {
-    ...base(theme, isTime ? 'Step time over measured steps (s) — lower is better' : 'Model TFLOPS per GPU over measured steps — higher is better'),
+    ...base(
+      theme,
+      isTime ? 'Step time over measured steps (s) — lower is better' : 'Model TFLOPS per GPU over measured steps — higher is better',
+    ),
     tooltip: { trigger: 'axis', confine: true },
     // A plain legend wraps onto more rows (never pages "1/4"); the grid leaves it room.
     legend: { type: 'plain', bottom: 0, left: 0, right: 0, itemGap: 12, textStyle: { color: theme.muted } },
@@ -196,7 +224,13 @@ export function memoryPerResourceOption(c: Comparison, theme: ChartTheme = LIGHT
   }));
   return memoryPanelsOption(rows, c.capacity, theme, {
     top: 56,
-    title: { text: 'Peak memory per resource — lower is better', subtext: `median of repeats; dashed line: capacity of ${capacityOwner(c.capacity.machine)}`, left: 0, textStyle: { fontSize: 13, color: theme.text }, subtextStyle: { color: theme.muted } },
+    title: {
+      text: 'Peak memory per resource — lower is better',
+      subtext: `median of repeats; dashed line: capacity of ${capacityOwner(c.capacity.machine)}`,
+      left: 0,
+      textStyle: { fontSize: 13, color: theme.text },
+      subtextStyle: { color: theme.muted },
+    },
   });
 }
 
@@ -208,21 +242,34 @@ export function predictedOption(c: Comparison, theme: ChartTheme = LIGHT_THEME):
   const points = c.runs.flatMap((r) => {
     const p = useTflops ? r.predictedTflopsPerGpu : r.predictedStepSeconds;
     const m = useTflops ? r.tflopsPerGpu : r.stepSeconds;
-    return predicted(p) && m != null ? [{ name: r.label, value: [p, m, ((m - p) / p) * 100], itemStyle: { color: strategyColor(r.strategy) } }] : [];
+    return predicted(p) && m != null
+      ? [{ name: r.label, value: [p, m, ((m - p) / p) * 100], itemStyle: { color: strategyColor(r.strategy) } }]
+      : [];
   });
   const unitName = useTflops ? 'TFLOPS/GPU' : 'step s';
   // Nothing to plot: say so, without axes or a diagonal that suggest data.
   if (!points.length)
     return {
       ...base(theme, `Predicted vs measured ${unitName}`),
-      graphic: [{ type: 'text', left: 'center', top: 'middle', style: { text: 'No run here has both a prediction and a measurement.', fill: theme.muted, fontSize: 13 } }],
+      graphic: [
+        {
+          type: 'text',
+          left: 'center',
+          top: 'middle',
+          style: { text: 'No run here has both a prediction and a measurement.', fill: theme.muted, fontSize: 13 },
+        },
+      ],
       series: [],
     } as EChartsOption;
   // With nothing to plot, a plain 0–100 frame (and the subtitle says why), not a 1e-9 axis.
   const max = points.length ? Math.max(...points.flatMap((p) => [p.value[0], p.value[1]])) * 1.1 : 100;
   const unit = useTflops ? 'TFLOPS/GPU' : 'step s';
   return {
-    ...base(theme, `Predicted vs measured ${unit}`, points.length ? 'on the line: the tuner was exact; tooltip: its error' : 'no run with both a prediction and a measurement'),
+    ...base(
+      theme,
+      `Predicted vs measured ${unit}`,
+      points.length ? 'on the line: the tuner was exact; tooltip: its error' : 'no run with both a prediction and a measurement',
+    ),
     xAxis: { type: 'value', name: `predicted ${unit}`, min: 0, max: niceCeil(max), ...axis(theme) },
     yAxis: { type: 'value', name: `measured ${unit}`, min: 0, max: niceCeil(max), ...axis(theme, Y_GAP) },
     series: [
@@ -231,9 +278,24 @@ export function predictedOption(c: Comparison, theme: ChartTheme = LIGHT_THEME):
         type: 'scatter',
         symbolSize: 10,
         data: points,
-        tooltip: { formatter: (p: { name?: string; value?: unknown }) => { const v = p.value as number[]; return `${escapeHtml(p.name)}<br/>predicted ${formatCompact(v[0])} · measured ${formatCompact(v[1])} ${unit}<br/>error ${escapeHtml(formatDelta(v[2]))}`; } },
+        tooltip: {
+          formatter: (p: { name?: string; value?: unknown }) => {
+            const v = p.value as number[];
+            return `${escapeHtml(p.name)}<br/>predicted ${formatCompact(v[0])} · measured ${formatCompact(v[1])} ${unit}<br/>error ${escapeHtml(formatDelta(v[2]))}`;
+          },
+        },
       },
-      { name: 'y = x', type: 'line', silent: true, showSymbol: false, lineStyle: { type: 'dashed', color: theme.muted }, data: [[0, 0], [niceCeil(max), niceCeil(max)]] },
+      {
+        name: 'y = x',
+        type: 'line',
+        silent: true,
+        showSymbol: false,
+        lineStyle: { type: 'dashed', color: theme.muted },
+        data: [
+          [0, 0],
+          [niceCeil(max), niceCeil(max)],
+        ],
+      },
     ],
   } as EChartsOption;
 }
@@ -246,7 +308,19 @@ export function deltaRows(c: Comparison, metricId: MetricId = c.primary) {
     const delta = g.deltaPct[metricId];
     // "better" follows the metric's direction: +5 % step time is worse, +5 % TFLOPS is better.
     const better = delta == null || g.isBaseline ? null : metric.better === 'higher' ? delta > 0 : delta < 0;
-    return { key: g.key, label: g.label, isBaseline: g.isBaseline, n: s?.n ?? 0, median: s?.median ?? null, min: s?.min ?? null, max: s?.max ?? null, stdev: s?.stdev ?? null, values: s?.values ?? [], deltaPct: g.isBaseline ? 0 : delta, better };
+    return {
+      key: g.key,
+      label: g.label,
+      isBaseline: g.isBaseline,
+      n: s?.n ?? 0,
+      median: s?.median ?? null,
+      min: s?.min ?? null,
+      max: s?.max ?? null,
+      stdev: s?.stdev ?? null,
+      values: s?.values ?? [],
+      deltaPct: g.isBaseline ? 0 : delta,
+      better,
+    };
   });
 }
 

@@ -70,12 +70,25 @@ const SECTIONS: { id: ConfigDiffSection['id']; title: string; prefix: string | n
  * "differ" as soon as an FSDP2 run is in the set. Only keys that differ among the columns they
  * apply to are listed. `specs`: each column's RunSpec (or null); `engines`: each column's engine.
  */
-export function configDiffSections(specs: readonly unknown[], engines: readonly string[], ignore: readonly string[] = []): ConfigDiffSection[] {
-  return configDiffSectionsOfFlat(specs.map((d) => (d == null ? new Map<string, string>() : flattenJson(d))), engines, ignore);
+export function configDiffSections(
+  specs: readonly unknown[],
+  engines: readonly string[],
+  ignore: readonly string[] = [],
+): ConfigDiffSection[] {
+  return configDiffSectionsOfFlat(
+    specs.map((d) => (d == null ? new Map<string, string>() : flattenJson(d))),
+    engines,
+    ignore,
+  );
 }
 
 /** The same from a comparison's run-by-run differences (`Comparison.configDiff`, values in run order): column i is run `columns[i]`. */
-export function configDiffSectionsOfDiff(diff: readonly JsonDifference[], columns: readonly number[], engines: readonly string[], ignore: readonly string[] = []): ConfigDiffSection[] {
+export function configDiffSectionsOfDiff(
+  diff: readonly JsonDifference[],
+  columns: readonly number[],
+  engines: readonly string[],
+  ignore: readonly string[] = [],
+): ConfigDiffSection[] {
   const flat = columns.map((k) => new Map(diff.filter((d) => d.values[k] !== ABSENT).map((d) => [d.path, d.values[k]] as const)));
   return configDiffSectionsOfFlat(flat, engines, ignore);
 }
@@ -89,7 +102,9 @@ function configDiffSectionsOfFlat(flat: Map<string, string>[], engines: readonly
   return SECTIONS.map((section) => {
     const applies = engines.map((e) => section.engine === null || e === section.engine);
     const mine = sorted.filter((p) =>
-      section.prefix === null ? !SECTIONS.some((s) => s.prefix !== null && under(p, s.prefix)) && p !== 'engine' : under(p, section.prefix) && p !== section.prefix,
+      section.prefix === null
+        ? !SECTIONS.some((s) => s.prefix !== null && under(p, s.prefix)) && p !== 'engine'
+        : under(p, section.prefix) && p !== section.prefix,
     );
     const rows: ConfigDiffSection['rows'] = [];
     let same = 0;

@@ -79,7 +79,6 @@ export const METRIC_SHORT: Record<string, string> = {
   peakNvmeBytes: 'NVMe',
 };
 
-
 /** Why a strategy does not fit, in words: the Plan table's badge and the Plan TFLOPS chart say the same. */
 const LIMIT_WORDS: Record<string, string> = {
   'gpu-memory': 'needs more GPU memory',

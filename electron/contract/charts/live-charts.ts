@@ -53,13 +53,30 @@ export function liveMemoryOption(runs: LiveSeriesInput[]): EChartsOption {
   return {
     animation: false,
     legend: { top: 0, type: 'plain' },
-    grid: { left: 16, right: 20, top: legendTop(runs.flatMap((r) => [`${r.name} · GPU peak`, `${r.name} · host RSS`])), bottom: 36, containLabel: true },
+    grid: {
+      left: 16,
+      right: 20,
+      top: legendTop(runs.flatMap((r) => [`${r.name} · GPU peak`, `${r.name} · host RSS`])),
+      bottom: 36,
+      containLabel: true,
+    },
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} GiB` },
     xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1, min: 'dataMin', max: 'dataMax' },
     yAxis: { type: 'value', name: 'GiB', nameGap: 12 },
     series: runs.flatMap((r) => [
-      { type: 'line' as const, name: `${r.name} · GPU peak`, ...(r.strategy ? { itemStyle: { color: strategyColor(r.strategy) } } : {}), data: r.points.filter((p) => p.gpuPeakBytes !== null).map((p) => [p.step, (p.gpuPeakBytes ?? 0) / GiB]) },
-      { type: 'line' as const, name: `${r.name} · host RSS`, ...(r.strategy ? { itemStyle: { color: strategyColor(r.strategy) } } : {}), lineStyle: { type: 'dashed' as const }, data: r.points.filter((p) => p.hostRssBytes !== null).map((p) => [p.step, (p.hostRssBytes ?? 0) / GiB]) },
+      {
+        type: 'line' as const,
+        name: `${r.name} · GPU peak`,
+        ...(r.strategy ? { itemStyle: { color: strategyColor(r.strategy) } } : {}),
+        data: r.points.filter((p) => p.gpuPeakBytes !== null).map((p) => [p.step, (p.gpuPeakBytes ?? 0) / GiB]),
+      },
+      {
+        type: 'line' as const,
+        name: `${r.name} · host RSS`,
+        ...(r.strategy ? { itemStyle: { color: strategyColor(r.strategy) } } : {}),
+        lineStyle: { type: 'dashed' as const },
+        data: r.points.filter((p) => p.hostRssBytes !== null).map((p) => [p.step, (p.hostRssBytes ?? 0) / GiB]),
+      },
     ]),
   };
 }
@@ -100,7 +117,14 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
   const stepBounds = boundsOf(finite((measured.length ? measured : points).map((p) => p.stepSeconds)));
   const tflopsBounds = boundsOf(finite((measured.some((p) => p.tflopsPerGpu != null) ? measured : points).map((p) => p.tflopsPerGpu)));
   /** A warm-up point: as it is within the scale, else on the edge as an arrow toward its value. */
-  const warmPoint = (step: number, value: number, b: { min: number; max: number } | null, unit: string, labelled: boolean, symbol: string) => {
+  const warmPoint = (
+    step: number,
+    value: number,
+    b: { min: number; max: number } | null,
+    unit: string,
+    labelled: boolean,
+    symbol: string,
+  ) => {
     const above = b != null && value > b.max;
     const below = b != null && value < b.min;
     if (!above && !below) return { value: [step, value], actual: value, symbol, symbolSize: 8 };
@@ -110,12 +134,33 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
       symbol: 'arrow',
       symbolSize: [10, 12],
       symbolRotate: above ? 0 : 180,
-      ...(labelled ? { label: { show: true, position: 'right' as const, color: muted, fontSize: 11, formatter: `warm-up ${formatCompact(value)} ${unit} ${above ? '↑' : '↓'}` } } : {}),
+      ...(labelled
+        ? {
+            label: {
+              show: true,
+              position: 'right' as const,
+              color: muted,
+              fontSize: 11,
+              formatter: `warm-up ${formatCompact(value)} ${unit} ${above ? '↑' : '↓'}`,
+            },
+          }
+        : {}),
     };
   };
   const stepOff = warm.filter((p) => stepBounds && (p.stepSeconds > stepBounds.max || p.stepSeconds < stepBounds.min));
-  const warmStep = warm.map((p) => warmPoint(p.step, p.stepSeconds, stepBounds, 's', p === stepOff.reduce<StepPoint | null>((a, b) => (a && a.stepSeconds >= b.stepSeconds ? a : b), null), 'emptyCircle'));
-  const warmTflops = warm.filter((p) => p.tflopsPerGpu != null).map((p) => warmPoint(p.step, p.tflopsPerGpu!, tflopsBounds, 'TFLOPS', false, 'emptyTriangle'));
+  const warmStep = warm.map((p) =>
+    warmPoint(
+      p.step,
+      p.stepSeconds,
+      stepBounds,
+      's',
+      p === stepOff.reduce<StepPoint | null>((a, b) => (a && a.stepSeconds >= b.stepSeconds ? a : b), null),
+      'emptyCircle',
+    ),
+  );
+  const warmTflops = warm
+    .filter((p) => p.tflopsPerGpu != null)
+    .map((p) => warmPoint(p.step, p.tflopsPerGpu!, tflopsBounds, 'TFLOPS', false, 'emptyTriangle'));
 
   return {
     animation: false,
@@ -125,26 +170,71 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
       trigger: 'axis',
       confine: true,
       formatter: (params: unknown) => {
-        const list = (Array.isArray(params) ? params : [params]) as { marker?: string; seriesName?: string; value?: unknown; data?: { actual?: number } }[];
+        const list = (Array.isArray(params) ? params : [params]) as {
+          marker?: string;
+          seriesName?: string;
+          value?: unknown;
+          data?: { actual?: number };
+        }[];
         const step = (list[0]?.value as number[] | undefined)?.[0];
-        return [`step ${step}`, ...list.map((p) => `${p.marker ?? ''}${escapeHtml(p.seriesName)}: ${formatCompact(p.data?.actual ?? (p.value as number[])[1])}`)].join('<br/>');
+        return [
+          `step ${step}`,
+          ...list.map((p) => `${p.marker ?? ''}${escapeHtml(p.seriesName)}: ${formatCompact(p.data?.actual ?? (p.value as number[])[1])}`),
+        ].join('<br/>');
       },
     },
     xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1, min: 'dataMin', max: 'dataMax' },
     yAxis: [
       { type: 'value', name: 'step s', ...(stepBounds ?? { scale: true }), nameTextStyle: { align: 'left' } },
-      ...(hasTflops ? [{ type: 'value' as const, name: 'TFLOPS/GPU', ...(tflopsBounds ?? { scale: true }), splitLine: { show: false }, nameTextStyle: { align: 'right' as const } }] : []),
+      ...(hasTflops
+        ? [
+            {
+              type: 'value' as const,
+              name: 'TFLOPS/GPU',
+              ...(tflopsBounds ?? { scale: true }),
+              splitLine: { show: false },
+              nameTextStyle: { align: 'right' as const },
+            },
+          ]
+        : []),
     ],
     series: [
-      { type: 'line', name: 'step time (s)', itemStyle: { color }, symbol: 'circle', data: measured.map((p) => ({ value: [p.step, p.stepSeconds] })) },
+      {
+        type: 'line',
+        name: 'step time (s)',
+        itemStyle: { color },
+        symbol: 'circle',
+        data: measured.map((p) => ({ value: [p.step, p.stepSeconds] })),
+      },
       ...(hasTflops
-        ? [{ type: 'line' as const, name: 'TFLOPS/GPU', yAxisIndex: 1, lineStyle: { type: 'dashed' as const }, itemStyle: { color }, symbol: 'triangle', data: measured.filter((p) => p.tflopsPerGpu != null).map((p) => ({ value: [p.step, p.tflopsPerGpu] })) }]
+        ? [
+            {
+              type: 'line' as const,
+              name: 'TFLOPS/GPU',
+              yAxisIndex: 1,
+              lineStyle: { type: 'dashed' as const },
+              itemStyle: { color },
+              symbol: 'triangle',
+              data: measured.filter((p) => p.tflopsPerGpu != null).map((p) => ({ value: [p.step, p.tflopsPerGpu] })),
+            },
+          ]
         : []),
       // Warm-up: grey, not joined to the measured line, one legend entry for both axes.
       ...(warm.length
         ? [
             { type: 'line' as const, name: 'warm-up', itemStyle: { color: muted }, lineStyle: { opacity: 0 }, data: warmStep },
-            ...(hasTflops && warmTflops.length ? [{ type: 'line' as const, name: 'warm-up', yAxisIndex: 1, itemStyle: { color: muted }, lineStyle: { opacity: 0 }, data: warmTflops }] : []),
+            ...(hasTflops && warmTflops.length
+              ? [
+                  {
+                    type: 'line' as const,
+                    name: 'warm-up',
+                    yAxisIndex: 1,
+                    itemStyle: { color: muted },
+                    lineStyle: { opacity: 0 },
+                    data: warmTflops,
+                  },
+                ]
+              : []),
           ]
         : []),
     ],
@@ -155,8 +245,12 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
 export function warmupOffScale(points: StepPoint[]): string[] {
   const option = runStepsOption(points, 'x') as { yAxis: { min?: number; max?: number }[] };
   const [s, t] = option.yAxis;
-  const out = (v: number | null, b: { min?: number; max?: number } | undefined) => v != null && b?.min != null && b.max != null && (v < b.min || v > b.max);
+  const out = (v: number | null, b: { min?: number; max?: number } | undefined) =>
+    v != null && b?.min != null && b.max != null && (v < b.min || v > b.max);
   return points
     .filter((p) => p.warmup && (out(p.stepSeconds, s) || out(p.tflopsPerGpu, t)))
-    .map((p) => `step ${p.step}: ${formatCompact(p.stepSeconds)} s${p.tflopsPerGpu != null ? `, ${formatCompact(p.tflopsPerGpu)} TFLOPS/GPU` : ''}`);
+    .map(
+      (p) =>
+        `step ${p.step}: ${formatCompact(p.stepSeconds)} s${p.tflopsPerGpu != null ? `, ${formatCompact(p.tflopsPerGpu)} TFLOPS/GPU` : ''}`,
+    );
 }

@@ -35,7 +35,11 @@ export function stepRanges(steps: number[]): string {
 export function lossCurve(points: LossPoint[], strategy?: string): LossCurve {
   if (points.length === 0) return { option: null, missing: 'no step has been recorded yet' };
   const bad = points.filter((p) => !finite(p.loss)).map((p) => p.step);
-  if (bad.length === points.length) return { option: null, missing: `no step has a loss value (step${bad.length > 1 ? 's' : ''} ${stepRanges(bad)}: NaN/inf, or not reported by the runner)` };
+  if (bad.length === points.length)
+    return {
+      option: null,
+      missing: `no step has a loss value (step${bad.length > 1 ? 's' : ''} ${stepRanges(bad)}: NaN/inf, or not reported by the runner)`,
+    };
   const color = strategy ? strategyColor(strategy) : undefined;
   const option: EChartsOption = {
     animation: false,
@@ -55,5 +59,10 @@ export function lossCurve(points: LossPoint[], strategy?: string): LossCurve {
       },
     ],
   };
-  return { option, missing: bad.length ? `step${bad.length > 1 ? 's' : ''} ${stepRanges(bad)}: the loss was NaN or infinite (a gap in the line, not 0)` : null };
+  return {
+    option,
+    missing: bad.length
+      ? `step${bad.length > 1 ? 's' : ''} ${stepRanges(bad)}: the loss was NaN or infinite (a gap in the line, not 0)`
+      : null,
+  };
 }

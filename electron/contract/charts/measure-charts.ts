@@ -9,7 +9,15 @@ export function cpuAdamCurveOption(m: Measurement): EChartsOption {
     // Room above for the knee's marker and label; the x-axis starts at the first thread count measured.
     grid: { left: 16, right: 24, top: 48, bottom: 40, containLabel: true },
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} G params/s` },
-    xAxis: { type: 'value', name: 'threads', nameLocation: 'middle', nameGap: 24, minInterval: 1, min: m.cpuAdam.length ? Math.min(...m.cpuAdam.map((p) => p.threads)) : 0, max: 'dataMax' },
+    xAxis: {
+      type: 'value',
+      name: 'threads',
+      nameLocation: 'middle',
+      nameGap: 24,
+      minInterval: 1,
+      min: m.cpuAdam.length ? Math.min(...m.cpuAdam.map((p) => p.threads)) : 0,
+      max: 'dataMax',
+    },
     yAxis: { type: 'value', name: 'G params/s', nameTextStyle: { align: 'left' } },
     series: [
       {
@@ -17,7 +25,11 @@ export function cpuAdamCurveOption(m: Measurement): EChartsOption {
         name: 'CPU Adam',
         data: m.cpuAdam.map((p) => [p.threads, p.paramsPerSecond / 1e9]),
         markPoint: knee
-          ? { data: m.cpuAdam.filter((p) => p.threads === knee).map((p) => ({ coord: [p.threads, p.paramsPerSecond / 1e9] as [number, number], value: knee, name: 'knee' })) }
+          ? {
+              data: m.cpuAdam
+                .filter((p) => p.threads === knee)
+                .map((p) => ({ coord: [p.threads, p.paramsPerSecond / 1e9] as [number, number], value: knee, name: 'knee' })),
+            }
           : undefined,
       },
     ],

@@ -55,7 +55,12 @@ const PANELS: { key: Key; title: string; short: string }[] = [
  * A row with no figure for a resource (a strategy that does not fit, a run without a reading)
  * has no bar there, and its value reads "—" in the tooltip.
  */
-export function memoryPanelsOption(rows: MemoryRow[], capacity: MemoryCapacity, theme: PanelTheme, opts: { top?: number; title?: EChartsOption['title'] } = {}): EChartsOption {
+export function memoryPanelsOption(
+  rows: MemoryRow[],
+  capacity: MemoryCapacity,
+  theme: PanelTheme,
+  opts: { top?: number; title?: EChartsOption['title'] } = {},
+): EChartsOption {
   const panels = PANELS.filter((p) => p.key !== 'nvmeBytes' || rows.some((r) => (r.nvmeBytes ?? 0) > 0));
   const top = opts.top ?? 40;
   // The names are written once, left of the first panel, in a margin sized to the longest one;

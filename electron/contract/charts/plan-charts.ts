@@ -22,13 +22,26 @@ export function predictedTflopsOption(plan: PlanResult, TEXT: ChartTheme = LIGHT
   const prediction = (s: (typeof rows)[number]) => s.spec?.prediction ?? s.predicted;
   // Why a row has no bar, in the same words as the Plan table; null when it has one.
   const noBar = (s: (typeof rows)[number]) =>
-    !s.fits ? limitWords(s.limitedBy, plan.profile.gpuCount) : !hasPrediction(prediction(s)) || !(prediction(s).tflopsPerGpu > 0) ? NO_PREDICTION_WHY : null;
+    !s.fits
+      ? limitWords(s.limitedBy, plan.profile.gpuCount)
+      : !hasPrediction(prediction(s)) || !(prediction(s).tflopsPerGpu > 0)
+        ? NO_PREDICTION_WHY
+        : null;
   return {
     animation: false,
     textStyle: { color: TEXT.text },
     // containLabel: the names and the values are inside the chart's box, whatever its width.
     grid: { left: 8, right: 56, top: 12, bottom: 44, containLabel: true },
-    tooltip: { trigger: 'item', confine: true, formatter: (p: unknown) => { const q = p as { name: string; value: number | null; dataIndex: number }; const name = escapeHtml(q.name); const why = rows[q.dataIndex] ? noBar(rows[q.dataIndex]) : null; return q.value == null ? `${name}: ${escapeHtml(why ?? 'does not fit')}` : `${name}: ${q.value} TFLOPS/GPU (predicted)`; } },
+    tooltip: {
+      trigger: 'item',
+      confine: true,
+      formatter: (p: unknown) => {
+        const q = p as { name: string; value: number | null; dataIndex: number };
+        const name = escapeHtml(q.name);
+        const why = rows[q.dataIndex] ? noBar(rows[q.dataIndex]) : null;
+        return q.value == null ? `${name}: ${escapeHtml(why ?? 'does not fit')}` : `${name}: ${q.value} TFLOPS/GPU (predicted)`;
+      },
+    },
     xAxis: {
       type: 'value',
       min: 0,
@@ -64,7 +77,15 @@ export function predictedTflopsOption(plan: PlanResult, TEXT: ChartTheme = LIGHT
           value: noBar(s) ? null : Number(formatFigure(prediction(s).tflopsPerGpu, 1, false)),
           itemStyle: { color: strategyColor(s.id) },
         })),
-        label: { show: true, position: 'right', color: TEXT.text, formatter: (p: unknown) => { const v = (p as { value: number | null }).value; return v == null ? '' : String(v); } },
+        label: {
+          show: true,
+          position: 'right',
+          color: TEXT.text,
+          formatter: (p: unknown) => {
+            const v = (p as { value: number | null }).value;
+            return v == null ? '' : String(v);
+          },
+        },
       },
     ],
   } as EChartsOption;
@@ -79,5 +100,10 @@ export function memoryOption(plan: PlanResult, TEXT: ChartTheme = LIGHT_THEME): 
     nvmeBytes: s.memory.nvmeBytes,
   }));
   const p = plan.profile;
-  return memoryPanelsOption(rows, { gpuBytes: p.gpuMemoryBytes || null, hostBytes: p.hostMemoryBytes || null, nvmeBytes: p.nvmeBytes || null }, TEXT, { top: 12 });
+  return memoryPanelsOption(
+    rows,
+    { gpuBytes: p.gpuMemoryBytes || null, hostBytes: p.hostMemoryBytes || null, nvmeBytes: p.nvmeBytes || null },
+    TEXT,
+    { top: 12 },
+  );
 }

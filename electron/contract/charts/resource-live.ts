@@ -24,7 +24,15 @@ function mergePair(a: ResourceSample, b: ResourceSample): ResourceSample {
     gpus: b.gpus.map((g) => {
       const o = a.gpus.find((x) => x.index === g.index);
       if (!o) return g;
-      return { index: g.index, utilPct: mean(o.utilPct, g.utilPct), memUsedMiB: max(o.memUsedMiB, g.memUsedMiB), powerW: mean(o.powerW, g.powerW), smClockMHz: mean(o.smClockMHz, g.smClockMHz), pcieRxMBps: mean(o.pcieRxMBps, g.pcieRxMBps), pcieTxMBps: mean(o.pcieTxMBps, g.pcieTxMBps) };
+      return {
+        index: g.index,
+        utilPct: mean(o.utilPct, g.utilPct),
+        memUsedMiB: max(o.memUsedMiB, g.memUsedMiB),
+        powerW: mean(o.powerW, g.powerW),
+        smClockMHz: mean(o.smClockMHz, g.smClockMHz),
+        pcieRxMBps: mean(o.pcieRxMBps, g.pcieRxMBps),
+        pcieTxMBps: mean(o.pcieTxMBps, g.pcieTxMBps),
+      };
     }),
     cpuBusyPct: b.cpuBusyPct.length === a.cpuBusyPct.length ? b.cpuBusyPct.map((p, i) => (p + a.cpuBusyPct[i]) / 2) : b.cpuBusyPct,
     memUsedBytes: max(a.memUsedBytes, b.memUsedBytes),
@@ -64,7 +72,11 @@ export function appendLiveSample(live: LiveRecord | null, event: ResourceLiveEve
 }
 
 /** The live record with a step's end marked where it arrived, on the sampler's clock. Unplaceable before the first sample. */
-export function appendLiveStep(live: LiveRecord | null, step: { step: number; warmup: boolean; stepSeconds: number }, receivedAt: number): LiveRecord | null {
+export function appendLiveStep(
+  live: LiveRecord | null,
+  step: { step: number; warmup: boolean; stepSeconds: number },
+  receivedAt: number,
+): LiveRecord | null {
   if (!live || live.clockOffsetMs === null) return live;
   if (live.record.steps.some((s) => s.step === step.step)) return live;
   const seconds = Number.isFinite(step.stepSeconds) && step.stepSeconds >= 0 ? step.stepSeconds : 0;

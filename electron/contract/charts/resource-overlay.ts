@@ -44,8 +44,22 @@ const STYLE = [
 export function resourceOverlayOption(a: OverlayRun, b: OverlayRun): EChartsOption {
   const runs = [a, b];
   const grid = LANES.map((_, i) => ({ left: 56, right: 16, top: TITLE_TOP(i) + 22, height: GRID_HEIGHT }));
-  const xAxis = LANES.map((_, i) => ({ type: 'value' as const, gridIndex: i, min: 0, name: i === LANES.length - 1 ? 's from the first measured step' : '', nameLocation: 'middle' as const, nameGap: 24, axisLabel: { show: i === LANES.length - 1 } }));
-  const yAxis = LANES.map((l, i) => ({ type: 'value' as const, gridIndex: i, min: 0, max: l.key === 'gpu' ? 100 : undefined, splitNumber: 2 }));
+  const xAxis = LANES.map((_, i) => ({
+    type: 'value' as const,
+    gridIndex: i,
+    min: 0,
+    name: i === LANES.length - 1 ? 's from the first measured step' : '',
+    nameLocation: 'middle' as const,
+    nameGap: 24,
+    axisLabel: { show: i === LANES.length - 1 },
+  }));
+  const yAxis = LANES.map((l, i) => ({
+    type: 'value' as const,
+    gridIndex: i,
+    min: 0,
+    max: l.key === 'gpu' ? 100 : undefined,
+    splitNumber: 2,
+  }));
   const series: NonNullable<EChartsOption['series']> = [];
   const notes: string[][] = LANES.map(() => []);
   runs.forEach((run, r) => {
@@ -61,7 +75,9 @@ export function resourceOverlayOption(a: OverlayRun, b: OverlayRun): EChartsOpti
     const kept = rec.samples.filter((s) => s.t > t0 && s.t <= t1);
     // Measured steps shorter than the sampling interval, and the run over before the next sample: nothing to draw, said once.
     if (!kept.length) {
-      notes[0].push(`${name}: no sample inside its measured steps (${((t1 - t0) / 1000).toFixed(2)} s; one every ${rec.intervalMs / 1000} s)`);
+      notes[0].push(
+        `${name}: no sample inside its measured steps (${((t1 - t0) / 1000).toFixed(2)} s; one every ${rec.intervalMs / 1000} s)`,
+      );
       return;
     }
     const gpuIndexes = [...new Set(kept.flatMap((s) => s.gpus.map((g) => g.index)))].sort((p, q) => p - q);
@@ -73,7 +89,17 @@ export function resourceOverlayOption(a: OverlayRun, b: OverlayRun): EChartsOpti
       }
       if (lane.key === 'cpu') {
         const data = kept.filter((s) => s.cpuBusyPct.length).map((s) => [x(s.t), s.cpuBusyPct.filter((p) => p >= 90).length]);
-        series.push({ type: 'line', name: `${name} · cores ≥ 90%`, xAxisIndex: i, yAxisIndex: i, showSymbol: data.length < 4, step: 'end', itemStyle: { color: STYLE[r].color }, lineStyle: { color: STYLE[r].color, type: STYLE[r].type }, data });
+        series.push({
+          type: 'line',
+          name: `${name} · cores ≥ 90%`,
+          xAxisIndex: i,
+          yAxisIndex: i,
+          showSymbol: data.length < 4,
+          step: 'end',
+          itemStyle: { color: STYLE[r].color },
+          lineStyle: { color: STYLE[r].color, type: STYLE[r].type },
+          data,
+        });
         return;
       }
       for (const g of gpuIndexes)
@@ -88,7 +114,10 @@ export function resourceOverlayOption(a: OverlayRun, b: OverlayRun): EChartsOpti
           data: kept.map((s) => {
             const q = s.gpus.find((v) => v.index === g);
             if (lane.key === 'gpu') return [x(s.t), q?.utilPct ?? null];
-            return [x(s.t), q && (q.pcieRxMBps !== null || q.pcieTxMBps !== null) ? ((q.pcieRxMBps ?? 0) + (q.pcieTxMBps ?? 0)) / 1000 : null];
+            return [
+              x(s.t),
+              q && (q.pcieRxMBps !== null || q.pcieTxMBps !== null) ? ((q.pcieRxMBps ?? 0) + (q.pcieTxMBps ?? 0)) / 1000 : null,
+            ];
           }),
         });
     });

@@ -155,9 +155,15 @@ export function explainFileSystemError(error: unknown): unknown {
   switch (e?.code) {
     case 'ENOSPC':
     case 'EDQUOT':
-      return new ApiError('disk_full', `The disk is full${where ? ` (writing ${where})` : ''}; nothing was changed. Free space on that disk and try again.`);
+      return new ApiError(
+        'disk_full',
+        `The disk is full${where ? ` (writing ${where})` : ''}; nothing was changed. Free space on that disk and try again.`,
+      );
     case 'EROFS':
-      return new ApiError('read_only', `The file system is read-only${where ? ` (writing ${where})` : ''}; nothing was changed. Choose a writable folder.`);
+      return new ApiError(
+        'read_only',
+        `The file system is read-only${where ? ` (writing ${where})` : ''}; nothing was changed. Choose a writable folder.`,
+      );
     default:
       return error;
   }

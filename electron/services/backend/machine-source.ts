@@ -2,7 +2,7 @@
 // running app) and refreshed on request — or, with --machine FILE, a saved `detect --json` (a GPU
 // box's description viewed on a laptop), validated and marked as not detected here.
 import fs from 'node:fs';
-import { describeIssue,MachineSchema, type Machine } from '../../contract';
+import { describeIssue, MachineSchema, type Machine } from '../../contract';
 import { detectMachine } from '../hardware';
 
 export type MachineSource = (refresh?: boolean) => Promise<Machine>;
@@ -12,7 +12,9 @@ export function loadMachineFile(file: string): Machine {
   try {
     raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`--machine ${file}: cannot read it as JSON (${(error as Error).message}). Save one with \`npm run cli -- detect --json > machine.json\`.`);
+    throw new Error(
+      `--machine ${file}: cannot read it as JSON (${(error as Error).message}). Save one with \`npm run cli -- detect --json > machine.json\`.`,
+    );
   }
   const parsed = MachineSchema.safeParse(raw);
   if (!parsed.success) {
@@ -22,7 +24,12 @@ export function loadMachineFile(file: string): Machine {
   return {
     ...machine,
     warnings: [
-      { id: 'machine-from-file', severity: 'info', message: `This is the machine described in ${file} (detected ${machine.detectedAt}), not the one running the app.`, fix: 'Start without --machine to see this machine.' },
+      {
+        id: 'machine-from-file',
+        severity: 'info',
+        message: `This is the machine described in ${file} (detected ${machine.detectedAt}), not the one running the app.`,
+        fix: 'Start without --machine to see this machine.',
+      },
       ...machine.warnings,
     ],
   };

@@ -6,7 +6,16 @@
 // does not cover another trial, or the trial limit is reached. The decisions are tuner/tune.ts.
 import { formatDuration, formatFigure } from '../../contract/format';
 import type { Channel, EventName, EventOf, PlanResult, RequestOf, ResponseOf, RunSpec, WorkloadOverrides } from '../../contract';
-import { bestTrial, nextTrial, untestedNote, seedDefaultSpec, trialSecondsEstimate, tuneCandidates, TUNE_NOISE, type TuneTrial } from '../tuner';
+import {
+  bestTrial,
+  nextTrial,
+  untestedNote,
+  seedDefaultSpec,
+  trialSecondsEstimate,
+  tuneCandidates,
+  TUNE_NOISE,
+  type TuneTrial,
+} from '../tuner';
 
 export interface TuneBus {
   invoke<C extends Channel>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>>;
@@ -70,7 +79,13 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
         }
       });
     });
-    const res = await bus.invoke('runs/start', { specs: [spec], steps: o.steps, warmup: o.warmup, tags: ['tune'], ...(o.python ? { python: o.python } : {}) });
+    const res = await bus.invoke('runs/start', {
+      specs: [spec],
+      steps: o.steps,
+      warmup: o.warmup,
+      tags: ['tune'],
+      ...(o.python ? { python: o.python } : {}),
+    });
     sweepId = res.sweepId;
     const watch = setInterval(() => {
       if (cancelled() && sweepId) void bus.invoke('runs/cancel', { sweepId });
@@ -82,7 +97,18 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
       sweepId = null;
     }
     const s = (await bus.invoke('runs/get', { id: res.runIds[0], logLines: 0 })).summary;
-    return { key, strategyId, runId: s.id, status: s.status, tokensPerSecond: s.tokensPerSecond, tflopsPerGpu: s.tflopsPerGpu, stepSeconds: s.stepSeconds, errorClass: s.errorClass, seconds: (Date.now() - t0) / 1000, baseline: isBaseline };
+    return {
+      key,
+      strategyId,
+      runId: s.id,
+      status: s.status,
+      tokensPerSecond: s.tokensPerSecond,
+      tflopsPerGpu: s.tflopsPerGpu,
+      stepSeconds: s.stepSeconds,
+      errorClass: s.errorClass,
+      seconds: (Date.now() - t0) / 1000,
+      baseline: isBaseline,
+    };
   };
 
   let startup = 60; // seconds of engine start-up before the first step: the machine's runs say (plan.engineStart), then each trial
@@ -94,11 +120,16 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
     const candidates = tuneCandidates(plan, o.strategies);
     if (candidates.length === 0) {
       const reasons = [...new Set(plan.strategies.map((s) => s.reason))].slice(0, 3).join('; ');
-      throw new TuneError(`nothing fits this machine for ${plan.model.id} at seq ${plan.workload.seqLen} on ${plan.workload.gpus} GPU(s): ${reasons} — lower the sequence length, add GPUs or pick a smaller model`, 'model');
+      throw new TuneError(
+        `nothing fits this machine for ${plan.model.id} at seq ${plan.workload.seqLen} on ${plan.workload.gpus} GPU(s): ${reasons} — lower the sequence length, add GPUs or pick a smaller model`,
+        'model',
+      );
     }
     if (trials.length === 0) {
       if (plan.engineStart) startup = plan.engineStart.seconds; // measured on this machine's runs, until a trial measures it
-      say(`tune: ${candidates.length} candidate(s) on ${plan.profile.machineLabel}; budget ${formatDuration(o.budgetSeconds)}, at most ${o.maxTrials} trial(s) of ${o.warmup} warm-up + ${o.steps} steps`);
+      say(
+        `tune: ${candidates.length} candidate(s) on ${plan.profile.machineLabel}; budget ${formatDuration(o.budgetSeconds)}, at most ${o.maxTrials} trial(s) of ${o.warmup} warm-up + ${o.steps} steps`,
+      );
       for (const n of plan.notes.filter((n) => /^(Host figures|Calibrated|Not calibrated)/.test(n))) say(`  ${n}`);
     }
     if (cancelled()) {
@@ -129,7 +160,9 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
       break;
     }
     const p = c.spec.prediction;
-    say(`trial ${trials.length + 1}: ${c.strategyId} micro ${c.spec.microBatch}×${c.spec.gradAccum} ${JSON.stringify(c.spec.knobs)} — ${decision.reason}${p && p.tflopsPerGpu ? ` (predicted ${formatFigure(p.tflopsPerGpu, 1, false)} TFLOPS/GPU)` : ''}`);
+    say(
+      `trial ${trials.length + 1}: ${c.strategyId} micro ${c.spec.microBatch}×${c.spec.gradAccum} ${JSON.stringify(c.spec.knobs)} — ${decision.reason}${p && p.tflopsPerGpu ? ` (predicted ${formatFigure(p.tflopsPerGpu, 1, false)} TFLOPS/GPU)` : ''}`,
+    );
     const t = await trial(c.spec, c.key, c.strategyId);
     trials.push(t);
     if (t.status === 'completed') startup = Math.max(5, t.seconds - (o.warmup + o.steps) * (t.stepSeconds ?? 0));
@@ -146,7 +179,12 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
   if (best && !(o.baseline ?? true)) seedNote = 'not measured (no baseline asked for)';
   if (best && (o.baseline ?? true) && !cancelled() && lastPlan) {
     const { spec, doesNotFit } = seedDefaultSpec(lastPlan, best.strategyId);
-    const estimate = trialSecondsEstimate({ key: spec.configHash, strategyId: best.strategyId, spec, predictedTokensPerSecond: 0, predictedStepSeconds: best.stepSeconds ?? 1 }, o.steps, o.warmup, startup);
+    const estimate = trialSecondsEstimate(
+      { key: spec.configHash, strategyId: best.strategyId, spec, predictedTokensPerSecond: 0, predictedStepSeconds: best.stepSeconds ?? 1 },
+      o.steps,
+      o.warmup,
+      startup,
+    );
     if (spec.configHash === best.key) seed = { ...best, baseline: true };
     else if (doesNotFit) {
       // Nothing to run: the seed defaults cannot train this workload here (on the H200, Llama-3.1-8B's

@@ -15,7 +15,8 @@ export interface DetectOptions {
 
 export function probeSource(bundledEngineDir: string, clusterEngineDir: string): { text: string; source: string } {
   const probe = path.join(bundledEngineDir, 'probe.py');
-  if (!fs.existsSync(probe)) return { text: readSnippet(bundledEngineDir, 'probe_fallback.py'), source: 'fallback (resources/engine/probe.py not found)' };
+  if (!fs.existsSync(probe))
+    return { text: readSnippet(bundledEngineDir, 'probe_fallback.py'), source: 'fallback (resources/engine/probe.py not found)' };
   // On stdin the probe has no folder of its own: put the cluster's runner folder on sys.path so
   // its sibling imports (protocol.py, …) resolve where the runner is staged.
   const prelude = `import sys; sys.path.insert(0, ${JSON.stringify(clusterEngineDir)})\n`;

@@ -10,7 +10,11 @@ export function hostfileText(cluster: Cluster): string {
 
 /** A value for ssh_config: double-quoted when it has a space (the data folder may); a quote or line break cannot be written. */
 function configWord(value: string): string {
-  if (/["\r\n]/.test(value)) throw new ApiError('bad_path', `${JSON.stringify(value)} cannot go into an ssh_config (it holds a quote or a line break); use a data folder with a plain path.`);
+  if (/["\r\n]/.test(value))
+    throw new ApiError(
+      'bad_path',
+      `${JSON.stringify(value)} cannot go into an ssh_config (it holds a quote or a line break); use a data folder with a plain path.`,
+    );
   return /\s/.test(value) ? `"${value}"` : value;
 }
 

@@ -52,7 +52,11 @@ export function createClusterService(options: ClusterServiceOptions) {
     const engineDir = cluster.engineDir ?? defaultEngineDir();
     const unsafe = unsafeEngineDirReason(engineDir);
     if (unsafe)
-      throw new ApiError('unsafe_path', `The launcher would run in ${engineDir}, but ${unsafe}: whoever can write there chooses the code that runs. Use a runner folder only you can write (the cluster's engineDir), or remove that one.`, 'engineDir');
+      throw new ApiError(
+        'unsafe_path',
+        `The launcher would run in ${engineDir}, but ${unsafe}: whoever can write there chooses the code that runs. Use a runner folder only you can write (the cluster's engineDir), or remove that one.`,
+        'engineDir',
+      );
     const launch = buildMultiNodeLaunch(cluster, specPath, {
       workDir,
       python: options.headPython(cluster),
@@ -74,7 +78,10 @@ export function createClusterService(options: ClusterServiceOptions) {
 
     async detect(name: string): Promise<HostDetection[]> {
       const launch = prepareMultiNodeLaunch(name, '/dev/null');
-      const detections = await detectHosts(need(name).cluster, { sshConfigPath: launch.sshConfigPath, bundledEngineDir: options.bundledEngineDir });
+      const detections = await detectHosts(need(name).cluster, {
+        sshConfigPath: launch.sshConfigPath,
+        bundledEngineDir: options.bundledEngineDir,
+      });
       store.recordDetections(name, detections);
       return detections;
     },
@@ -82,7 +89,11 @@ export function createClusterService(options: ClusterServiceOptions) {
     async preflight(name: string): Promise<PreflightRow[]> {
       const { cluster } = need(name);
       const launch = prepareMultiNodeLaunch(name, '/dev/null');
-      return preflight(cluster, { sshConfigPath: launch.sshConfigPath, headPython: launch.file, bundledEngineDir: options.bundledEngineDir });
+      return preflight(cluster, {
+        sshConfigPath: launch.sshConfigPath,
+        headPython: launch.file,
+        bundledEngineDir: options.bundledEngineDir,
+      });
     },
 
     /** Copies the app's runner into the cluster's engine folder on THIS machine (the launcher's cwd). */
@@ -92,9 +103,16 @@ export function createClusterService(options: ClusterServiceOptions) {
       if (configured === undefined) ensurePrivateDir(engineDir);
       else fs.mkdirSync(engineDir, { recursive: true });
       const unsafe = unsafeEngineDirReason(engineDir);
-      if (unsafe) throw new ApiError('unsafe_path', `Refusing to stage the runner in ${engineDir}: ${unsafe}. Use a folder only you can write (the cluster's engineDir).`, 'engineDir');
+      if (unsafe)
+        throw new ApiError(
+          'unsafe_path',
+          `Refusing to stage the runner in ${engineDir}: ${unsafe}. Use a folder only you can write (the cluster's engineDir).`,
+          'engineDir',
+        );
       // Modules and the data files they read (error-signatures.json, model-families.json).
-      const files = fs.readdirSync(options.bundledEngineDir).filter((f) => isRunnerFile(f) && fs.statSync(path.join(options.bundledEngineDir, f)).isFile());
+      const files = fs
+        .readdirSync(options.bundledEngineDir)
+        .filter((f) => isRunnerFile(f) && fs.statSync(path.join(options.bundledEngineDir, f)).isFile());
       for (const f of files) fs.copyFileSync(path.join(options.bundledEngineDir, f), path.join(engineDir, f));
       return { engineDir, files };
     },

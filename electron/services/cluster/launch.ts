@@ -7,7 +7,6 @@ import type { Cluster, Launch } from '../../contract';
 import { deepspeedEnvText, hostfileText, sshConfigText } from './files';
 import { defaultEngineDir } from './private-dir';
 
-
 export interface MultiNodeLaunchOptions {
   /** Folder for the hostfile, ssh_config and env file (e.g. <dataDir>/clusters/<name>). */
   workDir: string;

@@ -26,7 +26,8 @@ export function unsafeDirReason(dir: string, options: { parent?: boolean; allowR
   if (stat.isSymbolicLink()) return `${dir} is a symbolic link`;
   if (!stat.isDirectory()) return `${dir} is not a folder`;
   if (process.platform === 'win32') return null;
-  if (stat.uid !== me && !((options.parent || options.allowRoot) && stat.uid === 0)) return `${dir} belongs to another user (uid ${stat.uid})`;
+  if (stat.uid !== me && !((options.parent || options.allowRoot) && stat.uid === 0))
+    return `${dir} belongs to another user (uid ${stat.uid})`;
   const writable = options.parent ? stat.mode & 0o002 && !(stat.mode & 0o1000) : stat.mode & 0o022;
   if (writable) return `${dir} is writable by other users (mode ${(stat.mode & 0o7777).toString(8)})`;
   return null;
@@ -47,7 +48,9 @@ export function unsafeAncestorReason(dir: string): string | null {
  */
 export function ensurePrivateDir(dir: string): string {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const why = unsafeAncestorReason(dir) ?? (fs.lstatSync(dir).uid === uid() || process.platform === 'win32' ? null : `${dir} belongs to another user`);
+  const why =
+    unsafeAncestorReason(dir) ??
+    (fs.lstatSync(dir).uid === uid() || process.platform === 'win32' ? null : `${dir} belongs to another user`);
   if (why) throw new ApiError('unsafe_path', `Refusing to use ${dir}: ${why}. Remove it (or fix its owner and mode), then try again.`);
   if (process.platform !== 'win32') fs.chmodSync(dir, 0o700);
   return dir;
@@ -71,13 +74,23 @@ export function privateClusterDir(dataDir: string, name: string): { workDir: str
   }
   if (remembered && ABSOLUTE_PATH_PATTERN.test(remembered) && fs.existsSync(remembered)) {
     const stat = fs.lstatSync(remembered);
-    if (!stat.isSymbolicLink() && stat.isDirectory() && stat.uid === uid() && (stat.mode & 0o077) === 0 && !unsafeAncestorReason(remembered)) return { workDir: remembered, homeDir };
+    if (
+      !stat.isSymbolicLink() &&
+      stat.isDirectory() &&
+      stat.uid === uid() &&
+      (stat.mode & 0o077) === 0 &&
+      !unsafeAncestorReason(remembered)
+    )
+      return { workDir: remembered, homeDir };
   }
   const base = os.tmpdir();
   const workDir = fs.mkdtempSync(path.join(base, 'offload-studio-cluster-'));
   if (!ABSOLUTE_PATH_PATTERN.test(workDir)) {
     fs.rmSync(workDir, { recursive: true, force: true });
-    throw new ApiError('bad_path', `The temp folder ${base} has a space or special characters, and pdsh cannot take such a path. Set TMPDIR to a plain path (e.g. /tmp), or use a data folder without spaces (--data-dir).`);
+    throw new ApiError(
+      'bad_path',
+      `The temp folder ${base} has a space or special characters, and pdsh cannot take such a path. Set TMPDIR to a plain path (e.g. /tmp), or use a data folder without spaces (--data-dir).`,
+    );
   }
   fs.chmodSync(workDir, 0o700);
   fs.writeFileSync(pointer, workDir + '\n', { mode: 0o600 });

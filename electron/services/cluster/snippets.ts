@@ -18,6 +18,8 @@ export function readSnippet(bundledEngineDir: string, name: SnippetName): string
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`The bundled runner folder lacks ${name} (${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}); reinstall the app or point OFFLOAD_STUDIO_RESOURCES at a complete resources folder.`);
+    throw new Error(
+      `The bundled runner folder lacks ${name} (${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}); reinstall the app or point OFFLOAD_STUDIO_RESOURCES at a complete resources folder.`,
+    );
   }
 }

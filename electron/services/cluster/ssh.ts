@@ -15,7 +15,13 @@ export interface ExecResult {
 
 const MAX_OUTPUT = 4 * 1024 * 1024;
 
-export function execFileWithInput(file: string, args: string[], input: string | null, timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<ExecResult> {
+export function execFileWithInput(
+  file: string,
+  args: string[],
+  input: string | null,
+  timeoutMs: number,
+  env?: NodeJS.ProcessEnv,
+): Promise<ExecResult> {
   return new Promise((resolve) => {
     const child = spawn(file, args, { shell: false, stdio: ['pipe', 'pipe', 'pipe'], env: env ?? process.env });
     let stdout = '';
@@ -57,7 +63,13 @@ export function sshArgv(sshConfigPath: string, host: string, remote: string[]): 
   return ['-F', sshConfigPath, '-o', 'BatchMode=yes', '--', host, remote.map(shellQuote).join(' ')];
 }
 
-export function runSsh(sshConfigPath: string, host: string, remote: string[], input: string | null, timeoutMs = 20_000): Promise<ExecResult> {
+export function runSsh(
+  sshConfigPath: string,
+  host: string,
+  remote: string[],
+  input: string | null,
+  timeoutMs = 20_000,
+): Promise<ExecResult> {
   return execFileWithInput('ssh', sshArgv(sshConfigPath, host, remote), input, timeoutMs);
 }
 

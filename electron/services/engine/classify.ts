@@ -74,9 +74,7 @@ export function errorTable(): ErrorTable & { compiled: CompiledSignature[] } {
 /** The default fix for each class (the table's), used when the runner gives none. */
 export const DEFAULT_FIX: Readonly<Record<ErrorClass, string | null>> = Object.defineProperties(
   {} as Record<ErrorClass, string | null>,
-  Object.fromEntries(
-    ErrorClassSchema.options.map((c) => [c, { enumerable: true, get: () => errorTable().classes[c]?.fix ?? null }]),
-  ),
+  Object.fromEntries(ErrorClassSchema.options.map((c) => [c, { enumerable: true, get: () => errorTable().classes[c]?.fix ?? null }])),
 );
 
 function fill(template: string | undefined, match: RegExpMatchArray, pipNames: Record<string, string>): string | null {
@@ -143,7 +141,10 @@ export function classifyRun(e: RunEvidence): Verdict {
 
   if (e.stopReason === 'cancel') return fail('cancelled', 'Cancelled by the user.');
   if (e.stopReason === 'timeout')
-    return fail('timeout', `The run exceeded its wall-clock limit${e.limitSeconds ? ` of ${Math.round(e.limitSeconds)} s` : ''} and was stopped.`);
+    return fail(
+      'timeout',
+      `The run exceeded its wall-clock limit${e.limitSeconds ? ` of ${Math.round(e.limitSeconds)} s` : ''} and was stopped.`,
+    );
 
   if (e.errorLine) return fail(e.errorLine.class, e.errorLine.message, e.errorLine.fix);
 
@@ -157,7 +158,11 @@ export function classifyRun(e: RunEvidence): Verdict {
   if (e.signal === 'SIGKILL' || e.exitCode === 137)
     return fromException && fromException.errorClass !== 'host_oom'
       ? fail(fromException.errorClass, fromException.message, fromException.fix)
-      : fail('host_oom', 'The runner was killed by the OS — likely out of host memory (SIGKILL without an error line).', DEFAULT_FIX.host_oom);
+      : fail(
+          'host_oom',
+          'The runner was killed by the OS — likely out of host memory (SIGKILL without an error line).',
+          DEFAULT_FIX.host_oom,
+        );
 
   if (e.exitCode === 130 || e.signal === 'SIGINT' || e.signal === 'SIGTERM')
     return fail('cancelled', `The runner was stopped from outside the app (${e.signal ?? `exit ${e.exitCode}`}).`);
@@ -168,7 +173,8 @@ export function classifyRun(e: RunEvidence): Verdict {
   if (e.exitCode === 2) return fail('bad_config', withLast('The runner refused its arguments or spec.', e.stderrTail));
 
   if (e.signal) return fail('crashed', withLast(`The runner crashed (${e.signal}).`, e.stderrTail));
-  if (e.exitCode !== 0) return fail('crashed', withLast(`The runner exited with code ${e.exitCode} without reporting an error.`, e.stderrTail));
+  if (e.exitCode !== 0)
+    return fail('crashed', withLast(`The runner exited with code ${e.exitCode} without reporting an error.`, e.stderrTail));
 
   return fail('protocol', 'The runner exited normally without reporting a result.');
 }

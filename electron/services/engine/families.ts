@@ -35,21 +35,34 @@ export interface Refusal {
 }
 
 /** Why the runner would refuse to build this spec's model at its sequence length, or null. */
-export function refusalOf(spec: Pick<RunSpec, 'seqLen'> & { model: Pick<RunSpec['model'], 'id' | 'family' | 'ropeTheta'> & { maxPositionEmbeddings?: number; hfConfig?: unknown } }): Refusal | null {
+export function refusalOf(
+  spec: Pick<RunSpec, 'seqLen'> & {
+    model: Pick<RunSpec['model'], 'id' | 'family' | 'ropeTheta'> & { maxPositionEmbeddings?: number; hfConfig?: unknown };
+  },
+): Refusal | null {
   // A spec carrying its config.json is built from it by transformers, whatever its model_type; the
   // probe accepted it when it was imported, and the runner's check_config checks it again.
   if (spec.model.hfConfig) return null;
   const families = runnerFamilies();
   const fam = families[spec.model.family];
   if (!fam)
-    return { field: 'model.family', message: `The runner cannot build model family '${spec.model.family}' (${spec.model.id}): it builds ${Object.keys(families).sort().join(', ')}.` };
+    return {
+      field: 'model.family',
+      message: `The runner cannot build model family '${spec.model.family}' (${spec.model.id}): it builds ${Object.keys(families).sort().join(', ')}.`,
+    };
   if (fam.positions === 'rope' && !(spec.model.ropeTheta > 0))
-    return { field: 'model.ropeTheta', message: `${spec.model.id}: family '${spec.model.family}' uses rotary positions, which need ropeTheta > 0 (got ${spec.model.ropeTheta}).` };
+    return {
+      field: 'model.ropeTheta',
+      message: `${spec.model.id}: family '${spec.model.family}' uses rotary positions, which need ropeTheta > 0 (got ${spec.model.ropeTheta}).`,
+    };
   if (fam.positions === 'learned') {
     const fallback = fam.defaults.maxPositionEmbeddings;
     const positions = spec.model.maxPositionEmbeddings ?? (typeof fallback === 'number' ? fallback : undefined);
     if (positions !== undefined && spec.seqLen > positions)
-      return { field: 'seqLen', message: `${spec.model.id} learns ${positions} positions; a sequence of ${spec.seqLen} tokens has no position embedding past ${positions}. Lower the sequence length to ${positions} or less.` };
+      return {
+        field: 'seqLen',
+        message: `${spec.model.id} learns ${positions} positions; a sequence of ${spec.seqLen} tokens has no position embedding past ${positions}. Lower the sequence length to ${positions} or less.`,
+      };
   }
   return null;
 }

@@ -14,7 +14,14 @@ import { tunerPlanner } from './tuner-planner';
 
 export { createStdoutParser, LineSplitter, parseProtocolLine, DEFAULT_MAX_LINE_BYTES, type ParsedLine } from './jsonl';
 export { classifyRun, classifyStderr, DEFAULT_FIX, type RunEvidence, type Verdict } from './classify';
-export { startRunner, DEFAULT_GRACE_MS, type RunnerHandle, type RunnerLaunch, type RunnerOptions, type RunnerOutcome } from './runner-process';
+export {
+  startRunner,
+  DEFAULT_GRACE_MS,
+  type RunnerHandle,
+  type RunnerLaunch,
+  type RunnerOptions,
+  type RunnerOutcome,
+} from './runner-process';
 // The interpreter chooser is the environment service's (one rule for Setup and runs).
 export { chooseInterpreter, engineVenvs, venvPython, type InterpreterChoice } from '../environment';
 export { buildLaunch, type LaunchInput } from './launch';
@@ -53,12 +60,18 @@ export class EngineService {
     const { history, dataDir } = options;
     const orphanRuns = (history.recovered ?? []).filter((r) => r.previousStatus === 'running').map((r) => r.id);
     this.orphansEnded = [...safeList(() => clearStaleLock(dataDir)), ...safeList(() => endOrphanRunners(dataDir, orphanRuns))];
-    if (this.orphansEnded.length) console.error(`[offload-studio] ended ${this.orphansEnded.length} runner process(es) left by a previous run of the app (pid ${this.orphansEnded.join(', ')})`);
+    if (this.orphansEnded.length)
+      console.error(
+        `[offload-studio] ended ${this.orphansEnded.length} runner process(es) left by a previous run of the app (pid ${this.orphansEnded.join(', ')})`,
+      );
   }
 
   async start(request: StartRunsRequest): Promise<Sweep> {
     if (this.active || this.starting)
-      throw new ApiError('engine_busy', `A sweep${this.active ? ` (${this.active.id})` : ''} is already running; cancel it or wait for it to finish — two at once would measure each other.`);
+      throw new ApiError(
+        'engine_busy',
+        `A sweep${this.active ? ` (${this.active.id})` : ''} is already running; cancel it or wait for it to finish — two at once would measure each other.`,
+      );
     this.starting = true;
     let lock: SweepLock | null = null;
     try {
@@ -80,7 +93,8 @@ export class EngineService {
   private async begin(request: StartRunsRequest): Promise<Sweep> {
     const python = chooseInterpreter(request.python ?? (await this.options.selectedPython?.()) ?? null).python;
     const benchScript = this.options.benchScript ?? enginePath('bench.py');
-    const launch = this.options.sweep?.launch ?? ((specFile: string, spec: RunSpec) => buildLaunch({ python, benchScript, specFile, gpus: spec.gpus }));
+    const launch =
+      this.options.sweep?.launch ?? ((specFile: string, spec: RunSpec) => buildLaunch({ python, benchScript, specFile, gpus: spec.gpus }));
     const sweep = await startSweep(request, {
       history: this.options.history,
       dataDir: this.options.dataDir,

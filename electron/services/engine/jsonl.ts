@@ -5,7 +5,7 @@
 // UTF-8 sequence, and decoding happens per whole line), and parseProtocolLine classifies one
 // line. Anything that is not a protocol line is kept as log, never fatal: libraries print to
 // stdout, and a runner bug must not lose the run.
-import { describeIssue,runnerMessageSchemas, type RunnerMessage } from '../../contract';
+import { describeIssue, runnerMessageSchemas, type RunnerMessage } from '../../contract';
 
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
 

@@ -16,11 +16,20 @@ export interface LaunchInput {
 
 export function buildLaunch(input: LaunchInput): RunnerLaunch {
   const cwd = path.dirname(input.benchScript);
-  if (input.gpus <= 1)
-    return { command: input.python, args: ['-u', input.benchScript, '--spec', input.specFile], cwd };
+  if (input.gpus <= 1) return { command: input.python, args: ['-u', input.benchScript, '--spec', input.specFile], cwd };
   return {
     command: input.python,
-    args: ['-u', '-m', 'deepspeed.launcher.runner', '--num_gpus', String(input.gpus), ...(input.bindCores === false ? [] : ['--bind_cores_to_rank']), input.benchScript, '--spec', input.specFile],
+    args: [
+      '-u',
+      '-m',
+      'deepspeed.launcher.runner',
+      '--num_gpus',
+      String(input.gpus),
+      ...(input.bindCores === false ? [] : ['--bind_cores_to_rank']),
+      input.benchScript,
+      '--spec',
+      input.specFile,
+    ],
     cwd,
   };
 }

@@ -78,7 +78,13 @@ function readLock(file: string): LockBody | null {
   try {
     const body = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockBody>;
     if (typeof body.owner !== 'string') return null;
-    return { owner: body.owner, pid: Number(body.pid), sweepId: typeof body.sweepId === 'string' ? body.sweepId : null, runIds: Array.isArray(body.runIds) ? body.runIds.filter((x): x is string => typeof x === 'string') : [], since: String(body.since ?? '') };
+    return {
+      owner: body.owner,
+      pid: Number(body.pid),
+      sweepId: typeof body.sweepId === 'string' ? body.sweepId : null,
+      runIds: Array.isArray(body.runIds) ? body.runIds.filter((x): x is string => typeof x === 'string') : [],
+      since: String(body.since ?? ''),
+    };
   } catch {
     return null; // unreadable or half-written: treated as stale
   }

@@ -129,7 +129,9 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
         options.onMessage?.(message);
       } catch (error) {
         protocolErrors++;
-        logLine(`[offload-studio] a '${message.type}' message could not be handled: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
+        logLine(
+          `[offload-studio] a '${message.type}' message could not be handled: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`,
+        );
       }
     },
     log: logLine,
@@ -180,7 +182,9 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
       // Whatever the leader left behind in its group (workers, launcher ranks) goes with it.
       if (child.pid) signalGroup(child, 'SIGKILL');
       const streamsClosed = Promise.all(
-        [child.stdout, child.stderr].map((s) => (s && !s.readableEnded && !s.destroyed ? new Promise((r) => s.once('close', r)) : Promise.resolve())),
+        [child.stdout, child.stderr].map((s) =>
+          s && !s.readableEnded && !s.destroyed ? new Promise((r) => s.once('close', r)) : Promise.resolve(),
+        ),
       );
       // A grandchild that escaped the group could hold the pipes open: do not wait forever.
       const drained = new Promise((r) => setTimeout(r, STREAM_DRAIN_MS).unref());

@@ -25,7 +25,14 @@ function workloadOf(spec: RunSpec) {
     return tuner.parseWorkload({ ...common, model: tuner.resolveModel(spec.model.id).id });
   } catch {
     // Not a preset: the spec carries the numbers the tuner needs (its descriptive fields are optional there).
-    const arch = { label: spec.model.id, source: null, publishedParams: null, maxPositionEmbeddings: spec.seqLen, attentionBias: false, ...spec.model };
+    const arch = {
+      label: spec.model.id,
+      source: null,
+      publishedParams: null,
+      maxPositionEmbeddings: spec.seqLen,
+      attentionBias: false,
+      ...spec.model,
+    };
     // parseWorkload checks it at run time (a family the tuner does not know throws: not sized).
     return tuner.parseWorkload({ ...common, model: arch as unknown as ModelArch });
   }

@@ -140,7 +140,8 @@ export function predictionElsewhere(spec: RunSpec, hostId: string | null): { act
   const label = p.machineLabel ?? p.machineId ?? 'another machine';
   if (p.machineSource === 'file' || p.machineSource === 'catalogued')
     return { action: 'refuse', words: `${label}, ${SOURCE_WORDS[p.machineSource]}` };
-  if (p.machineId && hostId !== null) return { action: 'drop', words: `${label} (machine ${p.machineId}), not this host (machine ${hostId})` };
+  if (p.machineId && hostId !== null)
+    return { action: 'drop', words: `${label} (machine ${p.machineId}), not this host (machine ${hostId})` };
   return null;
 }
 
@@ -349,22 +350,30 @@ class SweepExecution implements Sweep {
     const r = e.outcome?.result;
     const finite = (x: number | null | undefined) => (typeof x === 'number' && Number.isFinite(x) ? x : null);
     // The end is stored above; an event the contract refuses must not turn it into a crash.
-    guardEmit(() => this.deps.events.status({
-      ...this.position(i),
-      phase: 'finished',
-      status: e.status,
-      errorClass: (e.errorClass as RunStatusEvent['errorClass']) ?? null,
-      message: e.message,
-      fix: e.fix,
-      tflopsPerGpu: finite(r?.tflopsPerGpu?.median),
-      stepSeconds: finite(r?.stepSeconds?.median),
-      sweepDone: i === this.planned.length - 1,
-    }));
+    guardEmit(() =>
+      this.deps.events.status({
+        ...this.position(i),
+        phase: 'finished',
+        status: e.status,
+        errorClass: (e.errorClass as RunStatusEvent['errorClass']) ?? null,
+        message: e.message,
+        fix: e.fix,
+        tflopsPerGpu: finite(r?.tflopsPerGpu?.median),
+        stepSeconds: finite(r?.stepSeconds?.median),
+        sweepDone: i === this.planned.length - 1,
+      }),
+    );
     return { runId: p.id, strategy: p.strategy, repeatIndex: p.repeatIndex, ...e };
   }
 
   private skip(i: number): RunEnd {
-    return this.endWith(i, { status: 'cancelled', errorClass: 'cancelled', message: 'Cancelled before it started.', fix: null, outcome: null });
+    return this.endWith(i, {
+      status: 'cancelled',
+      errorClass: 'cancelled',
+      message: 'Cancelled before it started.',
+      fix: null,
+      outcome: null,
+    });
   }
 
   private async runOne(i: number): Promise<RunEnd> {
@@ -377,8 +386,15 @@ class SweepExecution implements Sweep {
     deps.history.startRun(p.id, { snapshot: this.machine ?? undefined, machineId: machineIdOf(this.machine), logPath });
     const runStarted = Date.now();
     deps.events.status({
-      ...this.position(i), phase: 'started', status: 'running', errorClass: null, message: null, fix: null,
-      tflopsPerGpu: null, stepSeconds: null, sweepDone: false,
+      ...this.position(i),
+      phase: 'started',
+      status: 'running',
+      errorClass: null,
+      message: null,
+      fix: null,
+      tflopsPerGpu: null,
+      stepSeconds: null,
+      sweepDone: false,
     });
 
     // Samples: batched into one transaction per flush (per step would cost a WAL commit each),
@@ -433,7 +449,9 @@ class SweepExecution implements Sweep {
       } catch (error) {
         if (emitErrorNoted) return;
         emitErrorNoted = true;
-        note(`[offload-studio] a progress event was dropped (the runner sent values outside the contract): ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
+        note(
+          `[offload-studio] a progress event was dropped (the runner sent values outside the contract): ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`,
+        );
       }
     };
     const onMessage = (m: RunnerMessage) => {
@@ -450,7 +468,9 @@ class SweepExecution implements Sweep {
           if (m.step > total || stepsSeen >= total) {
             if (!overflowNoted) {
               overflowNoted = true;
-              note(`[offload-studio] the runner reported more steps than the ${total} this run asked for; steps after ${total} were not stored.`);
+              note(
+                `[offload-studio] the runner reported more steps than the ${total} this run asked for; steps after ${total} were not stored.`,
+              );
             }
             break;
           }
@@ -465,7 +485,8 @@ class SweepExecution implements Sweep {
           if (slowStep || samples.length >= (deps.sampleBatch ?? 64)) safely(flushSamples);
           stepsSeen++;
           // A step time that is not a sane finite number of seconds does not start the clock.
-          if (stepsSeen === 1) firstStepAt = now - (Number.isFinite(m.stepSeconds) && m.stepSeconds >= 0 ? Math.min(m.stepSeconds, 1e7) : 0) * 1000;
+          if (stepsSeen === 1)
+            firstStepAt = now - (Number.isFinite(m.stepSeconds) && m.stepSeconds >= 0 ? Math.min(m.stepSeconds, 1e7) : 0) * 1000;
           // The event carries the stored sample's fields, plus where the sweep stands.
           emitSafely(() =>
             deps.events.progress({
@@ -515,14 +536,18 @@ class SweepExecution implements Sweep {
         const now = Date.now();
         if (now - lastLive < 950 || !deps.events.resources) return; // the live view gets one a second
         lastLive = now;
-        guardEmit(() => deps.events.resources!({ sweepId: this.id, runId: p.id, sample, availability, pcieLinkGBps: monitor?.pcieLinkGBps }));
+        guardEmit(() =>
+          deps.events.resources!({ sweepId: this.id, runId: p.id, sample, availability, pcieLinkGBps: monitor?.pcieLinkGBps }),
+        );
       },
     };
     if (deps.monitor !== null && samplingOn())
       try {
         monitor = (deps.monitor ?? ((_id: string, o: MonitorOptions) => startMonitor(o)))(p.id, monitorOptions);
       } catch (error) {
-        lines.push(`[offload-studio] resource sampling could not start (the run goes on without it): ${error instanceof Error ? error.message : String(error)}`);
+        lines.push(
+          `[offload-studio] resource sampling could not start (the run goes on without it): ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
 
     const maxSeconds = p.spec.maxSeconds;

@@ -37,9 +37,14 @@ export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {
       // here, as the Plan page does not offer it: `run --strategy gpu-zero1` on a machine without a GPU
       // used to start anyway. (A plan for another machine is refused earlier, in sweep.ts.)
       // Only a lack of GPUs can be forced past, and only for what the runner can do on the CPU accelerator.
-      const cannot = plan.strategies.filter((s) => strategies.includes(s.id) && (s.limitedBy === 'gpu-count' || s.limitedBy === 'requirement') && !(force && runsOnCpu(s)));
+      const cannot = plan.strategies.filter(
+        (s) => strategies.includes(s.id) && (s.limitedBy === 'gpu-count' || s.limitedBy === 'requirement') && !(force && runsOnCpu(s)),
+      );
       if (cannot.length) {
-        const runnable = tuner.planWorkload(workload, { machine: parsed.data }).strategies.filter((s) => s.fits).map((s) => s.id);
+        const runnable = tuner
+          .planWorkload(workload, { machine: parsed.data })
+          .strategies.filter((s) => s.fits)
+          .map((s) => s.id);
         const forcible = cannot.every(runsOnCpu);
         throw new ApiError(
           'cannot_run_here',

@@ -39,7 +39,10 @@ async function isExecutable(file: string): Promise<boolean> {
 
 async function dirs(parent: string): Promise<string[]> {
   try {
-    return (await readdir(parent, { withFileTypes: true })).filter((d) => d.isDirectory() || d.isSymbolicLink()).map((d) => path.join(parent, d.name)).sort();
+    return (await readdir(parent, { withFileTypes: true }))
+      .filter((d) => d.isDirectory() || d.isSymbolicLink())
+      .map((d) => path.join(parent, d.name))
+      .sort();
   } catch {
     return [];
   }
@@ -65,14 +68,19 @@ export async function findCandidates(options: CandidateOptions): Promise<FoundCa
   if (options.selected) files.push(['selected', options.selected]);
   for (const p of options.extraPaths ?? []) files.push(['user', p]);
   prefixes.push(['app-venv', appVenvDir(options.dataDir)]);
-  for (const d of await dirs(engineCacheRoot(home, env))) if (path.basename(d).startsWith('engine-venv')) prefixes.push(['app-cache-venv', d]);
+  for (const d of await dirs(engineCacheRoot(home, env)))
+    if (path.basename(d).startsWith('engine-venv')) prefixes.push(['app-cache-venv', d]);
   if (env.VIRTUAL_ENV) prefixes.push(['virtualenv', env.VIRTUAL_ENV]);
   if (env.CONDA_PREFIX) prefixes.push(['conda', env.CONDA_PREFIX]);
 
   // conda records every env it created in ~/.conda/environments.txt (one prefix per line).
   try {
     const text = await readFile(path.join(home, '.conda', 'environments.txt'), 'utf8');
-    for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) prefixes.push(['conda', line]);
+    for (const line of text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean))
+      prefixes.push(['conda', line]);
   } catch {
     /* no conda */
   }
@@ -86,7 +94,8 @@ export async function findCandidates(options: CandidateOptions): Promise<FoundCa
   const pyenvRoot = env.PYENV_ROOT ?? path.join(home, '.pyenv');
   for (const v of await dirs(path.join(pyenvRoot, 'versions'))) prefixes.push(['pyenv', v]);
   for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean))
-    for (const name of platform === 'win32' ? ['python.exe', 'python3.exe'] : ['python3', 'python']) files.push(['path', path.join(dir, name)]);
+    for (const name of platform === 'win32' ? ['python.exe', 'python3.exe'] : ['python3', 'python'])
+      files.push(['path', path.join(dir, name)]);
 
   for (const [source, prefix] of prefixes) {
     // One interpreter per prefix: python3 and python in one bin/ are the same program.

@@ -1,7 +1,13 @@
 // The Python engine environment: find interpreters, probe them, remember the chosen one, and
 // install the managed engine venv. The engine service calls selectedInterpreter() and
 // probeInterpreter() from here.
-import { ApiError, INTERPRETER_PATH_MESSAGE, INTERPRETER_PATH_PATTERN, type InterpreterCandidate, type InterpreterProbe } from '../../contract';
+import {
+  ApiError,
+  INTERPRETER_PATH_MESSAGE,
+  INTERPRETER_PATH_PATTERN,
+  type InterpreterCandidate,
+  type InterpreterProbe,
+} from '../../contract';
 import { findCandidates } from './candidates';
 import { probeInterpreter as probe, type ProbeOptions } from './probe';
 import { rememberInterpreter, selectedInterpreter as readSelected } from './settings';
@@ -67,13 +73,19 @@ export async function listInterpreters(
   return { candidates, selected, ...(checkedAt ? { checkedAt } : {}) };
 }
 
-export async function selectInterpreter(dataDir: string, path: string | null, cache?: ProbeCache): Promise<{ selected: string | null; probe: InterpreterProbe | null }> {
+export async function selectInterpreter(
+  dataDir: string,
+  path: string | null,
+  cache?: ProbeCache,
+): Promise<{ selected: string | null; probe: InterpreterProbe | null }> {
   if (path === null) {
     await rememberInterpreter(dataDir, null);
     return { selected: null, probe: null };
   }
   // The list's answer when the interpreter is unchanged since (selecting the ready one is instant).
-  const { cachedAt: _cachedAt, ...result } = (cache ? await cache.get(path, () => probe(path)) : await probe(path)) as InterpreterProbe & { cachedAt?: string };
+  const { cachedAt: _cachedAt, ...result } = (cache ? await cache.get(path, () => probe(path)) : await probe(path)) as InterpreterProbe & {
+    cachedAt?: string;
+  };
   if (!INTERPRETER_PATH_PATTERN.test(result.path))
     throw new ApiError('bad_request', `field 'path': ${result.path} ${INTERPRETER_PATH_MESSAGE}`, 'path');
   // A file that does not run is refused; one that runs but lacks torch is remembered (the
@@ -87,7 +99,9 @@ export async function selectInterpreter(dataDir: string, path: string | null, ca
  * The interpreter the engine uses now: the selected one; else the app's own venv; else the
  * first found candidate that is ready (probing app-managed venvs first, then the rest in order).
  */
-export async function currentInterpreter(dataDir: string): Promise<{ interpreter: string | null; selected: boolean; probe: InterpreterProbe | null }> {
+export async function currentInterpreter(
+  dataDir: string,
+): Promise<{ interpreter: string | null; selected: boolean; probe: InterpreterProbe | null }> {
   const selected = await readSelected(dataDir);
   if (selected) return { interpreter: selected, selected: true, probe: await probe(selected) };
   const found = await findCandidates({ dataDir });
@@ -110,4 +124,3 @@ const ORDER = ['selected', 'app-venv', 'app-cache-venv', 'virtualenv', 'conda', 
 function rank(sources: string[]): number {
   return Math.min(...sources.map((s) => ORDER.indexOf(s as (typeof ORDER)[number])).filter((i) => i >= 0), ORDER.length);
 }
-

@@ -100,8 +100,10 @@ export function explainPipFailure(log: string[], indexReachable: boolean | null 
     );
   }
   const noDist = /No matching distribution found for (\S+)/.exec(text);
-  if (noDist) return `pip found no distribution for ${noDist[1]} for this Python and platform. Use a Python from 3.10 to 3.13 (torch's supported range), or check the pinned version`;
-  if (/invalid command 'bdist_wheel'/.test(text)) return "the venv's setuptools cannot build wheels (bdist_wheel missing): the bootstrap step did not run or failed";
+  if (noDist)
+    return `pip found no distribution for ${noDist[1]} for this Python and platform. Use a Python from 3.10 to 3.13 (torch's supported range), or check the pinned version`;
+  if (/invalid command 'bdist_wheel'/.test(text))
+    return "the venv's setuptools cannot build wheels (bdist_wheel missing): the bootstrap step did not run or failed";
   if (/No space left on device|Errno 28|Disk quota exceeded/i.test(text)) return DISK_FULL;
   return null;
 }
@@ -120,7 +122,9 @@ async function diskFullNow(dir: string): Promise<string | null> {
   const s = await statfs(dir).catch(() => null);
   if (!s) return null;
   const free = s.bavail * s.bsize;
-  return free < NEARLY_FULL_BYTES ? `${diskHolding(dir)} (${(free / 2 ** 20).toFixed(1)} MB free)${DISK_FULL.slice('the disk is full'.length)}` : null;
+  return free < NEARLY_FULL_BYTES
+    ? `${diskHolding(dir)} (${(free / 2 ** 20).toFixed(1)} MB free)${DISK_FULL.slice('the disk is full'.length)}`
+    : null;
 }
 const diskHolding = (dir: string) => `the disk holding ${dir} is full`;
 
@@ -128,7 +132,8 @@ const diskHolding = (dir: string) => `the disk holding ${dir} is full`;
 function explainFileError(error: unknown, target: string): string | null {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (code === 'ENOSPC' || code === 'EDQUOT') return `${diskHolding(path.dirname(target))}${DISK_FULL.slice('the disk is full'.length)}`;
-  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return `${path.dirname(target)} cannot be written (${code}): choose a writable data folder (--data-dir) and try again`;
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM')
+    return `${path.dirname(target)} cannot be written (${code}): choose a writable data folder (--data-dir) and try again`;
   return null;
 }
 
@@ -165,7 +170,10 @@ export async function rewriteVenvPaths(venv: string, from: string, to: string): 
 }
 
 async function exists(p: string): Promise<boolean> {
-  return stat(p).then(() => true, () => false);
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -233,10 +241,11 @@ export function startInstall(options: InstallOptions): InstallHandle {
         buffer += chunk.toString('utf8');
         const lines = buffer.split(/\r?\n|\r/);
         buffer = lines.pop() ?? '';
-        for (const line of lines) if (line.trim()) {
-          keep(line);
-          onLine(line);
-        }
+        for (const line of lines)
+          if (line.trim()) {
+            keep(line);
+            onLine(line);
+          }
       };
       p.stdout?.on('data', feed);
       p.stderr?.on('data', feed);
@@ -263,7 +272,10 @@ export function startInstall(options: InstallOptions): InstallHandle {
       await restoreInterruptedSwap(target); // the previous environment, if a crash left it aside
       requirements = options.requirements ?? (await engineRequirements(options.env));
       const base = options.basePython ?? (await findBasePython(options.env));
-      if (!base) throw new Error(`No Python ≥ ${MIN_PYTHON.join('.')} with the venv module found on PATH to create the environment; install python3 and python3-venv.`);
+      if (!base)
+        throw new Error(
+          `No Python ≥ ${MIN_PYTHON.join('.')} with the venv module found on PATH to create the environment; install python3 and python3-venv.`,
+        );
       // A leftover from a crash: its pip may still be running (its own process group outlives
       // the app) and would keep writing into the folder this install is about to build in.
       await endLeftoverInstallers(staging);
@@ -280,10 +292,15 @@ export function startInstall(options: InstallOptions): InstallHandle {
       for (const [i, s] of plan.steps.entries()) {
         const tracker = new PipProgress([0.05 + i * span, 0.05 + (i + 1) * span]);
         emit('collecting', s.label, 0.05 + i * span);
-        await step(python, ['-m', 'pip', 'install', '--progress-bar', 'off', ...(options.pipArgs ?? []), ...s.args], (line) => {
-          const event = parsePipLine(line);
-          if (event && event.phase !== 'failed') emit(event.phase, event.message, tracker.fraction(event));
-        }, s.env);
+        await step(
+          python,
+          ['-m', 'pip', 'install', '--progress-bar', 'off', ...(options.pipArgs ?? []), ...s.args],
+          (line) => {
+            const event = parsePipLine(line);
+            if (event && event.phase !== 'failed') emit(event.phase, event.message, tracker.fraction(event));
+          },
+          s.env,
+        );
       }
 
       emit('verifying', 'Checking the new environment', 0.96);
@@ -311,10 +328,15 @@ export function startInstall(options: InstallOptions): InstallHandle {
     } catch (error) {
       const full = await diskFullNow(path.dirname(target));
       await rm(staging, { recursive: true, force: true }).catch(() => {});
-      if (error instanceof Cancelled || cancelled) return done(false, 'cancelled', 'Install cancelled; the previous environment is unchanged.');
+      if (error instanceof Cancelled || cancelled)
+        return done(false, 'cancelled', 'Install cancelled; the previous environment is unchanged.');
       const tail = [...log];
       const reachable = tail.some((l) => /from versions: none/.test(l)) ? await indexAnswers(indexUrlFrom(tail)) : null;
-      const why = explainPipFailure(tail, reachable) ?? full ?? explainFileError(error, target) ?? (error instanceof Error ? error.message : String(error));
+      const why =
+        explainPipFailure(tail, reachable) ??
+        full ??
+        explainFileError(error, target) ??
+        (error instanceof Error ? error.message : String(error));
       return done(false, 'failed', `Install failed: ${why}. The previous environment is unchanged.`);
     }
   })();
@@ -329,7 +351,8 @@ export function startInstall(options: InstallOptions): InstallHandle {
         const kill = (signal: NodeJS.Signals) => {
           try {
             // Windows: no process groups; taskkill /T ends pip and the compilers it started.
-            if (process.platform === 'win32') spawnSync('taskkill', ['/PID', String(p.pid), '/T', '/F'], { windowsHide: true, timeout: 10_000 });
+            if (process.platform === 'win32')
+              spawnSync('taskkill', ['/PID', String(p.pid), '/T', '/F'], { windowsHide: true, timeout: 10_000 });
             else process.kill(-(p.pid as number), signal); // the whole group: pip and its build steps
           } catch {
             /* already gone */

@@ -74,7 +74,12 @@ export function platformPieces(platform: NodeJS.Platform): MissingPiece[] {
   return [];
 }
 
-export function missingPieces(python: string, facts: Facts, requirements: string[], platform: NodeJS.Platform = process.platform): MissingPiece[] {
+export function missingPieces(
+  python: string,
+  facts: Facts,
+  requirements: string[],
+  platform: NodeJS.Platform = process.platform,
+): MissingPiece[] {
   const pieces = pipPieces(python, facts, requirements, platform);
   return facts.externallyManaged && !facts.isVenv ? managedByTheSystem(python, pieces) : pieces;
 }
@@ -92,7 +97,10 @@ function pipPieces(python: string, facts: Facts, requirements: string[], platfor
     out.push({
       id: 'python-version',
       severity: 'required',
-      what: `Python ${facts.pythonVersion ?? '?'} is too old: torch ${torchPin ?? ''} and DeepSpeed need Python ≥ ${MIN_PYTHON.join('.')}`.replace('  ', ' '),
+      what: `Python ${facts.pythonVersion ?? '?'} is too old: torch ${torchPin ?? ''} and DeepSpeed need Python ≥ ${MIN_PYTHON.join('.')}`.replace(
+        '  ',
+        ' ',
+      ),
       fix: 'Choose a newer interpreter, or let Offload Studio create its own environment (Setup → Create environment).',
     });
     return out; // nothing else can be installed into it
@@ -108,12 +116,21 @@ function pipPieces(python: string, facts: Facts, requirements: string[], platfor
     });
     return out;
   }
-  if (!facts.torch)
-    out.push({ id: 'torch', severity: 'required', what: 'PyTorch is not installed', fix: `${pip} ${torchReq}` });
+  if (!facts.torch) out.push({ id: 'torch', severity: 'required', what: 'PyTorch is not installed', fix: `${pip} ${torchReq}` });
   else if (facts.torch.error)
-    out.push({ id: 'torch-broken', severity: 'required', what: `PyTorch ${facts.torch.version} does not import: ${facts.torch.error}`, fix: `${pip} --force-reinstall ${torchReq}` });
+    out.push({
+      id: 'torch-broken',
+      severity: 'required',
+      what: `PyTorch ${facts.torch.version} does not import: ${facts.torch.error}`,
+      fix: `${pip} --force-reinstall ${torchReq}`,
+    });
   else if (torchPin && !facts.torch.version.startsWith(torchPin))
-    out.push({ id: 'torch-version', severity: 'optional', what: `PyTorch ${facts.torch.version} is not the tested ${torchPin}`, fix: `${pip} ${torchReq}` });
+    out.push({
+      id: 'torch-version',
+      severity: 'optional',
+      what: `PyTorch ${facts.torch.version} is not the tested ${torchPin}`,
+      fix: `${pip} ${torchReq}`,
+    });
 
   // DeepSpeed is an sdist built without isolation, so the interpreter needs setuptools (with
   // bdist_wheel) and wheel first: Python 3.12+ venvs ship no setuptools, 3.11's an old one. The
@@ -125,22 +142,46 @@ function pipPieces(python: string, facts: Facts, requirements: string[], platfor
       severity: 'required',
       what: 'DeepSpeed is not installed',
       // DeepSpeed's setup imports torch: install it after torch, without build isolation.
-      fix: facts.torch ? `${buildTools}${pip} --no-build-isolation ${dsReq}` : `${pip} ${torchReq} && ${buildTools}${pip} --no-build-isolation ${dsReq}`,
+      fix: facts.torch
+        ? `${buildTools}${pip} --no-build-isolation ${dsReq}`
+        : `${pip} ${torchReq} && ${buildTools}${pip} --no-build-isolation ${dsReq}`,
     });
   else {
     const ds = facts.deepspeed;
     if (ds.error && !ds.cpuAdam.compatible)
-      out.push({ id: 'deepspeed-broken', severity: 'required', what: `DeepSpeed ${ds.version} does not import: ${ds.error}`, fix: `${buildTools}${pip} --force-reinstall --no-build-isolation ${dsReq}` });
+      out.push({
+        id: 'deepspeed-broken',
+        severity: 'required',
+        what: `DeepSpeed ${ds.version} does not import: ${ds.error}`,
+        fix: `${buildTools}${pip} --force-reinstall --no-build-isolation ${dsReq}`,
+      });
     if (dsPin && ds.version !== dsPin)
-      out.push({ id: 'deepspeed-version', severity: 'optional', what: `DeepSpeed ${ds.version} is not the tested ${dsPin}`, fix: `${buildTools}${pip} --no-build-isolation ${dsReq}` });
+      out.push({
+        id: 'deepspeed-version',
+        severity: 'optional',
+        what: `DeepSpeed ${ds.version} is not the tested ${dsPin}`,
+        fix: `${buildTools}${pip} --no-build-isolation ${dsReq}`,
+      });
     // CPU Adam (every offload strategy) is either prebuilt or JIT-built: JIT needs a compiler and ninja.
     if (!ds.cpuAdam.prebuilt) {
       if (!facts.build.cxx)
-        out.push({ id: 'cxx', severity: 'required', what: "No C++ compiler: DeepSpeed JIT-builds its CPU Adam op on first use", fix: apt ? 'Install a C++ compiler (build-essential): sudo apt-get install build-essential' : 'Install a C++ compiler (Xcode command line tools / MSVC build tools)' });
+        out.push({
+          id: 'cxx',
+          severity: 'required',
+          what: 'No C++ compiler: DeepSpeed JIT-builds its CPU Adam op on first use',
+          fix: apt
+            ? 'Install a C++ compiler (build-essential): sudo apt-get install build-essential'
+            : 'Install a C++ compiler (Xcode command line tools / MSVC build tools)',
+        });
       if (!facts.build.ninja)
         out.push({ id: 'ninja', severity: 'required', what: 'ninja is missing: torch builds DeepSpeed ops with it', fix: `${pip} ninja` });
       if (!ds.cpuAdam.compatible && facts.build.cxx)
-        out.push({ id: 'cpu-adam', severity: 'required', what: `DeepSpeed's CPU Adam op is not compatible here${ds.cpuAdam.error ? ` (${ds.cpuAdam.error})` : ''}`, fix: `Run ${sh(python)} -m deepspeed.env_report (ds_report) to see why; reinstall with: ${pip} --force-reinstall --no-build-isolation ${dsReq}` });
+        out.push({
+          id: 'cpu-adam',
+          severity: 'required',
+          what: `DeepSpeed's CPU Adam op is not compatible here${ds.cpuAdam.error ? ` (${ds.cpuAdam.error})` : ''}`,
+          fix: `Run ${sh(python)} -m deepspeed.env_report (ds_report) to see why; reinstall with: ${pip} --force-reinstall --no-build-isolation ${dsReq}`,
+        });
     }
     // async_io (ZeRO-Infinity, NVMe offload) needs libaio headers for its JIT build.
     if (!ds.asyncIo.compatible && !ds.asyncIo.prebuilt)
@@ -155,8 +196,12 @@ function pipPieces(python: string, facts: Facts, requirements: string[], platfor
     out.push({
       id: 'no-cuda-device',
       severity: 'optional',
-      what: facts.torch.cuda ? `torch is a CUDA ${facts.torch.cuda} build but sees no GPU: only CPU runs (gloo) are possible` : 'torch is a CPU-only build: only CPU runs (gloo) are possible',
-      fix: facts.torch.cuda ? 'Install or fix the NVIDIA driver (nvidia-smi must work), then probe again' : `${pip} --force-reinstall ${torchReq} (the PyPI wheel is a CUDA build)`,
+      what: facts.torch.cuda
+        ? `torch is a CUDA ${facts.torch.cuda} build but sees no GPU: only CPU runs (gloo) are possible`
+        : 'torch is a CPU-only build: only CPU runs (gloo) are possible',
+      fix: facts.torch.cuda
+        ? 'Install or fix the NVIDIA driver (nvidia-smi must work), then probe again'
+        : `${pip} --force-reinstall ${torchReq} (the PyPI wheel is a CUDA build)`,
     });
   return out;
 }

@@ -22,15 +22,31 @@ function num(c: Json, ...keys: string[]): number | null {
 export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer): ModelArch {
   if (!answer.ok) {
     if (answer.class === 'unavailable')
-      throw new ApiError('params_unavailable', `Parameter count unavailable — create the engine environment (Setup). ${answer.message} ${answer.fix}`, 'config.json');
-    throw new ApiError(answer.class === 'unsupported' ? 'unsupported_model' : 'invalid_hf_config', `config.json: ${answer.message} ${answer.fix}`, 'config.json');
+      throw new ApiError(
+        'params_unavailable',
+        `Parameter count unavailable — create the engine environment (Setup). ${answer.message} ${answer.fix}`,
+        'config.json',
+      );
+    throw new ApiError(
+      answer.class === 'unsupported' ? 'unsupported_model' : 'invalid_hf_config',
+      `config.json: ${answer.message} ${answer.fix}`,
+      'config.json',
+    );
   }
   const t: ModelProbeTable = answer;
   if (!Number.isSafeInteger(t.params))
-    throw new ApiError('invalid_hf_config', `config.json: ${t.architecture} has ${t.params.toExponential(2)} parameters, more than 2^53: too large to plan exactly. Check its size fields.`, 'config.json');
+    throw new ApiError(
+      'invalid_hf_config',
+      `config.json: ${t.architecture} has ${t.params.toExponential(2)} parameters, more than 2^53: too large to plan exactly. Check its size fields.`,
+      'config.json',
+    );
   const need = (field: string, v: number | null | undefined): number => {
     if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
-    throw new ApiError('invalid_hf_config', `config.json: transformers built ${t.architecture} but its ${field} could not be read (got ${JSON.stringify(v)}); the tuner needs it to plan.`, 'config.json');
+    throw new ApiError(
+      'invalid_hf_config',
+      `config.json: transformers built ${t.architecture} but its ${field} could not be read (got ${JSON.stringify(v)}); the tuner needs it to plan.`,
+      'config.json',
+    );
   };
   const h = need('hidden size', t.hiddenSize);
   const heads = need('attention heads', t.numHeads);
@@ -59,7 +75,13 @@ export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer
     publishedParams: null,
     source: `imported config.json: ${t.architecture}, counted by transformers ${t.transformers}`,
     hfConfig: config,
-    probed: { total: t.params, perLayer, embedding: t.embeddingParams ?? 0, largestLayer: t.largestLayer.params, transformers: t.transformers },
+    probed: {
+      total: t.params,
+      perLayer,
+      embedding: t.embeddingParams ?? 0,
+      largestLayer: t.largestLayer.params,
+      transformers: t.transformers,
+    },
   };
 }
 

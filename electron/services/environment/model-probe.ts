@@ -47,17 +47,28 @@ export type ModelProbeAnswer = ModelProbeTable | ModelProbeRefusal;
 /** Key order does not change the hash; the transformers pin does (another version, another table). */
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
 export async function modelConfigHash(config: Record<string, unknown>): Promise<string> {
   const pin = pinOf(await engineRequirements(), 'transformers') ?? 'unpinned';
-  return createHash('sha256').update(`transformers==${pin}\n${JSON.stringify(canonical(config))}`).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(`transformers==${pin}\n${JSON.stringify(canonical(config))}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Probe one config.json object with `python` (the engine interpreter), cached under `dataDir`. */
-export async function probeModelConfig(config: Record<string, unknown>, options: { python: string; dataDir: string; timeoutMs?: number }): Promise<ModelProbeAnswer> {
+export async function probeModelConfig(
+  config: Record<string, unknown>,
+  options: { python: string; dataDir: string; timeoutMs?: number },
+): Promise<ModelProbeAnswer> {
   const dir = path.join(options.dataDir, 'model-probe');
   const hash = await modelConfigHash(config);
   const cached = path.join(dir, `${hash}.json`);
@@ -79,7 +90,9 @@ export async function probeModelConfig(config: Record<string, unknown>, options:
     answer = null;
   }
   if (!answer || typeof answer !== 'object' || !('ok' in answer)) {
-    const why = result.error ?? (result.timedOut ? 'it did not answer in time' : result.stderr.trim().split('\n').slice(-1)[0] || `exit ${result.code}`);
+    const why =
+      result.error ??
+      (result.timedOut ? 'it did not answer in time' : result.stderr.trim().split('\n').slice(-1)[0] || `exit ${result.code}`);
     // Not cached: a later engine environment may answer.
     return {
       ok: false,

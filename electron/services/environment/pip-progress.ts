@@ -10,7 +10,8 @@ export function parsePipLine(line: string): PipEvent {
   if (!l) return null;
   let m: RegExpExecArray | null;
   if ((m = /^Collecting\s+(\S+)/.exec(l))) return { phase: 'collecting', message: `Collecting ${m[1]}` };
-  if ((m = /^Downloading\s+(\S+)(?:\s+\(([^)]+)\))?/.exec(l))) return { phase: 'downloading', message: `Downloading ${m[1].split('/').pop()}${m[2] ? ` (${m[2]})` : ''}` };
+  if ((m = /^Downloading\s+(\S+)(?:\s+\(([^)]+)\))?/.exec(l)))
+    return { phase: 'downloading', message: `Downloading ${m[1].split('/').pop()}${m[2] ? ` (${m[2]})` : ''}` };
   if (/^Using cached\s+/.exec(l)) return { phase: 'downloading', message: l };
   if ((m = /^Installing collected packages:\s*(.*)$/.exec(l))) return { phase: 'installing', message: `Installing ${m[1]}` };
   if ((m = /^Successfully installed\s+(.*)$/.exec(l))) return { phase: 'installing', message: `Installed ${m[1]}` };

@@ -38,19 +38,27 @@ function readEntries(file: string): Map<string, Entry> {
   } catch {
     return out; // none yet, or unreadable: probe anew
   }
-  const entries = parsed && typeof parsed === 'object' && (parsed as { version?: unknown }).version === 1 ? (parsed as { entries?: unknown }).entries : null;
+  const entries =
+    parsed && typeof parsed === 'object' && (parsed as { version?: unknown }).version === 1
+      ? (parsed as { entries?: unknown }).entries
+      : null;
   if (!entries || typeof entries !== 'object') return out;
   for (const [key, value] of Object.entries(entries as Record<string, unknown>)) {
     const e = value as Partial<Entry> | null;
     const probe = InterpreterProbeSchema.safeParse(e?.probe);
-    if (e && typeof e.fingerprint === 'string' && typeof e.at === 'number' && Number.isFinite(e.at) && probe.success) out.set(key, { fingerprint: e.fingerprint, at: e.at, probe: probe.data });
+    if (e && typeof e.fingerprint === 'string' && typeof e.at === 'number' && Number.isFinite(e.at) && probe.success)
+      out.set(key, { fingerprint: e.fingerprint, at: e.at, probe: probe.data });
   }
   return out;
 }
 
 export interface ProbeCache {
   /** The kept answer when its fingerprint still holds, else a new probe (kept unless it timed out). */
-  get(pythonPath: string, probe: () => Promise<InterpreterProbe>, options?: { fresh?: boolean }): Promise<InterpreterProbe & { cachedAt?: string }>;
+  get(
+    pythonPath: string,
+    probe: () => Promise<InterpreterProbe>,
+    options?: { fresh?: boolean },
+  ): Promise<InterpreterProbe & { cachedAt?: string }>;
   /** Forget one interpreter (after an install into it) or all. */
   invalidate(pythonPath?: string): void;
   /** How many answers came from the cache / were probed, since creation. */
@@ -101,26 +109,39 @@ async function packageDirs(prefix: string): Promise<string[]> {
 }
 
 /** What a probe's answer depends on, as one string: equal strings, same answer. */
-export async function interpreterFingerprint(pythonPath: string, options: Pick<ProbeCacheOptions, 'home' | 'env' | 'script'> = {}): Promise<string> {
+export async function interpreterFingerprint(
+  pythonPath: string,
+  options: Pick<ProbeCacheOptions, 'home' | 'env' | 'script'> = {},
+): Promise<string> {
   const env = options.env ?? process.env;
   const file = path.resolve(pythonPath);
   const prefix = path.dirname(path.dirname(file)); // <prefix>/bin/python3
   const userLib = path.join(options.home ?? os.homedir(), '.local', 'lib');
   let userSites: string[] = [];
   try {
-    userSites = (await readdir(userLib)).filter((n) => /^python\d/.test(n)).sort().map((n) => path.join(userLib, n, 'site-packages'));
+    userSites = (await readdir(userLib))
+      .filter((n) => /^python\d/.test(n))
+      .sort()
+      .map((n) => path.join(userLib, n, 'site-packages'));
   } catch {
     // no user site-packages
   }
   // The engine venv's marker too: the setup script and the app's installer write it last, when
   // torch, DeepSpeed and the op pre-build are all in place.
-  const files = [await statLine(file, false), await statLine(file), await statLine(path.join(prefix, 'pyvenv.cfg')), await statLine(path.join(prefix, MARKER_FILE))];
+  const files = [
+    await statLine(file, false),
+    await statLine(file),
+    await statLine(path.join(prefix, 'pyvenv.cfg')),
+    await statLine(path.join(prefix, MARKER_FILE)),
+  ];
   for (const dir of [...(await packageDirs(prefix)), ...userSites]) {
     const line = await statLine(dir);
     if (!line.endsWith(':-')) files.push(line, await entriesLine(dir));
   }
   if (options.script) files.push(await statLine(options.script));
-  const vars = ['PYTHONPATH', 'PYTHONHOME', 'PYTHONUSERBASE', 'CUDA_VISIBLE_DEVICES', 'LD_LIBRARY_PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX'].map((k) => `${k}=${env[k] ?? ''}`);
+  const vars = ['PYTHONPATH', 'PYTHONHOME', 'PYTHONUSERBASE', 'CUDA_VISIBLE_DEVICES', 'LD_LIBRARY_PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX'].map(
+    (k) => `${k}=${env[k] ?? ''}`,
+  );
   return [...files, ...vars].join('\n');
 }
 

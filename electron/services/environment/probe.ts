@@ -21,7 +21,10 @@ export function parseVersionOutput(text: string): string | null {
 
 /** The probe prints one JSON line; anything a broken sitecustomize prints before it is skipped. */
 export function parseProbeOutput(stdout: string): Record<string, unknown> | null {
-  const lines = stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('{'));
+  const lines = stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('{'));
   for (let i = lines.length - 1; i >= 0; i--) {
     try {
       const v: unknown = JSON.parse(lines[i]);
@@ -35,9 +38,21 @@ export function parseProbeOutput(stdout: string): Record<string, unknown> | null
 
 function empty(pythonPath: string, error: string, versionText: string | null, started: number): InterpreterProbe {
   return {
-    path: pythonPath, ok: false, error, versionText, pythonVersion: versionText ? parseVersionOutput(versionText) : null,
-    executable: null, prefix: null, isVenv: null, torch: null, deepspeed: null, transformers: null,
-    build: { ninja: null, cxx: null, libaio: null }, missing: [], ready: false, probeMs: Math.round(performance.now() - started),
+    path: pythonPath,
+    ok: false,
+    error,
+    versionText,
+    pythonVersion: versionText ? parseVersionOutput(versionText) : null,
+    executable: null,
+    prefix: null,
+    isVenv: null,
+    torch: null,
+    deepspeed: null,
+    transformers: null,
+    build: { ninja: null, cxx: null, libaio: null },
+    missing: [],
+    ready: false,
+    probeMs: Math.round(performance.now() - started),
   };
 }
 
@@ -58,7 +73,13 @@ export async function probeInterpreter(pythonPath: string, options: ProbeOptions
   }
   const version = await run(file, ['--version'], { timeoutMs: VERSION_TIMEOUT_MS });
   const versionText = `${version.stdout}${version.stderr}`.trim() || null;
-  if (version.code !== 0 || !versionText) return empty(file, `\`${file} --version\` failed: ${version.error ?? (version.timedOut ? 'timed out' : versionText ?? `exit ${version.code}`)}`, versionText, started);
+  if (version.code !== 0 || !versionText)
+    return empty(
+      file,
+      `\`${file} --version\` failed: ${version.error ?? (version.timedOut ? 'timed out' : (versionText ?? `exit ${version.code}`))}`,
+      versionText,
+      started,
+    );
   const pythonVersion = parseVersionOutput(versionText);
   const requirements = options.requirements ?? (await engineRequirements());
   if (!versionAtLeast(pythonVersion, MIN_PYTHON)) {
@@ -75,7 +96,7 @@ export async function probeInterpreter(pythonPath: string, options: ProbeOptions
   if (!facts || typeof facts.pythonVersion !== 'string') {
     const why = result.timedOut
       ? `the probe timed out after ${Math.round((options.timeoutMs ?? PROBE_TIMEOUT_MS) / 1000)} s`
-      : (facts?.error as string | undefined) ?? result.error ?? (result.stderr.trim().split('\n').pop() || `exit ${result.code}`);
+      : ((facts?.error as string | undefined) ?? result.error ?? (result.stderr.trim().split('\n').pop() || `exit ${result.code}`));
     return empty(file, `probe failed: ${why}`, versionText, started);
   }
   const partial = {

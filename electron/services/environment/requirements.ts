@@ -8,7 +8,12 @@ export const FALLBACK_REQUIREMENTS = ['torch==2.11.0', 'deepspeed==0.19.8'];
 export function parseRequirements(text: string): string[] {
   return text
     .split('\n')
-    .map((l) => l.replace(/\s+#.*$/, '').replace(/^#.*$/, '').trim())
+    .map((l) =>
+      l
+        .replace(/\s+#.*$/, '')
+        .replace(/^#.*$/, '')
+        .trim(),
+    )
     .filter(Boolean);
 }
 
@@ -21,7 +26,9 @@ export async function engineRequirements(env: NodeJS.ProcessEnv = process.env): 
   const override = env.OFFLOAD_STUDIO_ENGINE_REQUIREMENTS;
   if (override) {
     const text = await readFile(override, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new Error(`OFFLOAD_STUDIO_ENGINE_REQUIREMENTS=${override} cannot be read (${error.code ?? error.message}); point it at a requirements file or unset it`);
+      throw new Error(
+        `OFFLOAD_STUDIO_ENGINE_REQUIREMENTS=${override} cannot be read (${error.code ?? error.message}); point it at a requirements file or unset it`,
+      );
     });
     const reqs = parseRequirements(text);
     if (!reqs.length) throw new Error(`OFFLOAD_STUDIO_ENGINE_REQUIREMENTS=${override} lists no requirement`);

@@ -10,12 +10,24 @@ export interface RunResult {
   error: string | null; // spawn error (ENOENT, EACCES) or null
 }
 
-export function run(file: string, args: string[], options: { timeoutMs: number; env?: NodeJS.ProcessEnv; cwd?: string }): Promise<RunResult> {
+export function run(
+  file: string,
+  args: string[],
+  options: { timeoutMs: number; env?: NodeJS.ProcessEnv; cwd?: string },
+): Promise<RunResult> {
   return new Promise((resolve) => {
     execFile(
       file,
       args,
-      { timeout: options.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, shell: false, windowsHide: true, env: options.env, cwd: options.cwd },
+      {
+        timeout: options.timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: 16 * 1024 * 1024,
+        shell: false,
+        windowsHide: true,
+        env: options.env,
+        cwd: options.cwd,
+      },
       (error, stdout, stderr) => {
         const e = error as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
         resolve({

@@ -19,7 +19,11 @@ export interface ReadLimit {
 const fieldOf = (limit: ReadLimit) => limit.field ?? limit.label.replace(/^-+/, '');
 
 function tooLarge(file: string, limit: ReadLimit, size: string): ApiError {
-  return new ApiError('too_large', `${limit.label} ${file} is ${size}; at most ${formatBytes(limit.maxBytes)} is read here. Check that this is the right file.`, fieldOf(limit));
+  return new ApiError(
+    'too_large',
+    `${limit.label} ${file} is ${size}; at most ${formatBytes(limit.maxBytes)} is read here. Check that this is the right file.`,
+    fieldOf(limit),
+  );
 }
 
 /** An open descriptor of `file` that cannot block (O_NONBLOCK: a FIFO with no writer opens at once). */
@@ -30,7 +34,8 @@ function openNonBlocking(file: string, limit: ReadLimit): number {
     const code = (error as NodeJS.ErrnoException).code;
     const field = fieldOf(limit);
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new ApiError('not_found', `${limit.label} ${file}: no such file.`, field);
-    if (code === 'EACCES' || code === 'EPERM') throw new ApiError('bad_path', `${limit.label} ${file}: permission denied; give a file you can read.`, field);
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new ApiError('bad_path', `${limit.label} ${file}: permission denied; give a file you can read.`, field);
     // ENXIO: a socket (or a device with nothing behind it) cannot be opened as a file.
     if (code === 'ENXIO' || code === 'EOPNOTSUPP') throw notRegular(file, limit);
     throw new ApiError('bad_path', `${limit.label} ${file}: cannot open it (${code ?? 'error'}).`, field);
@@ -38,7 +43,11 @@ function openNonBlocking(file: string, limit: ReadLimit): number {
 }
 
 function notRegular(file: string, limit: ReadLimit): ApiError {
-  return new ApiError('bad_file', `${limit.label} ${file} is not a regular file (a FIFO, device or socket); give a regular file.`, fieldOf(limit));
+  return new ApiError(
+    'bad_file',
+    `${limit.label} ${file} is not a regular file (a FIFO, device or socket); give a regular file.`,
+    fieldOf(limit),
+  );
 }
 
 /** Throws unless the open `fd` is a regular file within the limit; returns its size. */

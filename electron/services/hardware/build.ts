@@ -1,6 +1,16 @@
 // RawHost → Machine, with pure parsers only (no I/O), so fixtures exercise the same path as a live host.
 import type { Cpu, Disk, Gpu, Machine, NumaNode } from '../../contract';
-import { adamSimdPath, armName, cachesFromLscpu, cachesFromSysfs, parseCpuinfo, parseLscpuJson, parseLscpuText, simdCapabilities, type LscpuFields } from './parse/cpu';
+import {
+  adamSimdPath,
+  armName,
+  cachesFromLscpu,
+  cachesFromSysfs,
+  parseCpuinfo,
+  parseLscpuJson,
+  parseLscpuText,
+  simdCapabilities,
+  type LscpuFields,
+} from './parse/cpu';
 import { parseLsblk } from './parse/disks';
 import { buildMemory, parseLockedMemoryLimit, parseMeminfo, parseThpMode } from './parse/memory';
 import { parseComputeCapCsv, parseNvidiaSmiXml, parseNvlinkStatus, parseTopoMatrix } from './parse/nvidia-smi';
@@ -51,10 +61,11 @@ export function buildCpu(raw: RawHost, problems: string[] = []): Cpu {
   // Some Arm servers report clusters instead of sockets ("Cluster(s)").
   const sockets = num(lscpu['Socket(s)']) ?? num(lscpu['Cluster(s)']) ?? (info?.sockets || raw.staticCpu?.sockets || 1);
   const perSocket = num(lscpu['Core(s) per socket']) ?? num(lscpu['Core(s) per cluster']);
-  const physical = perSocket !== null ? perSocket * sockets : info?.physicalCores || raw.fallbackCores.physical || Math.round(logical / threadsPerCore);
+  const physical =
+    perSocket !== null ? perSocket * sockets : info?.physicalCores || raw.fallbackCores.physical || Math.round(logical / threadsPerCore);
 
   const flags = (lscpu.Flags ?? '').split(/\s+/).filter(Boolean);
-  const allFlags = flags.length ? flags : info?.flags ?? [];
+  const allFlags = flags.length ? flags : (info?.flags ?? []);
   const simd = simdCapabilities(allFlags, architecture);
 
   let numaNodes: NumaNode[] = (raw.numa ?? []).map((n) => {
@@ -132,7 +143,10 @@ function buildGpus(raw: RawHost, problems: string[]): { gpus: Gpu[]; status: Mac
   if (others.length)
     return {
       gpus: [],
-      status: { driver: 'none', message: `no CUDA GPU: ${others.join(', ')} ${others.length > 1 ? 'are' : 'is'} not usable by PyTorch CUDA / DeepSpeed` },
+      status: {
+        driver: 'none',
+        message: `no CUDA GPU: ${others.join(', ')} ${others.length > 1 ? 'are' : 'is'} not usable by PyTorch CUDA / DeepSpeed`,
+      },
     };
   const message = raw.nvidiaSmi.notFound
     ? 'no NVIDIA driver found (nvidia-smi is not on PATH)'
@@ -181,7 +195,11 @@ export function buildMachine(raw: RawHost, detectedAt = new Date().toISOString()
     gpuStatus: status,
     superchip,
     disks,
-    machineId: machineId(raw.hostname, cpu.model, gpus.map((g) => g.uuid)),
+    machineId: machineId(
+      raw.hostname,
+      cpu.model,
+      gpus.map((g) => g.uuid),
+    ),
     topology: buildTopology(cpu, gpus, disks, raw.blockNuma),
   };
   return { ...facts, warnings: computeWarnings(facts), problems };

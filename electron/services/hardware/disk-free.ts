@@ -57,7 +57,10 @@ export async function diskFree(requested: string): Promise<DiskFree> {
   const existing = await nearestExisting(resolved);
   const [stats, writable, mountinfo] = await Promise.all([
     statfs(existing),
-    access(existing, constants.W_OK).then(() => true, () => false),
+    access(existing, constants.W_OK).then(
+      () => true,
+      () => false,
+    ),
     readText('/proc/self/mountinfo'),
   ]);
   const mount = mountinfo ? mountFor(existing, parseMountinfo(mountinfo)) : null;

@@ -12,7 +12,16 @@ export { buildMachine } from './build';
 export { computeWarnings } from './warnings';
 export { readRawHost } from './sources';
 // Host measurements (native addon) are part of the hardware service; other services reach them here.
-export { measureHost, loadLatestMeasurement, loadMeasurementFor, loadMeasurementHistory, saveMeasurement, measurementFromFile, nativeAvailable, recommendCoresPerc } from './measure';
+export {
+  measureHost,
+  loadLatestMeasurement,
+  loadMeasurementFor,
+  loadMeasurementHistory,
+  saveMeasurement,
+  measurementFromFile,
+  nativeAvailable,
+  recommendCoresPerc,
+} from './measure';
 export { machineKindKey, sameMachineKind, machineKindWords } from './machine-kind';
 export type { MeasureHostOptions } from './measure';
 // The live sampler's parsers (services/monitor, issue 31): nvidia-smi's query and dmon lines, CPU lists.

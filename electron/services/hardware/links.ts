@@ -62,7 +62,14 @@ export function attachLinks(gpus: Gpu[], topo: TopoMatrix | null, nvlink: Nvlink
       if (nv) {
         const count = Number(nv[1]);
         const c = nvlinkClass(count, nvlinkLinkGBps(gpu.architecture, measured));
-        links.push({ kind: 'nvlink', peer: `GPU${other.index}`, topo: cls, count, bandwidthClass: c.label, bytesPerSecond: c.bytesPerSecond });
+        links.push({
+          kind: 'nvlink',
+          peer: `GPU${other.index}`,
+          topo: cls,
+          count,
+          bandwidthClass: c.label,
+          bytesPerSecond: c.bytesPerSecond,
+        });
       } else {
         const a = hostLinkBytes(gpu);
         const b = hostLinkBytes(other);
@@ -72,7 +79,7 @@ export function attachLinks(gpus: Gpu[], topo: TopoMatrix | null, nvlink: Nvlink
           topo: cls,
           count: null,
           bandwidthClass: TOPO_MEANING[cls] ?? cls,
-          bytesPerSecond: a && b ? Math.min(a, b) : a ?? b,
+          bytesPerSecond: a && b ? Math.min(a, b) : (a ?? b),
         });
       }
     }

@@ -4,5 +4,8 @@ import { createHash } from 'node:crypto';
 
 export function machineId(hostname: string, cpuModel: string, gpuUuids: (string | null)[]): string {
   const uuids = gpuUuids.filter((u): u is string => !!u).sort();
-  return createHash('sha256').update([hostname, cpuModel, ...uuids].join('\n')).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update([hostname, cpuModel, ...uuids].join('\n'))
+    .digest('hex')
+    .slice(0, 16);
 }

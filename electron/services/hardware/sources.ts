@@ -37,7 +37,12 @@ async function readCaches(): Promise<SysfsCacheEntry[] | null> {
   if (!names.length) return null;
   const read = async (n: string, f: string) => (await readText(path.join(CACHE_DIR, n, f)))?.trim() ?? '';
   return Promise.all(
-    names.map(async (n) => ({ level: await read(n, 'level'), type: await read(n, 'type'), size: await read(n, 'size'), sharedCpuList: await read(n, 'shared_cpu_list') })),
+    names.map(async (n) => ({
+      level: await read(n, 'level'),
+      type: await read(n, 'type'),
+      size: await read(n, 'size'),
+      sharedCpuList: await read(n, 'shared_cpu_list'),
+    })),
   );
 }
 
@@ -62,7 +67,9 @@ async function readBlockNuma(): Promise<Record<string, number>> {
   const names = (await list('/sys/block')).filter((n) => n.startsWith('nvme'));
   await Promise.all(
     names.map(async (n) => {
-      const v = Number((await readText(`/sys/block/${n}/device/numa_node`))?.trim() ?? (await readText(`/sys/block/${n}/device/device/numa_node`))?.trim());
+      const v = Number(
+        (await readText(`/sys/block/${n}/device/numa_node`))?.trim() ?? (await readText(`/sys/block/${n}/device/device/numa_node`))?.trim(),
+      );
       if (Number.isFinite(v) && v >= 0) out[n] = v;
     }),
   );
@@ -78,7 +85,11 @@ export function nvidiaSmiCandidates(platform: NodeJS.Platform, env: Record<strin
   if (platform !== 'win32') return ['nvidia-smi'];
   const win = env.WINDIR ?? env.SystemRoot ?? 'C:\\Windows';
   const programFiles = env.ProgramW6432 ?? env.ProgramFiles ?? 'C:\\Program Files';
-  return ['nvidia-smi.exe', path.win32.join(win, 'System32', 'nvidia-smi.exe'), path.win32.join(programFiles, 'NVIDIA Corporation', 'NVSMI', 'nvidia-smi.exe')];
+  return [
+    'nvidia-smi.exe',
+    path.win32.join(win, 'System32', 'nvidia-smi.exe'),
+    path.win32.join(programFiles, 'NVIDIA Corporation', 'NVSMI', 'nvidia-smi.exe'),
+  ];
 }
 
 let nvidiaSmiFile: string | null = null;
@@ -124,7 +135,13 @@ export async function readRawHost(): Promise<RawHost> {
   const nvidia = readNvidiaSmi();
   // The follow-up GPU queries only run when nvidia-smi exists, but start as soon as we know.
   const gpuExtra = nvidia.then(async (n) => {
-    if (!n.xml) return { computeCap: null, topo: null, nvlink: null, rocmSmi: await toolText('rocm-smi', ['--showproductname', '--showmeminfo', 'vram', '--showbus', '--json'], 10_000) };
+    if (!n.xml)
+      return {
+        computeCap: null,
+        topo: null,
+        nvlink: null,
+        rocmSmi: await toolText('rocm-smi', ['--showproductname', '--showmeminfo', 'vram', '--showbus', '--json'], 10_000),
+      };
     const [computeCap, topo, nvlink] = await Promise.all([
       toolText(nvidiaSmiFile ?? 'nvidia-smi', ['--query-gpu=index,compute_cap', '--format=csv,noheader']),
       toolText(nvidiaSmiFile ?? 'nvidia-smi', ['topo', '-m']),
@@ -137,23 +154,24 @@ export async function readRawHost(): Promise<RawHost> {
   const siFacts = linux ? Promise.resolve(null) : readSi(nvidia);
   const lscpu = linux ? toolText('lscpu', ['-J']) : Promise.resolve(null);
   const staticCpu = lscpu.then((text) => (text || !linux ? null : si.cpu().catch(() => null)));
-  const [siCpu, siRaw, osInfo, lscpuJson, cpuinfo, meminfo, limits, thp, numa, caches, lsblk, pciNuma, blockNuma, nvidiaSmi, extra] = await Promise.all([
-    staticCpu,
-    siFacts,
-    si.osInfo().catch(() => null),
-    lscpu,
-    readText('/proc/cpuinfo'),
-    readText('/proc/meminfo'),
-    readText('/proc/self/limits'),
-    readText('/sys/kernel/mm/transparent_hugepage/enabled'),
-    readNuma(),
-    readCaches(),
-    toolText('lsblk', ['-J', '-b', '-o', 'NAME,MODEL,TRAN,SIZE,ROTA,MOUNTPOINTS,TYPE']),
-    readPciNuma(),
-    readBlockNuma(),
-    nvidia,
-    gpuExtra,
-  ]);
+  const [siCpu, siRaw, osInfo, lscpuJson, cpuinfo, meminfo, limits, thp, numa, caches, lsblk, pciNuma, blockNuma, nvidiaSmi, extra] =
+    await Promise.all([
+      staticCpu,
+      siFacts,
+      si.osInfo().catch(() => null),
+      lscpu,
+      readText('/proc/cpuinfo'),
+      readText('/proc/meminfo'),
+      readText('/proc/self/limits'),
+      readText('/sys/kernel/mm/transparent_hugepage/enabled'),
+      readNuma(),
+      readCaches(),
+      toolText('lsblk', ['-J', '-b', '-o', 'NAME,MODEL,TRAN,SIZE,ROTA,MOUNTPOINTS,TYPE']),
+      readPciNuma(),
+      readBlockNuma(),
+      nvidia,
+      gpuExtra,
+    ]);
   const cpus = os.cpus();
   return {
     hostname: os.hostname(),

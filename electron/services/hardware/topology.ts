@@ -9,7 +9,13 @@ export function buildTopology(cpu: Cpu, gpus: Gpu[], disks: Disk[], diskNuma: Re
   const edges: TopologyEdge[] = [];
   const sockets = Math.max(1, cpu.sockets);
   for (let s = 0; s < sockets; s++)
-    nodes.push({ id: `socket${s}`, kind: 'socket', label: sockets > 1 ? `${cpu.model} (socket ${s})` : cpu.model, parent: null, memoryBytes: null });
+    nodes.push({
+      id: `socket${s}`,
+      kind: 'socket',
+      label: sockets > 1 ? `${cpu.model} (socket ${s})` : cpu.model,
+      parent: null,
+      memoryBytes: null,
+    });
 
   // NUMA nodes without CPUs and without memory are placeholders (e.g. GH200 exposes 9 nodes:
   // node0 Grace, node1 the GPU's HBM, the rest empty MIG slots): skip the empty ones.
@@ -56,9 +62,23 @@ export function buildTopology(cpu: Cpu, gpus: Gpu[], disks: Disk[], diskNuma: Re
       if (link.peer.startsWith('GPU')) {
         const peer = Number(link.peer.slice(3));
         if (peer < gpu.index) continue; // each pair once
-        edges.push({ from: id, to: `gpu${peer}`, kind: link.kind === 'nvlink' ? 'nvlink' : link.topo === 'SYS' ? 'sys' : link.topo === 'NODE' ? 'node' : 'pcie', topo: link.topo, bandwidthClass: link.bandwidthClass, bytesPerSecond: link.bytesPerSecond });
+        edges.push({
+          from: id,
+          to: `gpu${peer}`,
+          kind: link.kind === 'nvlink' ? 'nvlink' : link.topo === 'SYS' ? 'sys' : link.topo === 'NODE' ? 'node' : 'pcie',
+          topo: link.topo,
+          bandwidthClass: link.bandwidthClass,
+          bytesPerSecond: link.bytesPerSecond,
+        });
       } else if (parent) {
-        edges.push({ from: id, to: parent, kind: link.kind === 'c2c' ? 'c2c' : link.kind === 'xgmi' ? 'xgmi' : 'pcie', topo: link.topo, bandwidthClass: link.bandwidthClass, bytesPerSecond: link.bytesPerSecond });
+        edges.push({
+          from: id,
+          to: parent,
+          kind: link.kind === 'c2c' ? 'c2c' : link.kind === 'xgmi' ? 'xgmi' : 'pcie',
+          topo: link.topo,
+          bandwidthClass: link.bandwidthClass,
+          bytesPerSecond: link.bytesPerSecond,
+        });
       }
     }
   }

@@ -151,7 +151,8 @@ export function computeWarnings(m: MachineFacts): HardwareWarning[] {
     out.push({
       id: 'numa-pinned-unknown',
       severity: 'info',
-      message: 'NUMA placement and the locked (pinned) memory limit are not readable on this OS: they are shown as unknown, and plans assume one memory domain.',
+      message:
+        'NUMA placement and the locked (pinned) memory limit are not readable on this OS: they are shown as unknown, and plans assume one memory domain.',
       fix: 'Nothing to change here; on the Linux host that runs the engine, detection reads both from sysfs and /proc/self/limits.',
     });
 
@@ -159,7 +160,8 @@ export function computeWarnings(m: MachineFacts): HardwareWarning[] {
     out.push({
       id: 'cpu-simd-unknown',
       severity: 'info',
-      message: "This OS does not report the CPU's AVX/AVX-512 flags to detection, so the CPU Adam code path (avx512 / avx256 / scalar) is unknown.",
+      message:
+        "This OS does not report the CPU's AVX/AVX-512 flags to detection, so the CPU Adam code path (avx512 / avx256 / scalar) is unknown.",
       fix: 'Measure CPU Adam in the setup wizard; the measured rate is what plans use.',
     });
   else if (cpu.architecture === 'x86_64' && !cpu.simd.includes('avx512f'))
@@ -173,7 +175,8 @@ export function computeWarnings(m: MachineFacts): HardwareWarning[] {
     out.push({
       id: 'cpu-adam-scalar-arm',
       severity: 'info',
-      message: 'On aarch64 DeepSpeed builds CPU Adam without SVE/NEON kernels (GraceAdam is not in the DeepSpeed repository), so the optimizer step is slower per core than on AVX-512.',
+      message:
+        'On aarch64 DeepSpeed builds CPU Adam without SVE/NEON kernels (GraceAdam is not in the DeepSpeed repository), so the optimizer step is slower per core than on AVX-512.',
       fix: 'Measure CPU Adam in the setup wizard; SuperOffload overlaps it with backward, which hides part of the cost.',
     });
 

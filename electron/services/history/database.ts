@@ -36,7 +36,10 @@ export function explainSqliteError(error: unknown, file: string): HistoryError |
   if (error instanceof HistoryError) return error; // already says what to do
   const text = error instanceof Error ? error.message : String(error);
   if (/database is locked|SQLITE_BUSY/i.test(text))
-    return new HistoryError('db_locked', `The history database ${file} is locked by another process. Close the other Offload Studio (or the tool holding it) and try again.`);
+    return new HistoryError(
+      'db_locked',
+      `The history database ${file} is locked by another process. Close the other Offload Studio (or the tool holding it) and try again.`,
+    );
   if (/database or disk is full|SQLITE_FULL/i.test(text))
     return new HistoryError('disk_full', `The disk holding ${file} is full. Free space there; finished runs are kept.`);
   if (/readonly|read-only|SQLITE_READONLY/i.test(text))
@@ -65,8 +68,15 @@ export const LATEST_VERSION = migrations[migrations.length - 1].version;
 type Shape = Map<string, string>;
 
 function shapeOf(db: Database): Shape {
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").all() as unknown as { name: string }[];
-  return new Map(tables.map(({ name }) => [name, (db.prepare(`PRAGMA table_info("${name.replace(/"/g, '""')}")`).all() as unknown as { name: string }[]).map((c) => c.name).join(',')]));
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+    .all() as unknown as { name: string }[];
+  return new Map(
+    tables.map(({ name }) => [
+      name,
+      (db.prepare(`PRAGMA table_info("${name.replace(/"/g, '""')}")`).all() as unknown as { name: string }[]).map((c) => c.name).join(','),
+    ]),
+  );
 }
 
 const shapes = new Map<number, Shape>();
@@ -99,7 +109,10 @@ function checkOwnership(db: Database, file: string): { adopt: boolean } {
   const id = (db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id;
   const version = schemaVersion(db);
   const notOurs = (what: string) =>
-    new HistoryError('not_history', `${file} is not an Offload Studio history (${what}). It was left untouched: move it away, or choose another data folder (--data-dir).`);
+    new HistoryError(
+      'not_history',
+      `${file} is not an Offload Studio history (${what}). It was left untouched: move it away, or choose another data folder (--data-dir).`,
+    );
   if (id !== 0 && id !== APPLICATION_ID) throw notOurs(`it belongs to another application: application_id ${id}`);
   const shape = id === 0 ? shapeOf(db) : null;
   const tables = shape ? [...shape.keys()].join(', ') : '';
@@ -111,7 +124,11 @@ function checkOwnership(db: Database, file: string): { adopt: boolean } {
     );
   if (!shape) return { adopt: false };
   if (version < 0 || !sameShape(shape, shapeAt(version)))
-    throw notOurs(shape.size ? `it holds tables ${tables}, not those of history schema version ${version}` : `it holds no tables but says schema version ${version}`);
+    throw notOurs(
+      shape.size
+        ? `it holds tables ${tables}, not those of history schema version ${version}`
+        : `it holds no tables but says schema version ${version}`,
+    );
   return { adopt: true };
 }
 

@@ -42,11 +42,9 @@ const FINISHED = "status NOT IN ('queued', 'running')";
 
 export function exportRuns(db: Database, ids?: readonly string[], source: RunsFile['source'] = null): RunsFile {
   const unique = ids ? [...new Set(ids)] : null;
-  const runRows = (
-    unique
-      ? db.prepare(`SELECT * FROM runs WHERE id IN (${placeholders(unique.length)}) ORDER BY created_at, id`).all(...unique)
-      : db.prepare(`SELECT * FROM runs WHERE ${FINISHED} ORDER BY created_at, id`).all()
-  ) as unknown as Row[];
+  const runRows = (unique
+    ? db.prepare(`SELECT * FROM runs WHERE id IN (${placeholders(unique.length)}) ORDER BY created_at, id`).all(...unique)
+    : db.prepare(`SELECT * FROM runs WHERE ${FINISHED} ORDER BY created_at, id`).all()) as unknown as Row[];
   if (unique) {
     const missing = unique.filter((id) => !runRows.some((r) => r.id === id));
     if (missing.length) throw new ApiError('not_found', `No stored run with id ${missing.join(', ')}.`, 'ids');
@@ -62,7 +60,13 @@ export function exportRuns(db: Database, ids?: readonly string[], source: RunsFi
     const run: Row = {};
     for (const [k, v] of Object.entries(row)) if (!RUN_COLUMNS_NOT_EXPORTED.has(k)) run[k] = v;
     const detailRow = detailStmt.get(row.id) as unknown as Row | undefined;
-    const details = detailRow ? Object.fromEntries(Object.entries(detailRow).filter(([k]) => k !== 'run_id').map(([k, v]) => [k, parseDoc(v)])) : null;
+    const details = detailRow
+      ? Object.fromEntries(
+          Object.entries(detailRow)
+            .filter(([k]) => k !== 'run_id')
+            .map(([k, v]) => [k, parseDoc(v)]),
+        )
+      : null;
     const snapRow = row.snapshot_id ? (snapshotStmt.get(row.snapshot_id) as unknown as Row | undefined) : undefined;
     const snapshot = snapRow ? ({ ...snapRow, id: String(snapRow.id), body: parseDoc(snapRow.body) } as ExportedRun['snapshot']) : null;
     const raw = sampleStmt.all(row.id) as unknown[];
@@ -81,7 +85,8 @@ export function writeRunsFile(file: string, content: RunsFile): number {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOSPC') throw new ApiError('disk_full', `The disk holding ${file} is full; nothing was written.`, 'path');
     if (code === 'ENOENT') throw new ApiError('bad_path', `The folder ${path.dirname(file)} does not exist.`, 'path');
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new ApiError('bad_path', `Cannot write ${file} (${code}): choose a folder you can write to.`, 'path');
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new ApiError('bad_path', `Cannot write ${file} (${code}): choose a folder you can write to.`, 'path');
     throw error;
   }
   return Buffer.byteLength(text);
@@ -109,8 +114,18 @@ export function readRunsFile(file: string): RunsFile {
   try {
     const stat = fs.fstatSync(fd);
     if (stat.isDirectory()) throw new ApiError('bad_file', `${file} is a folder; choose a runs file (*.runs.json) inside it.`, 'path');
-    if (!stat.isFile()) throw new ApiError('bad_file', `${file} is not a regular file (a device, FIFO or socket); import reads regular runs files (*.runs.json) only.`, 'path');
-    if (stat.size > MAX_RUNS_FILE_BYTES) throw new ApiError('too_large', `${file} is ${(stat.size / 1048576).toFixed(0)} MiB; a runs file may be at most ${MAX_RUNS_FILE_BYTES / 1048576} MiB. Export fewer runs per file.`, 'path');
+    if (!stat.isFile())
+      throw new ApiError(
+        'bad_file',
+        `${file} is not a regular file (a device, FIFO or socket); import reads regular runs files (*.runs.json) only.`,
+        'path',
+      );
+    if (stat.size > MAX_RUNS_FILE_BYTES)
+      throw new ApiError(
+        'too_large',
+        `${file} is ${(stat.size / 1048576).toFixed(0)} MiB; a runs file may be at most ${MAX_RUNS_FILE_BYTES / 1048576} MiB. Export fewer runs per file.`,
+        'path',
+      );
     // Read at most the cap (+1 to notice a file that grew meanwhile).
     buffer = Buffer.alloc(Math.min(stat.size, MAX_RUNS_FILE_BYTES) + 1);
     let length = 0;
@@ -120,7 +135,12 @@ export function readRunsFile(file: string): RunsFile {
       length += n;
       if (length === buffer.length) break;
     }
-    if (length > MAX_RUNS_FILE_BYTES) throw new ApiError('too_large', `${file} is over ${MAX_RUNS_FILE_BYTES / 1048576} MiB; a runs file may be at most that. Export fewer runs per file.`, 'path');
+    if (length > MAX_RUNS_FILE_BYTES)
+      throw new ApiError(
+        'too_large',
+        `${file} is over ${MAX_RUNS_FILE_BYTES / 1048576} MiB; a runs file may be at most that. Export fewer runs per file.`,
+        'path',
+      );
     buffer = buffer.subarray(0, length);
   } finally {
     fs.closeSync(fd);
@@ -146,12 +166,20 @@ export function parseRunsText(text: string, label: string, field = 'content'): R
       const line = before.split('\n').length;
       where = ` (at line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
     }
-    throw new ApiError('bad_file', `${label} is not JSON${where}; a runs file is what \`npm run cli -- export-runs --out runs.json\` writes.`, field);
+    throw new ApiError(
+      'bad_file',
+      `${label} is not JSON${where}; a runs file is what \`npm run cli -- export-runs --out runs.json\` writes.`,
+      field,
+    );
   }
   const parsed = RunsFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = firstIssue(parsed.error);
-    throw new ApiError('bad_file', `${label} is not an Offload Studio runs file (${RUNS_FILE_FORMAT} v1): '${issue.path}' ${issue.message}.`, field);
+    throw new ApiError(
+      'bad_file',
+      `${label} is not an Offload Studio runs file (${RUNS_FILE_FORMAT} v1): '${issue.path}' ${issue.message}.`,
+      field,
+    );
   }
   return parsed.data;
 }
@@ -174,7 +202,13 @@ interface ColumnInfo {
 }
 
 const kindOf = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'number' && !Number.isFinite(value) ? 'a non-finite number' : `a ${typeof value}`;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'number' && !Number.isFinite(value)
+        ? 'a non-finite number'
+        : `a ${typeof value}`;
 
 // ---- the numbers an import may carry ----
 // Bounded to what the app computes with: a whole number beyond 2^53 cannot be read back at all
@@ -199,19 +233,43 @@ const SIGNED_REAL: NumberRule = { min: -MAX_STORED_COUNT, max: MAX_STORED_COUNT,
 /** The rule of each numeric column; a column not named here (a later migration's) gets its type's. */
 const COLUMN_RULES: Record<string, Record<string, NumberRule>> = {
   runs: {
-    repeat_index: COUNT, steps: COUNT, warmup: COUNT, micro_batch: COUNT, seq_len: COUNT, world_size: COUNT, nodes: COUNT, exit_code: SIGNED_INTEGER,
-    tflops_per_gpu: FIGURE, tokens_per_second: FIGURE, step_seconds: FIGURE, predicted_tflops_per_gpu: FIGURE, predicted_step_seconds: FIGURE,
-    peak_gpu_bytes: BYTES, peak_host_bytes: BYTES,
+    repeat_index: COUNT,
+    steps: COUNT,
+    warmup: COUNT,
+    micro_batch: COUNT,
+    seq_len: COUNT,
+    world_size: COUNT,
+    nodes: COUNT,
+    exit_code: SIGNED_INTEGER,
+    tflops_per_gpu: FIGURE,
+    tokens_per_second: FIGURE,
+    step_seconds: FIGURE,
+    predicted_tflops_per_gpu: FIGURE,
+    predicted_step_seconds: FIGURE,
+    peak_gpu_bytes: BYTES,
+    peak_host_bytes: BYTES,
   },
   samples: {
-    step: COUNT, warmup: COUNT, step_seconds: FIGURE, tflops_per_gpu: FIGURE, tokens_per_second: FIGURE, loss: SIGNED_FIGURE,
-    gpu_allocated: COUNT, gpu_reserved: COUNT, gpu_peak: COUNT, host_rss: COUNT,
+    step: COUNT,
+    warmup: COUNT,
+    step_seconds: FIGURE,
+    tflops_per_gpu: FIGURE,
+    tokens_per_second: FIGURE,
+    loss: SIGNED_FIGURE,
+    gpu_allocated: COUNT,
+    gpu_reserved: COUNT,
+    gpu_peak: COUNT,
+    host_rss: COUNT,
   },
 };
 
 /** The numbers of the JSON documents that the app copies into columns (the spec's workload, see
  *  workloadColumnsUpdate) or computes with (Compare's capacity and NVMe figure); `[]` walks an array. */
-const DOCUMENT_RULES: [where: 'details.spec' | 'details.config' | 'details.result' | 'details.hello' | 'snapshot.body', path: string, rule: NumberRule][] = [
+const DOCUMENT_RULES: [
+  where: 'details.spec' | 'details.config' | 'details.result' | 'details.hello' | 'snapshot.body',
+  path: string,
+  rule: NumberRule,
+][] = [
   ['details.spec', 'microBatch', COUNT],
   ['details.spec', 'seqLen', COUNT],
   ['details.spec', 'nodes', COUNT],
@@ -249,8 +307,15 @@ function numbersAt(doc: unknown, path: string, where: string): [string, number][
 }
 
 function checkDocuments(record: RunsFile['runs'][number], at: string, refuse: Refuse): void {
-  const docs = { 'details.spec': record.details?.spec, 'details.config': record.details?.config, 'details.result': record.details?.result, 'details.hello': record.details?.hello, 'snapshot.body': record.snapshot?.body };
-  for (const [doc, path, rule] of DOCUMENT_RULES) for (const [where, value] of numbersAt(docs[doc], path, `${at}.${doc}`)) checkNumber(where, value, rule, refuse);
+  const docs = {
+    'details.spec': record.details?.spec,
+    'details.config': record.details?.config,
+    'details.result': record.details?.result,
+    'details.hello': record.details?.hello,
+    'snapshot.body': record.snapshot?.body,
+  };
+  for (const [doc, path, rule] of DOCUMENT_RULES)
+    for (const [where, value] of numbersAt(docs[doc], path, `${at}.${doc}`)) checkNumber(where, value, rule, refuse);
   // The world size stored is GPUs × nodes: each in range is not enough.
   const spec = docs['details.spec'];
   if (isObject(spec) && typeof spec.gpus === 'number' && typeof spec.nodes === 'number')
@@ -267,7 +332,8 @@ function checkDocuments(record: RunsFile['runs'][number], at: string, refuse: Re
  * range is (it says what is wrong with it).
  */
 function checkRows(db: Database, content: RunsFile, label: string, field: string): void {
-  const info = (table: string) => new Map((db.prepare(`PRAGMA table_info(${table})`).all() as unknown as ColumnInfo[]).map((c) => [c.name, c]));
+  const info = (table: string) =>
+    new Map((db.prepare(`PRAGMA table_info(${table})`).all() as unknown as ColumnInfo[]).map((c) => [c.name, c]));
   const tables = { runs: info('runs'), snapshots: info('snapshots'), samples: info('samples') };
   const refuse: Refuse = (where, why) => {
     throw new ApiError('bad_file', `${label}: ${where} ${why}. Nothing was imported; fix or re-export the file.`, field);
@@ -298,13 +364,16 @@ function checkRows(db: Database, content: RunsFile, label: string, field: string
       if (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string')) refuse(`${at}.run.tags`, 'must be a JSON array of strings');
     }
     if (record.snapshot) {
-      for (const [key, value] of Object.entries(record.snapshot)) if (key !== 'body') check(`${at}.snapshot.${key}`, 'snapshots', key, value);
-      if (record.run.snapshot_id != null && record.run.snapshot_id !== record.snapshot.id) refuse(`${at}.run.snapshot_id`, `does not match ${at}.snapshot.id`);
+      for (const [key, value] of Object.entries(record.snapshot))
+        if (key !== 'body') check(`${at}.snapshot.${key}`, 'snapshots', key, value);
+      if (record.run.snapshot_id != null && record.run.snapshot_id !== record.snapshot.id)
+        refuse(`${at}.run.snapshot_id`, `does not match ${at}.snapshot.id`);
     }
     checkDocuments(record, at, refuse);
     const { columns: cols, rows } = record.samples;
     if (new Set(cols).size !== cols.length) refuse(`${at}.samples.columns`, 'names a column twice');
-    for (const required of ['step', 'warmup', 'step_seconds']) if (tables.samples.has(required) && rows.length && !cols.includes(required)) refuse(`${at}.samples.columns`, `lacks '${required}'`);
+    for (const required of ['step', 'warmup', 'step_seconds'])
+      if (tables.samples.has(required) && rows.length && !cols.includes(required)) refuse(`${at}.samples.columns`, `lacks '${required}'`);
     rows.forEach((row, j) => {
       if (row.length !== cols.length) refuse(`${at}.samples.rows[${j}]`, `has ${row.length} values for ${cols.length} columns`);
       row.forEach((value, k) => check(`${at}.samples.rows[${j}] (${cols[k]})`, 'samples', cols[k], value));
@@ -333,7 +402,9 @@ export function importRuns(db: Database, content: RunsFile, options: ImportOptio
     });
   const insert = (table: string, entries: [string, unknown][], orIgnore = false) =>
     db
-      .prepare(`INSERT ${orIgnore ? 'OR IGNORE ' : ''}INTO ${table} (${entries.map(([k]) => k).join(', ')}) VALUES (${placeholders(entries.length)})`)
+      .prepare(
+        `INSERT ${orIgnore ? 'OR IGNORE ' : ''}INTO ${table} (${entries.map(([k]) => k).join(', ')}) VALUES (${placeholders(entries.length)})`,
+      )
       .run(...(entries.map(([, v]) => v) as (string | number | null)[]));
 
   inTransaction(db, () => {
@@ -353,7 +424,8 @@ export function importRuns(db: Database, content: RunsFile, options: ImportOptio
         continue;
       }
       // The snapshot first: the run row references it.
-      if (record.snapshot) insert('snapshots', keep('snapshots', snapshotCols, { ...record.snapshot, body: toText(record.snapshot.body) }), true);
+      if (record.snapshot)
+        insert('snapshots', keep('snapshots', snapshotCols, { ...record.snapshot, body: toText(record.snapshot.body) }), true);
       const run: Record<string, unknown> = { ...record.run };
       // A process lock of the exporting machine means nothing here (it is never exported either).
       for (const column of RUN_COLUMNS_NOT_EXPORTED) delete run[column];
@@ -365,7 +437,10 @@ export function importRuns(db: Database, content: RunsFile, options: ImportOptio
       if (run.snapshot_id && !record.snapshot) run.snapshot_id = null; // the file did not carry it
       insert('runs', keep('runs', runCols, run));
       if (record.details)
-        insert('run_details', [['run_id', id], ...keep('run_details', detailCols, Object.fromEntries(Object.entries(record.details).map(([k, v]) => [k, toText(v)])))]);
+        insert('run_details', [
+          ['run_id', id],
+          ...keep('run_details', detailCols, Object.fromEntries(Object.entries(record.details).map(([k, v]) => [k, toText(v)]))),
+        ]);
       const cols = record.samples.columns;
       const usable = cols.map((c) => sampleCols.has(c));
       cols.forEach((c, i) => !usable[i] && dropped.add(`samples.${c}`));
@@ -376,7 +451,12 @@ export function importRuns(db: Database, content: RunsFile, options: ImportOptio
       }
       // A file from before the workload columns: fill them from the run's spec.
       db.prepare(workloadColumnsUpdate('id = ?')).run(id);
-      db.prepare('INSERT INTO run_imports (run_id, file, source_label, imported_at) VALUES (?, ?, ?, ?)').run(id, options.file, content.source?.label ?? null, importedAt);
+      db.prepare('INSERT INTO run_imports (run_id, file, source_label, imported_at) VALUES (?, ?, ?, ?)').run(
+        id,
+        options.file,
+        content.source?.label ?? null,
+        importedAt,
+      );
       imported.push(id);
     }
   });

@@ -1,6 +1,17 @@
 // The history store: every run, kept in SQLite in the data folder.
 import path from 'node:path';
-import { readStoredDocument, type Comparison, type ImportResult, type ResourceRecord, type RunDetail, type RunFilter, type RunSample, type RunsFile, type RunSummary, type UnparsedDocument } from '../../contract';
+import {
+  readStoredDocument,
+  type Comparison,
+  type ImportResult,
+  type ResourceRecord,
+  type RunDetail,
+  type RunFilter,
+  type RunSample,
+  type RunsFile,
+  type RunSummary,
+  type UnparsedDocument,
+} from '../../contract';
 import { openDatabase, explainSqliteError, type Database } from './database';
 import {
   createRun,
@@ -234,7 +245,10 @@ export class HistoryStore {
         .all(...configHashes, ...machineIds) as unknown as { hash: string; step: number | null }[];
       const out: Record<string, { seconds: number; runs: number }> = {};
       for (const hash of new Set(rows.map((r) => r.hash))) {
-        const steps = rows.filter((r) => r.hash === hash && typeof r.step === 'number' && Number.isFinite(r.step) && r.step > 0).slice(0, 20).map((r) => r.step as number);
+        const steps = rows
+          .filter((r) => r.hash === hash && typeof r.step === 'number' && Number.isFinite(r.step) && r.step > 0)
+          .slice(0, 20)
+          .map((r) => r.step as number);
         const stats = repeatStats(steps);
         if (stats) out[hash] = { seconds: stats.median, runs: stats.n };
       }
@@ -263,7 +277,11 @@ export class HistoryStore {
               AND json_extract(d.spec, '$.model.hiddenSize') = ? AND json_extract(d.spec, '$.model.numLayers') = ?
             GROUP BY mine`,
         )
-        .all(sha256, ...machineIds, shape.seqLen, shape.gpus, shape.hiddenSize, shape.numLayers) as unknown as { mine: number; tps: number | null; n: number }[];
+        .all(sha256, ...machineIds, shape.seqLen, shape.gpus, shape.hiddenSize, shape.numLayers) as unknown as {
+        mine: number;
+        tps: number | null;
+        n: number;
+      }[];
       const side = (mine: number) => {
         const row = rows.find((r) => r.mine === mine);
         return { tps: row?.tps ?? null, runs: row?.n ?? 0 };

@@ -57,9 +57,20 @@ export function createRun(db: Database, owner: string, run: NewRun): void {
          owner, steps, warmup, predicted_tflops_per_gpu, predicted_step_seconds)
        VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      run.id, now(), run.model, run.strategy, run.engine, run.sweepId, run.repeatIndex,
-      JSON.stringify(run.tags ?? []), run.notes ?? '', owner, run.steps, run.warmup,
-      finite(run.predicted?.tflopsPerGpu), finite(run.predicted?.stepSeconds),
+      run.id,
+      now(),
+      run.model,
+      run.strategy,
+      run.engine,
+      run.sweepId,
+      run.repeatIndex,
+      JSON.stringify(run.tags ?? []),
+      run.notes ?? '',
+      owner,
+      run.steps,
+      run.warmup,
+      finite(run.predicted?.tflopsPerGpu),
+      finite(run.predicted?.stepSeconds),
     );
     db.prepare('INSERT INTO run_details (run_id, spec, predicted) VALUES (?, ?, ?)').run(run.id, json(run.spec), json(run.predicted));
     // Workload columns (micro batch, seq, world size, nodes, precision, config hash) from the spec.
@@ -115,10 +126,19 @@ export function finishRun(db: Database, id: string, end: RunEnd): boolean {
          WHERE id = ? AND status IN ('queued', 'running')`,
       )
       .run(
-        end.status, now(), end.errorClass ?? null, end.errorMessage ?? null, end.errorFix ?? null,
-        end.exitCode ?? null, end.exitSignal ?? null,
-        finite(r?.tflopsPerGpu?.median), finite(r?.tokensPerSecond?.median), finite(r?.stepSeconds?.median),
-        finite(r?.peakGpuBytes), finite(r?.peakHostBytes), id,
+        end.status,
+        now(),
+        end.errorClass ?? null,
+        end.errorMessage ?? null,
+        end.errorFix ?? null,
+        end.exitCode ?? null,
+        end.exitSignal ?? null,
+        finite(r?.tflopsPerGpu?.median),
+        finite(r?.tokensPerSecond?.median),
+        finite(r?.stepSeconds?.median),
+        finite(r?.peakGpuBytes),
+        finite(r?.peakHostBytes),
+        id,
       ).changes;
     if (r) db.prepare('UPDATE run_details SET result = ? WHERE run_id = ?').run(json(r), id);
     return Number(changed) === 1;
@@ -145,9 +165,13 @@ export function recoverOrphans(db: Database): RecoveredRun[] {
          error_message = COALESCE(error_message, ?) WHERE id = ? AND status IN ('queued', 'running')`,
     );
     for (const r of orphans)
-      mark.run(now(), r.status === 'running'
-        ? 'The app or the machine stopped while this run was running; its samples up to then are kept.'
-        : 'The app stopped before this queued run could start.', r.id);
+      mark.run(
+        now(),
+        r.status === 'running'
+          ? 'The app or the machine stopped while this run was running; its samples up to then are kept.'
+          : 'The app stopped before this queued run could start.',
+        r.id,
+      );
   });
   return orphans.map((r) => ({ id: r.id, previousStatus: r.status }));
 }

@@ -13,7 +13,8 @@ export const MAX_STORED_COUNT = Number.MAX_SAFE_INTEGER;
 
 /** `expr` when it is a whole number from 0 to MAX_STORED_COUNT, else NULL: a count (batch, length,
  *  GPUs) beyond that, negative or stored as a float (2^63 − 1 is) is no workload a reader can use. */
-const safeCount = (expr: string) => `(SELECT v FROM (SELECT ${expr} AS v) WHERE typeof(v) = 'integer' AND v BETWEEN 0 AND ${MAX_STORED_COUNT})`;
+const safeCount = (expr: string) =>
+  `(SELECT v FROM (SELECT ${expr} AS v) WHERE typeof(v) = 'integer' AND v BETWEEN 0 AND ${MAX_STORED_COUNT})`;
 
 /** A value of the run's stored spec (run_details.spec, a RunSpec) of one of the JSON types given,
  *  else NULL (older specs, other shapes). */

@@ -160,9 +160,32 @@ export function filterClause(filter: RunFilter): { clause: string; params: (stri
 // row object of the (now 30-column) runs table costs several times more than this (10,000 rows:
 // ~1 s vs ~0.1 s on the 2-core dev box).
 const SUMMARY_COLUMNS = [
-  'id', 'created_at', 'started_at', 'finished_at', 'status', 'model', 'strategy', 'engine', 'sweep_id', 'repeat_index',
-  'machine_id', 'tags', 'notes', 'error_class', 'error_message', 'tflops_per_gpu', 'tokens_per_second', 'step_seconds',
-  'peak_gpu_bytes', 'peak_host_bytes', 'micro_batch', 'seq_len', 'world_size', 'nodes', 'precision', 'config_hash',
+  'id',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'status',
+  'model',
+  'strategy',
+  'engine',
+  'sweep_id',
+  'repeat_index',
+  'machine_id',
+  'tags',
+  'notes',
+  'error_class',
+  'error_message',
+  'tflops_per_gpu',
+  'tokens_per_second',
+  'step_seconds',
+  'peak_gpu_bytes',
+  'peak_host_bytes',
+  'micro_batch',
+  'seq_len',
+  'world_size',
+  'nodes',
+  'precision',
+  'config_hash',
 ] as const;
 
 /** `runs/list`: newest first, filtered; `total` counts every match beyond the page. */
@@ -175,15 +198,39 @@ export function listRuns(db: Database, filter: RunFilter = {}): { runs: RunSumma
   const rows = stmt.all(...params, limit, offset) as unknown as unknown[][];
   const runs = rows.map((v) =>
     summaryFromRow({
-      id: v[0], created_at: v[1], started_at: v[2], finished_at: v[3], status: v[4], model: v[5], strategy: v[6], engine: v[7],
-      sweep_id: v[8], repeat_index: v[9], machine_id: v[10], tags: v[11], notes: v[12], error_class: v[13], error_message: v[14],
-      tflops_per_gpu: v[15], tokens_per_second: v[16], step_seconds: v[17], peak_gpu_bytes: v[18], peak_host_bytes: v[19],
-      micro_batch: v[20], seq_len: v[21], world_size: v[22], nodes: v[23], precision: v[24], config_hash: v[25],
+      id: v[0],
+      created_at: v[1],
+      started_at: v[2],
+      finished_at: v[3],
+      status: v[4],
+      model: v[5],
+      strategy: v[6],
+      engine: v[7],
+      sweep_id: v[8],
+      repeat_index: v[9],
+      machine_id: v[10],
+      tags: v[11],
+      notes: v[12],
+      error_class: v[13],
+      error_message: v[14],
+      tflops_per_gpu: v[15],
+      tokens_per_second: v[16],
+      step_seconds: v[17],
+      peak_gpu_bytes: v[18],
+      peak_host_bytes: v[19],
+      micro_batch: v[20],
+      seq_len: v[21],
+      world_size: v[22],
+      nodes: v[23],
+      precision: v[24],
+      config_hash: v[25],
     } as SummaryRow),
   );
   // The count only when the page may not hold every match.
   const total =
-    offset === 0 && runs.length < limit ? runs.length : (db.prepare(`SELECT COUNT(*) AS n FROM runs ${clause}`).get(...params) as { n: number }).n;
+    offset === 0 && runs.length < limit
+      ? runs.length
+      : (db.prepare(`SELECT COUNT(*) AS n FROM runs ${clause}`).get(...params) as { n: number }).n;
   return { runs, total };
 }
 
@@ -226,8 +273,20 @@ export function groupRepeats(runs: readonly Groupable[]): Omit<CompareGroup, 'de
   return [...byKey.entries()].map(([key, members]) => {
     members.sort((a, b) => a.repeatIndex - b.repeatIndex || a.createdAt.localeCompare(b.createdAt));
     const first = members[0];
-    const stats = Object.fromEntries(METRICS.map((m) => [m.id, repeatStats(members.map((r) => metricValue(r, m.id)))])) as CompareGroup['stats'];
-    return { key, model: first.model, strategy: first.strategy, engine: first.engine, machineId: first.machineId, sweepId: first.sweepId, configHash: first.configHash ?? null, runIds: members.map((r) => r.id), stats };
+    const stats = Object.fromEntries(
+      METRICS.map((m) => [m.id, repeatStats(members.map((r) => metricValue(r, m.id)))]),
+    ) as CompareGroup['stats'];
+    return {
+      key,
+      model: first.model,
+      strategy: first.strategy,
+      engine: first.engine,
+      machineId: first.machineId,
+      sweepId: first.sweepId,
+      configHash: first.configHash ?? null,
+      runIds: members.map((r) => r.id),
+      stats,
+    };
   });
 }
 
@@ -252,7 +311,15 @@ interface CompareRow extends SummaryRow {
 }
 
 // Paths that change on every detection or run without the machine or the setup changing.
-const SNAPSHOT_VOLATILE = ['machine.detectedAt', 'machine.detectionMs', 'machine.memory.availableBytes', 'software.t', 'software.v', 'software.rank', 'software.pid'];
+const SNAPSHOT_VOLATILE = [
+  'machine.detectedAt',
+  'machine.detectionMs',
+  'machine.memory.availableBytes',
+  'software.t',
+  'software.v',
+  'software.rank',
+  'software.pid',
+];
 // preflightMemory: the pre-flight's sizing for the host the run started on, set per run by runs/start
 // (its basis is a sentence): not configuration, so not a configuration difference.
 const CONFIG_VOLATILE = ['runId', 'seed', 'maxSeconds', 'configHash', 'preflightMemory'];
@@ -278,7 +345,10 @@ function distinctLabels(groups: LabelGroup[], hostOf: (machineId: string | null)
     if (!specOf || !dup(l, i, labels)) return l;
     const same = groups.map((_, j) => j).filter((j) => labels[j] === l && groups[j].sweepId === groups[i].sweepId);
     if (same.length < 2) return l;
-    const diffs = diffJson(same.map((j) => specOf(groups[j])), [...CONFIG_VOLATILE, 'configHash', 'prediction', 'dsConfig', 'fsdp', 'steps', 'warmup', 'model.label', 'model.source']);
+    const diffs = diffJson(
+      same.map((j) => specOf(groups[j])),
+      [...CONFIG_VOLATILE, 'configHash', 'prediction', 'dsConfig', 'fsdp', 'steps', 'warmup', 'model.label', 'model.source'],
+    );
     const mine = same.indexOf(i);
     const note = diffs.map((d) => `${d.path.split('.').pop()} ${d.values[mine]}`).join(', ');
     return note ? `${l} (${note})` : l;
@@ -321,7 +391,10 @@ export function headline(groups: CompareGroup[], primary: MetricId): string | nu
   const repeats = (g: CompareGroup) => g.stats[primary]!.n;
   // The counts follow the groups in the order the sentence names them.
   const basisOf = (first: CompareGroup, second: CompareGroup) => {
-    const counts = repeats(first) === repeats(second) ? `${repeats(first)} repeat${repeats(first) === 1 ? '' : 's'}` : `${repeats(first)} vs ${repeats(second)} repeats`;
+    const counts =
+      repeats(first) === repeats(second)
+        ? `${repeats(first)} repeat${repeats(first) === 1 ? '' : 's'}`
+        : `${repeats(first)} vs ${repeats(second)} repeats`;
     return `(${METRIC_SHORT[primary]} median of ${counts})`;
   };
   const basis = basisOf(best, base);
@@ -396,7 +469,11 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
 
   const raw = groupRepeats(runs);
   const specById = new Map(rows.map((r, i) => [r.id, specs[i]]));
-  const labels = distinctLabels(raw, (m) => hostByMachine.get(m) ?? 'unknown machine', (g) => specById.get(g.runIds[0]));
+  const labels = distinctLabels(
+    raw,
+    (m) => hostByMachine.get(m) ?? 'unknown machine',
+    (g) => specById.get(g.runIds[0]),
+  );
   const baselineKey = chooseBaseline(raw, baselineId);
   const primary = primaryMetric(raw);
   const base = raw.find((g) => g.key === baselineKey);
@@ -404,19 +481,35 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
     ...g,
     label: labels[i],
     isBaseline: g.key === baselineKey,
-    deltaPct: Object.fromEntries(METRICS.map((m) => [m.id, deltaPercent(g.stats[m.id]?.median, base?.stats[m.id]?.median)])) as CompareGroup['deltaPct'],
-    speedup: speedup(METRICS.find((m) => m.id === primary)!, g.stats[primary]?.median, base?.stats[primary]?.median),
+    deltaPct: Object.fromEntries(
+      METRICS.map((m) => [m.id, deltaPercent(g.stats[m.id]?.median, base?.stats[m.id]?.median)]),
+    ) as CompareGroup['deltaPct'],
+    speedup: speedup(
+      METRICS.find((m) => m.id === primary)!,
+      g.stats[primary]?.median,
+      base?.stats[primary]?.median,
+    ),
   }));
   // The baseline leads (tables and bars read from it), the rest keep their order of appearance.
   groups.sort((a, b) => Number(b.isBaseline) - Number(a.isBaseline));
-  const labelOf = new Map(groups.flatMap((g) => g.runIds.map((id, k) => [id, g.runIds.length > 1 ? `${g.label} #${k + 1}` : g.label] as const)));
+  const labelOf = new Map(
+    groups.flatMap((g) => g.runIds.map((id, k) => [id, g.runIds.length > 1 ? `${g.label} #${k + 1}` : g.label] as const)),
+  );
   for (const r of runs) r.label = labelOf.get(r.id) ?? r.id;
 
   // Measured steps only: warm-up steps include compilation and allocation.
-  const series = runs.map((r) => ({ runId: r.id, label: r.label, steps: [] as number[], stepSeconds: [] as (number | null)[], tflopsPerGpu: [] as (number | null)[] }));
+  const series = runs.map((r) => ({
+    runId: r.id,
+    label: r.label,
+    steps: [] as number[],
+    stepSeconds: [] as (number | null)[],
+    tflopsPerGpu: [] as (number | null)[],
+  }));
   const seriesById = new Map(series.map((s) => [s.runId, s]));
   const sampleRows = db
-    .prepare(`SELECT run_id, step, step_seconds, tflops_per_gpu FROM samples WHERE run_id IN (${placeholders(unique.length)}) AND warmup = 0 ORDER BY run_id, step`)
+    .prepare(
+      `SELECT run_id, step, step_seconds, tflops_per_gpu FROM samples WHERE run_id IN (${placeholders(unique.length)}) AND warmup = 0 ORDER BY run_id, step`,
+    )
     .all(...unique) as unknown as { run_id: string; step: number; step_seconds: number; tflops_per_gpu: number | null }[];
   for (const s of sampleRows) {
     const target = seriesById.get(s.run_id)!;
@@ -434,12 +527,19 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
   const warnings: string[] = [];
   // Snapshot ids differ whenever a volatile field does (free memory): judge by the diff instead.
   const hosts = [...new Set(rows.map((r) => r.snapshot_hostname ?? r.machine_id ?? 'unknown'))];
-  if (hosts.length > 1) warnings.push(`These runs come from different machines (${hosts.join(', ')}): ${snapshotDiff.length} system difference(s) below. Compare with care.`);
-  else if (snapshotDiff.length) warnings.push(`The system changed between these runs (${snapshotDiff.length} difference(s) below). Compare with care.`);
+  if (hosts.length > 1)
+    warnings.push(
+      `These runs come from different machines (${hosts.join(', ')}): ${snapshotDiff.length} system difference(s) below. Compare with care.`,
+    );
+  else if (snapshotDiff.length)
+    warnings.push(`The system changed between these runs (${snapshotDiff.length} difference(s) below). Compare with care.`);
   const versions = snapshotDiff.filter((d) => /^software\.(torch|deepspeed|cuda|python|runnerVersion)$/.test(d.path));
   if (versions.length) warnings.push(`Software versions differ: ${versions.map((d) => d.path.replace('software.', '')).join(', ')}.`);
   const notCompleted = runs.filter((r) => r.status !== 'completed');
-  if (notCompleted.length) warnings.push(`${notCompleted.length} run(s) did not complete (${notCompleted.map((r) => `${r.label}: ${r.status}`).join('; ')}); they add no figures.`);
+  if (notCompleted.length)
+    warnings.push(
+      `${notCompleted.length} run(s) did not complete (${notCompleted.map((r) => `${r.label}: ${r.status}`).join('; ')}); they add no figures.`,
+    );
 
   const comparison: Comparison = {
     metrics: [...METRICS],
@@ -451,7 +551,10 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
     headline: null,
     snapshotDiff,
     configDiff,
-    capacity: capacityOf(snapshots.find((s) => s != null), hellos.find((h) => h != null)),
+    capacity: capacityOf(
+      snapshots.find((s) => s != null),
+      hellos.find((h) => h != null),
+    ),
     warnings,
   };
   comparison.headline = headline(groups, primary);
@@ -466,7 +569,8 @@ export function deleteRuns(db: Database, ids: readonly string[]): number {
     const busy = db
       .prepare(`SELECT id FROM runs WHERE id IN (${placeholders(unique.length)}) AND status IN ('queued', 'running')`)
       .all(...unique) as unknown as { id: string }[];
-    if (busy.length) throw new ApiError('busy', `Run ${busy.map((b) => b.id).join(', ')} is still queued or running; cancel it first.`, 'ids');
+    if (busy.length)
+      throw new ApiError('busy', `Run ${busy.map((b) => b.id).join(', ')} is still queued or running; cancel it first.`, 'ids');
     // Samples, details and import records go with the run (ON DELETE CASCADE).
     const deleted = Number(db.prepare(`DELETE FROM runs WHERE id IN (${placeholders(unique.length)})`).run(...unique).changes);
     db.exec('DELETE FROM snapshots WHERE id NOT IN (SELECT snapshot_id FROM runs WHERE snapshot_id IS NOT NULL)');

@@ -9,7 +9,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describeIssue,ApiError, RunnerMessageSchema, RunSpecSchema, runnerMessageSchemas, toRunSample, type RunnerMessage, type RunsFile, type RunSpec } from '../../contract';
+import {
+  describeIssue,
+  ApiError,
+  RunnerMessageSchema,
+  RunSpecSchema,
+  runnerMessageSchemas,
+  toRunSample,
+  type RunnerMessage,
+  type RunsFile,
+  type RunSpec,
+} from '../../contract';
 import { openDatabase } from './database';
 import { exportRuns } from './import-export';
 import { createRun, finishRun, recordDocument, startRun } from './lifecycle';
@@ -64,7 +74,11 @@ const iso = (t: number | undefined) => (typeof t === 'number' ? new Date(t * 100
 /** The spec a run's output was made with: `<name>.spec.json` beside `<name>.jsonl`, checked
  *  against the contract's RunSpec schema (a problem is named: file and field). */
 function readSpec(dir: string, runId: string, specsDir?: string): { spec: RunSpec } | { problem: string } {
-  const candidates = [path.join(dir, `${runId}.spec.json`), ...(specsDir ? [path.join(specsDir, `${runId}.json`)] : []), path.join(dir, `${runId}.json`)];
+  const candidates = [
+    path.join(dir, `${runId}.spec.json`),
+    ...(specsDir ? [path.join(specsDir, `${runId}.json`)] : []),
+    path.join(dir, `${runId}.json`),
+  ];
   const file = candidates.find((f) => fs.existsSync(f));
   if (!file) return { problem: `${runId}.jsonl: no ${runId}.spec.json beside it (the RunSpec it ran)` };
   const shown = path.basename(file);
@@ -81,8 +95,16 @@ function readSpec(dir: string, runId: string, specsDir?: string): { spec: RunSpe
   return { spec: parsed.data };
 }
 
-export function convertRunnerSweep(dir: string, options: RawSweepOptions): { file: RunsFile; rejectedLines: number; otherTypes: Record<string, number>; skipped: string[] } {
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort() : [];
+export function convertRunnerSweep(
+  dir: string,
+  options: RawSweepOptions,
+): { file: RunsFile; rejectedLines: number; otherTypes: Record<string, number>; skipped: string[] } {
+  const files = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort()
+    : [];
   if (files.length === 0) throw new ApiError('not_found', `No runner output (*.jsonl) in ${dir}.`, 'path');
   let rejectedLines = 0;
   const otherTypes: Record<string, number> = {};
@@ -119,13 +141,16 @@ export function convertRunnerSweep(dir: string, options: RawSweepOptions): { fil
   const db = openDatabase(tmp);
   try {
     for (const { runId, spec, messages } of runs) {
-      const of = <T extends RunnerMessage['type']>(type: T) => messages.find((x) => x.type === type) as Extract<RunnerMessage, { type: T }> | undefined;
+      const of = <T extends RunnerMessage['type']>(type: T) =>
+        messages.find((x) => x.type === type) as Extract<RunnerMessage, { type: T }> | undefined;
       const hello = of('hello');
       const config = of('config');
       const result = of('result');
       const error = of('error');
       const steps = messages.filter((x): x is Extract<RunnerMessage, { type: 'step' }> => x.type === 'step');
-      const stderr = [path.join(dir, `${runId}.stderr.txt`), path.join(dir, `${runId}.log`)].find((f) => fs.existsSync(f)) ?? path.join(dir, `${runId}.stderr.txt`);
+      const stderr =
+        [path.join(dir, `${runId}.stderr.txt`), path.join(dir, `${runId}.log`)].find((f) => fs.existsSync(f)) ??
+        path.join(dir, `${runId}.stderr.txt`);
       createRun(db, 'convert', {
         id: runId,
         sweepId: options.sweepId,
@@ -140,18 +165,32 @@ export function convertRunnerSweep(dir: string, options: RawSweepOptions): { fil
         spec,
         predicted: spec.prediction ? { ...spec.prediction } : undefined,
       });
-      startRun(db, runId, { snapshot: options.snapshot, machineId: (options.snapshot as { machineId?: string } | undefined)?.machineId ?? null, logPath: fs.existsSync(stderr) ? path.basename(stderr) : null });
+      startRun(db, runId, {
+        snapshot: options.snapshot,
+        machineId: (options.snapshot as { machineId?: string } | undefined)?.machineId ?? null,
+        logPath: fs.existsSync(stderr) ? path.basename(stderr) : null,
+      });
       if (hello) recordDocument(db, runId, 'hello', hello);
       if (config) recordDocument(db, runId, 'config', config);
       insertSamples(db, runId, steps.map(toRunSample));
-      finishRun(db, runId, result
-        ? { status: 'completed', result }
-        : { status: 'failed', errorClass: error?.class ?? 'crashed', errorMessage: error?.message ?? 'The runner stopped without a result or an error line.', errorFix: error?.fix ?? null, result: null });
+      finishRun(
+        db,
+        runId,
+        result
+          ? { status: 'completed', result }
+          : {
+              status: 'failed',
+              errorClass: error?.class ?? 'crashed',
+              errorMessage: error?.message ?? 'The runner stopped without a result or an error line.',
+              errorFix: error?.fix ?? null,
+              result: null,
+            },
+      );
       // When it really ran: the runner's own clock.
       const last = messages[messages.length - 1];
-      db.prepare('UPDATE runs SET created_at = COALESCE(?, created_at), started_at = COALESCE(?, started_at), finished_at = COALESCE(?, finished_at), owner = NULL WHERE id = ?').run(
-        iso(messages[0]?.t), iso(messages[0]?.t), iso(last?.t), runId,
-      );
+      db.prepare(
+        'UPDATE runs SET created_at = COALESCE(?, created_at), started_at = COALESCE(?, started_at), finished_at = COALESCE(?, finished_at), owner = NULL WHERE id = ?',
+      ).run(iso(messages[0]?.t), iso(messages[0]?.t), iso(last?.t), runId);
     }
     return { file: exportRuns(db, undefined, options.source), rejectedLines, otherTypes, skipped };
   } finally {

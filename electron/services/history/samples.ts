@@ -26,7 +26,8 @@ const COLUMNS = Object.values(SAMPLE_COLUMN).join(', ');
 const num = (x: number | null | undefined): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 // Byte counts above 2^53 are not exact (and SQLite hands such an INTEGER back as an error that
 // would break runs/get for the run for good): a runner sending one gets null stored.
-const int = (x: number | null | undefined): number | null => (typeof x === 'number' && Number.isSafeInteger(Math.round(x)) ? Math.round(x) : null);
+const int = (x: number | null | undefined): number | null =>
+  typeof x === 'number' && Number.isSafeInteger(Math.round(x)) ? Math.round(x) : null;
 
 const statements = new WeakMap<Database, ReturnType<Database['prepare']>>();
 
@@ -40,7 +41,11 @@ export function insertSamples(db: Database, runId: string, samples: readonly Run
   let insert = statements.get(db);
   if (!insert) {
     // OR REPLACE: a runner that repeats a step number (a restart inside the runner) keeps the last.
-    insert = db.prepare(`INSERT OR REPLACE INTO samples (run_id, ${COLUMNS}) VALUES (?, ${Object.keys(SAMPLE_COLUMN).map(() => '?').join(', ')})`);
+    insert = db.prepare(
+      `INSERT OR REPLACE INTO samples (run_id, ${COLUMNS}) VALUES (?, ${Object.keys(SAMPLE_COLUMN)
+        .map(() => '?')
+        .join(', ')})`,
+    );
     statements.set(db, insert);
   }
   const stmt = insert;
@@ -48,8 +53,17 @@ export function insertSamples(db: Database, runId: string, samples: readonly Run
     for (const s of samples)
       // in SAMPLE_COLUMN's order
       stmt.run(
-        runId, s.step, s.warmup ? 1 : 0, num(s.stepSeconds) ?? 0, num(s.tflopsPerGpu), num(s.tokensPerSecond), num(s.loss),
-        int(s.gpuAllocatedBytes), int(s.gpuReservedBytes), int(s.gpuPeakBytes), int(s.hostRssBytes),
+        runId,
+        s.step,
+        s.warmup ? 1 : 0,
+        num(s.stepSeconds) ?? 0,
+        num(s.tflopsPerGpu),
+        num(s.tokensPerSecond),
+        num(s.loss),
+        int(s.gpuAllocatedBytes),
+        int(s.gpuReservedBytes),
+        int(s.gpuPeakBytes),
+        int(s.hostRssBytes),
       );
   });
 }

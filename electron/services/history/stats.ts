@@ -47,7 +47,11 @@ export function deltaPercent(value: number | null | undefined, baseline: number 
  * How many times better `value` is than `baseline` for a metric, so > 1 always means better:
  * value/baseline when higher is better, baseline/value when lower is better.
  */
-export function speedup(metric: Pick<MetricInfo, 'better'>, value: number | null | undefined, baseline: number | null | undefined): number | null {
+export function speedup(
+  metric: Pick<MetricInfo, 'better'>,
+  value: number | null | undefined,
+  baseline: number | null | undefined,
+): number | null {
   if (value == null || baseline == null || !(value > 0) || !(baseline > 0)) return null;
   const ratio = metric.better === 'higher' ? value / baseline : baseline / value;
   return Number.isFinite(ratio) ? ratio : null; // beyond what a number holds (1e308 against 1e-308)

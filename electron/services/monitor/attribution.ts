@@ -2,7 +2,14 @@
 // run's configuration: a user sees which resource a slow strategy waited on, the team sees which
 // term of the model is off. Every figure is read from stored samples; a lane that was not
 // measured is named as such, never averaged as zeros.
-import { formatBytes, type LaneReading, type PredictedTerm, type ResourceAttribution, type ResourceRecord, type ResourceSample } from '../../contract';
+import {
+  formatBytes,
+  type LaneReading,
+  type PredictedTerm,
+  type ResourceAttribution,
+  type ResourceRecord,
+  type ResourceSample,
+} from '../../contract';
 import { formatCpuList } from '../hardware';
 
 const BUSY_CORE = 90; // a core at ≥ 90% is saturated (CPU Adam's workers run at 100%)
@@ -64,7 +71,9 @@ export function readWindow(record: ResourceRecord, fromT: number, toT: number, l
   const withCores = inside.filter((s) => s.cpuBusyPct.length > 0);
   const busyCounts = withCores.map((s) => s.cpuBusyPct.filter((p) => p >= BUSY_CORE).length);
   const coresBusyPeak = withCores.length ? Math.max(...busyCounts) : null;
-  const coresBusySeconds = withCores.length ? withCores.filter((_, i) => busyCounts[i] > 0).reduce((t, s) => t + weight(s), 0) * (record.intervalMs / 1000) : null;
+  const coresBusySeconds = withCores.length
+    ? withCores.filter((_, i) => busyCounts[i] > 0).reduce((t, s) => t + weight(s), 0) * (record.intervalMs / 1000)
+    : null;
   const cores = withCores.length ? Math.max(...withCores.map((s) => s.cpuBusyPct.length)) : 0;
   const used: number[] = [];
   for (let c = 0; c < cores; c++) {
@@ -100,13 +109,23 @@ export function readWindow(record: ResourceRecord, fromT: number, toT: number, l
   return { ...reading, text: describe(record, reading, n, seconds, sampleSeconds, noun) };
 }
 
-function describe(record: ResourceRecord, r: Omit<LaneReading, 'text'>, n: number, seconds: number, sampleSeconds: number, noun: string): string {
+function describe(
+  record: ResourceRecord,
+  r: Omit<LaneReading, 'text'>,
+  n: number,
+  seconds: number,
+  sampleSeconds: number,
+  noun: string,
+): string {
   const a = record.availability;
   if (n === 0) return `no sample inside ${noun} (${seconds.toFixed(2)} s; one every ${(record.intervalMs / 1000).toFixed(1)} s)`;
   const parts: string[] = [];
   if (!a.gpu.available) parts.push(`GPU not available: ${a.gpu.reason}`);
   else if (r.gpuBusyPct === null) parts.push('GPU: no reading in this window');
-  else parts.push(`GPU busy ${r.gpuBusyPct}%${r.gpuMemMaxMiB !== null ? `, ${formatBytes(r.gpuMemMaxMiB * 2 ** 20)} used` : ''}${r.gpuPowerW !== null ? `, ${r.gpuPowerW} W` : ''}`);
+  else
+    parts.push(
+      `GPU busy ${r.gpuBusyPct}%${r.gpuMemMaxMiB !== null ? `, ${formatBytes(r.gpuMemMaxMiB * 2 ** 20)} used` : ''}${r.gpuPowerW !== null ? `, ${r.gpuPowerW} W` : ''}`,
+    );
   if (!a.pcie.available) {
     if (a.gpu.available) parts.push(`PCIe not available: ${a.pcie.reason}`);
   } else if (r.pcieGBps === null) parts.push('PCIe: no reading in this window');
@@ -116,9 +135,16 @@ function describe(record: ResourceRecord, r: Omit<LaneReading, 'text'>, n: numbe
     );
   if (!a.cpu.available) parts.push(`CPU not available: ${a.cpu.reason}`);
   else if (r.coresBusyPeak === null) parts.push('CPU: no reading in this window');
-  else parts.push(`${r.coresBusyPeak} core(s) at ≥${BUSY_CORE}%${r.coresBusySeconds ? ` for ${r.coresBusySeconds} s` : ''} (cores used: ${r.busyCores})`);
-  if (a.memory.available && r.memUsedMaxBytes !== null) parts.push(`host memory ${formatBytes(r.memUsedMaxBytes)}${r.swapUsedMaxBytes !== null ? `, swap ${formatBytes(r.swapUsedMaxBytes)}` : ', no swap'}`);
-  if (a.disk.available && r.diskReadBps !== null && r.diskWriteBps !== null) parts.push(`disk read ${(r.diskReadBps / 1e6).toFixed(0)} MB/s, write ${(r.diskWriteBps / 1e6).toFixed(0)} MB/s`);
+  else
+    parts.push(
+      `${r.coresBusyPeak} core(s) at ≥${BUSY_CORE}%${r.coresBusySeconds ? ` for ${r.coresBusySeconds} s` : ''} (cores used: ${r.busyCores})`,
+    );
+  if (a.memory.available && r.memUsedMaxBytes !== null)
+    parts.push(
+      `host memory ${formatBytes(r.memUsedMaxBytes)}${r.swapUsedMaxBytes !== null ? `, swap ${formatBytes(r.swapUsedMaxBytes)}` : ', no swap'}`,
+    );
+  if (a.disk.available && r.diskReadBps !== null && r.diskWriteBps !== null)
+    parts.push(`disk read ${(r.diskReadBps / 1e6).toFixed(0)} MB/s, write ${(r.diskWriteBps / 1e6).toFixed(0)} MB/s`);
   // Samples taken cover sampleSeconds of the window's seconds: a short step is read from one sample.
   if (sampleSeconds < seconds * 0.5) parts.push(`(from ${n} sample(s) over a ${seconds.toFixed(2)} s window)`);
   return parts.join('; ');
@@ -132,16 +158,33 @@ export interface PredictedInput {
 
 const LANE_OF_READING: Record<string, (r: LaneReading) => string> = {
   gpu: (r) => (r.gpuBusyPct === null ? 'no reading' : `GPU busy ${r.gpuBusyPct}%`),
-  pcie: (r) => (r.pcieGBps === null ? 'no reading' : `${r.pcieGBps} GB/s${r.pcieBusyShare !== null ? `, ≥ half the link ${Math.round(r.pcieBusyShare * 100)}% of the time` : ''}`),
+  pcie: (r) =>
+    r.pcieGBps === null
+      ? 'no reading'
+      : `${r.pcieGBps} GB/s${r.pcieBusyShare !== null ? `, ≥ half the link ${Math.round(r.pcieBusyShare * 100)}% of the time` : ''}`,
   nvlink: () => 'no reading',
-  cpu: (r) => (r.coresBusyPeak === null ? 'no reading' : `${r.coresBusyPeak} core(s) ≥${BUSY_CORE}%${r.coresBusySeconds ? ` for ${r.coresBusySeconds} s` : ''}`),
-  disk: (r) => (r.diskReadBps === null || r.diskWriteBps === null ? 'no reading' : `read ${(r.diskReadBps / 1e6).toFixed(0)} MB/s, write ${(r.diskWriteBps / 1e6).toFixed(0)} MB/s`),
+  cpu: (r) =>
+    r.coresBusyPeak === null
+      ? 'no reading'
+      : `${r.coresBusyPeak} core(s) ≥${BUSY_CORE}%${r.coresBusySeconds ? ` for ${r.coresBusySeconds} s` : ''}`,
+  disk: (r) =>
+    r.diskReadBps === null || r.diskWriteBps === null
+      ? 'no reading'
+      : `read ${(r.diskReadBps / 1e6).toFixed(0)} MB/s, write ${(r.diskWriteBps / 1e6).toFixed(0)} MB/s`,
 };
 
 export function attribute(record: ResourceRecord, predicted: PredictedInput): ResourceAttribution {
   const measured = record.steps.filter((s) => !s.warmup);
   const steps = measured.map((s) => readWindow(record, s.endT - s.seconds * 1000, s.endT, `step ${s.step}`));
-  const overall = measured.length ? readWindow(record, Math.min(...measured.map((s) => s.endT - s.seconds * 1000)), Math.max(...measured.map((s) => s.endT)), 'measured steps', 'the measured steps') : null;
+  const overall = measured.length
+    ? readWindow(
+        record,
+        Math.min(...measured.map((s) => s.endT - s.seconds * 1000)),
+        Math.max(...measured.map((s) => s.endT)),
+        'measured steps',
+        'the measured steps',
+      )
+    : null;
   const stepSeconds = measured.length ? measured.map((s) => s.seconds).sort((x, y) => x - y)[Math.floor(measured.length / 2)] : null;
   const terms: PredictedTerm[] = [];
   for (const [term, seconds] of Object.entries(predicted.terms ?? {})) {
@@ -158,5 +201,11 @@ export function attribute(record: ResourceRecord, predicted: PredictedInput): Re
   const unavailable = (Object.entries(record.availability) as [string, { available: boolean; reason: string | null }][])
     .filter(([, s]) => !s.available)
     .map(([lane, s]) => `${lane}: not available: ${s.reason}`);
-  return { overall, steps, predicted: { stepSeconds: predicted.stepSeconds, terms, note: predicted.note }, measuredStepSeconds: stepSeconds, unavailable };
+  return {
+    overall,
+    steps,
+    predicted: { stepSeconds: predicted.stepSeconds, terms, note: predicted.note },
+    measuredStepSeconds: stepSeconds,
+    unavailable,
+  };
 }

@@ -54,7 +54,12 @@ interface Child {
   raw: fs.WriteStream | null;
 }
 
-export const queryArgs = (intervalMs: number) => [`--query-gpu=${GPU_SAMPLE_FIELDS.join(',')}`, '--format=csv,noheader,nounits', '-lms', String(Math.round(intervalMs))];
+export const queryArgs = (intervalMs: number) => [
+  `--query-gpu=${GPU_SAMPLE_FIELDS.join(',')}`,
+  '--format=csv,noheader,nounits',
+  '-lms',
+  String(Math.round(intervalMs)),
+];
 export const DMON_ARGS = ['dmon', '-s', 't', '-d', '1'];
 
 export class GpuSampler {
@@ -159,7 +164,12 @@ export class GpuSampler {
     });
     proc.once('error', (error) => {
       const code = (error as NodeJS.ErrnoException).code;
-      this.lose(lane, code === 'ENOENT' ? `${command} not found (no NVIDIA driver on this machine, or not on PATH)` : `${command} could not be started: ${error.message}`);
+      this.lose(
+        lane,
+        code === 'ENOENT'
+          ? `${command} not found (no NVIDIA driver on this machine, or not on PATH)`
+          : `${command} could not be started: ${error.message}`,
+      );
       child.proc = null;
     });
     proc.once('exit', (code, signal) => {
@@ -167,7 +177,10 @@ export class GpuSampler {
       if (this.stopped) return;
       const said = child.stderr.trim().split('\n')[0]?.slice(0, 200);
       const how = signal ? `was ended by ${signal}` : `exited with code ${code}`;
-      this.lose(lane, `nvidia-smi ${name === 'dmon' ? 'dmon' : '--query-gpu'} ${how}${said ? `: ${said}` : ''}${child.parsed === 0 ? ' before giving a reading' : ''}`);
+      this.lose(
+        lane,
+        `nvidia-smi ${name === 'dmon' ? 'dmon' : '--query-gpu'} ${how}${said ? `: ${said}` : ''}${child.parsed === 0 ? ' before giving a reading' : ''}`,
+      );
     });
   }
 
@@ -178,9 +191,10 @@ export class GpuSampler {
       if (!c.proc) return;
       const since = c.parsed ? now - c.lastParsedAt : now - this.startedAt;
       if (since < hangMs) return;
-      const what = c.parsed === 0 && c.lines > 0
-        ? `nvidia-smi printed ${c.lines} line(s) this version cannot read as ${c.name === 'dmon' ? 'PCIe throughput' : 'GPU readings'} in ${Math.round(hangMs / 1000)} s`
-        : `nvidia-smi ${c.parsed ? 'stopped answering' : 'gave no reading'} for ${Math.round(since / 1000)} s (hung?)`;
+      const what =
+        c.parsed === 0 && c.lines > 0
+          ? `nvidia-smi printed ${c.lines} line(s) this version cannot read as ${c.name === 'dmon' ? 'PCIe throughput' : 'GPU readings'} in ${Math.round(hangMs / 1000)} s`
+          : `nvidia-smi ${c.parsed ? 'stopped answering' : 'gave no reading'} for ${Math.round(since / 1000)} s (hung?)`;
       this.lose(lane, what);
       this.end(c);
     });

@@ -16,7 +16,11 @@ export interface HostReading {
   diskWriteBps: number | null;
 }
 
-const read = (file: string) => readFile(file, 'utf8').then((t) => t, () => null);
+const read = (file: string) =>
+  readFile(file, 'utf8').then(
+    (t) => t,
+    () => null,
+  );
 
 function cpusFromOs(): Map<number, CpuTimes> {
   const out = new Map<number, CpuTimes>();
@@ -71,7 +75,12 @@ export class HostSampler {
       return { memTotalBytes: total, memUsedBytes: total - os.freemem(), swapUsedBytes: null };
     }
     const m = meminfo === null ? null : parseMeminfo(meminfo);
-    if (!m) return this.lost(this.memory, `${this.procRoot}/meminfo could not be read or lacks MemTotal/MemAvailable`, { memUsedBytes: null, memTotalBytes: null, swapUsedBytes: null });
+    if (!m)
+      return this.lost(this.memory, `${this.procRoot}/meminfo could not be read or lacks MemTotal/MemAvailable`, {
+        memUsedBytes: null,
+        memTotalBytes: null,
+        swapUsedBytes: null,
+      });
     this.memory.available = true;
     this.memory.reason = null;
     return { memUsedBytes: m.usedBytes, memTotalBytes: m.totalBytes, swapUsedBytes: m.swapUsedBytes };

@@ -58,7 +58,11 @@ export function parseMeminfo(text: string): MemInfo | null {
   if (total === undefined || available === undefined) return null;
   const swapTotal = kb.get('SwapTotal') ?? 0;
   const swapFree = kb.get('SwapFree') ?? 0;
-  return { totalBytes: total, usedBytes: Math.max(0, total - available), swapUsedBytes: swapTotal > 0 ? Math.max(0, swapTotal - swapFree) : null };
+  return {
+    totalBytes: total,
+    usedBytes: Math.max(0, total - available),
+    swapUsedBytes: swapTotal > 0 ? Math.max(0, swapTotal - swapFree) : null,
+  };
 }
 
 /** Sectors read and written by the whole disks: nvme0n1, sda, vda, xvda (partitions, loop, ram and dm devices left out: they would count the same bytes twice). */

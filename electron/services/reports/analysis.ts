@@ -22,10 +22,16 @@ export function reportWarnings(runs: ReportRun[]): string[] {
     systems.set(key, [...(systems.get(key) ?? []), r.summary.id]);
   }
   if (systems.size > 1)
-    warnings.push(`These runs come from ${systems.size} different systems (${[...systems.keys()].join('; ')}): figures across systems are not like for like.`);
+    warnings.push(
+      `These runs come from ${systems.size} different systems (${[...systems.keys()].join('; ')}): figures across systems are not like for like.`,
+    );
   const notDone = runs.filter((r) => r.summary.status !== 'completed');
-  if (notDone.length) warnings.push(`${notDone.length} run(s) did not complete (${notDone.map((r) => `${r.summary.id}: ${r.summary.status}`).join(', ')}); their figures are partial or absent.`);
+  if (notDone.length)
+    warnings.push(
+      `${notDone.length} run(s) did not complete (${notDone.map((r) => `${r.summary.id}: ${r.summary.status}`).join(', ')}); their figures are partial or absent.`,
+    );
   const noSamples = runs.filter((r) => r.figures.source !== 'samples' && r.summary.status === 'completed');
-  if (noSamples.length) warnings.push(`${noSamples.length} run(s) have no stored per-step samples; their spread comes from the runner's summary.`);
+  if (noSamples.length)
+    warnings.push(`${noSamples.length} run(s) have no stored per-step samples; their spread comes from the runner's summary.`);
   return warnings;
 }

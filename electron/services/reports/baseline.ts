@@ -33,7 +33,9 @@ export function runDeltas(run: ReportRun, base: ReportBaseline) {
   return {
     tflopsPerGpuPct: deltaPercent(f.tflopsPerGpu?.median, base.tflopsPerGpu),
     stepSecondsPct: deltaPercent(f.stepSeconds?.median, base.stepSeconds),
-    speedup: speedup({ better: 'higher' }, f.tokensPerSecond?.median, base.tokensPerSecond) ?? speedup({ better: 'lower' }, f.stepSeconds?.median, base.stepSeconds),
+    speedup:
+      speedup({ better: 'higher' }, f.tokensPerSecond?.median, base.tokensPerSecond) ??
+      speedup({ better: 'lower' }, f.stepSeconds?.median, base.stepSeconds),
   };
 }
 

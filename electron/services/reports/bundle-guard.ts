@@ -7,7 +7,17 @@ import path from 'node:path';
 import { ApiError } from '../../contract';
 
 export const BUNDLE_README_HEADING = '# Offload Studio reproduction bundle';
-const RUN_FILES = new Set(['ds_config.json', 'spec.json', 'run.sh', 'hostfile', 'runner-version.txt', 'samples.csv', 'launch.txt', 'accelerate_config.yaml', 'your_ds_config.json']);
+const RUN_FILES = new Set([
+  'ds_config.json',
+  'spec.json',
+  'run.sh',
+  'hostfile',
+  'runner-version.txt',
+  'samples.csv',
+  'launch.txt',
+  'accelerate_config.yaml',
+  'your_ds_config.json',
+]);
 
 /** Why `folder` is not a previous bundle (null when it is one). */
 function notABundle(folder: string): string | null {
@@ -42,5 +52,9 @@ export function assertReplaceableBundle(folder: string): void {
     why = `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
   }
   if (why)
-    throw new ApiError('bad_path', `${folder} exists and is not an Offload Studio reproduction bundle; it will not be replaced (${why}). Choose a new folder name, or a .zip.`, 'path');
+    throw new ApiError(
+      'bad_path',
+      `${folder} exists and is not an Offload Studio reproduction bundle; it will not be replaced (${why}). Choose a new folder name, or a .zip.`,
+      'path',
+    );
 }

@@ -10,7 +10,12 @@ import { launchText, trainingLaunch } from './launch';
 
 /** Text safe inside a shell comment or a file name: no control characters, no newlines. */
 const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'run';
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40) || 'run';
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** `01-zero3-offload-r-20261203-141502-a1b2c3-2`: the whole run id, whose end (time, suffix, index)
@@ -33,11 +38,27 @@ export function launchCommand(run: ReportRun): { argv: string[]; env: Record<str
       argv: ['python', '-u', ...script],
     };
   if (run.summary.engine === 'fsdp2') {
-    const nodes = w.nodes > 1 ? ['--nnodes', String(w.nodes), '--node_rank', '"${NODE_RANK:-0}"', '--rdzv_backend', 'c10d', '--rdzv_endpoint', '"${MASTER_ADDR:?set MASTER_ADDR}:29500"'] : [];
+    const nodes =
+      w.nodes > 1
+        ? [
+            '--nnodes',
+            String(w.nodes),
+            '--node_rank',
+            '"${NODE_RANK:-0}"',
+            '--rdzv_backend',
+            'c10d',
+            '--rdzv_endpoint',
+            '"${MASTER_ADDR:?set MASTER_ADDR}:29500"',
+          ]
+        : [];
     return { launcher: 'torchrun', env: {}, argv: ['torchrun', ...nodes, '--nproc_per_node', String(perNode), ...script] };
   }
   const nodes = w.nodes > 1 ? ['--hostfile', 'hostfile', '--num_nodes', String(w.nodes)] : [];
-  return { launcher: 'deepspeed', env: {}, argv: ['deepspeed', ...nodes, '--num_gpus', String(perNode), '--bind_cores_to_rank', ...script] };
+  return {
+    launcher: 'deepspeed',
+    env: {},
+    argv: ['deepspeed', ...nodes, '--num_gpus', String(perNode), '--bind_cores_to_rank', ...script],
+  };
 }
 
 export function runScript(run: ReportRun): string {
@@ -47,7 +68,7 @@ export function runScript(run: ReportRun): string {
     '#!/usr/bin/env bash',
     `# Reruns Offload Studio run ${oneLine(s.id)}: ${oneLine(strategyName(s.strategy))}, ${oneLine(s.model)}, ${run.workload.worldSize} GPU(s) on ${run.workload.nodes} node(s).`,
     `# Runner version at the time: ${oneLine(run.versions.runner ?? 'unknown')}. See ../README.md.`,
-    '# ENGINE: the folder that holds Offload Studio\'s bench.py (resources/engine in the app or in a checkout).',
+    "# ENGINE: the folder that holds Offload Studio's bench.py (resources/engine in the app or in a checkout).",
     'set -euo pipefail',
     'cd "$(dirname "$0")"',
     'ENGINE="${OFFLOAD_STUDIO_ENGINE:-resources/engine}"',
@@ -131,7 +152,9 @@ ${refusedHostsSection(runs, folders)}`;
 
 /** The README's account of hosts left out of hostfiles, or nothing when every host passed. */
 function refusedHostsSection(runs: ReportRun[], folders: string[]): string {
-  const lines = runs.flatMap((r, i) => refusedHosts(r).map((h) => `- ${folders[i]}: host \`${shownHost(h.host).replace(/`/g, "'")}\` ${h.why}.`));
+  const lines = runs.flatMap((r, i) =>
+    refusedHosts(r).map((h) => `- ${folders[i]}: host \`${shownHost(h.host).replace(/`/g, "'")}\` ${h.why}.`),
+  );
   if (lines.length === 0) return '';
   return `
 ## Hosts left out
@@ -143,7 +166,10 @@ ${lines.join('\n')}
 `;
 }
 
-export function bundleEntries(runs: ReportRun[], options: { includeSamples?: boolean; generatedAt?: Date; appVersion?: string } = {}): ZipEntry[] {
+export function bundleEntries(
+  runs: ReportRun[],
+  options: { includeSamples?: boolean; generatedAt?: Date; appVersion?: string } = {},
+): ZipEntry[] {
   const generatedAt = options.generatedAt ?? new Date();
   const appVersion = options.appVersion ?? '';
   const folders = runs.map(runFolderName);

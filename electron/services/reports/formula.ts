@@ -24,10 +24,14 @@ export function formulaFor(run: ReportRun): string {
   if (per === null) return 'not computed: parameters, layers, hidden size or sequence length unknown';
   const c = w.activationCheckpointing === false ? 3 : 4;
   const t = run.figures.stepSeconds?.median ?? null;
-  const parts = [`c=${c}, N=${(w.params! / 1e9).toFixed(2)}e9, s=${w.seqLen}, L=${w.layers}, h=${w.hidden} → ${fmt(per, 2)} TFLOP per sample`];
+  const parts = [
+    `c=${c}, N=${(w.params! / 1e9).toFixed(2)}e9, s=${w.seqLen}, L=${w.layers}, h=${w.hidden} → ${fmt(per, 2)} TFLOP per sample`,
+  ];
   if (w.globalBatch !== null && t !== null && t > 0) {
     const aggregate = (w.globalBatch * per) / t;
-    parts.push(`× ${w.globalBatch} samples ÷ ${fmt(t, 3)} s = ${fmt(aggregate, 1)} TFLOPS aggregate ÷ ${w.worldSize} GPU(s) = ${fmt(aggregate / w.worldSize, 1)} TFLOPS per GPU`);
+    parts.push(
+      `× ${w.globalBatch} samples ÷ ${fmt(t, 3)} s = ${fmt(aggregate, 1)} TFLOPS aggregate ÷ ${w.worldSize} GPU(s) = ${fmt(aggregate / w.worldSize, 1)} TFLOPS per GPU`,
+    );
   }
   return parts.join('; ');
 }

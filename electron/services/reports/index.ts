@@ -4,7 +4,16 @@
 // on webContents.printToPDF). close() stops the default browser; the owner calls it on shutdown.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiError, type Comparison, type ReportDownloadRequest, type RunResources, type ReportDownloadResponse, type ReportExportRequest, type ReportExportResponse, type RunDetail } from '../../contract';
+import {
+  ApiError,
+  type Comparison,
+  type ReportDownloadRequest,
+  type RunResources,
+  type ReportDownloadResponse,
+  type ReportExportRequest,
+  type ReportExportResponse,
+  type RunDetail,
+} from '../../contract';
 import { bundleEntries } from './bundle';
 import { assertReplaceableBundle } from './bundle-guard';
 import { runsCsv, samplesCsv } from './csv';
@@ -60,7 +69,11 @@ export function createReports(deps: ReportsDeps): ReportsService {
   // selected run is the baseline") — passed to history's comparison too, whose own default
   // (ZeRO-Offload) would otherwise put a different baseline in the summary than in the header.
   const baselineOf = (runs: ReportRun[], requested?: string) => requested ?? runs[0]?.summary.id;
-  const comparisonOf = (runs: ReportRun[], baselineId?: string) => deps.compare(runs.map((r) => r.summary.id), baselineId);
+  const comparisonOf = (runs: ReportRun[], baselineId?: string) =>
+    deps.compare(
+      runs.map((r) => r.summary.id),
+      baselineId,
+    );
   const htmlOf = (runs: ReportRun[], requested?: string, pageSize?: 'A4' | 'Letter') => {
     const baselineId = baselineOf(runs, requested);
     return renderHtml(runs, {
@@ -86,7 +99,9 @@ export function createReports(deps: ReportsDeps): ReportsService {
   };
   const jsonOf = (ids: string[]) =>
     JSON.stringify(
-      deps.exportRuns ? deps.exportRuns(ids) : { format: 'offload-studio/run-details', version: 1, exportedAt: now().toISOString(), runs: ids.map((id) => deps.getRun(id)) },
+      deps.exportRuns
+        ? deps.exportRuns(ids)
+        : { format: 'offload-studio/run-details', version: 1, exportedAt: now().toISOString(), runs: ids.map((id) => deps.getRun(id)) },
       null,
       2,
     ) + '\n';
@@ -103,10 +118,18 @@ export function createReports(deps: ReportsDeps): ReportsService {
       let mimeType: string;
       switch (request.format) {
         case 'html':
-          [data, fileName, mimeType] = [Buffer.from(htmlOf(runs, request.baselineId, request.pageSize)), `${name}.html`, 'text/html;charset=utf-8'];
+          [data, fileName, mimeType] = [
+            Buffer.from(htmlOf(runs, request.baselineId, request.pageSize)),
+            `${name}.html`,
+            'text/html;charset=utf-8',
+          ];
           break;
         case 'pdf':
-          [data, fileName, mimeType] = [await printPdf(runs, request.baselineId, request.pageSize ?? 'A4'), `${name}.pdf`, 'application/pdf'];
+          [data, fileName, mimeType] = [
+            await printPdf(runs, request.baselineId, request.pageSize ?? 'A4'),
+            `${name}.pdf`,
+            'application/pdf',
+          ];
           break;
         case 'csv':
           [data, fileName, mimeType] = [Buffer.from(csvOf(runs, request.baselineId)), `${name}.csv`, 'text/csv;charset=utf-8'];
@@ -116,7 +139,10 @@ export function createReports(deps: ReportsDeps): ReportsService {
           break;
         case 'bundle': {
           const entries = bundleEntries(runs, { generatedAt: now(), appVersion: deps.appVersion });
-          data = buildZip(entries.map((e) => ({ ...e, name: `${name}/${e.name}` })), now());
+          data = buildZip(
+            entries.map((e) => ({ ...e, name: `${name}/${e.name}` })),
+            now(),
+          );
           [fileName, mimeType] = [`${name}.zip`, 'application/zip'];
           break;
         }
@@ -161,12 +187,24 @@ export function createReports(deps: ReportsDeps): ReportsService {
           else {
             // Inside the zip everything sits under one folder named like the archive.
             const root = path.basename(target.path, path.extname(target.path));
-            bytes = writeFileAtomic(target.path, buildZip(entries.map((e) => ({ ...e, name: `${root}/${e.name}` })), now()));
+            bytes = writeFileAtomic(
+              target.path,
+              buildZip(
+                entries.map((e) => ({ ...e, name: `${root}/${e.name}` })),
+                now(),
+              ),
+            );
           }
           break;
         }
       }
-      return { path: target.path, bytes, format: request.format, extraPaths: extraPaths.length ? extraPaths : undefined, ms: Math.round(performance.now() - started) };
+      return {
+        path: target.path,
+        bytes,
+        format: request.format,
+        extraPaths: extraPaths.length ? extraPaths : undefined,
+        ms: Math.round(performance.now() - started),
+      };
     },
   };
 }

@@ -93,7 +93,8 @@ function figuresOf(detail: RunDetail, workload: ReportWorkload): ReportFigures {
   };
   if (measured.length > 0) {
     const tflopsPerGpu = spreadOf(measured.map((m) => m.tflopsPerGpu));
-    const scale = (sp: Spread | null, k: number): Spread | null => (sp ? { median: sp.median * k, min: sp.min * k, max: sp.max * k, n: sp.n } : null);
+    const scale = (sp: Spread | null, k: number): Spread | null =>
+      sp ? { median: sp.median * k, min: sp.min * k, max: sp.max * k, n: sp.n } : null;
     return {
       measuredSteps: measured.length,
       stepSeconds: spreadOf(measured.map((m) => m.stepSeconds)),

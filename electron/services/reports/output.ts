@@ -16,10 +16,16 @@ export function validateTarget(input: string, format: ReportFormat, overwrite: b
   const target = path.resolve(input);
   const ext = path.extname(target).toLowerCase();
   const allowed = reportExtensions[format];
-  const otherExts = Object.values(reportExtensions).flat().filter((e) => e && !allowed.includes(e));
+  const otherExts = Object.values(reportExtensions)
+    .flat()
+    .filter((e) => e && !allowed.includes(e));
   const folder = format === 'bundle' && ext !== '.zip';
   if (format === 'bundle' ? otherExts.includes(ext) : !allowed.includes(ext))
-    throw new ApiError('bad_path', `A ${format} report must be ${format === 'bundle' ? 'a folder or a .zip' : `a ${allowed.join(' or ')} file`}; '${path.basename(target)}' is not.`, 'path');
+    throw new ApiError(
+      'bad_path',
+      `A ${format} report must be ${format === 'bundle' ? 'a folder or a .zip' : `a ${allowed.join(' or ')} file`}; '${path.basename(target)}' is not.`,
+      'path',
+    );
   const parent = path.dirname(target);
   let parentStat: fs.Stats;
   try {
@@ -33,7 +39,11 @@ export function validateTarget(input: string, format: ReportFormat, overwrite: b
     if (!overwrite) throw new ApiError('exists', `${target} already exists. Choose another name, or overwrite it.`, 'path');
     // Overwrite replaces like with like: a report file never replaces a folder, nor the reverse.
     if (folder !== existing.isDirectory())
-      throw new ApiError('bad_path', `${target} exists and is ${existing.isDirectory() ? 'a folder' : 'a file'}; it will not be replaced by ${folder ? 'a folder' : 'a file'}.`, 'path');
+      throw new ApiError(
+        'bad_path',
+        `${target} exists and is ${existing.isDirectory() ? 'a folder' : 'a file'}; it will not be replaced by ${folder ? 'a folder' : 'a file'}.`,
+        'path',
+      );
   }
   return { path: target, folder };
 }

@@ -26,12 +26,18 @@ export class PdfError extends Error {
  * it, the desktop app does not. Missing (installed with --omit=optional, or a bundle copied
  * without it), PDF export says so and what to do; every other export works.
  */
-export async function loadPlaywright(importer: () => Promise<typeof import('playwright-core')> = () => import('playwright-core')): Promise<typeof import('playwright-core')> {
+export async function loadPlaywright(
+  importer: () => Promise<typeof import('playwright-core')> = () => import('playwright-core'),
+): Promise<typeof import('playwright-core')> {
   try {
     return await importer();
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /Cannot find (package|module) 'playwright-core'/.test(String((error as Error).message)))
+    if (
+      code === 'ERR_MODULE_NOT_FOUND' ||
+      code === 'MODULE_NOT_FOUND' ||
+      /Cannot find (package|module) 'playwright-core'/.test(String((error as Error).message))
+    )
       throw new PdfError(
         'PDF export needs playwright-core (an optional dependency of Offload Studio) and it is not installed: run `npm install playwright-core` where Offload Studio is installed, then export again. HTML, CSV, JSON and bundle exports do not need it; an HTML report can also be printed to PDF from any browser.',
       );
@@ -43,7 +49,14 @@ export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 export interface ChromiumPdfOptions {
   /** Per export (launch + print); a hung Chromium fails the export instead of the request hanging. */

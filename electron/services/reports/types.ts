@@ -8,7 +8,14 @@ export interface ReportMachine {
   hostname: string;
   detectedAt: string | null;
   os: { distro: string; release: string; kernel: string; arch: string };
-  cpu: { model: string; sockets: number | null; physicalCores: number | null; logicalCores: number | null; numaNodes: number | null; simd: string[] };
+  cpu: {
+    model: string;
+    sockets: number | null;
+    physicalCores: number | null;
+    logicalCores: number | null;
+    numaNodes: number | null;
+    simd: string[];
+  };
   memory: { totalBytes: number | null };
   gpus: { index: number; name: string; memoryBytes: number | null; driverVersion: string | null; cudaVersion: string | null }[];
   gpuStatus: string | null;

@@ -18,7 +18,10 @@ export function buildZip(entries: ZipEntry[], when = new Date()): Buffer {
   for (const entry of entries) {
     if (entry.name.startsWith('/') || entry.name.split('/').includes('..')) throw new Error(`unsafe zip entry name ${entry.name}`);
     if (Object.hasOwn(files, entry.name)) throw new Error(`duplicate zip entry name ${entry.name}`);
-    const data = typeof entry.data === 'string' ? new TextEncoder().encode(entry.data) : new Uint8Array(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength);
+    const data =
+      typeof entry.data === 'string'
+        ? new TextEncoder().encode(entry.data)
+        : new Uint8Array(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength);
     const level = deflateSync(data, { level: 9 }).length < data.length ? 9 : 0;
     // External attributes: regular file (0o100000) + permission bits in the high 16 bits.
     files[entry.name] = [data, { level, mtime: when, os: UNIX, attrs: (((entry.mode ?? 0o644) | 0o100000) << 16) >>> 0 }];

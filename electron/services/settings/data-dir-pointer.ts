@@ -25,7 +25,24 @@ export function followDataDirPointer(defaultDir: string): string {
 }
 
 /** System folders a data folder may never be, or be inside (the app writes its database there). */
-const SYSTEM_FOLDERS = ['/proc', '/sys', '/dev', '/etc', '/bin', '/sbin', '/usr', '/boot', '/lib', '/lib32', '/lib64', '/run', '/var/run', '/var/lib', '/var/log', '/snap'];
+const SYSTEM_FOLDERS = [
+  '/proc',
+  '/sys',
+  '/dev',
+  '/etc',
+  '/bin',
+  '/sbin',
+  '/usr',
+  '/boot',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/run',
+  '/var/run',
+  '/var/lib',
+  '/var/log',
+  '/snap',
+];
 
 /**
  * The absolute folder `target` names, or an Error saying why it cannot be the data folder:
@@ -36,9 +53,13 @@ export function checkDataDirTarget(target: string): string {
   if (!path.isAbsolute(target)) throw new Error(`'${target}' is not an absolute path; give the full path of the folder.`);
   if (target.includes('\0')) throw new Error('the path contains a NUL character.');
   const resolved = path.resolve(target);
-  if (resolved === path.parse(resolved).root) throw new Error(`${resolved} is the root of the file system; choose a folder of your own (e.g. under your home folder).`);
+  if (resolved === path.parse(resolved).root)
+    throw new Error(`${resolved} is the root of the file system; choose a folder of your own (e.g. under your home folder).`);
   const system = SYSTEM_FOLDERS.find((dir) => resolved === dir || resolved.startsWith(dir + '/'));
-  if (system && process.platform !== 'win32') throw new Error(`${resolved} is ${resolved === system ? 'a system folder' : `inside the system folder ${system}`}; choose a folder of your own (e.g. under your home folder).`);
+  if (system && process.platform !== 'win32')
+    throw new Error(
+      `${resolved} is ${resolved === system ? 'a system folder' : `inside the system folder ${system}`}; choose a folder of your own (e.g. under your home folder).`,
+    );
   const stat = fs.statSync(resolved, { throwIfNoEntry: false });
   if (stat && !stat.isDirectory()) throw new Error(`${resolved} exists and is not a folder.`);
   if (!stat && !fs.statSync(path.dirname(resolved), { throwIfNoEntry: false })?.isDirectory())

@@ -71,7 +71,10 @@ export interface CalibrationResult {
   rmsLeaveConfigOut: number;
   rmsLeaveWorkloadOut: number;
   /** The same, per strategy. */
-  byStrategy: Record<string, { runs: number; before: number; after: number; leaveOneOut: number; leaveConfigOut: number; leaveWorkloadOut: number }>;
+  byStrategy: Record<
+    string,
+    { runs: number; before: number; after: number; leaveOneOut: number; leaveConfigOut: number; leaveWorkloadOut: number }
+  >;
   rows: CalibrationRow[];
 }
 
@@ -166,7 +169,9 @@ function fitLevels(rows: Prepared[]): Levels {
   const scale = new Array<number>(n).fill(0);
   const computeColumn = FACTOR_KEYS.indexOf('compute');
   for (const r of rows) {
-    const entries: (readonly [number, number])[] = FACTOR_KEYS.map((key, i) => [index(r.sample.strategyId, key), r.columns[i] / r.y] as const);
+    const entries: (readonly [number, number])[] = FACTOR_KEYS.map(
+      (key, i) => [index(r.sample.strategyId, key), r.columns[i] / r.y] as const,
+    );
     entries.push([deviation(r.sample.strategyId), r.columns[computeColumn] / r.y]);
     for (const [j, xj] of entries) {
       scale[j] = Math.max(scale[j], xj);
@@ -227,7 +232,13 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
     const e = exposedTerms(t);
     const columns = FACTOR_KEYS.map((key) => e[key]);
     if (!columns.every(Number.isFinite)) continue;
-    rows.push({ sample, columns, y: sample.measuredStepSeconds, config: configKey(sample), workload: workloadKey(parseWorkload(sample.workload)) });
+    rows.push({
+      sample,
+      columns,
+      y: sample.measuredStepSeconds,
+      config: configKey(sample),
+      workload: workloadKey(parseWorkload(sample.workload)),
+    });
   }
   const { machine, perStrategy } = fitLevels(rows);
   const predictWith = (fit: Levels, r: Prepared) => stepWith(r.columns, fit.perStrategy[r.sample.strategyId] ?? fit.machine);
@@ -240,7 +251,11 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
     const without = i % step === 0 ? fitLevels(rows.filter((_, j) => j !== i)) : null;
     const key = `${r.sample.strategyId}|${r.config}`;
     let withoutConfig = configFits.get(key);
-    if (!withoutConfig) configFits.set(key, (withoutConfig = fitLevels(rows.filter((o) => !(o.sample.strategyId === r.sample.strategyId && o.config === r.config)))));
+    if (!withoutConfig)
+      configFits.set(
+        key,
+        (withoutConfig = fitLevels(rows.filter((o) => !(o.sample.strategyId === r.sample.strategyId && o.config === r.config)))),
+      );
     let withoutWorkload = workloadFits.get(r.workload);
     if (!withoutWorkload) workloadFits.set(r.workload, (withoutWorkload = fitLevels(rows.filter((o) => o.workload !== r.workload))));
     return {
@@ -255,7 +270,8 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
       leaveWorkloadOut: predictWith(withoutWorkload, r),
     };
   });
-  const err = (r: CalibrationRow, key: 'predicted' | 'calibrated' | 'leaveOneOut' | 'leaveConfigOut' | 'leaveWorkloadOut') => (r[key] - r.measured) / r.measured;
+  const err = (r: CalibrationRow, key: 'predicted' | 'calibrated' | 'leaveOneOut' | 'leaveConfigOut' | 'leaveWorkloadOut') =>
+    (r[key] - r.measured) / r.measured;
   const byStrategy: CalibrationResult['byStrategy'] = {};
   for (const id of new Set(out.map((r) => r.strategyId))) {
     const rs = out.filter((r) => r.strategyId === id);
@@ -295,9 +311,14 @@ export function calibrationTable(result: CalibrationResult): Record<string, Effi
 export function calibrationNote(result: CalibrationResult, where = 'this machine'): string {
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   const strategies = Object.entries(result.byStrategy)
-    .map(([id, s]) => `${id} ${s.runs} (${pct(s.before)} → ${pct(s.after)}, held out ${pct(s.leaveConfigOut)}, workload held out ${pct(s.leaveWorkloadOut)})`)
+    .map(
+      ([id, s]) =>
+        `${id} ${s.runs} (${pct(s.before)} → ${pct(s.after)}, held out ${pct(s.leaveConfigOut)}, workload held out ${pct(s.leaveWorkloadOut)})`,
+    )
     .join('; ');
-  const ids = result.runIds.length ? ` Runs: ${result.runIds.slice(0, 12).join(', ')}${result.runIds.length > 12 ? ` and ${result.runIds.length - 12} more` : ''}.` : '';
+  const ids = result.runIds.length
+    ? ` Runs: ${result.runIds.slice(0, 12).join(', ')}${result.runIds.length > 12 ? ` and ${result.runIds.length - 12} more` : ''}.`
+    : '';
   return (
     `Calibrated from ${result.samples} completed run(s) on ${where}: step-time error ${pct(result.rmsRelativeErrorBefore)} → ${pct(result.rmsRelativeErrorAfter)} RMS ` +
     `(leave-one-out ${pct(result.rmsLeaveOneOut)}; a configuration never run here ${pct(result.rmsLeaveConfigOut)}; a workload (model × sequence) never run here ${pct(result.rmsLeaveWorkloadOut)} — the test figure, though the model's hand-set constants were chosen on earlier runs of this kind). Per strategy: ${strategies}.${ids}`
@@ -309,7 +330,8 @@ export { completeFactors, stepSecondsFrom };
 // ---------------------------------------------------------------- stored runs → samples
 
 // The config itself (ds_config / fsdp block) is the engine's document, not ours: read as JSON.
-const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const obj = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 const finite = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /** The knobs a run really ran with, read from its config (the runner's effectiveConfig or the spec's dsConfig / fsdp block) by the mechanism it describes. */
@@ -332,7 +354,9 @@ export interface StoredRunFacts {
 /** What a stored run ran — strategy, workload, knobs — read from its spec and config line; null when it
  *  lacks what the model needs (or names a preset that no longer exists). Shared by the time calibration
  *  and the memory evidence (memory-evidence.ts). */
-export function storedRunWorkload(run: Omit<StoredRunFacts, 'stepSeconds'>): { strategyId: string; workload: Workload; knobs: ThroughputKnobs } | null {
+export function storedRunWorkload(
+  run: Omit<StoredRunFacts, 'stepSeconds'>,
+): { strategyId: string; workload: Workload; knobs: ThroughputKnobs } | null {
   const spec = run.spec ?? {};
   const config = run.config ?? {};
   const model = spec.model?.id ?? config.modelId ?? run.model;
@@ -354,15 +378,15 @@ export function storedRunWorkload(run: Omit<StoredRunFacts, 'stepSeconds'>): { s
   let workload: Workload;
   try {
     workload = parseWorkload({
-    model,
-    seqLen,
-    microBatch,
-    gradAccum,
-    gpus: Math.max(1, Math.round(world / nodes)),
-    nodes,
-    precision: spec.precision === 'fp16' ? 'fp16' : 'bf16',
-    activationCheckpointing: spec.activationCheckpointing ?? config.activationCheckpointing ?? true,
-    gradientClipping: finite(obj(effective)?.gradient_clipping),
+      model,
+      seqLen,
+      microBatch,
+      gradAccum,
+      gpus: Math.max(1, Math.round(world / nodes)),
+      nodes,
+      precision: spec.precision === 'fp16' ? 'fp16' : 'bf16',
+      activationCheckpointing: spec.activationCheckpointing ?? config.activationCheckpointing ?? true,
+      gradientClipping: finite(obj(effective)?.gradient_clipping),
     });
   } catch {
     return null; // a stored spec this version cannot read as a workload
@@ -375,5 +399,12 @@ export function sampleFromRun(run: StoredRunFacts, profile: HardwareProfile): Ca
   if (!run.stepSeconds || run.stepSeconds <= 0) return null;
   const ran = storedRunWorkload(run);
   if (!ran) return null;
-  return { runId: run.runId, strategyId: ran.strategyId, workload: ran.workload, profile, knobs: ran.knobs, measuredStepSeconds: run.stepSeconds };
+  return {
+    runId: run.runId,
+    strategyId: ran.strategyId,
+    workload: ran.workload,
+    profile,
+    knobs: ran.knobs,
+    measuredStepSeconds: run.stepSeconds,
+  };
 }

@@ -1,6 +1,15 @@
 // The shared entry of the CLI and the plan/compute channel: a workload or a scenario (its workload,
 // overridden field by field, and its catalogued machine), a machine, measurements → the plan.
-import { describeIssue, firstIssue,ApiError, MachineSchema, type Machine, type PlanResult, type WorkloadOverrides, type WorkloadInput } from '../../contract';
+import {
+  describeIssue,
+  firstIssue,
+  ApiError,
+  MachineSchema,
+  type Machine,
+  type PlanResult,
+  type WorkloadOverrides,
+  type WorkloadInput,
+} from '../../contract';
 import { planWorkload } from './plan';
 import { scenarioById } from './presets';
 import type { EfficiencyFactors } from './throughput';
@@ -21,7 +30,11 @@ export interface ComputePlanInput {
 export function parseMachine(value: unknown, where = 'machine'): Machine {
   const result = MachineSchema.safeParse(value);
   if (!result.success) {
-    throw new ApiError('bad_machine', `${where}: ${describeIssue(result.error)} (expected the JSON that \`npm run cli -- detect --json\` prints)`, firstIssue(result.error).path);
+    throw new ApiError(
+      'bad_machine',
+      `${where}: ${describeIssue(result.error)} (expected the JSON that \`npm run cli -- detect --json\` prints)`,
+      firstIssue(result.error).path,
+    );
   }
   return result.data;
 }
@@ -37,5 +50,12 @@ export async function computePlan(input: ComputePlanInput): Promise<PlanResult> 
   else [machine, source] = [await input.detect(), 'detected'];
   // a catalogued machine was never measured: this host's measurements do not describe it
   const measurements = source === 'catalogued' ? undefined : input.measurements;
-  return planWorkload(workload, { machine, machineSource: source, measurements, calibration: input.calibration, memory: source === 'catalogued' ? undefined : input.memory, scenario: scenario?.id ?? null });
+  return planWorkload(workload, {
+    machine,
+    machineSource: source,
+    measurements,
+    calibration: input.calibration,
+    memory: source === 'catalogued' ? undefined : input.memory,
+    scenario: scenario?.id ?? null,
+  });
 }

@@ -4,7 +4,13 @@
 import type { Knobs, StrategyPreset, Workload } from '../../contract';
 import { mechanismOf } from './mechanisms';
 
-export { SEED_ZERO_KEYS, SUPER_OFFLOAD_RATIO, DEFAULT_CPUADAM_CORES_PERC, DEFAULT_NVME_PATH, DEFAULT_GRADIENT_CLIPPING } from './config-defaults';
+export {
+  SEED_ZERO_KEYS,
+  SUPER_OFFLOAD_RATIO,
+  DEFAULT_CPUADAM_CORES_PERC,
+  DEFAULT_NVME_PATH,
+  DEFAULT_GRADIENT_CLIPPING,
+} from './config-defaults';
 export { effectiveGradientClipping, worldSize } from './mechanisms';
 
 export interface FsdpBlock {

@@ -9,7 +9,13 @@ export interface EstimatorResult {
   gpuBytes: number;
 }
 
-export function estimateZero2(totalParams: number, gpusPerNode = 1, nodes = 1, cpuOffload = true, additionalBufferFactor = 1.5): EstimatorResult {
+export function estimateZero2(
+  totalParams: number,
+  gpusPerNode = 1,
+  nodes = 1,
+  cpuOffload = true,
+  additionalBufferFactor = 1.5,
+): EstimatorResult {
   const totalGpus = nodes * gpusPerNode;
   let gpu: number;
   let cpu: number;

@@ -128,7 +128,14 @@ export function gpuFitChance(mem: MemoryEstimate, hw: HardwareProfile, band: Mem
 }
 
 /** The verdict without the words: what the micro-batch search needs, cheaply. A measured outcome wins over the model. */
-export function fitClass(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile, evidence?: FitEvidence): FitClass {
+export function fitClass(
+  s: StrategyPreset,
+  mem: MemoryEstimate,
+  w: Workload,
+  machine: Machine,
+  hw: HardwareProfile,
+  evidence?: FitEvidence,
+): FitClass {
   if (hw.gpuCount === 0) return cpuSmokeRunnable(s, mem, hw) ? 'fits' : 'does-not-fit';
   if (w.gpus > hw.gpuCount) return 'does-not-fit';
   if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia')) return 'does-not-fit';
@@ -139,13 +146,23 @@ export function fitClass(s: StrategyPreset, mem: MemoryEstimate, w: Workload, ma
   return gpuClass(mem, hw, evidence?.band);
 }
 
-export function fitsQuick(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile, evidence?: FitEvidence): boolean {
+export function fitsQuick(
+  s: StrategyPreset,
+  mem: MemoryEstimate,
+  w: Workload,
+  machine: Machine,
+  hw: HardwareProfile,
+  evidence?: FitEvidence,
+): boolean {
   return fitClass(s, mem, w, machine, hw, evidence) === 'fits';
 }
 
 /** Where a memory estimate exceeds what the machine can hold (GPU per GPU, host and NVMe per node, each
  *  less its headroom), in words; null when it fits. */
-export function memoryShortfall(mem: MemoryEstimate, hw: HardwareProfile): { limitedBy: 'gpu-memory' | 'host-memory' | 'nvme'; reason: string } | null {
+export function memoryShortfall(
+  mem: MemoryEstimate,
+  hw: HardwareProfile,
+): { limitedBy: 'gpu-memory' | 'host-memory' | 'nvme'; reason: string } | null {
   const { gpu: gpuUsable, host: hostUsable, nvme: nvmeUsable } = usableMemory(hw);
   if (mem.gpuBytes > gpuUsable)
     return {
@@ -157,26 +174,41 @@ export function memoryShortfall(mem: MemoryEstimate, hw: HardwareProfile): { lim
       limitedBy: 'host-memory',
       reason: `host memory: needs ${gib(mem.hostBytes)} per node, ${gib(hostUsable)} usable (${gib(hw.hostMemoryBytes)} less ${MEMORY_CONSTANTS.hostHeadroom * 100}% headroom) — largest: ${largestTerms(mem.hostTerms)}`,
     };
-  if (mem.nvmeBytes > nvmeUsable) return { limitedBy: 'nvme', reason: `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk` };
+  if (mem.nvmeBytes > nvmeUsable)
+    return { limitedBy: 'nvme', reason: `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk` };
   return null;
 }
 
 /** The band in words: where its width comes from. */
 export function bandWords(band: MemoryBand): string {
   const pct = `±${(band.relative * 100).toFixed(0)}%`;
-  if (band.source === 'measured') return `${pct}: the model's worst GPU error over ${band.runs} run(s) of this strategy on this machine kind`;
+  if (band.source === 'measured')
+    return `${pct}: the model's worst GPU error over ${band.runs} run(s) of this strategy on this machine kind`;
   return band.relative === UNCALIBRATED_BAND && band.runs === 0
     ? `uncalibrated, ${pct}: no strategy has runs here to measure the model on`
     : `uncalibrated, ${pct}: no runs of this strategy on this machine kind — the worst error over the strategies that have some`;
 }
 
-export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, machine: Machine, hw: HardwareProfile, evidence?: FitEvidence): FitVerdict {
+export function checkFit(
+  s: StrategyPreset,
+  mem: MemoryEstimate,
+  w: Workload,
+  machine: Machine,
+  hw: HardwareProfile,
+  evidence?: FitEvidence,
+): FitVerdict {
   const warnings: string[] = [];
   const band = evidence?.band ?? null;
   const measured = evidence?.measured ?? null;
   const bandBytes = gpuBandBytes(mem, band);
   const base = { warnings, gpuBandBytes: bandBytes, band, measured };
-  const no = (limitedBy: LimitingResource, reason: string): FitVerdict => ({ ...base, fits: false, verdict: 'does-not-fit', limitedBy, reason });
+  const no = (limitedBy: LimitingResource, reason: string): FitVerdict => ({
+    ...base,
+    fits: false,
+    verdict: 'does-not-fit',
+    limitedBy,
+    reason,
+  });
   if (cpuSmokeRunnable(s, mem, hw))
     return {
       ...base,
@@ -186,34 +218,52 @@ export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, ma
       reason: `CPU smoke run: no GPU here (${machine.gpuStatus.message}), so DeepSpeed's CPU accelerator runs it on the CPU with gloo; needs ${gib(cpuSmokeHostBytes(mem))} of host memory. Its figures are CPU figures, not a GPU prediction.`,
       warnings: ['CPU path: TFLOPS and step time measured here say nothing about a GPU machine'],
     };
-  if (hw.gpuCount === 0) return no('gpu-count', `no GPU on this machine (${machine.gpuStatus.message}); only CPU smoke runs (tiny-llama) can run here`);
+  if (hw.gpuCount === 0)
+    return no('gpu-count', `no GPU on this machine (${machine.gpuStatus.message}); only CPU smoke runs (tiny-llama) can run here`);
   if (w.gpus > hw.gpuCount) return no('gpu-count', `the workload needs ${w.gpus} GPUs per node, this machine has ${hw.gpuCount}`);
-  if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia')) return no('requirement', `${strategyLabel(s.id)} needs a CUDA GPU`);
-  if (s.requires.includes('nvme') && hw.nvmeBytes === 0) return no('requirement', 'no NVMe disk detected for the swap path (ZeRO-Infinity needs one, and libaio for the async_io op)');
+  if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia'))
+    return no('requirement', `${strategyLabel(s.id)} needs a CUDA GPU`);
+  if (s.requires.includes('nvme') && hw.nvmeBytes === 0)
+    return no('requirement', 'no NVMe disk detected for the swap path (ZeRO-Infinity needs one, and libaio for the async_io op)');
 
   const { gpu: gpuUsable, host: hostUsable, nvme: nvmeUsable } = usableMemory(hw);
   const allocated = mem.gpuAllocatedBytes ?? mem.gpuBytes;
   if (measured) {
     const p = measured.point;
     if (measured.outcome !== 'fits') {
-      const where = measured.exact ? `run ${p.runId}` : `run ${p.runId} at micro ${p.workload.microBatch}, a smaller micro batch of this configuration`;
+      const where = measured.exact
+        ? `run ${p.runId}`
+        : `run ${p.runId} at micro ${p.workload.microBatch}, a smaller micro batch of this configuration`;
       return no(
         measured.outcome === 'host_oom' ? 'host-memory' : 'gpu-memory',
         `measured: ran out of ${measured.outcome === 'host_oom' ? 'host' : 'GPU'} memory here (${where}); the model says ${gib(mem.gpuBytes)} per GPU, host ${gib(mem.hostBytes)}`,
       );
     }
-    const where = measured.exact ? `run ${p.runId}` : `run ${p.runId} at micro ${p.workload.microBatch}, a larger micro batch of this configuration`;
+    const where = measured.exact
+      ? `run ${p.runId}`
+      : `run ${p.runId} at micro ${p.workload.microBatch}, a larger micro batch of this configuration`;
     const peak = p.peakGpuBytes ? `, peaked at ${gib(p.peakGpuBytes)} allocated` : '';
-    return { ...base, fits: true, verdict: 'fits', limitedBy: null, reason: `measured: runs here (${where}${peak}); the model says ${gib(allocated)} allocated, ${gib(mem.gpuBytes)} with the allocator's block and the CUDA context, of ${gib(gpuUsable)}` };
+    return {
+      ...base,
+      fits: true,
+      verdict: 'fits',
+      limitedBy: null,
+      reason: `measured: runs here (${where}${peak}); the model says ${gib(allocated)} allocated, ${gib(mem.gpuBytes)} with the allocator's block and the CUDA context, of ${gib(gpuUsable)}`,
+    };
   }
 
   const gpu = gpuClass(mem, hw, band);
   const need = band ? `${gib(mem.gpuBytes)} ± ${gib(bandBytes)} per GPU (${bandWords(band)})` : `${gib(mem.gpuBytes)} per GPU`;
   // a limit passed for sure is named before one the model cannot call (the edge)
-  if (gpu === 'does-not-fit') return no('gpu-memory', `GPU memory: needs ${need}, the GPU has ${gib(gpuUsable)} — largest: ${largestTerms(mem.gpuTerms)}`);
+  if (gpu === 'does-not-fit')
+    return no('gpu-memory', `GPU memory: needs ${need}, the GPU has ${gib(gpuUsable)} — largest: ${largestTerms(mem.gpuTerms)}`);
   if (mem.hostBytes > hostUsable)
-    return no('host-memory', `host memory: needs ${gib(mem.hostBytes)} per node, ${gib(hostUsable)} usable (${gib(hw.hostMemoryBytes)} less ${MEMORY_CONSTANTS.hostHeadroom * 100}% headroom) — largest: ${largestTerms(mem.hostTerms)}`);
-  if (mem.nvmeBytes > nvmeUsable) return no('nvme', `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk`);
+    return no(
+      'host-memory',
+      `host memory: needs ${gib(mem.hostBytes)} per node, ${gib(hostUsable)} usable (${gib(hw.hostMemoryBytes)} less ${MEMORY_CONSTANTS.hostHeadroom * 100}% headroom) — largest: ${largestTerms(mem.hostTerms)}`,
+    );
+  if (mem.nvmeBytes > nvmeUsable)
+    return no('nvme', `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk`);
   if (gpu === 'edge')
     return {
       ...base,
@@ -223,9 +273,21 @@ export function checkFit(s: StrategyPreset, mem: MemoryEstimate, w: Workload, ma
       reason: `at the edge of GPU memory: needs ${need}, the GPU has ${gib(gpuUsable)} — within the model's error, so only a short trial can tell (tune tests it; not recommended unmeasured)`,
     };
 
-  const pinned = (s.offloadOptimizer === 'cpu' ? (mem.hostTerms.modelStates ?? mem.hostTerms.offloadedStates ?? mem.hostTerms.cpuOptimizerStates ?? 0) : 0) + (mem.hostTerms.pinnedGradientBuffers ?? 0) + (mem.hostTerms.pinnedSwapBuffers ?? 0);
-  if (pinned > 0 && !machine.memory.lockedMemoryUnlimited && machine.memory.lockedMemoryLimitBytes !== null && machine.memory.lockedMemoryLimitBytes < pinned)
-    warnings.push(`pinned host memory (${gib(pinned)}) exceeds the locked-memory limit (ulimit -l ${gib(machine.memory.lockedMemoryLimitBytes)}): raise it or set pin_memory false`);
+  const pinned =
+    (s.offloadOptimizer === 'cpu'
+      ? (mem.hostTerms.modelStates ?? mem.hostTerms.offloadedStates ?? mem.hostTerms.cpuOptimizerStates ?? 0)
+      : 0) +
+    (mem.hostTerms.pinnedGradientBuffers ?? 0) +
+    (mem.hostTerms.pinnedSwapBuffers ?? 0);
+  if (
+    pinned > 0 &&
+    !machine.memory.lockedMemoryUnlimited &&
+    machine.memory.lockedMemoryLimitBytes !== null &&
+    machine.memory.lockedMemoryLimitBytes < pinned
+  )
+    warnings.push(
+      `pinned host memory (${gib(pinned)}) exceeds the locked-memory limit (ulimit -l ${gib(machine.memory.lockedMemoryLimitBytes)}): raise it or set pin_memory false`,
+    );
   if (machine.memory.availableBytes !== null && mem.hostBytes > machine.memory.availableBytes * (1 - MEMORY_CONSTANTS.hostHeadroom))
     warnings.push(`host memory available now (${gib(machine.memory.availableBytes)}) is below the estimate: other processes hold memory`);
 

@@ -55,10 +55,22 @@ function failJson(text: string, message: string): never {
   const column = at - before.lastIndexOf('\n');
   const keys = [...before.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)].map((k) => k[1]);
   const field = keys.at(-1);
-  const reason = message.replace(/^JSON\.parse: /, '').replace(/ in JSON at position \d+.*$/, '').replace(/^Unexpected end of JSON input$/, 'the text ends early');
+  const reason = message
+    .replace(/^JSON\.parse: /, '')
+    .replace(/ in JSON at position \d+.*$/, '')
+    .replace(/^Unexpected end of JSON input$/, 'the text ends early');
   const where = m || /ends early/.test(reason) ? `at line ${line}, column ${column}: ` : '';
-  if (field) throw new ApiError('invalid_hf_config', `config.json: field '${field}' is not valid JSON (${where}${reason}) — check its value and the comma after it`, field);
-  throw new ApiError('invalid_hf_config', `config.json is not valid JSON (${where}${reason}); save the model's config.json as it is on the Hub`, 'config.json');
+  if (field)
+    throw new ApiError(
+      'invalid_hf_config',
+      `config.json: field '${field}' is not valid JSON (${where}${reason}) — check its value and the comma after it`,
+      field,
+    );
+  throw new ApiError(
+    'invalid_hf_config',
+    `config.json is not valid JSON (${where}${reason}); save the model's config.json as it is on the Hub`,
+    'config.json',
+  );
 }
 
 /** config.json text → its object with a model_type, or an ApiError naming where it breaks. */
@@ -70,15 +82,23 @@ export function parseHfConfigText(text: string): Json & { model_type: string } {
     failJson(text, (error as Error).message);
   }
   if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg))
-    throw new ApiError('invalid_hf_config', `config.json must be one JSON object of fields (model_type, hidden_size, …); this one holds ${Array.isArray(cfg) ? 'a list' : JSON.stringify(cfg)}`, 'config.json');
+    throw new ApiError(
+      'invalid_hf_config',
+      `config.json must be one JSON object of fields (model_type, hidden_size, …); this one holds ${Array.isArray(cfg) ? 'a list' : JSON.stringify(cfg)}`,
+      'config.json',
+    );
   const c = cfg as Json;
-  if (typeof c.model_type !== 'string' || !c.model_type) fail('model_type', 'is missing (the architecture\'s name, e.g. "llama"); import the model\'s config.json as it is on the Hub');
+  if (typeof c.model_type !== 'string' || !c.model_type)
+    fail('model_type', 'is missing (the architecture\'s name, e.g. "llama"); import the model\'s config.json as it is on the Hub');
   return c as Json & { model_type: string };
 }
 
 /** The imported model's id: `id`, else from _name_or_path, else from model_type. */
 export function hfConfigName(c: Json & { model_type: string }, id?: string): string {
-  return id ?? (typeof c._name_or_path === 'string' && c._name_or_path ? c._name_or_path.split('/').pop()!.toLowerCase() : `imported-${c.model_type}`);
+  return (
+    id ??
+    (typeof c._name_or_path === 'string' && c._name_or_path ? c._name_or_path.split('/').pop()!.toLowerCase() : `imported-${c.model_type}`)
+  );
 }
 
 const FORMULA_TYPES = new Set(['llama', 'qwen2', 'mistral', 'gpt2']);
@@ -108,13 +128,28 @@ export function importHfConfig(text: string, id?: string): ModelArch {
     const heads = int(c, 'n_head');
     if (h % heads !== 0) fail('n_head', `must divide n_embd (${h})`);
     const inner = c.n_inner === null || c.n_inner === undefined ? 4 * h : int(c, 'n_inner');
-    return checkTotal({
-      id: name, label: `${name} (imported gpt2)`, family: 'gpt2',
-      hiddenSize: h, numLayers: int(c, 'n_layer'), numHeads: heads, numKvHeads: heads,
-      intermediateSize: inner, vocabSize: int(c, 'vocab_size'), tieEmbeddings: bool(c, 'tie_word_embeddings', true),
-      ropeTheta: 0, rmsNormEps: num(c, 'layer_norm_epsilon', 1e-5) || 1e-5, headDim: h / heads,
-      maxPositionEmbeddings: int(c, 'n_positions', 1024), attentionBias: true, publishedParams: null, source: 'imported config.json',
-    }, { n_embd: h, n_layer: int(c, 'n_layer'), n_inner: inner, vocab_size: int(c, 'vocab_size'), n_positions: int(c, 'n_positions', 1024) });
+    return checkTotal(
+      {
+        id: name,
+        label: `${name} (imported gpt2)`,
+        family: 'gpt2',
+        hiddenSize: h,
+        numLayers: int(c, 'n_layer'),
+        numHeads: heads,
+        numKvHeads: heads,
+        intermediateSize: inner,
+        vocabSize: int(c, 'vocab_size'),
+        tieEmbeddings: bool(c, 'tie_word_embeddings', true),
+        ropeTheta: 0,
+        rmsNormEps: num(c, 'layer_norm_epsilon', 1e-5) || 1e-5,
+        headDim: h / heads,
+        maxPositionEmbeddings: int(c, 'n_positions', 1024),
+        attentionBias: true,
+        publishedParams: null,
+        source: 'imported config.json',
+      },
+      { n_embd: h, n_layer: int(c, 'n_layer'), n_inner: inner, vocab_size: int(c, 'vocab_size'), n_positions: int(c, 'n_positions', 1024) },
+    );
   }
   if (type !== 'llama' && type !== 'qwen2' && type !== 'mistral')
     fail('model_type', `'${type}' is not supported (llama, qwen2, mistral, gpt2)`);
@@ -130,14 +165,32 @@ export function importHfConfig(text: string, id?: string): ModelArch {
   const defaults = { llama: { eps: 1e-6, pos: 2048 }, qwen2: { eps: 1e-6, pos: 32768 }, mistral: { eps: 1e-6, pos: 131072 } }[type];
   const eps = num(c, 'rms_norm_eps', defaults.eps);
   if (eps <= 0) fail('rms_norm_eps', 'must be positive');
-  return checkTotal({
-    id: name, label: `${name} (imported ${type})`, family: type,
-    hiddenSize: h, numLayers: int(c, 'num_hidden_layers'), numHeads: heads, numKvHeads: kv,
-    intermediateSize: int(c, 'intermediate_size'), vocabSize: int(c, 'vocab_size'),
-    tieEmbeddings: bool(c, 'tie_word_embeddings', false), ropeTheta: num(c, 'rope_theta', 10000), rmsNormEps: eps,
-    headDim, maxPositionEmbeddings: int(c, 'max_position_embeddings', defaults.pos),
-    // Qwen2 always puts biases on q/k/v; llama/mistral only when attention_bias says so.
-    attentionBias: type === 'qwen2' ? true : bool(c, 'attention_bias', false),
-    publishedParams: null, source: 'imported config.json',
-  }, { hidden_size: h, num_hidden_layers: int(c, 'num_hidden_layers'), intermediate_size: int(c, 'intermediate_size'), vocab_size: int(c, 'vocab_size') });
+  return checkTotal(
+    {
+      id: name,
+      label: `${name} (imported ${type})`,
+      family: type,
+      hiddenSize: h,
+      numLayers: int(c, 'num_hidden_layers'),
+      numHeads: heads,
+      numKvHeads: kv,
+      intermediateSize: int(c, 'intermediate_size'),
+      vocabSize: int(c, 'vocab_size'),
+      tieEmbeddings: bool(c, 'tie_word_embeddings', false),
+      ropeTheta: num(c, 'rope_theta', 10000),
+      rmsNormEps: eps,
+      headDim,
+      maxPositionEmbeddings: int(c, 'max_position_embeddings', defaults.pos),
+      // Qwen2 always puts biases on q/k/v; llama/mistral only when attention_bias says so.
+      attentionBias: type === 'qwen2' ? true : bool(c, 'attention_bias', false),
+      publishedParams: null,
+      source: 'imported config.json',
+    },
+    {
+      hidden_size: h,
+      num_hidden_layers: int(c, 'num_hidden_layers'),
+      intermediate_size: int(c, 'intermediate_size'),
+      vocab_size: int(c, 'vocab_size'),
+    },
+  );
 }

@@ -22,23 +22,95 @@ export { estimateZero2, estimateZero3, type EstimatorResult } from './estimators
 export { estimateMemory, activationBytes, layerActivationBytesPerToken, modelStatesFor, MEMORY_CONSTANTS } from './memory';
 export { normalizeMeasurements, type TunerMeasurements } from './measurements';
 export { buildProfile, cpuAdamRate, matchGpu, PROFILE_DEFAULTS } from './profile';
-export { completeFactors, cpuRatio, exposedTerms, FACTOR_KEYS, flopsPerSample, pageableRate, phaseTimes, predictFrom, stepSecondsFrom, TFLOPS_FORMULA, THROUGHPUT_CONSTANTS, UNIT_FACTORS, type EfficiencyFactors, type PhaseTimes, type ThroughputInputs, type ThroughputKnobs } from './throughput';
+export {
+  completeFactors,
+  cpuRatio,
+  exposedTerms,
+  FACTOR_KEYS,
+  flopsPerSample,
+  pageableRate,
+  phaseTimes,
+  predictFrom,
+  stepSecondsFrom,
+  TFLOPS_FORMULA,
+  THROUGHPUT_CONSTANTS,
+  UNIT_FACTORS,
+  type EfficiencyFactors,
+  type PhaseTimes,
+  type ThroughputInputs,
+  type ThroughputKnobs,
+} from './throughput';
 export { checkFit, fitClass, gib, type FitClass, type FitVerdict } from './fit';
-export { bandFor, gpuMemoryError, measuredFit, memoryEvidence, modelKey, pointFromRun, predictedAllocated, BAND_FLOOR, UNCALIBRATED_BAND, type MemoryBand, type MemoryEvidence, type MemoryPoint, type StoredRunOutcome } from './memory-evidence';
+export {
+  bandFor,
+  gpuMemoryError,
+  measuredFit,
+  memoryEvidence,
+  modelKey,
+  pointFromRun,
+  predictedAllocated,
+  BAND_FLOOR,
+  UNCALIBRATED_BAND,
+  type MemoryBand,
+  type MemoryEvidence,
+  type MemoryPoint,
+  type StoredRunOutcome,
+} from './memory-evidence';
 export { planWorkload, predict, chooseCpuadamCoresPerc, specForKnobs, type PlanOptions } from './plan';
-export { calibrationNote, calibrationTable, fitCalibration, fitEfficiency, knobsFromConfig, phaseTimesOf, sampleFromRun, storedRunWorkload, workloadKey, type CalibrationRow, type CalibrationSample, type CalibrationResult, type StoredRunFacts } from './calibrate';
+export {
+  calibrationNote,
+  calibrationTable,
+  fitCalibration,
+  fitEfficiency,
+  knobsFromConfig,
+  phaseTimesOf,
+  sampleFromRun,
+  storedRunWorkload,
+  workloadKey,
+  type CalibrationRow,
+  type CalibrationSample,
+  type CalibrationResult,
+  type StoredRunFacts,
+} from './calibrate';
 export { computePlan, parseMachine, type ComputePlanInput } from './compute';
 export { searchStrategy, coresPercCandidates, type SearchResult } from './search';
-export { bestTrial, nextTrial, untestedNote, seedDefaultSpec, trialSecondsEstimate, tuneCandidates, TUNE_NOISE, type TuneCandidate, type TuneDecision, type TuneTrial } from './tune';
+export {
+  bestTrial,
+  nextTrial,
+  untestedNote,
+  seedDefaultSpec,
+  trialSecondsEstimate,
+  tuneCandidates,
+  TUNE_NOISE,
+  type TuneCandidate,
+  type TuneDecision,
+  type TuneTrial,
+} from './tune';
 
 import { catalog as catalogOf } from './presets';
 import { countParams as count } from './params';
 /** What plan/presets answers: models (with computed parameter counts), strategies, scenarios, GPUs. */
 export function presetsPayload() {
   const c = catalogOf();
-  return { models: c.models.map((m) => ({ ...m, params: count(m).total })), strategies: c.strategies, scenarios: c.scenarios, gpus: c.gpus };
+  return {
+    models: c.models.map((m) => ({ ...m, params: count(m).total })),
+    strategies: c.strategies,
+    scenarios: c.scenarios,
+    gpus: c.gpus,
+  };
 }
 export { planConfiguration } from './plan';
-export { planUserConfig, parseConfigText, resolveAutoValues, deriveBatch, checkKeys, mapConfig, configDiff, tunedConfig, deepSpeedKeys, type UserConfigInput } from './user-config';
+export {
+  planUserConfig,
+  parseConfigText,
+  resolveAutoValues,
+  deriveBatch,
+  checkKeys,
+  mapConfig,
+  configDiff,
+  tunedConfig,
+  deepSpeedKeys,
+  type UserConfigInput,
+} from './user-config';
 export { launchExport } from './launch-export';
 export { mechanismOf, type Mechanism } from './mechanisms';

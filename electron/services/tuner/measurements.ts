@@ -38,7 +38,8 @@ function sweepFrom(list: unknown): { threads: number; paramsPerSecond: number }[
   for (const e of list) {
     if (!isObj(e)) continue;
     const threads = pos(e.threads ?? e.threadCount ?? e.numThreads);
-    const rate = pos(e.paramsPerSecond ?? e.paramsPerSec ?? e.rate) ?? (pos(e.gparamsPerSecond) ? pos(e.gparamsPerSecond)! * 1e9 : undefined);
+    const rate =
+      pos(e.paramsPerSecond ?? e.paramsPerSec ?? e.rate) ?? (pos(e.gparamsPerSecond) ? pos(e.gparamsPerSecond)! * 1e9 : undefined);
     if (threads && rate) out.push({ threads: Math.round(threads), paramsPerSecond: rate });
   }
   return out;
@@ -71,9 +72,15 @@ export function normalizeMeasurements(raw: unknown): TunerMeasurements | undefin
   if (pinned && pos(pinned.h2dBytesPerSecond)) m.hostToDeviceBytesPerSecond = pos(pinned.h2dBytesPerSecond);
   const pageable = isObj(raw.hostDevice) && isObj(raw.hostDevice.pageable) ? raw.hostDevice.pageable : null;
   if (pageable && pos(pageable.h2dBytesPerSecond)) m.hostToDevicePageableBytesPerSecond = pos(pageable.h2dBytesPerSecond);
-  if (isObj(raw.memoryBandwidth) && pos(raw.memoryBandwidth.bytesPerSecond)) m.memoryBandwidthBytesPerSecond = pos(raw.memoryBandwidth.bytesPerSecond);
+  if (isObj(raw.memoryBandwidth) && pos(raw.memoryBandwidth.bytesPerSecond))
+    m.memoryBandwidthBytesPerSecond = pos(raw.memoryBandwidth.bytesPerSecond);
   // the fixture driver's memoryBandwidth.points, or the Measurement's memoryBandwidthByThreads
-  const byThreads = isObj(raw.memoryBandwidth) && Array.isArray(raw.memoryBandwidth.points) ? raw.memoryBandwidth.points : Array.isArray(raw.memoryBandwidthByThreads) ? raw.memoryBandwidthByThreads : null;
+  const byThreads =
+    isObj(raw.memoryBandwidth) && Array.isArray(raw.memoryBandwidth.points)
+      ? raw.memoryBandwidth.points
+      : Array.isArray(raw.memoryBandwidthByThreads)
+        ? raw.memoryBandwidthByThreads
+        : null;
   if (byThreads) {
     const rows = byThreads
       .filter(isObj)
@@ -101,10 +108,12 @@ export function normalizeMeasurements(raw: unknown): TunerMeasurements | undefin
     if (n === undefined) return;
     const scaled = /gbps|gb_s|gbpers/.test(k) ? n * 1e9 : n;
     const context = Object.keys(parent).join(' ').toLowerCase();
-    if (!m.hostToDeviceBytesPerSecond && /(h2d|hosttodevice|host_to_device)/.test(k) && /(bytes|gb)/.test(k) && !/pageable/.test(k)) m.hostToDeviceBytesPerSecond = scaled;
+    if (!m.hostToDeviceBytesPerSecond && /(h2d|hosttodevice|host_to_device)/.test(k) && /(bytes|gb)/.test(k) && !/pageable/.test(k))
+      m.hostToDeviceBytesPerSecond = scaled;
     if (!m.memoryBandwidthBytesPerSecond && /(memorybandwidth|membw|memory_bandwidth)/.test(k)) m.memoryBandwidthBytesPerSecond = scaled;
     if (!m.gpuMatmulTflops && /matmul/.test(k) && /tflops/.test(k)) m.gpuMatmulTflops = n;
-    if (!m.diskBytesPerSecond && /(disk|nvme)/.test(k) && /(bytes|gb)/.test(k) && /(read|bytespersecond)/.test(k + context)) m.diskBytesPerSecond = scaled;
+    if (!m.diskBytesPerSecond && /(disk|nvme)/.test(k) && /(bytes|gb)/.test(k) && /(read|bytespersecond)/.test(k + context))
+      m.diskBytesPerSecond = scaled;
   });
   if (m.cpuAdam) m.cpuAdam.sort((a, b) => a.threads - b.threads);
   return Object.keys(m).length ? m : undefined;

@@ -62,11 +62,23 @@ const PREFLIGHT_REFUSAL = /^Pre-flight:/;
 export function pointFromRun(run: StoredRunOutcome): MemoryPoint | null {
   if (run.status === 'failed' && PREFLIGHT_REFUSAL.test(run.errorMessage ?? '')) return null;
   const outcome: MemoryOutcome | null =
-    run.status === 'completed' ? 'fits' : run.status === 'failed' && (run.errorClass === 'cuda_oom' || run.errorClass === 'host_oom') ? run.errorClass : null;
+    run.status === 'completed'
+      ? 'fits'
+      : run.status === 'failed' && (run.errorClass === 'cuda_oom' || run.errorClass === 'host_oom')
+        ? run.errorClass
+        : null;
   if (!outcome) return null;
   const ran = storedRunWorkload(run);
   if (!ran) return null;
-  return { runId: run.runId, strategyId: ran.strategyId, workload: ran.workload, knobs: ran.knobs, outcome, peakGpuBytes: run.peakGpuBytes, peakHostBytes: run.peakHostBytes };
+  return {
+    runId: run.runId,
+    strategyId: ran.strategyId,
+    workload: ran.workload,
+    knobs: ran.knobs,
+    outcome,
+    peakGpuBytes: run.peakGpuBytes,
+    peakHostBytes: run.peakHostBytes,
+  };
 }
 
 /** The model's peak allocated GPU bytes for a point's configuration. */
@@ -92,7 +104,11 @@ export function memoryEvidence(points: MemoryPoint[]): MemoryEvidence {
   const bands: Record<string, MemoryBand> = {};
   for (const [id, es] of errors) bands[id] = { relative: Math.max(BAND_FLOOR, ...es), source: 'measured', runs: es.length };
   const worst = Object.values(bands).map((b) => b.relative);
-  const uncalibrated: MemoryBand = { relative: worst.length ? Math.max(BAND_FLOOR, ...worst) : UNCALIBRATED_BAND, source: 'uncalibrated', runs: 0 };
+  const uncalibrated: MemoryBand = {
+    relative: worst.length ? Math.max(BAND_FLOOR, ...worst) : UNCALIBRATED_BAND,
+    source: 'uncalibrated',
+    runs: 0,
+  };
   return { points, bands, uncalibrated };
 }
 
@@ -134,15 +150,22 @@ export interface MeasuredFit {
  * batch or a larger one says it does. Where both exist the out-of-memory one wins: the configuration
  * sits on the boundary, and a pick must not.
  */
-export function measuredFit(evidence: MemoryEvidence | undefined, strategyId: string, w: Workload, knobs: ThroughputKnobs): MeasuredFit | null {
+export function measuredFit(
+  evidence: MemoryEvidence | undefined,
+  strategyId: string,
+  w: Workload,
+  knobs: ThroughputKnobs,
+): MeasuredFit | null {
   if (!evidence) return null;
   let oom: MeasuredFit | null = null;
   let ran: MeasuredFit | null = null;
   for (const p of evidence.points) {
     if (!sameShape(p, strategyId, w, knobs)) continue;
     const m = p.workload.microBatch;
-    if (p.outcome !== 'fits' && m <= w.microBatch && (!oom || m > oom.point.workload.microBatch)) oom = { outcome: p.outcome, point: p, exact: m === w.microBatch };
-    if (p.outcome === 'fits' && m >= w.microBatch && (!ran || m < ran.point.workload.microBatch)) ran = { outcome: 'fits', point: p, exact: m === w.microBatch };
+    if (p.outcome !== 'fits' && m <= w.microBatch && (!oom || m > oom.point.workload.microBatch))
+      oom = { outcome: p.outcome, point: p, exact: m === w.microBatch };
+    if (p.outcome === 'fits' && m >= w.microBatch && (!ran || m < ran.point.workload.microBatch))
+      ran = { outcome: 'fits', point: p, exact: m === w.microBatch };
   }
   return oom ?? ran;
 }

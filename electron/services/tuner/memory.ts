@@ -57,7 +57,9 @@ export function modelStatesFor(s: StrategyPreset, p: ParamCount, w: Workload, la
     return {
       gpuBytes: r.gpuBytes,
       hostBytes: r.cpuBytes,
-      estimator: !label ? '' : `estimate_zero3_model_states_mem_needs(total_params=${p.total}, largest_layer_params=${p.largestLayer}, num_gpus_per_node=${w.gpus}, num_nodes=${w.nodes}, cpu_offload=${offload ? 'True' : 'False'}, cpu_offload_params=${params ? 'True' : 'False'}, zero_init=True, additional_buffer_factor=1.5)`,
+      estimator: !label
+        ? ''
+        : `estimate_zero3_model_states_mem_needs(total_params=${p.total}, largest_layer_params=${p.largestLayer}, num_gpus_per_node=${w.gpus}, num_nodes=${w.nodes}, cpu_offload=${offload ? 'True' : 'False'}, cpu_offload_params=${params ? 'True' : 'False'}, zero_init=True, additional_buffer_factor=1.5)`,
     };
   }
   // DeepSpeed has no stage-1 estimator: ZeRO-1 reports the ZeRO-2 figure and adds its whole gradients below.
@@ -65,7 +67,9 @@ export function modelStatesFor(s: StrategyPreset, p: ParamCount, w: Workload, la
   return {
     gpuBytes: r.gpuBytes,
     hostBytes: r.cpuBytes,
-    estimator: !label ? '' : `estimate_zero2_model_states_mem_needs(total_params=${p.total}, num_gpus_per_node=${w.gpus}, num_nodes=${w.nodes}, cpu_offload=${offload ? 'True' : 'False'}, additional_buffer_factor=1.5)`,
+    estimator: !label
+      ? ''
+      : `estimate_zero2_model_states_mem_needs(total_params=${p.total}, num_gpus_per_node=${w.gpus}, num_nodes=${w.nodes}, cpu_offload=${offload ? 'True' : 'False'}, additional_buffer_factor=1.5)`,
   };
 }
 
@@ -74,7 +78,14 @@ export function modelStatesFor(s: StrategyPreset, p: ParamCount, w: Workload, la
  * config's settings (ratio keeps 1 − ratio of the optimizer on the GPU; overlap_comm adds a bucket;
  * FSDP2 without reshard-after-forward keeps each layer's gathered params to backward).
  */
-export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w: Workload, label = true, knobs: ThroughputKnobs = {}): MemoryEstimate {
+export function estimateMemory(
+  s: StrategyPreset,
+  m: ModelArch,
+  p: ParamCount,
+  w: Workload,
+  label = true,
+  knobs: ThroughputKnobs = {},
+): MemoryEstimate {
   const P = p.total;
   const G = w.gpus * w.nodes;
   const states = modelStatesFor(s, p, w, label);
@@ -99,7 +110,11 @@ export function estimateMemory(s: StrategyPreset, m: ModelArch, p: ParamCount, w
   // step (ZeRO-1/2: the bf16 gradients and the fp32 gradient partition, activations gone).
   const gpuTerms: Record<string, number> = { ...mt.gpu.terms };
   gpuTerms.activations = act.kept;
-  const phases = { 'phase:loss': act.logits, 'phase:backward': act.recompute + mt.gpu.backwardGradients + mt.commBytes, 'phase:step': mt.gpu.stepGradients - act.kept };
+  const phases = {
+    'phase:loss': act.logits,
+    'phase:backward': act.recompute + mt.gpu.backwardGradients + mt.commBytes,
+    'phase:step': mt.gpu.stepGradients - act.kept,
+  };
   const [phase, phaseBytes] = Object.entries(phases).sort((a, b) => b[1] - a[1])[0];
   gpuTerms[phase] = Math.max(0, Math.round(phaseBytes));
   const allocatedTerms = Object.values(gpuTerms).reduce((a, b) => a + b, 0);

@@ -27,5 +27,11 @@ export function resolveModel(idOrPath: string | ModelArch): ModelArch {
       throw new ApiError('bad_model_file', `model config '${idOrPath}' is not a readable Hugging Face config.json`, 'model');
     }
   }
-  throw new ApiError('unknown_model', `unknown model '${idOrPath}' (presets: ${catalog().models.map((m) => m.id).join(', ')}; or a path to a config.json)`, 'model');
+  throw new ApiError(
+    'unknown_model',
+    `unknown model '${idOrPath}' (presets: ${catalog()
+      .models.map((m) => m.id)
+      .join(', ')}; or a path to a config.json)`,
+    'model',
+  );
 }

@@ -14,7 +14,8 @@ export interface ParamCount {
 export function countParams(m: ModelArch): ParamCount {
   // An imported config.json: transformers counted the model itself (docs/models.md); the formula
   // below is only for the presets' families.
-  if (m.probed) return { total: m.probed.total, perLayer: m.probed.perLayer, embedding: m.probed.embedding, largestLayer: m.probed.largestLayer };
+  if (m.probed)
+    return { total: m.probed.total, perLayer: m.probed.perLayer, embedding: m.probed.embedding, largestLayer: m.probed.largestLayer };
   const h = m.hiddenSize;
   const qDim = m.numHeads * m.headDim;
   const kvDim = m.numKvHeads * m.headDim;

@@ -57,10 +57,11 @@ function fitDetail(fit: FitVerdict): StrategyPlan['fit'] {
     bandRelative: band.relative,
     bandSource: band.source,
     bandRuns: band.runs,
-    measured: m ? { runId: m.point.runId, outcome: m.outcome, microBatch: m.point.workload.microBatch, peakGpuBytes: m.point.peakGpuBytes } : null,
+    measured: m
+      ? { runId: m.point.runId, outcome: m.outcome, microBatch: m.point.workload.microBatch, peakGpuBytes: m.point.peakGpuBytes }
+      : null,
   };
 }
-
 
 /**
  * cpuadam_cores_perc for SuperOffload: from the measured CPU Adam sweep, the fewest threads that reach
@@ -79,8 +80,18 @@ export function chooseCpuadamCoresPerc(hw: HardwareProfile, gpusPerNode: number,
   return clamp(chosen / cores);
 }
 
-
-function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors, searched?: Knobs, evidence?: MemoryEvidence): Omit<StrategyPlan, 'spec' | 'knobReasons'> & { spec?: StrategyPlan['spec']; knobReasons?: string[] } {
+function evaluate(
+  s: StrategyPreset,
+  model: ModelArch,
+  params: ParamCount,
+  w: Workload,
+  machine: Machine,
+  hw: HardwareProfile,
+  perc: number,
+  factors?: EfficiencyFactors,
+  searched?: Knobs,
+  evidence?: MemoryEvidence,
+): Omit<StrategyPlan, 'spec' | 'knobReasons'> & { spec?: StrategyPlan['spec']; knobReasons?: string[] } {
   // the strategy's row: the workload and knobs given (planWorkload passes the search's own choice)
   const knobs: Knobs = { cpuadamCoresPerc: perc, ...searched };
   const estimated = estimateMemory(s, model, params, w, true, knobs);
@@ -89,24 +100,27 @@ function evaluate(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Wo
   // (which the pre-flight checks) and the verdict's words are one number (issue 30.13: 2.0 GiB in
   // the column and the pre-flight, 6.5 GiB in the note).
   const memory = cpuSmokeRunnable(s, estimated, hw) ? { ...estimated, hostBytes: cpuSmokeHostBytes(estimated) } : estimated;
-  const predicted = predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: knobs.cpuadamCoresPerc ?? perc, knobs }, factors);
+  const predicted = predictFrom(
+    { strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: knobs.cpuadamCoresPerc ?? perc, knobs },
+    factors,
+  );
   const config = generateConfig(s, w, knobs);
   const validation = s.engine === 'deepspeed' ? validateDsConfig(config, w) : validateFsdpBlock(config);
   const warnings = [...fit.warnings, ...validation.warnings.map((v) => `${v.field}: ${v.message}`)];
   warnings.push(...(mechanismOf(s).planWarnings?.(s, w, hw) ?? []));
   return {
-      id: s.id,
-      label: s.label,
-      engine: s.engine,
-      fits: fit.fits,
-      reason: fit.reason,
-      limitedBy: fit.limitedBy,
-      fit: fitDetail(fit),
-      memory,
-      predicted,
-      config,
-      validation,
-      warnings,
+    id: s.id,
+    label: s.label,
+    engine: s.engine,
+    fits: fit.fits,
+    reason: fit.reason,
+    limitedBy: fit.limitedBy,
+    fit: fitDetail(fit),
+    memory,
+    predicted,
+    config,
+    validation,
+    warnings,
   };
 }
 
@@ -160,20 +174,56 @@ interface Candidate {
 }
 
 /** Memory + fit + prediction only (no config, no validation): the micro-batch search runs this many times. */
-function quick(s: StrategyPreset, model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, factors?: EfficiencyFactors): Candidate | null {
+function quick(
+  s: StrategyPreset,
+  model: ModelArch,
+  params: ParamCount,
+  w: Workload,
+  machine: Machine,
+  hw: HardwareProfile,
+  perc: number,
+  factors?: EfficiencyFactors,
+): Candidate | null {
   if (!fitsQuick(s, estimateMemory(s, model, params, w, false), w, machine, hw)) return null;
   // The one display name (contract/charts/labels) in every sentence the recommendation says.
-  return { id: s.id, label: strategyLabel(s.id), microBatch: w.microBatch, predicted: predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: perc }, factors) };
+  return {
+    id: s.id,
+    label: strategyLabel(s.id),
+    microBatch: w.microBatch,
+    predicted: predictFrom({ strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: perc }, factors),
+  };
 }
 
-function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, w: Workload, machine: Machine, hw: HardwareProfile, perc: number, calibration?: Record<string, EfficiencyFactors>, bestOf?: Map<string, Candidate>, evidence?: MemoryEvidence): Recommendation | null {
+function recommend(
+  all: StrategyPreset[],
+  model: ModelArch,
+  params: ParamCount,
+  w: Workload,
+  machine: Machine,
+  hw: HardwareProfile,
+  perc: number,
+  calibration?: Record<string, EfficiencyFactors>,
+  bestOf?: Map<string, Candidate>,
+  evidence?: MemoryEvidence,
+): Recommendation | null {
   const bests: Candidate[] = [];
   for (const s of all) {
     let best: Candidate | null = null;
     if (hw.gpuCount === 0) best = quick(s, model, params, w, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*']);
     else {
       // micro batch and offload knobs together (search.ts); the user's cpuadam_cores_perc stays as given
-      const found = searchStrategy(s, model, params, w, machine, hw, perc, calibration?.[s.id] ?? calibration?.['*'], w.cpuadamCoresPerc, evidence);
+      const found = searchStrategy(
+        s,
+        model,
+        params,
+        w,
+        machine,
+        hw,
+        perc,
+        calibration?.[s.id] ?? calibration?.['*'],
+        w.cpuadamCoresPerc,
+        evidence,
+      );
       if (found)
         best = {
           id: s.id,
@@ -207,7 +257,12 @@ function recommend(all: StrategyPreset[], model: ModelArch, params: ParamCount, 
       predicted: pick.predicted,
       reason: `${pick.label}: a CPU smoke run — no GPU here, so this checks the engine end to end rather than predicting speed`,
       runnerUp: other
-        ? { strategyId: other.id, microBatch: w.microBatch, predicted: other.predicted, reason: `${other.label} also runs on the CPU; neither has a GPU prediction` }
+        ? {
+            strategyId: other.id,
+            microBatch: w.microBatch,
+            predicted: other.predicted,
+            reason: `${other.label} also runs on the CPU; neither has a GPU prediction`,
+          }
         : null,
     };
   }
@@ -263,12 +318,15 @@ function sourceWords(v: string): string {
 }
 /** One sentence in words: where each speed figure came from (measured, catalogue, default). */
 export function speedSourcesNote(sources: Record<string, string>): string {
-  return `Speed figures from: ${Object.entries(sources).map(([k, v]) => `${SOURCE_WORDS[k] ?? k} — ${sourceWords(v)}`).join('; ')}.`;
+  return `Speed figures from: ${Object.entries(sources)
+    .map(([k, v]) => `${SOURCE_WORDS[k] ?? k} — ${sourceWords(v)}`)
+    .join('; ')}.`;
 }
 
 /** One line for the plan's notes: which runs the memory verdicts stand on. */
 function memoryEvidenceNote(e: MemoryEvidence | undefined): string {
-  if (!e || e.points.length === 0) return `GPU memory verdicts: uncalibrated, ±${((e?.uncalibrated.relative ?? 0.1) * 100).toFixed(0)}% — no runs of this machine kind to measure the memory model on.`;
+  if (!e || e.points.length === 0)
+    return `GPU memory verdicts: uncalibrated, ±${((e?.uncalibrated.relative ?? 0.1) * 100).toFixed(0)}% — no runs of this machine kind to measure the memory model on.`;
   const ooms = e.points.filter((p) => p.outcome !== 'fits').length;
   const bands = Object.entries(e.bands).map(([id, b]) => `${strategyLabel(id)} ±${(b.relative * 100).toFixed(0)}% (${b.runs})`);
   return `GPU memory verdicts: ${e.points.length - ooms} completed and ${ooms} out-of-memory run(s) of this machine kind; the model's worst error per strategy: ${bands.join(', ') || 'none measured'}; strategies without runs ±${(e.uncalibrated.relative * 100).toFixed(0)}% (uncalibrated).`;
@@ -286,10 +344,23 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
   const params = countParams(model);
   const measurements: TunerMeasurements | undefined = normalizeMeasurements(options.measurements);
   const hw = buildProfile(options.machine, options.machineSource ?? 'detected', measurements);
-  const perc = workload.cpuadamCoresPerc ?? chooseCpuadamCoresPerc(hw, workload.gpus, !!measurements?.cpuAdam?.length, measurements?.recommendedCoresPerc);
+  const perc =
+    workload.cpuadamCoresPerc ??
+    chooseCpuadamCoresPerc(hw, workload.gpus, !!measurements?.cpuAdam?.length, measurements?.recommendedCoresPerc);
   const strategies = options.strategies ? options.strategies.map(strategyById) : catalog().strategies;
   const bestOf = new Map<string, Candidate>();
-  const recommended = recommend(strategies, model, params, workload, options.machine, hw, perc, options.calibration, bestOf, options.memory);
+  const recommended = recommend(
+    strategies,
+    model,
+    params,
+    workload,
+    options.machine,
+    hw,
+    perc,
+    options.calibration,
+    bestOf,
+    options.memory,
+  );
   // Each row is one coherent configuration (issue 30.12): the form's micro batch with the knobs best
   // for that micro batch — not with knobs searched for another ("ratio 0.75 at micro 1, 5.55 s": the
   // ratio the search chose for micro 8, a configuration nobody would run). Where the search's pick has
@@ -298,12 +369,36 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
     const best = hw.gpuCount ? bestOf.get(s.id) : undefined;
     if (!best || best.edgeOnly) return undefined;
     if (best.microBatch === workload.microBatch && (best.gradAccum ?? workload.gradAccum) === workload.gradAccum) return best.knobs;
-    const atForm = searchStrategy(s, model, params, { ...workload, searchMicroBatch: false, globalBatch: undefined }, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*'], workload.cpuadamCoresPerc, options.memory);
+    const atForm = searchStrategy(
+      s,
+      model,
+      params,
+      { ...workload, searchMicroBatch: false, globalBatch: undefined },
+      options.machine,
+      hw,
+      perc,
+      options.calibration?.[s.id] ?? options.calibration?.['*'],
+      workload.cpuadamCoresPerc,
+      options.memory,
+    );
     return atForm && !atForm.fitsNone ? (atForm.knobs as Knobs) : undefined;
   };
-  const plans = strategies.map((s) => evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*'], rowKnobs(s), options.memory));
+  const plans = strategies.map((s) =>
+    evaluate(
+      s,
+      model,
+      params,
+      workload,
+      options.machine,
+      hw,
+      perc,
+      options.calibration?.[s.id] ?? options.calibration?.['*'],
+      rowKnobs(s),
+      options.memory,
+    ),
+  );
   const notes = [
-    'Memory: what DeepSpeed 0.19 / FSDP2 allocate, by phase (ZeRO without offload: bf16 parameters, fp32 master + Adam states, gradient partitions, one fp32 sub-group gradient; offload: DeepSpeed\'s estimator + the GPU share) + activations + logits + buffers, the allocator\'s free block and the CUDA context; GPU per GPU, host and NVMe per node. A GPU verdict carries the model\'s measured error as a band: within it, "at the edge" — a trial decides (docs/tuner-model.md).',
+    "Memory: what DeepSpeed 0.19 / FSDP2 allocate, by phase (ZeRO without offload: bf16 parameters, fp32 master + Adam states, gradient partitions, one fp32 sub-group gradient; offload: DeepSpeed's estimator + the GPU share) + activations + logits + buffers, the allocator's free block and the CUDA context; GPU per GPU, host and NVMe per node. A GPU verdict carries the model's measured error as a band: within it, \"at the edge\" — a trial decides (docs/tuner-model.md).",
     memoryEvidenceNote(options.memory),
     speedSourcesNote(hw.sources),
   ];
@@ -311,11 +406,19 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
   const measured = anyMeasured(hw);
   // Each strategy's RunSpec: the knobs its search chose and the prediction for exactly those (no GPU:
   // nothing was searched for real, the form's values run).
-  for (const [i, s] of strategies.entries())
-    plans[i].knobReasons = (hw.gpuCount ? bestOf.get(s.id)?.why : undefined) ?? [];
+  for (const [i, s] of strategies.entries()) plans[i].knobReasons = (hw.gpuCount ? bestOf.get(s.id)?.why : undefined) ?? [];
   for (const [i, s] of strategies.entries()) {
     const best = hw.gpuCount ? (bestOf.get(s.id) ?? null) : null;
-    plans[i].spec = planSpec(s, model, params, workload, best && !best.edgeOnly ? best : null, plans[i], { cpuadamCoresPerc: perc }, measured);
+    plans[i].spec = planSpec(
+      s,
+      model,
+      params,
+      workload,
+      best && !best.edgeOnly ? best : null,
+      plans[i],
+      { cpuadamCoresPerc: perc },
+      measured,
+    );
     const edge = best?.edge;
     plans[i].edge = edge
       ? {
@@ -354,20 +457,41 @@ export function specForKnobs(plan: PlanResult, strategyId: string, knobs: Knobs)
   const resolved = resolveKnobs(s, w, knobs);
   const memory = estimateMemory(s, plan.model, params, w, true, resolved);
   const perc = resolved.cpuadamCoresPerc ?? w.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC;
-  const predicted = predictFrom({ strategy: s, model: plan.model, params, workload: w, profile: plan.profile, cpuadamCoresPerc: perc, knobs: resolved });
-  const spec = buildRunSpec({ ...w, model: plan.model }, strategyId, { knobs, prediction: specPrediction(predicted, memory, params.total, anyMeasured(plan.profile)) });
+  const predicted = predictFrom({
+    strategy: s,
+    model: plan.model,
+    params,
+    workload: w,
+    profile: plan.profile,
+    cpuadamCoresPerc: perc,
+    knobs: resolved,
+  });
+  const spec = buildRunSpec({ ...w, model: plan.model }, strategyId, {
+    knobs,
+    prediction: specPrediction(predicted, memory, params.total, anyMeasured(plan.profile)),
+  });
   return { spec, doesNotFit: plan.profile.gpuCount ? (memoryShortfall(memory, plan.profile)?.reason ?? null) : null };
 }
 
 /** Predicted figures of one strategy (stored beside the measured ones of a run). */
-export function predict(input: WorkloadInput | Workload, strategyId: string, machine: Machine, measurements?: unknown, calibration?: EfficiencyFactors, knobs?: Knobs): Prediction {
+export function predict(
+  input: WorkloadInput | Workload,
+  strategyId: string,
+  machine: Machine,
+  measurements?: unknown,
+  calibration?: EfficiencyFactors,
+  knobs?: Knobs,
+): Prediction {
   const workload = parseWorkload(input);
   const model = resolveModel(workload.model);
   const params = countParams(model);
   const m = normalizeMeasurements(measurements);
   const hw = buildProfile(machine, 'detected', m);
   const perc = workload.cpuadamCoresPerc ?? chooseCpuadamCoresPerc(hw, workload.gpus, !!m?.cpuAdam?.length, m?.recommendedCoresPerc);
-  return predictFrom({ strategy: strategyById(strategyId), model, params, workload, profile: hw, cpuadamCoresPerc: knobs?.cpuadamCoresPerc ?? perc, knobs }, calibration);
+  return predictFrom(
+    { strategy: strategyById(strategyId), model, params, workload, profile: hw, cpuadamCoresPerc: knobs?.cpuadamCoresPerc ?? perc, knobs },
+    calibration,
+  );
 }
 
 /**
@@ -383,7 +507,18 @@ export function planConfiguration(input: WorkloadInput | Workload, options: Plan
   const hw = buildProfile(options.machine, options.machineSource ?? 'detected', measurements);
   const s = strategyById(strategyId);
   const perc = knobs.cpuadamCoresPerc ?? workload.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC;
-  const row = evaluate(s, model, params, workload, options.machine, hw, perc, options.calibration?.[s.id] ?? options.calibration?.['*'], knobs, options.memory);
+  const row = evaluate(
+    s,
+    model,
+    params,
+    workload,
+    options.machine,
+    hw,
+    perc,
+    options.calibration?.[s.id] ?? options.calibration?.['*'],
+    knobs,
+    options.memory,
+  );
   const spec = planSpec(s, model, params, workload, null, row, knobs, anyMeasured(hw));
   return { ...row, knobReasons: [], spec, edge: null };
 }

@@ -2,7 +2,8 @@
 // schemas, so a bad edit of the data fails loudly with the file and field named.
 import fs from 'node:fs';
 import { z } from 'zod';
-import { describeIssue,
+import {
+  describeIssue,
   GpuCatalogEntrySchema,
   PresetModelSchema,
   ScenarioSchema,
@@ -45,12 +46,28 @@ export function catalog(): Catalog {
 
 export function strategyById(id: string): StrategyPreset {
   const found = catalog().strategies.find((s) => s.id === id);
-  if (!found) throw Object.assign(new Error(`unknown strategy '${id}' (known: ${catalog().strategies.map((s) => s.id).join(', ')})`), { field: 'strategyId' });
+  if (!found)
+    throw Object.assign(
+      new Error(
+        `unknown strategy '${id}' (known: ${catalog()
+          .strategies.map((s) => s.id)
+          .join(', ')})`,
+      ),
+      { field: 'strategyId' },
+    );
   return found;
 }
 
 export function scenarioById(id: string): Scenario {
   const found = catalog().scenarios.find((s) => s.id === id);
-  if (!found) throw Object.assign(new Error(`unknown scenario '${id}' (known: ${catalog().scenarios.map((s) => s.id).join(', ')})`), { field: 'scenario' });
+  if (!found)
+    throw Object.assign(
+      new Error(
+        `unknown scenario '${id}' (known: ${catalog()
+          .scenarios.map((s) => s.id)
+          .join(', ')})`,
+      ),
+      { field: 'scenario' },
+    );
   return found;
 }

@@ -34,7 +34,11 @@ function adamPerCore(machine: Machine): { rate: number; key: string } {
   return { rate: PROFILE_DEFAULTS.adamPerCore.other, key: 'other' };
 }
 
-export function buildProfile(machine: Machine, source: HardwareProfile['machineSource'], measurements?: TunerMeasurements): HardwareProfile {
+export function buildProfile(
+  machine: Machine,
+  source: HardwareProfile['machineSource'],
+  measurements?: TunerMeasurements,
+): HardwareProfile {
   const sources: Record<string, string> = {};
   const gpu0 = machine.gpus[0];
   const entry = matchGpu(gpu0?.name);
@@ -50,18 +54,26 @@ export function buildProfile(machine: Machine, source: HardwareProfile['machineS
   const cpuLink = gpu0?.links.find((l) => (l.kind === 'c2c' || l.kind === 'pcie') && l.bytesPerSecond);
   let hostLink: number = PROFILE_DEFAULTS.hostLinkBytesPerSecond;
   if (measurements?.hostToDeviceBytesPerSecond) [hostLink, sources.hostLink] = [measurements.hostToDeviceBytesPerSecond, 'measured'];
-  else if (entry && !(cpuLink?.kind === 'pcie' && entry.hostLink.kind === 'c2c')) [hostLink, sources.hostLink] = [entry.hostLink.bytesPerSecond, `catalog:${entry.id}`];
+  else if (entry && !(cpuLink?.kind === 'pcie' && entry.hostLink.kind === 'c2c'))
+    [hostLink, sources.hostLink] = [entry.hostLink.bytesPerSecond, `catalog:${entry.id}`];
   else if (cpuLink?.bytesPerSecond) [hostLink, sources.hostLink] = [cpuLink.bytesPerSecond * 0.85, 'machine link × 0.85'];
   else sources.hostLink = 'default';
 
   // pageable host→GPU (DeepSpeed's blocking fp32→bf16 parameter copies go this way): measured, else derived in throughput.ts
   let hostLinkPageable: number | undefined;
-  if (measurements?.hostToDevicePageableBytesPerSecond) [hostLinkPageable, sources.hostLinkPageable] = [measurements.hostToDevicePageableBytesPerSecond, 'measured'];
-  else sources.hostLinkPageable = cpuLink?.kind === 'c2c' || entry?.hostLink.kind === 'c2c' ? 'default (C2C: 0.5 × pinned)' : 'default (PCIe: 0.11 × pinned, as measured on the H200 host)';
+  if (measurements?.hostToDevicePageableBytesPerSecond)
+    [hostLinkPageable, sources.hostLinkPageable] = [measurements.hostToDevicePageableBytesPerSecond, 'measured'];
+  else
+    sources.hostLinkPageable =
+      cpuLink?.kind === 'c2c' || entry?.hostLink.kind === 'c2c'
+        ? 'default (C2C: 0.5 × pinned)'
+        : 'default (PCIe: 0.11 × pinned, as measured on the H200 host)';
   if (sources.hostLink?.startsWith('catalog') && entry?.hostLink.kind === 'c2c') sources.hostLink = `${sources.hostLink} (c2c)`;
 
   // GPU↔GPU: the sum of a GPU's NVLink peers where detected, else catalog
-  const nvlinkSum = (gpu0?.links ?? []).filter((l) => l.kind === 'nvlink' && l.peer.startsWith('GPU')).reduce((a, l) => a + (l.bytesPerSecond ?? 0), 0);
+  const nvlinkSum = (gpu0?.links ?? [])
+    .filter((l) => l.kind === 'nvlink' && l.peer.startsWith('GPU'))
+    .reduce((a, l) => a + (l.bytesPerSecond ?? 0), 0);
   let peerLink: number = PROFILE_DEFAULTS.peerLinkBytesPerSecond;
   if (nvlinkSum > 0) [peerLink, sources.peerLink] = [nvlinkSum, 'machine links'];
   else if (entry) [peerLink, sources.peerLink] = [entry.peerLink.bytesPerSecond, `catalog:${entry.id}`];
@@ -73,7 +85,8 @@ export function buildProfile(machine: Machine, source: HardwareProfile['machineS
   else sources.disk = nvmeDisks.length ? 'default (one NVMe drive)' : 'default (no NVMe detected)';
 
   let memBw = cores * PROFILE_DEFAULTS.memoryBandwidthPerCore;
-  if (measurements?.memoryBandwidthBytesPerSecond) [memBw, sources.hostMemoryBandwidth] = [measurements.memoryBandwidthBytesPerSecond, 'measured'];
+  if (measurements?.memoryBandwidthBytesPerSecond)
+    [memBw, sources.hostMemoryBandwidth] = [measurements.memoryBandwidthBytesPerSecond, 'measured'];
   else sources.hostMemoryBandwidth = `default (${PROFILE_DEFAULTS.memoryBandwidthPerCore / 1e9} GB/s per core)`;
 
   // CPU Adam sweep: measured, else per-core rate × threads capped by memory bandwidth

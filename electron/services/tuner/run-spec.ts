@@ -51,7 +51,13 @@ function canonical(value: unknown): string {
 export function configHash(spec: Pick<RunSpec, 'engine' | 'dsConfig' | 'fsdp' | 'model' | (typeof HASHED_OPTION_KEYS)[number]>): string {
   const { id: _id, label: _label, source: _source, publishedParams: _published, ...arch } = spec.model;
   // canonical() sorts the keys: the basis is the same whatever order the table lists them in
-  const basis = { engine: spec.engine, dsConfig: spec.dsConfig, fsdp: spec.fsdp, model: arch, ...Object.fromEntries(HASHED_OPTION_KEYS.map((k) => [k, spec[k]])) };
+  const basis = {
+    engine: spec.engine,
+    dsConfig: spec.dsConfig,
+    fsdp: spec.fsdp,
+    model: arch,
+    ...Object.fromEntries(HASHED_OPTION_KEYS.map((k) => [k, spec[k]])),
+  };
   return `sha256:${createHash('sha256').update(canonical(basis)).digest('hex').slice(0, 16)}`;
 }
 
@@ -67,7 +73,11 @@ export interface BuildRunSpecOptions {
  * the strategy, the config generated from the knobs, the prediction shown. A number as the third
  * argument is SuperOffload's cpuadam_cores_perc (the older form).
  */
-export function buildRunSpec(workloadInput: WorkloadInput | Workload, strategyId: string, options: BuildRunSpecOptions | number = {}): RunSpec {
+export function buildRunSpec(
+  workloadInput: WorkloadInput | Workload,
+  strategyId: string,
+  options: BuildRunSpecOptions | number = {},
+): RunSpec {
   const opts: BuildRunSpecOptions = typeof options === 'number' ? { knobs: { cpuadamCoresPerc: options } } : options;
   const workload = parseWorkload(workloadInput);
   const strategy = strategyById(strategyId);
@@ -102,7 +112,12 @@ export function buildRunSpec(workloadInput: WorkloadInput | Workload, strategyId
 }
 
 /** The prediction a spec carries: the plan's figures for exactly its micro batch and knobs. */
-export function specPrediction(predicted: Prediction, memory: Pick<MemoryEstimate, 'gpuBytes' | 'hostBytes' | 'gpuAllocatedBytes'>, params: number, measured: boolean): SpecPrediction {
+export function specPrediction(
+  predicted: Prediction,
+  memory: Pick<MemoryEstimate, 'gpuBytes' | 'hostBytes' | 'gpuAllocatedBytes'>,
+  params: number,
+  measured: boolean,
+): SpecPrediction {
   return {
     stepSeconds: predicted.stepSeconds,
     tflopsPerGpu: predicted.tflopsPerGpu,

@@ -12,7 +12,15 @@ import { estimateMemory } from './memory';
 import { bandFor, measuredFit, type MemoryEvidence } from './memory-evidence';
 import type { ParamCount } from './params';
 import { cpuAdamRate } from './profile';
-import { cpuRatio, phaseTimes, predictFrom, stepSecondsOnly, tokensPerSecondOf, type EfficiencyFactors, type ThroughputKnobs } from './throughput';
+import {
+  cpuRatio,
+  phaseTimes,
+  predictFrom,
+  stepSecondsOnly,
+  tokensPerSecondOf,
+  type EfficiencyFactors,
+  type ThroughputKnobs,
+} from './throughput';
 
 export { MICRO_CANDIDATES, RATIO_CANDIDATES, SUB_GROUP_CANDIDATES } from './config-defaults';
 export { coresPercCandidates } from './mechanisms';
@@ -44,7 +52,15 @@ function knobAxes(s: StrategyPreset, w: Workload, hw: HardwareProfile, machine: 
 /** A change of knob has to buy this much to be taken (else the default, which the engine's authors chose, stays). */
 const MIN_GAIN = 1.005;
 
-function explain(s: StrategyPreset, best: SearchResult, w: Workload, hw: HardwareProfile, machine: Machine, alternatives: Map<string, number>, paramsPerRank: number): string[] {
+function explain(
+  s: StrategyPreset,
+  best: SearchResult,
+  w: Workload,
+  hw: HardwareProfile,
+  machine: Machine,
+  alternatives: Map<string, number>,
+  paramsPerRank: number,
+): string[] {
   const k = best.knobs;
   const why: string[] = [];
   const gain = (key: string) => {
@@ -53,8 +69,14 @@ function explain(s: StrategyPreset, best: SearchResult, w: Workload, hw: Hardwar
     const other = alternatives.get(key);
     return other ? ` (${((tps(best.predicted) / other - 1) * 100).toFixed(0)}% faster than ${key.split('=')[1]})` : '';
   };
-  if (w.globalBatch) why.push(`micro batch ${best.microBatch} × accumulation ${best.gradAccum} × ${w.gpus * w.nodes} GPU(s) keeps the global batch ${w.globalBatch}: the fastest split that fits`);
-  else if (best.microBatch !== w.microBatch) why.push(`micro batch ${best.microBatch}: the fastest per token that fits (the form's ${w.microBatch}${alternatives.get(`micro=${w.microBatch}`) ? ` is ${((tps(best.predicted) / alternatives.get(`micro=${w.microBatch}`)! - 1) * 100).toFixed(0)}% slower` : ''})`);
+  if (w.globalBatch)
+    why.push(
+      `micro batch ${best.microBatch} × accumulation ${best.gradAccum} × ${w.gpus * w.nodes} GPU(s) keeps the global batch ${w.globalBatch}: the fastest split that fits`,
+    );
+  else if (best.microBatch !== w.microBatch)
+    why.push(
+      `micro batch ${best.microBatch}: the fastest per token that fits (the form's ${w.microBatch}${alternatives.get(`micro=${w.microBatch}`) ? ` is ${((tps(best.predicted) / alternatives.get(`micro=${w.microBatch}`)! - 1) * 100).toFixed(0)}% slower` : ''})`,
+    );
   else why.push(`micro batch ${best.microBatch}: the form's, fastest that fits`);
   if (k.ratio !== undefined) {
     const real = cpuRatio(s, k, paramsPerRank);
@@ -72,12 +94,27 @@ function explain(s: StrategyPreset, best: SearchResult, w: Workload, hw: Hardwar
     );
   }
   if (k.overlapComm !== undefined)
-    why.push(k.overlapComm ? `overlap_comm true: gradient copies/reductions run on a side stream behind backward${gain('overlapComm=false')}` : 'overlap_comm false: no transfer to hide, and it saves a bucket of GPU memory');
-  if (k.subGroupSize !== undefined) why.push(`sub_group_size ${k.subGroupSize.toExponential(0)}: ${k.subGroupSize < SEED_ZERO_KEYS.sub_group_size ? 'smaller groups hide more of the CPU step behind backward' : 'fewer groups, less per-group overhead'}`);
+    why.push(
+      k.overlapComm
+        ? `overlap_comm true: gradient copies/reductions run on a side stream behind backward${gain('overlapComm=false')}`
+        : 'overlap_comm false: no transfer to hide, and it saves a bucket of GPU memory',
+    );
+  if (k.subGroupSize !== undefined)
+    why.push(
+      `sub_group_size ${k.subGroupSize.toExponential(0)}: ${k.subGroupSize < SEED_ZERO_KEYS.sub_group_size ? 'smaller groups hide more of the CPU step behind backward' : 'fewer groups, less per-group overhead'}`,
+    );
   if (k.pinMemory !== undefined)
-    why.push(k.pinMemory ? 'pin_memory true: pinned buffers copy at the full link rate' : `pin_memory false: the locked-memory limit (ulimit -l ${machine.memory.lockedMemoryLimitBytes}) is too small for pinned buffers`);
+    why.push(
+      k.pinMemory
+        ? 'pin_memory true: pinned buffers copy at the full link rate'
+        : `pin_memory false: the locked-memory limit (ulimit -l ${machine.memory.lockedMemoryLimitBytes}) is too small for pinned buffers`,
+    );
   if (k.reshardAfterForward !== undefined)
-    why.push(k.reshardAfterForward ? 'reshard_after_forward true: parameters are gathered again in backward, keeping GPU memory low' : `reshard_after_forward false: the gathered parameters stay for backward, one host→GPU copy fewer per layer${gain('reshardAfterForward=true')}`);
+    why.push(
+      k.reshardAfterForward
+        ? 'reshard_after_forward true: parameters are gathered again in backward, keeping GPU memory low'
+        : `reshard_after_forward false: the gathered parameters stay for backward, one host→GPU copy fewer per layer${gain('reshardAfterForward=true')}`,
+    );
   return why;
 }
 
@@ -101,13 +138,23 @@ export function searchStrategy(
   const perGpu = w.globalBatch ? w.globalBatch / (w.gpus * w.nodes) : null;
   const shapes: [number, number][] = perGpu
     ? Number.isInteger(perGpu)
-      ? [...new Set([...MICRO_CANDIDATES, w.microBatch, perGpu])].filter((m) => m <= perGpu && perGpu % m === 0).sort((a, b) => a - b).map((m) => [m, perGpu / m])
+      ? [...new Set([...MICRO_CANDIDATES, w.microBatch, perGpu])]
+          .filter((m) => m <= perGpu && perGpu % m === 0)
+          .sort((a, b) => a - b)
+          .map((m) => [m, perGpu / m])
       : []
-    : (w.searchMicroBatch ? [...new Set([w.microBatch, ...MICRO_CANDIDATES])].sort((a, b) => a - b) : [w.microBatch]).map((m) => [m, w.gradAccum]);
+    : (w.searchMicroBatch ? [...new Set([w.microBatch, ...MICRO_CANDIDATES])].sort((a, b) => a - b) : [w.microBatch]).map((m) => [
+        m,
+        w.gradAccum,
+      ]);
   const micros = shapes.map(([m]) => m);
   const accumOf = new Map(shapes);
   const { base, axes } = knobAxes(s, w, hw, machine, fixedPerc);
-  let best: { microBatch: number; knobs: ThroughputKnobs; rate: number } | null = null as { microBatch: number; knobs: ThroughputKnobs; rate: number } | null;
+  let best: { microBatch: number; knobs: ThroughputKnobs; rate: number } | null = null as {
+    microBatch: number;
+    knobs: ThroughputKnobs;
+    rate: number;
+  } | null;
   let tried = 0;
   // best tokens/s seen with one knob held at a value: what the winner is compared with in its reasons
   const alternatives = new Map<string, number>();
@@ -202,17 +249,48 @@ export function searchStrategy(
     const e = bestEdge as { microBatch: number; knobs: ThroughputKnobs; rate: number; chance: number } | null;
     if (!e || (best && e.rate <= (best as { rate: number }).rate * MIN_GAIN)) return null;
     const we = { ...w, microBatch: e.microBatch, gradAccum: accumOf.get(e.microBatch) ?? w.gradAccum };
-    return { microBatch: e.microBatch, gradAccum: we.gradAccum, knobs: e.knobs, fitChance: e.chance, predicted: predictFrom({ strategy: s, model, params, workload: we, profile: hw, cpuadamCoresPerc: e.knobs.cpuadamCoresPerc ?? perc, knobs: e.knobs }, factors) };
+    return {
+      microBatch: e.microBatch,
+      gradAccum: we.gradAccum,
+      knobs: e.knobs,
+      fitChance: e.chance,
+      predicted: predictFrom(
+        { strategy: s, model, params, workload: we, profile: hw, cpuadamCoresPerc: e.knobs.cpuadamCoresPerc ?? perc, knobs: e.knobs },
+        factors,
+      ),
+    };
   };
   if (!best) {
     const edge = edgeOut();
     // nothing fits for sure, but something sits at the edge: no pick, a trial to make
-    return edge ? { microBatch: edge.microBatch, gradAccum: edge.gradAccum, knobs: edge.knobs, predicted: edge.predicted, why: [], tried, edge, fitsNone: true } : null;
+    return edge
+      ? {
+          microBatch: edge.microBatch,
+          gradAccum: edge.gradAccum,
+          knobs: edge.knobs,
+          predicted: edge.predicted,
+          why: [],
+          tried,
+          edge,
+          fitsNone: true,
+        }
+      : null;
   }
   const found = best as { microBatch: number; knobs: ThroughputKnobs; rate: number };
   const wm = { ...w, microBatch: found.microBatch, gradAccum: accumOf.get(found.microBatch) ?? w.gradAccum };
-  const predicted = predictFrom({ strategy: s, model, params, workload: wm, profile: hw, cpuadamCoresPerc: found.knobs.cpuadamCoresPerc ?? perc, knobs: found.knobs }, factors);
-  const result: SearchResult = { microBatch: found.microBatch, gradAccum: wm.gradAccum, knobs: found.knobs, predicted, why: [], tried, edge: edgeOut() };
+  const predicted = predictFrom(
+    { strategy: s, model, params, workload: wm, profile: hw, cpuadamCoresPerc: found.knobs.cpuadamCoresPerc ?? perc, knobs: found.knobs },
+    factors,
+  );
+  const result: SearchResult = {
+    microBatch: found.microBatch,
+    gradAccum: wm.gradAccum,
+    knobs: found.knobs,
+    predicted,
+    why: [],
+    tried,
+    edge: edgeOut(),
+  };
   result.why = explain(s, result, w, hw, machine, alternatives, params.total / (w.gpus * w.nodes));
   return result;
 }

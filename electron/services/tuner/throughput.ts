@@ -33,7 +33,16 @@ export interface EfficiencyFactors {
 }
 export const FACTOR_KEYS = ['compute', 'fetch', 'comm', 'transfer', 'pageable', 'hostCopy', 'cpuAdam', 'nvme'] as const;
 export type FactorKey = (typeof FACTOR_KEYS)[number];
-export const UNIT_FACTORS: EfficiencyFactors = { compute: 1, fetch: 1, comm: 1, transfer: 1, pageable: 1, hostCopy: 1, cpuAdam: 1, nvme: 1 };
+export const UNIT_FACTORS: EfficiencyFactors = {
+  compute: 1,
+  fetch: 1,
+  comm: 1,
+  transfer: 1,
+  pageable: 1,
+  hostCopy: 1,
+  cpuAdam: 1,
+  nvme: 1,
+};
 
 /** Fill factors of an older/partial shape (missing keys = 1). */
 export function completeFactors(f?: Partial<EfficiencyFactors>): EfficiencyFactors {
@@ -42,7 +51,6 @@ export function completeFactors(f?: Partial<EfficiencyFactors>): EfficiencyFacto
 
 export { FSDP_CPU_ADAM_FUSED_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs } from './throughput-constants';
 import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from './throughput-constants';
-
 
 /** docs/engine-facts.md (finetune_zero3.py estimate_transformer_tflops): per sample, c = 4 with checkpointing else 3. */
 export function flopsPerSample(p: ParamCount, m: ModelArch, seqLen: number, checkpointing: boolean): number {
@@ -67,7 +75,12 @@ export function executedFlops(p: ParamCount, m: ModelArch, seqLen: number, check
 }
 
 /** Seconds of GPU work of one micro batch: matmuls, attention and the memory-bound element-wise ops and loss. */
-export function microBatchSeconds(p: ParamCount, m: ModelArch, w: Pick<Workload, 'seqLen' | 'microBatch' | 'activationCheckpointing'>, matmulTflops: number): number {
+export function microBatchSeconds(
+  p: ParamCount,
+  m: ModelArch,
+  w: Pick<Workload, 'seqLen' | 'microBatch' | 'activationCheckpointing'>,
+  matmulTflops: number,
+): number {
   if (!(matmulTflops > 0)) return Infinity;
   const C = THROUGHPUT_CONSTANTS;
   const tokens = w.seqLen * w.microBatch;
@@ -79,7 +92,8 @@ export function microBatchSeconds(p: ParamCount, m: ModelArch, w: Pick<Workload,
   const kv = m.numKvHeads * m.headDim;
   const E = C.elementwiseBytes;
   const passes = w.activationCheckpointing ? 4 : 3;
-  const perToken = passes * m.numLayers * (E.h * m.hiddenSize + E.q * q + E.kv * kv + E.I * m.intermediateSize) + C.lossBytesPerLogit * m.vocabSize;
+  const perToken =
+    passes * m.numLayers * (E.h * m.hiddenSize + E.q * q + E.kv * kv + E.I * m.intermediateSize) + C.lossBytesPerLogit * m.vocabSize;
   return mm + attn + (tokens * perToken) / C.gpuMemoryBytesPerSecond;
 }
 
@@ -197,7 +211,9 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   const cores = Math.max(1, hw.physicalCores);
   const trainerCores = Math.max(1, Math.floor(cores / w.gpus));
   const workerThreads = t.cpuAdam?.threads ?? cores;
-  const hostCopy = (t.trainerCopyBytes * w.gpus) / hostCopyRate(hw, trainerCores * w.gpus) + (t.workerCopyBytes * w.gpus) / hostCopyRate(hw, workerThreads);
+  const hostCopy =
+    (t.trainerCopyBytes * w.gpus) / hostCopyRate(hw, trainerCores * w.gpus) +
+    (t.workerCopyBytes * w.gpus) / hostCopyRate(hw, workerThreads);
 
   // the CPU optimizer on this node's share; the last sub-group can only start once backward ends
   let cpuAdam = 0;
@@ -218,7 +234,10 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   // bandwidth the Adam leaves free lets backward go on beside it. The H200 probe (3B SuperOffload, ratio
   // 0.9, 8 Adam threads: 65% of the bus) measured backward 2.03 s against 0.67 s of the same model's
   // plain backward — the CPU step stretched it instead of hiding.
-  const adamBusShare = cpuAdam > 0 && hw.hostMemoryBytesPerSecond > 0 ? Math.min(1, (C.cpuAdamBytesPerParam * cpuAdamRateUsed) / hw.hostMemoryBytesPerSecond) : 0;
+  const adamBusShare =
+    cpuAdam > 0 && hw.hostMemoryBytesPerSecond > 0
+      ? Math.min(1, (C.cpuAdamBytesPerParam * cpuAdamRateUsed) / hw.hostMemoryBytesPerSecond)
+      : 0;
   const cpuOverlap = t.cpuStepOverlap * (1 - adamBusShare);
   const backwardShare = w.activationCheckpointing ? 3 / 4 : 2 / 3;
   const backwardLast = hw.matmulTflops > 0 ? ((compute - gpuStep) / A) * backwardShare : 0;
@@ -234,7 +253,16 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
     hostCopy,
     cpuAdam,
     nvme,
-    exposed: { compute: 1, fetch: 1, comm: 1 - t.commOverlap, transfer: 1 - t.streamOverlap, pageable: 1, hostCopy: 1, cpuAdam: cpuExposed, nvme: 1 - s.transferOverlap * 0.5 },
+    exposed: {
+      compute: 1,
+      fetch: 1,
+      comm: 1 - t.commOverlap,
+      transfer: 1 - t.streamOverlap,
+      pageable: 1,
+      hostCopy: 1,
+      cpuAdam: cpuExposed,
+      nvme: 1 - s.transferOverlap * 0.5,
+    },
     cpuTail,
   };
 }

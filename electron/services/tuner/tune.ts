@@ -52,17 +52,34 @@ export function tuneCandidates(plan: PlanResult, strategies?: string[]): TuneCan
     if (strategies && !strategies.includes(s.id)) continue;
     const unmeasured = s.fit ? s.fit.bandSource !== 'measured' : false;
     const add = (spec: RunSpec, edge: boolean, fitChance: number) =>
-      out.push({ key: spec.configHash, strategyId: s.id, spec, predictedTokensPerSecond: spec.prediction?.tokensPerSecond ?? 0, predictedStepSeconds: spec.prediction?.stepSeconds ?? 0, edge, unmeasured, fitChance });
+      out.push({
+        key: spec.configHash,
+        strategyId: s.id,
+        spec,
+        predictedTokensPerSecond: spec.prediction?.tokensPerSecond ?? 0,
+        predictedStepSeconds: spec.prediction?.stepSeconds ?? 0,
+        edge,
+        unmeasured,
+        fitChance,
+      });
     if (s.fits) add(s.spec, false, 1);
     if (s.edge) add(s.edge.spec, true, s.edge.fitChance);
   }
   // expected speed first (predicted × chance to fit); no GPU: no predictions — the plan's order with its recommendation first
   const expected = (c: TuneCandidate) => c.predictedTokensPerSecond * (c.fitChance ?? 1);
-  return out.sort((a, b) => expected(b) - expected(a) || Number(b.strategyId === plan.recommended?.strategyId) - Number(a.strategyId === plan.recommended?.strategyId));
+  return out.sort(
+    (a, b) =>
+      expected(b) - expected(a) ||
+      Number(b.strategyId === plan.recommended?.strategyId) - Number(a.strategyId === plan.recommended?.strategyId),
+  );
 }
 
 export function bestTrial(trials: TuneTrial[]): TuneTrial | null {
-  return trials.filter((t) => !t.baseline && t.status === 'completed' && t.tokensPerSecond).sort((a, b) => b.tokensPerSecond! - a.tokensPerSecond!)[0] ?? null;
+  return (
+    trials
+      .filter((t) => !t.baseline && t.status === 'completed' && t.tokensPerSecond)
+      .sort((a, b) => b.tokensPerSecond! - a.tokensPerSecond!)[0] ?? null
+  );
 }
 
 /** An edge configuration less likely than this to fit is not worth a trial, however fast: Llama-3.1-8B's
@@ -85,10 +102,20 @@ export function nextTrial(candidates: TuneCandidate[], trials: TuneTrial[], nois
   if (untried.length === 0) return { next: null, reason: 'every candidate configuration has been tried' };
   if (!best) {
     const top = untried.find((c) => !c.edge) ?? untried[0];
-    return { next: top, reason: trials.length ? 'no trial has completed yet: the next most promising candidate' : top.edge ? 'the most promising candidate, at the edge of memory (nothing fits for sure)' : 'the most promising candidate' };
+    return {
+      next: top,
+      reason: trials.length
+        ? 'no trial has completed yet: the next most promising candidate'
+        : top.edge
+          ? 'the most promising candidate, at the edge of memory (nothing fits for sure)'
+          : 'the most promising candidate',
+    };
   }
-  if (untried[0].predictedTokensPerSecond === 0) return { next: untried[0], reason: 'no prediction on this machine (CPU path): each candidate is measured in turn' };
-  const worth = untried.filter((c) => c.predictedTokensPerSecond > worthBar(c, best.tokensPerSecond!, noise) && (!c.edge || (c.fitChance ?? 1) >= EDGE_MIN_FIT_CHANCE));
+  if (untried[0].predictedTokensPerSecond === 0)
+    return { next: untried[0], reason: 'no prediction on this machine (CPU path): each candidate is measured in turn' };
+  const worth = untried.filter(
+    (c) => c.predictedTokensPerSecond > worthBar(c, best.tokensPerSecond!, noise) && (!c.edge || (c.fitChance ?? 1) >= EDGE_MIN_FIT_CHANCE),
+  );
   if (worth.length === 0) {
     const top = untried[0];
     return {
@@ -123,7 +150,10 @@ export function untestedNote(candidates: TuneCandidate[], trials: TuneTrial[], n
   if (left.length === 0) return null;
   const named = left
     .slice(0, 4)
-    .map((c) => `${c.strategyId} micro ${c.spec.microBatch}${c.edge ? ' (at the edge)' : ''}${c.predictedTokensPerSecond > 0 ? ` predicted ${c.predictedTokensPerSecond.toFixed(0)} tokens/s` : ''}`);
+    .map(
+      (c) =>
+        `${c.strategyId} micro ${c.spec.microBatch}${c.edge ? ' (at the edge)' : ''}${c.predictedTokensPerSecond > 0 ? ` predicted ${c.predictedTokensPerSecond.toFixed(0)} tokens/s` : ''}`,
+    );
   return `left untested: ${named.join('; ')}${left.length > 4 ? `; and ${left.length - 4} more` : ''}`;
 }
 

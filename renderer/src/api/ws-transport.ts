@@ -1,12 +1,23 @@
 // The browser transport: the headless server's WebSocket. Requests carry an id; answers and
 // events come back on the same socket. While events are listened for, it reconnects with
 // exponential backoff when the socket closes (a server restart), and the listeners keep receiving.
-import { WIRE_IMPORT_MAX_BYTES, WIRE_MESSAGE_MAX_BYTES, type ApiClient, type Channel, type EventName, type WireResult } from '../../../electron/contract';
+import {
+  WIRE_IMPORT_MAX_BYTES,
+  WIRE_MESSAGE_MAX_BYTES,
+  type ApiClient,
+  type Channel,
+  type EventName,
+  type WireResult,
+} from '../../../electron/contract';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
 export class ClientError extends Error {
-  constructor(public code: string, message: string, public field?: string) {
+  constructor(
+    public code: string,
+    message: string,
+    public field?: string,
+  ) {
     super(message);
   }
 }
@@ -71,7 +82,8 @@ export function createWebSocketClient(url: string, options: WebSocketClientOptio
         delayMs = initialDelayMs;
         resolve(ws);
       };
-      ws.onerror = () => reject(new ClientError('disconnected', 'Cannot reach the Offload Studio server. Is `npm run serve` still running?'));
+      ws.onerror = () =>
+        reject(new ClientError('disconnected', 'Cannot reach the Offload Studio server. Is `npm run serve` still running?'));
       ws.onclose = () => {
         if (socket === ws) socket = null;
         opened = null;
@@ -104,7 +116,10 @@ export function createWebSocketClient(url: string, options: WebSocketClientOptio
       const limit = channel === 'runs/import' ? WIRE_IMPORT_MAX_BYTES : WIRE_MESSAGE_MAX_BYTES;
       const bytes = new TextEncoder().encode(text).length;
       if (bytes > limit)
-        throw new ClientError('too_large', `This ${channel} request is ${(bytes / 2 ** 20).toFixed(1)} MiB; the server takes at most ${(limit / 2 ** 20).toFixed(1)} MiB.`);
+        throw new ClientError(
+          'too_large',
+          `This ${channel} request is ${(bytes / 2 ** 20).toFixed(1)} MiB; the server takes at most ${(limit / 2 ** 20).toFixed(1)} MiB.`,
+        );
       const ws = socket ?? (await connect());
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });

@@ -16,7 +16,7 @@ export interface ChartProps {
   ariaLabel?: string;
 }
 
-type EchartsCore = typeof import('./echarts-parts')['echarts'];
+type EchartsCore = (typeof import('./echarts-parts'))['echarts'];
 let echartsModule: Promise<EchartsCore> | null = null;
 /** echarts/core with the parts the charts use (echarts-parts.ts), loaded once on the first chart. */
 export function loadEcharts(): Promise<EchartsCore> {

@@ -14,12 +14,20 @@ export function MeasurementFigures({ measurement: m, when = false }: { measureme
       <KeyValues
         rows={[
           ...(when ? ([['Measured', formatDateTime(m.measuredAt)]] as [string, string][]) : []),
-          ['Best CPU Adam rate', `${formatNumber(Math.max(...m.cpuAdam.map((p) => p.paramsPerSecond), 0) / 1e9, 2)} G params/s (${m.simdPath})`],
+          [
+            'Best CPU Adam rate',
+            `${formatNumber(Math.max(...m.cpuAdam.map((p) => p.paramsPerSecond), 0) / 1e9, 2)} G params/s (${m.simdPath})`,
+          ],
           ['Recommended cpuadam_cores_perc', m.recommendedCoresPerc !== null ? String(m.recommendedCoresPerc) : '—'],
-          ['Memory bandwidth (triad)', m.memoryBandwidthBytesPerSecond ? `${formatNumber(m.memoryBandwidthBytesPerSecond / 1e9)} GB/s` : '—'],
+          [
+            'Memory bandwidth (triad)',
+            m.memoryBandwidthBytesPerSecond ? `${formatNumber(m.memoryBandwidthBytesPerSecond / 1e9)} GB/s` : '—',
+          ],
           [
             'Host↔GPU (pinned H2D / D2H)',
-            m.hostDevice ? `${formatNumber(m.hostDevice.pinned.h2dBytesPerSecond / 1e9)} / ${formatNumber(m.hostDevice.pinned.d2hBytesPerSecond / 1e9)} GB/s` : (m.hostDeviceReason ?? '—'),
+            m.hostDevice
+              ? `${formatNumber(m.hostDevice.pinned.h2dBytesPerSecond / 1e9)} / ${formatNumber(m.hostDevice.pinned.d2hBytesPerSecond / 1e9)} GB/s`
+              : (m.hostDeviceReason ?? '—'),
           ],
         ]}
       />

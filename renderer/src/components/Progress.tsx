@@ -32,8 +32,18 @@ export function ProgressBar({
           {eta !== null ? ` · remaining ~${formatDuration(eta)}` : ''}
         </span>
       </div>
-      <div className="progress-track" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={fraction !== null ? Math.round(fraction * 100) : undefined} aria-label={label}>
-        <div className={fraction === null ? 'progress-fill indeterminate' : 'progress-fill'} style={{ width: fraction === null ? '30%' : `${Math.min(100, fraction * 100)}%` }} />
+      <div
+        className="progress-track"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={fraction !== null ? Math.round(fraction * 100) : undefined}
+        aria-label={label}
+      >
+        <div
+          className={fraction === null ? 'progress-fill indeterminate' : 'progress-fill'}
+          style={{ width: fraction === null ? '30%' : `${Math.min(100, fraction * 100)}%` }}
+        />
       </div>
     </div>
   );

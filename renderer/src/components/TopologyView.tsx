@@ -31,9 +31,7 @@ export function layoutTopology(topology: Topology): { placed: Map<string, Placed
     numa,
     devices: childrenOf(topology, numa.id, ['gpu', 'nvme']),
   }));
-  const orphans = topology.nodes.filter(
-    (n) => (n.kind === 'gpu' || n.kind === 'nvme') && !columns.some((c) => c.devices.includes(n)),
-  );
+  const orphans = topology.nodes.filter((n) => (n.kind === 'gpu' || n.kind === 'nvme') && !columns.some((c) => c.devices.includes(n)));
   if (orphans.length || columns.length === 0) columns.push({ numa: null, devices: orphans });
 
   let x = 10;
@@ -127,9 +125,22 @@ export function TopologyView({ topology }: { topology: Topology }) {
         })}
       {fabric && gpuBoxes.length > 0 && (
         <g>
-          <line className="topo-edge topo-edge-nvlink" x1={Math.min(...gpuBoxes.map((g) => g.x))} x2={Math.max(...gpuBoxes.map((g) => g.x + g.w))} y1={fabricY} y2={fabricY} />
+          <line
+            className="topo-edge topo-edge-nvlink"
+            x1={Math.min(...gpuBoxes.map((g) => g.x))}
+            x2={Math.max(...gpuBoxes.map((g) => g.x + g.w))}
+            y1={fabricY}
+            y2={fabricY}
+          />
           {gpuBoxes.map((g) => (
-            <line key={g.node.id} className="topo-edge topo-edge-nvlink" x1={g.x + g.w / 2} x2={g.x + g.w / 2} y1={ROW.gpu + BOX_H} y2={fabricY} />
+            <line
+              key={g.node.id}
+              className="topo-edge topo-edge-nvlink"
+              x1={g.x + g.w / 2}
+              x2={g.x + g.w / 2}
+              y1={ROW.gpu + BOX_H}
+              y2={fabricY}
+            />
           ))}
           <text className="topo-edge-label" x={Math.min(...gpuBoxes.map((g) => g.x))} y={fabricY + 16}>
             {fabric} between every GPU pair

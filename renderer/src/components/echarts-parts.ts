@@ -5,9 +5,30 @@
 // another part fails loudly in dev ("… is not registered") — add the part here.
 import * as echarts from 'echarts/core';
 import { BarChart, CustomChart, LineChart, ScatterChart } from 'echarts/charts';
-import { GraphicComponent, GridComponent, LegendComponent, MarkLineComponent, MarkPointComponent, TitleComponent, TooltipComponent } from 'echarts/components';
+import {
+  GraphicComponent,
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  MarkPointComponent,
+  TitleComponent,
+  TooltipComponent,
+} from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 
-echarts.use([BarChart, LineChart, ScatterChart, CustomChart, GridComponent, TitleComponent, LegendComponent, TooltipComponent, MarkLineComponent, MarkPointComponent, GraphicComponent, CanvasRenderer]);
+echarts.use([
+  BarChart,
+  LineChart,
+  ScatterChart,
+  CustomChart,
+  GridComponent,
+  TitleComponent,
+  LegendComponent,
+  TooltipComponent,
+  MarkLineComponent,
+  MarkPointComponent,
+  GraphicComponent,
+  CanvasRenderer,
+]);
 
 export { echarts };

@@ -44,7 +44,10 @@ export function ClusterSection() {
       {error && <ErrorBox message={error} />}
       {loaded && clusters.length === 0 && (
         <EmptyState title="No clusters">
-          <p>Define one below. Every host needs key-based ssh from this machine, the same interpreter path, torch and DeepSpeed, and the runner in the engine folder; pre-flight checks all of it.</p>
+          <p>
+            Define one below. Every host needs key-based ssh from this machine, the same interpreter path, torch and DeepSpeed, and the
+            runner in the engine folder; pre-flight checks all of it.
+          </p>
         </EmptyState>
       )}
       {clusters.map(({ cluster, detections }) => {
@@ -53,7 +56,10 @@ export function ClusterSection() {
         return (
           <section key={cluster.name} className="cluster" data-testid={`cluster-${cluster.name}`}>
             <h3>
-              {cluster.name} <span className="muted">— {cluster.hosts.length} node(s), master {cluster.masterAddr}:{cluster.masterPort}</span>
+              {cluster.name}{' '}
+              <span className="muted">
+                — {cluster.hosts.length} node(s), master {cluster.masterAddr}:{cluster.masterPort}
+              </span>
             </h3>
             <ul className="cluster-hosts">
               {cluster.hosts.map((h) => {
@@ -65,7 +71,9 @@ export function ClusterSection() {
                       {h.host}:{h.sshPort}
                     </code>{' '}
                     slots={h.slots} <span className="muted">{h.pythonPath}</span>{' '}
-                    {d && <span className={d.ok ? 'ok-text' : 'bad-text'}>{d.ok ? `detected ${formatDateTime(d.detectedAt)}` : d.detail}</span>}
+                    {d && (
+                      <span className={d.ok ? 'ok-text' : 'bad-text'}>{d.ok ? `detected ${formatDateTime(d.detectedAt)}` : d.detail}</span>
+                    )}
                   </li>
                 );
               })}
@@ -89,7 +97,9 @@ export function ClusterSection() {
             </div>
             {pf && (
               <table className="table preflight" data-testid={`preflight-${cluster.name}`}>
-                <caption className={pf.ok ? 'ok-text' : 'bad-text'}>{pf.ok ? 'Every host is ready.' : 'Not ready: fix the rows marked ✗.'}</caption>
+                <caption className={pf.ok ? 'ok-text' : 'bad-text'}>
+                  {pf.ok ? 'Every host is ready.' : 'Not ready: fix the rows marked ✗.'}
+                </caption>
                 <thead>
                   <tr>
                     <th>Host</th>
@@ -114,7 +124,9 @@ export function ClusterSection() {
             )}
             {l && (
               <pre className="cluster-launch" data-testid={`launch-${cluster.name}`}>
-                {`# hostfile\n${l.hostfileText}\n# cd ${l.cwd}\n${Object.entries(l.env).map(([k, v]) => `${k}='${v}'`).join(' \\\n')} \\\n${[l.file, ...l.args].join(' ')}`}
+                {`# hostfile\n${l.hostfileText}\n# cd ${l.cwd}\n${Object.entries(l.env)
+                  .map(([k, v]) => `${k}='${v}'`)
+                  .join(' \\\n')} \\\n${[l.file, ...l.args].join(' ')}`}
               </pre>
             )}
           </section>

@@ -41,7 +41,8 @@ function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
   return (
     <table className="table delta-table" data-testid="delta-table">
       <caption className="muted small">
-        {metric.label} ({metric.unit === 'bytes' ? 'GiB' : metric.unit}), {metric.better} is better · each run's {STEP_STATISTIC}; median of repeats, raw values per repeat
+        {metric.label} ({metric.unit === 'bytes' ? 'GiB' : metric.unit}), {metric.better} is better · each run's {STEP_STATISTIC}; median of
+        repeats, raw values per repeat
       </caption>
       <thead>
         <tr>
@@ -56,7 +57,11 @@ function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
           <tr key={r.key} className={r.isBaseline ? 'baseline' : undefined}>
             <td>
               <span className="strategy-cell">
-                <span className="swatch" style={{ background: strategyColor(c.groups.find((g) => g.key === r.key)?.strategy ?? r.label) }} aria-hidden="true" />
+                <span
+                  className="swatch"
+                  style={{ background: strategyColor(c.groups.find((g) => g.key === r.key)?.strategy ?? r.label) }}
+                  aria-hidden="true"
+                />
                 {r.label}
               </span>
               {/* The id beside the display name, as everywhere. */}
@@ -69,7 +74,8 @@ function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
             </td>
             <td className="small muted">
               n={r.n}
-              {r.n > 1 && r.stdev != null ? ` · sd ${formatMetricValue(r.stdev, metric.unit)}` : ''} · [{r.values.map((v) => formatMetricValue(v, metric.unit)).join(', ')}]
+              {r.n > 1 && r.stdev != null ? ` · sd ${formatMetricValue(r.stdev, metric.unit)}` : ''} · [
+              {r.values.map((v) => formatMetricValue(v, metric.unit)).join(', ')}]
             </td>
           </tr>
         ))}
@@ -121,13 +127,20 @@ function DiffTable({ title, entries, labels, testId }: { title: string; entries:
  */
 function ConfigDiff({ c }: { c: Comparison }) {
   const columns = c.groups.map((g) => c.runs.findIndex((r) => r.id === g.runIds[0]));
-  const sections = configDiffSectionsOfDiff(c.configDiff, columns, c.groups.map((g) => g.engine), ['strategy', 'prediction']);
+  const sections = configDiffSectionsOfDiff(
+    c.configDiff,
+    columns,
+    c.groups.map((g) => g.engine),
+    ['strategy', 'prediction'],
+  );
   const shown = sections.filter((s) => s.rows.length > 0 || (s.same > 0 && s.applies.some((a) => !a)));
   const differing = sections.reduce((n, s) => n + s.rows.length, 0);
   return (
     <Card title="Config differences" testId="config-diff">
       <p className="muted small" data-testid="config-diff-summary">
-        {differing === 0 ? 'The configs of these groups do not differ.' : `${differing} key(s) differ between ${c.groups.length} group(s); repeats share their group's config.`}
+        {differing === 0
+          ? 'The configs of these groups do not differ.'
+          : `${differing} key(s) differ between ${c.groups.length} group(s); repeats share their group's config.`}
       </p>
       {shown.map((s) => {
         const na = c.groups.filter((_, i) => !s.applies[i]).map((g) => g.label);
@@ -135,7 +148,10 @@ function ConfigDiff({ c }: { c: Comparison }) {
         return (
           <section key={s.id} className="config-diff-section" data-testid={`config-diff-${s.id}`}>
             <h4>
-              {s.title} <span className="muted small">· {s.rows.length} differ{s.same > 0 ? `, ${s.same} shared` : ''}</span>
+              {s.title}{' '}
+              <span className="muted small">
+                · {s.rows.length} differ{s.same > 0 ? `, ${s.same} shared` : ''}
+              </span>
             </h4>
             {na.length > 0 && (
               <p className="muted small" data-testid="config-diff-na">
@@ -229,7 +245,10 @@ export function ComparePage() {
     },
     [arrivedAt],
   );
-  const on = useMemo(() => Object.fromEntries(['bars', 'stepTime', 'tflops', 'memory', 'predicted'].map((n) => [n, rendered(n)])), [rendered]);
+  const on = useMemo(
+    () => Object.fromEntries(['bars', 'stepTime', 'tflops', 'memory', 'predicted'].map((n) => [n, rendered(n)])),
+    [rendered],
+  );
 
   const runLabels = c?.runs.map((r) => r.label) ?? [];
   // The step charts' legends wrap (never page): the chart grows by the rows they take.
@@ -244,12 +263,22 @@ export function ComparePage() {
         actions={
           <span className="button-row">
             {/* The report takes these runs: the Reports page opens with them selected. */}
-            <button type="button" disabled={ids.length === 0} onClick={() => {
+            <button
+              type="button"
+              disabled={ids.length === 0}
+              onClick={() => {
                 // The comparison's baseline first, and chosen on the Reports page: the report reads its deltas against it.
                 const first = c?.groups.find((g) => g.isBaseline)?.runIds ?? [];
-                useReports.getState().setSelected([...first.filter((id) => ids.includes(id)), ...ids.filter((id) => !first.includes(id))], first.find((id) => ids.includes(id)) ?? null);
+                useReports
+                  .getState()
+                  .setSelected(
+                    [...first.filter((id) => ids.includes(id)), ...ids.filter((id) => !first.includes(id))],
+                    first.find((id) => ids.includes(id)) ?? null,
+                  );
                 go('reports');
-              }} data-testid="compare-report">
+              }}
+              data-testid="compare-report"
+            >
               Report…
             </button>
             {/* Under serve: the report straight into this browser's downloads (the comparison's runs and baseline). */}
@@ -291,10 +320,20 @@ export function ComparePage() {
       {c && options && (
         <>
           <div className="compare-headline card" data-testid="compare-headline">
-            <strong>{c.headline ?? (c.groups.length < 2 ? 'Only one strategy is selected: select runs of another strategy to compare.' : 'No figure to compare: the selected runs have no measurements.')}</strong>
+            <strong>
+              {c.headline ??
+                (c.groups.length < 2
+                  ? 'Only one strategy is selected: select runs of another strategy to compare.'
+                  : 'No figure to compare: the selected runs have no measurements.')}
+            </strong>
             <div className="muted small">
               {c.runs.length} run(s) in {c.groups.length} group(s) · baseline{' '}
-              <select aria-label="Baseline" value={baselineId ?? baselineGroup?.runIds[0] ?? ''} onChange={(e) => void setBaseline(e.target.value)} data-testid="baseline-select">
+              <select
+                aria-label="Baseline"
+                value={baselineId ?? baselineGroup?.runIds[0] ?? ''}
+                onChange={(e) => void setBaseline(e.target.value)}
+                data-testid="baseline-select"
+              >
                 {c.groups.map((g) => (
                   <option key={g.key} value={g.runIds[0]}>
                     {g.label}
@@ -316,28 +355,59 @@ export function ComparePage() {
               <div className="metric-switch" role="radiogroup" aria-label="Metric">
                 {BAR_METRICS.map((m) => (
                   <label key={m} className="small">
-                    <input type="radio" name="bar-metric" checked={barMetric === m} onChange={() => setMetric(m)} /> {c.metrics.find((x) => x.id === m)!.label}
+                    <input type="radio" name="bar-metric" checked={barMetric === m} onChange={() => setMetric(m)} />{' '}
+                    {c.metrics.find((x) => x.id === m)!.label}
                   </label>
                 ))}
               </div>
               <div className={`bars-with-table${c.groups.length > STACK_GROUPS ? ' stacked' : ''}`}>
-                <Chart option={options.bars} height={320} testId="chart-bars" ariaLabel="Median per strategy with min–max spread" onRendered={on.bars} />
+                <Chart
+                  option={options.bars}
+                  height={320}
+                  testId="chart-bars"
+                  ariaLabel="Median per strategy with min–max spread"
+                  onRendered={on.bars}
+                />
                 <div className="delta-scroll">
                   <DeltaTable c={c} metricId={barMetric} />
                 </div>
               </div>
             </Card>
             <Card title="Step time over steps">
-              <Chart option={options.stepTime} height={stepHeight} testId="chart-step-time" ariaLabel="Step time per measured step" onRendered={on.stepTime} />
+              <Chart
+                option={options.stepTime}
+                height={stepHeight}
+                testId="chart-step-time"
+                ariaLabel="Step time per measured step"
+                onRendered={on.stepTime}
+              />
             </Card>
             <Card title="TFLOPS per GPU over steps">
-              <Chart option={options.tflops} height={stepHeight} testId="chart-step-tflops" ariaLabel="TFLOPS per GPU per measured step" onRendered={on.tflops} />
+              <Chart
+                option={options.tflops}
+                height={stepHeight}
+                testId="chart-step-tflops"
+                ariaLabel="TFLOPS per GPU per measured step"
+                onRendered={on.tflops}
+              />
             </Card>
             <Card title="Memory per resource">
-              <Chart option={options.memory} height={300} testId="chart-memory" ariaLabel="Peak memory per resource against capacity" onRendered={on.memory} />
+              <Chart
+                option={options.memory}
+                height={300}
+                testId="chart-memory"
+                ariaLabel="Peak memory per resource against capacity"
+                onRendered={on.memory}
+              />
             </Card>
             <Card title="Predicted vs measured">
-              <Chart option={options.predicted} height={300} testId="chart-predicted" ariaLabel="Predicted versus measured per run" onRendered={on.predicted} />
+              <Chart
+                option={options.predicted}
+                height={300}
+                testId="chart-predicted"
+                ariaLabel="Predicted versus measured per run"
+                onRendered={on.predicted}
+              />
             </Card>
             <ConfigDiff c={c} />
             <DiffTable title="System differences (machine and software)" entries={c.snapshotDiff} labels={runLabels} testId="system-diff" />

@@ -26,9 +26,17 @@ function CpuCard({ machine }: { machine: Machine }) {
           ['Architecture', cpu.architecture],
           ['Sockets', cpu.sockets],
           ['Cores', `${cpu.physicalCores} physical / ${cpu.logicalCores} logical${cpu.smt ? ' (SMT on)' : ''}`],
-          ['NUMA nodes', cpu.numaNodes.length ? cpu.numaNodes.map((n) => `node${n.id}: ${n.cpus.length} CPUs, ${formatBytes(n.memoryBytes)}`).join('; ') : 'not reported'],
+          [
+            'NUMA nodes',
+            cpu.numaNodes.length
+              ? cpu.numaNodes.map((n) => `node${n.id}: ${n.cpus.length} CPUs, ${formatBytes(n.memoryBytes)}`).join('; ')
+              : 'not reported',
+          ],
           ['SIMD', cpu.simd.length ? cpu.simd.join(', ') : 'not reported'],
-          ['Caches', cpu.caches.length ? cpu.caches.map((c) => `L${c.level} ${c.type} ${formatBytes(c.sizeBytes)}`).join(', ') : 'not reported'],
+          [
+            'Caches',
+            cpu.caches.length ? cpu.caches.map((c) => `L${c.level} ${c.type} ${formatBytes(c.sizeBytes)}`).join(', ') : 'not reported',
+          ],
         ]}
       />
     </Card>
@@ -43,7 +51,14 @@ function MemoryCard({ machine }: { machine: Machine }) {
         rows={[
           ['Total', formatBytes(memory.totalBytes)],
           ['Available', formatBytes(memory.availableBytes)],
-          ['Pinned-memory limit (ulimit -l)', memory.lockedMemoryUnlimited ? 'unlimited' : memory.lockedMemoryLimitBytes === null ? 'unknown' : formatBytes(memory.lockedMemoryLimitBytes)],
+          [
+            'Pinned-memory limit (ulimit -l)',
+            memory.lockedMemoryUnlimited
+              ? 'unlimited'
+              : memory.lockedMemoryLimitBytes === null
+                ? 'unknown'
+                : formatBytes(memory.lockedMemoryLimitBytes),
+          ],
           ['Huge pages', memory.hugePages ? `${memory.hugePages.total} × ${formatBytes(memory.hugePages.sizeBytes)}` : 'none'],
         ]}
       />
@@ -57,8 +72,8 @@ function GpuCard({ machine }: { machine: Machine }) {
       {machine.gpus.length === 0 ? (
         <div data-testid="no-gpu">
           <p className="muted">
-            {machine.gpuStatus.driver === 'none' ? 'This machine has no NVIDIA GPU.' : 'No GPU could be used.'} You can still plan for another machine (Plan → “Plan for”, or load its{' '}
-            <code>detect --json</code>) and run the CPU path on a tiny model here.
+            {machine.gpuStatus.driver === 'none' ? 'This machine has no NVIDIA GPU.' : 'No GPU could be used.'} You can still plan for
+            another machine (Plan → “Plan for”, or load its <code>detect --json</code>) and run the CPU path on a tiny model here.
           </p>
           {machine.gpuStatus.message && (
             <details className="small muted">
@@ -125,7 +140,15 @@ function DisksCard({ machine }: { machine: Machine }) {
                   {d.name}
                   {d.model && <div className="muted small">{d.model}</div>}
                 </td>
-                <td>{d.isNvme ? 'NVMe SSD' : d.rotational ? 'hard disk' : d.rotational === false ? `SSD${d.transport ? ` (${d.transport})` : ''}` : (d.transport ?? '—')}</td>
+                <td>
+                  {d.isNvme
+                    ? 'NVMe SSD'
+                    : d.rotational
+                      ? 'hard disk'
+                      : d.rotational === false
+                        ? `SSD${d.transport ? ` (${d.transport})` : ''}`
+                        : (d.transport ?? '—')}
+                </td>
                 <td>{formatBytes(d.sizeBytes)}</td>
                 <td className="small">{d.mountpoints.length ? d.mountpoints.join(', ') : '—'}</td>
               </tr>
@@ -134,7 +157,9 @@ function DisksCard({ machine }: { machine: Machine }) {
         </table>
       )}
       <p className="muted small">
-        {machine.disks.some((d) => d.isNvme) ? 'ZeRO-Infinity can swap optimizer states and parameters to an NVMe disk.' : 'No NVMe disk: ZeRO-Infinity (NVMe offload) is not available here.'}
+        {machine.disks.some((d) => d.isNvme)
+          ? 'ZeRO-Infinity can swap optimizer states and parameters to an NVMe disk.'
+          : 'No NVMe disk: ZeRO-Infinity (NVMe offload) is not available here.'}
       </p>
     </Card>
   );
@@ -153,9 +178,20 @@ function MeasurementsCard() {
         <MeasurementFigures measurement={stored} when />
       ) : (
         <p className="muted">
-          {storedLoaded ? 'Not measured yet: plans use catalogued figures for CPU Adam, memory bandwidth and host↔GPU copies.' : 'Reading the stored measurement…'}{' '}
+          {storedLoaded
+            ? 'Not measured yet: plans use catalogued figures for CPU Adam, memory bandwidth and host↔GPU copies.'
+            : 'Reading the stored measurement…'}{' '}
           {storedLoaded && (
-            <button type="button" className="link" onClick={() => void useWizard.getState().goTo('measure').then(() => go('setup'))}>
+            <button
+              type="button"
+              className="link"
+              onClick={() =>
+                void useWizard
+                  .getState()
+                  .goTo('measure')
+                  .then(() => go('setup'))
+              }
+            >
               Measure in Setup
             </button>
           )}

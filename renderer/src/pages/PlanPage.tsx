@@ -5,7 +5,14 @@ import { memoryOption, planChartHeight, predictedTflopsOption } from '../../../e
 import { limitWords, strategyColor, strategyLabel } from '../../../electron/contract/charts/labels';
 import { hasPrediction, NO_PREDICTION, NO_PREDICTION_WHY } from '../../../electron/contract/format';
 import { DARK_THEME, LIGHT_THEME } from '../../../electron/contract/charts/compare-charts';
-import { choicesOf, firstIssue, FORM_OPTION_KEYS, StartRunsRequestSchema, WORKLOAD_OPTIONS, type StrategyPlan } from '../../../electron/contract';
+import {
+  choicesOf,
+  firstIssue,
+  FORM_OPTION_KEYS,
+  StartRunsRequestSchema,
+  WORKLOAD_OPTIONS,
+  type StrategyPlan,
+} from '../../../electron/contract';
 import { MachineChoice } from './plan/MachineChoice';
 import { PlannedFor, usePlanTarget } from './plan/PlannedFor';
 import { sweepEstimate } from './plan/estimate';
@@ -60,7 +67,23 @@ function problemOf(schema: NumberSchema, text: string, max?: { value: number; me
  * to the field. A form field (`field`) tells the plan store, which then does not plan, and shows
  * the backend's complaint about it here too.
  */
-function NumberField({ label, value, schema, onChange, testId, field, max }: { label: string; value: number; schema: NumberSchema; onChange: (v: number) => void; testId?: string; field?: FormField; max?: { value: number; message: string } }) {
+function NumberField({
+  label,
+  value,
+  schema,
+  onChange,
+  testId,
+  field,
+  max,
+}: {
+  label: string;
+  value: number;
+  schema: NumberSchema;
+  onChange: (v: number) => void;
+  testId?: string;
+  field?: FormField;
+  max?: { value: number; message: string };
+}) {
   const [text, setText] = useState(String(value));
   useEffect(() => {
     // Only an outside change of the value (a preset, the machine's defaults) replaces the text.
@@ -103,12 +126,22 @@ export function WorkloadForm() {
   const models = [...(presets?.models ?? []), ...imported.map((m) => ({ ...m, params: 0 }))];
   const model = models.find((m) => m.id === workload.model);
   // The model's own limit (max_position_embeddings): 1,000,000 is not planned for a 131,072 model.
-  const seqMax = model ? { value: model.maxPositionEmbeddings, message: `${model.label} reads at most ${model.maxPositionEmbeddings.toLocaleString('en-US')} positions (its max_position_embeddings): use a shorter sequence.` } : undefined;
+  const seqMax = model
+    ? {
+        value: model.maxPositionEmbeddings,
+        message: `${model.label} reads at most ${model.maxPositionEmbeddings.toLocaleString('en-US')} positions (its max_position_embeddings): use a shorter sequence.`,
+      }
+    : undefined;
   return (
     <div className="form-grid" data-testid="workload-form">
       <label className="field wide">
         <span>Model</span>
-        <select value={workload.model} onChange={(e) => setWorkload({ model: e.target.value })} data-testid="model-select" aria-invalid={serverProblems.model ? true : undefined}>
+        <select
+          value={workload.model}
+          onChange={(e) => setWorkload({ model: e.target.value })}
+          data-testid="model-select"
+          aria-invalid={serverProblems.model ? true : undefined}
+        >
           {models.map((m) => (
             <option key={m.id} value={m.id}>
               {m.label}
@@ -159,7 +192,11 @@ export function WorkloadForm() {
           return (
             <label key={key} className="field">
               <span>{o.form.label}</span>
-              <select value={String(value)} onChange={(e) => setWorkload({ [key]: e.target.value })} data-testid={'testId' in o.form ? o.form.testId : undefined}>
+              <select
+                value={String(value)}
+                onChange={(e) => setWorkload({ [key]: e.target.value })}
+                data-testid={'testId' in o.form ? o.form.testId : undefined}
+              >
                 {choicesOf(o).map((c) => (
                   <option key={c} value={c}>
                     {c}
@@ -234,81 +271,106 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
   const shared = [...counts].filter(([, n]) => n >= 3).map(([r]) => r);
   return (
     <>
-    {shared.map((r) => (
-      <p key={r} className="muted small" data-testid="shared-reason">
-        {counts.get(r) === plan.strategies.length ? 'Every strategy' : `${counts.get(r)} strategies`}: {r}
-      </p>
-    ))}
-    <table className="table" data-testid="strategy-table">
-      <thead>
-        <tr>
-          {selectable && <th>Run</th>}
-          <th>Strategy</th>
-          <th>Fits</th>
-          <th>GPU / GPU</th>
-          <th>Host</th>
-          <th>NVMe</th>
-          <th>Runs with</th>
-          <th>Step (s)</th>
-          <th>TFLOPS / GPU</th>
-          <th>Config</th>
-        </tr>
-      </thead>
-      <tbody>
-        {plan.strategies.map((s) => (
-          <Fragment key={s.id}>
-            <tr data-testid={`strategy-${s.id}`} className={s.id === plan.recommended?.strategyId ? 'recommended' : undefined}>
-              {selectable && (
-                <td>
-                  <input type="checkbox" aria-label={`run ${strategyLabel(s.id)}`} checked={selected.includes(s.id)} onChange={() => toggle(s.id)} />
-                </td>
-              )}
-              <td>
-                <StrategyName id={s.id} strong />
-                {!shared.includes(s.reason) && <div className="muted small">{s.reason}</div>}
-                {s.warnings.map((w) => (
-                  <div key={w} className="small warn-text">
-                    {w}
-                  </div>
-                ))}
-              </td>
-              <td>
-                <span className={`badge ${s.fits ? 'badge-completed' : 'badge-failed'}`}>{s.fits ? 'fits' : limitWords(s.limitedBy, plan.profile.gpuCount)}</span>
-              </td>
-              <td>{formatBytes(s.memory.gpuBytes)}</td>
-              <td data-testid="strategy-host">{formatBytes(s.memory.hostBytes)}</td>
-              <td>{s.memory.nvmeBytes ? formatBytes(s.memory.nvmeBytes) : '—'}</td>
-              <td className="small" data-testid="spec-knobs" data-micro-batch={s.spec.microBatch} data-config-hash={s.spec.configHash}>
-                micro batch {s.spec.microBatch}
-                {/* The knobs in words; the config's own names are in its title and in the config view. */}
-                {s.spec.knobs.cpuadamCoresPerc !== undefined ? <span title={`cpuadam_cores_perc ${s.spec.knobs.cpuadamCoresPerc}`}>, {Math.round(s.spec.knobs.cpuadamCoresPerc * 100)} % of cores on the CPU optimizer</span> : ''}
-                {s.spec.knobs.ratio !== undefined ? <span title={`ratio ${s.spec.knobs.ratio}`}>, {Math.round(s.spec.knobs.ratio * 100)} % of the optimizer on the CPU</span> : ''}
-                {s.spec.prediction && s.spec.microBatch !== plan.workload.microBatch && (
-                  <div className="muted">
-                    at that batch: {formatBytes(s.spec.prediction.gpuPeakBytes)} / GPU, {formatBytes(s.spec.prediction.hostPeakBytes)} host
-                  </div>
+      {shared.map((r) => (
+        <p key={r} className="muted small" data-testid="shared-reason">
+          {counts.get(r) === plan.strategies.length ? 'Every strategy' : `${counts.get(r)} strategies`}: {r}
+        </p>
+      ))}
+      <table className="table" data-testid="strategy-table">
+        <thead>
+          <tr>
+            {selectable && <th>Run</th>}
+            <th>Strategy</th>
+            <th>Fits</th>
+            <th>GPU / GPU</th>
+            <th>Host</th>
+            <th>NVMe</th>
+            <th>Runs with</th>
+            <th>Step (s)</th>
+            <th>TFLOPS / GPU</th>
+            <th>Config</th>
+          </tr>
+        </thead>
+        <tbody>
+          {plan.strategies.map((s) => (
+            <Fragment key={s.id}>
+              <tr data-testid={`strategy-${s.id}`} className={s.id === plan.recommended?.strategyId ? 'recommended' : undefined}>
+                {selectable && (
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`run ${strategyLabel(s.id)}`}
+                      checked={selected.includes(s.id)}
+                      onChange={() => toggle(s.id)}
+                    />
+                  </td>
                 )}
-              </td>
-              {/* The prediction of the spec that runs (its micro batch and knobs), kept with the run. */}
-              {/* A strategy that does not fit has no speed: "—", not 0.00 s; a CPU smoke run has no prediction: "—" too, not 0. */}
-              <PredictedCells fits={s.fits} prediction={s.spec.prediction ?? s.predicted} />
-              <td>
-                <button type="button" className="secondary" onClick={() => setOpen(open === s.id ? null : s.id)} aria-expanded={open === s.id}>
-                  {open === s.id ? 'Hide' : 'Open'}
-                </button>
-              </td>
-            </tr>
-            {open === s.id && (
-              <tr>
-                <td colSpan={selectable ? 10 : 9}>
-                  <ConfigView strategy={s} />
+                <td>
+                  <StrategyName id={s.id} strong />
+                  {!shared.includes(s.reason) && <div className="muted small">{s.reason}</div>}
+                  {s.warnings.map((w) => (
+                    <div key={w} className="small warn-text">
+                      {w}
+                    </div>
+                  ))}
+                </td>
+                <td>
+                  <span className={`badge ${s.fits ? 'badge-completed' : 'badge-failed'}`}>
+                    {s.fits ? 'fits' : limitWords(s.limitedBy, plan.profile.gpuCount)}
+                  </span>
+                </td>
+                <td>{formatBytes(s.memory.gpuBytes)}</td>
+                <td data-testid="strategy-host">{formatBytes(s.memory.hostBytes)}</td>
+                <td>{s.memory.nvmeBytes ? formatBytes(s.memory.nvmeBytes) : '—'}</td>
+                <td className="small" data-testid="spec-knobs" data-micro-batch={s.spec.microBatch} data-config-hash={s.spec.configHash}>
+                  micro batch {s.spec.microBatch}
+                  {/* The knobs in words; the config's own names are in its title and in the config view. */}
+                  {s.spec.knobs.cpuadamCoresPerc !== undefined ? (
+                    <span title={`cpuadam_cores_perc ${s.spec.knobs.cpuadamCoresPerc}`}>
+                      , {Math.round(s.spec.knobs.cpuadamCoresPerc * 100)} % of cores on the CPU optimizer
+                    </span>
+                  ) : (
+                    ''
+                  )}
+                  {s.spec.knobs.ratio !== undefined ? (
+                    <span title={`ratio ${s.spec.knobs.ratio}`}>
+                      , {Math.round(s.spec.knobs.ratio * 100)} % of the optimizer on the CPU
+                    </span>
+                  ) : (
+                    ''
+                  )}
+                  {s.spec.prediction && s.spec.microBatch !== plan.workload.microBatch && (
+                    <div className="muted">
+                      at that batch: {formatBytes(s.spec.prediction.gpuPeakBytes)} / GPU, {formatBytes(s.spec.prediction.hostPeakBytes)}{' '}
+                      host
+                    </div>
+                  )}
+                </td>
+                {/* The prediction of the spec that runs (its micro batch and knobs), kept with the run. */}
+                {/* A strategy that does not fit has no speed: "—", not 0.00 s; a CPU smoke run has no prediction: "—" too, not 0. */}
+                <PredictedCells fits={s.fits} prediction={s.spec.prediction ?? s.predicted} />
+                <td>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => setOpen(open === s.id ? null : s.id)}
+                    aria-expanded={open === s.id}
+                  >
+                    {open === s.id ? 'Hide' : 'Open'}
+                  </button>
                 </td>
               </tr>
-            )}
-          </Fragment>
-        ))}
-      </tbody>
-    </table>
+              {open === s.id && (
+                <tr>
+                  <td colSpan={selectable ? 10 : 9}>
+                    <ConfigView strategy={s} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
+          ))}
+        </tbody>
+      </table>
     </>
   );
 }
@@ -318,8 +380,12 @@ function PredictedCells({ fits, prediction }: { fits: boolean; prediction: { ste
   if (fits && !hasPrediction(prediction))
     return (
       <>
-        <td data-testid="strategy-step" title={NO_PREDICTION_WHY}>{NO_PREDICTION}</td>
-        <td data-testid="strategy-tflops" title={NO_PREDICTION_WHY}>{NO_PREDICTION}</td>
+        <td data-testid="strategy-step" title={NO_PREDICTION_WHY}>
+          {NO_PREDICTION}
+        </td>
+        <td data-testid="strategy-tflops" title={NO_PREDICTION_WHY}>
+          {NO_PREDICTION}
+        </td>
       </>
     );
   return (
@@ -342,7 +408,9 @@ export function Recommendation() {
         <>
           <p className="headline">
             <strong>{strategyLabel(rec.strategyId)}</strong> at micro batch {rec.microBatch}
-            {rec.cpuadamCoresPerc !== null ? `, ${Math.round(rec.cpuadamCoresPerc * 100)} % of the CPU cores on the optimizer step` : ''} —{' '}
+            {rec.cpuadamCoresPerc !== null
+              ? `, ${Math.round(rec.cpuadamCoresPerc * 100)} % of the CPU cores on the optimizer step`
+              : ''} —{' '}
             {rec.predicted.stepSeconds > 0
               ? `predicted ${formatNumber(rec.predicted.tflopsPerGpu)} TFLOPS/GPU, ${formatNumber(rec.predicted.stepSeconds, 2)} s/step.`
               : 'no GPU prediction (a CPU smoke run measures the engine, not GPU speed).'}
@@ -392,7 +460,12 @@ export function PlanCharts() {
         <Chart option={tflops} height={height} testId="chart-predicted-tflops" ariaLabel="Predicted TFLOPS per strategy" />
       </Card>
       <Card title="Memory per resource">
-        <Chart option={memory} height={height + 14} testId="chart-memory" ariaLabel="Memory per strategy and resource, each against its capacity" />
+        <Chart
+          option={memory}
+          height={height + 14}
+          testId="chart-memory"
+          ariaLabel="Memory per strategy and resource, each against its capacity"
+        />
       </Card>
     </div>
   );
@@ -416,18 +489,41 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
   // Exactly the plan's specs of the chosen strategies: what the table shows is what runs.
   const specs = selected.map((id) => plan.strategies.find((s) => s.id === id)?.spec).filter((s) => s !== undefined);
   // The request's own checks: a sweep the backend would refuse is not offered.
-  const runValid = [StartRunsRequestSchema.shape.steps.safeParse(runSteps), StartRunsRequestSchema.shape.warmup.safeParse(runWarmup), StartRunsRequestSchema.shape.repeats.safeParse(runRepeats)].every((r) => r.success);
+  const runValid = [
+    StartRunsRequestSchema.shape.steps.safeParse(runSteps),
+    StartRunsRequestSchema.shape.warmup.safeParse(runWarmup),
+    StartRunsRequestSchema.shape.repeats.safeParse(runRepeats),
+  ].every((r) => r.success);
   return (
     <Card title="Run the comparison">
       <div className="form-grid">
-        <NumberField label="Measured steps" value={runSteps} schema={StartRunsRequestSchema.shape.steps} onChange={setSteps} testId="run-steps" />
-        <NumberField label="Warm-up steps" value={runWarmup} schema={StartRunsRequestSchema.shape.warmup} onChange={setWarmup} testId="run-warmup" />
-        <NumberField label="Repeats" value={runRepeats} schema={StartRunsRequestSchema.shape.repeats} onChange={setRepeats} testId="run-repeats" />
+        <NumberField
+          label="Measured steps"
+          value={runSteps}
+          schema={StartRunsRequestSchema.shape.steps}
+          onChange={setSteps}
+          testId="run-steps"
+        />
+        <NumberField
+          label="Warm-up steps"
+          value={runWarmup}
+          schema={StartRunsRequestSchema.shape.warmup}
+          onChange={setWarmup}
+          testId="run-warmup"
+        />
+        <NumberField
+          label="Repeats"
+          value={runRepeats}
+          schema={StartRunsRequestSchema.shape.repeats}
+          onChange={setRepeats}
+          testId="run-repeats"
+        />
       </div>
       {specs.length > 0 && (
         <p className="small" data-testid="sweep-summary">
           Will run {selected.map((id) => strategyLabel(id)).join(', ')}
-          {runRepeats > 1 ? `, ${runRepeats} times each` : ''} — {sweepEstimate(specs, runSteps, runWarmup, runRepeats, plan.engineStart, plan.measuredSteps)}.
+          {runRepeats > 1 ? `, ${runRepeats} times each` : ''} —{' '}
+          {sweepEstimate(specs, runSteps, runWarmup, runRepeats, plan.engineStart, plan.measuredSteps)}.
         </p>
       )}
       {error && <ErrorBox message={error} />}
@@ -456,7 +552,21 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
 }
 
 export function PlanPage() {
-  const { presets, presetsError, loadPresets, plan, computing, error, compute, computeScenario, scenario, fitToMachine, fieldProblems, plannedFor, workload } = usePlan();
+  const {
+    presets,
+    presetsError,
+    loadPresets,
+    plan,
+    computing,
+    error,
+    compute,
+    computeScenario,
+    scenario,
+    fitToMachine,
+    fieldProblems,
+    plannedFor,
+    workload,
+  } = usePlan();
   const blocked = Object.keys(fieldProblems).length > 0;
   const stale = plan !== null && !scenario && plannedFor !== null && plannedFor !== '' && plannedFor !== workloadKey(workload);
   const { machine, detect } = useHardware();
@@ -480,11 +590,25 @@ export function PlanPage() {
             <MachineChoice />
             <WorkloadForm />
             <div className="button-row">
-              <button type="button" onClick={() => void compute()} disabled={computing || blocked} data-testid="compute-plan" title={blocked ? 'Correct the marked field first' : undefined}>
+              <button
+                type="button"
+                onClick={() => void compute()}
+                disabled={computing || blocked}
+                data-testid="compute-plan"
+                title={blocked ? 'Correct the marked field first' : undefined}
+              >
                 {computing ? 'Planning…' : 'Plan every strategy'}
               </button>
               {presets.scenarios.map((s) => (
-                <button key={s.id} type="button" className="secondary" onClick={() => void computeScenario(s.id)} disabled={computing} title={s.description} data-testid={`scenario-${s.id}`}>
+                <button
+                  key={s.id}
+                  type="button"
+                  className="secondary"
+                  onClick={() => void computeScenario(s.id)}
+                  disabled={computing}
+                  title={s.description}
+                  data-testid={`scenario-${s.id}`}
+                >
                   {s.label}
                 </button>
               ))}

@@ -88,40 +88,77 @@ export function ReportsPage() {
           <button type="button" className="secondary" onClick={() => void loadSamples()} data-testid="reports-load-samples">
             Load the sample dataset
           </button>
-          {notice && <p className="muted small" role="status">{notice}</p>}
+          {notice && (
+            <p className="muted small" role="status">
+              {notice}
+            </p>
+          )}
         </EmptyState>
       )}
       {runs.length > 0 && (
         <div className="reports-grid">
           <Card title={`Runs (${r.selected.length} selected)`}>
             <div className="reports-actions">
-              <button type="button" className="secondary" onClick={() => r.setSelected(runs.map((x) => x.id), r.baselineId)}>Select all</button>
-              <button type="button" className="secondary" onClick={() => r.setSelected([])}>Clear</button>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() =>
+                  r.setSelected(
+                    runs.map((x) => x.id),
+                    r.baselineId,
+                  )
+                }
+              >
+                Select all
+              </button>
+              <button type="button" className="secondary" onClick={() => r.setSelected([])}>
+                Clear
+              </button>
             </div>
             <table className="table" data-testid="reports-runs">
               <thead>
-                <tr><th></th><th>Strategy</th><th>Run</th><th>Model</th><th>Status</th><th className="num">TFLOPS/GPU</th></tr>
+                <tr>
+                  <th></th>
+                  <th>Strategy</th>
+                  <th>Run</th>
+                  <th>Model</th>
+                  <th>Status</th>
+                  <th className="num">TFLOPS/GPU</th>
+                </tr>
               </thead>
               <tbody>
                 {runs.map((run) => (
                   <tr key={run.id}>
                     <td>
-                      <input type="checkbox" aria-label={`select run ${run.id}`} checked={r.selected.includes(run.id)} onChange={() => r.toggle(run.id)} />
+                      <input
+                        type="checkbox"
+                        aria-label={`select run ${run.id}`}
+                        checked={r.selected.includes(run.id)}
+                        onChange={() => r.toggle(run.id)}
+                      />
                     </td>
                     <td>
                       {/* The one display name (the id is in the Run column), as on Runs and Compare. */}
                       <span className="strategy-cell">
                         <span className="swatch" style={{ background: strategyColor(run.strategy) }} aria-hidden="true" />
-                        {strategyLabel(run.strategy)}{run.repeatIndex > 0 ? ` #${run.repeatIndex + 1}` : ''}
+                        {strategyLabel(run.strategy)}
+                        {run.repeatIndex > 0 ? ` #${run.repeatIndex + 1}` : ''}
                       </span>
                       {/* Which runs the deltas read against: the chosen baseline group (the run that chose it carries the test id). */}
                       {r.selected.includes(run.id) && inBaseline(run.id) && (
-                        <span className="badge reports-baseline" data-testid={run.id === baselineRun ? 'report-baseline' : 'report-baseline-member'}>baseline</span>
+                        <span
+                          className="badge reports-baseline"
+                          data-testid={run.id === baselineRun ? 'report-baseline' : 'report-baseline-member'}
+                        >
+                          baseline
+                        </span>
                       )}
                     </td>
                     <td className="mono small">{run.id}</td>
                     <td>{run.model}</td>
-                    <td><span className={`badge badge-${run.status}`}>{run.status}</span></td>
+                    <td>
+                      <span className={`badge badge-${run.status}`}>{run.status}</span>
+                    </td>
                     <td className="num">{formatNumber(run.tflopsPerGpu)}</td>
                   </tr>
                 ))}
@@ -135,7 +172,14 @@ export function ReportsPage() {
                 className="reports-baseline-select"
                 data-testid="report-baseline-select"
                 aria-label="Baseline"
-                title={baselineGroup ? `${baselineGroup.label} — ${groupSummary(baselineGroup, runs.find((x) => x.id === baselineGroup.runIds[0]))}` : undefined}
+                title={
+                  baselineGroup
+                    ? `${baselineGroup.label} — ${groupSummary(
+                        baselineGroup,
+                        runs.find((x) => x.id === baselineGroup.runIds[0]),
+                      )}`
+                    : undefined
+                }
                 disabled={!groups || groups.length === 0}
                 value={baselineGroup?.key ?? ''}
                 onChange={(e) => {
@@ -145,10 +189,22 @@ export function ReportsPage() {
                   r.setBaseline(!g || g === ruleGroup ? null : g.runIds[0]);
                 }}
               >
-                {!groups && <option value="">{r.selected.length === 0 ? 'Select runs first' : r.selected.length > MAX_GROUPED ? 'The first selected run’s group' : 'Reading the groups…'}</option>}
+                {!groups && (
+                  <option value="">
+                    {r.selected.length === 0
+                      ? 'Select runs first'
+                      : r.selected.length > MAX_GROUPED
+                        ? 'The first selected run’s group'
+                        : 'Reading the groups…'}
+                  </option>
+                )}
                 {groups?.map((g) => (
                   <option key={g.key} value={g.key}>
-                    {g.label} — {groupSummary(g, runs.find((x) => x.id === g.runIds[0]))}
+                    {g.label} —{' '}
+                    {groupSummary(
+                      g,
+                      runs.find((x) => x.id === g.runIds[0]),
+                    )}
                   </option>
                 ))}
               </select>
@@ -162,16 +218,30 @@ export function ReportsPage() {
               <legend>Format</legend>
               {FORMATS.map((f) => (
                 <label key={f.id}>
-                  <input type="radio" name="report-format" value={f.id} checked={r.format === f.id} onChange={() => r.set({ format: f.id })} />
+                  <input
+                    type="radio"
+                    name="report-format"
+                    value={f.id}
+                    checked={r.format === f.id}
+                    onChange={() => r.set({ format: f.id })}
+                  />
                   <strong>{f.label}</strong> <span className="muted">— {f.hint}</span>
                 </label>
               ))}
             </fieldset>
             <label className="reports-field">
               <span>Save to (absolute path)</span>
-              <input type="text" data-testid="report-path" value={r.path} spellCheck={false} onChange={(e) => r.set({ path: e.target.value })} />
+              <input
+                type="text"
+                data-testid="report-path"
+                value={r.path}
+                spellCheck={false}
+                onChange={(e) => r.set({ path: e.target.value })}
+              />
             </label>
-            <p className="muted" data-testid="report-path-note">{where}</p>
+            <p className="muted" data-testid="report-path-note">
+              {where}
+            </p>
             {r.format === 'pdf' && (
               <label className="reports-field">
                 <span>Page size</span>
@@ -183,19 +253,32 @@ export function ReportsPage() {
             )}
             {(r.format === 'csv' || r.format === 'bundle') && (
               <label className="reports-check">
-                <input type="checkbox" checked={r.includeSamples} onChange={(e) => r.set({ includeSamples: e.target.checked })} /> Include per-step samples
+                <input type="checkbox" checked={r.includeSamples} onChange={(e) => r.set({ includeSamples: e.target.checked })} /> Include
+                per-step samples
               </label>
             )}
             <label className="reports-check">
-              <input type="checkbox" checked={r.overwrite} onChange={(e) => r.set({ overwrite: e.target.checked })} /> Overwrite if it exists
+              <input type="checkbox" checked={r.overwrite} onChange={(e) => r.set({ overwrite: e.target.checked })} /> Overwrite if it
+              exists
             </label>
             <span className="button-row">
-              <button type="button" data-testid="report-export" disabled={r.busy || r.selected.length === 0 || !r.path} onClick={() => void r.exportNow()}>
+              <button
+                type="button"
+                data-testid="report-export"
+                disabled={r.busy || r.selected.length === 0 || !r.path}
+                onClick={() => void r.exportNow()}
+              >
                 {r.busy ? 'Exporting…' : transport === 'server' ? 'Save on the server' : 'Export'}
               </button>
               {/* Under serve the browser can take the file itself: made by the backend, sent over the token-guarded connection. */}
               {transport === 'server' && (
-                <button type="button" className="secondary" data-testid="report-download" disabled={r.busy || r.selected.length === 0} onClick={() => void r.downloadNow()}>
+                <button
+                  type="button"
+                  className="secondary"
+                  data-testid="report-download"
+                  disabled={r.busy || r.selected.length === 0}
+                  onClick={() => void r.downloadNow()}
+                >
                   Download to this computer
                 </button>
               )}
@@ -210,7 +293,15 @@ export function ReportsPage() {
                 {r.error.code === 'exists' ? (
                   <span>
                     {r.error.message}{' '}
-                    <button type="button" onClick={() => { r.set({ overwrite: true }); void useReports.getState().exportNow(); }}>Overwrite</button>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        r.set({ overwrite: true });
+                        void useReports.getState().exportNow();
+                      }}
+                    >
+                      Overwrite
+                    </button>
                   </span>
                 ) : (
                   r.error.message
@@ -219,7 +310,14 @@ export function ReportsPage() {
             )}
             {r.result && (
               <p className="reports-done" data-testid="report-result">
-                Wrote <code>{r.result.path}</code> ({formatBytes(r.result.bytes)}){r.result.extraPaths?.map((p) => <span key={p}> and <code>{p}</code></span>)}.
+                Wrote <code>{r.result.path}</code> ({formatBytes(r.result.bytes)})
+                {r.result.extraPaths?.map((p) => (
+                  <span key={p}>
+                    {' '}
+                    and <code>{p}</code>
+                  </span>
+                ))}
+                .
               </p>
             )}
           </Card>

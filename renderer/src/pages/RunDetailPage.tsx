@@ -144,7 +144,11 @@ export function RunDetailPage({ id }: { id: string }) {
                         {NO_PREDICTION} <span className="muted small">{NO_PREDICTION_WHY}</span>
                       </td>
                     ) : preflightSize ? (
-                      <td className="num" data-testid="preflight-size" title="What the pre-flight checked this run against: an upper bound, not a prediction">
+                      <td
+                        className="num"
+                        data-testid="preflight-size"
+                        title="What the pre-flight checked this run against: an upper bound, not a prediction"
+                      >
                         {f(p)} <span className="muted small">pre-flight size, not a prediction</span>
                       </td>
                     ) : (
@@ -159,8 +163,9 @@ export function RunDetailPage({ id }: { id: string }) {
           <p className="muted small">Measured figures are medians of the measured steps (warm-up steps not counted).</p>
           {allocRetries > 0 && (
             <p className="warning" data-testid="alloc-retries">
-              The GPU&apos;s memory allocator ran out of free blocks {allocRetries} time(s) during the measured steps and had to free its cache and retry: the GPU is
-              near full, and these step times include those stalls. A smaller micro batch or a higher offload ratio may be faster.
+              The GPU&apos;s memory allocator ran out of free blocks {allocRetries} time(s) during the measured steps and had to free its
+              cache and retry: the GPU is near full, and these step times include those stalls. A smaller micro batch or a higher offload
+              ratio may be faster.
             </p>
           )}
         </Card>

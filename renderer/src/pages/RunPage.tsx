@@ -17,7 +17,11 @@ import { LiveResourcesCard } from './run/LiveResourcesCard';
 
 /** The median of the measured (not warm-up) steps: the one step statistic of every page. */
 export function medianOfMeasured(samples: { warmup: boolean }[], pick: (s: never) => number | null): number | null {
-  const xs = samples.filter((s) => !s.warmup).map((s) => pick(s as never)).filter((v): v is number => v != null && Number.isFinite(v)).sort((a, b) => a - b);
+  const xs = samples
+    .filter((s) => !s.warmup)
+    .map((s) => pick(s as never))
+    .filter((v): v is number => v != null && Number.isFinite(v))
+    .sort((a, b) => a - b);
   if (!xs.length) return null;
   const mid = Math.floor(xs.length / 2);
   return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
@@ -67,7 +71,11 @@ export function RunPage() {
   const { sweepId, runIds, runs, log, cancel, cancelling, done, error, startedAt } = useEngine();
   const go = useApp((s) => s.go);
   const series: LiveSeriesInput[] = useMemo(
-    () => runIds.map((id) => runs[id]).filter((r) => r && r.samples.length).map((r) => ({ name: `${strategyLabel(r.strategy)} #${r.repeatIndex + 1}`, strategy: r.strategy, points: r.samples })),
+    () =>
+      runIds
+        .map((id) => runs[id])
+        .filter((r) => r && r.samples.length)
+        .map((r) => ({ name: `${strategyLabel(r.strategy)} #${r.repeatIndex + 1}`, strategy: r.strategy, points: r.samples })),
     [runIds, runs],
   );
   const tflops = useMemo(() => liveTflopsOption(series), [series]);
@@ -111,17 +119,33 @@ export function RunPage() {
         <Card title="Result" testId="sweep-result">
           {completed.length ? <SweepHeadline runIds={completed} /> : <p>No run completed: see what happened below.</p>}
           <div className="button-row">
-            <button type="button" disabled={completed.length === 0} onClick={() => (useCompare.getState().open(completed), go('compare'))} data-testid="sweep-compare">
+            <button
+              type="button"
+              disabled={completed.length === 0}
+              onClick={() => (useCompare.getState().open(completed), go('compare'))}
+              data-testid="sweep-compare"
+            >
               Compare these
             </button>
-            <button type="button" className="secondary" disabled={completed.length === 0} onClick={() => (useReports.getState().setSelected(completed), go('reports'))}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={completed.length === 0}
+              onClick={() => (useReports.getState().setSelected(completed), go('reports'))}
+            >
               Report
             </button>
           </div>
         </Card>
       )}
       <Card>
-        <ProgressBar testId="sweep-progress" fraction={progress.fraction} startedAt={done ? null : startedAt} etaSeconds={done ? null : progress.etaSeconds} label={progress.label} />
+        <ProgressBar
+          testId="sweep-progress"
+          fraction={progress.fraction}
+          startedAt={done ? null : startedAt}
+          etaSeconds={done ? null : progress.etaSeconds}
+          label={progress.label}
+        />
         <table className="table" data-testid="sweep-runs">
           <thead>
             <tr>
@@ -139,7 +163,14 @@ export function RunPage() {
               const stepMedian = medianOfMeasured(r.samples, (s: { stepSeconds: number }) => s.stepSeconds);
               const tflopsMedian = medianOfMeasured(r.samples, (s: { tflopsPerGpu: number | null }) => s.tflopsPerGpu);
               return (
-                <tr key={id} data-testid="sweep-run" data-run-id={id} data-strategy={r.strategy} data-repeat={r.repeatIndex} data-status={r.status}>
+                <tr
+                  key={id}
+                  data-testid="sweep-run"
+                  data-run-id={id}
+                  data-strategy={r.strategy}
+                  data-repeat={r.repeatIndex}
+                  data-status={r.status}
+                >
                   <td>
                     <a href={runHref(id)}>{strategyLabel(r.strategy)}</a>
                   </td>
@@ -159,14 +190,20 @@ export function RunPage() {
             })}
           </tbody>
         </table>
-        <p className="muted small">Step time and TFLOPS are the {STEP_STATISTIC} (warm-up steps not counted), as on the Runs, Compare and report pages.</p>
+        <p className="muted small">
+          Step time and TFLOPS are the {STEP_STATISTIC} (warm-up steps not counted), as on the Runs, Compare and report pages.
+        </p>
       </Card>
       <div className="grid" style={{ marginTop: 16 }}>
         <Card title="TFLOPS per GPU, per step (hollow = warm-up)">
           <Chart option={tflops} height={230 + legendTop(series.map((r) => r.name))} testId="chart-live-tflops" />
         </Card>
         <Card title="Memory per step">
-          <Chart option={memory} height={230 + legendTop(series.flatMap((r) => [`${r.name} · GPU peak`, `${r.name} · host RSS`]))} testId="chart-live-memory" />
+          <Chart
+            option={memory}
+            height={230 + legendTop(series.flatMap((r) => [`${r.name} · GPU peak`, `${r.name} · host RSS`]))}
+            testId="chart-live-memory"
+          />
         </Card>
       </div>
       <LiveResourcesCard />

@@ -76,7 +76,12 @@ function RunEditor({ run, onClose }: { run: RunSummary; onClose: () => void }) {
           Open the run page (config, steps, machine, log) ›
         </a>
       </p>
-      {run.errorMessage && <p className="warn-text small">{run.errorClass ? `${run.errorClass}: ` : ''}{run.errorMessage}</p>}
+      {run.errorMessage && (
+        <p className="warn-text small">
+          {run.errorClass ? `${run.errorClass}: ` : ''}
+          {run.errorMessage}
+        </p>
+      )}
       <label className="field">
         <span>Tags (comma separated)</span>
         <input value={tags} onChange={(e) => setTags(e.target.value)} data-testid="run-tags" />
@@ -89,7 +94,13 @@ function RunEditor({ run, onClose }: { run: RunSummary; onClose: () => void }) {
         <button
           type="button"
           onClick={() =>
-            void update(run.id, { tags: tags.split(',').map((t) => t.trim()).filter(Boolean), notes }).then(onClose)
+            void update(run.id, {
+              tags: tags
+                .split(',')
+                .map((t) => t.trim())
+                .filter(Boolean),
+              notes,
+            }).then(onClose)
           }
         >
           Save
@@ -103,7 +114,8 @@ function RunEditor({ run, onClose }: { run: RunSummary; onClose: () => void }) {
 }
 
 export function RunsPage() {
-  const { runs, total, loaded, error, load, filter, setFilter, sort, sortBy, selected, toggle, setSelected, remove, notice, loadSamples } = useRuns();
+  const { runs, total, loaded, error, load, filter, setFilter, sort, sortBy, selected, toggle, setSelected, remove, notice, loadSamples } =
+    useRuns();
   const go = useApp((s) => s.go);
   const openCompare = useCompare((s) => s.open);
   const [scrollTop, setScrollTop] = useState(0);
@@ -135,7 +147,11 @@ export function RunsPage() {
   const optionElements = useMemo(
     () => ({
       models: options.models.map((m) => <option key={m}>{m}</option>),
-      strategies: options.strategies.map((s) => <option key={s} value={s}>{strategyLabel(s)}</option>),
+      strategies: options.strategies.map((s) => (
+        <option key={s} value={s}>
+          {strategyLabel(s)}
+        </option>
+      )),
       tags: options.tags.map((t) => <option key={t}>{t}</option>),
     }),
     [options],
@@ -154,10 +170,22 @@ export function RunsPage() {
   const actions = (
     <span className="button-row">
       {/* compare/runs takes at most 64 runs: more would not read as a chart anyway. */}
-      <button type="button" disabled={selected.length < 1 || selected.length > 64} title={selected.length > 64 ? 'Compare at most 64 runs at a time' : undefined} data-testid="compare-selected" onClick={() => (openCompare(selected), go('compare'))}>
+      <button
+        type="button"
+        disabled={selected.length < 1 || selected.length > 64}
+        title={selected.length > 64 ? 'Compare at most 64 runs at a time' : undefined}
+        data-testid="compare-selected"
+        onClick={() => (openCompare(selected), go('compare'))}
+      >
         Compare {selected.length ? `(${selected.length}${selected.length > 64 ? ' — max 64' : ''})` : ''}
       </button>
-      <button type="button" className="secondary" disabled={selected.length < 1} onClick={() => (useReports.getState().setSelected(selected), go('reports'))} data-testid="report-selected">
+      <button
+        type="button"
+        className="secondary"
+        disabled={selected.length < 1}
+        onClick={() => (useReports.getState().setSelected(selected), go('reports'))}
+        data-testid="report-selected"
+      >
         Report…
       </button>
       <button type="button" className="secondary" disabled={selected.length < 1} onClick={() => setConfirming(true)}>
@@ -168,15 +196,28 @@ export function RunsPage() {
 
   return (
     <div className="page" data-testid="runs-page">
-      <PageHeader title="Runs" subtitle="Every benchmark run, with its status and headline figures. Select runs to compare them." actions={actions} />
+      <PageHeader
+        title="Runs"
+        subtitle="Every benchmark run, with its status and headline figures. Select runs to compare them."
+        actions={actions}
+      />
       {error && <ErrorBox message={error} onRetry={() => void load()} />}
-      {notice && <p className="muted small" role="status">{notice}</p>}
+      {notice && (
+        <p className="muted small" role="status">
+          {notice}
+        </p>
+      )}
       {confirming && (
         <div className="confirm" role="alertdialog" aria-label="Confirm delete">
           <span>
             Delete {selected.length} run(s) with their samples and details? This cannot be undone (export them first to keep a copy).
           </span>
-          <button type="button" className="danger" data-testid="confirm-delete" onClick={() => void remove(selected).then(() => setConfirming(false))}>
+          <button
+            type="button"
+            className="danger"
+            data-testid="confirm-delete"
+            onClick={() => void remove(selected).then(() => setConfirming(false))}
+          >
             Delete
           </button>
           <button type="button" className="secondary" onClick={() => setConfirming(false)}>
@@ -187,7 +228,10 @@ export function RunsPage() {
       {!loaded && <Skeleton lines={5} />}
       {loaded && !error && runs.length === 0 && (
         <EmptyState title="No runs yet">
-          <p>Run your first comparison: pick a workload on the Plan page and start a sweep — or import a runs file: <code>npm run cli -- import-runs runs.json</code>.</p>
+          <p>
+            Run your first comparison: pick a workload on the Plan page and start a sweep — or import a runs file:{' '}
+            <code>npm run cli -- import-runs runs.json</code>.
+          </p>
           <button type="button" className="secondary" onClick={() => void loadSamples()}>
             Load the sample dataset
           </button>
@@ -196,7 +240,14 @@ export function RunsPage() {
       {runs.length > 0 && (
         <>
           <div className="runs-filters" role="search">
-            <input type="search" placeholder="Search id, model, strategy, tag, note" aria-label="Search runs" value={filter.text} onChange={(e) => setFilter({ text: e.target.value })} data-testid="runs-search" />
+            <input
+              type="search"
+              placeholder="Search id, model, strategy, tag, note"
+              aria-label="Search runs"
+              value={filter.text}
+              onChange={(e) => setFilter({ text: e.target.value })}
+              data-testid="runs-search"
+            />
             <select aria-label="Model" value={filter.model} onChange={(e) => setFilter({ model: e.target.value })}>
               <option value="">All models</option>
               {optionElements.models}
@@ -205,9 +256,15 @@ export function RunsPage() {
               <option value="">All strategies</option>
               {optionElements.strategies}
             </select>
-            <select aria-label="Status" value={filter.status} onChange={(e) => setFilter({ status: e.target.value as typeof filter.status })}>
+            <select
+              aria-label="Status"
+              value={filter.status}
+              onChange={(e) => setFilter({ status: e.target.value as typeof filter.status })}
+            >
               <option value="">Any status</option>
-              {['completed', 'failed', 'cancelled', 'interrupted', 'running', 'queued'].map((s) => <option key={s}>{s}</option>)}
+              {['completed', 'failed', 'cancelled', 'interrupted', 'running', 'queued'].map((s) => (
+                <option key={s}>{s}</option>
+              ))}
             </select>
             <select aria-label="Tag" value={filter.tag} onChange={(e) => setFilter({ tag: e.target.value })}>
               <option value="">Any tag</option>
@@ -235,12 +292,28 @@ export function RunsPage() {
                     />
                   </span>
                 ) : (
-                  <span key={c.label} role="columnheader" className={c.className} title={c.title} aria-sort={c.key && sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
+                  <span
+                    key={c.label}
+                    role="columnheader"
+                    className={c.className}
+                    title={c.title}
+                    aria-sort={c.key && sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+                  >
                     {c.key ? (
                       <button type="button" className="sort" onClick={() => sortBy(c.key!)}>
                         {c.label}
-                        {c.better && <span className="better-mark" title={`${c.better}er is better`}>{c.better} best</span>}
-                        {sort.key === c.key ? <span className="sort-mark" aria-hidden="true">{sort.dir === 'asc' ? ' ▲' : ' ▼'}</span> : ''}
+                        {c.better && (
+                          <span className="better-mark" title={`${c.better}er is better`}>
+                            {c.better} best
+                          </span>
+                        )}
+                        {sort.key === c.key ? (
+                          <span className="sort-mark" aria-hidden="true">
+                            {sort.dir === 'asc' ? ' ▲' : ' ▼'}
+                          </span>
+                        ) : (
+                          ''
+                        )}
                       </button>
                     ) : (
                       c.label
@@ -249,7 +322,12 @@ export function RunsPage() {
                 ),
               )}
             </div>
-            <div className="runs-viewport" ref={viewport} style={{ height: Math.min(viewportHeight, Math.max(rows.length, 1) * ROW_HEIGHT + 2) }} onScroll={(e: UIEvent<HTMLDivElement>) => setScrollTop(e.currentTarget.scrollTop)}>
+            <div
+              className="runs-viewport"
+              ref={viewport}
+              style={{ height: Math.min(viewportHeight, Math.max(rows.length, 1) * ROW_HEIGHT + 2) }}
+              onScroll={(e: UIEvent<HTMLDivElement>) => setScrollTop(e.currentTarget.scrollTop)}
+            >
               <div style={{ height: rows.length * ROW_HEIGHT, position: 'relative' }}>
                 {rows.slice(first, last).map((r, k) => {
                   const index = first + k;
@@ -266,7 +344,12 @@ export function RunsPage() {
                       onClick={() => setEditing(r.id)}
                     >
                       <span role="gridcell" onClick={(e) => e.stopPropagation()}>
-                        <input type="checkbox" aria-label={`Select run ${r.id}`} checked={selectedSet.has(r.id)} onChange={() => toggle(r.id)} />
+                        <input
+                          type="checkbox"
+                          aria-label={`Select run ${r.id}`}
+                          checked={selectedSet.has(r.id)}
+                          onChange={() => toggle(r.id)}
+                        />
                       </span>
                       <span role="gridcell" title={`${formatDateTime(r.createdAt)} — open the run page`}>
                         <a href={runHref(r.id)} onClick={(e) => e.stopPropagation()} data-testid="run-link">
@@ -276,25 +359,50 @@ export function RunsPage() {
                       <span role="gridcell">
                         <span className={`badge badge-${r.status}`}>{r.status}</span>
                       </span>
-                      <span role="gridcell" title={r.model}>{r.model}</span>
+                      <span role="gridcell" title={r.model}>
+                        {r.model}
+                      </span>
                       <span role="gridcell" title={r.strategy}>
                         <span className="swatch" style={{ background: strategyColor(r.strategy) }} aria-hidden="true" />
                         {/* The label gives way (ellipsis), never the repeat marker: "#3" is what tells repeats apart. */}
                         <span className="strategy-name">{strategyLabel(r.strategy)}</span>
-                        {r.repeatIndex > 0 ? <span className="muted small repeat-mark" data-testid="repeat-mark">#{r.repeatIndex + 1}</span> : null}
+                        {r.repeatIndex > 0 ? (
+                          <span className="muted small repeat-mark" data-testid="repeat-mark">
+                            #{r.repeatIndex + 1}
+                          </span>
+                        ) : null}
                       </span>
-                      <span role="gridcell" className="num">{formatDuration(r.startedAt, r.finishedAt)}</span>
-                      <span role="gridcell" title={r.machineId ? `${machineNames[r.machineId] ?? ''} (${r.machineId})` : undefined}>{r.machineId ? (machineNames[r.machineId] ?? idTail(r.machineId, 9)) : '—'}</span>
-                      <span role="gridcell" className="small" title={r.sweepId ?? undefined} data-testid="run-sweep">{r.sweepId ? idTail(r.sweepId, SWEEP_CHARS) : '—'}</span>
+                      <span role="gridcell" className="num">
+                        {formatDuration(r.startedAt, r.finishedAt)}
+                      </span>
+                      <span role="gridcell" title={r.machineId ? `${machineNames[r.machineId] ?? ''} (${r.machineId})` : undefined}>
+                        {r.machineId ? (machineNames[r.machineId] ?? idTail(r.machineId, 9)) : '—'}
+                      </span>
+                      <span role="gridcell" className="small" title={r.sweepId ?? undefined} data-testid="run-sweep">
+                        {r.sweepId ? idTail(r.sweepId, SWEEP_CHARS) : '—'}
+                      </span>
                       <span role="gridcell" className="tags" title={r.notes || undefined}>
                         {r.tags.map((t) => (
-                          <span key={t} className={`tag${t === 'sample' ? ' tag-sample' : ''}`}>{t}</span>
+                          <span key={t} className={`tag${t === 'sample' ? ' tag-sample' : ''}`}>
+                            {t}
+                          </span>
                         ))}
-                        {r.notes ? <span className="muted small" aria-label="has notes"> ✎</span> : null}
+                        {r.notes ? (
+                          <span className="muted small" aria-label="has notes">
+                            {' '}
+                            ✎
+                          </span>
+                        ) : null}
                       </span>
-                      <span role="gridcell" className="num">{formatNumber(r.tflopsPerGpu)}</span>
-                      <span role="gridcell" className="num">{formatNumber(r.tokensPerSecond, 0)}</span>
-                      <span role="gridcell" className="num">{formatNumber(r.stepSeconds, 3)}</span>
+                      <span role="gridcell" className="num">
+                        {formatNumber(r.tflopsPerGpu)}
+                      </span>
+                      <span role="gridcell" className="num">
+                        {formatNumber(r.tokensPerSecond, 0)}
+                      </span>
+                      <span role="gridcell" className="num">
+                        {formatNumber(r.stepSeconds, 3)}
+                      </span>
                     </div>
                   );
                 })}

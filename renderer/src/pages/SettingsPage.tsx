@@ -45,7 +45,9 @@ export function SettingsPage() {
       defaultWarmupSteps: Number(draft.defaultWarmupSteps),
       defaultRepeats: Number(draft.defaultRepeats),
       theme: draft.theme,
-      ...(draft.dataDir.trim() !== view.dataDir.next ? { dataDir: draft.dataDir.trim() === view.dataDir.default ? null : draft.dataDir.trim() } : {}),
+      ...(draft.dataDir.trim() !== view.dataDir.next
+        ? { dataDir: draft.dataDir.trim() === view.dataDir.default ? null : draft.dataDir.trim() }
+        : {}),
     };
     void update(patch);
   };
@@ -56,7 +58,10 @@ export function SettingsPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Settings" subtitle="Defaults for new runs, the Python engine, where data is kept, the theme, and clusters for multi-node runs." />
+      <PageHeader
+        title="Settings"
+        subtitle="Defaults for new runs, the Python engine, where data is kept, the theme, and clusters for multi-node runs."
+      />
       {error && <ErrorBox message={error} />}
       {!draft && !error && <Skeleton lines={6} />}
       {draft && view && (
@@ -72,7 +77,12 @@ export function SettingsPage() {
             </label>
             <label>
               <span>Default interpreter</span>
-              <input {...field('pythonPath')} placeholder="/path/to/venv/bin/python (empty: let Setup choose)" spellCheck={false} data-testid="settings-python" />
+              <input
+                {...field('pythonPath')}
+                placeholder="/path/to/venv/bin/python (empty: let Setup choose)"
+                spellCheck={false}
+                data-testid="settings-python"
+              />
             </label>
             <label>
               <span>Measured steps</span>
@@ -108,7 +118,11 @@ export function SettingsPage() {
               <button type="submit" disabled={saving} data-testid="settings-save">
                 {saving ? 'Saving…' : 'Save'}
               </button>
-              {savedAt && !error && !saving && <span className="ok-text" role="status">Saved.</span>}
+              {savedAt && !error && !saving && (
+                <span className="ok-text" role="status">
+                  Saved.
+                </span>
+              )}
             </div>
           </form>
         </Card>

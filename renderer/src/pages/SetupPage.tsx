@@ -69,7 +69,13 @@ export function SetupPage() {
           const reachable = state.completed.includes(s) || s === step || state.completed.includes(wizardSteps[i - 1]);
           return (
             <li key={s} className={s === step ? 'current' : state.completed.includes(s) ? 'completed' : undefined}>
-              <button type="button" className="step-button" disabled={!reachable} aria-current={s === step ? 'step' : undefined} onClick={() => void goTo(s)}>
+              <button
+                type="button"
+                className="step-button"
+                disabled={!reachable}
+                aria-current={s === step ? 'step' : undefined}
+                onClick={() => void goTo(s)}
+              >
                 <span className="step-number">{state.completed.includes(s) ? '✓' : i + 1}</span> {LABELS[s]}
               </button>
             </li>

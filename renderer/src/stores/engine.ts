@@ -49,7 +49,16 @@ export const useEngine = create<EngineState>((set, get) => ({
       const { sweepId, runIds, runs: planned } = await api.invoke('runs/start', request);
       const runs: Record<string, LiveRun> = {};
       for (const p of planned)
-        runs[p.runId] = { runId: p.runId, strategy: p.strategy, repeatIndex: p.repeatIndex, status: 'queued', errorClass: null, message: null, fix: null, samples: [] };
+        runs[p.runId] = {
+          runId: p.runId,
+          strategy: p.strategy,
+          repeatIndex: p.repeatIndex,
+          status: 'queued',
+          errorClass: null,
+          message: null,
+          fix: null,
+          samples: [],
+        };
       set({ sweepId, runIds, runs, last: null, log: [], starting: false, cancelling: false, done: false, startedAt: Date.now() });
       return true;
     } catch (error) {
@@ -87,7 +96,10 @@ api.on('runs/status', (event) => {
   const run = state.runs[event.runId];
   useEngine.setState({
     runs: run
-      ? { ...state.runs, [event.runId]: { ...run, status: event.status, errorClass: event.errorClass, message: event.message, fix: event.fix } }
+      ? {
+          ...state.runs,
+          [event.runId]: { ...run, status: event.status, errorClass: event.errorClass, message: event.message, fix: event.fix },
+        }
       : state.runs,
     done: event.sweepDone || state.done,
     cancelling: event.sweepDone ? false : state.cancelling,
@@ -136,7 +148,16 @@ export async function reattachSweep(): Promise<void> {
   if (!stored.length || useEngine.getState().sweepId) return;
   const runs: Record<string, LiveRun> = {};
   for (const r of stored)
-    runs[r.id] = { runId: r.id, strategy: r.strategy, repeatIndex: r.repeatIndex, status: r.status, errorClass: r.errorClass, message: r.errorMessage, fix: null, samples: [] };
+    runs[r.id] = {
+      runId: r.id,
+      strategy: r.strategy,
+      repeatIndex: r.repeatIndex,
+      status: r.status,
+      errorClass: r.errorClass,
+      message: r.errorMessage,
+      fix: null,
+      samples: [],
+    };
   const started = stored.map((r) => (r.startedAt ? Date.parse(r.startedAt) : NaN)).filter(Number.isFinite);
   useEngine.setState({
     sweepId: active,
@@ -159,7 +180,12 @@ export async function reattachSweep(): Promise<void> {
       for (const r of fresh) {
         const mine = next[r.id];
         // Stored state moves forward only (queued → running → ended); an event may already be ahead.
-        if (mine && !ENDED_STATUSES.has(mine.status) && r.status !== mine.status && (ENDED_STATUSES.has(r.status) || mine.status === 'queued'))
+        if (
+          mine &&
+          !ENDED_STATUSES.has(mine.status) &&
+          r.status !== mine.status &&
+          (ENDED_STATUSES.has(r.status) || mine.status === 'queued')
+        )
           next[r.id] = { ...mine, status: r.status, errorClass: r.errorClass, message: r.errorMessage };
       }
       const done = now.runIds.every((id) => ENDED_STATUSES.has(next[id]?.status ?? 'queued'));

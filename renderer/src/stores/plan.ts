@@ -1,6 +1,19 @@
 // Plan domain state: presets, the workload being planned, and the tuner's answer.
 import { create } from 'zustand';
-import { CPU_DEFAULT_MAX_SEQ, FORM_OPTION_KEYS, PlanResultSchema, WORKLOAD_DEFAULTS, workloadDefaultsFor, type FormOptionKey, type Machine, type ModelArch, type PlanResult, type ResponseOf, type WorkloadFormValues, type WorkloadOverrides } from '../../../electron/contract';
+import {
+  CPU_DEFAULT_MAX_SEQ,
+  FORM_OPTION_KEYS,
+  PlanResultSchema,
+  WORKLOAD_DEFAULTS,
+  workloadDefaultsFor,
+  type FormOptionKey,
+  type Machine,
+  type ModelArch,
+  type PlanResult,
+  type ResponseOf,
+  type WorkloadFormValues,
+  type WorkloadOverrides,
+} from '../../../electron/contract';
 import { api } from '../api/client';
 
 export type Presets = ResponseOf<'plan/presets'>;
@@ -15,9 +28,7 @@ export const defaultWorkload: WorkloadForm = {
 };
 
 /** The machine a plan is for: this one (detected), a saved `detect --json`, one seen in history, or a catalogued one. */
-export type MachineChoice =
-  | { kind: 'this' }
-  | { kind: 'file' | 'history' | 'catalogue'; key: string; label: string; machine: Machine };
+export type MachineChoice = { kind: 'this' } | { kind: 'file' | 'history' | 'catalogue'; key: string; label: string; machine: Machine };
 
 /** "h200-sxm-x86 · 8 × NVIDIA H200" */
 export function machineLabel(m: Machine): string {
@@ -31,10 +42,20 @@ export function machineFromText(text: string): Machine {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new Error('This file is not JSON: save what `npm run -s cli -- detect --json > machine.json` writes (on the machine to plan for) and load that.');
+    throw new Error(
+      'This file is not JSON: save what `npm run -s cli -- detect --json > machine.json` writes (on the machine to plan for) and load that.',
+    );
   }
-  const candidate = (value && typeof value === 'object' && 'machine' in value ? (value as { machine: unknown }).machine : value) as Partial<Machine> | null;
-  if (!candidate || typeof candidate !== 'object' || typeof candidate.hostname !== 'string' || !Array.isArray(candidate.gpus) || !candidate.memory)
+  const candidate = (
+    value && typeof value === 'object' && 'machine' in value ? (value as { machine: unknown }).machine : value
+  ) as Partial<Machine> | null;
+  if (
+    !candidate ||
+    typeof candidate !== 'object' ||
+    typeof candidate.hostname !== 'string' ||
+    !Array.isArray(candidate.gpus) ||
+    !candidate.memory
+  )
     throw new Error('This JSON is not a machine description: load the output of `detect --json` (it has hostname, cpu, memory and gpus).');
   return candidate as Machine;
 }
@@ -53,7 +74,9 @@ function savedWorkload(): WorkloadForm | null {
 export function workloadForMachine(m: Machine | null, base: WorkloadForm = defaultWorkload): WorkloadForm {
   if (!m) return base;
   // the contract's workloadDefaultsFor says the same for `plan` (its GPU count; no GPU: seq ≤ 512)
-  return m.gpus.length ? { ...base, gpus: workloadDefaultsFor(m).gpus } : { ...base, model: 'tiny-llama', gpus: 1, seqLen: Math.min(base.seqLen, CPU_DEFAULT_MAX_SEQ) };
+  return m.gpus.length
+    ? { ...base, gpus: workloadDefaultsFor(m).gpus }
+    : { ...base, model: 'tiny-llama', gpus: 1, seqLen: Math.min(base.seqLen, CPU_DEFAULT_MAX_SEQ) };
 }
 
 /** Form fields a backend error can name (its `field`), shown next to that field rather than above the results. */
@@ -82,7 +105,14 @@ function savedPlan(): SavedPlan | null {
     const saved = text ? (JSON.parse(text) as SavedPlan) : null;
     // A plan saved by another version of the app is dropped, not drawn half-understood.
     const plan = saved ? PlanResultSchema.safeParse(saved.plan) : null;
-    return saved && plan?.success && Array.isArray(saved.selected) ? { ...saved, plan: plan.data, imported: Array.isArray(saved.imported) ? saved.imported : [], machine: saved.machine?.kind ? saved.machine : { kind: 'this' } } : null;
+    return saved && plan?.success && Array.isArray(saved.selected)
+      ? {
+          ...saved,
+          plan: plan.data,
+          imported: Array.isArray(saved.imported) ? saved.imported : [],
+          machine: saved.machine?.kind ? saved.machine : { kind: 'this' },
+        }
+      : null;
   } catch {
     return null;
   }
@@ -93,7 +123,14 @@ function savePlan(state: Pick<PlanState, 'plan' | 'selected' | 'scenario' | 'imp
     else
       globalThis.localStorage?.setItem(
         PLAN_KEY,
-        JSON.stringify({ plan: state.plan, selected: state.selected, scenario: state.scenario, imported: state.imported, machine: state.machine, plannedFor: state.plannedFor ?? '' } satisfies SavedPlan),
+        JSON.stringify({
+          plan: state.plan,
+          selected: state.selected,
+          scenario: state.scenario,
+          imported: state.imported,
+          machine: state.machine,
+          plannedFor: state.plannedFor ?? '',
+        } satisfies SavedPlan),
       );
   } catch {
     // storage full or private mode: the plan just does not survive a reload
@@ -206,14 +243,23 @@ export const usePlan = create<PlanState>((set, get) => ({
     // A backend complaint is about the values it was sent: a new value clears it.
     set({ workload, scenario: null, workloadTouched: true, serverProblems: {} });
     try {
-      globalThis.localStorage?.setItem(WORKLOAD_KEY, JSON.stringify({ ...workload, model: get().imported.some((m) => m.id === workload.model) ? defaultWorkload.model : workload.model }));
+      globalThis.localStorage?.setItem(
+        WORKLOAD_KEY,
+        JSON.stringify({
+          ...workload,
+          model: get().imported.some((m) => m.id === workload.model) ? defaultWorkload.model : workload.model,
+        }),
+      );
     } catch {
       // private mode: the workload just does not survive a reload
     }
   },
   async importConfig(text, name) {
     try {
-      const id = `imported-${name.replace(/\.json$/i, '').replace(/[^a-z0-9-]+/gi, '-').toLowerCase()}`;
+      const id = `imported-${name
+        .replace(/\.json$/i, '')
+        .replace(/[^a-z0-9-]+/gi, '-')
+        .toLowerCase()}`;
       const arch = await api.invoke('plan/import-hf-config', { text, id });
       set({ imported: [...get().imported.filter((m) => m.id !== arch.id), arch], importError: null });
       get().setWorkload({ model: arch.id });
@@ -228,14 +274,18 @@ export const usePlan = create<PlanState>((set, get) => ({
     set({ computing: true, error: null, serverProblems: {} });
     try {
       const choice = get().machine;
-      const plan = await api.invoke('plan/compute', { workload: overrides(get()), ...(choice.kind === 'this' ? {} : { machine: choice.machine }) });
+      const plan = await api.invoke('plan/compute', {
+        workload: overrides(get()),
+        ...(choice.kind === 'this' ? {} : { machine: choice.machine }),
+      });
       set({ plan, computing: false, selected: preselect(plan), plannedFor: workloadKey(get().workload) });
       savePlan(get());
     } catch (error) {
       const field = (error as { field?: string }).field;
       const message = (error as Error).message;
       // An error about a form field goes next to it; either way no old results stay under it.
-      if (field && (FORM_FIELDS as readonly string[]).includes(field)) set({ computing: false, plan: null, serverProblems: { [field]: fieldMessage(message) } });
+      if (field && (FORM_FIELDS as readonly string[]).includes(field))
+        set({ computing: false, plan: null, serverProblems: { [field]: fieldMessage(message) } });
       else set({ computing: false, plan: null, error: message });
       savePlan(get());
     }
@@ -257,7 +307,11 @@ export const usePlan = create<PlanState>((set, get) => ({
         scenario: id,
         selected: scenario?.compare ?? preselect(plan),
         // the scenario's workload in the form (a form option the scenario leaves out: its default)
-        workload: { ...WORKLOAD_DEFAULTS, ...Object.fromEntries(FORM_OPTION_KEYS.filter((k) => w[k] !== undefined).map((k) => [k, w[k]])), model: typeof w.model === 'string' ? w.model : w.model.id },
+        workload: {
+          ...WORKLOAD_DEFAULTS,
+          ...Object.fromEntries(FORM_OPTION_KEYS.filter((k) => w[k] !== undefined).map((k) => [k, w[k]])),
+          model: typeof w.model === 'string' ? w.model : w.model.id,
+        },
       });
       set({ plannedFor: workloadKey(get().workload) });
       savePlan(get());

@@ -95,7 +95,15 @@ export const useReports = create<ReportsState>((set, get) => ({
     const { selected, format, path, overwrite, pageSize, includeSamples, baselineId } = get();
     set({ busy: true, error: null, result: null });
     try {
-      const result = await api.invoke('reports/export', { runIds: selected, format, path, overwrite, pageSize, includeSamples, baselineId: effectiveBaseline(selected, baselineId) });
+      const result = await api.invoke('reports/export', {
+        runIds: selected,
+        format,
+        path,
+        overwrite,
+        pageSize,
+        includeSamples,
+        baselineId: effectiveBaseline(selected, baselineId),
+      });
       set({ result, busy: false });
     } catch (error) {
       const e = error as { code?: string; message?: string };

@@ -5,7 +5,8 @@ import { create } from 'zustand';
 import type { RunStatus, RunSummary } from '../../../electron/contract';
 import { api } from '../api/client';
 
-export type SortKey = 'createdAt' | 'status' | 'model' | 'strategy' | 'duration' | 'machineId' | 'sweepId' | 'tflopsPerGpu' | 'tokensPerSecond' | 'stepSeconds';
+export type SortKey =
+  'createdAt' | 'status' | 'model' | 'strategy' | 'duration' | 'machineId' | 'sweepId' | 'tflopsPerGpu' | 'tokensPerSecond' | 'stepSeconds';
 
 /** Seconds from start to finish; null while running or when never started. */
 export function durationSeconds(r: RunSummary): number | null {
@@ -101,7 +102,12 @@ export const useRuns = create<RunsState>((set, get) => ({
   },
   sortBy(key) {
     const { sort } = get();
-    set({ sort: sort.key === key ? { key, dir: sort.dir === 'asc' ? 'desc' : 'asc' } : { key, dir: key === 'createdAt' || key === 'tflopsPerGpu' || key === 'tokensPerSecond' ? 'desc' : 'asc' } });
+    set({
+      sort:
+        sort.key === key
+          ? { key, dir: sort.dir === 'asc' ? 'desc' : 'asc' }
+          : { key, dir: key === 'createdAt' || key === 'tflopsPerGpu' || key === 'tokensPerSecond' ? 'desc' : 'asc' },
+    });
   },
   toggle(id) {
     const { selected } = get();

@@ -24,14 +24,25 @@ function setup() {
   return { dataDir, machine, machineFile };
 }
 
-const workload = { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gradAccum: 1, gpus: 1, precision: 'bf16' as const, activationCheckpointing: true };
+const workload = {
+  model: 'llama-3.2-3b',
+  seqLen: 2048,
+  microBatch: 1,
+  gradAccum: 1,
+  gpus: 1,
+  precision: 'bf16' as const,
+  activationCheckpointing: true,
+};
 
 function storeRun(dataDir: string, machine: ReturnType<typeof buildMachine>, id: string, strategy: string, stepSeconds: number) {
   const history = openHistory(dataDir);
   const spec = { ...buildRunSpec(workload, strategy), runId: id, steps: 5, warmup: 1, seed: 1, maxSeconds: 600 };
   history.createRun({ id, sweepId: 'sw', repeatIndex: 0, model: workload.model, strategy, engine: 'deepspeed', steps: 5, warmup: 1, spec });
   history.startRun(id, { snapshot: machine, machineId: machine.machineId, spec });
-  history.finishRun(id, { status: 'completed', result: { stepSeconds: { median: stepSeconds }, tflopsPerGpu: { median: 1 }, tokensPerSecond: { median: 1 } } });
+  history.finishRun(id, {
+    status: 'completed',
+    result: { stepSeconds: { median: stepSeconds }, tflopsPerGpu: { median: 1 }, tokensPerSecond: { median: 1 } },
+  });
   history.close();
 }
 
@@ -66,7 +77,7 @@ describe('calibration from history', () => {
     }
   });
 
-  it('calibrates a plan for an explicit machine from that machine\'s runs, never a scenario\'s catalogued one', async () => {
+  it("calibrates a plan for an explicit machine from that machine's runs, never a scenario's catalogued one", async () => {
     // Issue 16: calibration belongs to the machine (its machineId), in every transport.
     const { dataDir, machine, machineFile } = setup();
     for (const [i, s] of ['zero2-offload', 'zero3-offload'].entries()) storeRun(dataDir, machine, `r${i}`, s, 100);
@@ -80,26 +91,41 @@ describe('calibration from history', () => {
     expect(forOther.notes.some((n) => n.startsWith('Calibrated'))).toBe(false);
     // the same kind under a new machineId (a cloud instance started again: new hostname, new GPU UUIDs)
     // borrows the runs of its kind and names whose they are
-    const twin = { ...machine, machineId: 'same-kind-new-id', hostname: 'elsewhere', memory: { ...machine.memory, totalBytes: machine.memory.totalBytes * 0.93 } };
+    const twin = {
+      ...machine,
+      machineId: 'same-kind-new-id',
+      hostname: 'elsewhere',
+      memory: { ...machine.memory, totalBytes: machine.memory.totalBytes * 0.93 },
+    };
     const forTwin = await backend.invoke('plan/compute', { workload, machine: twin });
     const note = forTwin.notes.find((n) => n.startsWith('Calibrated'));
     expect(note).toMatch(new RegExp(`machine\\(s\\) ${machine.machineId} of the same kind \\(`));
     expect(forTwin.strategies.find((p) => p.id === 'zero2-offload')?.predicted.calibrated).toBe(true);
     expect(forTwin.notes.some((n) => n.startsWith('Host figures: catalogued'))).toBe(true);
     // measurements stored for the original machine are borrowed by its twin too, named as such
-    const native = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../fixtures/hosts/h200-sxm-x86/native-measure.json'), 'utf8'));
+    const native = JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, '../../fixtures/hosts/h200-sxm-x86/native-measure.json'), 'utf8'),
+    );
     saveMeasurement(dataDir, measurementFromFile(native, machine.machineId, '2026-12-01T00:00:00Z'), true);
     const measuredTwin = await backend.invoke('plan/compute', { workload, machine: twin });
-    expect(measuredTwin.notes.find((n) => n.startsWith('Host figures'))).toMatch(new RegExp(`measurements of machine ${machine.machineId}, of the same kind as this one .*none of same-kind-new-id itself`));
+    expect(measuredTwin.notes.find((n) => n.startsWith('Host figures'))).toMatch(
+      new RegExp(`measurements of machine ${machine.machineId}, of the same kind as this one .*none of same-kind-new-id itself`),
+    );
     // the driver's triad by thread count survives the import (the copy rate a strategy's threads draw)
     expect(measurementFromFile(native, machine.machineId).memoryBandwidthByThreads?.map((p) => p.threads)).toEqual([8, 16]);
     // two measured machines of the kind: a later re-measure (another instance) supersedes, and the note says so
     const second = { ...twin, machineId: 'second-instance', hostname: 'vm2' };
     storeRun(dataDir, second, 'r-second', 'zero3-offload', 100);
-    saveMeasurement(dataDir, measurementFromFile({ ...native, memoryBandwidth: { bytesPerSecond: 99e9 } }, 'second-instance', '2026-12-03T15:00:00Z'), false);
+    saveMeasurement(
+      dataDir,
+      measurementFromFile({ ...native, memoryBandwidth: { bytesPerSecond: 99e9 } }, 'second-instance', '2026-12-03T15:00:00Z'),
+      false,
+    );
     const third = { ...twin, machineId: 'third-instance', hostname: 'vm3' };
     const figures = (await backend.invoke('plan/compute', { workload, machine: third })).notes.find((n) => n.startsWith('Host figures'));
-    expect(figures).toMatch(/measurements of machine second-instance, of the same kind as this one .* measured 2026-12-03T15:00:00Z, the newest of 2 measured machines of its kind/);
+    expect(figures).toMatch(
+      /measurements of machine second-instance, of the same kind as this one .* measured 2026-12-03T15:00:00Z, the newest of 2 measured machines of its kind/,
+    );
     // a twin with half the memory is another kind
     const small = { ...twin, machineId: 'same-cpu-less-memory', memory: { ...machine.memory, totalBytes: machine.memory.totalBytes / 2 } };
     expect((await backend.invoke('plan/compute', { workload, machine: small })).notes.some((n) => n.startsWith('Calibrated'))).toBe(false);
@@ -124,11 +150,21 @@ describe('model paths over the wire', () => {
     // (not the GPT-2 file: the CLI now reads the config before planning, and GPT-2 reads 1,024 tokens, fewer than the workload's)
     const file = path.join(hf, 'llama-3.1-8b.json');
     for (const model of [file, '../../etc/passwd', 'x.json'])
-      await expect(server.invoke('plan/compute', { workload: { ...workload, model } })).rejects.toMatchObject({ code: 'bad_request', field: 'workload.model' });
-    await expect(server.invoke('runs/start', { workload: { ...workload, model: '/etc/passwd' }, strategies: ['zero3-offload'] })).rejects.toMatchObject({ field: 'workload.model' });
-    await expect(server.invoke('plan/config', { workload: { ...workload, model: '/etc/passwd' }, strategyId: 'zero3-offload' })).rejects.toMatchObject({ field: 'workload.model' });
+      await expect(server.invoke('plan/compute', { workload: { ...workload, model } })).rejects.toMatchObject({
+        code: 'bad_request',
+        field: 'workload.model',
+      });
+    await expect(
+      server.invoke('runs/start', { workload: { ...workload, model: '/etc/passwd' }, strategies: ['zero3-offload'] }),
+    ).rejects.toMatchObject({ field: 'workload.model' });
+    await expect(
+      server.invoke('plan/config', { workload: { ...workload, model: '/etc/passwd' }, strategyId: 'zero3-offload' }),
+    ).rejects.toMatchObject({ field: 'workload.model' });
     // tune/start refuses it at once (before, the tune started and failed later in its plan/compute).
-    await expect(server.invoke('tune/start', { workload: { ...workload, model: file } })).rejects.toMatchObject({ code: 'bad_request', field: 'workload.model' });
+    await expect(server.invoke('tune/start', { workload: { ...workload, model: file } })).rejects.toMatchObject({
+      code: 'bad_request',
+      field: 'workload.model',
+    });
     const cli = createBackend({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'os-guard-')), transport: 'cli' });
     backends.push(cli);
     const plan = await cli.invoke('plan/compute', { workload: { ...workload, model: file } });

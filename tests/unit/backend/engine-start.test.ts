@@ -14,16 +14,25 @@ afterEach(async () => {
 });
 
 describe('engine start-up per run, measured', () => {
-  it('is wall time less step time over the machine kind\'s runs, of the planned model where there are any', async () => {
+  it("is wall time less step time over the machine kind's runs, of the planned model where there are any", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'os-start-'));
     const machine = buildMachine(loadHost('h200-sxm-x86'));
     const backend = createBackend({ dataDir, transport: 'cli' });
     backends.push(backend);
-    const before = await backend.invoke('plan/compute', { workload: { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 8, gpus: 1 }, machine });
+    const before = await backend.invoke('plan/compute', {
+      workload: { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 8, gpus: 1 },
+      machine,
+    });
     expect(before.engineStart).toBeUndefined(); // no runs: the estimates assume one, and say so
     await backend.invoke('samples/load', {});
-    const small = await backend.invoke('plan/compute', { workload: { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 8, gpus: 1 }, machine });
-    const big = await backend.invoke('plan/compute', { workload: { model: 'llama-3.1-8b', seqLen: 4096, microBatch: 8, gpus: 1 }, machine });
+    const small = await backend.invoke('plan/compute', {
+      workload: { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 8, gpus: 1 },
+      machine,
+    });
+    const big = await backend.invoke('plan/compute', {
+      workload: { model: 'llama-3.1-8b', seqLen: 4096, microBatch: 8, gpus: 1 },
+      machine,
+    });
     // the H200 samples (runner clocks): 3B runs start in well under two minutes, 8B ones take longer
     expect(small.engineStart).toMatchObject({ sameModel: true });
     expect(small.engineStart!.runs).toBeGreaterThanOrEqual(10);
@@ -32,7 +41,10 @@ describe('engine start-up per run, measured', () => {
     expect(big.engineStart).toMatchObject({ sameModel: true });
     expect(big.engineStart!.seconds).toBeGreaterThan(small.engineStart!.seconds);
     // a model never run here falls back to every run of the kind
-    const other = await backend.invoke('plan/compute', { workload: { model: 'qwen2.5-7b', seqLen: 2048, microBatch: 1, gpus: 1 }, machine });
+    const other = await backend.invoke('plan/compute', {
+      workload: { model: 'qwen2.5-7b', seqLen: 2048, microBatch: 1, gpus: 1 },
+      machine,
+    });
     expect(other.engineStart?.sameModel).toBe(false);
   });
 });

@@ -21,10 +21,20 @@ describe('a backend started with --machine FILE plans for that file and runs not
       expect(plan.profile.machineSource).toBe('file');
       const spec = plan.strategies.find((s) => s.fits && s.spec.prediction)!.spec;
       expect(spec.prediction!.machineSource).toBe('file');
-      const refusal = /^This session plans for h200-sxm-x86 \(1× NVIDIA H200\), loaded from a file with --machine, not the machine it runs on: (runs|tunes) start only from a plan for this machine\. Start the app or serve without --machine to run here/;
-      await expect(backend.invoke('runs/start', { specs: [spec], steps: 1, warmup: 0 })).rejects.toMatchObject({ code: 'planned_elsewhere', field: 'machine', message: expect.stringMatching(refusal) });
-      await expect(backend.invoke('runs/start', { workload, strategies: ['zero3-offload'], steps: 1, warmup: 0 })).rejects.toMatchObject({ code: 'planned_elsewhere' });
-      await expect(backend.invoke('tune/start', { workload })).rejects.toMatchObject({ code: 'planned_elsewhere', message: expect.stringMatching(/tunes start only from a plan for this machine/) });
+      const refusal =
+        /^This session plans for h200-sxm-x86 \(1× NVIDIA H200\), loaded from a file with --machine, not the machine it runs on: (runs|tunes) start only from a plan for this machine\. Start the app or serve without --machine to run here/;
+      await expect(backend.invoke('runs/start', { specs: [spec], steps: 1, warmup: 0 })).rejects.toMatchObject({
+        code: 'planned_elsewhere',
+        field: 'machine',
+        message: expect.stringMatching(refusal),
+      });
+      await expect(backend.invoke('runs/start', { workload, strategies: ['zero3-offload'], steps: 1, warmup: 0 })).rejects.toMatchObject({
+        code: 'planned_elsewhere',
+      });
+      await expect(backend.invoke('tune/start', { workload })).rejects.toMatchObject({
+        code: 'planned_elsewhere',
+        message: expect.stringMatching(/tunes start only from a plan for this machine/),
+      });
       expect((await backend.invoke('runs/list', {})).runs).toHaveLength(0);
     } finally {
       await backend.close();

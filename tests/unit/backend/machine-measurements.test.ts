@@ -15,7 +15,10 @@ const h200 = JSON.parse(fs.readFileSync(machineFile, 'utf8'));
 const workload = { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4, gpus: 1, searchMicroBatch: false };
 
 const ciVm = (machineId: string | null): Measurement => ({
-  cpuAdam: [{ threads: 1, paramsPerSecond: 2e8 }, { threads: 2, paramsPerSecond: 3e8 }],
+  cpuAdam: [
+    { threads: 1, paramsPerSecond: 2e8 },
+    { threads: 2, paramsPerSecond: 3e8 },
+  ],
   recommendedCoresPerc: 0.5,
   recommendedThreads: 1,
   simdPath: 'avx2',
@@ -48,10 +51,15 @@ describe('measurements keyed by machine', () => {
     saveMeasurement(dataDir, ciVm(null)); // an old file: no machineId
     saveMeasurement(dataDir, ciVm('ci-vm-machine-id'));
     const afterCi = await planFor(dataDir);
-    for (const s of before.strategies) expect(afterCi.strategies.find((x) => x.id === s.id)!.predicted.stepSeconds).toBe(s.predicted.stepSeconds);
+    for (const s of before.strategies)
+      expect(afterCi.strategies.find((x) => x.id === s.id)!.predicted.stepSeconds).toBe(s.predicted.stepSeconds);
     expect(afterCi.profile.sources.cpuAdam).not.toBe('measured');
 
-    const imported = measurementFromFile(JSON.parse(fs.readFileSync(path.join(fixture, 'native-measure.json'), 'utf8')), h200.machineId, '2026-12-02T12:00:00.000Z');
+    const imported = measurementFromFile(
+      JSON.parse(fs.readFileSync(path.join(fixture, 'native-measure.json'), 'utf8')),
+      h200.machineId,
+      '2026-12-02T12:00:00.000Z',
+    );
     saveMeasurement(dataDir, imported, true);
     expect(loadMeasurementFor(dataDir, h200.machineId)?.cpuAdam).toHaveLength(8);
     expect(loadMeasurementFor(dataDir, 'ci-vm-machine-id')?.logicalCores).toBe(2); // the host's latest is kept
@@ -74,7 +82,9 @@ describe('the committed H200 sample calibrates a plan for its machine file', () 
     const note = plan.notes.find((n) => n.startsWith('Calibrated'))!;
     // every bundled sample dataset of that machine (10 runs at micro 4, and the tuned sweep), and the
     // cores sweep measured on another instance of the same kind (its own machineId), named as such
-    expect(note).toMatch(/Calibrated from (2\d|[3-9]\d) completed run\(s\) on machine 705f57569eba7f15 \(\d+\) and machine\(s\) [0-9a-f, ]*5c8ec6a638dd062a[0-9a-f, ]* of the same kind \(.*H200; \d+\): step-time error \d+% → \d+% RMS/);
+    expect(note).toMatch(
+      /Calibrated from (2\d|[3-9]\d) completed run\(s\) on machine 705f57569eba7f15 \(\d+\) and machine\(s\) [0-9a-f, ]*5c8ec6a638dd062a[0-9a-f, ]* of the same kind \(.*H200; \d+\): step-time error \d+% → \d+% RMS/,
+    );
     expect(note).toMatch(/superoffload \d+ \(/);
     const by = Object.fromEntries(plan.strategies.map((s) => [s.id, s]));
     expect(by['superoffload'].predicted.calibrated).toBe(true);

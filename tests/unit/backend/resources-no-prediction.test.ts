@@ -16,15 +16,34 @@ afterAll(() => store.close());
 const h200 = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../fixtures/hosts/h200-sxm-x86/machine.json'), 'utf8'));
 
 function storedRun(id: string, machine: unknown, prediction: Record<string, number>) {
-  const spec = { ...buildRunSpec({ model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1, activationCheckpointing: true }, 'zero2-offload'), runId: id, prediction };
-  store.createRun({ id, sweepId: 'sw-x', repeatIndex: 0, model: 'tiny-llama', strategy: 'zero2-offload', engine: 'deepspeed', steps: 4, warmup: 1, spec, predicted: prediction } as never);
+  const spec = {
+    ...buildRunSpec({ model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1, activationCheckpointing: true }, 'zero2-offload'),
+    runId: id,
+    prediction,
+  };
+  store.createRun({
+    id,
+    sweepId: 'sw-x',
+    repeatIndex: 0,
+    model: 'tiny-llama',
+    strategy: 'zero2-offload',
+    engine: 'deepspeed',
+    steps: 4,
+    warmup: 1,
+    spec,
+    predicted: prediction,
+  } as never);
   store.startRun(id, { snapshot: machine, machineId: 'm-x', logPath: null });
   return store.getRun(id, 0)!;
 }
 
 describe('runs/resources predicted terms', () => {
-  it('a CPU run has no prediction: no 0 s, no terms, the Plan table\'s words', () => {
-    const run = storedRun('cpu', { ...h200, gpus: [], gpuStatus: { driver: 'none', message: 'no NVIDIA driver found' } }, { stepSeconds: 0, tflopsPerGpu: 0, hostPeakBytes: 2e9 });
+  it("a CPU run has no prediction: no 0 s, no terms, the Plan table's words", () => {
+    const run = storedRun(
+      'cpu',
+      { ...h200, gpus: [], gpuStatus: { driver: 'none', message: 'no NVIDIA driver found' } },
+      { stepSeconds: 0, tflopsPerGpu: 0, hostPeakBytes: 2e9 },
+    );
     const p = predictedTermsOf({ dataDir, history: store }, run);
     expect(p.stepSeconds).toBeNull();
     expect(p.terms).toBeNull();

@@ -40,7 +40,8 @@ describe('step times measured here, per configuration', () => {
     const specs = ran.map((s) => s.spec);
     const text = sweepEstimate(specs, 10, 3, 1, plan.engineStart, plan.measuredSteps);
     expect(text).toMatch(/step times of every strategy measured here over \d+ run\(s\)/);
-    const minutes = (specs.length * (plan.engineStart!.seconds + specs.reduce((a, s) => a + 13 * measured[s.configHash].seconds, 0) / specs.length)) / 60;
+    const minutes =
+      (specs.length * (plan.engineStart!.seconds + specs.reduce((a, s) => a + 13 * measured[s.configHash].seconds, 0) / specs.length)) / 60;
     expect(text).toContain(`about ${Math.round(minutes)} min`);
   }, 120_000);
 });
@@ -57,7 +58,9 @@ describe('sweepEstimate', () => {
     expect(text).not.toMatch(/not predicted/);
   });
   it('without a measured step, a CPU run still counts its start-up only, and says so', () => {
-    expect(sweepEstimate(cpu, 10, 3, 3, start)).toMatch(/^about 2 min \(mostly starting the engine; CPU steps are not predicted here; start-up 14 s/);
+    expect(sweepEstimate(cpu, 10, 3, 3, start)).toMatch(
+      /^about 2 min \(mostly starting the engine; CPU steps are not predicted here; start-up 14 s/,
+    );
   });
   it('a measured step beats the prediction of the same configuration', () => {
     const gpu = { configHash: 'sha256:gpu', prediction: { stepSeconds: 1 } };

@@ -14,7 +14,8 @@ function fakeBus(truth: (spec: RunSpec) => { tokensPerSecond: number | null; sta
   const started: RunSpec[] = [];
   const bus = {
     async invoke(channel: string, request: any): Promise<any> {
-      if (channel === 'plan/compute') return planWorkload({ ...request.workload }, { machine: h200Machine(), measurements: h200Measurements() });
+      if (channel === 'plan/compute')
+        return planWorkload({ ...request.workload }, { machine: h200Machine(), measurements: h200Measurements() });
       if (channel === 'runs/start') {
         const id = `run-${++n}`;
         const spec = request.specs[0] as RunSpec;
@@ -26,7 +27,16 @@ function fakeBus(truth: (spec: RunSpec) => { tokensPerSecond: number | null; sta
       if (channel === 'runs/get') {
         const { spec, r } = runs.get(request.id)!;
         const tokens = spec.seqLen * spec.microBatch * spec.gradAccum;
-        return { summary: { id: request.id, status: r.status ?? 'completed', tokensPerSecond: r.tokensPerSecond, tflopsPerGpu: 1, stepSeconds: r.tokensPerSecond ? tokens / r.tokensPerSecond : null, errorClass: r.errorClass ?? null } };
+        return {
+          summary: {
+            id: request.id,
+            status: r.status ?? 'completed',
+            tokensPerSecond: r.tokensPerSecond,
+            tflopsPerGpu: 1,
+            stepSeconds: r.tokensPerSecond ? tokens / r.tokensPerSecond : null,
+            errorClass: r.errorClass ?? null,
+          },
+        };
       }
       if (channel === 'runs/cancel') return { cancelled: true };
       throw new Error(channel);
@@ -42,8 +52,17 @@ function fakeBus(truth: (spec: RunSpec) => { tokensPerSecond: number | null; sta
 const workload = { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4, gpus: 1 };
 /** A machine as the model's point estimate says: a run whose predicted peak (+ the CUDA context) exceeds the H200 runs out of memory, the rest run at the predicted speed. */
 const asPredicted = (spec: RunSpec) =>
-  (spec.prediction?.gpuPeakBytes ?? 0) + 1.5 * 2 ** 30 > 143771 * 2 ** 20 ? { tokensPerSecond: null, status: 'failed', errorClass: 'cuda_oom' } : { tokensPerSecond: spec.prediction?.tokensPerSecond ?? 1000 };
-const base = { workload, budgetSeconds: 3600, maxTrials: 6, steps: 4, warmup: 2, strategies: ['zero2-offload', 'zero3-offload', 'superoffload', 'fsdp2-cpu-offload'] };
+  (spec.prediction?.gpuPeakBytes ?? 0) + 1.5 * 2 ** 30 > 143771 * 2 ** 20
+    ? { tokensPerSecond: null, status: 'failed', errorClass: 'cuda_oom' }
+    : { tokensPerSecond: spec.prediction?.tokensPerSecond ?? 1000 };
+const base = {
+  workload,
+  budgetSeconds: 3600,
+  maxTrials: 6,
+  steps: 4,
+  warmup: 2,
+  strategies: ['zero2-offload', 'zero3-offload', 'superoffload', 'fsdp2-cpu-offload'],
+};
 
 describe('tune loop', () => {
   it('stops as soon as nothing untried is predicted above the best measured + noise, and measures the seed defaults', async () => {
@@ -54,7 +73,9 @@ describe('tune loop', () => {
     const trials = r.trials.filter((t) => !t.baseline);
     expect(trials.length).toBeGreaterThanOrEqual(1);
     expect(started[0].knobs.ratio).toBeDefined(); // the first trial: the searched spec of a strategy that fits for sure
-    expect(r.stopReason).toMatch(/no untried candidate is predicted to beat the best measured|every candidate configuration has been tried/);
+    expect(r.stopReason).toMatch(
+      /no untried candidate is predicted to beat the best measured|every candidate configuration has been tried/,
+    );
     expect(r.seedDefaults?.baseline).toBe(true);
     expect(started.at(-1)!.microBatch).toBe(4); // the seed defaults: the form's micro batch
     expect(r.gain).not.toBeNull();
@@ -69,7 +90,9 @@ describe('tune loop', () => {
     expect(r.trials.every((t) => t.status === 'completed' || t.errorClass === 'cuda_oom')).toBe(true);
     // the winner's seed defaults (micro 4, no searched knobs) cannot fit: not run, and said why
     expect(r.seedDefaults).toBeNull();
-    expect(r.seedDefaultsNote).toMatch(/the seed defaults \(micro 4, no searched knobs\) do not fit this machine — GPU memory: needs .* GiB per GPU/);
+    expect(r.seedDefaultsNote).toMatch(
+      /the seed defaults \(micro 4, no searched knobs\) do not fit this machine — GPU memory: needs .* GiB per GPU/,
+    );
   });
 
   it('records an OOM trial with its class and goes on without that configuration', async () => {
@@ -95,7 +118,9 @@ describe('tune loop', () => {
 
   it('a model that fits nowhere is a clear error', async () => {
     const { bus } = fakeBus(() => ({ tokensPerSecond: 1 }));
-    await expect(runTuneLoop(bus, { ...base, workload: { ...workload, model: 'llama-3.1-70b', seqLen: 4096 } })).rejects.toThrow(/nothing fits this machine.*smaller model/);
+    await expect(runTuneLoop(bus, { ...base, workload: { ...workload, model: 'llama-3.1-70b', seqLen: 4096 } })).rejects.toThrow(
+      /nothing fits this machine.*smaller model/,
+    );
   });
 });
 
@@ -116,7 +141,9 @@ describe('tune/start over the contract', () => {
       const done = new Promise<void>((resolve) => backend.on('tune/progress', (e) => (events.push(e), e.done && resolve())));
       const { tuneId } = await backend.invoke('tune/start', { workload: { model: 'llama-3.1-70b', seqLen: 4096, microBatch: 1, gpus: 1 } });
       expect(tuneId).toMatch(/^tune-/);
-      await expect(backend.invoke('tune/start', { workload: { model: 'gpt2', seqLen: 128, microBatch: 1, gpus: 1 } })).rejects.toMatchObject({ code: 'busy' });
+      await expect(
+        backend.invoke('tune/start', { workload: { model: 'gpt2', seqLen: 128, microBatch: 1, gpus: 1 } }),
+      ).rejects.toMatchObject({ code: 'busy' });
       await done;
       const last = events.at(-1)!;
       expect(last).toMatchObject({ tuneId, done: true, result: null, error: { field: 'model' } });

@@ -22,7 +22,12 @@ const root = path.resolve(import.meta.dirname, '../../..');
 
 /** Every `npm run cli -- …` in a text, as the argument vector a shell would give the CLI. */
 function suggestions(text: string): string[][] {
-  return [...text.matchAll(/`npm run cli -- ([^`]+)`/g)].map((m) => m[1].replace(/\s*>.*$/, '').trim().split(/\s+/));
+  return [...text.matchAll(/`npm run cli -- ([^`]+)`/g)].map((m) =>
+    m[1]
+      .replace(/\s*>.*$/, '')
+      .trim()
+      .split(/\s+/),
+  );
 }
 
 /** The suggestion names a command the CLI has, with flags that command takes (parsed as the CLI parses them). */
@@ -58,7 +63,10 @@ describe('suggested commands run as written from a clone', () => {
       const here = await backend.invoke('plan/compute', { workload: { model: 'tiny-llama', seqLen: 64, microBatch: 1, gpus: 1 } });
       expectAdvice(here.notes.find((n) => n.startsWith('Host figures'))!);
       const h200 = buildMachine(loadHost('h200-sxm-x86'));
-      const there = await backend.invoke('plan/compute', { workload: { model: 'tiny-llama', seqLen: 64, microBatch: 1, gpus: 1 }, machine: h200 });
+      const there = await backend.invoke('plan/compute', {
+        workload: { model: 'tiny-llama', seqLen: 64, microBatch: 1, gpus: 1 },
+        machine: h200,
+      });
       expectAdvice(there.notes.find((n) => n.startsWith('Host figures'))!);
       // A file that is not a runs file says what writes one.
       const refused = await backend.invoke('runs/import', { content: 'not json', name: 'x.runs.json' }).catch((e: Error) => e.message);
@@ -85,17 +93,22 @@ describe('suggested commands run as written from a clone', () => {
     ].filter((f) => /\.tsx?$/.test(f));
     const bad: string[] = [];
     for (const file of files)
-      fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        const code = line.trim();
-        if (code.startsWith('//') || code.startsWith('*') || code.startsWith('/*')) return; // comments are for us
-        if (/\\?`offload-studio |History → |into History here|\(CLI: /.test(code)) bad.push(`${path.relative(root, file)}:${i + 1}: ${code.slice(0, 160)}`);
-        for (const argv of suggestions(code.replace(/\\`/g, '`').replace(/\$\{[^}]*\}/g, 'NAME')))
-          try {
-            expectRunnable(argv);
-          } catch (error) {
-            bad.push(`${path.relative(root, file)}:${i + 1}: npm run cli -- ${argv.join(' ')} (${(error as Error).message.split('\n')[0]})`);
-          }
-      });
+      fs.readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          const code = line.trim();
+          if (code.startsWith('//') || code.startsWith('*') || code.startsWith('/*')) return; // comments are for us
+          if (/\\?`offload-studio |History → |into History here|\(CLI: /.test(code))
+            bad.push(`${path.relative(root, file)}:${i + 1}: ${code.slice(0, 160)}`);
+          for (const argv of suggestions(code.replace(/\\`/g, '`').replace(/\$\{[^}]*\}/g, 'NAME')))
+            try {
+              expectRunnable(argv);
+            } catch (error) {
+              bad.push(
+                `${path.relative(root, file)}:${i + 1}: npm run cli -- ${argv.join(' ')} (${(error as Error).message.split('\n')[0]})`,
+              );
+            }
+        });
     expect(bad).toEqual([]);
   });
 });

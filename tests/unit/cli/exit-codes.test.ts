@@ -14,10 +14,17 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-exit-codes-'));
 const notJson = path.join(dataDir, 'not-json.json');
 fs.writeFileSync(notJson, 'vm\n');
-const cli = (args: string[]) => spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args, '--data-dir', dataDir], { cwd: root, encoding: 'utf8' });
+const cli = (args: string[]) =>
+  spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args, '--data-dir', dataDir], {
+    cwd: root,
+    encoding: 'utf8',
+  });
 
 const CASES: [string[], RegExp][] = [
-  [['measure', '--import', '--json'], /^error: measure: --import needs a value right after it \(got the flag --json\), e\.g\. --import VALUE$/m],
+  [
+    ['measure', '--import', '--json'],
+    /^error: measure: --import needs a value right after it \(got the flag --json\), e\.g\. --import VALUE$/m,
+  ],
   [['plan', '--model', '--seq', '64'], /^error: plan: --model needs a value right after it \(got the flag --seq\)/m],
   [['runs', 'show', 'nope', '--resources'], /No run 'nope'/],
   [['compare', 'nope-1', 'nope-2'], /No stored run with id nope-1, nope-2/],
@@ -25,7 +32,10 @@ const CASES: [string[], RegExp][] = [
   [['export-runs', '--out', path.join(dataDir, 'missing-folder', 'runs.json')], /The folder .*missing-folder does not exist/],
   [['plan', '--model', 'tiny-llama', '--machine', notJson], /--machine .*not-json\.json: not JSON/],
   [['run', '--ds-config', notJson, '--model', 'tiny-llama', '--seq', '32'], /not JSON/],
-  [['cluster', 'preflight'], /^error: cluster preflight needs the cluster's name: npm run cli -- cluster preflight NAME \(names from: npm run cli -- cluster list\)$/m],
+  [
+    ['cluster', 'preflight'],
+    /^error: cluster preflight needs the cluster's name: npm run cli -- cluster preflight NAME \(names from: npm run cli -- cluster list\)$/m,
+  ],
   [['cluster', 'preflight', 'nosuch'], /No cluster named 'nosuch'/],
 ];
 

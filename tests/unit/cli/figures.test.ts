@@ -14,7 +14,7 @@ import { storeWith } from '../history-queries/helpers';
 const root = path.resolve(import.meta.dirname, '../../..');
 
 describe('CLI figures', () => {
-  it('compare prints the Compare page\'s figures: 153.5 (not 153) and a CPU run\'s 0.0084 (not 0)', () => {
+  it("compare prints the Compare page's figures: 153.5 (not 153) and a CPU run's 0.0084 (not 0)", () => {
     const store = storeWith([
       { id: 'gpu', strategy: 'zero3-offload', tflops: 153.45 },
       { id: 'cpu', strategy: 'zero2-offload', tflops: 0.0084 },
@@ -31,10 +31,16 @@ describe('CLI figures', () => {
 
   it('plan on a machine without a GPU says the matmul rate is not there, not 0 TFLOPS', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-figures-'));
-    const h200 = MachineSchema.parse(JSON.parse(fs.readFileSync(path.join(root, 'tests/fixtures/hosts/h200-sxm-x86/machine.json'), 'utf8')));
+    const h200 = MachineSchema.parse(
+      JSON.parse(fs.readFileSync(path.join(root, 'tests/fixtures/hosts/h200-sxm-x86/machine.json'), 'utf8')),
+    );
     const noGpu = path.join(dataDir, 'no-gpu.json');
     fs.writeFileSync(noGpu, JSON.stringify({ ...h200, gpus: [], gpuStatus: { driver: 'none', message: 'no NVIDIA driver found' } }));
-    const r = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', 'plan', '--model', 'tiny-llama', '--seq', '32', '--machine', noGpu, '--data-dir', dataDir], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(
+      path.join(root, 'node_modules/.bin/tsx'),
+      ['electron/cli/main.ts', 'plan', '--model', 'tiny-llama', '--seq', '32', '--machine', noGpu, '--data-dir', dataDir],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(r.status, r.stderr).toBe(0);
     const machine = r.stdout.split('\n').find((l) => l.startsWith('machine: '))!;
     expect(machine).toContain('matmul — (no GPU)');

@@ -26,7 +26,8 @@ describe('the flag table', () => {
       const defined = [...text.matchAll(/^ {2}'?([a-z][a-z-]*)'?: \{$/gm)].map((m) => m[1]).filter((c) => commands[c]);
       const allowed = new Set(defined.flatMap((c) => Object.keys(flagsOf(c) ?? {})));
       const read = new Set<string>();
-      for (const m of text.matchAll(/flags\.([a-z][A-Za-z]*)|flags\['([a-z-]+)'\]|Flag\((?:flags|ctx), '([a-z-]+)'|\bstr\('([a-z-]+)'\)/g)) read.add(m[1] ?? m[2] ?? m[3] ?? m[4]);
+      for (const m of text.matchAll(/flags\.([a-z][A-Za-z]*)|flags\['([a-z-]+)'\]|Flag\((?:flags|ctx), '([a-z-]+)'|\bstr\('([a-z-]+)'\)/g))
+        read.add(m[1] ?? m[2] ?? m[3] ?? m[4]);
       for (const m of text.matchAll(/for \(const key of \[([^\]]+)\]/g)) for (const k of m[1].matchAll(/'([a-z-]+)'/g)) read.add(k[1]);
       for (const name of read) if (defined.length && !allowed.has(name)) missing.push(`${file}: --${name}`);
     }
@@ -36,16 +37,46 @@ describe('the flag table', () => {
 
 describe('parseArgv keeps the existing command lines working', () => {
   it('run: string flags with values, --json, --data-dir, an inline --flag=value', () => {
-    const { flags, positionals } = parse('run', ['--model', 'tiny-llama', '--strategy', 'zero3-offload', '--seq', '32', '--micro-batch=1', '--steps', '3', '--warmup', '0', '--data-dir', '/d', '--json']);
-    expect(flags).toEqual({ model: 'tiny-llama', strategy: 'zero3-offload', seq: '32', 'micro-batch': '1', steps: '3', warmup: '0', 'data-dir': '/d', json: true });
+    const { flags, positionals } = parse('run', [
+      '--model',
+      'tiny-llama',
+      '--strategy',
+      'zero3-offload',
+      '--seq',
+      '32',
+      '--micro-batch=1',
+      '--steps',
+      '3',
+      '--warmup',
+      '0',
+      '--data-dir',
+      '/d',
+      '--json',
+    ]);
+    expect(flags).toEqual({
+      model: 'tiny-llama',
+      strategy: 'zero3-offload',
+      seq: '32',
+      'micro-batch': '1',
+      steps: '3',
+      warmup: '0',
+      'data-dir': '/d',
+      json: true,
+    });
     expect(positionals).toEqual([]);
   });
   it('run --activation-checkpointing takes an optional true/false', () => {
-    expect(parse('run', ['--activation-checkpointing', 'false', '--json']).flags).toEqual({ 'activation-checkpointing': 'false', json: true });
+    expect(parse('run', ['--activation-checkpointing', 'false', '--json']).flags).toEqual({
+      'activation-checkpointing': 'false',
+      json: true,
+    });
     expect(parse('run', ['--activation-checkpointing', '--json']).flags).toEqual({ 'activation-checkpointing': 'true', json: true });
   });
   it('compare: a boolean before ids no longer swallows one; positionals stay in order', () => {
-    expect(parse('compare', ['--json', 'a', 'b', '--baseline', 'a'])).toEqual({ flags: { json: true, baseline: 'a' }, positionals: ['a', 'b'] });
+    expect(parse('compare', ['--json', 'a', 'b', '--baseline', 'a'])).toEqual({
+      flags: { json: true, baseline: 'a' },
+      positionals: ['a', 'b'],
+    });
   });
   it('export: --runs list plus more ids as positionals; booleans', () => {
     expect(parse('export', ['--runs', 'r1,r2', 'r3', '--format', 'pdf', '--out', '/x.pdf', '--overwrite', '--samples'])).toEqual({
@@ -57,15 +88,42 @@ describe('parseArgv keeps the existing command lines working', () => {
     expect(parse('detect', ['--json', '--no-env']).flags).toEqual({ json: true, 'no-env': true });
     expect(parse('detect', ['--env', 'false']).flags).toEqual({ env: 'false' });
     expect(parse('settings', ['set', 'pythonPath=/usr/bin/python3']).positionals).toEqual(['set', 'pythonPath=/usr/bin/python3']);
-    expect(parse('cluster', ['launch', 'lab', '--spec', 's.json', '--json'])).toEqual({ flags: { spec: 's.json', json: true }, positionals: ['launch', 'lab'] });
+    expect(parse('cluster', ['launch', 'lab', '--spec', 's.json', '--json'])).toEqual({
+      flags: { spec: 's.json', json: true },
+      positionals: ['launch', 'lab'],
+    });
   });
   it('plan and tune flags, convert-sweep with a folder positional', () => {
-    expect(parse('plan', ['--model', 'llama-3.1-8b', '--seq', '4096', '--micro-batch', '1', '--gpus', '1', '--no-checkpointing', '--write-specs', 'out', '--all-strategies']).flags).toMatchObject({ 'no-checkpointing': true, 'write-specs': 'out', 'all-strategies': true });
-    expect(parse('tune', ['--model', 'm', '--budget-minutes', '5', '--no-baseline']).flags).toEqual({ model: 'm', 'budget-minutes': '5', 'no-baseline': true });
+    expect(
+      parse('plan', [
+        '--model',
+        'llama-3.1-8b',
+        '--seq',
+        '4096',
+        '--micro-batch',
+        '1',
+        '--gpus',
+        '1',
+        '--no-checkpointing',
+        '--write-specs',
+        'out',
+        '--all-strategies',
+      ]).flags,
+    ).toMatchObject({ 'no-checkpointing': true, 'write-specs': 'out', 'all-strategies': true });
+    expect(parse('tune', ['--model', 'm', '--budget-minutes', '5', '--no-baseline']).flags).toEqual({
+      model: 'm',
+      'budget-minutes': '5',
+      'no-baseline': true,
+    });
     expect(parse('convert-sweep', ['dir', '--out', 'f.json', '--label', 'L', '--sweep-id', 'sw1']).positionals).toEqual(['dir']);
   });
   it('serve: port, host, --allow-remote, token', () => {
-    expect(parseArgv(['--port', '8765', '--host', '0.0.0.0', '--allow-remote', '--token', 't'], SERVE_FLAGS, 'serve').flags).toEqual({ port: '8765', host: '0.0.0.0', 'allow-remote': true, token: 't' });
+    expect(parseArgv(['--port', '8765', '--host', '0.0.0.0', '--allow-remote', '--token', 't'], SERVE_FLAGS, 'serve').flags).toEqual({
+      port: '8765',
+      host: '0.0.0.0',
+      'allow-remote': true,
+      token: 't',
+    });
   });
   it('serve: --allow-host is repeatable, every value in lists', () => {
     const parsed = parseArgv(['--allow-host', 'a.lan', '--port', '1', '--allow-host=b.lan'], SERVE_FLAGS, 'serve');
@@ -123,13 +181,17 @@ describe('the CLI process', () => {
     expect(r.stderr).toMatch(/unknown command 'rnus'; did you mean 'runs'\?/);
   });
   it('a bad count is a usage error (exit 2) with the flag named, in every command — a negative one too', () => {
-    for (const args of [['plan', '--model', 'tiny-llama', '--seq', '-5'], ['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload', '--seq', '0'], ['tune', '--model', 'tiny-llama', '--steps', 'x']]) {
+    for (const args of [
+      ['plan', '--model', 'tiny-llama', '--seq', '-5'],
+      ['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload', '--seq', '0'],
+      ['tune', '--model', 'tiny-llama', '--steps', 'x'],
+    ]) {
       const r = cli(args);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: --(seq|steps) must be a whole number of 1 or more \(got (-5|0|x)\)/);
     }
   });
-  it('plan takes the Plan form\'s defaults for this machine for what is not given (workloadDefaultsFor)', () => {
+  it("plan takes the Plan form's defaults for this machine for what is not given (workloadDefaultsFor)", () => {
     const r = cli(['plan', '--model', 'tiny-llama', '--json']);
     expect(r.status, r.stderr).toBe(0);
     const machine = JSON.parse(cli(['detect', '--json', '--no-env']).stdout);
@@ -154,6 +216,9 @@ describe('a command not yet in the table', () => {
   it('reads its flags as written (old behaviour), refusing nothing', async () => {
     const { inferSpec } = await import('../../../electron/kernel');
     const argv = ['dir', '--out', 'f.json', '--force', '--label=L', '--json'];
-    expect(parseArgv(argv, { ...inferSpec(argv), json: 'boolean' }, 'new-command')).toEqual({ flags: { out: 'f.json', force: true, label: 'L', json: true }, positionals: ['dir'] });
+    expect(parseArgv(argv, { ...inferSpec(argv), json: 'boolean' }, 'new-command')).toEqual({
+      flags: { out: 'f.json', force: true, label: 'L', json: true },
+      positionals: ['dir'],
+    });
   });
 });

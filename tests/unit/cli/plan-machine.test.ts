@@ -11,7 +11,11 @@ import type { PlanResult } from '../../../electron/contract';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-plan-machine-'));
-const cli = (args: string[]) => spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args, '--data-dir', dataDir], { cwd: root, encoding: 'utf8' });
+const cli = (args: string[]) =>
+  spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args, '--data-dir', dataDir], {
+    cwd: root,
+    encoding: 'utf8',
+  });
 const h200File = path.join(root, 'tests/fixtures/hosts/h200-sxm-x86/machine.json');
 
 describe('plan says which machine it is for', () => {
@@ -30,6 +34,8 @@ describe('plan says which machine it is for', () => {
   it('with --machine FILE: a loaded file, not this machine, and its plan does not run here', () => {
     const r = cli(['plan', '--model', 'tiny-llama', '--machine', h200File]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout.split('\n').find((l) => l.startsWith('machine: '))).toMatch(/^machine: h200-sxm-x86 — 1× NVIDIA H200 \(a loaded file, not this machine: its plan does not run here\); /);
+    expect(r.stdout.split('\n').find((l) => l.startsWith('machine: '))).toMatch(
+      /^machine: h200-sxm-x86 — 1× NVIDIA H200 \(a loaded file, not this machine: its plan does not run here\); /,
+    );
   });
 });

@@ -35,7 +35,7 @@ describe("the README's commands, as written", () => {
     expect(readme.replace(/\s+/g, ' ')).toContain('same per-user folder as the desktop app and the CLI');
   });
 
-  it('every CLI example without a placeholder parses with the CLI\'s own flags', () => {
+  it("every CLI example without a placeholder parses with the CLI's own flags", () => {
     const concrete = cliLines.filter((l) => !/[<>[\]…|]/.test(l) && !/\s(D|N|DIR)(\s|$)/.test(l));
     expect(concrete.length).toBeGreaterThan(10);
     for (const line of concrete) {

@@ -13,7 +13,11 @@ import { openHistory } from '../../../electron/services/history';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-run-defaults-'));
-const cli = (args: string[]) => spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args, '--data-dir', dataDir], { cwd: root, encoding: 'utf8' });
+const cli = (args: string[]) =>
+  spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args, '--data-dir', dataDir], {
+    cwd: root,
+    encoding: 'utf8',
+  });
 const fakePython = path.join(root, 'tests/reliability/fixtures/fake-python');
 
 describe('run takes the Plan form’s defaults for this machine', () => {
@@ -27,7 +31,20 @@ describe('run takes the Plan form’s defaults for this machine', () => {
     expect([workload.seqLen, workload.gpus]).toEqual([defaults.seqLen, defaults.gpus]);
 
     // zero3-offload runs on this machine whether or not it has a GPU (a CPU smoke run without one).
-    const r = cli(['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload', '--steps', '1', '--warmup', '0', '--python', fakePython, '--json']);
+    const r = cli([
+      'run',
+      '--model',
+      'tiny-llama',
+      '--strategy',
+      'zero3-offload',
+      '--steps',
+      '1',
+      '--warmup',
+      '0',
+      '--python',
+      fakePython,
+      '--json',
+    ]);
     expect(r.status, r.stderr).toBe(0);
     const [run] = JSON.parse(r.stdout) as { id: string }[];
     const history = openHistory(dataDir);

@@ -21,14 +21,26 @@ describe('tune: the seed defaults line', () => {
     const best = trial({});
     const line = seedDefaultsLine(best, { ...best, baseline: true }, undefined);
     expect(line).not.toMatch(/% faster/);
-    expect(line).toBe('seed defaults of zero2-offload: the winner itself (r1) — the tuned configuration is the seed defaults, no gain to report');
+    expect(line).toBe(
+      'seed defaults of zero2-offload: the winner itself (r1) — the tuned configuration is the seed defaults, no gain to report',
+    );
   });
 
   it('gives the gain over a separately measured seed-defaults run, its failure, or the note why it was not measured', () => {
     const best = trial({ tokensPerSecond: 1500 });
-    expect(seedDefaultsLine(best, trial({ key: 'k0', runId: 'r0', baseline: true }), undefined)).toBe('seed defaults of zero2-offload: 50.0 TFLOPS/GPU, 1000 tokens/s (r0) — tuned is 50% faster');
-    expect(seedDefaultsLine(best, trial({ key: 'k0', runId: 'r0', status: 'failed', errorClass: 'oom', tokensPerSecond: null, baseline: true }), undefined)).toBe('seed defaults of zero2-offload: failed (oom) (r0)');
-    expect(seedDefaultsLine(best, null, 'not measured (no baseline asked for)')).toBe('seed defaults of zero2-offload: not measured (no baseline asked for)');
+    expect(seedDefaultsLine(best, trial({ key: 'k0', runId: 'r0', baseline: true }), undefined)).toBe(
+      'seed defaults of zero2-offload: 50.0 TFLOPS/GPU, 1000 tokens/s (r0) — tuned is 50% faster',
+    );
+    expect(
+      seedDefaultsLine(
+        best,
+        trial({ key: 'k0', runId: 'r0', status: 'failed', errorClass: 'oom', tokensPerSecond: null, baseline: true }),
+        undefined,
+      ),
+    ).toBe('seed defaults of zero2-offload: failed (oom) (r0)');
+    expect(seedDefaultsLine(best, null, 'not measured (no baseline asked for)')).toBe(
+      'seed defaults of zero2-offload: not measured (no baseline asked for)',
+    );
     expect(seedDefaultsLine(best, null, undefined)).toBeNull();
   });
 });

@@ -20,7 +20,10 @@ const cli = (args: string[]) => spawnSync(tsx, ['electron/cli/main.ts', ...args,
 const h200File = path.join(root, 'tests/fixtures/hosts/h200-sxm-x86/machine.json');
 const h200 = MachineSchema.parse(JSON.parse(fs.readFileSync(h200File, 'utf8')));
 const noGpuFile = path.join(dataDir, 'no-gpu.json');
-fs.writeFileSync(noGpuFile, JSON.stringify({ ...h200, gpus: [], gpuStatus: { driver: 'none', message: 'no NVIDIA driver found (nvidia-smi is not on PATH)' } }));
+fs.writeFileSync(
+  noGpuFile,
+  JSON.stringify({ ...h200, gpus: [], gpuStatus: { driver: 'none', message: 'no NVIDIA driver found (nvidia-smi is not on PATH)' } }),
+);
 
 describe('plan defaults are the Plan form’s, for the machine planned for', () => {
   it('without a GPU: seq 512, micro batch 1, 1 GPU', () => {
@@ -46,8 +49,16 @@ describe('usage errors exit 2 in every command', () => {
     ['tune without --model', ['tune'], /--model is required/],
     ['measure --only of an unknown kind', ['measure', '--only', 'gpuFlops'], /--only: unknown measurement 'gpuFlops'/],
     ['plan of an unknown model', ['plan', '--model', 'no-such-model', '--machine', noGpuFile], /unknown model 'no-such-model'/],
-    ['run of an unknown strategy', ['run', '--model', 'tiny-llama', '--strategy', 'zero3-ofload', '--seq', '32'], /unknown strategy 'zero3-ofload'/],
-    ['run with a switch value it cannot read (no run starts)', ['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload', '--activation-checkpointing', '2'], /run takes no arguments besides flags: '2'/],
+    [
+      'run of an unknown strategy',
+      ['run', '--model', 'tiny-llama', '--strategy', 'zero3-ofload', '--seq', '32'],
+      /unknown strategy 'zero3-ofload'/,
+    ],
+    [
+      'run with a switch value it cannot read (no run starts)',
+      ['run', '--model', 'tiny-llama', '--strategy', 'zero3-offload', '--activation-checkpointing', '2'],
+      /run takes no arguments besides flags: '2'/,
+    ],
   ];
   for (const [what, args, message] of cases)
     it(what, () => {
@@ -76,7 +87,23 @@ describe.skipIf(hasGpu)('run --strategy gpu-zero1 on this machine without a GPU'
   });
   it('with --force it runs on the CPU', () => {
     const fakePython = path.join(root, 'tests/reliability/fixtures/fake-python');
-    const r = cli(['run', '--model', 'tiny-llama', '--strategy', 'gpu-zero1', '--seq', '32', '--steps', '2', '--warmup', '1', '--force', '--python', fakePython, '--json']);
+    const r = cli([
+      'run',
+      '--model',
+      'tiny-llama',
+      '--strategy',
+      'gpu-zero1',
+      '--seq',
+      '32',
+      '--steps',
+      '2',
+      '--warmup',
+      '1',
+      '--force',
+      '--python',
+      fakePython,
+      '--json',
+    ]);
     expect(r.status, r.stderr).toBe(0);
     const [run] = JSON.parse(r.stdout) as { strategy: string; status: string }[];
     expect(run).toMatchObject({ strategy: 'gpu-zero1', status: 'completed' });

@@ -22,7 +22,8 @@ function cli(args: string[], userDir: string) {
 
 describe('parseWhen: the forms people type', () => {
   const now = new Date(2026, 11, 3, 14, 30, 0); // local 3 Dec 2026 14:30
-  const at = (...a: [number, number, number, number?, number?]) => new Date(...(a as [number, number, number, number, number])).toISOString();
+  const at = (...a: [number, number, number, number?, number?]) =>
+    new Date(...(a as [number, number, number, number, number])).toISOString();
   it('today, yesterday and now', () => {
     expect(parseWhen('since', 'today', now)).toBe(at(2026, 11, 3, 0, 0));
     expect(parseWhen('since', 'Yesterday', now)).toBe(at(2026, 11, 2, 0, 0));
@@ -62,7 +63,12 @@ describe('resolveUserPaths', () => {
   fs.writeFileSync(path.join(userDir, 'model', 'config.json'), '{}');
   it('makes output and input paths absolute in the user folder', () => {
     const r = resolveUserPaths('plan', { machine: 'machine.json', 'write-specs': 'specs', model: 'model', 'data-dir': 'd' }, [], userDir);
-    expect(r.flags).toEqual({ machine: path.join(userDir, 'machine.json'), 'write-specs': path.join(userDir, 'specs'), model: path.join(userDir, 'model'), 'data-dir': path.join(userDir, 'd') });
+    expect(r.flags).toEqual({
+      machine: path.join(userDir, 'machine.json'),
+      'write-specs': path.join(userDir, 'specs'),
+      model: path.join(userDir, 'model'),
+      'data-dir': path.join(userDir, 'd'),
+    });
     expect(resolveUserPaths('export', { out: 'r.html' }, [], userDir).flags.out).toBe(path.join(userDir, 'r.html'));
     expect(resolveUserPaths('import-runs', {}, ['machine.json'], userDir).positionals).toEqual([path.join(userDir, 'machine.json')]);
   });
@@ -71,8 +77,12 @@ describe('resolveUserPaths', () => {
     expect(resolveUserPaths('runs', { machine: 'abc123' }, [], userDir).flags.machine).toBe('abc123');
   });
   it('refuses a missing input file with its flag, the path and the folder', () => {
-    expect(() => resolveUserPaths('plan', { machine: 'nope.json' }, [], userDir)).toThrow(`--machine nope.json: no such file or folder: ${path.join(userDir, 'nope.json')} (relative paths start from ${userDir})`);
-    expect(() => resolveUserPaths('plan', { model: './cfg/config.json' }, [], userDir)).toThrow(/^--model \.\/cfg\/config\.json: no such file/);
+    expect(() => resolveUserPaths('plan', { machine: 'nope.json' }, [], userDir)).toThrow(
+      `--machine nope.json: no such file or folder: ${path.join(userDir, 'nope.json')} (relative paths start from ${userDir})`,
+    );
+    expect(() => resolveUserPaths('plan', { model: './cfg/config.json' }, [], userDir)).toThrow(
+      /^--model \.\/cfg\/config\.json: no such file/,
+    );
     expect(() => resolveUserPaths('cluster', {}, ['save', 'c.json'], userDir)).toThrow(/^cluster save c\.json: no such file/);
   });
   it('userCwd is INIT_CWD only under npm run cli', () => {
@@ -105,11 +115,31 @@ describe('the CLI process, as npm run cli starts it', () => {
   }, 60_000);
 
   it('a missing relative config path is named, not a raw ENOENT', () => {
-    const r = cli(['plan', '--model', 'configs/config.json', '--seq', '64', '--micro-batch', '1', '--gpus', '1', '--data-dir', dataDir], userDir);
+    const r = cli(
+      ['plan', '--model', 'configs/config.json', '--seq', '64', '--micro-batch', '1', '--gpus', '1', '--data-dir', dataDir],
+      userDir,
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`--model configs/config.json: no such file or folder: ${path.join(userDir, 'configs/config.json')}`);
     expect(r.stderr).not.toMatch(/ENOENT/);
-    const m = cli(['plan', '--model', 'tiny-llama', '--seq', '64', '--micro-batch', '1', '--gpus', '1', '--machine', 'gpu-box.json', '--data-dir', dataDir], userDir);
+    const m = cli(
+      [
+        'plan',
+        '--model',
+        'tiny-llama',
+        '--seq',
+        '64',
+        '--micro-batch',
+        '1',
+        '--gpus',
+        '1',
+        '--machine',
+        'gpu-box.json',
+        '--data-dir',
+        dataDir,
+      ],
+      userDir,
+    );
     expect(m.status).toBe(2);
     expect(m.stderr).toMatch(/--machine gpu-box\.json: no such file/);
   }, 60_000);
@@ -124,7 +154,8 @@ describe('the CLI process, as npm run cli starts it', () => {
     expect(count(['--since', '2026-12-03'])).toBe(runs.filter((r) => r.createdAt >= cut).length);
     expect(count(['--until', '2026-12-03'])).toBe(runs.filter((r) => r.createdAt <= cut).length);
     expect(count(['--since', '2000-01-01'])).toBe(runs.length);
-    for (const form of ['today', 'yesterday', '2h', '3d']) expect(cli(['runs', '--since', form, '--data-dir', dataDir], userDir).status).toBe(0);
+    for (const form of ['today', 'yesterday', '2h', '3d'])
+      expect(cli(['runs', '--since', form, '--data-dir', dataDir], userDir).status).toBe(0);
     const bad = cli(['runs', '--since', 'garbage', '--data-dir', dataDir], userDir);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--since 'garbage' is not a time I can read; use today, yesterday/);

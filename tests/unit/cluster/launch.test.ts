@@ -5,7 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ClusterSchema, type Cluster } from '../../../electron/contract';
-import { buildMultiNodeLaunch, clusterAssumptions, createClusterService, DEFAULT_INTER_NODE_GBIT, clusterWorkDir, defaultEngineDir } from '../../../electron/services/cluster';
+import {
+  buildMultiNodeLaunch,
+  clusterAssumptions,
+  createClusterService,
+  DEFAULT_INTER_NODE_GBIT,
+  clusterWorkDir,
+  defaultEngineDir,
+} from '../../../electron/services/cluster';
 
 const cluster: Cluster = ClusterSchema.parse({
   name: 'gh200-pair',
@@ -25,11 +32,27 @@ describe('buildMultiNodeLaunch', () => {
     const l = buildMultiNodeLaunch(cluster, '/runs/1/spec.json', opts);
     expect(l.file).toBe('/opt/venv/bin/python');
     expect(l.args).toEqual([
-      '-u', '-m', 'deepspeed.launcher.runner',
-      '--hostfile', '/w/hostfile', '--num_nodes', '2', '--num_gpus', '4',
-      '--master_addr', 'gh-a', '--master_port', '29500', '--ssh_port', '2200',
-      '--launcher', 'pdsh', '--no_ssh_check',
-      path.join(defaultEngineDir(), 'bench.py'), '--spec', '/runs/1/spec.json',
+      '-u',
+      '-m',
+      'deepspeed.launcher.runner',
+      '--hostfile',
+      '/w/hostfile',
+      '--num_nodes',
+      '2',
+      '--num_gpus',
+      '4',
+      '--master_addr',
+      'gh-a',
+      '--master_port',
+      '29500',
+      '--ssh_port',
+      '2200',
+      '--launcher',
+      'pdsh',
+      '--no_ssh_check',
+      path.join(defaultEngineDir(), 'bench.py'),
+      '--spec',
+      '/runs/1/spec.json',
     ]);
     expect(l.hostfileText).toBe('gh-a slots=4\ngh-b slots=4\n');
     expect(l.env.PDSH_SSH_ARGS).toBe('-a -x -F /w/ssh_config %h');
@@ -80,7 +103,12 @@ describe('cluster store and assumptions', () => {
   });
 
   it('exports node count and inter-node bandwidth for the tuner', () => {
-    expect(clusterAssumptions(cluster)).toMatchObject({ nodes: 2, totalRanks: 8, interNodeSource: 'default', interNodeBytesPerSecond: (DEFAULT_INTER_NODE_GBIT * 1e9) / 8 });
+    expect(clusterAssumptions(cluster)).toMatchObject({
+      nodes: 2,
+      totalRanks: 8,
+      interNodeSource: 'default',
+      interNodeBytesPerSecond: (DEFAULT_INTER_NODE_GBIT * 1e9) / 8,
+    });
     const ib = clusterAssumptions({ ...cluster, interconnect: { kind: 'infiniband', gbitPerSecond: 400 } });
     expect(ib).toMatchObject({ interNodeBytesPerSecond: 50e9, interNodeSource: 'configured', interconnect: 'infiniband' });
   });

@@ -15,8 +15,11 @@ const root = path.resolve(import.meta.dirname, '..', '..', '..');
 // the engine venv scripts/setup-engine-venv.sh made (the app's own discovery), not a fixed folder name
 const [engineVenv] = engineVenvs();
 const VENV_PYTHON = process.env.OFFLOAD_STUDIO_TEST_PYTHON ?? (engineVenv ? venvPython(engineVenv) : 'no engine venv');
-const hasDeepSpeed = fs.existsSync(VENV_PYTHON) && spawnSync(VENV_PYTHON, ['-c', 'import deepspeed.launcher.runner'], { stdio: 'ignore', timeout: 120_000 }).status === 0;
-const skipReason = netnsUnavailable() ?? (hasDeepSpeed ? null : `no DeepSpeed interpreter at ${VENV_PYTHON} (run scripts/setup-engine-venv.sh)`);
+const hasDeepSpeed =
+  fs.existsSync(VENV_PYTHON) &&
+  spawnSync(VENV_PYTHON, ['-c', 'import deepspeed.launcher.runner'], { stdio: 'ignore', timeout: 120_000 }).status === 0;
+const skipReason =
+  netnsUnavailable() ?? (hasDeepSpeed ? null : `no DeepSpeed interpreter at ${VENV_PYTHON} (run scripts/setup-engine-venv.sh)`);
 if (skipReason) console.log(`[netns multi-node test] skipped: ${skipReason}`);
 
 interface Run {
@@ -25,7 +28,11 @@ interface Run {
   stderr: string;
 }
 
-function runIn(lab: NetnsLab, argv: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<Run> {
+function runIn(
+  lab: NetnsLab,
+  argv: string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(lab.inNs(lab.hosts[0])[0], [...lab.inNs(lab.hosts[0]).slice(1), ...argv], {
       cwd: options.cwd ?? root,
@@ -48,7 +55,8 @@ describe.skipIf(skipReason !== null)('multi-node over network namespaces', () =>
   let lab: NetnsLab;
   let dataDir: string;
   let engineDir: string;
-  const cli = (args: string[], timeoutMs?: number) => runIn(lab, [path.join(root, 'node_modules/.bin/tsx'), 'electron/cli/main.ts', ...args, '--data-dir', dataDir], { timeoutMs });
+  const cli = (args: string[], timeoutMs?: number) =>
+    runIn(lab, [path.join(root, 'node_modules/.bin/tsx'), 'electron/cli/main.ts', ...args, '--data-dir', dataDir], { timeoutMs });
 
   beforeAll(async () => {
     lab = await createNetnsLab(2);
@@ -104,14 +112,16 @@ describe.skipIf(skipReason !== null)('multi-node over network namespaces', () =>
 
   it('pre-flight passes on every host once the runner is staged (same torch, DeepSpeed, runner)', async () => {
     fs.mkdirSync(engineDir, { recursive: true });
-    for (const f of fs.readdirSync(path.join(root, 'resources/engine'))) if (isRunnerFile(f)) fs.copyFileSync(path.join(root, 'resources/engine', f), path.join(engineDir, f));
+    for (const f of fs.readdirSync(path.join(root, 'resources/engine')))
+      if (isRunnerFile(f)) fs.copyFileSync(path.join(root, 'resources/engine', f), path.join(engineDir, f));
     fs.copyFileSync(path.join(root, 'tests/cluster/tiny_train.py'), path.join(engineDir, 'tiny_train.py'));
     const r = await cli(['cluster', 'preflight', 'lab', '--json']);
     const result = JSON.parse(r.stdout);
     expect(result.rows.filter((x: { ok: boolean }) => !x.ok)).toEqual([]);
     expect(result.ok).toBe(true);
     const checks = result.rows.map((x: { host: string; check: string }) => `${x.host}:${x.check}`);
-    for (const host of ['127.0.9.1', '127.0.9.2']) for (const check of ['ssh', 'python', 'torch', 'deepspeed', 'runner']) expect(checks).toContain(`${host}:${check}`);
+    for (const host of ['127.0.9.1', '127.0.9.2'])
+      for (const check of ['ssh', 'python', 'torch', 'deepspeed', 'runner']) expect(checks).toContain(`${host}:${check}`);
   }, 180_000);
 
   it('pre-flight of a wrong cluster fails with the host and check named, and a fix', async () => {
@@ -120,13 +130,18 @@ describe.skipIf(skipReason !== null)('multi-node over network namespaces', () =>
     expect(result.ok).toBe(false);
     const bad = result.rows.filter((x: { ok: boolean }) => !x.ok);
     expect(bad).toContainEqual(expect.objectContaining({ host: '127.0.9.2', check: 'python', fix: expect.stringContaining('pythonPath') }));
-    expect(bad).toContainEqual(expect.objectContaining({ host: '127.0.9.1', check: 'ssh', fix: expect.stringContaining('ssh-copy-id -p 2299') }));
+    expect(bad).toContainEqual(
+      expect.objectContaining({ host: '127.0.9.1', check: 'ssh', fix: expect.stringContaining('ssh-copy-id -p 2299') }),
+    );
   }, 180_000);
 
   it('detects each host over ssh with the probe and stores it', async () => {
     const r = await cli(['cluster', 'detect', 'lab', '--json'], 240_000);
     const hosts = JSON.parse(r.stdout);
-    expect(hosts.map((h: { host: string; ok: boolean }) => [h.host, h.ok])).toEqual([['127.0.9.1', true], ['127.0.9.2', true]]);
+    expect(hosts.map((h: { host: string; ok: boolean }) => [h.host, h.ok])).toEqual([
+      ['127.0.9.1', true],
+      ['127.0.9.2', true],
+    ]);
     const stored = JSON.parse(fs.readFileSync(path.join(dataDir, 'clusters.json'), 'utf8'));
     const lab = stored.clusters.find((c: { cluster: { name: string } }) => c.cluster.name === 'lab');
     expect(lab.detections).toHaveLength(2);
@@ -148,7 +163,8 @@ describe.skipIf(skipReason !== null)('multi-node over network namespaces', () =>
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l))
       .filter((o) => o.type === 'result');
-    if (results.length !== 2) throw new Error(`expected two ranks, exit ${run.code}:\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-6000)}`);
+    if (results.length !== 2)
+      throw new Error(`expected two ranks, exit ${run.code}:\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-6000)}`);
     expect(results.map((o) => o.rank).sort()).toEqual([0, 1]);
     expect(results.every((o) => o.worldSize === 2 && o.allReduce === 3)).toBe(true);
     // The two ranks really ran in different network namespaces (different "hosts").

@@ -19,7 +19,10 @@ describe('cluster snippets', () => {
     expect(probeSource(enginePath(), '/opt/os-engine').source).toBe('resources/engine/probe.py');
     const partial = fs.mkdtempSync(path.join(os.tmpdir(), 'os-snippets-'));
     fs.copyFileSync(enginePath('probe_fallback.py'), path.join(partial, 'probe_fallback.py'));
-    expect(probeSource(partial, '/opt/os-engine')).toMatchObject({ source: expect.stringMatching(/fallback/), text: expect.stringMatching(/def probe/) });
+    expect(probeSource(partial, '/opt/os-engine')).toMatchObject({
+      source: expect.stringMatching(/fallback/),
+      text: expect.stringMatching(/def probe/),
+    });
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'os-snippets-'));
     expect(() => probeSource(empty, '/opt/os-engine')).toThrow(/lacks probe_fallback\.py/);
   });

@@ -9,7 +9,11 @@ import { describe, expect, it } from 'vitest';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const cli = (args: string[]) =>
-  spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env } });
+  spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env },
+  });
 
 describe('cluster stage (issue 30.10)', () => {
   it('copies the runner into the engine folder; the pre-flight fix names the command as a clone runs it', { timeout: 120_000 }, () => {
@@ -17,7 +21,16 @@ describe('cluster stage (issue 30.10)', () => {
     const dataDir = path.join(root, 'data');
     const engineDir = path.join(root, 'engine');
     const file = path.join(root, 'lab.json');
-    fs.writeFileSync(file, JSON.stringify({ name: 'lab', hosts: [{ host: 'node-a', slots: 1, sshUser: null, sshPort: 22, pythonPath: '/usr/bin/python3' }], masterAddr: 'node-a', masterPort: 29500, engineDir }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'lab',
+        hosts: [{ host: 'node-a', slots: 1, sshUser: null, sshPort: 22, pythonPath: '/usr/bin/python3' }],
+        masterAddr: 'node-a',
+        masterPort: 29500,
+        engineDir,
+      }),
+    );
     expect(cli(['cluster', 'save', file, '--data-dir', dataDir]).status).toBe(0);
     const staged = cli(['cluster', 'stage', 'lab', '--data-dir', dataDir]);
     expect(staged.status, staged.stderr + staged.stdout).toBe(0);

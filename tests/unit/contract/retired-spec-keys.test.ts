@@ -29,7 +29,7 @@ describe('retired RunSpec keys', () => {
     expect(JSON.stringify(parsed.error?.issues)).toContain('modelImplementation');
   });
 
-  it('the runner\'s JSON Schema does not list a retired key', () => {
+  it("the runner's JSON Schema does not list a retired key", () => {
     const props = (runSpecJsonSchema() as { properties: Record<string, unknown> }).properties;
     for (const k of RETIRED_SPEC_KEYS) expect(props).not.toHaveProperty(k);
     expect(props).toHaveProperty('configHash');

@@ -20,8 +20,21 @@ describe('the step sample', () => {
 
   it('toRunSample keeps exactly the sample fields of a step line', () => {
     const line = StepMessageSchema.parse({
-      v: 1, t: 2, type: 'step', step: 3, warmup: false, stepSeconds: 0.5, tokensPerSecond: 100, tflopsPerGpu: 1, tflopsAggregate: 2, loss: 5,
-      gpuAllocatedBytes: 1, gpuReservedBytes: 2, gpuPeakBytes: 3, hostRssBytes: 4, extra: 'kept by passthrough',
+      v: 1,
+      t: 2,
+      type: 'step',
+      step: 3,
+      warmup: false,
+      stepSeconds: 0.5,
+      tokensPerSecond: 100,
+      tflopsPerGpu: 1,
+      tflopsAggregate: 2,
+      loss: 5,
+      gpuAllocatedBytes: 1,
+      gpuReservedBytes: 2,
+      gpuPeakBytes: 3,
+      hostRssBytes: 4,
+      extra: 'kept by passthrough',
     });
     const s = toRunSample(line);
     expect(Object.keys(s).sort()).toEqual(sampleKeys);

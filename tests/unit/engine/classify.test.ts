@@ -12,14 +12,28 @@ describe('failure classifier', () => {
   });
 
   it('a result over a NaN/inf loss is a failed run, class diverged', () => {
-    expect(run({ nonFiniteLossStep: 3 })).toMatchObject({ status: 'failed', errorClass: 'diverged', message: expect.stringMatching(/step 3/) });
-    expect(run({ exitCode: 3, resultSeen: false, errorLine: { class: 'diverged', message: 'The loss became nan at step 1.', fix: '' } }))
-      .toMatchObject({ status: 'failed', errorClass: 'diverged', fix: expect.stringMatching(/bf16/) });
+    expect(run({ nonFiniteLossStep: 3 })).toMatchObject({
+      status: 'failed',
+      errorClass: 'diverged',
+      message: expect.stringMatching(/step 3/),
+    });
+    expect(
+      run({ exitCode: 3, resultSeen: false, errorLine: { class: 'diverged', message: 'The loss became nan at step 1.', fix: '' } }),
+    ).toMatchObject({ status: 'failed', errorClass: 'diverged', fix: expect.stringMatching(/bf16/) });
   });
 
   it("takes the runner's error line first, with its fix or the default", () => {
-    const v = run({ exitCode: 3, resultSeen: false, errorLine: { class: 'cuda_oom', message: 'CUDA out of memory at step 4.', fix: 'Lower the micro batch.' } });
-    expect(v).toMatchObject({ status: 'failed', errorClass: 'cuda_oom', message: 'CUDA out of memory at step 4.', fix: 'Lower the micro batch.' });
+    const v = run({
+      exitCode: 3,
+      resultSeen: false,
+      errorLine: { class: 'cuda_oom', message: 'CUDA out of memory at step 4.', fix: 'Lower the micro batch.' },
+    });
+    expect(v).toMatchObject({
+      status: 'failed',
+      errorClass: 'cuda_oom',
+      message: 'CUDA out of memory at step 4.',
+      fix: 'Lower the micro batch.',
+    });
     expect(run({ exitCode: 3, resultSeen: false, errorLine: { class: 'op_build', message: 'x', fix: '' } }).fix).toMatch(/compiler/);
   });
 
@@ -37,13 +51,22 @@ describe('failure classifier', () => {
       '[W1204 20:00:35.000000 1234 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 0] using GPU 0 to perform barrier',
     ];
     expect(run({ exitCode: null, signal: 'SIGKILL', resultSeen: false, stderrTail: chatter }).errorClass).toBe('host_oom');
-    const raised = [...chatter, 'Traceback (most recent call last):', 'torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970'];
+    const raised = [
+      ...chatter,
+      'Traceback (most recent call last):',
+      'torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970',
+    ];
     expect(run({ exitCode: null, signal: 'SIGKILL', resultSeen: false, stderrTail: raised }).errorClass).toBe('distributed');
   });
 
   it('a cancel or timeout we asked for wins over what the runner said', () => {
-    expect(run({ exitCode: 130, resultSeen: false, stopReason: 'cancel', errorLine: { class: 'cancelled', message: 'c', fix: '' } })).toMatchObject({ status: 'cancelled', errorClass: 'cancelled', fix: null });
-    expect(run({ exitCode: null, signal: 'SIGKILL', resultSeen: false, stopReason: 'timeout', limitSeconds: 30 })).toMatchObject({ status: 'failed', errorClass: 'timeout' });
+    expect(
+      run({ exitCode: 130, resultSeen: false, stopReason: 'cancel', errorLine: { class: 'cancelled', message: 'c', fix: '' } }),
+    ).toMatchObject({ status: 'cancelled', errorClass: 'cancelled', fix: null });
+    expect(run({ exitCode: null, signal: 'SIGKILL', resultSeen: false, stopReason: 'timeout', limitSeconds: 30 })).toMatchObject({
+      status: 'failed',
+      errorClass: 'timeout',
+    });
     expect(run({ exitCode: null, signal: 'SIGKILL', resultSeen: false, stopReason: 'timeout', limitSeconds: 30 }).message).toMatch(/30 s/);
     expect(run({ exitCode: 130, resultSeen: false }).status).toBe('cancelled');
   });
@@ -51,7 +74,10 @@ describe('failure classifier', () => {
   it('a crash without an error line is classified from the stderr tail', () => {
     const tail = (...lines: string[]) => run({ exitCode: 1, resultSeen: false, stderrTail: lines });
     expect(tail('Traceback', 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB').errorClass).toBe('cuda_oom');
-    expect(tail("ModuleNotFoundError: No module named 'deepspeed.ops'")).toMatchObject({ errorClass: 'missing_package', fix: expect.stringContaining('pip install deepspeed') });
+    expect(tail("ModuleNotFoundError: No module named 'deepspeed.ops'")).toMatchObject({
+      errorClass: 'missing_package',
+      fix: expect.stringContaining('pip install deepspeed'),
+    });
     expect(tail("RuntimeError: Error building extension 'cpu_adam'").message).toMatch(/cpu_adam/);
     expect(tail('/bin/sh: 1: c++: not found').errorClass).toBe('op_build');
     expect(tail('torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970').errorClass).toBe('distributed');
@@ -63,9 +89,18 @@ describe('failure classifier', () => {
   });
 
   it('exit 2 without an error line is a bad config; exit 0 without a result a protocol failure; a spawn error is named', () => {
-    expect(run({ exitCode: 2, resultSeen: false, stderrTail: ['usage: bench.py --spec SPEC', 'bench.py: error: the following arguments are required: --spec'] }).errorClass).toBe('bad_config');
+    expect(
+      run({
+        exitCode: 2,
+        resultSeen: false,
+        stderrTail: ['usage: bench.py --spec SPEC', 'bench.py: error: the following arguments are required: --spec'],
+      }).errorClass,
+    ).toBe('bad_config');
     expect(run({ exitCode: 0, resultSeen: false }).errorClass).toBe('protocol');
-    expect(run({ exitCode: null, resultSeen: false, spawnError: 'python9: ENOENT' })).toMatchObject({ errorClass: 'spawn', message: expect.stringContaining('ENOENT') });
+    expect(run({ exitCode: null, resultSeen: false, spawnError: 'python9: ENOENT' })).toMatchObject({
+      errorClass: 'spawn',
+      message: expect.stringContaining('ENOENT'),
+    });
   });
 });
 
@@ -75,7 +110,10 @@ describe('shared error table', () => {
   it('every class the app knows has its texts there, and only runner classes have signatures', () => {
     const t = errorTable();
     expect(Object.keys(t.classes).sort()).toEqual([...ErrorClassSchema.options].sort());
-    const runnerOnly = Object.entries(t.classes).filter(([, v]) => !v.orchestratorOnly).map(([k]) => k).sort();
+    const runnerOnly = Object.entries(t.classes)
+      .filter(([, v]) => !v.orchestratorOnly)
+      .map(([k]) => k)
+      .sort();
     expect(runnerOnly).toEqual([...RunnerErrorClassSchema.options].sort());
     for (const c of ErrorClassSchema.options) expect(DEFAULT_FIX[c] === null).toBe(c === 'cancelled');
     expect(DEFAULT_FIX.diverged).toMatch(/bf16/);
@@ -96,7 +134,9 @@ describe('shared error table', () => {
 
   it('fills the capture group and the pip name into the texts', () => {
     expect(matchSignature("ModuleNotFoundError: No module named 'cpuinfo'")).toMatchObject({
-      errorClass: 'missing_package', message: expect.stringContaining("'cpuinfo'"), fix: expect.stringContaining('pip install py-cpuinfo'),
+      errorClass: 'missing_package',
+      message: expect.stringContaining("'cpuinfo'"),
+      fix: expect.stringContaining('pip install py-cpuinfo'),
     });
     expect(matchSignature('ninja: build stopped: subcommand failed.')?.message).toBe(errorTable().classes.op_build.message);
   });

@@ -21,7 +21,10 @@ describe('runner families', () => {
     expect(refusalOf({ model: gpt2, seqLen: 2048 })).toMatchObject({ field: 'seqLen', message: expect.stringMatching(/1024/) });
     // The family's default (1024) applies when the spec does not say.
     expect(refusalOf({ model: { ...gpt2, maxPositionEmbeddings: undefined }, seqLen: 1025 })?.field).toBe('seqLen');
-    expect(refusalOf({ model: { ...presets[0], family: 'phi3' }, seqLen: 128 })).toMatchObject({ field: 'model.family', message: expect.stringMatching(/'phi3'.*gpt2/) });
+    expect(refusalOf({ model: { ...presets[0], family: 'phi3' }, seqLen: 128 })).toMatchObject({
+      field: 'model.family',
+      message: expect.stringMatching(/'phi3'.*gpt2/),
+    });
     expect(refusalOf({ model: { ...presets[0], ropeTheta: 0 }, seqLen: 128 })?.field).toBe('model.ropeTheta');
   });
 
@@ -31,7 +34,7 @@ describe('runner families', () => {
   });
 });
 
-describe('presets are of the formula\'s families (issue 27.2)', () => {
+describe("presets are of the formula's families (issue 27.2)", () => {
   it('every preset parses as a PresetModel; one of another architecture does not (it comes in as an imported config.json)', async () => {
     const { PresetModelSchema } = await import('../../../electron/contract');
     for (const m of presets) expect(PresetModelSchema.safeParse(m).success, m.id).toBe(true);

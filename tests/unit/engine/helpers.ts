@@ -25,7 +25,20 @@ export function writeSpec(dir: string, spec: Record<string, unknown> = { steps: 
 /** The tuner's spec of a strategy for the tiny model, with a fixed prediction so its storage is visible. */
 export function tinySpec(strategy: string): RunSpec {
   const spec = buildRunSpec({ model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1, activationCheckpointing: false }, strategy);
-  return { ...spec, prediction: { stepSeconds: 0.02, tflopsPerGpu: 0.4, tflopsAggregate: 0.4, tokensPerSecond: 1600, gpuPeakBytes: 0, hostPeakBytes: 1e9, calibrated: false, measured: false, params: 1000 } };
+  return {
+    ...spec,
+    prediction: {
+      stepSeconds: 0.02,
+      tflopsPerGpu: 0.4,
+      tflopsAggregate: 0.4,
+      tokensPerSecond: 1600,
+      gpuPeakBytes: 0,
+      hostPeakBytes: 1e9,
+      calibrated: false,
+      measured: false,
+      params: 1000,
+    },
+  };
 }
 
 /** Plans every strategy the same way (the tuner's spec, no machine needed). */
@@ -37,4 +50,10 @@ export const fixedPlanner: Planner = {
     }),
 };
 
-export const FAKE_MACHINE = { schemaVersion: 1, detectedAt: new Date().toISOString(), hostname: 'test-host', machineId: 'm-test', cpu: { model: 'x' } };
+export const FAKE_MACHINE = {
+  schemaVersion: 1,
+  detectedAt: new Date().toISOString(),
+  hostname: 'test-host',
+  machineId: 'm-test',
+  cpu: { model: 'x' },
+};

@@ -6,20 +6,24 @@ const step = (n: number, extra = '') =>
   `{"v":1,"type":"step","t":1.5,"step":${n},"warmup":${n === 1},"stepSeconds":0.25,"tokensPerSecond":128,"tflopsPerGpu":0.5,"tflopsAggregate":0.5,"loss":5.5,"gpuAllocatedBytes":null,"gpuReservedBytes":null,"gpuPeakBytes":null,"hostRssBytes":1000${extra}}`;
 
 // A sample stream with every kind of line the runner's stdout can carry.
-const SAMPLE = [
-  '{"v":1,"type":"hello","t":1,"runnerVersion":"0.1.0","python":"3.11","torch":"2.11","deepspeed":"0.19.8","cuda":null,"accelerator":"cpu","devices":[],"rank":0,"worldSize":1,"hostname":"h","pid":7}',
-  'Using /root/.cache/torch_extensions as PyTorch extensions root… ✓ é 漢字',
-  step(1),
-  step(2, ',"hostRssChildrenBytes":5'),
-  '{"v":1,"type":"telemetry","t":2}',
-  '{"v":1,"type":"result","t":3,"status":"completed","measuredSteps":1,"stepSeconds":{"median":0.25,"min":0.25,"max":0.25,"mean":0.25},"tflopsPerGpu":{"median":0.5,"min":0.5,"max":0.5,"mean":0.5},"tflopsAggregate":null,"tokensPerSecond":{"median":128,"min":128,"max":128,"mean":128},"peakGpuBytes":null,"peakHostBytes":1000,"lossFirst":5.5,"lossLast":5.4,"overheadFraction":0.001}',
-].join('\r\n') + '\n';
+const SAMPLE =
+  [
+    '{"v":1,"type":"hello","t":1,"runnerVersion":"0.1.0","python":"3.11","torch":"2.11","deepspeed":"0.19.8","cuda":null,"accelerator":"cpu","devices":[],"rank":0,"worldSize":1,"hostname":"h","pid":7}',
+    'Using /root/.cache/torch_extensions as PyTorch extensions root… ✓ é 漢字',
+    step(1),
+    step(2, ',"hostRssChildrenBytes":5'),
+    '{"v":1,"type":"telemetry","t":2}',
+    '{"v":1,"type":"result","t":3,"status":"completed","measuredSteps":1,"stepSeconds":{"median":0.25,"min":0.25,"max":0.25,"mean":0.25},"tflopsPerGpu":{"median":0.5,"min":0.5,"max":0.5,"mean":0.5},"tflopsAggregate":null,"tokensPerSecond":{"median":128,"min":128,"max":128,"mean":128},"peakGpuBytes":null,"peakHostBytes":1000,"lossFirst":5.5,"lossLast":5.4,"overheadFraction":0.001}',
+  ].join('\r\n') + '\n';
 
 function collect(maxLineBytes?: number) {
   const messages: RunnerMessage[] = [];
   const logs: string[] = [];
   const problems: string[] = [];
-  const parser = createStdoutParser({ message: (m) => messages.push(m), log: (l) => logs.push(l), protocolError: (p) => problems.push(p) }, maxLineBytes);
+  const parser = createStdoutParser(
+    { message: (m) => messages.push(m), log: (l) => logs.push(l), protocolError: (p) => problems.push(p) },
+    maxLineBytes,
+  );
   return { parser, messages, logs, problems };
 }
 
@@ -77,7 +81,9 @@ describe('JSON-lines parser', () => {
 
   it('logs invalid UTF-8 (with replacement characters) instead of failing', () => {
     const c = collect();
-    c.parser.push(Buffer.concat([Buffer.from('bad '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' bytes\n'), Buffer.from(step(5) + '\n')]));
+    c.parser.push(
+      Buffer.concat([Buffer.from('bad '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' bytes\n'), Buffer.from(step(5) + '\n')]),
+    );
     expect(c.logs[0]).toContain('invalid UTF-8');
     expect(c.logs[0]).toContain('\uFFFD');
     expect(c.messages).toHaveLength(1);

@@ -77,9 +77,13 @@ describe('a spec planned for another machine', () => {
     await expect(startSweep(start([specFor({ machineId: 'm-h200', machineSource: 'file' })]), deps)).rejects.toMatchObject({
       code: 'planned_elsewhere',
       field: 'specs',
-      message: expect.stringContaining(`This plan is for ${H200_LABEL}, a loaded file, not this machine: plan for this machine to run here`),
+      message: expect.stringContaining(
+        `This plan is for ${H200_LABEL}, a loaded file, not this machine: plan for this machine to run here`,
+      ),
     });
-    await expect(startSweep(start([specFor({ machineId: null, machineSource: 'catalogued' })]), deps)).rejects.toThrow(/a catalogued machine, not this machine/);
+    await expect(startSweep(start([specFor({ machineId: null, machineSource: 'catalogued' })]), deps)).rejects.toThrow(
+      /a catalogued machine, not this machine/,
+    );
     expect(history.listRuns({}).runs).toHaveLength(0);
     // A loaded file of this very machine is this machine; an unstamped (older, hand-written) spec cannot be told.
     expect(predictionElsewhere(specFor({ machineId: 'm-test', machineSource: 'file' }), 'm-test')).toBeNull();
@@ -91,11 +95,16 @@ describe('a spec planned for another machine', () => {
     const backend = createBackend({ dataDir, transport: 'cli' });
     backends.push(backend);
     const machine = buildMachine(loadHost('h200-sxm-x86'));
-    const plan = await backend.invoke('plan/compute', { workload: { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gpus: 1 }, machine });
+    const plan = await backend.invoke('plan/compute', {
+      workload: { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gpus: 1 },
+      machine,
+    });
     expect(plan.profile.machineSource).toBe('file');
     const spec = plan.strategies.find((s) => s.fits && s.spec.prediction)!.spec;
     expect(spec.prediction).toMatchObject({ machineId: machine.machineId, machineSource: 'file', machineLabel: plan.profile.machineLabel });
-    await expect(backend.invoke('runs/start', { specs: [spec], steps: 1, warmup: 0 })).rejects.toThrow(/This plan is for .*, a loaded file, not this machine: plan for this machine to run here/);
+    await expect(backend.invoke('runs/start', { specs: [spec], steps: 1, warmup: 0 })).rejects.toThrow(
+      /This plan is for .*, a loaded file, not this machine: plan for this machine to run here/,
+    );
     expect((await backend.invoke('runs/list', {})).runs).toHaveLength(0);
   });
 });

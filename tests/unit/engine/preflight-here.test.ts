@@ -33,11 +33,27 @@ describe.skipIf(!haveEngine || !small)('the real pre-flight sizes a forced CPU r
     const dataDir = tmpDir('os-preflight-here-');
     const started = Date.now();
     const { code, stdout, stderr } = await cli([
-      'run', '--model', 'llama-3.2-3b', '--strategy', 'gpu-zero1', '--force', '--seq', '256', '--steps', '1', '--warmup', '0',
-      '--data-dir', dataDir, '--python', choice.python,
+      'run',
+      '--model',
+      'llama-3.2-3b',
+      '--strategy',
+      'gpu-zero1',
+      '--force',
+      '--seq',
+      '256',
+      '--steps',
+      '1',
+      '--warmup',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--python',
+      choice.python,
     ]);
     expect(code, stderr.slice(-2000)).toBe(1);
-    expect(stdout).toMatch(/failed \(host_oom\): Pre-flight: need ~\d+\.\d GiB of host memory \(this host's estimate for ZeRO-1 \(no offload\) of Llama 3\.2 3B at seq 256, micro batch 1: no GPU here.*\), MemAvailable is \d+\.\d GiB\./);
+    expect(stdout).toMatch(
+      /failed \(host_oom\): Pre-flight: need ~\d+\.\d GiB of host memory \(this host's estimate for ZeRO-1 \(no offload\) of Llama 3\.2 3B at seq 256, micro batch 1: no GPU here.*\), MemAvailable is \d+\.\d GiB\./,
+    );
     expect(stdout).toContain('fix: Pick a smaller model');
     expect(Date.now() - started).toBeLessThan(120_000); // refused at start-up, not after building the model
     const history = openHistory(dataDir);

@@ -9,6 +9,9 @@ const FILE = path.resolve(import.meta.dirname, '../../../resources/engine/run-sp
 
 describe('run-spec.schema.json', () => {
   it('is the current export of RunSpecSchema (else: npx tsx scripts/gen-run-spec-schema.ts)', () => {
-    expect(fs.readFileSync(FILE, 'utf8'), 'resources/engine/run-spec.schema.json is stale: run npx tsx scripts/gen-run-spec-schema.ts').toBe(runSpecJsonSchemaText());
+    expect(
+      fs.readFileSync(FILE, 'utf8'),
+      'resources/engine/run-spec.schema.json is stale: run npx tsx scripts/gen-run-spec-schema.ts',
+    ).toBe(runSpecJsonSchemaText());
   });
 });

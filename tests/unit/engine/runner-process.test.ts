@@ -11,7 +11,12 @@ function run(mode: string, opts: { timeoutMs?: number; graceMs?: number; extra?:
   const dir = tmpDir();
   const messages: RunnerMessage[] = [];
   const logFile = path.join(dir, 'logs', 'run.log');
-  const handle = startRunner({ launch: fakeLaunch(writeSpec(dir), mode, opts.extra), logFile, onMessage: (m) => messages.push(m), ...opts });
+  const handle = startRunner({
+    launch: fakeLaunch(writeSpec(dir), mode, opts.extra),
+    logFile,
+    onMessage: (m) => messages.push(m),
+    ...opts,
+  });
   return { handle, messages, logFile };
 }
 
@@ -85,7 +90,12 @@ describe('runner process', () => {
     expect(crash.message).toMatch(/Segfaultish/);
     expect((await run('oom-trace').handle.done).errorClass).toBe('cuda_oom');
     const error = await run('error').handle.done;
-    expect(error).toMatchObject({ errorClass: 'cuda_oom', message: 'CUDA out of memory at step 2.', fix: 'Lower the micro batch.', exitCode: 3 });
+    expect(error).toMatchObject({
+      errorClass: 'cuda_oom',
+      message: 'CUDA out of memory at step 2.',
+      fix: 'Lower the micro batch.',
+      exitCode: 3,
+    });
     expect((await run('no-result').handle.done).errorClass).toBe('protocol');
   });
 

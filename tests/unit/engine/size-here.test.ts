@@ -27,9 +27,20 @@ const h200 = buildMachine(loadHost('h200-sxm-x86'));
 
 /** The plan's spec of `strategy` for a 3B model, as the Plan page made it for `machine` (stamped as plan/compute does). */
 function planned3b(strategy: string, machine: Machine, source: 'detected' | 'file'): RunSpec {
-  const plan = planWorkload({ model: 'llama-3.2-3b', seqLen: 256, microBatch: 1, gpus: 1 }, { machine, machineSource: source, strategies: [strategy] });
+  const plan = planWorkload(
+    { model: 'llama-3.2-3b', seqLen: 256, microBatch: 1, gpus: 1 },
+    { machine, machineSource: source, strategies: [strategy] },
+  );
   const spec = plan.strategies.find((s) => s.id === strategy)!.spec;
-  return { ...spec, prediction: { ...spec.prediction!, machineId: machine.machineId ?? null, machineSource: source, machineLabel: plan.profile.machineLabel } };
+  return {
+    ...spec,
+    prediction: {
+      ...spec.prediction!,
+      machineId: machine.machineId ?? null,
+      machineSource: source,
+      machineLabel: plan.profile.machineLabel,
+    },
+  };
 }
 
 async function runOnCpuBox(spec: RunSpec, mode = 'ok') {
@@ -62,9 +73,13 @@ describe('the pre-flight sizes the run on the host it starts on', () => {
     expect(given.preflightMemory!.hostBytes).toBeGreaterThan(40 * GiB);
     expect(given.preflightMemory!.hostBytes).toBeGreaterThan(cpuBox.memory.totalBytes);
     expect(given.preflightMemory!.gpuBytes).toBeNull();
-    expect(given.preflightMemory!.basis).toMatch(/^this host's estimate for ZeRO-1 .*no GPU here, so DeepSpeed's CPU accelerator keeps the .* GiB a GPU would hold in host memory too/);
+    expect(given.preflightMemory!.basis).toMatch(
+      /^this host's estimate for ZeRO-1 .*no GPU here, so DeepSpeed's CPU accelerator keeps the .* GiB a GPU would hold in host memory too/,
+    );
     expect(given.prediction).toEqual(spec.prediction); // the plan's figures are still what is stored beside the run
-    expect(log).toMatch(/\[offload-studio\] pre-flight: this run needs ~\d+\.\d GiB of host memory on this host \(this host's estimate .*\); the plan's prediction said \d\.\d GiB\./);
+    expect(log).toMatch(
+      /\[offload-studio\] pre-flight: this run needs ~\d+\.\d GiB of host memory on this host \(this host's estimate .*\); the plan's prediction said \d\.\d GiB\./,
+    );
   });
 
   it('a spec planned on another detected host (an H200): its prediction is dropped and the run is sized here', async () => {
@@ -81,7 +96,9 @@ describe('the pre-flight sizes the run on the host it starts on', () => {
     // The live log view (runs/log events) shows the runner's checks one line each.
     const { live } = await runOnCpuBox(planned3b('zero3-offload', cpuBox, 'detected'), 'preflight-warn');
     expect(live).toContain('[preflight] ok   host_memory — need ~5.8 GiB');
-    expect(live).toContain("[preflight] WARN gpu_memory — this host's estimate is ~70.0 GiB per GPU; this GPU has 60.0 GiB free of 80.0 GiB");
+    expect(live).toContain(
+      "[preflight] WARN gpu_memory — this host's estimate is ~70.0 GiB per GPU; this GPU has 60.0 GiB free of 80.0 GiB",
+    );
     expect(live).not.toContain('FAIL');
   });
 

@@ -32,13 +32,20 @@ describe('sweepEta', () => {
     expect(sweepEta(base)).toBe(5 + 3 * 30);
   });
 
-  it('prefers this sweep\'s finished runs of the same configuration, then the mean of any finished', () => {
+  it("prefers this sweep's finished runs of the same configuration, then the mean of any finished", () => {
     const finished = [
       { configHash: 'quick', seconds: 30 },
       { configHash: 'slow', seconds: 100 },
     ];
     expect(sweepEta({ ...base, index: 2, finished, measuredStep: { slow: { seconds: 1 } }, startup: 5 })).toBe(5 + 100);
-    expect(sweepEta({ ...base, index: 0, runs: [base.runs[0], { configHash: 'other', steps: 10 }], finished: [{ configHash: 'x', seconds: 50 }] })).toBe(5 + 50);
+    expect(
+      sweepEta({
+        ...base,
+        index: 0,
+        runs: [base.runs[0], { configHash: 'other', steps: 10 }],
+        finished: [{ configHash: 'x', seconds: 50 }],
+      }),
+    ).toBe(5 + 50);
   });
 
   it('has no estimate without a sane pace', () => {
@@ -46,21 +53,37 @@ describe('sweepEta', () => {
     expect(sweepEta({ ...base, wallPerStep: 1e308, step: 0 })).toBeNull();
   });
 
-  it('in a real sweep, the first run\'s estimate counts the second strategy at its step time measured here before', async () => {
+  it("in a real sweep, the first run's estimate counts the second strategy at its step time measured here before", async () => {
     const dataDir = tmpDir();
     const history = openHistory(dataDir);
     try {
       const deps = (progress: RunProgressEvent[]) => ({
-        history, dataDir, planner: fixedPlanner, machine: async () => FAKE_MACHINE, graceMs: 500,
+        history,
+        dataDir,
+        planner: fixedPlanner,
+        machine: async () => FAKE_MACHINE,
+        graceMs: 500,
         events: { progress: (e: RunProgressEvent) => progress.push(e), status: () => {}, log: () => {} },
         launch: (specFile: string) => fakeLaunch(specFile, 'ok'),
       });
-      const request = (strategies: string[]) => parseRequest('runs/start', { workload: { model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 }, strategies, steps: 4, warmup: 1 });
+      const request = (strategies: string[]) =>
+        parseRequest('runs/start', {
+          workload: { model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 },
+          strategies,
+          steps: 4,
+          warmup: 1,
+        });
       // zero2-offload measured on this machine before: make its stored steps slow (60 s each).
-      await (await startSweep(request(['zero2-offload']), deps([]))).done;
-      history.db.prepare("UPDATE samples SET step_seconds = 60 WHERE run_id IN (SELECT id FROM runs WHERE strategy = 'zero2-offload')").run();
+      await (
+        await startSweep(request(['zero2-offload']), deps([]))
+      ).done;
+      history.db
+        .prepare("UPDATE samples SET step_seconds = 60 WHERE run_id IN (SELECT id FROM runs WHERE strategy = 'zero2-offload')")
+        .run();
       const progress: RunProgressEvent[] = [];
-      await (await startSweep(request(['zero3-offload', 'zero2-offload']), deps(progress))).done;
+      await (
+        await startSweep(request(['zero3-offload', 'zero2-offload']), deps(progress))
+      ).done;
       const first = progress.find((e) => e.runIndex === 0 && e.step === 5)!;
       // The second run counts 5 steps × 60 s measured here (not the fake runner's 0.01 s pace of run 1).
       expect(first.etaSeconds!).toBeGreaterThan(5 * 60);

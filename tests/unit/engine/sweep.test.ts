@@ -49,12 +49,21 @@ describe('sweeps', () => {
     expect(sweep.runIds).toHaveLength(4);
     const ends = await sweep.done;
     expect(ends.map((e) => `${e.strategy}#${e.repeatIndex}:${e.status}`)).toEqual([
-      'zero3-offload#0:completed', 'zero2-offload#0:completed', 'zero3-offload#1:completed', 'zero2-offload#1:completed',
+      'zero3-offload#0:completed',
+      'zero2-offload#0:completed',
+      'zero3-offload#1:completed',
+      'zero2-offload#1:completed',
     ]);
     const { runs } = history.listRuns({});
     expect(runs).toHaveLength(4);
     const detail = history.getRun(sweep.runIds[0])!;
-    expect(detail.summary).toMatchObject({ status: 'completed', sweepId: sweep.id, machineId: 'm-test', tflopsPerGpu: 0.5, stepSeconds: 0.01 });
+    expect(detail.summary).toMatchObject({
+      status: 'completed',
+      sweepId: sweep.id,
+      machineId: 'm-test',
+      tflopsPerGpu: 0.5,
+      stepSeconds: 0.01,
+    });
     expect(detail.samples).toHaveLength(5);
     expect(detail.samples[0]).toMatchObject({ step: 1, warmup: true, loss: 2, hostRssBytes: 100_000_000 });
     expect(detail.spec).toMatchObject({ runId: sweep.runIds[0], steps: 5, warmup: 1, engine: 'deepspeed' });
@@ -137,12 +146,20 @@ describe('sweeps', () => {
   it('a model the runner cannot build is refused before anything is written, naming the field', async () => {
     const { history, deps } = setup(['ok']);
     const gpt2 = tinySpec('zero2-offload');
-    const long = { ...gpt2, model: { ...gpt2.model, id: 'gpt2', family: 'gpt2' as const, ropeTheta: 0, maxPositionEmbeddings: 1024 }, seqLen: 2048 };
+    const long = {
+      ...gpt2,
+      model: { ...gpt2.model, id: 'gpt2', family: 'gpt2' as const, ropeTheta: 0, maxPositionEmbeddings: 1024 },
+      seqLen: 2048,
+    };
     await expect(startSweep(request({ workload: undefined, strategies: undefined, specs: [gpt2, long] }), deps)).rejects.toMatchObject({
-      code: 'unsupported_model', field: 'seqLen', message: expect.stringMatching(/1024 positions/),
+      code: 'unsupported_model',
+      field: 'seqLen',
+      message: expect.stringMatching(/1024 positions/),
     });
     const noTheta = { ...gpt2, model: { ...gpt2.model, ropeTheta: 0 } };
-    await expect(startSweep(request({ workload: undefined, strategies: undefined, specs: [noTheta] }), deps)).rejects.toMatchObject({ field: 'model.ropeTheta' });
+    await expect(startSweep(request({ workload: undefined, strategies: undefined, specs: [noTheta] }), deps)).rejects.toMatchObject({
+      field: 'model.ropeTheta',
+    });
     expect(history.listRuns({}).total).toBe(0);
   });
 
@@ -159,7 +176,12 @@ describe('sweeps of specs', () => {
     const { history, deps } = setup(['ok']);
     const specs = [tinySpec('zero3-offload'), tinySpec('zero2-offload')];
     const sweep = await startSweep(parseRequest('runs/start', { specs, repeats: 2, steps: 3, warmup: 1 }), deps);
-    expect(sweep.runs.map((r) => `${r.strategy}#${r.repeatIndex}`)).toEqual(['zero3-offload#0', 'zero2-offload#0', 'zero3-offload#1', 'zero2-offload#1']);
+    expect(sweep.runs.map((r) => `${r.strategy}#${r.repeatIndex}`)).toEqual([
+      'zero3-offload#0',
+      'zero2-offload#0',
+      'zero3-offload#1',
+      'zero2-offload#1',
+    ]);
     expect(sweep.runs.map((r) => r.runId)).toEqual(sweep.runIds);
     await sweep.done;
     for (const [i, run] of sweep.runs.entries()) {
@@ -173,7 +195,15 @@ describe('sweeps of specs', () => {
   });
 
   it('refuses a request with both specs and a workload, naming the field', () => {
-    expect(() => parseRequest('runs/start', { specs: [tinySpec('zero3-offload')], workload: { model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 }, strategies: ['x'] })).toThrow(/specs/);
-    expect(() => parseRequest('runs/start', { workload: { model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 } })).toThrow(/strategies/);
+    expect(() =>
+      parseRequest('runs/start', {
+        specs: [tinySpec('zero3-offload')],
+        workload: { model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 },
+        strategies: ['x'],
+      }),
+    ).toThrow(/specs/);
+    expect(() => parseRequest('runs/start', { workload: { model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 } })).toThrow(
+      /strategies/,
+    );
   });
 });

@@ -9,13 +9,19 @@ import { parseWorkload } from '../../../electron/services/tuner';
 
 const h200 = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../fixtures/hosts/h200-sxm-x86/machine.json'), 'utf8'));
 // the same host without its GPU, as detect reports a VM without a driver
-const noGpu = MachineSchema.parse({ ...h200, gpus: [], gpuStatus: { driver: 'none', message: 'no NVIDIA driver found (nvidia-smi is not on PATH)' } });
+const noGpu = MachineSchema.parse({
+  ...h200,
+  gpus: [],
+  gpuStatus: { driver: 'none', message: 'no NVIDIA driver found (nvidia-smi is not on PATH)' },
+});
 const workload = parseWorkload({ model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 });
 
 describe('the planner of runs/start', () => {
   it('refuses a GPU-only strategy on a machine without a GPU, naming what can run', () => {
     const planner = createTunerPlanner();
-    expect(() => planner.specs(workload, ['gpu-zero1'], noGpu)).toThrow(/ZeRO-1 \(no offload\) \(gpu-zero1\) cannot run on this machine: no GPU on this machine .* What can run here: zero2-offload, zero3-offload, zero3-offload-param/);
+    expect(() => planner.specs(workload, ['gpu-zero1'], noGpu)).toThrow(
+      /ZeRO-1 \(no offload\) \(gpu-zero1\) cannot run on this machine: no GPU on this machine .* What can run here: zero2-offload, zero3-offload, zero3-offload-param/,
+    );
   });
   it('plans a CPU-capable strategy there, and the GPU one on a GPU host', async () => {
     const planner = createTunerPlanner();

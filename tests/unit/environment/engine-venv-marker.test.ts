@@ -13,7 +13,10 @@ const script = path.resolve('scripts/setup-engine-venv.sh');
 function fakeVenv(marker: string | null): string {
   const venv = fs.mkdtempSync(path.join(os.tmpdir(), 'venv-marker-'));
   fs.mkdirSync(path.join(venv, 'bin'));
-  fs.symlinkSync(spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim(), path.join(venv, 'bin', 'python'));
+  fs.symlinkSync(
+    spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim(),
+    path.join(venv, 'bin', 'python'),
+  );
   fs.writeFileSync(path.join(venv, 'pyvenv.cfg'), 'home = /usr/bin\n');
   if (marker !== null) fs.writeFileSync(path.join(venv, '.offload-studio-complete'), `${marker}\n`);
   return venv;
@@ -44,7 +47,11 @@ describe('engine venv marker', () => {
     expect(r.stdout.trim().split('\n').pop()).toBe(path.join(venv, 'bin', 'python'));
   });
 
-  for (const [what, marker] of [['built by older steps (no bootstrap version)', 'HASH'], ['an older bootstrap version', 'HASH bootstrap=1'], ['no marker (interrupted)', null]] as const) {
+  for (const [what, marker] of [
+    ['built by older steps (no bootstrap version)', 'HASH'],
+    ['an older bootstrap version', 'HASH bootstrap=1'],
+    ['no marker (interrupted)', null],
+  ] as const) {
     it(`a venv with ${what} is rebuilt, not trusted`, () => {
       const stamp = currentStamp();
       const venv = fakeVenv(marker === null ? null : marker.replace('HASH', parseMarker(stamp).hash));

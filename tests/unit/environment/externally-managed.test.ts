@@ -17,7 +17,9 @@ describe('missing pieces of a system-managed interpreter', () => {
     const managed = pieces.filter((m) => m.id === 'externally-managed');
     expect(managed).toHaveLength(1);
     expect(managed[0].severity).toBe('required');
-    expect(managed[0].what).toMatch(/PyTorch is not installed; DeepSpeed is not installed — and pip cannot install into \/usr\/bin\/python3/);
+    expect(managed[0].what).toMatch(
+      /PyTorch is not installed; DeepSpeed is not installed — and pip cannot install into \/usr\/bin\/python3/,
+    );
     expect(managed[0].what).toContain('externally-managed-environment');
     expect(managed[0].fix).toMatch(/Create the app's own environment/);
     // What is not pip stays as it was: the compiler comes from apt either way.

@@ -33,7 +33,9 @@ describe('a fresh engine environment from nothing', () => {
     it(`control, Python ${version}: without the bootstrap a plain venv cannot build the sdist without isolation`, () => {
       const venv = path.join(work, `control-${version}`);
       expect(spawnSync(python, ['-m', 'venv', venv]).status).toBe(0);
-      const r = spawnSync(path.join(venv, 'bin', 'python'), ['-m', 'pip', 'install', ...offline, '--no-build-isolation', sdist], { encoding: 'utf8' });
+      const r = spawnSync(path.join(venv, 'bin', 'python'), ['-m', 'pip', 'install', ...offline, '--no-build-isolation', sdist], {
+        encoding: 'utf8',
+      });
       expect(r.status).not.toBe(0);
       expect(r.stdout + r.stderr).toMatch(/bdist_wheel|setuptools|build_meta|BackendUnavailable/);
     }, 300_000);
@@ -45,7 +47,9 @@ describe('a fresh engine environment from nothing', () => {
       const r = await startInstall({ dataDir, basePython: python, requirements: [sdist], pipArgs: offline }).result;
       expect(r.ok, `${r.message}\n${r.log.join('\n')}`).toBe(true);
       const venvPython = r.python!;
-      const check = spawnSync(venvPython, ['-c', 'import tinypkg, setuptools, wheel, pip; print(tinypkg.VALUE, pip.__version__)'], { encoding: 'utf8' });
+      const check = spawnSync(venvPython, ['-c', 'import tinypkg, setuptools, wheel, pip; print(tinypkg.VALUE, pip.__version__)'], {
+        encoding: 'utf8',
+      });
       expect(check.stdout.trim()).toBe('42 26.3');
       expect(fs.readFileSync(path.join(dataDir, 'engine-venv', '.offload-studio-complete'), 'utf8')).toMatch(/bootstrap=\d+/);
     }, 300_000);
@@ -54,9 +58,17 @@ describe('a fresh engine environment from nothing', () => {
   it('an index pip cannot reach fails with a named message and leaves no half-built environment', async () => {
     const dataDir = path.join(work, 'data-offline');
     const env = { ...process.env, PIP_FIND_LINKS: '', PIP_RETRIES: '0', PIP_DEFAULT_TIMEOUT: '3', PIP_NO_CACHE_DIR: '1' };
-    const r = await startInstall({ dataDir, basePython: found[0].path, requirements: ['six==1.17.0'], pipArgs: ['--index-url', 'http://127.0.0.1:9/simple'], env }).result;
+    const r = await startInstall({
+      dataDir,
+      basePython: found[0].path,
+      requirements: ['six==1.17.0'],
+      pipArgs: ['--index-url', 'http://127.0.0.1:9/simple'],
+      env,
+    }).result;
     expect(r.ok).toBe(false);
-    expect(r.message).toMatch(/pip could not reach the package index \(http:\/\/127\.0\.0\.1:9\/simple\).*PIP_INDEX_URL.*previous environment is unchanged/);
+    expect(r.message).toMatch(
+      /pip could not reach the package index \(http:\/\/127\.0\.0\.1:9\/simple\).*PIP_INDEX_URL.*previous environment is unchanged/,
+    );
     expect(fs.existsSync(path.join(dataDir, 'engine-venv.new'))).toBe(false);
   }, 120_000);
 });

@@ -6,7 +6,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { engineInstallPlan, expandInstallSteps, isTorchRequirement, parseInstallStepsFile, parseMarker, readInstallStepsFile } from '../../../electron/services/environment/install-steps';
+import {
+  engineInstallPlan,
+  expandInstallSteps,
+  isTorchRequirement,
+  parseInstallStepsFile,
+  parseMarker,
+  readInstallStepsFile,
+} from '../../../electron/services/environment/install-steps';
 import { explainPipFailure } from '../../../electron/services/environment/install';
 import { parseRequirements } from '../../../electron/services/environment/requirements';
 
@@ -32,7 +39,12 @@ describe('install steps', () => {
     expect(pins.map((p) => p.split('==')[0]).sort()).toEqual(['pip', 'setuptools', 'wheel']);
     for (const p of pins) expect(p).toMatch(/^[a-z]+==\d+(\.\d+)+$/);
     // torch 2.11 requires setuptools<82: a newer pin would be downgraded by the torch step.
-    const setuptools = Number(pins.find((p) => p.startsWith('setuptools'))!.split('==')[1].split('.')[0]);
+    const setuptools = Number(
+      pins
+        .find((p) => p.startsWith('setuptools'))!
+        .split('==')[1]
+        .split('.')[0],
+    );
     expect(setuptools).toBeLessThan(82);
   });
 
@@ -70,11 +82,15 @@ describe('install steps', () => {
   });
 
   it("names pip's failures with what to do", () => {
-    expect(explainPipFailure([
-      "WARNING: Retrying (Retry(total=0...)) after connection broken by 'NewConnectionError(...: Failed to establish a new connection: [Errno 111] Connection refused')': /simple/pip/",
-      'ERROR: Could not find a version that satisfies the requirement pip==26.3',
-    ])).toMatch(/could not reach the package index.*PIP_INDEX_URL/);
-    expect(explainPipFailure(['ERROR: No matching distribution found for torch==2.11.0'])).toMatch(/no distribution for torch==2.11.0.*3\.10 to 3\.13/);
+    expect(
+      explainPipFailure([
+        "WARNING: Retrying (Retry(total=0...)) after connection broken by 'NewConnectionError(...: Failed to establish a new connection: [Errno 111] Connection refused')': /simple/pip/",
+        'ERROR: Could not find a version that satisfies the requirement pip==26.3',
+      ]),
+    ).toMatch(/could not reach the package index.*PIP_INDEX_URL/);
+    expect(explainPipFailure(['ERROR: No matching distribution found for torch==2.11.0'])).toMatch(
+      /no distribution for torch==2.11.0.*3\.10 to 3\.13/,
+    );
     expect(explainPipFailure(["error: invalid command 'bdist_wheel'"])).toMatch(/bootstrap/);
     expect(explainPipFailure(['Successfully installed six'])).toBeNull();
   });

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { minPythonForTorch, missingPieces } from '../../../electron/services/environment/missing';
 
-const facts = (pythonVersion: string) => ({ pythonVersion, torch: null, deepspeed: null, build: { cxx: 'g++', ninja: true, libaio: false }, isVenv: true }) as never;
+const facts = (pythonVersion: string) =>
+  ({ pythonVersion, torch: null, deepspeed: null, build: { cxx: 'g++', ninja: true, libaio: false }, isVenv: true }) as never;
 
 describe('missing pieces suggest only what can work', () => {
   it('knows torch 2.9+ needs Python 3.10', () => {

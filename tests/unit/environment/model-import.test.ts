@@ -17,11 +17,32 @@ import { countParams } from '../../../electron/services/tuner/params';
 
 const haveEngine = chooseInterpreter(null).source !== 'path';
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'os-model-import-'));
-const gemma = { model_type: 'gemma', hidden_size: 64, intermediate_size: 128, num_hidden_layers: 2, num_attention_heads: 4,
-  num_key_value_heads: 1, head_dim: 16, vocab_size: 256 };
-const llamaBias = { model_type: 'llama', hidden_size: 64, intermediate_size: 128, num_hidden_layers: 2, num_attention_heads: 4,
-  num_key_value_heads: 2, vocab_size: 256, attention_bias: true, tie_word_embeddings: false };
-const refusal = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as { code: string; field?: string; message: string });
+const gemma = {
+  model_type: 'gemma',
+  hidden_size: 64,
+  intermediate_size: 128,
+  num_hidden_layers: 2,
+  num_attention_heads: 4,
+  num_key_value_heads: 1,
+  head_dim: 16,
+  vocab_size: 256,
+};
+const llamaBias = {
+  model_type: 'llama',
+  hidden_size: 64,
+  intermediate_size: 128,
+  num_hidden_layers: 2,
+  num_attention_heads: 4,
+  num_key_value_heads: 2,
+  vocab_size: 256,
+  attention_bias: true,
+  tie_word_embeddings: false,
+};
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as { code: string; field?: string; message: string },
+  );
 
 let backend: Backend;
 beforeAll(() => {
@@ -36,36 +57,54 @@ describe('plan/import-hf-config counts with the model itself', () => {
     expect(e?.message).toMatch(/^Parameter count unavailable — create the engine environment \(Setup\)/);
   });
 
-  it.skipIf(!haveEngine)('a Gemma config.json (no formula for it) is planned with transformers\' count, and its specs carry the config', { timeout: 240_000 }, async () => {
-    const arch = (await backend.invoke('plan/import-hf-config', { text: JSON.stringify(gemma), id: 'tiny-gemma' })) as ModelArch;
-    expect(arch.family).toBe('gemma');
-    expect(arch.probed?.total).toBe(86_336); // GemmaForCausalLM.num_parameters() (model-probe.test.ts)
-    expect(countParams(arch).total).toBe(86_336);
-    expect([arch.numLayers, arch.numKvHeads, arch.headDim, arch.tieEmbeddings]).toEqual([2, 1, 16, true]);
-    expect(arch.hfConfig).toEqual(gemma);
-    const plan = (await backend.invoke('plan/compute', { workload: { model: arch, seqLen: 32, microBatch: 1, gpus: 1 } })) as PlanResult;
-    const spec = plan.strategies[0].spec;
-    expect(spec.model.hfConfig).toEqual(gemma);
-    // …and its probe table, so whatever sizes the spec later (runs/start's pre-flight) counts as the plan did.
-    expect(spec.model.probed?.total).toBe(86_336);
-    expect(countParams(spec.model as ModelArch).total).toBe(86_336);
-    expect(spec.model.family).toBe('gemma');
-    // runs/start lets it through: transformers builds it from the config, not a runner family.
-    expect(refusalOf(spec)).toBeNull();
-    expect(refusalOf({ ...spec, model: { ...spec.model, hfConfig: null } })?.field).toBe('model.family');
-  });
+  it.skipIf(!haveEngine)(
+    "a Gemma config.json (no formula for it) is planned with transformers' count, and its specs carry the config",
+    { timeout: 240_000 },
+    async () => {
+      const arch = (await backend.invoke('plan/import-hf-config', { text: JSON.stringify(gemma), id: 'tiny-gemma' })) as ModelArch;
+      expect(arch.family).toBe('gemma');
+      expect(arch.probed?.total).toBe(86_336); // GemmaForCausalLM.num_parameters() (model-probe.test.ts)
+      expect(countParams(arch).total).toBe(86_336);
+      expect([arch.numLayers, arch.numKvHeads, arch.headDim, arch.tieEmbeddings]).toEqual([2, 1, 16, true]);
+      expect(arch.hfConfig).toEqual(gemma);
+      const plan = (await backend.invoke('plan/compute', { workload: { model: arch, seqLen: 32, microBatch: 1, gpus: 1 } })) as PlanResult;
+      const spec = plan.strategies[0].spec;
+      expect(spec.model.hfConfig).toEqual(gemma);
+      // …and its probe table, so whatever sizes the spec later (runs/start's pre-flight) counts as the plan did.
+      expect(spec.model.probed?.total).toBe(86_336);
+      expect(countParams(spec.model as ModelArch).total).toBe(86_336);
+      expect(spec.model.family).toBe('gemma');
+      // runs/start lets it through: transformers builds it from the config, not a runner family.
+      expect(refusalOf(spec)).toBeNull();
+      expect(refusalOf({ ...spec, model: { ...spec.model, hfConfig: null } })?.field).toBe('model.family');
+    },
+  );
 
-  it.skipIf(!haveEngine)('a formula family imported through the probe has the formula\'s count (o_proj bias included)', { timeout: 120_000 }, async () => {
-    const arch = (await backend.invoke('plan/import-hf-config', { text: JSON.stringify(llamaBias) })) as ModelArch;
-    const { probed, ...numbers } = arch;
-    expect(probed?.total).toBe(countParams(numbers).total);
-    expect(arch.attentionBias).toBe(true);
-  });
+  it.skipIf(!haveEngine)(
+    "a formula family imported through the probe has the formula's count (o_proj bias included)",
+    { timeout: 120_000 },
+    async () => {
+      const arch = (await backend.invoke('plan/import-hf-config', { text: JSON.stringify(llamaBias) })) as ModelArch;
+      const { probed, ...numbers } = arch;
+      expect(probed?.total).toBe(countParams(numbers).total);
+      expect(arch.attentionBias).toBe(true);
+    },
+  );
 
   const refused: [string, Record<string, unknown>, string, RegExp][] = [
     ['an unknown architecture', { ...gemma, model_type: 'llamma' }, 'unsupported_model', /model_type 'llamma'.*Check the spelling/],
-    ['remote code', { ...gemma, model_type: 'llama', auto_map: { AutoModelForCausalLM: 'modeling_x.XForCausalLM' } }, 'unsupported_model', /remote code/],
-    ['a Mixture-of-Experts model', { ...gemma, model_type: 'mixtral', num_local_experts: 4 }, 'unsupported_model', /Mixture-of-Experts model \(num_local_experts = 4\).*Benchmark a dense model/],
+    [
+      'remote code',
+      { ...gemma, model_type: 'llama', auto_map: { AutoModelForCausalLM: 'modeling_x.XForCausalLM' } },
+      'unsupported_model',
+      /remote code/,
+    ],
+    [
+      'a Mixture-of-Experts model',
+      { ...gemma, model_type: 'mixtral', num_local_experts: 4 },
+      'unsupported_model',
+      /Mixture-of-Experts model \(num_local_experts = 4\).*Benchmark a dense model/,
+    ],
   ];
   for (const [name, cfg, code, message] of refused)
     it.skipIf(!haveEngine)(`refuses ${name} by name with what to do`, { timeout: 120_000 }, async () => {
@@ -81,34 +120,83 @@ describe('plan/import-hf-config counts with the model itself', () => {
     const dir = tmp();
     fs.mkdirSync(path.join(dir, name));
     fs.writeFileSync(path.join(dir, name, 'config.json'), JSON.stringify(cfg));
-    return spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'plan', '--model', path.join(dir, name, 'config.json'), '--seq', '32', '--micro-batch', '1', '--gpus', '1',
-      '--machine', path.join(root, 'tests/fixtures/hosts/h200-sxm-x86/machine.json'), '--data-dir', path.join(dir, 'data'), '--json'], { cwd: root, encoding: 'utf8' });
+    return spawnSync(
+      path.join(root, 'node_modules', '.bin', 'tsx'),
+      [
+        'electron/cli/main.ts',
+        'plan',
+        '--model',
+        path.join(dir, name, 'config.json'),
+        '--seq',
+        '32',
+        '--micro-batch',
+        '1',
+        '--gpus',
+        '1',
+        '--machine',
+        path.join(root, 'tests/fixtures/hosts/h200-sxm-x86/machine.json'),
+        '--data-dir',
+        path.join(dir, 'data'),
+        '--json',
+      ],
+      { cwd: root, encoding: 'utf8' },
+    );
   };
 
-  it.skipIf(!haveEngine)('the CLI plans a config.json path with transformers\' count, and refuses a MoE one by name', { timeout: 240_000 }, () => {
-    const ok = cliPlan(gemma, 'tiny-gemma');
-    expect(ok.status, ok.stderr).toBe(0);
-    const plan = JSON.parse(ok.stdout) as PlanResult;
-    expect([plan.model.id, plan.model.family, plan.model.probed?.total]).toEqual(['tiny-gemma', 'gemma', 86_336]);
-    expect(plan.strategies[0].spec.model.hfConfig).toEqual(gemma);
-    const moe = cliPlan({ ...gemma, model_type: 'mixtral', num_local_experts: 4 }, 'tiny-mixtral');
-    expect(moe.status).not.toBe(0);
-    expect(moe.stdout + moe.stderr).toMatch(/Mixture-of-Experts model \(num_local_experts = 4\)/);
-  });
+  it.skipIf(!haveEngine)(
+    "the CLI plans a config.json path with transformers' count, and refuses a MoE one by name",
+    { timeout: 240_000 },
+    () => {
+      const ok = cliPlan(gemma, 'tiny-gemma');
+      expect(ok.status, ok.stderr).toBe(0);
+      const plan = JSON.parse(ok.stdout) as PlanResult;
+      expect([plan.model.id, plan.model.family, plan.model.probed?.total]).toEqual(['tiny-gemma', 'gemma', 86_336]);
+      expect(plan.strategies[0].spec.model.hfConfig).toEqual(gemma);
+      const moe = cliPlan({ ...gemma, model_type: 'mixtral', num_local_experts: 4 }, 'tiny-mixtral');
+      expect(moe.status).not.toBe(0);
+      expect(moe.stdout + moe.stderr).toMatch(/Mixture-of-Experts model \(num_local_experts = 4\)/);
+    },
+  );
 
-  it.skipIf(!haveEngine)('the CLI runs a Gemma config.json: the stored spec carries the config and the runner builds it from it', { timeout: 400_000 }, () => {
-    const dir = tmp();
-    fs.mkdirSync(path.join(dir, 'tiny-gemma'));
-    fs.writeFileSync(path.join(dir, 'tiny-gemma', 'config.json'), JSON.stringify(gemma));
-    const dataDir = path.join(dir, 'data');
-    const r = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'run', '--model', path.join(dir, 'tiny-gemma'), '--strategy', 'zero3-offload',
-      '--seq', '32', '--steps', '2', '--warmup', '1', '--data-dir', dataDir], { cwd: root, encoding: 'utf8', timeout: 380_000 });
-    expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/completed/);
-    const [specFile] = fs.readdirSync(path.join(dataDir, 'specs'));
-    const spec = JSON.parse(fs.readFileSync(path.join(dataDir, 'specs', specFile), 'utf8')) as { model: { hfConfig: unknown; family: string } };
-    expect([spec.model.family, spec.model.hfConfig]).toEqual(['gemma', gemma]);
-    const [log] = fs.readdirSync(path.join(dataDir, 'logs'));
-    expect(fs.readFileSync(path.join(dataDir, 'logs', log), 'utf8')).toContain("model: built from the spec's config.json (model.hfConfig)");
-  });
+  it.skipIf(!haveEngine)(
+    'the CLI runs a Gemma config.json: the stored spec carries the config and the runner builds it from it',
+    { timeout: 400_000 },
+    () => {
+      const dir = tmp();
+      fs.mkdirSync(path.join(dir, 'tiny-gemma'));
+      fs.writeFileSync(path.join(dir, 'tiny-gemma', 'config.json'), JSON.stringify(gemma));
+      const dataDir = path.join(dir, 'data');
+      const r = spawnSync(
+        path.join(root, 'node_modules', '.bin', 'tsx'),
+        [
+          'electron/cli/main.ts',
+          'run',
+          '--model',
+          path.join(dir, 'tiny-gemma'),
+          '--strategy',
+          'zero3-offload',
+          '--seq',
+          '32',
+          '--steps',
+          '2',
+          '--warmup',
+          '1',
+          '--data-dir',
+          dataDir,
+        ],
+        { cwd: root, encoding: 'utf8', timeout: 380_000 },
+      );
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/completed/);
+      const [specFile] = fs.readdirSync(path.join(dataDir, 'specs'));
+      const spec = JSON.parse(fs.readFileSync(path.join(dataDir, 'specs', specFile), 'utf8')) as {
+        model: { hfConfig: unknown; family: string };
+      };
+      expect([spec.model.family, spec.model.hfConfig]).toEqual(['gemma', gemma]);
+      const [log] = fs.readdirSync(path.join(dataDir, 'logs'));
+      expect(fs.readFileSync(path.join(dataDir, 'logs', log), 'utf8')).toContain(
+        "model: built from the spec's config.json (model.hfConfig)",
+      );
+    },
+  );
 });

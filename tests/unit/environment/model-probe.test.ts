@@ -9,8 +9,16 @@ import { chooseInterpreter, modelConfigHash, probeModelConfig } from '../../../e
 
 const choice = chooseInterpreter(null);
 const haveEngine = choice.source !== 'path';
-const gemma = { model_type: 'gemma', hidden_size: 64, intermediate_size: 128, num_hidden_layers: 2, num_attention_heads: 4,
-  num_key_value_heads: 1, head_dim: 16, vocab_size: 256 };
+const gemma = {
+  model_type: 'gemma',
+  hidden_size: 64,
+  intermediate_size: 128,
+  num_hidden_layers: 2,
+  num_attention_heads: 4,
+  num_key_value_heads: 1,
+  head_dim: 16,
+  vocab_size: 256,
+};
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'os-model-probe-'));
 
 describe('model probe', () => {
@@ -30,21 +38,29 @@ describe('model probe', () => {
     }
   });
 
-  it.skipIf(!haveEngine)('answers a Gemma config from the model and caches it; refuses a MoE config by name', { timeout: 120_000 }, async () => {
-    const dataDir = tmp();
-    const answer = await probeModelConfig(gemma, { python: choice.python, dataDir });
-    expect(answer.ok).toBe(true);
-    if (answer.ok) {
-      expect(answer.modelType).toBe('gemma');
-      expect(answer.params).toBe(86_336);
-      expect(answer.largestLayer).toEqual({ name: 'model.embed_tokens', params: 256 * 64 });
-    }
-    const cached = fs.readdirSync(path.join(dataDir, 'model-probe'));
-    expect(cached).toEqual([`${await modelConfigHash(gemma)}.json`]);
-    // The second answer comes from the cache (a broken interpreter would say unavailable).
-    expect(await probeModelConfig(gemma, { python: '/nonexistent/python3', dataDir })).toEqual(answer);
-    const moe = await probeModelConfig({ ...gemma, model_type: 'mixtral', num_local_experts: 4 }, { python: choice.python, dataDir });
-    expect(moe.ok).toBe(false);
-    if (!moe.ok) expect([moe.class, moe.message]).toEqual(['unsupported', expect.stringMatching(/Mixture-of-Experts model \(num_local_experts = 4\)/)]);
-  });
+  it.skipIf(!haveEngine)(
+    'answers a Gemma config from the model and caches it; refuses a MoE config by name',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = tmp();
+      const answer = await probeModelConfig(gemma, { python: choice.python, dataDir });
+      expect(answer.ok).toBe(true);
+      if (answer.ok) {
+        expect(answer.modelType).toBe('gemma');
+        expect(answer.params).toBe(86_336);
+        expect(answer.largestLayer).toEqual({ name: 'model.embed_tokens', params: 256 * 64 });
+      }
+      const cached = fs.readdirSync(path.join(dataDir, 'model-probe'));
+      expect(cached).toEqual([`${await modelConfigHash(gemma)}.json`]);
+      // The second answer comes from the cache (a broken interpreter would say unavailable).
+      expect(await probeModelConfig(gemma, { python: '/nonexistent/python3', dataDir })).toEqual(answer);
+      const moe = await probeModelConfig({ ...gemma, model_type: 'mixtral', num_local_experts: 4 }, { python: choice.python, dataDir });
+      expect(moe.ok).toBe(false);
+      if (!moe.ok)
+        expect([moe.class, moe.message]).toEqual([
+          'unsupported',
+          expect.stringMatching(/Mixture-of-Experts model \(num_local_experts = 4\)/),
+        ]);
+    },
+  );
 });

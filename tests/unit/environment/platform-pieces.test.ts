@@ -10,7 +10,12 @@ const complete = {
   pythonVersion: '3.12.3',
   isVenv: true,
   torch: { version: '2.11.0', cuda: '13.0', cudaAvailable: true, error: null },
-  deepspeed: { version: '0.18.9', error: null, cpuAdam: { prebuilt: true, compatible: true, error: null }, asyncIo: { prebuilt: true, compatible: true, error: null } },
+  deepspeed: {
+    version: '0.18.9',
+    error: null,
+    cpuAdam: { prebuilt: true, compatible: true, error: null },
+    asyncIo: { prebuilt: true, compatible: true, error: null },
+  },
   build: { ninja: '1.11', cxx: 'g++', libaio: true },
 } as never;
 
@@ -33,9 +38,15 @@ describe('platform pieces', () => {
     expect(p.fix).toMatch(/WSL2/);
   });
   it('the Hardware page says the same per OS (detection names Windows "Windows", Node "win32")', () => {
-    expect(platformWarnings({ os: { platform: 'Windows', distro: '', release: '', kernel: '', arch: 'x64' }, gpus: [] }).map((w) => w.id)).toEqual(['platform-windows']);
-    expect(platformWarnings({ os: { platform: 'win32', distro: '', release: '', kernel: '', arch: 'x64' }, gpus: [] }).map((w) => w.id)).toEqual(['platform-windows']);
-    expect(platformWarnings({ os: { platform: 'darwin', distro: '', release: '', kernel: '', arch: 'arm64' }, gpus: [] }).map((w) => w.id)).toEqual(['platform-macos']);
+    expect(
+      platformWarnings({ os: { platform: 'Windows', distro: '', release: '', kernel: '', arch: 'x64' }, gpus: [] }).map((w) => w.id),
+    ).toEqual(['platform-windows']);
+    expect(
+      platformWarnings({ os: { platform: 'win32', distro: '', release: '', kernel: '', arch: 'x64' }, gpus: [] }).map((w) => w.id),
+    ).toEqual(['platform-windows']);
+    expect(
+      platformWarnings({ os: { platform: 'darwin', distro: '', release: '', kernel: '', arch: 'arm64' }, gpus: [] }).map((w) => w.id),
+    ).toEqual(['platform-macos']);
     expect(platformWarnings({ os: { platform: 'linux', distro: '', release: '', kernel: '', arch: 'x64' }, gpus: [] })).toEqual([]);
   });
 });

@@ -27,10 +27,25 @@ function probing(site: string) {
   let calls = 0;
   const probe = async (): Promise<InterpreterProbe> => {
     calls++;
-    const torch = fs.existsSync(path.join(site, 'torch-2.11.0.dist-info')) ? { version: '2.11.0', cuda: '12.8', cudaAvailable: false, devices: [], error: null } : null;
+    const torch = fs.existsSync(path.join(site, 'torch-2.11.0.dist-info'))
+      ? { version: '2.11.0', cuda: '12.8', cudaAvailable: false, devices: [], error: null }
+      : null;
     return {
-      path: '', ok: true, error: null, versionText: 'Python 3.11.9', pythonVersion: '3.11.9', executable: null, prefix: null, isVenv: true,
-      torch, deepspeed: null, transformers: null, build: { ninja: null, cxx: null, libaio: null }, missing: [], ready: false, probeMs: 1,
+      path: '',
+      ok: true,
+      error: null,
+      versionText: 'Python 3.11.9',
+      pythonVersion: '3.11.9',
+      executable: null,
+      prefix: null,
+      isVenv: true,
+      torch,
+      deepspeed: null,
+      transformers: null,
+      build: { ninja: null, cxx: null, libaio: null },
+      missing: [],
+      ready: false,
+      probeMs: 1,
     };
   };
   return { probe, calls: () => calls };

@@ -22,8 +22,22 @@ function fakeVenv(): { dir: string; python: string; site: string } {
 }
 
 const answer = (p: string, extra: Partial<InterpreterProbe> = {}): InterpreterProbe => ({
-  path: p, ok: true, error: null, versionText: 'Python 3.11.9', pythonVersion: '3.11.9', executable: p, prefix: null, isVenv: true,
-  torch: null, deepspeed: null, transformers: null, build: { ninja: null, cxx: null, libaio: null }, missing: [], ready: true, probeMs: 1, ...extra,
+  path: p,
+  ok: true,
+  error: null,
+  versionText: 'Python 3.11.9',
+  pythonVersion: '3.11.9',
+  executable: p,
+  prefix: null,
+  isVenv: true,
+  torch: null,
+  deepspeed: null,
+  transformers: null,
+  build: { ninja: null, cxx: null, libaio: null },
+  missing: [],
+  ready: true,
+  probeMs: 1,
+  ...extra,
 });
 
 const tick = () => new Promise((r) => setTimeout(r, 25)); // past any mtime granularity
@@ -153,7 +167,9 @@ describe('probe cache kept in a file: answers outlive a restart', () => {
     expect(again.pythonVersion).toBe('3.11.9');
     await tick();
     fs.mkdirSync(path.join(site, 'torch'));
-    await counted({ file }).get(python).then(() => undefined);
+    await counted({ file })
+      .get(python)
+      .then(() => undefined);
     const third = counted({ file });
     await third.get(python);
     expect(third.calls()).toBe(0); // the previous instance stored the new answer

@@ -34,7 +34,12 @@ describe('candidates', () => {
     const mini = mk(path.join(home, 'miniconda3', 'envs', 'ds'));
     const pyenv = mk(path.join(home, '.pyenv', 'versions', '3.11.7'));
     const venv = mk(path.join(home, 'proj', '.venv'));
-    const found = await findCandidates({ dataDir, home, env: { PATH: path.join(home, 'proj', '.venv', 'bin'), VIRTUAL_ENV: path.join(home, 'proj', '.venv') }, selected: null });
+    const found = await findCandidates({
+      dataDir,
+      home,
+      env: { PATH: path.join(home, 'proj', '.venv', 'bin'), VIRTUAL_ENV: path.join(home, 'proj', '.venv') },
+      selected: null,
+    });
     const by = (p: string) => found.find((c) => c.path === p)?.sources;
     expect(by(app)).toEqual(['app-venv']);
     expect(by(cache)).toEqual(['app-cache-venv']);
@@ -48,7 +53,8 @@ describe('candidates', () => {
   it('finds the real interpreters of this machine (pyenv, PATH, the test engine venv)', async () => {
     const found = await findCandidates({ dataDir: tmp() });
     expect(found.some((c) => c.sources.includes('path'))).toBe(true);
-    if (hasEngineVenv) expect(found.some((c) => c.path.startsWith(`${ENGINE_VENV_DIR}/`) && c.sources.includes('app-cache-venv'))).toBe(true);
+    if (hasEngineVenv)
+      expect(found.some((c) => c.path.startsWith(`${ENGINE_VENV_DIR}/`) && c.sources.includes('app-cache-venv'))).toBe(true);
   });
 });
 
@@ -76,17 +82,21 @@ describe('probe', () => {
     expect(p.error).toMatch(/3\.6\.15 is older than 3\.9/);
     expect(p.missing[0].id).toBe('python-version');
   });
-  it.skipIf(!hasEngineVenv)('the engine venv: torch, deepspeed, CPU Adam compatible, async_io missing libaio', async () => {
-    const p = await probeInterpreter(ENGINE_VENV);
-    expect(() => InterpreterProbeSchema.parse(p)).not.toThrow();
-    expect(p.ok).toBe(true);
-    expect(p.torch?.version).toMatch(/^2\.11\.0/);
-    expect(p.deepspeed?.version).toBe('0.19.8');
-    expect(p.deepspeed?.cpuAdam.compatible).toBe(true);
-    expect(p.build.cxx).toBeTruthy();
-    expect(p.ready).toBe(true);
-    if (!p.build.libaio) expect(p.missing.find((m) => m.id === 'async-io')?.fix).toBe('sudo apt-get install libaio-dev');
-  }, 120_000);
+  it.skipIf(!hasEngineVenv)(
+    'the engine venv: torch, deepspeed, CPU Adam compatible, async_io missing libaio',
+    async () => {
+      const p = await probeInterpreter(ENGINE_VENV);
+      expect(() => InterpreterProbeSchema.parse(p)).not.toThrow();
+      expect(p.ok).toBe(true);
+      expect(p.torch?.version).toMatch(/^2\.11\.0/);
+      expect(p.deepspeed?.version).toBe('0.19.8');
+      expect(p.deepspeed?.cpuAdam.compatible).toBe(true);
+      expect(p.build.cxx).toBeTruthy();
+      expect(p.ready).toBe(true);
+      if (!p.build.libaio) expect(p.missing.find((m) => m.id === 'async-io')?.fix).toBe('sudo apt-get install libaio-dev');
+    },
+    120_000,
+  );
 });
 
 describe('pure helpers', () => {
@@ -95,12 +105,24 @@ describe('pure helpers', () => {
     expect(parseProbeOutput('noise\n{"pythonVersion": "3.11.7"}\n')).toEqual({ pythonVersion: '3.11.7' });
   });
   it('missing pieces: no compiler, no ninja', () => {
-    const m = missingPieces('/x/python', {
-      pythonVersion: '3.11.7', isVenv: true,
-      torch: { version: '2.11.0', cuda: '13.0', cudaAvailable: true, devices: [], error: null },
-      deepspeed: { version: '0.19.8', error: null, accelerator: 'cuda', cpuAdam: { compatible: false, prebuilt: false, error: null }, asyncIo: { compatible: true, prebuilt: false, error: null } },
-      build: { ninja: null, cxx: null, libaio: 'libaio.so.1' },
-    }, ['torch==2.11.0', 'deepspeed==0.19.8'], 'linux');
+    const m = missingPieces(
+      '/x/python',
+      {
+        pythonVersion: '3.11.7',
+        isVenv: true,
+        torch: { version: '2.11.0', cuda: '13.0', cudaAvailable: true, devices: [], error: null },
+        deepspeed: {
+          version: '0.19.8',
+          error: null,
+          accelerator: 'cuda',
+          cpuAdam: { compatible: false, prebuilt: false, error: null },
+          asyncIo: { compatible: true, prebuilt: false, error: null },
+        },
+        build: { ninja: null, cxx: null, libaio: 'libaio.so.1' },
+      },
+      ['torch==2.11.0', 'deepspeed==0.19.8'],
+      'linux',
+    );
     expect(m.map((x) => x.id)).toEqual(['cxx', 'ninja']);
     expect(m[0].fix).toMatch(/build-essential/);
     expect(m[1].fix).toBe('/x/python -m pip install ninja');
@@ -108,7 +130,10 @@ describe('pure helpers', () => {
   it('requirements file and pip lines', () => {
     expect(parseRequirements('# c\ntorch==2.11.0\n\ndeepspeed==0.19.8  # pinned\n')).toEqual(['torch==2.11.0', 'deepspeed==0.19.8']);
     expect(parsePipLine('Collecting six')).toEqual({ phase: 'collecting', message: 'Collecting six' });
-    expect(parsePipLine('  Downloading six-1.17.0-py2.py3-none-any.whl (11 kB)')).toEqual({ phase: 'downloading', message: 'Downloading six-1.17.0-py2.py3-none-any.whl (11 kB)' });
+    expect(parsePipLine('  Downloading six-1.17.0-py2.py3-none-any.whl (11 kB)')).toEqual({
+      phase: 'downloading',
+      message: 'Downloading six-1.17.0-py2.py3-none-any.whl (11 kB)',
+    });
     expect(parsePipLine('Installing collected packages: six')?.phase).toBe('installing');
     const t = new PipProgress([0, 1]);
     const a = t.fraction({ phase: 'collecting', message: '' }) as number;

@@ -56,14 +56,24 @@ describe('h200-sxm-x86 fixture', () => {
       cpuAffinity: '0-15',
     });
     expect(gpu.links).toEqual([
-      { kind: 'pcie', peer: 'NUMA0', topo: null, count: null, bandwidthClass: 'PCIe Gen5 x16 (≈63 GB/s each way)', bytesPerSecond: 3.938 * 16 * 1e9 },
+      {
+        kind: 'pcie',
+        peer: 'NUMA0',
+        topo: null,
+        count: null,
+        bandwidthClass: 'PCIe Gen5 x16 (≈63 GB/s each way)',
+        bytesPerSecond: 3.938 * 16 * 1e9,
+      },
     ]);
   });
 
   it('agrees with the compute capability nvidia-smi --query-gpu reported on the same host', () => {
     // nvidia-smi-query.csv column 7 is compute_cap (9.0), as captured.
     const csv = fixtureText('h200-sxm-x86', 'nvidia-smi-query.csv') as string;
-    const cells = csv.trim().split(',').map((c) => c.trim());
+    const cells = csv
+      .trim()
+      .split(',')
+      .map((c) => c.trim());
     expect(cells[6]).toBe('9.0');
     expect(parseComputeCapCsv(`0, ${cells[6]}\n`).get(0)).toBe(machine.gpus[0].computeCapability);
   });

@@ -48,7 +48,13 @@ describe('dgx-h100-8gpu topo -m (NVIDIA/nccl#1264)', () => {
     const gpus = Array.from({ length: 8 }, (_, i) => ({ ...one, index: i, uuid: `GPU-${i}` }));
     const linked = attachLinks(gpus, topo, [], false);
     expect(linked[0].links.filter((l) => l.kind === 'nvlink')).toHaveLength(7);
-    expect(linked[0].links[0]).toMatchObject({ kind: 'nvlink', peer: 'GPU1', count: 18, bandwidthClass: 'NVLink ×18 (≈900 GB/s bidirectional)', bytesPerSecond: 450e9 });
+    expect(linked[0].links[0]).toMatchObject({
+      kind: 'nvlink',
+      peer: 'GPU1',
+      count: 18,
+      bandwidthClass: 'NVLink ×18 (≈900 GB/s bidirectional)',
+      bytesPerSecond: 450e9,
+    });
     expect(linked.map((g) => g.numaNode)).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
     const cpu = buildMachine(loadHost('h200-sxm-x86')).cpu;
     const twoSockets = {
@@ -87,7 +93,17 @@ describe('pcie-2x5090 topo -m (noonghunna/club-3090#1229)', () => {
 describe('gh200-grace-hopper lscpu text (OpenBLAS#4431, xpu-perf#129)', () => {
   const machine = buildMachine(loadHost('gh200-grace-hopper'));
   it('reads Grace: aarch64 Neoverse-V2, 72 cores, SVE2, scalar CPU Adam path', () => {
-    expect(machine.cpu).toMatchObject({ architecture: 'aarch64', vendor: 'ARM', model: 'Neoverse-V2', sockets: 1, physicalCores: 72, logicalCores: 72, smt: false, maxMHz: 3474, adamSimd: 'scalar' });
+    expect(machine.cpu).toMatchObject({
+      architecture: 'aarch64',
+      vendor: 'ARM',
+      model: 'Neoverse-V2',
+      sockets: 1,
+      physicalCores: 72,
+      logicalCores: 72,
+      smt: false,
+      maxMHz: 3474,
+      adamSimd: 'scalar',
+    });
     expect(machine.cpu.simd).toEqual(expect.arrayContaining(['neon', 'sve', 'sve2', 'svebf16', 'bf16']));
     expect(machine.cpu.flags).toContain('dgh'); // the wrapped Flags line was joined
   });

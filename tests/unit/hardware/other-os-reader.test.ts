@@ -18,7 +18,13 @@ describe('readRawHost on a non-Linux platform', () => {
     expect(raw.si).toBeTruthy();
     expect(raw.si!.cpu?.cores).toBeGreaterThan(0);
     expect(raw.si!.mem?.total).toBeGreaterThan(0);
-    const { problems, ...machine } = buildMachine({ ...raw, cpuinfo: null, meminfo: null, lsblk: null, os: { ...raw.os, platform: 'darwin' } });
+    const { problems, ...machine } = buildMachine({
+      ...raw,
+      cpuinfo: null,
+      meminfo: null,
+      lsblk: null,
+      os: { ...raw.os, platform: 'darwin' },
+    });
     expect(problems).toEqual([]);
     expect(() => MachineSchema.parse(machine)).not.toThrow();
     expect(machine.cpu.logicalCores).toBe(raw.si!.cpu!.cores);

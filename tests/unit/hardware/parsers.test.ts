@@ -22,8 +22,14 @@ describe('small parsers', () => {
     expect(parseSize('300 MiB (1 instance)')).toBe(300 * 1024 ** 2);
   });
   it('locked memory limit: bytes or unlimited', () => {
-    expect(parseLockedMemoryLimit(fixtureText('ci-vm-no-gpu', 'proc-self-limits.txt') as string)).toEqual({ bytes: 8388608, unlimited: false });
-    expect(parseLockedMemoryLimit('Max locked memory         unlimited            unlimited            bytes\n')).toEqual({ bytes: null, unlimited: true });
+    expect(parseLockedMemoryLimit(fixtureText('ci-vm-no-gpu', 'proc-self-limits.txt') as string)).toEqual({
+      bytes: 8388608,
+      unlimited: false,
+    });
+    expect(parseLockedMemoryLimit('Max locked memory         unlimited            unlimited            bytes\n')).toEqual({
+      bytes: null,
+      unlimited: true,
+    });
   });
   it('compute capability from the query CSV, or from the architecture', () => {
     expect(parseComputeCapCsv('0, 9.0\n1, 9.0\n').get(1)).toBe('9.0');
@@ -32,18 +38,38 @@ describe('small parsers', () => {
     expect(capabilityFromArchitecture('Hopper', 'NVIDIA GH200 480GB')).toBe('9.0');
   });
   it('nvlink -s (layout as nvidia-smi prints it; values written here)', () => {
-    const text = 'GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-a)\n\t Link 0: 26.562 GB/s\n\t Link 1: 26.562 GB/s\nGPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-b)\n\t Link 0: <inactive>\n';
+    const text =
+      'GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-a)\n\t Link 0: 26.562 GB/s\n\t Link 1: 26.562 GB/s\nGPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-b)\n\t Link 0: <inactive>\n';
     expect(parseNvlinkStatus(text)).toEqual([
       { gpu: 0, activeLinks: 2, linkGBps: 26.562 },
       { gpu: 1, activeLinks: 0, linkGBps: null },
     ]);
   });
   it('lsblk marks NVMe and keeps partition mountpoints', () => {
-    const disks = parseLsblk(JSON.stringify({ blockdevices: [{ name: 'nvme0n1', model: 'Samsung SSD 990 PRO 2TB', tran: 'nvme', size: 2000398934016, rota: false, type: 'disk', mountpoints: [null], children: [{ name: 'nvme0n1p1', type: 'part', mountpoints: ['/scratch'] }] }] }));
+    const disks = parseLsblk(
+      JSON.stringify({
+        blockdevices: [
+          {
+            name: 'nvme0n1',
+            model: 'Samsung SSD 990 PRO 2TB',
+            tran: 'nvme',
+            size: 2000398934016,
+            rota: false,
+            type: 'disk',
+            mountpoints: [null],
+            children: [{ name: 'nvme0n1p1', type: 'part', mountpoints: ['/scratch'] }],
+          },
+        ],
+      }),
+    );
     expect(disks[0]).toMatchObject({ isNvme: true, mountpoints: ['/scratch'], rotational: false });
   });
   it('rocm-smi --json cards', () => {
-    const gpus = parseRocmSmiJson(JSON.stringify({ card0: { 'Card Series': 'AMD Instinct MI300X', 'VRAM Total Memory (B)': '205822885888', 'PCI Bus': '0000:05:00.0' } }));
+    const gpus = parseRocmSmiJson(
+      JSON.stringify({
+        card0: { 'Card Series': 'AMD Instinct MI300X', 'VRAM Total Memory (B)': '205822885888', 'PCI Bus': '0000:05:00.0' },
+      }),
+    );
     expect(gpus[0]).toMatchObject({ vendor: 'amd', name: 'AMD Instinct MI300X', memoryBytes: 205822885888, busId: '0000:05:00.0' });
   });
   it('bus ids and mounts', () => {
@@ -67,7 +93,13 @@ describe('superchip detection', () => {
   });
   it('a GH200 gets a C2C host link instead of PCIe (constructed: the H200 XML renamed, C2C enabled)', () => {
     const raw = loadHost('gh200-grace-hopper', {
-      nvidiaSmi: { xml: (fixtureText('h200-sxm-x86', 'nvidia-smi-q.xml') as string).replace('<product_name>NVIDIA H200</product_name>', '<product_name>NVIDIA GH200 480GB</product_name>').replace('<c2c_mode>Disabled</c2c_mode>', '<c2c_mode>Enabled</c2c_mode>'), error: null, notFound: false },
+      nvidiaSmi: {
+        xml: (fixtureText('h200-sxm-x86', 'nvidia-smi-q.xml') as string)
+          .replace('<product_name>NVIDIA H200</product_name>', '<product_name>NVIDIA GH200 480GB</product_name>')
+          .replace('<c2c_mode>Disabled</c2c_mode>', '<c2c_mode>Enabled</c2c_mode>'),
+        error: null,
+        notFound: false,
+      },
     });
     const m = buildMachine(raw);
     expect(m.superchip?.kind).toBe('GH200');

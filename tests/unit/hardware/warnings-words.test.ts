@@ -10,7 +10,9 @@ describe('host memory note', () => {
       const machine = buildMachine(loadHost(host));
       const note = machine.warnings.find((w) => w.id === 'host-ram-70b');
       expect(note, 'the note is shown on a machine too small for the largest preset').toBeDefined();
-      expect(note!.message).toMatch(/^With CPU offload, training keeps about 18 bytes per model parameter in host memory .*: this machine's [\d.]+ GiB holds a model of up to about [\d.]+ (million|billion) parameters that way\.$/);
+      expect(note!.message).toMatch(
+        /^With CPU offload, training keeps about 18 bytes per model parameter in host memory .*: this machine's [\d.]+ GiB holds a model of up to about [\d.]+ (million|billion) parameters that way\.$/,
+      );
       for (const w of machine.warnings) expect(`${w.message} ${w.fix}`).not.toMatch(/\b70 ?B\b/i);
     });
   }

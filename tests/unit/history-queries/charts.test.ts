@@ -1,7 +1,14 @@
 // The shared chart builders drawn the way reports draw them: echarts server-side rendering to SVG.
 import * as echarts from 'echarts';
 import { describe, expect, it } from 'vitest';
-import { deltaRows, memoryPerResourceOption, predictedOption, repeatBarsOption, stepLinesOption, type EChartsOption } from './charts-imports';
+import {
+  deltaRows,
+  memoryPerResourceOption,
+  predictedOption,
+  repeatBarsOption,
+  stepLinesOption,
+  type EChartsOption,
+} from './charts-imports';
 import { storeWith } from './helpers';
 
 function svg(option: EChartsOption): string {
@@ -33,11 +40,18 @@ describe('compare chart builders', () => {
     expect(bars).toContain('>105<'); // median of 100 and 110, as the bar label
     // The custom series draws one whisker per group: 3 lines each (cap, stem, cap).
     const option = repeatBarsOption(c) as { series: { type: string; data: unknown[] }[] };
-    expect(option.series.find((s) => s.type === 'custom')!.data).toEqual([[0, 100, 110], [1, 150, 150]]);
-    expect(option.series.find((s) => s.type === 'scatter')!.data).toEqual([[0, 100], [0, 110], [1, 150]]);
+    expect(option.series.find((s) => s.type === 'custom')!.data).toEqual([
+      [0, 100, 110],
+      [1, 150, 150],
+    ]);
+    expect(option.series.find((s) => s.type === 'scatter')!.data).toEqual([
+      [0, 100],
+      [0, 110],
+      [1, 150],
+    ]);
   });
 
-  it('issue 30.4: a bar says its median as the delta table does (12,345 tokens/s, not 12300; a CPU run\'s 0.00842)', () => {
+  it("issue 30.4: a bar says its median as the delta table does (12,345 tokens/s, not 12300; a CPU run's 0.00842)", () => {
     const store = storeWith([
       { id: 'a', strategy: 'zero3-offload', tflops: 301.4 }, // 4096 tokens per 100/301.4 s: 12,345.3 tokens/s
       { id: 'b', strategy: 'zero2-offload', tflops: 0.00842 },

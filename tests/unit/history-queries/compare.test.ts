@@ -39,14 +39,18 @@ describe('compare/runs', () => {
       { id: 'p3', strategy: 'zero3-offload-param', tflops: 100, repeatIndex: 2 },
     ]);
     const c = store.compare(['o1', 'o2', 'o3', 'p1', 'p2', 'p3']);
-    expect(c.headline).toBe('ZeRO-3 param offload and ZeRO-Offload tie within the spread of their repeats (medians 1.09× apart, ranges overlap) (TFLOPS/GPU median of 3 repeats)');
+    expect(c.headline).toBe(
+      'ZeRO-3 param offload and ZeRO-Offload tie within the spread of their repeats (medians 1.09× apart, ranges overlap) (TFLOPS/GPU median of 3 repeats)',
+    );
     const apart = storeWith([
       { id: 'a1', strategy: 'zero2-offload', tflops: 90, repeatIndex: 0 },
       { id: 'a2', strategy: 'zero2-offload', tflops: 91, repeatIndex: 1 },
       { id: 'b1', strategy: 'zero3-offload-param', tflops: 98, repeatIndex: 0 },
       { id: 'b2', strategy: 'zero3-offload-param', tflops: 99, repeatIndex: 1 },
     ]);
-    expect(apart.compare(['a1', 'a2', 'b1', 'b2']).headline).toBe('ZeRO-3 param offload was 1.09× faster than ZeRO-Offload (TFLOPS/GPU median of 2 repeats)');
+    expect(apart.compare(['a1', 'a2', 'b1', 'b2']).headline).toBe(
+      'ZeRO-3 param offload was 1.09× faster than ZeRO-Offload (TFLOPS/GPU median of 2 repeats)',
+    );
     store.close();
     apart.close();
   });
@@ -103,7 +107,7 @@ describe('compare/runs', () => {
     store.close();
   });
 
-  it('issue 30.5: a stored prediction of zero (a CPU smoke run\'s plan) is no prediction, not a point at 0', () => {
+  it("issue 30.5: a stored prediction of zero (a CPU smoke run's plan) is no prediction, not a point at 0", () => {
     const store = storeWith([
       { id: 'cpu', strategy: 'zero2-offload', tflops: 0.0084, predicted: 0 },
       { id: 'gpu', strategy: 'zero3-offload', tflops: 100, predicted: 110 },
@@ -130,7 +134,9 @@ describe('compare/runs', () => {
 
   it("leaves the run's pre-flight sizing (spec.preflightMemory, set per run by runs/start) out of the configuration differences", () => {
     // walk-through: Compare listed preflightMemory.basis and preflightMemory.hostBytes (long sentences) as config
-    const preflight = (hostBytes: number, basis: string) => ({ preflightMemory: { hostBytes, gpuBytes: null, basis: `${basis}: the tuner's estimate for this machine, workload and knobs` } });
+    const preflight = (hostBytes: number, basis: string) => ({
+      preflightMemory: { hostBytes, gpuBytes: null, basis: `${basis}: the tuner's estimate for this machine, workload and knobs` },
+    });
     const store = storeWith([
       { id: 'z', strategy: 'zero3-offload', tflops: 100, specExtra: preflight(40e9, 'sized here') },
       { id: 's', strategy: 'superoffload', tflops: 130, ratio: 0.9, specExtra: preflight(55e9, 'sized on h200-a') },

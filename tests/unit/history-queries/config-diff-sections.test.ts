@@ -7,12 +7,21 @@ import { createBackend } from '../../../electron/services/backend';
 import { tmpDir } from './helpers';
 
 describe('config differences, grouped', () => {
-  it('compares an engine\'s keys only among its own columns', () => {
+  it("compares an engine's keys only among its own columns", () => {
     const ds = (stage: number, extra: Record<string, unknown> = {}) => ({
-      engine: 'deepspeed', seqLen: 2048, knobs: { overlapComm: true }, fsdp: null,
+      engine: 'deepspeed',
+      seqLen: 2048,
+      knobs: { overlapComm: true },
+      fsdp: null,
       dsConfig: { bf16: { enabled: true }, optimizer: { type: 'AdamW', params: { lr: 1e-5 } }, zero_optimization: { stage, ...extra } },
     });
-    const fsdp = { engine: 'fsdp2', seqLen: 2048, knobs: { reshardAfterForward: true }, fsdp: { cpuOffload: true, reshardAfterForward: true }, dsConfig: null };
+    const fsdp = {
+      engine: 'fsdp2',
+      seqLen: 2048,
+      knobs: { reshardAfterForward: true },
+      fsdp: { cpuOffload: true, reshardAfterForward: true },
+      dsConfig: null,
+    };
     const sections = configDiffSections([ds(2), ds(3, { sub_group_size: 4e8 }), fsdp], ['deepspeed', 'deepspeed', 'fsdp2']);
     const byId = Object.fromEntries(sections.map((s) => [s.id, s]));
     // DeepSpeed: stage and sub_group_size differ between the two DeepSpeed columns; bf16/optimizer are shared, not listed.
@@ -30,7 +39,11 @@ describe('config differences, grouped', () => {
     // The workload is the same (seqLen) and 'engine' is the columns' own.
     expect(byId.workload.rows).toEqual([]);
     const knobs = configDiffSections(
-      [{ engine: 'deepspeed', knobs: { overlapComm: true, ratio: 0.1 } }, { engine: 'deepspeed', knobs: { overlapComm: false } }, { engine: 'fsdp2', knobs: { reshardAfterForward: true } }],
+      [
+        { engine: 'deepspeed', knobs: { overlapComm: true, ratio: 0.1 } },
+        { engine: 'deepspeed', knobs: { overlapComm: false } },
+        { engine: 'fsdp2', knobs: { reshardAfterForward: true } },
+      ],
       ['deepspeed', 'deepspeed', 'fsdp2'],
     ).find((x) => x.id === 'knobs')!;
     expect(knobs.rows).toEqual([
@@ -45,11 +58,21 @@ describe('config differences, grouped', () => {
     try {
       await backend.invoke('samples/load', {});
       const { runs } = await backend.invoke('runs/list', { tag: 'sample' });
-      const ids = runs.filter((r) => r.sweepId === 'sw-sample-h200-llama-3.2-3b-sweep' && ['superoffload', 'gpu-zero2', 'fsdp2-cpu-offload'].includes(r.strategy)).map((r) => r.id);
+      const ids = runs
+        .filter(
+          (r) =>
+            r.sweepId === 'sw-sample-h200-llama-3.2-3b-sweep' && ['superoffload', 'gpu-zero2', 'fsdp2-cpu-offload'].includes(r.strategy),
+        )
+        .map((r) => r.id);
       expect(ids).toHaveLength(6);
       const c = await backend.invoke('compare/runs', { ids });
       const columns = c.groups.map((g) => c.runs.findIndex((r) => r.id === g.runIds[0]));
-      const sections = configDiffSectionsOfDiff(c.configDiff, columns, c.groups.map((g) => g.engine), ['strategy', 'prediction']);
+      const sections = configDiffSectionsOfDiff(
+        c.configDiff,
+        columns,
+        c.groups.map((g) => g.engine),
+        ['strategy', 'prediction'],
+      );
       const ds = sections.find((s) => s.id === 'deepspeed')!;
       // Run by run, every DeepSpeed key "differs" (FSDP2 has none); grouped, only the real differences remain.
       expect(c.configDiff.filter((d) => d.path.startsWith('dsConfig')).length).toBeGreaterThan(15);

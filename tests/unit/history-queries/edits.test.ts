@@ -9,7 +9,11 @@ describe('filters and repeat groups', () => {
       { id: 'b', strategy: 'superoffload', tflops: 150, host: 'box-b' },
       { id: 'c', strategy: 'superoffload', tflops: 1, status: 'failed', model: 'qwen3-14b' },
     ]);
-    const ids = (f: Parameters<typeof store.listRuns>[0]) => store.listRuns(f).runs.map((r) => r.id).sort();
+    const ids = (f: Parameters<typeof store.listRuns>[0]) =>
+      store
+        .listRuns(f)
+        .runs.map((r) => r.id)
+        .sort();
     expect(ids({ strategy: 'superoffload' })).toEqual(['b', 'c']);
     expect(ids({ model: 'qwen3-14b' })).toEqual(['c']);
     expect(ids({ status: 'completed' })).toEqual(['a', 'b']);
@@ -53,7 +57,16 @@ describe('delete and annotate', () => {
 
   it('refuses to delete a run that is still running', () => {
     const store = storeWith([]);
-    store.createRun({ id: 'live', sweepId: 's', repeatIndex: 0, model: 'm', strategy: 'superoffload', engine: 'deepspeed', steps: 1, warmup: 0 });
+    store.createRun({
+      id: 'live',
+      sweepId: 's',
+      repeatIndex: 0,
+      model: 'm',
+      strategy: 'superoffload',
+      engine: 'deepspeed',
+      steps: 1,
+      warmup: 0,
+    });
     expect(() => store.deleteRuns(['live'])).toThrow(/still queued or running/);
     expect(store.listRuns().total).toBe(1);
     store.close();

@@ -23,7 +23,20 @@ function dbWith(build: (db: InstanceType<typeof DatabaseSync>) => void): { dir: 
 }
 
 /** Every file of the folder (but SQLite's shared-memory index) with a hash of its bytes: what "left untouched" means. */
-const snapshot = (dir: string) => Object.fromEntries(fs.readdirSync(dir).filter((f) => !f.endsWith('-shm')).sort().map((f) => [f, crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, f))).digest('hex')]));
+const snapshot = (dir: string) =>
+  Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .filter((f) => !f.endsWith('-shm'))
+      .sort()
+      .map((f) => [
+        f,
+        crypto
+          .createHash('sha256')
+          .update(fs.readFileSync(path.join(dir, f)))
+          .digest('hex'),
+      ]),
+  );
 
 function openError(dir: string): { code?: string; message: string } {
   try {
@@ -47,12 +60,15 @@ describe('issue 28.7: a foreign history.db is refused untouched', () => {
   it.each<[string, (db: InstanceType<typeof DatabaseSync>) => void, RegExp]>([
     [
       "someone else's tables",
-      (db) => db.exec("CREATE TABLE contacts (name TEXT, phone TEXT); CREATE TABLE notes (body TEXT); INSERT INTO contacts VALUES ('ada', '555')"),
+      (db) =>
+        db.exec(
+          "CREATE TABLE contacts (name TEXT, phone TEXT); CREATE TABLE notes (body TEXT); INSERT INTO contacts VALUES ('ada', '555')",
+        ),
       /is not an Offload Studio history \(it holds tables contacts, notes\)/,
     ],
     [
       "someone else's runs table",
-      (db) => db.exec("CREATE TABLE runs (id INTEGER PRIMARY KEY, lap_seconds REAL); INSERT INTO runs VALUES (1, 63.2)"),
+      (db) => db.exec('CREATE TABLE runs (id INTEGER PRIMARY KEY, lap_seconds REAL); INSERT INTO runs VALUES (1, 63.2)'),
       /is not an Offload Studio history \(it holds tables runs, not those of history schema version 0\)/,
     ],
     [
@@ -63,8 +79,16 @@ describe('issue 28.7: a foreign history.db is refused untouched', () => {
       },
       /is not an Offload Studio history \(it holds tables run_details, runs, samples, snapshots, not those of history schema version 3\)/,
     ],
-    ["another application's id", (db) => db.exec('PRAGMA application_id = 1234; CREATE TABLE t (x)'), /is not an Offload Studio history \(it belongs to another application: application_id 1234\)/],
-    ['no tables but a schema version', (db) => db.exec('PRAGMA user_version = 2'), /is not an Offload Studio history \(it holds no tables but says schema version 2\)/],
+    [
+      "another application's id",
+      (db) => db.exec('PRAGMA application_id = 1234; CREATE TABLE t (x)'),
+      /is not an Offload Studio history \(it belongs to another application: application_id 1234\)/,
+    ],
+    [
+      'no tables but a schema version',
+      (db) => db.exec('PRAGMA user_version = 2'),
+      /is not an Offload Studio history \(it holds no tables but says schema version 2\)/,
+    ],
   ])('%s: refused naming the file and what to do; no byte of it changes', (_what, build, reason) => {
     const { dir, file } = dbWith(build);
     const before = snapshot(dir);
@@ -124,16 +148,21 @@ describe('issue 28.7: a foreign history.db is refused untouched', () => {
     expect(applicationId(path.join(empty, 'history.db'))).toBe(APPLICATION_ID);
   });
 
-  it.each(migrations.map((m) => m.version))('a history from before the id, at schema version %d, is adopted: id set, migrated, its runs kept', (version) => {
-    const { dir, file } = dbWith((db) => {
-      for (const m of migrations.filter((x) => x.version <= version)) db.exec(m.sql);
-      db.exec(`PRAGMA user_version = ${version}`);
-      db.prepare("INSERT INTO runs (id, created_at, status, model, strategy, engine) VALUES ('old', '2026-01-01T00:00:00Z', 'completed', 'm', 's', 'deepspeed')").run();
-    });
-    const store = openHistory(dir);
-    expect(schemaVersion(store.db)).toBe(LATEST_VERSION);
-    expect(store.listRuns().runs.map((r) => r.id)).toEqual(['old']);
-    store.close();
-    expect(applicationId(file)).toBe(APPLICATION_ID);
-  });
+  it.each(migrations.map((m) => m.version))(
+    'a history from before the id, at schema version %d, is adopted: id set, migrated, its runs kept',
+    (version) => {
+      const { dir, file } = dbWith((db) => {
+        for (const m of migrations.filter((x) => x.version <= version)) db.exec(m.sql);
+        db.exec(`PRAGMA user_version = ${version}`);
+        db.prepare(
+          "INSERT INTO runs (id, created_at, status, model, strategy, engine) VALUES ('old', '2026-01-01T00:00:00Z', 'completed', 'm', 's', 'deepspeed')",
+        ).run();
+      });
+      const store = openHistory(dir);
+      expect(schemaVersion(store.db)).toBe(LATEST_VERSION);
+      expect(store.listRuns().runs.map((r) => r.id)).toEqual(['old']);
+      store.close();
+      expect(applicationId(file)).toBe(APPLICATION_ID);
+    },
+  );
 });

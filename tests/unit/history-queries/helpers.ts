@@ -52,7 +52,12 @@ export function addRun(store: HistoryStore, r: FakeRun): void {
     steps,
     warmup: 1,
     tags: r.tags,
-    spec: { runId: r.id, seqLen: 4096, dsConfig: { zero_optimization: { stage: 3, offload_optimizer: { device: 'cpu', ratio: r.ratio ?? 1 } } }, ...r.specExtra },
+    spec: {
+      runId: r.id,
+      seqLen: 4096,
+      dsConfig: { zero_optimization: { stage: 3, offload_optimizer: { device: 'cpu', ratio: r.ratio ?? 1 } } },
+      ...r.specExtra,
+    },
     // predicted 0: what a CPU smoke run's plan stores (zeros: no prediction)
     predicted: r.predicted === undefined ? undefined : { tflopsPerGpu: r.predicted, stepSeconds: r.predicted ? 100 / r.predicted : 0 },
   });
@@ -79,7 +84,13 @@ export function addRun(store: HistoryStore, r: FakeRun): void {
     result:
       r.status === 'failed'
         ? null
-        : { stepSeconds: { median: stepSeconds }, tflopsPerGpu: { median: r.tflops }, tokensPerSecond: { median: 4096 / stepSeconds }, peakGpuBytes: 30e9, peakHostBytes: 100e9 },
+        : {
+            stepSeconds: { median: stepSeconds },
+            tflopsPerGpu: { median: r.tflops },
+            tokensPerSecond: { median: 4096 / stepSeconds },
+            peakGpuBytes: 30e9,
+            peakHostBytes: 100e9,
+          },
     errorClass: r.status === 'failed' ? 'cuda_oom' : null,
   });
 }

@@ -37,7 +37,11 @@ afterEach(async () => {
 });
 
 const importText = (b: Backend, file: RunsFile, name = 'x.runs.json') => b.invoke('runs/import', { content: JSON.stringify(file), name });
-const refusal = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e as { code: string; message: string; field?: string });
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e: unknown) => e as { code: string; message: string; field?: string },
+  );
 
 /** runs/list, runs/get of every listed run, runs/export and compare/runs: all answer (schema-checked). */
 async function historyAnswers(b: Backend): Promise<string[]> {
@@ -63,7 +67,9 @@ describe('issue 28.1: a spec count beyond 2^53 never reaches the history', () =>
     (file.runs[1].details!.spec as Record<string, unknown>)[field] = value;
     const error = await refusal(importText(b, file));
     expect(error).toMatchObject({ code: 'bad_file', field: 'content' });
-    expect(error!.message).toContain(`x.runs.json: runs[1].details.spec.${field} is out of range: ${value} (at most 9007199254740991). Nothing was imported`);
+    expect(error!.message).toContain(
+      `x.runs.json: runs[1].details.spec.${field} is out of range: ${value} (at most 9007199254740991). Nothing was imported`,
+    );
     expect(await historyAnswers(b)).toEqual([]); // not even the good first run
     expect(await importText(b, goodFile())).toMatchObject({ imported: expect.arrayContaining(['z1', 's1']) });
     expect(await historyAnswers(b)).toHaveLength(2);
@@ -73,9 +79,18 @@ describe('issue 28.1: a spec count beyond 2^53 never reaches the history', () =>
     const b = backend();
     const cases: [(f: RunsFile) => void, string][] = [
       [(f) => (f.runs[0].details!.config = { worldSize: TWO_53 }), 'runs[0].details.config.worldSize is out of range: 9007199254740992'],
-      [(f) => ((f.runs[0].details!.spec as Record<string, unknown>).seqLen = -4096), 'runs[0].details.spec.seqLen is out of range: -4096 (at least 0)'],
-      [(f) => ((f.runs[0].details!.spec as Record<string, unknown>).microBatch = 1.5), 'runs[0].details.spec.microBatch must be an integer (got 1.5)'],
-      [(f) => Object.assign(f.runs[0].details!.spec as object, { gpus: 2 ** 30, nodes: 2 ** 30 }), 'runs[0].details.spec.gpus × nodes is out of range: 1152921504606847000'],
+      [
+        (f) => ((f.runs[0].details!.spec as Record<string, unknown>).seqLen = -4096),
+        'runs[0].details.spec.seqLen is out of range: -4096 (at least 0)',
+      ],
+      [
+        (f) => ((f.runs[0].details!.spec as Record<string, unknown>).microBatch = 1.5),
+        'runs[0].details.spec.microBatch must be an integer (got 1.5)',
+      ],
+      [
+        (f) => Object.assign(f.runs[0].details!.spec as object, { gpus: 2 ** 30, nodes: 2 ** 30 }),
+        'runs[0].details.spec.gpus × nodes is out of range: 1152921504606847000',
+      ],
     ];
     for (const [change, message] of cases) {
       const file = goodFile();
@@ -89,7 +104,17 @@ describe('issue 28.1: a spec count beyond 2^53 never reaches the history', () =>
     const dir = tmpDir();
     const store = openHistory(dir);
     const spec = { runId: 'r1', seqLen: TWO_53, microBatch: INT64_MAX, gpus: 2 ** 30, nodes: 2 ** 30 };
-    store.createRun({ id: 'r1', sweepId: null, repeatIndex: 0, model: 'm', strategy: 'zero3-offload', engine: 'deepspeed', steps: 1, warmup: 0, spec });
+    store.createRun({
+      id: 'r1',
+      sweepId: null,
+      repeatIndex: 0,
+      model: 'm',
+      strategy: 'zero3-offload',
+      engine: 'deepspeed',
+      steps: 1,
+      warmup: 0,
+      spec,
+    });
     store.finishRun('r1', { status: 'completed', result: null });
     expect(store.listRuns().runs[0]).toMatchObject({ seqLen: null, microBatch: null, nodes: 2 ** 30, worldSize: null });
     store.close();
@@ -98,10 +123,18 @@ describe('issue 28.1: a spec count beyond 2^53 never reaches the history', () =>
 
   it('a row an older version stored (seq_len 2^53, micro_batch 2^63 − 1 as a float) is repaired on open: list, get, export answer again', async () => {
     const dir = tmpDir();
-    storeWith([{ id: 'z1', strategy: 'zero3-offload', tflops: 100 }, { id: 's1', strategy: 'superoffload', tflops: 150 }], dir).close();
+    storeWith(
+      [
+        { id: 'z1', strategy: 'zero3-offload', tflops: 100 },
+        { id: 's1', strategy: 'superoffload', tflops: 150 },
+      ],
+      dir,
+    ).close();
     // What importing `seqLen: 2^53` / `2^63 − 1` stored before the bound, at the schema of then.
     const raw = new DatabaseSync(path.join(dir, 'history.db'));
-    raw.prepare('UPDATE runs SET seq_len = ?, micro_batch = ?, world_size = -3 WHERE id = ?').run(BigInt(TWO_53), 9.223372036854776e18, 's1');
+    raw
+      .prepare('UPDATE runs SET seq_len = ?, micro_batch = ?, world_size = -3 WHERE id = ?')
+      .run(BigInt(TWO_53), 9.223372036854776e18, 's1');
     raw.exec('PRAGMA user_version = 4');
     raw.close();
     const b = backend(dir);
@@ -124,7 +157,12 @@ describe('issue 28.1: a spec count beyond 2^53 never reaches the history', () =>
       error = e;
     }
     expect(error).toBeInstanceOf(HistoryError);
-    expect(error).toMatchObject({ code: 'stored_data', message: expect.stringMatching(/history\.db: a row holds the whole number 9007199254740993, too large to read exactly\..*Delete the run/) });
+    expect(error).toMatchObject({
+      code: 'stored_data',
+      message: expect.stringMatching(
+        /history\.db: a row holds the whole number 9007199254740993, too large to read exactly\..*Delete the run/,
+      ),
+    });
     store.close();
   });
 });
@@ -142,10 +180,16 @@ describe('issue 28.8: finite but huge figures cannot break compare/runs', () => 
     ['runs[0].samples.rows[2] (tflops_per_gpu)', (f, v) => (f.runs[0].samples.rows[2][col(f, 0, 'tflops_per_gpu')] = v)],
     ['runs[1].samples.rows[0] (gpu_peak)', (f, v) => (f.runs[1].samples.rows[0][col(f, 1, 'gpu_peak')] = v)],
     ['runs[0].details.result.peakNvmeBytes', (f, v) => Object.assign(f.runs[0].details!.result as object, { peakNvmeBytes: v })],
-    ['runs[0].snapshot.body.disks[0].sizeBytes', (f, v) => ((f.runs[0].snapshot!.body as { disks: { sizeBytes: number }[] }).disks[0].sizeBytes = v)],
+    [
+      'runs[0].snapshot.body.disks[0].sizeBytes',
+      (f, v) => ((f.runs[0].snapshot!.body as { disks: { sizeBytes: number }[] }).disks[0].sizeBytes = v),
+    ],
   ])('%s = 1.7e308 (or −1) is refused with the field named, nothing stored', async (where, set) => {
     const b = backend();
-    for (const [value, bound] of [[1.7e308, 'at most'], [-1, 'at least 0']] as const) {
+    for (const [value, bound] of [
+      [1.7e308, 'at most'],
+      [-1, 'at least 0'],
+    ] as const) {
       const file = goodFile();
       set(file, value);
       const error = await refusal(importText(b, file));
@@ -157,13 +201,20 @@ describe('issue 28.8: finite but huge figures cannot break compare/runs', () => 
 
   it('figures stored before the bound (1.7e308 repeats against a 1e-300 baseline) still compare: every figure finite', async () => {
     const dir = tmpDir();
-    storeWith([
-      { id: 'z1', strategy: 'zero3-offload', tflops: 100 },
-      { id: 's1', strategy: 'superoffload', tflops: 150 },
-      { id: 's2', strategy: 'superoffload', tflops: 150, repeatIndex: 1 },
-    ], dir).close();
+    storeWith(
+      [
+        { id: 'z1', strategy: 'zero3-offload', tflops: 100 },
+        { id: 's1', strategy: 'superoffload', tflops: 150 },
+        { id: 's2', strategy: 'superoffload', tflops: 150, repeatIndex: 1 },
+      ],
+      dir,
+    ).close();
     const raw = new DatabaseSync(path.join(dir, 'history.db'));
-    raw.prepare("UPDATE runs SET tflops_per_gpu = 1.7e308, tokens_per_second = 1.7e308, step_seconds = 1e-300, peak_gpu_bytes = 1.7e308 WHERE id IN ('s1', 's2')").run();
+    raw
+      .prepare(
+        "UPDATE runs SET tflops_per_gpu = 1.7e308, tokens_per_second = 1.7e308, step_seconds = 1e-300, peak_gpu_bytes = 1.7e308 WHERE id IN ('s1', 's2')",
+      )
+      .run();
     raw.prepare("UPDATE runs SET tflops_per_gpu = 1e-300, peak_gpu_bytes = -1.7e308 WHERE id = 'z1'").run();
     raw.close();
     const b = backend(dir);

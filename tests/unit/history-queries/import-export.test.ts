@@ -26,7 +26,12 @@ describe('runs export / import', () => {
     const b = openHistory(tmpDir());
     const result = b.importRuns(readRunsFile(file), { file });
     // (Runs created in the same millisecond export in id order, so compare as sets.)
-    expect({ ...result, imported: [...result.imported].sort() }).toEqual({ imported: ['f1', 's1', 'z1'], skipped: [], source: null, droppedColumns: [] });
+    expect({ ...result, imported: [...result.imported].sort() }).toEqual({
+      imported: ['f1', 's1', 'z1'],
+      skipped: [],
+      source: null,
+      droppedColumns: [],
+    });
     const second = b.exportRuns();
     expect(second.runs).toEqual(first.runs);
     expect(JSON.stringify(second.runs)).toBe(JSON.stringify(first.runs));
@@ -47,7 +52,9 @@ describe('runs export / import', () => {
     expect(again).toMatchObject({ imported: [], skipped: [{ id: 'z1', reason: 'already in this history (same id)' }] });
     const doubled = { ...content, runs: [content.runs[0], content.runs[0]] };
     const b = openHistory(tmpDir());
-    expect(b.importRuns(doubled, { file: 'x.json' }).skipped).toEqual([{ id: 'z1', reason: 'appears twice in the file; the first was imported' }]);
+    expect(b.importRuns(doubled, { file: 'x.json' }).skipped).toEqual([
+      { id: 'z1', reason: 'appears twice in the file; the first was imported' },
+    ]);
     a.close();
     b.close();
   });

@@ -16,12 +16,27 @@ describe('runs/list pages kept between writes', () => {
     ]);
     const first = store.listRuns({ limit: 10 });
     expect(store.listRuns({ limit: 10 })).toBe(first);
-    expect(Object.isFrozen(first) && Object.isFrozen(first.runs) && Object.isFrozen(first.runs[0]) && Object.isFrozen(first.runs[0].tags)).toBe(true);
+    expect(
+      Object.isFrozen(first) && Object.isFrozen(first.runs) && Object.isFrozen(first.runs[0]) && Object.isFrozen(first.runs[0].tags),
+    ).toBe(true);
     expect(() => (first.runs as unknown[]).push(1)).toThrow();
     expect(store.listRuns({ limit: 1 })).not.toBe(first); // another filter, another page
 
     // samples do not change a summary: the page stays
-    store.appendSamples('a', [{ step: 9, warmup: false, stepSeconds: 1, tflopsPerGpu: 1, tokensPerSecond: 1, loss: 1, gpuAllocatedBytes: null, gpuReservedBytes: null, gpuPeakBytes: null, hostRssBytes: null }]);
+    store.appendSamples('a', [
+      {
+        step: 9,
+        warmup: false,
+        stepSeconds: 1,
+        tflopsPerGpu: 1,
+        tokensPerSecond: 1,
+        loss: 1,
+        gpuAllocatedBytes: null,
+        gpuReservedBytes: null,
+        gpuPeakBytes: null,
+        hostRssBytes: null,
+      },
+    ]);
     expect(store.listRuns({ limit: 10 })).toBe(first);
 
     store.updateRun('a', { notes: 'edited' });
@@ -30,10 +45,20 @@ describe('runs/list pages kept between writes', () => {
     expect(edited.runs.find((r) => r.id === 'a')?.notes).toBe('edited');
 
     addRun(store, { id: 'c', strategy: 'superoffload', tflops: 120 });
-    expect(store.listRuns({ limit: 10 }).runs.map((r) => r.id).sort()).toEqual(['a', 'b', 'c']);
+    expect(
+      store
+        .listRuns({ limit: 10 })
+        .runs.map((r) => r.id)
+        .sort(),
+    ).toEqual(['a', 'b', 'c']);
 
     store.deleteRuns(['b']);
-    expect(store.listRuns({ limit: 10 }).runs.map((r) => r.id).sort()).toEqual(['a', 'c']);
+    expect(
+      store
+        .listRuns({ limit: 10 })
+        .runs.map((r) => r.id)
+        .sort(),
+    ).toEqual(['a', 'c']);
 
     // another connection's commit (the CLI, a second serve) — seen from the next event-loop turn on
     const other = new DatabaseSync(path.join(store.dataDir, 'history.db'));

@@ -30,7 +30,10 @@ describe('raw sweep → runs file', () => {
     runnerOutput(dir, 'first', 'zero3-offload', 'ok');
     runnerOutput(dir, 'third', 'superoffload', 'error');
     // An output whose runner names another spec than the one beside it is not stored under it.
-    const lines = fs.readFileSync(path.join(dir, 'first.jsonl'), 'utf8').split('\n').map((l) => (l.includes('"type": "config"') ? JSON.stringify({ ...JSON.parse(l), configHash: 'sha256:other' }) : l));
+    const lines = fs
+      .readFileSync(path.join(dir, 'first.jsonl'), 'utf8')
+      .split('\n')
+      .map((l) => (l.includes('"type": "config"') ? JSON.stringify({ ...JSON.parse(l), configHash: 'sha256:other' }) : l));
     fs.writeFileSync(path.join(dir, 'mismatch.jsonl'), lines.join('\n'));
     fs.copyFileSync(path.join(dir, 'first.spec.json'), path.join(dir, 'mismatch.spec.json'));
     fs.writeFileSync(path.join(dir, 'notes.jsonl'), '');
@@ -47,9 +50,18 @@ describe('raw sweep → runs file', () => {
     expect(file.source).toEqual(source);
     const byId = Object.fromEntries(file.runs.map((r) => [r.run.id, r]));
     const ok = byId['second'];
-    expect([ok.run.strategy, ok.run.status, ok.run.repeat_index, ok.run.model, ok.run.owner]).toEqual(['superoffload', 'completed', 0, 'llama-3.2-3b', undefined]);
+    expect([ok.run.strategy, ok.run.status, ok.run.repeat_index, ok.run.model, ok.run.owner]).toEqual([
+      'superoffload',
+      'completed',
+      0,
+      'llama-3.2-3b',
+      undefined,
+    ]);
     expect(ok.details!.spec).toEqual({ ...buildRunSpec(workload, 'superoffload'), steps: 4, warmup: 1, runId: 'second' });
-    const stepLines = fs.readFileSync(path.join(dir, 'second.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"type": "step"'));
+    const stepLines = fs
+      .readFileSync(path.join(dir, 'second.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"type": "step"'));
     expect(stepLines.length).toBeGreaterThan(2);
     expect(ok.samples.rows).toHaveLength(stepLines.length); // every step line, warm-up included
     expect(ok.samples.rows[0][ok.samples.columns.indexOf('warmup')]).toBe(1);
@@ -69,6 +81,8 @@ describe('raw sweep → runs file', () => {
   });
 
   it('says when a folder holds no runner output', () => {
-    expect(() => convertRunnerSweep(tmpDir(), { source: { label: 'x', machine: null, measuredAt: null, note: null }, sweepId: 's' })).toThrow(/No runner output/);
+    expect(() =>
+      convertRunnerSweep(tmpDir(), { source: { label: 'x', machine: null, measuredAt: null, note: null }, sweepId: 's' }),
+    ).toThrow(/No runner output/);
   });
 });

@@ -31,7 +31,12 @@ describe('samples/load', () => {
       // issue 25's boundary probes — the first micro batch past the limit (8B ZeRO-3 micro 3, 1B ZeRO-2 micro 4 at
       // seq 16384) and Llama-2-13B's ZeRO-3 offload at ratio 0.45 and 0.6, killed during init (no error line: crashed),
       // and at ratio 0.35, out of GPU memory — nothing fits that host, as the plan says
-      expect(all.filter((r) => r.status !== 'completed').map((r) => `${r.model} ${r.strategy} ${r.microBatch} ${r.errorClass}`).sort()).toEqual([
+      expect(
+        all
+          .filter((r) => r.status !== 'completed')
+          .map((r) => `${r.model} ${r.strategy} ${r.microBatch} ${r.errorClass}`)
+          .sort(),
+      ).toEqual([
         'llama-2-13b zero3-offload 2 crashed',
         'llama-2-13b zero3-offload 2 crashed',
         'llama-2-13b zero3-offload 2 cuda_oom',
@@ -87,12 +92,19 @@ describe('samples/load', () => {
       const guide = all.filter((r) => r.machineId === '46337056763e9c9b' && r.model === 'llama-3.2-3b');
       expect(guide.map((r) => r.strategy).sort()).toEqual(['gpu-zero1', 'superoffload']);
       const yours = await backend.invoke('runs/get', { id: guide.find((r) => r.strategy === 'superoffload')!.id, logLines: 0 });
-      expect((yours.spec as { userConfig: { text: string } }).userConfig.text).toBe(fs.readFileSync(path.resolve(__dirname, '../../fixtures/ds-configs/deepspeed-guide-superoffload.json'), 'utf8'));
-      const gain = guide.find((r) => r.strategy === 'gpu-zero1')!.tokensPerSecond! / guide.find((r) => r.strategy === 'superoffload')!.tokensPerSecond!;
+      expect((yours.spec as { userConfig: { text: string } }).userConfig.text).toBe(
+        fs.readFileSync(path.resolve(__dirname, '../../fixtures/ds-configs/deepspeed-guide-superoffload.json'), 'utf8'),
+      );
+      const gain =
+        guide.find((r) => r.strategy === 'gpu-zero1')!.tokensPerSecond! /
+        guide.find((r) => r.strategy === 'superoffload')!.tokensPerSecond!;
       expect(gain).toBeGreaterThan(5);
       // …and plan/user-config reads that gain back from history for the machine those runs ran on
       const planned = await backend.invoke('plan/user-config', {
-        config: { fileName: 'guide.json', text: fs.readFileSync(path.resolve(__dirname, '../../fixtures/ds-configs/deepspeed-guide-superoffload.json'), 'utf8') },
+        config: {
+          fileName: 'guide.json',
+          text: fs.readFileSync(path.resolve(__dirname, '../../fixtures/ds-configs/deepspeed-guide-superoffload.json'), 'utf8'),
+        },
         workload: { model: 'llama-3.2-3b', seqLen: 4096, gpus: 1 },
         machine: yours.snapshot as never,
       });

@@ -16,7 +16,14 @@ function addSpecRun(store: HistoryStore, id: string, strategy: string, microBatc
   const spec = { ...buildRunSpec({ ...workload, microBatch }, strategy), runId: id };
   store.createRun({ id, sweepId: 'sw-1', repeatIndex, model: spec.model.id, strategy, engine: spec.engine, steps: 3, warmup: 1, spec });
   store.startRun(id, { snapshot: machine('h200-a'), machineId: 'm-h200-a', logPath: null });
-  store.finishRun(id, { status: 'completed', result: { stepSeconds: { median: stepSeconds }, tflopsPerGpu: { median: 10 / stepSeconds }, tokensPerSecond: { median: 1000 / stepSeconds } } });
+  store.finishRun(id, {
+    status: 'completed',
+    result: {
+      stepSeconds: { median: stepSeconds },
+      tflopsPerGpu: { median: 10 / stepSeconds },
+      tokensPerSecond: { median: 1000 / stepSeconds },
+    },
+  });
   return spec;
 }
 
@@ -24,7 +31,14 @@ describe('workload columns', () => {
   it('come from the spec of a new run', () => {
     const store = openHistory(tmpDir());
     const spec = addSpecRun(store, 'r1', 'zero3-offload', 4, 2);
-    expect(store.listRuns({}).runs[0]).toMatchObject({ microBatch: 4, seqLen: 2048, worldSize: 2, nodes: 1, precision: 'bf16', configHash: spec.configHash });
+    expect(store.listRuns({}).runs[0]).toMatchObject({
+      microBatch: 4,
+      seqLen: 2048,
+      worldSize: 2,
+      nodes: 1,
+      precision: 'bf16',
+      configHash: spec.configHash,
+    });
     store.close();
   });
 
@@ -33,7 +47,9 @@ describe('workload columns', () => {
     const spec = addSpecRun(source, 'r1', 'zero3-offload', 2, 2);
     const file = source.exportRuns();
     source.close();
-    for (const r of file.runs) for (const c of ['micro_batch', 'seq_len', 'world_size', 'nodes', 'precision', 'config_hash']) delete (r.run as Record<string, unknown>)[c];
+    for (const r of file.runs)
+      for (const c of ['micro_batch', 'seq_len', 'world_size', 'nodes', 'precision', 'config_hash'])
+        delete (r.run as Record<string, unknown>)[c];
     const target = openHistory(tmpDir());
     target.importRuns(file, { file: 'old.runs.json' });
     expect(target.listRuns({}).runs[0]).toMatchObject({ microBatch: 2, worldSize: 2, configHash: spec.configHash });
@@ -45,9 +61,17 @@ describe('workload columns', () => {
     const db = new DatabaseSync(path.join(dir, 'history.db'));
     for (const m of migrations.filter((x) => x.version <= 3)) db.exec(m.sql);
     db.exec('PRAGMA user_version = 3');
-    db.prepare("INSERT INTO runs (id, created_at, status, model, strategy, engine) VALUES ('old', '2026-01-01T00:00:00Z', 'completed', 'llama-3.2-3b', 'zero3-offload', 'deepspeed')").run();
-    db.prepare('INSERT INTO run_details (run_id, spec, config) VALUES (?, ?, ?)').run('old', JSON.stringify({ runId: 'old', seqLen: 4096, microBatch: 8, precision: 'bf16' }), JSON.stringify({ worldSize: 4 }));
-    db.prepare("INSERT INTO runs (id, created_at, status, model, strategy, engine) VALUES ('bad', '2026-01-01T00:00:01Z', 'completed', 'x', 'y', 'deepspeed')").run();
+    db.prepare(
+      "INSERT INTO runs (id, created_at, status, model, strategy, engine) VALUES ('old', '2026-01-01T00:00:00Z', 'completed', 'llama-3.2-3b', 'zero3-offload', 'deepspeed')",
+    ).run();
+    db.prepare('INSERT INTO run_details (run_id, spec, config) VALUES (?, ?, ?)').run(
+      'old',
+      JSON.stringify({ runId: 'old', seqLen: 4096, microBatch: 8, precision: 'bf16' }),
+      JSON.stringify({ worldSize: 4 }),
+    );
+    db.prepare(
+      "INSERT INTO runs (id, created_at, status, model, strategy, engine) VALUES ('bad', '2026-01-01T00:00:01Z', 'completed', 'x', 'y', 'deepspeed')",
+    ).run();
     db.prepare('INSERT INTO run_details (run_id, spec) VALUES (?, ?)').run('bad', '{not json');
     db.close();
     const store = openHistory(dir);

@@ -13,10 +13,27 @@ import { schemaVersion } from '../../../electron/services/history/database';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'os-life-'));
-const newRun = (id: string) => ({ id, sweepId: 'sw-1', repeatIndex: 0, model: 'tiny-llama', strategy: 'zero3-offload', engine: 'deepspeed', steps: 3, warmup: 1 });
+const newRun = (id: string) => ({
+  id,
+  sweepId: 'sw-1',
+  repeatIndex: 0,
+  model: 'tiny-llama',
+  strategy: 'zero3-offload',
+  engine: 'deepspeed',
+  steps: 3,
+  warmup: 1,
+});
 const sample = (step: number) => ({
-  step, warmup: step === 1, stepSeconds: 0.5, tflopsPerGpu: 1.5, tokensPerSecond: 64, loss: 5 - step / 10,
-  gpuAllocatedBytes: null, gpuReservedBytes: null, gpuPeakBytes: 2 ** 33, hostRssBytes: 2 ** 30,
+  step,
+  warmup: step === 1,
+  stepSeconds: 0.5,
+  tflopsPerGpu: 1.5,
+  tokensPerSecond: 64,
+  loss: 5 - step / 10,
+  gpuAllocatedBytes: null,
+  gpuReservedBytes: null,
+  gpuPeakBytes: 2 ** 33,
+  hostRssBytes: 2 ** 30,
 });
 
 describe('run lifecycle', () => {
@@ -25,13 +42,23 @@ describe('run lifecycle', () => {
     const store = openHistory(dir);
     store.createRun({ ...newRun('r1'), tags: ['smoke'], spec: { runId: 'r1' }, predicted: { tflopsPerGpu: 2, stepSeconds: 0.4 } });
     expect(store.listRuns().runs[0]).toMatchObject({ id: 'r1', status: 'queued', tags: ['smoke'] });
-    store.startRun('r1', { snapshot: { hostname: 'h', machineId: 'm1', detectedAt: 'x' }, machineId: 'm1', logPath: path.join(dir, 'logs', 'r1.log') });
+    store.startRun('r1', {
+      snapshot: { hostname: 'h', machineId: 'm1', detectedAt: 'x' },
+      machineId: 'm1',
+      logPath: path.join(dir, 'logs', 'r1.log'),
+    });
     expect(() => store.startRun('r1', {})).toThrow(/not queued/);
     store.recordHello('r1', { type: 'hello', torch: '2.11' });
     store.recordConfig('r1', { type: 'config', params: 1 });
     store.appendSamples('r1', [sample(1), sample(2)]);
     store.appendSamples('r1', [sample(3), { ...sample(4), loss: Number.NaN }]);
-    const result = { stepSeconds: { median: 0.5 }, tflopsPerGpu: { median: 1.5 }, tokensPerSecond: { median: 64 }, peakGpuBytes: 2 ** 33, peakHostBytes: 2 ** 30 };
+    const result = {
+      stepSeconds: { median: 0.5 },
+      tflopsPerGpu: { median: 1.5 },
+      tokensPerSecond: { median: 64 },
+      peakGpuBytes: 2 ** 33,
+      peakHostBytes: 2 ** 30,
+    };
     expect(store.finishRun('r1', { status: 'completed', exitCode: 0, result })).toBe(true);
     expect(store.finishRun('r1', { status: 'failed' })).toBe(false); // the first end wins
     fs.mkdirSync(path.join(dir, 'logs')); // run logs live in <dataDir>/logs (the only folder runs/get reads)
@@ -41,7 +68,15 @@ describe('run lifecycle', () => {
     expect(d.samples.map((s) => s.step)).toEqual([1, 2, 3, 4]);
     expect(d.samples[3].loss).toBeNull();
     expect(d.samples[0]).toEqual(sample(1));
-    expect(d).toMatchObject({ exitCode: 0, steps: 3, warmup: 1, hello: { torch: '2.11' }, config: { params: 1 }, predicted: { tflopsPerGpu: 2 }, snapshot: { machineId: 'm1' } });
+    expect(d).toMatchObject({
+      exitCode: 0,
+      steps: 3,
+      warmup: 1,
+      hello: { torch: '2.11' },
+      config: { params: 1 },
+      predicted: { tflopsPerGpu: 2 },
+      snapshot: { machineId: 'm1' },
+    });
     expect(d.logTail).toEqual(['line 2', 'line 3']);
     expect(store.getRun('nope')).toBeNull();
     store.close();
@@ -53,7 +88,9 @@ describe('run lifecycle', () => {
     const db = new DatabaseSync(path.join(dir, 'history.db'));
     db.exec(migrations[0].sql);
     db.exec('PRAGMA user_version = 1');
-    db.prepare("INSERT INTO runs (id, created_at, status, model, strategy, engine) VALUES ('old', '2026-01-01', 'completed', 'm', 's', 'deepspeed')").run();
+    db.prepare(
+      "INSERT INTO runs (id, created_at, status, model, strategy, engine) VALUES ('old', '2026-01-01', 'completed', 'm', 's', 'deepspeed')",
+    ).run();
     db.close();
     const store = openHistory(dir);
     expect(schemaVersion(store.db)).toBe(migrations.at(-1)!.version);
@@ -110,7 +147,7 @@ describe('run lifecycle', () => {
     a.db.close();
   });
 
-  it("leaves alone the running runs of another live process sharing the data folder", async () => {
+  it('leaves alone the running runs of another live process sharing the data folder', async () => {
     const dir = tmp();
     const a = openHistory(dir);
     a.createRun(newRun('mine'));

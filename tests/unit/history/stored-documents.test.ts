@@ -15,7 +15,16 @@ const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'os-stored-'));
 
 function storeRun(dir: string, id: string, details: Record<string, string | null>) {
   const store = openHistory(dir);
-  store.createRun({ id, sweepId: null, repeatIndex: 0, model: 'llama-3.2-3b', strategy: 'zero3-offload', engine: 'deepspeed', steps: 3, warmup: 1 });
+  store.createRun({
+    id,
+    sweepId: null,
+    repeatIndex: 0,
+    model: 'llama-3.2-3b',
+    strategy: 'zero3-offload',
+    engine: 'deepspeed',
+    steps: 3,
+    warmup: 1,
+  });
   store.close();
   const db = new DatabaseSync(path.join(dir, 'history.db'));
   for (const [column, text] of Object.entries(details)) db.prepare(`UPDATE run_details SET ${column} = ? WHERE run_id = ?`).run(text, id);
@@ -25,7 +34,10 @@ function storeRun(dir: string, id: string, details: Record<string, string | null
 
 describe('stored documents', () => {
   it('a current spec reads back as it was stored, typed, and nothing is unparsed', () => {
-    const spec = { ...buildRunSpec({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gpus: 1, nodes: 1 }, 'zero3-offload'), runId: 'r1' };
+    const spec = {
+      ...buildRunSpec({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gpus: 1, nodes: 1 }, 'zero3-offload'),
+      runId: 'r1',
+    };
     const store = storeRun(tmpDir(), 'r1', { spec: JSON.stringify(spec) });
     const d = store.getRun('r1', 0)!;
     expect(d.spec).toEqual(spec);
@@ -51,7 +63,10 @@ describe('stored documents', () => {
 
   it('a field of the wrong type reads as absent, the rest is typed, and the raw document is kept beside it', () => {
     const raw = { seqLen: 'long', microBatch: 2, model: { hiddenSize: 'wide', numLayers: 28 } };
-    const store = storeRun(tmpDir(), 'r2', { spec: JSON.stringify(raw), result: JSON.stringify({ v: 1, peakGpuBytes: 5e9, stepSeconds: { median: 2, min: 1, max: 3, mean: 2 } }) });
+    const store = storeRun(tmpDir(), 'r2', {
+      spec: JSON.stringify(raw),
+      result: JSON.stringify({ v: 1, peakGpuBytes: 5e9, stepSeconds: { median: 2, min: 1, max: 3, mean: 2 } }),
+    });
     const d = store.getRun('r2', 0)!;
     expect(d.spec?.seqLen).toBeUndefined();
     expect(d.spec?.microBatch).toBe(2);

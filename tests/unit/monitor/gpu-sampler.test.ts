@@ -32,7 +32,13 @@ describe('a broken nvidia-smi makes the lanes say why, and the sampler goes on',
   });
 
   it('garbage: lines it cannot read are counted, never taken for readings', async () => {
-    const s = new GpuSampler({ intervalMs: 100, command: 'cat', queryArgs: ['/proc/cpuinfo'], dmonArgs: ['/proc/meminfo'], hangMs: 600 }).start();
+    const s = new GpuSampler({
+      intervalMs: 100,
+      command: 'cat',
+      queryArgs: ['/proc/cpuinfo'],
+      dmonArgs: ['/proc/meminfo'],
+      hangMs: 600,
+    }).start();
     await wait(1500);
     expect(s.readings()).toEqual([]);
     expect(s.gpu.available).toBe(false);
@@ -49,19 +55,37 @@ describe('a broken nvidia-smi makes the lanes say why, and the sampler goes on',
   });
 
   it('garbage lines parse to nothing', () => {
-    for (const line of ['', 'NVIDIA-SMI has failed because it couldn\'t communicate with the NVIDIA driver.', '0, 45, 12345', 'a, b, c, d, e, f', '\u0000\u0001'])
+    for (const line of [
+      '',
+      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.",
+      '0, 45, 12345',
+      'a, b, c, d, e, f',
+      '\u0000\u0001',
+    ])
       expect(parseGpuSampleLine(line)).toBeNull();
     expect(parseDmonLine('    0     5     7', null).row).toBeNull(); // a row before any header is not trusted
     // [N/A] fields are null, not 0
-    expect(parseGpuSampleLine('2026/12/05 03:30:00.123, 1, [N/A], 512, [Not Supported], 1980')).toEqual({ index: 1, utilPct: null, memUsedMiB: 512, powerW: null, smClockMHz: 1980 });
+    expect(parseGpuSampleLine('2026/12/05 03:30:00.123, 1, [N/A], 512, [Not Supported], 1980')).toEqual({
+      index: 1,
+      utilPct: null,
+      memUsedMiB: 512,
+      powerW: null,
+      smClockMHz: 1980,
+    });
   });
 });
 
 describe('raw nvidia-smi output the sampler recorded on a leased H100 host', () => {
   it('every data line of the query parses to a reading', () => {
-    const lines = fs.readFileSync(QUERY, 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+    const lines = fs
+      .readFileSync(QUERY, 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
     const parsed = lines.map(parseGpuSampleLine);
-    expect(parsed.every((p) => p !== null), lines.find((_, i) => !parsed[i])).toBe(true);
+    expect(
+      parsed.every((p) => p !== null),
+      lines.find((_, i) => !parsed[i]),
+    ).toBe(true);
     const gpus = new Set(parsed.map((p) => p!.index));
     expect(gpus.size).toBeGreaterThanOrEqual(1);
     for (const p of parsed) {

@@ -17,7 +17,7 @@ describe.skipIf(!linux)('/proc readers on this machine', () => {
     while (Date.now() < until); // keep one core busy for 0.3 s
     const busy = cpuBusyPercent(before, parseProcStat(fs.readFileSync('/proc/stat', 'utf8')));
     expect(busy).toHaveLength(before.size);
-    for (const b of busy) expect(b).toBeGreaterThanOrEqual(0), expect(b).toBeLessThanOrEqual(100);
+    for (const b of busy) (expect(b).toBeGreaterThanOrEqual(0), expect(b).toBeLessThanOrEqual(100));
     expect(Math.max(...busy)).toBeGreaterThanOrEqual(50); // the loop's core
   });
 

@@ -9,7 +9,9 @@ const noGpu = { available: false, reason: 'no NVIDIA GPU on this machine' };
 const on = { available: true, reason: null };
 const availability: LaneAvailability = { gpu: noGpu, pcie: noGpu, nvlink: noGpu, cpu: on, memory: on, disk: on };
 const event = (t: number, busy: number[]): ResourceLiveEvent => ({
-  sweepId: 's', runId: 'r', availability,
+  sweepId: 's',
+  runId: 'r',
+  availability,
   sample: { t, gpus: [], cpuBusyPct: busy, memUsedBytes: 4e9, memTotalBytes: 16e9, swapUsedBytes: 0, diskReadBps: 0, diskWriteBps: 1e6 },
 });
 
@@ -32,9 +34,16 @@ describe('live resource record', () => {
 
     // The stored view's option builder draws it: CPU cores at ≥ 90 % per sample, warm-up's end dashed at 1.5 s,
     // no GPU or PCIe series (not zeros), their titles saying why.
-    const option = resourceLanesOption(live.record) as unknown as { series: { name: string; data: [number, number][]; markLine?: { data: { xAxis: number }[] } }[]; title: { text: string }[] };
+    const option = resourceLanesOption(live.record) as unknown as {
+      series: { name: string; data: [number, number][]; markLine?: { data: { xAxis: number }[] } }[];
+      title: { text: string }[];
+    };
     expect(option.series.map((s) => s.name)).toEqual(['cores ≥ 90%']);
-    expect(option.series[0].data).toEqual([[0, 1], [1, 2], [2, 1]]);
+    expect(option.series[0].data).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 1],
+    ]);
     expect(option.series[0].markLine?.data[0].xAxis).toBe(1.5);
     expect(option.title[0].text).toBe('GPU busy (%): not available: no NVIDIA GPU on this machine');
     expect(option.title[1].text).toBe('PCIe rx + tx per GPU (GB/s): not available: no NVIDIA GPU on this machine');

@@ -21,13 +21,26 @@ const mean = (xs: (number | null)[]) => {
 describe('resource overlay on the H100 samples', () => {
   const offload = load('zero3-offload');
   const zero1 = load('gpu-zero1');
-  const o = resourceOverlayOption({ label: 'ZeRO-3 + CPU offload', record: offload.record }, { label: 'ZeRO-1', record: zero1.record }) as unknown as Opt;
+  const o = resourceOverlayOption(
+    { label: 'ZeRO-3 + CPU offload', record: offload.record },
+    { label: 'ZeRO-1', record: zero1.record },
+  ) as unknown as Opt;
   const series = (name: string) => o.series.find((s) => s.name === name)!;
   // The measured steps' window of each run (6 measured steps of ~0.6 s): the first 4 s from t0.
-  const inSteps = (name: string) => series(name).data.filter(([x]) => x <= 4).map(([, y]) => y);
+  const inSteps = (name: string) =>
+    series(name)
+      .data.filter(([x]) => x <= 4)
+      .map(([, y]) => y);
 
-  it('draws both runs\' GPU, PCIe and CPU lanes, all measured there', () => {
-    expect(o.series.map((s) => s.name)).toEqual(['A · GPU 0', 'A · PCIe 0', 'A · cores ≥ 90%', 'B · GPU 0', 'B · PCIe 0', 'B · cores ≥ 90%']);
+  it("draws both runs' GPU, PCIe and CPU lanes, all measured there", () => {
+    expect(o.series.map((s) => s.name)).toEqual([
+      'A · GPU 0',
+      'A · PCIe 0',
+      'A · cores ≥ 90%',
+      'B · GPU 0',
+      'B · PCIe 0',
+      'B · cores ≥ 90%',
+    ]);
     expect(o.title.slice(1).map((t) => t.text)).toEqual(['GPU busy (%)', 'PCIe rx + tx per GPU (GB/s)', 'CPU cores at ≥ 90%']);
     for (const s of o.series) expect(Math.min(...s.data.map(([x]) => x)), s.name).toBeGreaterThan(0);
   });

@@ -20,7 +20,12 @@ describe('resources of a run', () => {
     stores.push(history);
     const live: ResourceLiveEvent[] = [];
     const sweep = await startSweep(
-      parseRequest('runs/start', { workload: { model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 }, strategies: ['zero3-offload'], steps: 4, warmup: 1 }),
+      parseRequest('runs/start', {
+        workload: { model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 },
+        strategies: ['zero3-offload'],
+        steps: 4,
+        warmup: 1,
+      }),
       {
         history,
         dataDir,
@@ -34,7 +39,13 @@ describe('resources of a run', () => {
     expect(end.status).toBe('completed');
     const record = history.resources(sweep.runIds[0])!;
     expect(record).not.toBeNull();
-    expect(record.steps.map((s) => [s.step, s.warmup])).toEqual([[1, true], [2, false], [3, false], [4, false], [5, false]]);
+    expect(record.steps.map((s) => [s.step, s.warmup])).toEqual([
+      [1, true],
+      [2, false],
+      [3, false],
+      [4, false],
+      [5, false],
+    ]);
     expect(record.samples.length).toBeGreaterThanOrEqual(5); // ~3 s at 0.5 s
     const withCpu = record.samples.filter((s) => s.cpuBusyPct.length > 0);
     expect(withCpu.length).toBeGreaterThan(3);
@@ -61,9 +72,22 @@ describe('resources of a run', () => {
     stores.push(history);
     process.env.OFFLOAD_STUDIO_RESOURCES = 'off';
     try {
-      const sweep = await startSweep(parseRequest('runs/start', { workload: { model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 }, strategies: ['zero3-offload'], steps: 2, warmup: 0 }), {
-        history, dataDir, planner: fixedPlanner, events: { progress: () => {}, status: () => {}, log: () => {} }, machine: async () => FAKE_MACHINE, launch: (f) => fakeLaunch(f, 'ok'),
-      });
+      const sweep = await startSweep(
+        parseRequest('runs/start', {
+          workload: { model: 'tiny-llama', seqLen: 32, microBatch: 1, gpus: 1 },
+          strategies: ['zero3-offload'],
+          steps: 2,
+          warmup: 0,
+        }),
+        {
+          history,
+          dataDir,
+          planner: fixedPlanner,
+          events: { progress: () => {}, status: () => {}, log: () => {} },
+          machine: async () => FAKE_MACHINE,
+          launch: (f) => fakeLaunch(f, 'ok'),
+        },
+      );
       expect((await sweep.done)[0].status).toBe('completed');
       expect(history.resources(sweep.runIds[0])).toBeNull();
     } finally {
@@ -76,7 +100,16 @@ describe('the sample ring', () => {
   it('stays bounded over a long run and keeps its whole span, merging rates by mean and memory by peak', () => {
     const ring = new SampleRing(100);
     for (let i = 0; i < 10_000; i++)
-      ring.push({ t: i * 500, gpus: [{ index: 0, utilPct: i % 2 ? 100 : 0, memUsedMiB: i, powerW: null, smClockMHz: null, pcieRxMBps: null, pcieTxMBps: null }], cpuBusyPct: [i % 2 ? 100 : 0], memUsedBytes: i, memTotalBytes: 1e6, swapUsedBytes: null, diskReadBps: null, diskWriteBps: null });
+      ring.push({
+        t: i * 500,
+        gpus: [{ index: 0, utilPct: i % 2 ? 100 : 0, memUsedMiB: i, powerW: null, smClockMHz: null, pcieRxMBps: null, pcieTxMBps: null }],
+        cpuBusyPct: [i % 2 ? 100 : 0],
+        memUsedBytes: i,
+        memTotalBytes: 1e6,
+        swapUsedBytes: null,
+        diskReadBps: null,
+        diskWriteBps: null,
+      });
     const kept = ring.toArray();
     expect(kept.length).toBeLessThanOrEqual(100);
     expect(kept.length).toBeGreaterThanOrEqual(50);

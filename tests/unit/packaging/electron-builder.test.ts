@@ -38,7 +38,13 @@ describe('electron-builder.yml', () => {
     expect(linux).toEqual(['AppImage:x64,arm64', 'deb:x64,arm64']);
     expect(config.mac.target[0].target).toBe('dmg');
     expect(config.win.target[0].target).toBe('nsis');
-    for (const icon of [config.mac.icon, config.win.icon, 'resources/icons/png/512x512.png', 'resources/icons/png/16x16.png', 'resources/icons/png/1024x1024.png'])
+    for (const icon of [
+      config.mac.icon,
+      config.win.icon,
+      'resources/icons/png/512x512.png',
+      'resources/icons/png/16x16.png',
+      'resources/icons/png/1024x1024.png',
+    ])
       expect(fs.existsSync(path.join(root, icon)), icon).toBe(true);
     expect(pkg.main).toBe('dist/main/main.cjs');
   });
@@ -104,8 +110,20 @@ describe.skipIf(fakeElectronSkip !== null)('electron-builder --dir with a stand-
     expect(entries).toContain('/dist/renderer/index.html');
     expect(entries).toContain('/package.json');
     expect(entries).toContain('/node_modules/@photostructure/sqlite/package.json');
-    for (const prefix of ['/electron/', '/renderer/', '/tests/', '/bench/', '/native/src/', '/node_modules/vitest/', '/node_modules/typescript/', '/node_modules/electron-builder/'])
-      expect(entries.filter((e) => e.startsWith(prefix)), prefix).toEqual([]);
+    for (const prefix of [
+      '/electron/',
+      '/renderer/',
+      '/tests/',
+      '/bench/',
+      '/native/src/',
+      '/node_modules/vitest/',
+      '/node_modules/typescript/',
+      '/node_modules/electron-builder/',
+    ])
+      expect(
+        entries.filter((e) => e.startsWith(prefix)),
+        prefix,
+      ).toEqual([]);
     expect(fs.existsSync(path.join(appDir, 'offload-studio'))).toBe(true); // linux.executableName
   });
 });

@@ -44,7 +44,15 @@ const comparison = () => {
 };
 
 const hostilePlan = {
-  strategies: [{ id: EVIL, fits: true, predicted: { tflopsPerGpu: 100 }, spec: null, memory: { gpuBytes: 2 ** 34, hostBytes: 2 ** 36, nvmeBytes: null } }],
+  strategies: [
+    {
+      id: EVIL,
+      fits: true,
+      predicted: { tflopsPerGpu: 100 },
+      spec: null,
+      memory: { gpuBytes: 2 ** 34, hostBytes: 2 ** 36, nvmeBytes: null },
+    },
+  ],
   recommended: null,
   profile: { gpuMemoryBytes: 2 ** 37, hostMemoryBytes: 2 ** 38, nvmeBytes: 0 },
 } as unknown as PlanResult;
@@ -62,20 +70,28 @@ describe('chart tooltips escape data-derived names (issue 28.3)', () => {
 
   it('memory panels (Compare and Plan): the strategy name is text', () => {
     const c = comparison();
-    for (const option of [memoryPerResourceOption(c), memoryPanelsOption([{ label: EVIL, color: '#000', gpuBytes: 2 ** 34, hostBytes: null, nvmeBytes: null }], { gpuBytes: null, hostBytes: null, nvmeBytes: null }, { text: '#000', muted: '#666', grid: '#ccc' }), memoryOption(hostilePlan)]) {
+    for (const option of [
+      memoryPerResourceOption(c),
+      memoryPanelsOption(
+        [{ label: EVIL, color: '#000', gpuBytes: 2 ** 34, hostBytes: null, nvmeBytes: null }],
+        { gpuBytes: null, hostBytes: null, nvmeBytes: null },
+        { text: '#000', muted: '#666', grid: '#ccc' },
+      ),
+      memoryOption(hostilePlan),
+    ]) {
       const categories = (option as { yAxis: { data: string[] }[] }).yAxis[0].data;
       const name = categories.find((n) => n.includes('position:fixed'))!;
       for (const s of seriesOf(option)) expectEscaped(s.tooltip!.formatter!({ name, value: 16 }));
     }
   });
 
-  it('the Plan page\'s predicted TFLOPS: the strategy name is text, fitting or not', () => {
+  it("the Plan page's predicted TFLOPS: the strategy name is text, fitting or not", () => {
     const format = tooltipOf(predictedTflopsOption(hostilePlan));
     expectEscaped(format({ name: EVIL, value: 100 }));
     expectEscaped(format({ name: EVIL, value: null }));
   });
 
-  it('a run\'s step chart: series names are text, echarts\' own marker stays markup', () => {
+  it("a run's step chart: series names are text, echarts' own marker stays markup", () => {
     const format = tooltipOf(runStepsOption([{ step: 1, warmup: false, stepSeconds: 2, tflopsPerGpu: 100 }] as never, EVIL));
     const marker = '<span style="background-color:#2563eb;"></span>';
     const html = format([{ marker, seriesName: EVIL, value: [1, 2] }]);
@@ -83,7 +99,7 @@ describe('chart tooltips escape data-derived names (issue 28.3)', () => {
     expect(html).toContain(marker);
   });
 
-  it('the repeat bars\' whisker: only numbers and the unit, escaped', () => {
+  it("the repeat bars' whisker: only numbers and the unit, escaped", () => {
     const c = comparison();
     const custom = seriesOf(repeatBarsOption(c)).find((s) => s.type === 'custom')!;
     expect(custom.tooltip!.formatter!({ value: [0, 100, 120] })).toBe('min 100 · max 120 TFLOPS');

@@ -48,7 +48,9 @@ describe('formatFigure: three significant digits for small figures', () => {
 });
 
 describe('no prediction is not a prediction of zero', () => {
-  const noGpu = planWorkload({ model: 'tiny-llama', seqLen: 128, microBatch: 1, gpus: 1 } as never, { machine: { ...h200Machine(), gpus: [] } as never });
+  const noGpu = planWorkload({ model: 'tiny-llama', seqLen: 128, microBatch: 1, gpus: 1 } as never, {
+    machine: { ...h200Machine(), gpus: [] } as never,
+  });
 
   it('marks a CPU smoke run as unpredicted', () => {
     const cpu = noGpu.strategies.filter((s) => s.fits);
@@ -72,13 +74,27 @@ describe('no prediction is not a prediction of zero', () => {
   });
 
   it('omits a run with a predicted 0 from the predicted-vs-measured chart', () => {
-    const run = (id: string, predicted: number | null, measured: number) => ({ id, label: id, strategy: 'zero2-offload', predictedTflopsPerGpu: predicted, predictedStepSeconds: predicted, tflopsPerGpu: measured, stepSeconds: 1 });
+    const run = (id: string, predicted: number | null, measured: number) => ({
+      id,
+      label: id,
+      strategy: 'zero2-offload',
+      predictedTflopsPerGpu: predicted,
+      predictedStepSeconds: predicted,
+      tflopsPerGpu: measured,
+      stepSeconds: 1,
+    });
     const c = { runs: [run('cpu', 0, 0.0084), run('gpu', 100, 90)], groups: [], series: [], metrics: [], primary: 'tflopsPerGpu' } as never;
     const option = predictedOption(c) as { series: { data?: { name: string }[] }[] };
     const names = option.series.flatMap((s) => (s.data ?? []).map((d) => d?.name).filter(Boolean));
     expect(names).toContain('gpu');
     expect(names).not.toContain('cpu');
-    const onlyCpu = predictedOption({ runs: [run('cpu', 0, 0.0084)], groups: [], series: [], metrics: [], primary: 'tflopsPerGpu' } as never) as { series: unknown[] };
+    const onlyCpu = predictedOption({
+      runs: [run('cpu', 0, 0.0084)],
+      groups: [],
+      series: [],
+      metrics: [],
+      primary: 'tflopsPerGpu',
+    } as never) as { series: unknown[] };
     expect(onlyCpu.series).toEqual([]);
   });
 });

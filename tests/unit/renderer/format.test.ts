@@ -18,7 +18,7 @@ describe('formatDateTime', () => {
     for (const v of [null, undefined, '', 'not a date', Number.NaN]) expect(formatDateTime(v)).toBe('—');
   });
 
-  it('is the reports\' formatter too', () => {
+  it("is the reports' formatter too", () => {
     expect(fmtTime('2026-12-03T08:14:00Z')).toBe(formatDateTime('2026-12-03T08:14:00Z'));
   });
 });

@@ -16,13 +16,19 @@ describe('loss curve', () => {
     ]);
     expect(missing).toBeNull();
     const series = (option as { series: Series[] }).series;
-    expect(series[0].data.map((d) => d.value)).toEqual([[1, 10.4], [2, 10.1], [3, 9.8]]);
+    expect(series[0].data.map((d) => d.value)).toEqual([
+      [1, 10.4],
+      [2, 10.1],
+      [3, 9.8],
+    ]);
     expect(series[0].data.map((d) => d.symbol)).toEqual(['emptyCircle', 'circle', 'circle']);
     expect((option as { yAxis: { scale: boolean } }).yAxis.scale).toBe(true);
   });
 
   it('leaves a NaN/inf step out as a gap and says which steps, instead of plotting 0', () => {
-    const { option, missing } = lossCurve([1, 2, 3, 4, 5].map((step) => ({ step, warmup: false, loss: step >= 3 && step <= 4 ? null : 5 - step / 10 })));
+    const { option, missing } = lossCurve(
+      [1, 2, 3, 4, 5].map((step) => ({ step, warmup: false, loss: step >= 3 && step <= 4 ? null : 5 - step / 10 })),
+    );
     const series = (option as { series: Series[] }).series;
     expect(series[0].connectNulls).toBe(false);
     expect(series[0].data.map((d) => d.value[1])).toEqual([4.9, 4.8, null, null, 4.5]);
@@ -30,12 +36,20 @@ describe('loss curve', () => {
   });
 
   it('a run without any loss value has no chart, and says so', () => {
-    expect(lossCurve([{ step: 1, warmup: true, loss: null }, { step: 2, warmup: false, loss: null }])).toEqual({ option: null, missing: 'no step has a loss value (steps 1–2: NaN/inf, or not reported by the runner)' });
+    expect(
+      lossCurve([
+        { step: 1, warmup: true, loss: null },
+        { step: 2, warmup: false, loss: null },
+      ]),
+    ).toEqual({ option: null, missing: 'no step has a loss value (steps 1–2: NaN/inf, or not reported by the runner)' });
     expect(lossCurve([])).toEqual({ option: null, missing: 'no step has been recorded yet' });
   });
 
   it('renders in echarts (the parts the app registers: line, grid, tooltip)', () => {
-    const { option } = lossCurve([{ step: 1, warmup: false, loss: 3 }, { step: 2, warmup: false, loss: null }]);
+    const { option } = lossCurve([
+      { step: 1, warmup: false, loss: 3 },
+      { step: 2, warmup: false, loss: null },
+    ]);
     const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 400, height: 200 });
     chart.setOption(option as EChartsOption);
     expect(chart.renderToSVGString()).toContain('<svg');

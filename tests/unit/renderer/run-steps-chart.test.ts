@@ -12,10 +12,17 @@ const points = [
   ...[2.31, 2.29, 2.34, 2.3, 2.28, 2.33].map((s, i) => ({ step: 3 + i, warmup: false, stepSeconds: s, tflopsPerGpu: 230 / s })),
 ].map((p) => ({ ...p, gpuPeakBytes: null, hostRssBytes: null }));
 
-type Series = { name: string; yAxisIndex?: number; data: { value: number[]; actual?: number; symbol?: string; symbolRotate?: number; label?: { formatter?: string } }[] };
+type Series = {
+  name: string;
+  yAxisIndex?: number;
+  data: { value: number[]; actual?: number; symbol?: string; symbolRotate?: number; label?: { formatter?: string } }[];
+};
 
 describe('run page per-step chart', () => {
-  const option = runStepsOption(points, 'superoffload') as unknown as { yAxis: { min: number; max: number; interval: number }[]; series: Series[] };
+  const option = runStepsOption(points, 'superoffload') as unknown as {
+    yAxis: { min: number; max: number; interval: number }[];
+    series: Series[];
+  };
 
   it('scales the step-time axis to the measured steps, not the warm-up step', () => {
     const [step, tflops] = option.yAxis;

@@ -12,16 +12,31 @@ type Runs = Record<string, LiveRun>;
 function sweep(strategies: string[]): { ids: string[]; runs: Runs } {
   const ids = strategies.map((_, i) => `r-${i + 1}`);
   const runs: Runs = {};
-  strategies.forEach((strategy, i) => (runs[ids[i]] = { runId: ids[i], strategy, repeatIndex: 0, status: 'queued', errorClass: null, message: null, fix: null, samples: [] }));
+  strategies.forEach(
+    (strategy, i) =>
+      (runs[ids[i]] = {
+        runId: ids[i],
+        strategy,
+        repeatIndex: 0,
+        status: 'queued',
+        errorClass: null,
+        message: null,
+        fix: null,
+        samples: [],
+      }),
+  );
   return { ids, runs };
 }
 
 const step = (runId: string, n: number): RunProgressEvent =>
-  ({ runId, step: n, total: STEPS, warmup: n <= 3, etaSeconds: 100 - n } as unknown as RunProgressEvent);
+  ({ runId, step: n, total: STEPS, warmup: n <= 3, etaSeconds: 100 - n }) as unknown as RunProgressEvent;
 
 /** The engine store's reducers, as applied to runs/status and runs/progress. */
 const started = (runs: Runs, id: string): Runs => ({ ...runs, [id]: { ...runs[id], status: 'running' } });
-const progressed = (runs: Runs, id: string, n: number): Runs => ({ ...runs, [id]: { ...runs[id], status: 'running', samples: [...runs[id].samples, step(id, n)] } });
+const progressed = (runs: Runs, id: string, n: number): Runs => ({
+  ...runs,
+  [id]: { ...runs[id], status: 'running', samples: [...runs[id].samples, step(id, n)] },
+});
 const ended = (runs: Runs, id: string, status: LiveRun['status']): Runs => ({ ...runs, [id]: { ...runs[id], status } });
 
 describe('sweep progress', () => {
@@ -39,7 +54,7 @@ describe('sweep progress', () => {
     for (const id of ids) {
       runs = started(runs, id);
       look();
-      for (let n = 1; n <= STEPS; n++) (runs = progressed(runs, id, n)), look();
+      for (let n = 1; n <= STEPS; n++) ((runs = progressed(runs, id, n)), look());
       runs = ended(runs, id, 'completed');
       const between = look();
       // Between runs: the finished run is counted once, and the header does not name it.
@@ -49,7 +64,8 @@ describe('sweep progress', () => {
         expect(between.etaSeconds).toBeNull();
       }
     }
-    for (let i = 1; i < seen.length; i++) expect(seen[i], `event ${i}: ${labels[i - 1]} → ${labels[i]}`).toBeGreaterThanOrEqual(seen[i - 1]);
+    for (let i = 1; i < seen.length; i++)
+      expect(seen[i], `event ${i}: ${labels[i - 1]} → ${labels[i]}`).toBeGreaterThanOrEqual(seen[i - 1]);
     expect(seen[seen.length - 1]).toBe(1);
     // During the second run, the header is the second run's.
     runs = sweep(['zero3-offload', 'superoffload']).runs;
@@ -72,7 +88,7 @@ describe('sweep progress', () => {
     const cancelling = sweepProgress(ids, runs, false);
     seen.push(cancelling.fraction);
     expect(cancelling.label).toBe('Cancelling the sweep after 4 of 12 run(s): 3 completed, 1 cancelled at step 5/15, 8 not started');
-    for (const id of ids.slice(4)) (runs = ended(runs, id, 'cancelled')), seen.push(sweepProgress(ids, runs, false).fraction);
+    for (const id of ids.slice(4)) ((runs = ended(runs, id, 'cancelled')), seen.push(sweepProgress(ids, runs, false).fraction));
     const p = sweepProgress(ids, runs, true);
     seen.push(p.fraction);
     expect(p.label).toBe('Sweep cancelled after 4 of 12 run(s): 3 completed, 1 cancelled at step 5/15, 8 not started');
@@ -84,7 +100,11 @@ describe('sweep progress', () => {
   it('a sweep that ran to its end says how many completed, and any that failed', () => {
     let { ids, runs } = sweep(['zero3-offload', 'superoffload', 'zero2-offload']);
     for (const id of ids) runs = ended(progressed(started(runs, id), id, STEPS), id, id === 'r-2' ? 'failed' : 'completed');
-    expect(sweepProgress(ids, runs, true)).toEqual({ fraction: 1, label: 'Sweep finished: 2 of 3 run(s) completed, 1 failed', etaSeconds: null });
+    expect(sweepProgress(ids, runs, true)).toEqual({
+      fraction: 1,
+      label: 'Sweep finished: 2 of 3 run(s) completed, 1 failed',
+      etaSeconds: null,
+    });
     runs = ended(runs, 'r-2', 'completed');
     expect(sweepProgress(ids, runs, true).label).toBe('Sweep finished: 3/3 run(s) completed');
   });

@@ -25,9 +25,7 @@ describe('topology layout', () => {
     const { placed, width } = layoutTopology(machine.topology);
     const boxes = [...placed.values()];
     expect(boxes.length).toBeGreaterThan(0);
-    for (const a of boxes)
-      for (const b of boxes)
-        if (a !== b && a.y === b.y) expect(a.x + a.w <= b.x || b.x + b.w <= a.x).toBe(true);
+    for (const a of boxes) for (const b of boxes) if (a !== b && a.y === b.y) expect(a.x + a.w <= b.x || b.x + b.w <= a.x).toBe(true);
     expect(Math.max(...boxes.map((b) => b.x + b.w))).toBeLessThanOrEqual(width);
   });
 });

@@ -31,8 +31,17 @@ interface Box {
 function layout(option: EChartsOption, width: number, height: number): { boxes: Box[]; chart: echarts.ECharts } {
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   chart.setOption(option);
-  type Displayable = { type: string; parent?: unknown; invisible?: boolean; style?: { text?: string; opacity?: number }; getBoundingRect(): { clone(): { x: number; y: number; width: number; height: number; applyTransform(m: unknown): void } }; getComputedTransform(): unknown };
-  const list = (chart as unknown as { getZr(): { storage: { getDisplayList(update: boolean): Displayable[] } } }).getZr().storage.getDisplayList(true);
+  type Displayable = {
+    type: string;
+    parent?: unknown;
+    invisible?: boolean;
+    style?: { text?: string; opacity?: number };
+    getBoundingRect(): { clone(): { x: number; y: number; width: number; height: number; applyTransform(m: unknown): void } };
+    getComputedTransform(): unknown;
+  };
+  const list = (chart as unknown as { getZr(): { storage: { getDisplayList(update: boolean): Displayable[] } } })
+    .getZr()
+    .storage.getDisplayList(true);
   const boxes = list
     .filter((e) => (e.type === 'tspan' || e.type === 'text') && e.style?.text && !e.invisible && e.style.opacity !== 0)
     .map((e) => {
@@ -48,7 +57,8 @@ function layout(option: EChartsOption, width: number, height: number): { boxes: 
 function labelProblems(boxes: Box[], width: number, height: number): string[] {
   const problems: string[] = [];
   for (const t of boxes) {
-    if (t.x < -1 || t.y < -1 || t.x + t.w > width + 1 || t.y + t.h > height + 1) problems.push(`"${t.text}" leaves the chart (${t.x.toFixed(0)},${t.y.toFixed(0)} ${t.w.toFixed(0)}×${t.h.toFixed(0)})`);
+    if (t.x < -1 || t.y < -1 || t.x + t.w > width + 1 || t.y + t.h > height + 1)
+      problems.push(`"${t.text}" leaves the chart (${t.x.toFixed(0)},${t.y.toFixed(0)} ${t.w.toFixed(0)}×${t.h.toFixed(0)})`);
     if (t.text.endsWith('…')) problems.push(`"${t.text}" is cut`);
   }
   for (let i = 0; i < boxes.length; i++)
@@ -69,14 +79,21 @@ describe('the measure chart (CPU Adam by thread count)', () => {
     [1, 2, 4, 8, 16, 24, 32, 48, 64],
   ]) {
     it(`keeps its top label inside the chart and starts x at the first thread count (${threads.length} points)`, () => {
-      const m = { cpuAdam: threads.map((t) => ({ threads: t, paramsPerSecond: Math.min(t, 32) * 0.3e9 })), recommendedThreads: threads[threads.length - 1] } as never;
+      const m = {
+        cpuAdam: threads.map((t) => ({ threads: t, paramsPerSecond: Math.min(t, 32) * 0.3e9 })),
+        recommendedThreads: threads[threads.length - 1],
+      } as never;
       for (const width of [480, 900]) {
         const { boxes, chart } = layout(cpuAdamCurveOption(m), width, 240);
         expect(labelProblems(boxes, width, 240), `${width} px`).toEqual([]);
         // The knee's value label (the recommended thread count) is drawn, at the top, inside.
         const top = Math.min(...boxes.map((b) => b.y));
         expect(top).toBeGreaterThanOrEqual(0);
-        const xAxis = (chart as unknown as { getModel(): { getComponent(t: string, i: number): { axis: { scale: { getExtent(): [number, number] } } } } }).getModel().getComponent('xAxis', 0);
+        const xAxis = (
+          chart as unknown as { getModel(): { getComponent(t: string, i: number): { axis: { scale: { getExtent(): [number, number] } } } } }
+        )
+          .getModel()
+          .getComponent('xAxis', 0);
         expect(xAxis.axis.scale.getExtent()[0]).toBe(threads[0]);
         chart.dispose();
       }
@@ -107,11 +124,18 @@ describe('step lines with 10 runs (Compare)', () => {
         const { boxes, chart } = layout(option as EChartsOption, width, height);
         expect(labelProblems(boxes, width, height), `${which} at ${width} px`).toEqual([]);
         const texts = boxes.map((b) => b.text);
-        expect(texts.some((t) => /^\d+\/\d+$/.test(t)), 'a legend pager').toBe(false);
+        expect(
+          texts.some((t) => /^\d+\/\d+$/.test(t)),
+          'a legend pager',
+        ).toBe(false);
         for (const s of c.series) expect(texts, `legend names ${s.label}`).toContain(s.label);
         const firstStep = Math.min(...c.series.flatMap((s) => s.steps));
         expect(firstStep).toBeGreaterThan(0); // warm-up steps are not drawn: the data starts later than 0
-        const xAxis = (chart as unknown as { getModel(): { getComponent(t: string, i: number): { axis: { scale: { getExtent(): [number, number] } } } } }).getModel().getComponent('xAxis', 0);
+        const xAxis = (
+          chart as unknown as { getModel(): { getComponent(t: string, i: number): { axis: { scale: { getExtent(): [number, number] } } } } }
+        )
+          .getModel()
+          .getComponent('xAxis', 0);
         expect(xAxis.axis.scale.getExtent()[0]).toBe(firstStep);
         chart.dispose();
       }
@@ -121,8 +145,13 @@ describe('step lines with 10 runs (Compare)', () => {
 
 describe('plain words', () => {
   it("the plan's notes name the speed figures in words, not the profile's keys", () => {
-    const noGpu = planWorkload({ model: 'tiny-llama', seqLen: 128, microBatch: 1, gpus: 1 } as never, { machine: { ...h200Machine(), gpus: [] } as never });
-    const h200 = planWorkload({ model: 'llama-3.1-8b', seqLen: 2048, microBatch: 1, gpus: 1 } as never, { machine: h200Machine(), measurements: h200Measurements() });
+    const noGpu = planWorkload({ model: 'tiny-llama', seqLen: 128, microBatch: 1, gpus: 1 } as never, {
+      machine: { ...h200Machine(), gpus: [] } as never,
+    });
+    const h200 = planWorkload({ model: 'llama-3.1-8b', seqLen: 2048, microBatch: 1, gpus: 1 } as never, {
+      machine: h200Machine(),
+      measurements: h200Measurements(),
+    });
     for (const plan of [noGpu, h200]) {
       const text = plan.notes.join('\n');
       expect(text).not.toMatch(/matmulTflops|hostLink|peerLink|hostMemoryBandwidth|cpuAdam:|catalog:/);
@@ -149,8 +178,13 @@ describe('plain words', () => {
   });
 
   it("the recommendation's sentences name strategies by their one display name, not the catalogue's long labels", () => {
-    const noGpu = planWorkload({ model: 'tiny-llama', seqLen: 128, microBatch: 1, gpus: 1 } as never, { machine: { ...h200Machine(), gpus: [] } as never });
-    const h200 = planWorkload({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gpus: 1 } as never, { machine: h200Machine(), measurements: h200Measurements() });
+    const noGpu = planWorkload({ model: 'tiny-llama', seqLen: 128, microBatch: 1, gpus: 1 } as never, {
+      machine: { ...h200Machine(), gpus: [] } as never,
+    });
+    const h200 = planWorkload({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 1, gpus: 1 } as never, {
+      machine: h200Machine(),
+      measurements: h200Measurements(),
+    });
     for (const plan of [noGpu, h200]) {
       const rec = plan.recommended!;
       expect(rec.reason.startsWith(`${strategyLabel(rec.strategyId)}: `), rec.reason).toBe(true);
@@ -160,21 +194,48 @@ describe('plain words', () => {
     }
   });
 
-  it.skipIf(!nativeAvailable().available)('a host without a GPU says so for the copy test, not a libcudart path or a driver complaint', async () => {
-    const said: string[] = [];
-    const m = await measureHost({ include: ['hostDevice'], noGpu: true, budgetSeconds: 1, onProgress: (p) => said.push(`${p.phase}: ${p.message}`) });
-    expect(said).toContain('hostDevice: host↔GPU copies: no GPU on this machine, so there are no host↔GPU copies to measure');
-    expect(m.hostDevice).toBeNull();
-    expect(m.hostDeviceReason).toBe('no GPU on this machine, so there are no host↔GPU copies to measure');
-  });
+  it.skipIf(!nativeAvailable().available)(
+    'a host without a GPU says so for the copy test, not a libcudart path or a driver complaint',
+    async () => {
+      const said: string[] = [];
+      const m = await measureHost({
+        include: ['hostDevice'],
+        noGpu: true,
+        budgetSeconds: 1,
+        onProgress: (p) => said.push(`${p.phase}: ${p.message}`),
+      });
+      expect(said).toContain('hostDevice: host↔GPU copies: no GPU on this machine, so there are no host↔GPU copies to measure');
+      expect(m.hostDevice).toBeNull();
+      expect(m.hostDeviceReason).toBe('no GPU on this machine, so there are no host↔GPU copies to measure');
+    },
+  );
 });
 
 describe('one display name per strategy in the CLI, the id beside it', () => {
   const root = path.resolve(import.meta.dirname, '../../..');
-  const cli = (args: string[], dataDir: string) => spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args, '--data-dir', dataDir], { cwd: root, encoding: 'utf8' });
+  const cli = (args: string[], dataDir: string) =>
+    spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args, '--data-dir', dataDir], {
+      cwd: root,
+      encoding: 'utf8',
+    });
   it('plan, runs and compare print "Display name (id)" or the display name', () => {
     const dataDir = tmpDir();
-    const plan = cli(['plan', '--model', 'llama-3.1-8b', '--seq', '2048', '--micro-batch', '1', '--gpus', '1', '--machine', path.join(root, 'tests/fixtures/hosts/h200-sxm-x86/machine.json')], dataDir);
+    const plan = cli(
+      [
+        'plan',
+        '--model',
+        'llama-3.1-8b',
+        '--seq',
+        '2048',
+        '--micro-batch',
+        '1',
+        '--gpus',
+        '1',
+        '--machine',
+        path.join(root, 'tests/fixtures/hosts/h200-sxm-x86/machine.json'),
+      ],
+      dataDir,
+    );
     expect(plan.status, plan.stderr).toBe(0);
     for (const id of ['superoffload', 'zero3-offload', 'fsdp2-cpu-offload']) expect(plan.stdout).toContain(`${strategyLabel(id)} (${id})`);
     expect(plan.stdout).toMatch(/^recommended: .+ \([a-z0-9-]+, micro batch/m);
@@ -191,7 +252,7 @@ describe('one display name per strategy in the CLI, the id beside it', () => {
   });
 });
 
-describe('npm install: when Electron\'s binary download fails, the README says what to do', () => {
+describe("npm install: when Electron's binary download fails, the README says what to do", () => {
   it('names the failing step and the three ways on: again online, ELECTRON_MIRROR, or ELECTRON_SKIP_BINARY_DOWNLOAD with serve', async () => {
     const fs = await import('node:fs');
     const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8').replace(/\s+/g, ' ');
@@ -214,9 +275,15 @@ describe('npm install leaves package-lock.json unchanged', () => {
     const root = path.resolve(import.meta.dirname, '../../..');
     const dir = tmpDir();
     for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(root, f), path.join(dir, f));
-    const r = spawnSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', timeout: 180_000 });
+    const r = spawnSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
     if (r.status !== 0 && /ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|offline/i.test(r.stderr)) ctx.skip(); // no registry and no cache here
     expect(r.status, r.stderr).toBe(0);
-    expect(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8')).toBe(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
+    expect(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8')).toBe(
+      fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'),
+    );
   }, 200_000);
 });

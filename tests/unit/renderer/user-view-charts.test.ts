@@ -28,7 +28,17 @@ function svg(option: EChartsOption, width = 640, height = 360): string {
 
 describe('one colour and one name per strategy', () => {
   it('gives every catalogued strategy its own stable colour, and unknown ids a stable one', () => {
-    const ids = ['superoffload', 'zero2-offload', 'zero3-offload', 'zero3-offload-param', 'zero-infinity-nvme', 'gpu-zero1', 'gpu-zero2', 'gpu-zero3', 'fsdp2-cpu-offload'];
+    const ids = [
+      'superoffload',
+      'zero2-offload',
+      'zero3-offload',
+      'zero3-offload-param',
+      'zero-infinity-nvme',
+      'gpu-zero1',
+      'gpu-zero2',
+      'gpu-zero3',
+      'fsdp2-cpu-offload',
+    ];
     const colours = ids.map(strategyColor);
     expect(new Set(colours).size).toBe(ids.length);
     expect(strategyColor('SuperOffload')).toBe(strategyColor('superoffload'));
@@ -39,7 +49,10 @@ describe('one colour and one name per strategy', () => {
 });
 
 describe('Plan charts', () => {
-  const plan = planWorkload({ model: 'llama-3.1-8b', seqLen: 2048, microBatch: 1, gpus: 1 } as never, { machine: h200Machine(), measurements: h200Measurements() });
+  const plan = planWorkload({ model: 'llama-3.1-8b', seqLen: 2048, microBatch: 1, gpus: 1 } as never, {
+    machine: h200Machine(),
+    measurements: h200Measurements(),
+  });
 
   it('draws no bar for a strategy that does not fit and names it instead', () => {
     const option = predictedTflopsOption(plan) as { series: { data: { value: number | null; itemStyle: { color: string } }[] }[] };
@@ -51,7 +64,9 @@ describe('Plan charts', () => {
     });
     expect(plan.strategies.some((s) => !s.fits)).toBe(true);
     // The category says why, in the Plan table's words (issue 30: not a generic "does not fit").
-    expect(svg(predictedTflopsOption(plan))).toMatch(/needs more GPU memory|needs more host memory|needs more GPUs|needs more NVMe space|not available on this machine/);
+    expect(svg(predictedTflopsOption(plan))).toMatch(
+      /needs more GPU memory|needs more host memory|needs more GPUs|needs more NVMe space|not available on this machine/,
+    );
   });
 
   it('draws GPU and host memory in their own panels against their own capacity', () => {
@@ -70,7 +85,7 @@ describe('Plan charts', () => {
     expect(option.xAxis.map((a) => a.name.split('\n')[0])).toEqual(['GPU, GiB', 'host, TiB']);
   });
 
-  it('issue 30.4: a tiny model\'s memory keeps its digits in the tooltip (0.00244 GiB, not 0.00)', () => {
+  it("issue 30.4: a tiny model's memory keeps its digits in the tooltip (0.00244 GiB, not 0.00)", () => {
     const option = memoryPanelsOption(
       [{ label: 'tiny', color: '#000', gpuBytes: 2.62e6, hostBytes: 0.83 * 2 ** 30, nvmeBytes: null }],
       { gpuBytes: 141 * 2 ** 30, hostBytes: 24 * 2 ** 30, nvmeBytes: null },
@@ -92,7 +107,13 @@ describe('empty and edge charts', () => {
   });
 
   it('starts the CPU Adam curve at the first thread count measured', () => {
-    const option = cpuAdamCurveOption({ cpuAdam: [{ threads: 2, paramsPerSecond: 1e9 }, { threads: 8, paramsPerSecond: 3e9 }], recommendedThreads: 8 } as never) as { xAxis: { min: number } };
+    const option = cpuAdamCurveOption({
+      cpuAdam: [
+        { threads: 2, paramsPerSecond: 1e9 },
+        { threads: 8, paramsPerSecond: 3e9 },
+      ],
+      recommendedThreads: 8,
+    } as never) as { xAxis: { min: number } };
     expect(option.xAxis.min).toBe(2);
   });
 });

@@ -31,14 +31,19 @@ beforeAll(() => {
 afterAll(() => store?.close());
 
 const listFiles = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 
 describe('reproduction bundle hosts (issue 28.2)', () => {
   it('leaves out the hostfile of a run whose host is an ssh option, and run.sh stops saying which host and why', async () => {
     const reports = createReports({ getRun, compare: (i, b) => store.compare(i, b), appVersion: '1.2.3' });
     const dir = path.join(out, 'repro');
     await reports.export({ runIds: ['evil-1', 'spaced-1', 'good-1'], format: 'bundle', path: dir });
-    const [evil, spaced, good] = fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isDirectory()).sort();
+    const [evil, spaced, good] = fs
+      .readdirSync(dir)
+      .filter((f) => fs.statSync(path.join(dir, f)).isDirectory())
+      .sort();
 
     // No hostfile for the hostile run (nor for one with a space or '@'); the clean one keeps its own.
     expect(fs.existsSync(path.join(dir, evil, 'hostfile'))).toBe(false);
@@ -46,7 +51,8 @@ describe('reproduction bundle hosts (issue 28.2)', () => {
     expect(fs.readFileSync(path.join(dir, good, 'hostfile'), 'utf8')).toBe('node-1 slots=4\nnode-2 slots=4\n');
     // No file of the bundle holds the host as a line of its own (a hostfile line or a bare word).
     for (const file of listFiles(dir))
-      for (const line of fs.readFileSync(file, 'utf8').split('\n')) expect(line.trimStart().startsWith('-o'), `${file}: ${line}`).toBe(false);
+      for (const line of fs.readFileSync(file, 'utf8').split('\n'))
+        expect(line.trimStart().startsWith('-o'), `${file}: ${line}`).toBe(false);
 
     // run.sh says which host was refused and why, and stops before the launcher.
     const script = fs.readFileSync(path.join(dir, evil, 'run.sh'), 'utf8');

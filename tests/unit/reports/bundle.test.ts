@@ -26,7 +26,10 @@ afterAll(() => store?.close());
 describe('reproduction bundle of a run of your own ds_config', () => {
   it('carries your file byte for byte, the launch lines and an accelerate config', async () => {
     const text = fs.readFileSync(path.resolve(__dirname, '../../fixtures/ds-configs/deepspeed-guide-superoffload.json'), 'utf8');
-    const planned = planUserConfig({ config: { fileName: 'guide.json', text }, workload: { model: 'tiny-llama', seqLen: 64, gpus: 2 } }, { machine: h200Machine() });
+    const planned = planUserConfig(
+      { config: { fileName: 'guide.json', text }, workload: { model: 'tiny-llama', seqLen: 64, gpus: 2 } },
+      { machine: h200Machine() },
+    );
     seedRun(store, { id: 'uc-1', strategy: 'superoffload', stepSeconds: 2, gpus: 2, spec: planned.spec as never });
     const dir = path.join(out, 'repro-uc');
     await reports.export({ runIds: ['uc-1'], format: 'bundle', path: dir });
@@ -37,7 +40,10 @@ describe('reproduction bundle of a run of your own ds_config', () => {
     expect(read('launch.txt')).toContain('torchrun --nproc_per_node 2 train.py --deepspeed ds_config.json');
     expect(read('accelerate_config.yaml')).toMatch(/num_processes: 2/);
     expect(read('spec.json')).toContain('"userConfig"');
-    const html = fs.readFileSync((await reports.export({ runIds: ['uc-1'], format: 'html', path: path.join(out, 'uc.html') })).path, 'utf8');
+    const html = fs.readFileSync(
+      (await reports.export({ runIds: ['uc-1'], format: 'html', path: path.join(out, 'uc.html') })).path,
+      'utf8',
+    );
     expect(html).toContain('Your own config: guide.json');
     expect(html).toContain('accelerate launch --config_file accelerate_config.yaml train.py');
     expect(html).toContain('Launch your training with one of these configs');
@@ -45,11 +51,14 @@ describe('reproduction bundle of a run of your own ds_config', () => {
 });
 
 describe('reproduction bundle', () => {
-  it('writes each run\'s config, spec, launch script, hostfile and runner version, and a README', async () => {
+  it("writes each run's config, spec, launch script, hostfile and runner version, and a README", async () => {
     const dir = path.join(out, 'repro');
     const res = await reports.export({ runIds: ids, format: 'bundle', path: dir, includeSamples: true });
     expect(res.path).toBe(dir);
-    const folders = fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isDirectory()).sort();
+    const folders = fs
+      .readdirSync(dir)
+      .filter((f) => fs.statSync(path.join(dir, f)).isDirectory())
+      .sort();
     expect(folders).toEqual(['01-superoffload-so-1', '02-fsdp2-cpu-offload-fsdp-1', '03-zero2-offload-multi-1']);
     const read = (...p: string[]) => fs.readFileSync(path.join(dir, ...p), 'utf8');
     const so = folders[0];
@@ -78,13 +87,21 @@ describe('reproduction bundle', () => {
     const res = await reports.export({ runIds: ids, format: 'bundle', path: zip });
     expect(fs.readFileSync(zip).subarray(0, 4).toString('hex')).toBe('504b0304');
     expect(res.bytes).toBe(fs.statSync(zip).size);
-    const py = spawnSync('python3', ['-c', `
+    const py = spawnSync(
+      'python3',
+      [
+        '-c',
+        `
 import zipfile, sys, json
 z = zipfile.ZipFile(sys.argv[1])
 assert z.testzip() is None
 names = sorted(z.namelist())
 print(json.dumps({"names": names, "run": z.read("repro/01-superoffload-so-1/run.sh").decode(), "mode": z.getinfo("repro/01-superoffload-so-1/run.sh").external_attr >> 16}))
-`, zip], { encoding: 'utf8' });
+`,
+        zip,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(py.status, py.stderr).toBe(0);
     const result = JSON.parse(py.stdout) as { names: string[]; run: string; mode: number };
     expect(result.names).toContain('repro/README.md');

@@ -15,7 +15,14 @@ const out = tempDir();
 beforeAll(() => {
   store = openTempStore().store;
   ids = seedComparison(store);
-  seedRun(store, { id: 'evil', strategy: 'superoffload', stepSeconds: 22, tags: ['=cmd|"/c calc"!A1', '@SUM(1)'], notes: '+1+1, "quoted"\nsecond line', hostname: '-host' });
+  seedRun(store, {
+    id: 'evil',
+    strategy: 'superoffload',
+    stepSeconds: 22,
+    tags: ['=cmd|"/c calc"!A1', '@SUM(1)'],
+    notes: '+1+1, "quoted"\nsecond line',
+    hostname: '-host',
+  });
   ids.push('evil');
 });
 afterAll(() => store?.close());
@@ -23,7 +30,13 @@ afterAll(() => store?.close());
 describe('CSV export', () => {
   it('writes one row per run whose figures equal the store', async () => {
     const reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b) });
-    const res = await reports.export({ runIds: ids, format: 'csv', path: path.join(out, 'runs.csv'), includeSamples: true, baselineId: 'zo-0' });
+    const res = await reports.export({
+      runIds: ids,
+      format: 'csv',
+      path: path.join(out, 'runs.csv'),
+      includeSamples: true,
+      baselineId: 'zo-0',
+    });
     const rows = parseCsv(fs.readFileSync(res.path, 'utf8'));
     expect(rows[0]).toEqual(RUN_COLUMNS);
     expect(rows.length).toBe(ids.length + 1);
@@ -51,7 +64,8 @@ describe('CSV export', () => {
     expect(Number(so[col('baseline_repeats')])).toBe(base.runIds.length);
     expect(Number(so[col('baseline_tflops_per_gpu')])).toBeCloseTo(base.stats.tflopsPerGpu!.median, 9);
     for (const row of rows.slice(1).filter((r) => r[col('tflops_per_gpu_median')] !== '')) {
-      const expected = ((Number(row[col('tflops_per_gpu_median')]) - base.stats.tflopsPerGpu!.median) / base.stats.tflopsPerGpu!.median) * 100;
+      const expected =
+        ((Number(row[col('tflops_per_gpu_median')]) - base.stats.tflopsPerGpu!.median) / base.stats.tflopsPerGpu!.median) * 100;
       expect(Number(row[col('delta_tflops_per_gpu_pct')])).toBeCloseTo(expected, 9);
     }
     // A run of the baseline group reads against its group's median too, not against itself.

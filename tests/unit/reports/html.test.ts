@@ -16,7 +16,12 @@ beforeAll(async () => {
   ids = seedComparison(store);
   seedRun(store, { id: 'xss-run', strategy: 'superoffload', stepSeconds: 21, tags: [XSS, 'ok-tag'], notes: `note ${XSS} & "quotes"` });
   ids.push('xss-run');
-  const reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b), appVersion: '9.9.9', now: () => new Date('2026-12-01T12:00:00Z') });
+  const reports = createReports({
+    getRun: (id) => store.getRun(id, 0),
+    compare: (i, b) => store.compare(i, b),
+    appVersion: '9.9.9',
+    now: () => new Date('2026-12-01T12:00:00Z'),
+  });
   const res = await reports.export({ runIds: ids, format: 'html', path: path.join(out, 'report.html') });
   html = fs.readFileSync(res.path, 'utf8');
   expect(res.bytes).toBe(Buffer.byteLength(html));
@@ -29,7 +34,9 @@ describe('HTML report', () => {
     expect(html).not.toMatch(/\s(src|href)\s*=\s*["']?\s*(https?:)?\/\//i);
     expect(html).not.toMatch(/url\(\s*['"]?https?:/i);
     expect(html).not.toMatch(/@import/i);
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`);
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    );
     expect(html).not.toMatch(/<[^>]*\son[a-z]+\s*=/i); // no event handler attribute in any tag
   });
 
@@ -59,19 +66,25 @@ describe('HTML report', () => {
     expect(comparison.headline).toBeTruthy();
     expect(html.match(/data-testid="headline">([^<]*)</)![1].startsWith(comparison.headline!)).toBe(true);
     // The summary table is the comparison's groups, in its order, with its speed-ups.
-    for (const g of comparison.groups.filter((x) => !x.isBaseline && x.speedup != null)) expect(html).toContain(`${g.speedup!.toFixed(2)}×`);
+    for (const g of comparison.groups.filter((x) => !x.isBaseline && x.speedup != null))
+      expect(html).toContain(`${g.speedup!.toFixed(2)}×`);
   });
 
   it('shows the figures with spread, the deltas, the formula and the convention', () => {
     const run = store.getRun('so-0', 0)!;
-    const measured = run.samples.filter((s) => !s.warmup).map((s) => s.tflopsPerGpu!).sort((a, b) => a - b);
+    const measured = run.samples
+      .filter((s) => !s.warmup)
+      .map((s) => s.tflopsPerGpu!)
+      .sort((a, b) => a - b);
     const median = (measured[4] + measured[5]) / 2;
     const f = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
     expect(html).toContain(`${f(median)} (${f(measured[0])}–${f(measured[measured.length - 1])})`);
     expect(html).toContain('(2·c·N·s + 4·c·L·h·s²) / 1e12');
     expect(html).toContain('c = 4 counts recomputation, so it is not MFU');
     expect(html).toMatch(/aggregate ÷ number of GPUs/);
-    expect(html).toContain(`${perSampleTflop().toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} TFLOP per sample`);
+    expect(html).toContain(
+      `${perSampleTflop().toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} TFLOP per sample`,
+    );
     expect(html).toContain('(baseline)');
     expect(html).toMatch(/\+\d+\.\d %/); // SuperOffload's TFLOPS delta vs the ZeRO-Offload baseline
   });
@@ -120,7 +133,9 @@ describe('HTML report', () => {
 
   it('refuses an unknown run id by name', async () => {
     const reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b) });
-    await expect(reports.export({ runIds: ['so-0', 'nope'], format: 'html', path: path.join(out, 'x.html') })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(reports.export({ runIds: ['so-0', 'nope'], format: 'html', path: path.join(out, 'x.html') })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     expect(fs.existsSync(path.join(out, 'x.html'))).toBe(false);
   });
 });

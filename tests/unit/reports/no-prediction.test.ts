@@ -15,12 +15,58 @@ const CPU = 'cpu-smoke';
 
 /** One completed CPU smoke run as the engine stores it: its plan predicted zeros. */
 function seedCpuRun(s: HistoryStore): void {
-  const spec = { runId: CPU, engine: 'deepspeed', seqLen: 32, microBatch: 1, gradAccum: 1, steps: 4, warmup: 1, dsConfig: { zero_optimization: { stage: 2, offload_optimizer: { device: 'cpu' } } } };
-  s.createRun({ id: CPU, sweepId: 'sw-cpu', repeatIndex: 0, model: 'tiny-llama', strategy: 'zero2-offload', engine: 'deepspeed', steps: 4, warmup: 1, spec, predicted: { tflopsPerGpu: 0, stepSeconds: 0, tokensPerSecond: 0, gpuPeakBytes: 0, hostPeakBytes: 2e9 } });
+  const spec = {
+    runId: CPU,
+    engine: 'deepspeed',
+    seqLen: 32,
+    microBatch: 1,
+    gradAccum: 1,
+    steps: 4,
+    warmup: 1,
+    dsConfig: { zero_optimization: { stage: 2, offload_optimizer: { device: 'cpu' } } },
+  };
+  s.createRun({
+    id: CPU,
+    sweepId: 'sw-cpu',
+    repeatIndex: 0,
+    model: 'tiny-llama',
+    strategy: 'zero2-offload',
+    engine: 'deepspeed',
+    steps: 4,
+    warmup: 1,
+    spec,
+    predicted: { tflopsPerGpu: 0, stepSeconds: 0, tokensPerSecond: 0, gpuPeakBytes: 0, hostPeakBytes: 2e9 },
+  });
   s.startRun(CPU, { snapshot: gh200Machine('cpu-vm', 0), machineId: 'm-cpu-vm', logPath: null });
-  s.appendSamples(CPU, Array.from({ length: 5 }, (_, i) => ({ step: i + 1, warmup: i === 0, stepSeconds: 0.0123, tflopsPerGpu: 0.0084, tokensPerSecond: 2601.6, loss: 5.5, gpuAllocatedBytes: null, gpuReservedBytes: null, gpuPeakBytes: null, hostRssBytes: 1.5e9 })) as never);
+  s.appendSamples(
+    CPU,
+    Array.from({ length: 5 }, (_, i) => ({
+      step: i + 1,
+      warmup: i === 0,
+      stepSeconds: 0.0123,
+      tflopsPerGpu: 0.0084,
+      tokensPerSecond: 2601.6,
+      loss: 5.5,
+      gpuAllocatedBytes: null,
+      gpuReservedBytes: null,
+      gpuPeakBytes: null,
+      hostRssBytes: 1.5e9,
+    })) as never,
+  );
   const stat = (v: number) => ({ median: v, min: v, max: v, mean: v });
-  s.finishRun(CPU, { status: 'completed', errorClass: null, errorMessage: null, result: { measuredSteps: 4, stepSeconds: stat(0.0123), tflopsPerGpu: stat(0.0084), tokensPerSecond: stat(2601.6), peakGpuBytes: null, peakHostBytes: 1.5e9 } } as never);
+  s.finishRun(CPU, {
+    status: 'completed',
+    errorClass: null,
+    errorMessage: null,
+    result: {
+      measuredSteps: 4,
+      stepSeconds: stat(0.0123),
+      tflopsPerGpu: stat(0.0084),
+      tokensPerSecond: stat(2601.6),
+      peakGpuBytes: null,
+      peakHostBytes: 1.5e9,
+    },
+  } as never);
 }
 
 beforeAll(() => {
@@ -30,10 +76,16 @@ beforeAll(() => {
 });
 afterAll(() => store?.close());
 
-const reports = () => createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b), appVersion: '9.9.9', now: () => new Date('2026-12-01T12:00:00Z') });
+const reports = () =>
+  createReports({
+    getRun: (id) => store.getRun(id, 0),
+    compare: (i, b) => store.compare(i, b),
+    appVersion: '9.9.9',
+    now: () => new Date('2026-12-01T12:00:00Z'),
+  });
 
 describe('issue 30.5: no prediction in the reports', () => {
-  it('HTML: the CPU run\'s predicted cells say no prediction; the GPU run\'s cell holds its figure', async () => {
+  it("HTML: the CPU run's predicted cells say no prediction; the GPU run's cell holds its figure", async () => {
     const res = await reports().export({ runIds: [CPU, 'gpu-run'], format: 'html', path: path.join(out, 'mixed.html') });
     const html = fs.readFileSync(res.path, 'utf8');
     const row = (id: string) => html.slice(html.indexOf(`data-run-id="${id}"`), html.indexOf('</tr>', html.indexOf(`data-run-id="${id}"`)));

@@ -17,7 +17,11 @@ beforeAll(() => {
 });
 afterAll(() => store?.close());
 
-const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: string }) => e.code ?? String(e));
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: { code?: string }) => e.code ?? String(e),
+  );
 
 describe('report paths', () => {
   it('refuses relative paths, NUL bytes, missing folders, files as folders and wrong extensions', async () => {
@@ -44,7 +48,9 @@ describe('report paths', () => {
 
   it('a file never replaces a folder, even with overwrite', async () => {
     fs.mkdirSync(path.join(out, 'dir.html'));
-    expect(await code(reports.export({ runIds: ['r1'], format: 'html', path: path.join(out, 'dir.html'), overwrite: true }))).toBe('bad_path');
+    expect(await code(reports.export({ runIds: ['r1'], format: 'html', path: path.join(out, 'dir.html'), overwrite: true }))).toBe(
+      'bad_path',
+    );
     expect(fs.statSync(path.join(out, 'dir.html')).isDirectory()).toBe(true);
   });
 });

@@ -103,8 +103,12 @@ describe.skipIf(!hasTools)('PDF bridge (utility process → main)', () => {
     const bridge = createPdfBridge(port, 1500);
     const backend = createBackend({ dataDir, transport: 'electron', reportsPdfRenderer: bridge.render });
     try {
-      const attempt = (name: string) => backend.invoke('reports/export', { runIds: ids.slice(0, 1), format: 'pdf', path: path.join(out, name) });
-      await expect(attempt('e1.pdf')).rejects.toMatchObject({ code: 'pdf_failed', message: expect.stringContaining('render process gone') });
+      const attempt = (name: string) =>
+        backend.invoke('reports/export', { runIds: ids.slice(0, 1), format: 'pdf', path: path.join(out, name) });
+      await expect(attempt('e1.pdf')).rejects.toMatchObject({
+        code: 'pdf_failed',
+        message: expect.stringContaining('render process gone'),
+      });
       await expect(attempt('e2.pdf')).rejects.toMatchObject({ code: 'pdf_failed', message: expect.stringContaining('not a PDF') });
       await expect(attempt('e3.pdf')).rejects.toMatchObject({ code: 'pdf_failed', message: expect.stringContaining('within 2 s') });
       for (const f of ['e1.pdf', 'e2.pdf', 'e3.pdf']) expect(fs.existsSync(path.join(out, f))).toBe(false);

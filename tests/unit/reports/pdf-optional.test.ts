@@ -5,7 +5,10 @@ import { loadPlaywright, PdfError } from '../../../electron/services/reports/pdf
 
 describe('loadPlaywright', () => {
   it('names the missing optional dependency and the command that adds it', async () => {
-    const missing = () => Promise.reject(Object.assign(new Error("Cannot find package 'playwright-core' imported from /x/cli.mjs"), { code: 'ERR_MODULE_NOT_FOUND' }));
+    const missing = () =>
+      Promise.reject(
+        Object.assign(new Error("Cannot find package 'playwright-core' imported from /x/cli.mjs"), { code: 'ERR_MODULE_NOT_FOUND' }),
+      );
     const error = await loadPlaywright(missing).catch((e) => e);
     expect(error).toBeInstanceOf(PdfError);
     expect(error.message).toMatch(/needs playwright-core .*optional dependency.*npm install playwright-core/);

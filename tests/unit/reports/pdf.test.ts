@@ -50,13 +50,17 @@ function chromiumChildren(parent = process.pid): number[] {
 
 /** Pids of live processes whose environment holds `marker` (children inherit it, orphans too). */
 function processesWithMarker(marker: string): number[] {
-  return fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((e) => {
-    try {
-      return fs.readFileSync(`/proc/${e}/environ`, 'latin1').includes(marker);
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return fs
+    .readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        return fs.readFileSync(`/proc/${e}/environ`, 'latin1').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 function pdfInfo(file: string): { pages: number; size: string } {
@@ -89,7 +93,11 @@ describe.skipIf(!hasTools)('PDF report (Chromium + poppler)', () => {
     // word poppler finds ends inside the 12 mm margin, and the table's last column is printed.
     const pageWidth = Number(size.match(/^([\d.]+)/)![1]);
     const rightEdge = pageWidth - (12 / 25.4) * 72;
-    const words = [...spawnSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' }).stdout.matchAll(/<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)"[^>]*>([^<]*)</g)];
+    const words = [
+      ...spawnSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' }).stdout.matchAll(
+        /<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)"[^>]*>([^<]*)</g,
+      ),
+    ];
     expect(words.length).toBeGreaterThan(500);
     const past = words.filter((w) => Number(w[2]) > rightEdge + 1).map((w) => `${w[3]} @ ${w[2]}`);
     expect(past).toEqual([]);
@@ -104,15 +112,22 @@ describe.skipIf(!hasTools)('PDF report (Chromium + poppler)', () => {
     expect(text.indexOf('Appendix: configurations')).toBeGreaterThan(text.indexOf('How the figures are computed'));
     const prefix = path.join(artifacts, `report-${pageSize}`);
     // Renders of an earlier, longer report would count as pages of this one.
-    for (const f of fs.readdirSync(artifacts).filter((x) => x.startsWith(`report-${pageSize}-`) && x.endsWith('.png'))) fs.rmSync(path.join(artifacts, f));
+    for (const f of fs.readdirSync(artifacts).filter((x) => x.startsWith(`report-${pageSize}-`) && x.endsWith('.png')))
+      fs.rmSync(path.join(artifacts, f));
     const png = spawnSync('pdftoppm', ['-png', '-r', '60', file, prefix]);
     expect(png.status).toBe(0);
     expect(fs.readdirSync(artifacts).filter((f) => f.startsWith(`report-${pageSize}`) && f.endsWith('.png')).length).toBe(pages);
   });
 
   it('names the failure when Chromium is missing', async () => {
-    const reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b), pdfRenderer: createChromiumPdfRenderer('/nonexistent/chromium') });
-    await expect(reports.export({ runIds: ids, format: 'pdf', path: path.join(out, 'none.pdf') })).rejects.toMatchObject({ code: 'pdf_failed' });
+    const reports = createReports({
+      getRun: (id) => store.getRun(id, 0),
+      compare: (i, b) => store.compare(i, b),
+      pdfRenderer: createChromiumPdfRenderer('/nonexistent/chromium'),
+    });
+    await expect(reports.export({ runIds: ids, format: 'pdf', path: path.join(out, 'none.pdf') })).rejects.toMatchObject({
+      code: 'pdf_failed',
+    });
     expect(fs.existsSync(path.join(out, 'none.pdf'))).toBe(false);
   });
 
@@ -122,7 +137,10 @@ describe.skipIf(!hasTools)('PDF report (Chromium + poppler)', () => {
     const ours = () => chromiumChildren().filter((pid) => !before.has(pid));
     const render = createChromiumPdfRenderer(undefined, { idleMs: 1500 });
     try {
-      const html = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b), pdfRenderer: render }).html(ids.slice(0, 2), { pageSize: 'A4' });
+      const html = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b), pdfRenderer: render }).html(
+        ids.slice(0, 2),
+        { pageSize: 'A4' },
+      );
       expect(ours()).toEqual([]);
       const [a, b] = await Promise.all([render(html, { pageSize: 'A4' }), render(html, { pageSize: 'A4' })]);
       const first = ours();
@@ -163,11 +181,15 @@ describe.skipIf(!hasTools)('PDF report (Chromium + poppler)', () => {
     const file = path.join(out, 'cli.pdf');
     const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
     const started = performance.now();
-    const child = spawn(tsx, ['electron/cli/main.ts', 'export', '--data-dir', storeDir, '--runs', ids.join(','), '--format', 'pdf', '--out', file], {
-      cwd: repoRoot,
-      env: { ...process.env, [marker]: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      tsx,
+      ['electron/cli/main.ts', 'export', '--data-dir', storeDir, '--runs', ids.join(','), '--format', 'pdf', '--out', file],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, [marker]: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

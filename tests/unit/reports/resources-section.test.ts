@@ -35,13 +35,31 @@ beforeAll(async () => {
   store.storeResources('so-0', record);
   // The same spec run on a snapshot the tuner reads (the H200 host's detect output): its predicted terms.
   const h200 = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../fixtures/hosts/h200-sxm-x86/machine.json'), 'utf8'));
-  const spec = { ...buildRunSpec({ model: 'llama-3.1-8b', seqLen: 2048, microBatch: 4, gpus: 1, activationCheckpointing: true }, 'zero3-offload'), runId: 'h200-0' };
-  store.createRun({ id: 'h200-0', sweepId: 'sweep-2', repeatIndex: 0, model: 'llama-3.1-8b', strategy: 'zero3-offload', engine: 'deepspeed', steps: 10, warmup: 3, spec });
+  const spec = {
+    ...buildRunSpec({ model: 'llama-3.1-8b', seqLen: 2048, microBatch: 4, gpus: 1, activationCheckpointing: true }, 'zero3-offload'),
+    runId: 'h200-0',
+  };
+  store.createRun({
+    id: 'h200-0',
+    sweepId: 'sweep-2',
+    repeatIndex: 0,
+    model: 'llama-3.1-8b',
+    strategy: 'zero3-offload',
+    engine: 'deepspeed',
+    steps: 10,
+    warmup: 3,
+    spec,
+  });
   store.startRun('h200-0', { snapshot: h200, machineId: 'm-h200', logPath: null });
   store.storeResources('h200-0', record);
   store.finishRun('h200-0', { status: 'completed', errorClass: null, errorMessage: null, result: null });
   ids.push('h200-0');
-  const reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b), resources: (id) => runResources({ dataDir: dir, history: store }, id), now: () => new Date('2026-12-05T08:00:00Z') });
+  const reports = createReports({
+    getRun: (id) => store.getRun(id, 0),
+    compare: (i, b) => store.compare(i, b),
+    resources: (id) => runResources({ dataDir: dir, history: store }, id),
+    now: () => new Date('2026-12-05T08:00:00Z'),
+  });
   html = reports.html(ids);
   await reports.close();
 }, 30_000);
@@ -71,7 +89,9 @@ describe('report: resources during the runs', () => {
     // The tuner's terms for an 8B ZeRO-3-offload spec on the H200 host's snapshot, each beside its lane.
     const h200 = block('h200-0');
     expect(h200).toMatch(/<th>Predicted term<\/th>/);
-    expect(h200).toMatch(/<td>compute<\/td><td class="num">[\d.]+<\/td><td>gpu<\/td><td>not available: no NVIDIA GPU on this machine<\/td>/);
+    expect(h200).toMatch(
+      /<td>compute<\/td><td class="num">[\d.]+<\/td><td>gpu<\/td><td>not available: no NVIDIA GPU on this machine<\/td>/,
+    );
     expect(h200).toMatch(/<td>cpuAdamExposed<\/td><td class="num">[\d.]+<\/td><td>cpu<\/td><td>\d+ core\(s\) ≥90%[^<]*<\/td>/);
   });
 
@@ -85,7 +105,11 @@ describe('report: resources during the runs', () => {
     const plain = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b) });
     expect(plain.html(ids)).not.toContain('Resources during the runs');
     void plain.close();
-    const none = createReports({ getRun: (id) => store.getRun(id, 0), compare: (i, b) => store.compare(i, b), resources: (id) => runResources({ dataDir: dir, history: store }, id) });
+    const none = createReports({
+      getRun: (id) => store.getRun(id, 0),
+      compare: (i, b) => store.compare(i, b),
+      resources: (id) => runResources({ dataDir: dir, history: store }, id),
+    });
     expect(none.html(['zo-0', 'zo-1'])).not.toContain('Resources during the runs');
     void none.close();
   });

@@ -22,7 +22,10 @@ describe('settings', () => {
   });
 
   it('merges into settings.json without clobbering keys it does not know', () => {
-    fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ pythonPath: '/usr/bin/python3', environment: { lastProbe: 42 } }));
+    fs.writeFileSync(
+      path.join(dataDir, 'settings.json'),
+      JSON.stringify({ pythonPath: '/usr/bin/python3', environment: { lastProbe: 42 } }),
+    );
     const service = createSettingsService({ dataDir, defaultDataDir: home });
     const view = service.update({ theme: 'dark', defaultSteps: 20 });
     expect(view.settings).toMatchObject({ theme: 'dark', defaultSteps: 20, pythonPath: '/usr/bin/python3' });

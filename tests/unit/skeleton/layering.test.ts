@@ -11,7 +11,10 @@ import tsPlugin from '@typescript-eslint/eslint-plugin';
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const eslint = new ESLint({ cwd: root });
 // lintText's files are not on disk, so the TypeScript project service cannot type them: the type-aware rules are off there.
-const untyped = new ESLint({ cwd: root, overrideConfig: tsPlugin.configs['flat/disable-type-checked'] as ESLint.Options['overrideConfig'] });
+const untyped = new ESLint({
+  cwd: root,
+  overrideConfig: tsPlugin.configs['flat/disable-type-checked'] as ESLint.Options['overrideConfig'],
+});
 // Only the layering rule's findings (and parse errors, ruleId null): the other rules are `npm run lint`'s.
 const layeringOnly = (m: { ruleId: string | null }) => m.ruleId === 'layering/imports' || m.ruleId === null;
 
@@ -23,7 +26,9 @@ async function problems(file: string, text: string): Promise<string[]> {
 describe('layering (ESLint)', () => {
   it('the tree has no layering problem', async () => {
     const results = await eslint.lintFiles(['electron', 'renderer/src']);
-    const found = results.flatMap((r) => r.messages.filter(layeringOnly).map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`));
+    const found = results.flatMap((r) =>
+      r.messages.filter(layeringOnly).map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`),
+    );
     expect(found).toEqual([]);
   }, 120_000);
 
@@ -31,7 +36,10 @@ describe('layering (ESLint)', () => {
     const planted = path.join(root, 'electron', 'services', 'reports', `planted-violation-${process.pid}.ts`);
     fs.writeFileSync(planted, "import { startServer } from '../../server';\nexport const x = startServer;\n");
     try {
-      const run = spawnSync(path.join(root, 'node_modules', '.bin', 'eslint'), [path.relative(root, planted)], { cwd: root, encoding: 'utf8' });
+      const run = spawnSync(path.join(root, 'node_modules', '.bin', 'eslint'), [path.relative(root, planted)], {
+        cwd: root,
+        encoding: 'utf8',
+      });
       expect(run.status).toBe(1);
       expect(run.stdout).toMatch(/layering: services may import .* not server/);
     } finally {
@@ -46,7 +54,11 @@ describe('layering (ESLint)', () => {
     ['electron/services/reports/x.ts', "import { parseArgv } from '../../cli/main';", /not cli/],
     ['electron/cli/x.ts', "import { runServe } from '../server/serve';", /cli may import .* not server/],
     ['electron/main/x.ts', "import { startServer } from '../server';", /main may import .* not server/],
-    ['renderer/src/x.ts', "import { createBackend } from '../../electron/services/backend';", /renderer may import renderer, contract; not services/],
+    [
+      'renderer/src/x.ts',
+      "import { createBackend } from '../../electron/services/backend';",
+      /renderer may import renderer, contract; not services/,
+    ],
     ['electron/services/history/x.ts', "import { app } from 'electron';", /only electron\/main and electron\/preload import 'electron'/],
     ['electron/services/reports/x.ts', "export { x } from '../../server/serve';", /not server/],
     ['electron/services/reports/x.ts', "const m = await import('../../server');", /not server/],

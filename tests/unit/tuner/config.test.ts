@@ -26,7 +26,13 @@ describe('generated configs', () => {
     const c = generateConfig(strategyById('superoffload'), w) as Record<string, any>;
     expect(c.gradient_clipping).toBe(0);
     expect(c.zero_optimization).toMatchObject({ stage: 3, overlap_comm: false, reduce_bucket_size: 4e8, sub_group_size: 4e8 });
-    expect(c.zero_optimization.offload_optimizer).toEqual({ device: 'cpu', pin_memory: true, ratio: 0.9, super_offload: true, cpuadam_cores_perc: 0.9 });
+    expect(c.zero_optimization.offload_optimizer).toEqual({
+      device: 'cpu',
+      pin_memory: true,
+      ratio: 0.9,
+      super_offload: true,
+      cpuadam_cores_perc: 0.9,
+    });
   });
   it('ZeRO-Infinity has nvme_path on both offloads and an aio block', () => {
     const c = generateConfig(strategyById('zero-infinity-nvme'), parseWorkload({ ...w, nvmePath: '/mnt/nvme0' })) as Record<string, any>;
@@ -44,7 +50,9 @@ describe('generated configs', () => {
     expect(spec).toMatchObject({ engine: 'fsdp2', dsConfig: null, fsdp: { cpuOffload: true, reshardAfterForward: true } });
     // The whole resolved architecture: the runner builds what the tuner counted.
     // (a preset's model: not the optional fields only an imported config.json has, hfConfig and probed)
-    const presetKeys = Object.entries(ModelArchSchema.shape).filter(([, v]) => !v.safeParse(undefined).success).map(([k]) => k);
+    const presetKeys = Object.entries(ModelArchSchema.shape)
+      .filter(([, v]) => !v.safeParse(undefined).success)
+      .map(([k]) => k);
     expect(Object.keys(spec.model).sort()).toEqual(presetKeys.sort());
   });
 });
@@ -95,7 +103,9 @@ describe('validator refusals name the field', () => {
     const c = clone(base);
     c.zero_optimization.offload_optimizer.cpuadam_cores_perc = 0.5;
     c.zero_optimization.offload_optimizer.ratio = 1.5;
-    expect(fields(c)).toEqual(expect.arrayContaining(['zero_optimization.offload_optimizer.cpuadam_cores_perc', 'zero_optimization.offload_optimizer.ratio']));
+    expect(fields(c)).toEqual(
+      expect.arrayContaining(['zero_optimization.offload_optimizer.cpuadam_cores_perc', 'zero_optimization.offload_optimizer.ratio']),
+    );
   });
   it('warns (not refuses) SuperOffload with gradient clipping', () => {
     const c = clone(generateConfig(strategyById('superoffload'), w)) as Record<string, any>;

@@ -2,7 +2,16 @@
 // stage_1_and_2.py / stage3.py (and confirmed with the installed DeepSpeed 0.19.8).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { catalog, countParams, estimateMemory, estimateZero2, estimateZero3, modelStatesFor, parseWorkload, resolveModel } from '../../../electron/services/tuner';
+import {
+  catalog,
+  countParams,
+  estimateMemory,
+  estimateZero2,
+  estimateZero3,
+  modelStatesFor,
+  parseWorkload,
+  resolveModel,
+} from '../../../electron/services/tuner';
 
 const P8 = 8_030_261_248;
 const L8 = 525_336_576;
@@ -17,7 +26,11 @@ describe('DeepSpeed estimators', () => {
     expect(estimateZero2(P8, 8, 1, false)).toEqual({ cpuBytes: 385_452_539_904, gpuBytes: 34_128_610_304 });
   });
   it('ZeRO-3 optimizer offload, 4 GPUs: GPU 4ℓ + 2P/G, CPU 16P·1.5', () => {
-    expect(estimateZero3(P70, L70, 4, 1, true, false)).toEqual({ cpuBytes: 1_693_288_955_904, gpuBytes: 39_479_545_856, largestLayerBytes: 4_202_692_608 });
+    expect(estimateZero3(P70, L70, 4, 1, true, false)).toEqual({
+      cpuBytes: 1_693_288_955_904,
+      gpuBytes: 39_479_545_856,
+      largestLayerBytes: 4_202_692_608,
+    });
   });
   it('ZeRO-3 optimizer + param offload: GPU 4ℓ, CPU 18P·1.5', () => {
     expect(estimateZero3(P70, L70, 4, 1, true, true)).toMatchObject({ cpuBytes: 1_904_950_075_392, gpuBytes: 4_202_692_608 });
@@ -40,7 +53,12 @@ describe('DeepSpeed estimators', () => {
     const m = resolveModel('llama-3.1-8b');
     const p = countParams(m);
     const on = estimateMemory(s, m, p, parseWorkload({ model: m.id, seqLen: 4096, microBatch: 1, gpus: 1 }));
-    const off = estimateMemory(s, m, p, parseWorkload({ model: m.id, seqLen: 4096, microBatch: 1, gpus: 1, activationCheckpointing: false }));
+    const off = estimateMemory(
+      s,
+      m,
+      p,
+      parseWorkload({ model: m.id, seqLen: 4096, microBatch: 1, gpus: 1, activationCheckpointing: false }),
+    );
     expect(off.gpuTerms.activations).toBeGreaterThan(5 * on.gpuTerms.activations);
     const sum = (t: Record<string, number>) => Object.values(t).reduce((a, b) => a + b, 0);
     expect(on.gpuBytes).toBe(Math.round(sum(on.gpuTerms)));
@@ -52,18 +70,34 @@ describe('DeepSpeed estimators', () => {
     // The 8B and 1B ZeRO-3 runs of the H200 boundary sample peaked at 16.1 / 3.5 GiB of host RSS; before
     // the term the model said 2 GiB (87.6% under). Nothing was fitted to them: 2 B/param is the copy's size.
     const s = catalog().strategies.find((x) => x.id === 'gpu-zero3')!;
-    const runs = (JSON.parse(readFileSync('resources/samples/h200-boundary.runs.json', 'utf8')) as { runs: { run: { status: string; peak_host_bytes: number | null }; details: { spec: { strategy: string; microBatch: number; seqLen: number; model: { id: string } } } }[] }).runs
-      .filter((r) => r.run.status === 'completed' && r.details.spec.strategy === 'gpu-zero3');
+    const runs = (
+      JSON.parse(readFileSync('resources/samples/h200-boundary.runs.json', 'utf8')) as {
+        runs: {
+          run: { status: string; peak_host_bytes: number | null };
+          details: { spec: { strategy: string; microBatch: number; seqLen: number; model: { id: string } } };
+        }[];
+      }
+    ).runs.filter((r) => r.run.status === 'completed' && r.details.spec.strategy === 'gpu-zero3');
     expect(runs.length).toBeGreaterThanOrEqual(3);
     for (const r of runs) {
       const m = resolveModel(r.details.spec.model.id);
-      const e = estimateMemory(s, m, countParams(m), parseWorkload({ model: m.id, seqLen: r.details.spec.seqLen, microBatch: r.details.spec.microBatch, gpus: 1 }));
+      const e = estimateMemory(
+        s,
+        m,
+        countParams(m),
+        parseWorkload({ model: m.id, seqLen: r.details.spec.seqLen, microBatch: r.details.spec.microBatch, gpus: 1 }),
+      );
       expect(e.hostTerms.defragmentHostCopy).toBe(Math.round(2 * countParams(m).total));
       const measured = r.run.peak_host_bytes!;
       expect(e.hostBytes).toBeGreaterThanOrEqual(measured);
       expect(e.hostBytes).toBeLessThanOrEqual(measured * 1.25);
     }
-    const z2 = estimateMemory(catalog().strategies.find((x) => x.id === 'gpu-zero2')!, resolveModel('llama-3.1-8b'), { ...countParams(resolveModel('llama-3.1-8b')) }, parseWorkload({ model: 'llama-3.1-8b', seqLen: 4096, microBatch: 1, gpus: 1 }));
+    const z2 = estimateMemory(
+      catalog().strategies.find((x) => x.id === 'gpu-zero2')!,
+      resolveModel('llama-3.1-8b'),
+      { ...countParams(resolveModel('llama-3.1-8b')) },
+      parseWorkload({ model: 'llama-3.1-8b', seqLen: 4096, microBatch: 1, gpus: 1 }),
+    );
     expect(z2.hostTerms.defragmentHostCopy).toBeUndefined();
   });
 });

@@ -13,7 +13,18 @@ describe('HF config import', () => {
     it(`${id}.json imports to the preset's architecture and count`, () => {
       const imported = importHfConfig(text(`${id}.json`), id);
       const preset = resolveModel(id);
-      for (const key of ['family', 'hiddenSize', 'numLayers', 'numHeads', 'numKvHeads', 'intermediateSize', 'vocabSize', 'tieEmbeddings', 'headDim', 'attentionBias'] as const)
+      for (const key of [
+        'family',
+        'hiddenSize',
+        'numLayers',
+        'numHeads',
+        'numKvHeads',
+        'intermediateSize',
+        'vocabSize',
+        'tieEmbeddings',
+        'headDim',
+        'attentionBias',
+      ] as const)
         expect([key, imported[key]]).toEqual([key, preset[key]]);
       expect(countParams(imported).total).toBe(countParams(preset).total);
     });
@@ -38,7 +49,9 @@ describe('HF config import', () => {
     refuse('[1, 2]', 'config.json');
     const broken = JSON.stringify(llama, null, 2).replace('"num_hidden_layers": 32,', '"num_hidden_layers": 32');
     refuse(broken, 'num_hidden_layers');
-    expect(() => importHfConfig(broken)).toThrow(/field 'num_hidden_layers' is not valid JSON \(at line \d+, column \d+: .*\) — check its value and the comma after it/);
+    expect(() => importHfConfig(broken)).toThrow(
+      /field 'num_hidden_layers' is not valid JSON \(at line \d+, column \d+: .*\) — check its value and the comma after it/,
+    );
     refuse('{"model_type": "llama", "hidden_size": 40x96}', 'hidden_size');
     refuse({ ...llama, model_type: 'bert' }, 'model_type');
     refuse({ ...llama, model_type: undefined }, 'model_type');

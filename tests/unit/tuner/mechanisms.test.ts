@@ -17,7 +17,8 @@ function unusualKnobs(s: (typeof strategies)[number]) {
   const id = s.id;
   const knobs: Record<string, unknown> = { overlapComm: false, reduceBucketSize: 123_456_789 };
   if (s.offloadOptimizer !== 'none') knobs.pinMemory = false; // pin_memory lives in the offload block
-  if (id.startsWith('gpu-zero3') || id.startsWith('zero3') || id === 'superoffload' || id === 'zero-infinity-nvme') knobs.subGroupSize = 2e8;
+  if (id.startsWith('gpu-zero3') || id.startsWith('zero3') || id === 'superoffload' || id === 'zero-infinity-nvme')
+    knobs.subGroupSize = 2e8;
   if (id === 'zero3-offload' || id === 'superoffload') knobs.ratio = 0.45;
   if (id === 'superoffload') knobs.cpuadamCoresPerc = 0.625;
   if (id.startsWith('fsdp2')) return { reshardAfterForward: false };
@@ -31,10 +32,14 @@ describe('mechanisms (issue 25.6)', () => {
       expect(covering, s.id).toHaveLength(1);
     }
     // and every mechanism covers some catalogue strategy: none is dead code
-    for (const m of MECHANISMS) expect(strategies.some((s) => m.covers(s)), m.id).toBe(true);
+    for (const m of MECHANISMS)
+      expect(
+        strategies.some((s) => m.covers(s)),
+        m.id,
+      ).toBe(true);
   });
 
-  it("a generated config is read back by the same mechanism into the knobs it was written from", () => {
+  it('a generated config is read back by the same mechanism into the knobs it was written from', () => {
     for (const s of strategies) {
       const knobs = unusualKnobs(s);
       const config = generateConfig(s, w, knobs);
@@ -64,9 +69,11 @@ describe('mechanisms (issue 25.6)', () => {
     const byId = (id: string) => mechanismOf(strategies.find((s) => s.id === id)!);
     // DeepSpeed's CPU accelerator: ZeRO with CPU offload smoke-runs, without offload only when forced;
     // SuperOffload asserts CUDA, NVMe needs a drive, FSDP2's offload policy is for a GPU's states.
-    expect(['zero2-offload', 'zero3-offload', 'zero3-offload-param', 'gpu-zero1', 'superoffload', 'zero-infinity-nvme', 'fsdp2-cpu-offload'].map((id) => byId(id).withoutGpu)).toEqual([
-      'smoke', 'smoke', 'smoke', 'forced', 'never', 'never', 'never',
-    ]);
+    expect(
+      ['zero2-offload', 'zero3-offload', 'zero3-offload-param', 'gpu-zero1', 'superoffload', 'zero-infinity-nvme', 'fsdp2-cpu-offload'].map(
+        (id) => byId(id).withoutGpu,
+      ),
+    ).toEqual(['smoke', 'smoke', 'smoke', 'forced', 'never', 'never', 'never']);
     for (const s of strategies) {
       const m = mechanismOf(s);
       const warnings = m.planWarnings?.(s, w, hw) ?? [];

@@ -22,7 +22,8 @@ import { h200Machine, h200Measurements } from './h200-machine';
 
 const machine = h200Machine();
 const measurements = h200Measurements();
-const plan = (w: Record<string, unknown>) => planWorkload({ seqLen: 4096, microBatch: 1, gpus: 1, ...w } as never, { machine, measurements });
+const plan = (w: Record<string, unknown>) =>
+  planWorkload({ seqLen: 4096, microBatch: 1, gpus: 1, ...w } as never, { machine, measurements });
 const byId = (p: ReturnType<typeof plan>) => Object.fromEntries(p.strategies.map((s) => [s.id, s]));
 
 describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)', () => {
@@ -68,11 +69,35 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
     expect(p.recommended?.knobReasons.join(' ')).toMatch(/ratio 0\.\d+: \d+% of the optimizer steps on the GPU/);
   });
   it("Llama-3.1-8B with the machine kind's runs: a measured fit is picked, a measured OOM is ruled out with the run named", () => {
-    const w = { model: 'llama-3.1-8b', seqLen: 4096, microBatch: 1, gpus: 1, nodes: 1, precision: 'bf16', activationCheckpointing: true } as const;
+    const w = {
+      model: 'llama-3.1-8b',
+      seqLen: 4096,
+      microBatch: 1,
+      gpus: 1,
+      nodes: 1,
+      precision: 'bf16',
+      activationCheckpointing: true,
+    } as const;
     const at = (microBatch: number) => parseWorkload({ ...w, microBatch });
     const memory = memoryEvidence([
-      { runId: 'z3-mb2', strategyId: 'gpu-zero3', workload: at(2), knobs: {}, outcome: 'fits', peakGpuBytes: 134.46 * 2 ** 30, peakHostBytes: null },
-      { runId: 'z3-mb3', strategyId: 'gpu-zero3', workload: at(3), knobs: {}, outcome: 'cuda_oom', peakGpuBytes: null, peakHostBytes: null },
+      {
+        runId: 'z3-mb2',
+        strategyId: 'gpu-zero3',
+        workload: at(2),
+        knobs: {},
+        outcome: 'fits',
+        peakGpuBytes: 134.46 * 2 ** 30,
+        peakHostBytes: null,
+      },
+      {
+        runId: 'z3-mb3',
+        strategyId: 'gpu-zero3',
+        workload: at(3),
+        knobs: {},
+        outcome: 'cuda_oom',
+        peakGpuBytes: null,
+        peakHostBytes: null,
+      },
     ]);
     expect(memory.bands['gpu-zero3'].relative).toBeLessThan(0.05); // the model's error on that run
     const p = planWorkload(w, { machine, measurements, memory });
@@ -84,9 +109,29 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
   });
   it("a pre-flight refusal is no memory point (it is the plan's own estimate); a run killed out of host memory is", () => {
     const spec = buildRunSpec({ model: 'llama-3.1-8b', seqLen: 4096, microBatch: 4, gpus: 1 }, 'superoffload');
-    const base = { runId: 'r', strategy: 'superoffload', spec, config: null, model: 'llama-3.1-8b', status: 'failed', errorClass: 'host_oom', peakGpuBytes: null, peakHostBytes: null };
-    expect(pointFromRun({ ...base, errorMessage: "Pre-flight: need ~191.7 GiB of host memory (the plan's prediction for this run), MemAvailable is 124.0 GiB." })).toBeNull();
-    expect(pointFromRun({ ...base, errorMessage: 'The runner was killed by the OS — likely out of host memory (SIGKILL without an error line).' })?.outcome).toBe('host_oom');
+    const base = {
+      runId: 'r',
+      strategy: 'superoffload',
+      spec,
+      config: null,
+      model: 'llama-3.1-8b',
+      status: 'failed',
+      errorClass: 'host_oom',
+      peakGpuBytes: null,
+      peakHostBytes: null,
+    };
+    expect(
+      pointFromRun({
+        ...base,
+        errorMessage: "Pre-flight: need ~191.7 GiB of host memory (the plan's prediction for this run), MemAvailable is 124.0 GiB.",
+      }),
+    ).toBeNull();
+    expect(
+      pointFromRun({
+        ...base,
+        errorMessage: 'The runner was killed by the OS — likely out of host memory (SIGKILL without an error line).',
+      })?.outcome,
+    ).toBe('host_oom');
   });
   it('Llama-3.2-3B: CPU offload fits (host 77 GB), no-offload ZeRO-1 does not', () => {
     const p = plan({ model: 'llama-3.2-3b' });
@@ -162,7 +207,11 @@ describe('the seed scenario: Llama-70B on 4× GH200 (catalogued), SuperOffload v
     expect(perc).toBeLessThan(1);
     // SuperOffload's CPU step hides behind backward, ZeRO-3 offload's does not (its CPU step is serial)
     expect(s['superoffload'].predicted.terms.cpuAdamExposed).toBeLessThan(s['zero3-offload'].predicted.terms.cpuAdamExposed);
-    const clipped = await computePlan({ scenario: sc.id, workload: { gradientClipping: 1.0 }, detect: () => Promise.reject(new Error('must not detect')) });
+    const clipped = await computePlan({
+      scenario: sc.id,
+      workload: { gradientClipping: 1.0 },
+      detect: () => Promise.reject(new Error('must not detect')),
+    });
     const soClipped = clipped.strategies.find((x) => x.id === 'superoffload')!;
     expect(soClipped.predicted.stepSeconds).toBeGreaterThan(s['superoffload'].predicted.stepSeconds);
     expect(s['zero2-offload']).toMatchObject({ fits: false, limitedBy: 'gpu-memory' }); // 2P bf16 params per GPU
@@ -186,12 +235,18 @@ describe('one function behind CLI and contract', () => {
     expect(predict(w, 'zero3-offload', machine, measurements, undefined, knobsFromConfig(row.config))).toEqual(row.predicted);
   });
   it('scenario fields are overridden one by one', async () => {
-    const p = await computePlan({ scenario: 'superoffload-llama-70b-4gpu', workload: { seqLen: 2048 }, detect: () => Promise.reject(new Error('no')) });
+    const p = await computePlan({
+      scenario: 'superoffload-llama-70b-4gpu',
+      workload: { seqLen: 2048 },
+      detect: () => Promise.reject(new Error('no')),
+    });
     expect(p.workload).toMatchObject({ seqLen: 2048, gpus: 4, model: 'llama-3.1-70b' });
   });
   it('an invalid machine is refused naming the field', async () => {
     const bad = { ...machine, cpu: { ...machine.cpu, physicalCores: 'many' } };
-    await expect(computePlan({ workload: { model: 'gpt2', seqLen: 1024, microBatch: 1, gpus: 1 }, machine: bad, detect: async () => machine })).rejects.toMatchObject({ field: 'cpu.physicalCores' });
+    await expect(
+      computePlan({ workload: { model: 'gpt2', seqLen: 1024, microBatch: 1, gpus: 1 }, machine: bad, detect: async () => machine }),
+    ).rejects.toMatchObject({ field: 'cpu.physicalCores' });
   });
 });
 
@@ -207,7 +262,12 @@ describe('calibration', () => {
       ['llama-3.2-3b', 'superoffload', 1],
       ['qwen2.5-7b', 'zero3-offload', 1],
     ].map(([model, strategyId, micro]) => {
-      const sample = { strategyId: strategyId as string, workload: { model: model as string, seqLen: 2048, microBatch: micro as number, gpus: 1 }, profile: hw, measuredStepSeconds: 0 };
+      const sample = {
+        strategyId: strategyId as string,
+        workload: { model: model as string, seqLen: 2048, microBatch: micro as number, gpus: 1 },
+        profile: hw,
+        measuredStepSeconds: 0,
+      };
       sample.measuredStepSeconds = stepSecondsFrom(phaseTimesOf(sample), truth).seconds;
       return sample;
     });
@@ -219,7 +279,9 @@ describe('calibration', () => {
     expect(fit.rmsRelativeErrorAfter).toBeLessThan(fit.rmsRelativeErrorBefore / 3);
     // held-out runs (zero3-offload on another model and micro batch) are predicted from the others
     expect(fit.rmsLeaveOneOut).toBeLessThan(1);
-    expect(fit.rows.filter((r) => r.strategyId === 'zero3-offload').every((r) => Math.abs(r.leaveOneOut / r.measured - 1) < 0.05)).toBe(true);
+    expect(fit.rows.filter((r) => r.strategyId === 'zero3-offload').every((r) => Math.abs(r.leaveOneOut / r.measured - 1) < 0.05)).toBe(
+      true,
+    );
     expect(fit.rows[0]).toMatchObject({ strategyId: 'zero3-offload' });
   });
 });
@@ -231,7 +293,10 @@ describe('a machine without GPU (the CI VM)', () => {
     const p = planWorkload({ model: 'tiny-llama', seqLen: 128, microBatch: 1, gpus: 1 }, { machine: cpuOnly });
     expect(p.recommended?.strategyId).toBe('zero3-offload');
     expect(p.recommended?.reason).toMatch(/CPU smoke run/);
-    const fitting = p.strategies.filter((s) => s.fits).map((s) => s.id).sort();
+    const fitting = p.strategies
+      .filter((s) => s.fits)
+      .map((s) => s.id)
+      .sort();
     expect(fitting).toEqual(['zero2-offload', 'zero3-offload', 'zero3-offload-param']);
     for (const s of p.strategies) {
       if (!s.fits) expect(s).toMatchObject({ limitedBy: 'gpu-count' });

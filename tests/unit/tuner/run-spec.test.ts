@@ -15,7 +15,10 @@ describe('buildRunSpec builds what the schema would parse (it no longer parses e
     let n = 0;
     for (const m of catalog().models)
       for (const st of catalog().strategies) {
-        const spec = buildRunSpec({ model: m.id, seqLen: 1024, microBatch: 2, gpus: 2 }, st.id, { knobs: { ratio: 0.5, overlapComm: true, pinMemory: false }, prediction: null });
+        const spec = buildRunSpec({ model: m.id, seqLen: 1024, microBatch: 2, gpus: 2 }, st.id, {
+          knobs: { ratio: 0.5, overlapComm: true, pinMemory: false },
+          prediction: null,
+        });
         expect(RunSpecSchema.parse(spec)).toEqual(spec);
         n++;
       }
@@ -24,7 +27,16 @@ describe('buildRunSpec builds what the schema would parse (it no longer parses e
 });
 
 describe('plan specs', () => {
-  const plan = planWorkload(workload, { machine, measurements: { cpuAdam: [{ threads: 4, paramsPerSecond: 1e9 }, { threads: 8, paramsPerSecond: 1.9e9 }, { threads: 12, paramsPerSecond: 2e9 }] } });
+  const plan = planWorkload(workload, {
+    machine,
+    measurements: {
+      cpuAdam: [
+        { threads: 4, paramsPerSecond: 1e9 },
+        { threads: 8, paramsPerSecond: 1.9e9 },
+        { threads: 12, paramsPerSecond: 2e9 },
+      ],
+    },
+  });
 
   it('one valid spec per strategy, the recommendation’s micro batch and prediction in the winner’s', () => {
     expect(plan.strategies.length).toBeGreaterThan(3);
@@ -37,7 +49,11 @@ describe('plan specs', () => {
     const spec = plan.strategies.find((s) => s.id === rec.strategyId)!.spec;
     expect(spec.microBatch).toBe(rec.microBatch);
     expect(spec.dsConfig?.train_micro_batch_size_per_gpu ?? rec.microBatch).toBe(rec.microBatch);
-    expect(spec.prediction).toMatchObject({ stepSeconds: rec.predicted.stepSeconds, tflopsPerGpu: rec.predicted.tflopsPerGpu, params: plan.params });
+    expect(spec.prediction).toMatchObject({
+      stepSeconds: rec.predicted.stepSeconds,
+      tflopsPerGpu: rec.predicted.tflopsPerGpu,
+      params: plan.params,
+    });
   });
 
   it('SuperOffload’s spec carries the plan’s cpuadam_cores_perc, in knobs and config alike', () => {

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { nextTrial, untestedNote, planWorkload, seedDefaultSpec, tuneCandidates, type TuneTrial } from '../../../electron/services/tuner';
 import { h200Machine, h200Measurements } from './h200-machine';
 
-const plan = planWorkload({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4, gpus: 1 }, { machine: h200Machine(), measurements: h200Measurements() });
+const plan = planWorkload(
+  { model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4, gpus: 1 },
+  { machine: h200Machine(), measurements: h200Measurements() },
+);
 const candidates = tuneCandidates(plan, ['zero2-offload', 'zero3-offload', 'superoffload', 'fsdp2-cpu-offload']);
 const trial = (i: number, tokensPerSecond: number | null, status = 'completed', errorClass: string | null = null): TuneTrial => ({
   key: candidates[i].key,
@@ -19,9 +22,14 @@ const trial = (i: number, tokensPerSecond: number | null, status = 'completed', 
 });
 
 describe('tune decisions', () => {
-  it('orders candidates by predicted tokens/s, each the strategy\'s searched spec', () => {
+  it("orders candidates by predicted tokens/s, each the strategy's searched spec", () => {
     // one per strategy that fits, plus its edge configuration where that is predicted faster
-    expect(candidates.filter((c) => !c.edge).map((c) => c.strategyId).sort()).toEqual(['fsdp2-cpu-offload', 'superoffload', 'zero2-offload', 'zero3-offload']);
+    expect(
+      candidates
+        .filter((c) => !c.edge)
+        .map((c) => c.strategyId)
+        .sort(),
+    ).toEqual(['fsdp2-cpu-offload', 'superoffload', 'zero2-offload', 'zero3-offload']);
     for (const c of candidates.filter((x) => x.edge)) {
       const fits = candidates.find((x) => x.strategyId === c.strategyId && !x.edge)!;
       expect(c.predictedTokensPerSecond).toBeGreaterThan(fits.predictedTokensPerSecond);
@@ -56,7 +64,7 @@ describe('tune decisions', () => {
     expect(nextTrial([fitting, unmeasured], [best]).next?.key).toBe('new');
     expect(nextTrial([fitting, { ...unmeasured, unmeasured: false }], [best]).next).toBeNull();
   });
-  it('the seed defaults are the form\'s micro batch without searched knobs, with the model\'s prediction for them', () => {
+  it("the seed defaults are the form's micro batch without searched knobs, with the model's prediction for them", () => {
     const { spec: seed, doesNotFit } = seedDefaultSpec(plan, 'zero3-offload');
     expect(seed.microBatch).toBe(4);
     expect(seed.knobs.ratio).toBeUndefined();
@@ -68,7 +76,10 @@ describe('tune decisions', () => {
   });
   it('says when the seed defaults do not fit: Llama-3.1-8B seq 4096, full optimizer offload, on the H200 host', () => {
     // measured 2026-12-03: the pre-flight refused it (needs ~125.6 GiB, 122.0 available); the tuned ratio 0.75 ran at 268 TFLOPS/GPU
-    const plan8b = planWorkload({ model: 'llama-3.1-8b', seqLen: 4096, microBatch: 4, gpus: 1 }, { machine: h200Machine(), measurements: h200Measurements() });
+    const plan8b = planWorkload(
+      { model: 'llama-3.1-8b', seqLen: 4096, microBatch: 4, gpus: 1 },
+      { machine: h200Machine(), measurements: h200Measurements() },
+    );
     const { spec, doesNotFit } = seedDefaultSpec(plan8b, 'zero3-offload');
     expect(doesNotFit).toMatch(/^host memory: needs 14\d\.\d GiB per node, 119\.6 GiB usable/);
     expect(spec.prediction!.hostPeakBytes!).toBeGreaterThan(122 * 2 ** 30);
@@ -85,9 +96,23 @@ describe('stored runs as calibration samples', () => {
     const spec = candidates.find((c) => c.strategyId === 'superoffload')!.spec;
     const effective = { ...(spec.dsConfig as Record<string, unknown>) };
     const hw = buildProfile(h200Machine(), 'file', normalizeMeasurements(h200Measurements()));
-    const s = sampleFromRun({ runId: 'r1', strategy: 'superoffload', stepSeconds: 2, spec, config: { effectiveConfig: effective, worldSize: 1 } }, hw)!;
-    expect(s.workload).toMatchObject({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: spec.microBatch, gradAccum: spec.gradAccum, gpus: 1 });
-    expect(s.knobs).toMatchObject({ ratio: spec.knobs.ratio, cpuadamCoresPerc: spec.knobs.cpuadamCoresPerc, overlapComm: spec.knobs.overlapComm, subGroupSize: spec.knobs.subGroupSize });
+    const s = sampleFromRun(
+      { runId: 'r1', strategy: 'superoffload', stepSeconds: 2, spec, config: { effectiveConfig: effective, worldSize: 1 } },
+      hw,
+    )!;
+    expect(s.workload).toMatchObject({
+      model: 'llama-3.2-3b',
+      seqLen: 2048,
+      microBatch: spec.microBatch,
+      gradAccum: spec.gradAccum,
+      gpus: 1,
+    });
+    expect(s.knobs).toMatchObject({
+      ratio: spec.knobs.ratio,
+      cpuadamCoresPerc: spec.knobs.cpuadamCoresPerc,
+      overlapComm: spec.knobs.overlapComm,
+      subGroupSize: spec.knobs.subGroupSize,
+    });
     expect(sampleFromRun({ runId: 'r2', strategy: 'no-such-strategy', stepSeconds: 2, spec }, hw)).toBeNull();
     expect(sampleFromRun({ runId: 'r3', strategy: 'superoffload', stepSeconds: null, spec }, hw)).toBeNull();
   });

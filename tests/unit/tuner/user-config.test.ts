@@ -28,7 +28,14 @@ describe("the SuperOffload guide's config", () => {
   const r = plan(fixture('deepspeed-guide-superoffload.json'), {}, 'deepspeed-guide-superoffload.json');
   it('is SuperOffload with cpuadam_cores_perc 0.90 and DeepSpeed defaults for what it leaves out', () => {
     expect(r.mapping.strategyId).toBe('superoffload');
-    expect(r.mapping.knobs).toMatchObject({ cpuadamCoresPerc: 0.9, ratio: 1, overlapComm: true, reduceBucketSize: 5e8, subGroupSize: 1e9, pinMemory: true });
+    expect(r.mapping.knobs).toMatchObject({
+      cpuadamCoresPerc: 0.9,
+      ratio: 1,
+      overlapComm: true,
+      reduceBucketSize: 5e8,
+      subGroupSize: 1e9,
+      pinMemory: true,
+    });
   });
   it('resolves train_batch_size 4 against micro × accumulation × GPUs', () => {
     expect([r.mapping.microBatch, r.mapping.gradAccum, r.mapping.worldSize]).toEqual([4, 1, 1]);
@@ -68,7 +75,15 @@ describe('HF Trainer / accelerate configs full of "auto"', () => {
   it('fills each auto from the workload or TrainingArguments defaults, naming the source', () => {
     const r = plan(fixture('hf-trainer-zero2-auto.json'), { microBatch: 2, gradAccum: 3 });
     const got = Object.fromEntries(r.resolved.map((a) => [a.key, a.value]));
-    expect(got).toMatchObject({ train_micro_batch_size_per_gpu: 2, gradient_accumulation_steps: 3, train_batch_size: 6, gradient_clipping: 1, 'bf16.enabled': true, 'fp16.enabled': false, 'optimizer.params.lr': 5e-5 });
+    expect(got).toMatchObject({
+      train_micro_batch_size_per_gpu: 2,
+      gradient_accumulation_steps: 3,
+      train_batch_size: 6,
+      gradient_clipping: 1,
+      'bf16.enabled': true,
+      'fp16.enabled': false,
+      'optimizer.params.lr': 5e-5,
+    });
     expect(r.resolved.find((a) => a.key === 'train_batch_size')?.from).toMatch(/micro 2 × accumulation 3 × 1 GPU/);
     expect(r.mapping.strategyId).toBe('zero2-offload');
     expect(JSON.stringify(r.resolvedConfig)).not.toContain('"auto"');
@@ -90,7 +105,7 @@ describe('HF Trainer / accelerate configs full of "auto"', () => {
     expect(r.spec.prediction).toBeNull();
     expect(r.spec.precision).toBe('fp32');
   });
-  it('refuses an auto only accelerate\'s own config can fill, and one nobody fills', () => {
+  it("refuses an auto only accelerate's own config can fill, and one nobody fills", () => {
     const stage = refusal(JSON.stringify({ train_batch_size: 'auto', zero_optimization: { stage: 'auto' }, bf16: { enabled: true } }));
     expect(stage.field).toBe('zero_optimization.stage');
     expect(stage.message).toMatch(/accelerate's own config file \(zero_stage\)/);
@@ -107,7 +122,11 @@ describe('HF Trainer / accelerate configs full of "auto"', () => {
 describe('DeepSpeedExamples and NVMe configs', () => {
   it('maps the SuperOffload script config with its ratio and buckets', () => {
     const r = plan(fixture('dsexamples-superoffload.json'));
-    expect(r.mapping).toMatchObject({ strategyId: 'superoffload', microBatch: 4, knobs: { ratio: 0.9, overlapComm: false, reduceBucketSize: 4e8, subGroupSize: 4e8 } });
+    expect(r.mapping).toMatchObject({
+      strategyId: 'superoffload',
+      microBatch: 4,
+      knobs: { ratio: 0.9, overlapComm: false, reduceBucketSize: 4e8, subGroupSize: 4e8 },
+    });
   });
   it('maps ZeRO-Offload (stage 3) and ZeRO-Infinity with its NVMe path', () => {
     expect(plan(fixture('dsexamples-zero-offload.json')).mapping.strategyId).toBe('zero3-offload');
@@ -131,7 +150,9 @@ describe('bad input: refused with the key named and what to do', () => {
   });
   it('not an object', () => expect(refusal('[1, 2]').message).toMatch(/an array/));
   it('a key DeepSpeed refuses inside zero_optimization, with the near miss', () => {
-    const e = refusal(JSON.stringify({ train_batch_size: 2, bf16: { enabled: true }, zero_optimization: { stage: 3, stage3_prefetch_bucket_sise: 1 } }));
+    const e = refusal(
+      JSON.stringify({ train_batch_size: 2, bf16: { enabled: true }, zero_optimization: { stage: 3, stage3_prefetch_bucket_sise: 1 } }),
+    );
     expect(e.field).toBe('zero_optimization.stage3_prefetch_bucket_sise');
     expect(e.message).toMatch(/did you mean "stage3_prefetch_bucket_size"/);
   });
@@ -144,11 +165,21 @@ describe('bad input: refused with the key named and what to do', () => {
   });
   it('contradictory keys', () => {
     expect(refusal(JSON.stringify({ train_batch_size: 2, bf16: { enabled: true }, fp16: { enabled: true } })).field).toBe('bf16.enabled');
-    expect(refusal(JSON.stringify({ train_batch_size: 2, bf16: { enabled: true }, zero_optimization: { stage: 2, offload_param: { device: 'cpu' } } })).field).toBe('zero_optimization.offload_param');
-    expect(refusal(JSON.stringify({ train_batch_size: 6, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 1, bf16: { enabled: true } })).field).toBe('train_batch_size');
+    expect(
+      refusal(
+        JSON.stringify({ train_batch_size: 2, bf16: { enabled: true }, zero_optimization: { stage: 2, offload_param: { device: 'cpu' } } }),
+      ).field,
+    ).toBe('zero_optimization.offload_param');
+    expect(
+      refusal(
+        JSON.stringify({ train_batch_size: 6, train_micro_batch_size_per_gpu: 4, gradient_accumulation_steps: 1, bf16: { enabled: true } }),
+      ).field,
+    ).toBe('train_batch_size');
   });
   it('a config the tuner cannot model still runs, and says why there is no prediction', () => {
-    const r = plan(JSON.stringify({ train_batch_size: 2, bf16: { enabled: true }, zero_optimization: { stage: 3, zero_hpz_partition_size: 8 } }));
+    const r = plan(
+      JSON.stringify({ train_batch_size: 2, bf16: { enabled: true }, zero_optimization: { stage: 3, zero_hpz_partition_size: 8 } }),
+    );
     expect(r.mapping.unmodelled).toMatch(/ZeRO\+\+/);
     expect(RunSpecSchema.parse(r.spec).dsConfig).toMatchObject({ zero_optimization: { zero_hpz_partition_size: 8 } });
   });
@@ -156,8 +187,20 @@ describe('bad input: refused with the key named and what to do', () => {
 
 describe('the tuned config and its diff', () => {
   it("keeps the user's own keys and writes the batch in the user's keys where they still say it", () => {
-    const yours = { train_batch_size: 8, optimizer: { type: 'AdamW', params: { lr: 1e-4 } }, zero_optimization: { stage: 3, offload_optimizer: { device: 'cpu' } }, bf16: { enabled: true } };
-    const tuned = { train_batch_size: 8, train_micro_batch_size_per_gpu: 8, gradient_accumulation_steps: 1, gradient_clipping: 1, zero_optimization: { stage: 1 }, bf16: { enabled: true } };
+    const yours = {
+      train_batch_size: 8,
+      optimizer: { type: 'AdamW', params: { lr: 1e-4 } },
+      zero_optimization: { stage: 3, offload_optimizer: { device: 'cpu' } },
+      bf16: { enabled: true },
+    };
+    const tuned = {
+      train_batch_size: 8,
+      train_micro_batch_size_per_gpu: 8,
+      gradient_accumulation_steps: 1,
+      gradient_clipping: 1,
+      zero_optimization: { stage: 1 },
+      bf16: { enabled: true },
+    };
     const merged = tunedConfig(yours, tuned);
     expect(merged).toMatchObject({ train_batch_size: 8, optimizer: yours.optimizer, zero_optimization: { stage: 1 } });
     expect(merged.train_micro_batch_size_per_gpu).toBeUndefined(); // DeepSpeed derives micro 8 from 8 on one GPU

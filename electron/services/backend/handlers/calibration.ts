@@ -104,7 +104,11 @@ export interface CalibrationSource {
   kin: number;
 }
 
-export function calibrationSource(history: HistoryStore, machine: Machine, kinIds: readonly string[] = sameKindMachineIds(history, machine)): CalibrationSource {
+export function calibrationSource(
+  history: HistoryStore,
+  machine: Machine,
+  kinIds: readonly string[] = sameKindMachineIds(history, machine),
+): CalibrationSource {
   const count = (machineId: string) => history.listRuns({ machineId, status: 'completed', limit: 1 }).total;
   const own = count(machine.machineId);
   if (machine.gpus.length === 0) return { machineIds: [machine.machineId], own, kin: 0 };
@@ -124,20 +128,44 @@ function runDetails(history: HistoryStore): DetailOf {
   };
 }
 
-export function calibrationSamples(history: HistoryStore, machine: Machine, measurements: unknown, source = calibrationSource(history, machine), detailOf: DetailOf = (id) => history.getRun(id, 0)): CalibrationSample[] {
+export function calibrationSamples(
+  history: HistoryStore,
+  machine: Machine,
+  measurements: unknown,
+  source = calibrationSource(history, machine),
+  detailOf: DetailOf = (id) => history.getRun(id, 0),
+): CalibrationSample[] {
   if (machine.gpus.length === 0) return []; // CPU smoke runs say nothing about the GPU model
-  const runs = source.machineIds.flatMap((machineId) => history.listRuns({ machineId, status: 'completed', limit: MAX_RUNS }).runs).slice(0, MAX_RUNS);
+  const runs = source.machineIds
+    .flatMap((machineId) => history.listRuns({ machineId, status: 'completed', limit: MAX_RUNS }).runs)
+    .slice(0, MAX_RUNS);
   const profile = buildProfile(machine, 'detected', normalizeMeasurements(measurements));
   const samples: CalibrationSample[] = [];
   for (const run of runs) {
     const detail = detailOf(run.id);
-    const sample = sampleFromRun({ runId: run.id, strategy: run.strategy, stepSeconds: run.stepSeconds ?? null, spec: detail?.spec, config: detail?.config, model: run.model }, profile);
+    const sample = sampleFromRun(
+      {
+        runId: run.id,
+        strategy: run.strategy,
+        stepSeconds: run.stepSeconds ?? null,
+        spec: detail?.spec,
+        config: detail?.config,
+        model: run.model,
+      },
+      profile,
+    );
     if (sample) samples.push(sample);
   }
   return samples;
 }
 
-export function calibrate(history: HistoryStore, machine: Machine, measurements: unknown, source = calibrationSource(history, machine), detailOf?: DetailOf): CalibrationResult | null {
+export function calibrate(
+  history: HistoryStore,
+  machine: Machine,
+  measurements: unknown,
+  source = calibrationSource(history, machine),
+  detailOf?: DetailOf,
+): CalibrationResult | null {
   let samples: CalibrationSample[];
   try {
     samples = calibrationSamples(history, machine, measurements, source, detailOf);
@@ -157,7 +185,12 @@ export function calibrate(history: HistoryStore, machine: Machine, measurements:
  * ran out of memory — boundary points — and the memory model's error measured on them. A GPU-less
  * machine has none (CPU smoke runs say nothing about GPU memory).
  */
-export function memoryEvidenceFor(history: HistoryStore, machine: Machine, source: CalibrationSource, detailOf: DetailOf = (id) => history.getRun(id, 0)): MemoryEvidence | undefined {
+export function memoryEvidenceFor(
+  history: HistoryStore,
+  machine: Machine,
+  source: CalibrationSource,
+  detailOf: DetailOf = (id) => history.getRun(id, 0),
+): MemoryEvidence | undefined {
   if (machine.gpus.length === 0) return undefined;
   const points: MemoryPoint[] = [];
   try {
@@ -166,7 +199,18 @@ export function memoryEvidenceFor(history: HistoryStore, machine: Machine, sourc
         for (const run of history.listRuns({ machineId, status, limit: MAX_RUNS }).runs) {
           if (status === 'failed' && run.errorClass !== 'cuda_oom' && run.errorClass !== 'host_oom') continue;
           const detail = detailOf(run.id);
-          const point = pointFromRun({ runId: run.id, strategy: run.strategy, spec: detail?.spec, config: detail?.config, model: run.model, status: run.status, errorClass: run.errorClass, peakGpuBytes: run.peakGpuBytes, peakHostBytes: run.peakHostBytes, errorMessage: run.errorMessage });
+          const point = pointFromRun({
+            runId: run.id,
+            strategy: run.strategy,
+            spec: detail?.spec,
+            config: detail?.config,
+            model: run.model,
+            status: run.status,
+            errorClass: run.errorClass,
+            peakGpuBytes: run.peakGpuBytes,
+            peakHostBytes: run.peakHostBytes,
+            errorMessage: run.errorMessage,
+          });
           if (point) points.push(point);
         }
     return memoryEvidence(points);
@@ -204,7 +248,15 @@ export function forMachine(dataDir: string, history: HistoryStore, machine: Mach
     ? `${self} (${source.own}) and machine(s) ${source.machineIds.slice(1).join(', ')} of the same kind (${machineKindWords(machine)}; ${source.kin})`
     : self;
   if (fit) notes.push(calibrationNote(fit, where));
-  else if (machine.gpus.length === 0) notes.push('Not calibrated: this machine has no GPU, and CPU smoke runs say nothing about GPU speed.');
+  else if (machine.gpus.length === 0)
+    notes.push('Not calibrated: this machine has no GPU, and CPU smoke runs say nothing about GPU speed.');
   else notes.push(`Not calibrated: fewer than ${MIN_CALIBRATION_RUNS} completed runs of machine ${machine.machineId} in history.`);
-  return { measurements: figures.measurements, calibration: fit ? calibrationTable(fit) : undefined, fit, notes, runMachineIds: source.machineIds, memory: memoryEvidenceFor(history, machine, source, detailOf) };
+  return {
+    measurements: figures.measurements,
+    calibration: fit ? calibrationTable(fit) : undefined,
+    fit,
+    notes,
+    runMachineIds: source.machineIds,
+    memory: memoryEvidenceFor(history, machine, source, detailOf),
+  };
 }

@@ -47,7 +47,11 @@ export function compareHandlers(ctx: BackendContext): HandlerMap<CompareChannels
         // A path is read on the machine running the backend: that is the point for the CLI, but
         // from a page (app or headless server) it would read, or probe, the server's files.
         if (ctx.transport !== 'cli')
-          throw new ApiError('bad_request', "field 'path': a file path is not accepted here; send the file's text as 'content' (with its file name as 'name'). The CLI imports by path: offload-studio import-runs FILE", 'path');
+          throw new ApiError(
+            'bad_request',
+            "field 'path': a file path is not accepted here; send the file's text as 'content' (with its file name as 'name'). The CLI imports by path: offload-studio import-runs FILE",
+            'path',
+          );
         file = path.resolve(source);
         runs = readRunsFile(file);
       } else {
@@ -71,7 +75,10 @@ export function compareHandlers(ctx: BackendContext): HandlerMap<CompareChannels
     'samples/load': () => {
       const files = sampleDatasets();
       if (!files.length)
-        throw new ApiError('not_found', 'No sample dataset is bundled in this build (resources/samples/*.runs.json). Import a runs file instead (runs/import).');
+        throw new ApiError(
+          'not_found',
+          'No sample dataset is bundled in this build (resources/samples/*.runs.json). Import a runs file instead (runs/import).',
+        );
       // Every bundled dataset, each labelled 'sample' so measured-elsewhere runs never pass for this machine's own.
       const imported: string[] = [];
       const skipped: { id: string; reason: string }[] = [];

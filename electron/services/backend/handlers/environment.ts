@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { ApiError } from '../../../contract';
-import { createProbeCache, currentInterpreter, listInterpreters, probeInterpreter, selectInterpreter, startInstall, type InstallHandle } from '../../environment';
+import {
+  createProbeCache,
+  currentInterpreter,
+  listInterpreters,
+  probeInterpreter,
+  selectInterpreter,
+  startInstall,
+  type InstallHandle,
+} from '../../environment';
 import { enginePath } from '../../resources';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
@@ -31,7 +39,10 @@ function probeGate<T>(running: number, waiting: number) {
       const shared = inFlight.get(key);
       if (shared) return shared;
       if (active >= running && queue.length >= waiting)
-        throw new ApiError('busy', `Too many interpreter probes at once (${active} running, ${queue.length} waiting); wait for their answers, then probe again.`);
+        throw new ApiError(
+          'busy',
+          `Too many interpreter probes at once (${active} running, ${queue.length} waiting); wait for their answers, then probe again.`,
+        );
       const started = new Promise<void>((resolve) => {
         if (active < running) {
           active++;

@@ -36,7 +36,11 @@ export async function modelOfWorkload<T>(ctx: BackendContext, model: T): Promise
     text = fs.readFileSync(fs.statSync(model).isDirectory() ? path.join(model, 'config.json') : model, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ApiError(code === 'ENOENT' ? 'not_found' : 'bad_model_file', `model config '${model}' ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}`, 'model');
+    throw new ApiError(
+      code === 'ENOENT' ? 'not_found' : 'bad_model_file',
+      `model config '${model}' ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}`,
+      'model',
+    );
   }
   const config = parseHfConfigText(text);
   checkHfConfigFields(config);
@@ -44,7 +48,10 @@ export async function modelOfWorkload<T>(ctx: BackendContext, model: T): Promise
   const parts = model.replace(/\\/g, '/').replace(/\/+$/, '').split('/');
   const file = parts[parts.length - 1].replace(/\.json$/, '');
   const id = file === 'config' && parts.length > 1 ? parts[parts.length - 2] : file;
-  return importProbedConfig(config, hfConfigName(config, id.toLowerCase()), { python: await enginePython(ctx.dataDir), dataDir: ctx.dataDir });
+  return importProbedConfig(config, hfConfigName(config, id.toLowerCase()), {
+    python: await enginePython(ctx.dataDir),
+    dataDir: ctx.dataDir,
+  });
 }
 
 /** The interpreter the probe runs in: the selected one, else the newest engine venv. */

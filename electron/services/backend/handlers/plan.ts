@@ -3,7 +3,20 @@
 // calibration (handlers/calibration.ts), never another host's.
 import { ApiError, type Machine } from '../../../contract';
 import { importProbedConfig } from '../../environment';
-import { checkHfConfigFields, computePlan, generateConfig, hfConfigName, parseHfConfigText, parseMachine, parseWorkload, presetsPayload, scenarioById, strategyById, validateDsConfig, validateFsdpBlock } from '../../tuner';
+import {
+  checkHfConfigFields,
+  computePlan,
+  generateConfig,
+  hfConfigName,
+  parseHfConfigText,
+  parseMachine,
+  parseWorkload,
+  presetsPayload,
+  scenarioById,
+  strategyById,
+  validateDsConfig,
+  validateFsdpBlock,
+} from '../../tuner';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { forMachine, isFromFile } from './calibration';
@@ -14,7 +27,10 @@ type PlanChannels = 'plan/presets' | 'plan/compute' | 'plan/import-hf-config' | 
 /** A sequence longer than the model reads (max_position_embeddings) is refused naming the field (issue 17: 1,000,000 was planned). */
 function refuseLongSequence(workload: { model?: unknown; seqLen?: number } | undefined): void {
   if (!workload || typeof workload.seqLen !== 'number' || workload.model === undefined) return;
-  const arch = typeof workload.model === 'string' ? presetsPayload().models.find((m) => m.id === workload.model) : (workload.model as { label?: string; maxPositionEmbeddings?: number });
+  const arch =
+    typeof workload.model === 'string'
+      ? presetsPayload().models.find((m) => m.id === workload.model)
+      : (workload.model as { label?: string; maxPositionEmbeddings?: number });
   const max = arch?.maxPositionEmbeddings;
   if (typeof max === 'number' && workload.seqLen > max)
     throw new ApiError(
@@ -57,14 +73,21 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
       if (own) plan.notes.push(...own.notes);
       // Each spec's prediction says which machine it was made for: runs/start refuses one planned for
       // a loaded or catalogued machine, and does not hand another host's figures to this host's pre-flight.
-      const planned = { machineId: target?.machineId ?? null, machineSource: plan.profile.machineSource, machineLabel: plan.profile.machineLabel };
+      const planned = {
+        machineId: target?.machineId ?? null,
+        machineSource: plan.profile.machineSource,
+        machineLabel: plan.profile.machineLabel,
+      };
       for (const s of plan.strategies) if (s.spec.prediction) s.spec.prediction = { ...s.spec.prediction, ...planned };
       if (own && target) {
         // the time estimates' start-up per run: measured here (or on machines of its kind), not assumed
         const start = ctx.history.engineStartSeconds(own.runMachineIds, plan.model.id);
         if (start) plan.engineStart = start;
         // …and the step times of configurations already run here (a CPU run has no prediction to count)
-        const steps = ctx.history.measuredStepSeconds(own.runMachineIds, plan.strategies.map((s) => s.spec.configHash));
+        const steps = ctx.history.measuredStepSeconds(
+          own.runMachineIds,
+          plan.strategies.map((s) => s.spec.configHash),
+        );
         if (Object.keys(steps).length) plan.measuredSteps = steps;
       }
       return plan;
@@ -74,7 +97,10 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
     'plan/import-hf-config': async (request) => {
       const config = parseHfConfigText(request.text);
       checkHfConfigFields(config);
-      return importProbedConfig(config, hfConfigName(config, request.id), { python: await enginePython(ctx.dataDir), dataDir: ctx.dataDir });
+      return importProbedConfig(config, hfConfigName(config, request.id), {
+        python: await enginePython(ctx.dataDir),
+        dataDir: ctx.dataDir,
+      });
     },
     'plan/config': async (request) => {
       request.workload.model = await modelOfWorkload(ctx, request.workload.model);

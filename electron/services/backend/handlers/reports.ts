@@ -7,7 +7,10 @@ import { appVersion } from '../version';
 import { runResources } from './resources';
 
 /** `pdfRenderer`: the Electron shell passes one built on webContents.printToPDF; default: a kept-alive headless Chromium. */
-export function reportsHandlers(ctx: BackendContext, options: { pdfRenderer?: PdfRenderer } = {}): HandlerMap<'reports/export' | 'reports/download'> {
+export function reportsHandlers(
+  ctx: BackendContext,
+  options: { pdfRenderer?: PdfRenderer } = {},
+): HandlerMap<'reports/export' | 'reports/download'> {
   const reports = createReports({
     getRun: (id) => ctx.history.getRun(id, 0),
     compare: (ids, baselineId) => ctx.history.compare(ids, baselineId),

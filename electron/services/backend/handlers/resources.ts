@@ -1,7 +1,15 @@
 // runs/resources (issue 31): a run's stored resource record, read as an attribution beside the
 // tuner's predicted terms for its configuration. The terms are the tuner's for the run's own spec on
 // the run's machine snapshot, with the calibration plan/compute would use for that machine now.
-import { ApiError, formatFigure, hasPrediction, MachineSchema, NO_PREDICTION_WHY, type RunDetail, type RunResources } from '../../../contract';
+import {
+  ApiError,
+  formatFigure,
+  hasPrediction,
+  MachineSchema,
+  NO_PREDICTION_WHY,
+  type RunDetail,
+  type RunResources,
+} from '../../../contract';
 import { attribute, type PredictedInput } from '../../monitor';
 import * as tuner from '../../tuner';
 import type { BackendContext } from '../context';
@@ -14,20 +22,41 @@ export function predictedTermsOf(ctx: Pick<BackendContext, 'dataDir' | 'history'
   // A CPU smoke run's plan stored zeros: no prediction, not a prediction of 0 s (issue 30.5).
   const stepSeconds = typeof stored === 'number' && hasPrediction({ stepSeconds: stored }) ? stored : null;
   const machine = MachineSchema.safeParse(run.snapshot);
-  if (!machine.success) return { stepSeconds, terms: null, note: 'predicted terms not available: the run has no machine snapshot to predict for' };
+  if (!machine.success)
+    return { stepSeconds, terms: null, note: 'predicted terms not available: the run has no machine snapshot to predict for' };
   try {
     // The tuner's own reading of a stored run (what calibration uses): strategy, workload, knobs.
-    const ran = tuner.storedRunWorkload({ runId: run.summary.id, strategy: run.summary.strategy, spec: run.spec, config: run.config, model: run.summary.model });
-    if (!ran) return { stepSeconds, terms: null, note: 'predicted terms not available: the tuner does not model this run (a custom config, or a model or strategy it no longer knows)' };
+    const ran = tuner.storedRunWorkload({
+      runId: run.summary.id,
+      strategy: run.summary.strategy,
+      spec: run.spec,
+      config: run.config,
+      model: run.summary.model,
+    });
+    if (!ran)
+      return {
+        stepSeconds,
+        terms: null,
+        note: 'predicted terms not available: the tuner does not model this run (a custom config, or a model or strategy it no longer knows)',
+      };
     const own = forMachine(ctx.dataDir, ctx.history, machine.data, false);
     const p = tuner.predict(ran.workload, ran.strategyId, machine.data, own.measurements, own.calibration?.[ran.strategyId], ran.knobs);
     // On a machine without a GPU the tuner's terms are all 0: no prediction, said as the Plan table says it.
-    if (!hasPrediction(p)) return { stepSeconds, terms: null, note: `${NO_PREDICTION_WHY}: the tuner predicts GPU steps; this run's machine has none` };
+    if (!hasPrediction(p))
+      return { stepSeconds, terms: null, note: `${NO_PREDICTION_WHY}: the tuner predicts GPU steps; this run's machine has none` };
     const calibrated = p.calibrated ? "calibrated with this machine kind's runs" : 'uncalibrated';
     const stored = stepSeconds !== null ? `; the plan stored ${formatFigure(stepSeconds, 3)} s when the run was planned` : '';
-    return { stepSeconds: p.stepSeconds, terms: p.terms, note: `the tuner's terms for this run's spec on its machine (${calibrated}, as of now)${stored}` };
+    return {
+      stepSeconds: p.stepSeconds,
+      terms: p.terms,
+      note: `the tuner's terms for this run's spec on its machine (${calibrated}, as of now)${stored}`,
+    };
   } catch (error) {
-    return { stepSeconds, terms: null, note: `predicted terms not available: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}` };
+    return {
+      stepSeconds,
+      terms: null,
+      note: `predicted terms not available: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`,
+    };
   }
 }
 
@@ -41,7 +70,12 @@ export function runResources(ctx: Pick<BackendContext, 'dataDir' | 'history'>, i
       runId: id,
       record: null,
       attribution: null,
-      missing: run.summary.status === 'queued' ? 'the run has not started' : run.summary.status === 'running' ? 'the run is still running: its samples are stored when it ends (the live view shows them now)' : 'no resource samples were stored with this run (it ran before sampling, was imported, or ran with OFFLOAD_STUDIO_RESOURCES=off)',
+      missing:
+        run.summary.status === 'queued'
+          ? 'the run has not started'
+          : run.summary.status === 'running'
+            ? 'the run is still running: its samples are stored when it ends (the live view shows them now)'
+            : 'no resource samples were stored with this run (it ran before sampling, was imported, or ran with OFFLOAD_STUDIO_RESOURCES=off)',
     };
   return { runId: id, record, missing: null, attribution: attribute(record, predictedTermsOf(ctx, run)) };
 }

@@ -40,7 +40,9 @@ export function tuneHandlers(ctx: BackendContext, bus: () => TuneBus): HandlerMa
         .then((result) =>
           ctx.emit('tune/progress', {
             tuneId: me.id,
-            line: result.winner ? `stopped: ${result.stopReason}; winner ${result.winner.strategyId} (${result.winner.runId})` : `stopped: ${result.stopReason}; no trial completed`,
+            line: result.winner
+              ? `stopped: ${result.stopReason}; winner ${result.winner.strategyId} (${result.winner.runId})`
+              : `stopped: ${result.stopReason}; no trial completed`,
             done: true,
             result,
             error: null,
@@ -52,7 +54,10 @@ export function tuneHandlers(ctx: BackendContext, bus: () => TuneBus): HandlerMa
             line: `tune failed: ${error instanceof Error ? error.message : String(error)}`,
             done: true,
             result: null,
-            error: { message: error instanceof Error ? error.message : String(error), field: error instanceof TuneError ? error.field : null },
+            error: {
+              message: error instanceof Error ? error.message : String(error),
+              field: error instanceof TuneError ? error.field : null,
+            },
           }),
         )
         .finally(() => {

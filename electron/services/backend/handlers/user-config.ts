@@ -11,7 +11,11 @@ import { modelOfWorkload } from './model-guard';
 /** What this machine's history measured of the user's file and of the workload's other configurations. */
 function measuredGain(ctx: BackendContext, result: UserConfigPlan, machineIds: string[]): UserConfigPlan['measured'] {
   const { seqLen, gpus, model } = result.spec;
-  const best = ctx.history.bestTokensPerSecondByUserConfig(machineIds, { seqLen, gpus, hiddenSize: model.hiddenSize, numLayers: model.numLayers }, result.sha256);
+  const best = ctx.history.bestTokensPerSecondByUserConfig(
+    machineIds,
+    { seqLen, gpus, hiddenSize: model.hiddenSize, numLayers: model.numLayers },
+    result.sha256,
+  );
   if (!best || (!best.yours.runs && !best.others.runs)) return null;
   const { yours, others } = best;
   return {
@@ -35,10 +39,20 @@ export function userConfigHandlers(ctx: BackendContext): HandlerMap<'plan/user-c
       }
       const own = forMachine(ctx.dataDir, ctx.history, target, thisHost);
       const source = request.machine !== undefined || !thisHost ? 'file' : 'detected';
-      const result = planUserConfig(request, { machine: target, machineSource: source, measurements: own.measurements, calibration: own.calibration, memory: own.memory });
+      const result = planUserConfig(request, {
+        machine: target,
+        machineSource: source,
+        measurements: own.measurements,
+        calibration: own.calibration,
+        memory: own.memory,
+      });
       result.plan.notes.push(...own.notes);
       // every prediction says which machine it is for (runs/start refuses a loaded machine's)
-      const planned = { machineId: target.machineId ?? null, machineSource: source, machineLabel: result.plan.profile.machineLabel } as const;
+      const planned = {
+        machineId: target.machineId ?? null,
+        machineSource: source,
+        machineLabel: result.plan.profile.machineLabel,
+      } as const;
       for (const spec of [result.spec, result.tuned?.spec, result.yours?.spec, ...result.plan.strategies.map((s) => s.spec)])
         if (spec?.prediction) spec.prediction = { ...spec.prediction, ...planned };
       result.measured = measuredGain(ctx, result, own.runMachineIds);

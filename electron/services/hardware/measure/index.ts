@@ -12,7 +12,14 @@ import { saveMeasurement } from './store';
 /** Why a host without a GPU has no host↔GPU copy figure, in words. */
 export const NO_GPU_COPIES = 'no GPU on this machine, so there are no host↔GPU copies to measure';
 
-export { loadLatestMeasurement, loadMeasurementFor, loadMeasurementHistory, saveMeasurement, measurementsPath, measurementFromFile } from './store';
+export {
+  loadLatestMeasurement,
+  loadMeasurementFor,
+  loadMeasurementHistory,
+  saveMeasurement,
+  measurementsPath,
+  measurementFromFile,
+} from './store';
 export { recommendCoresPerc, recommendThreads, KNEE_FRACTION } from './knee';
 export { planMeasurement, DEFAULT_BUDGET_SECONDS } from './plan';
 export { loadNative, NATIVE_NOT_BUILT } from './native';
@@ -114,7 +121,10 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
       checkCancelled();
       if (triad.status.error) throw new ApiError('measure_failed', `memory bandwidth: ${triad.status.error}`);
       result.memoryBandwidthBytesPerSecond = triad.points.length ? triad.bytesPerSecond : null;
-      if (triad.points.length) result.memoryBandwidthByThreads = triad.points.map((p) => ({ threads: p.threads, bytesPerSecond: p.bytesPerSecond })).sort((a, b) => a.threads - b.threads);
+      if (triad.points.length)
+        result.memoryBandwidthByThreads = triad.points
+          .map((p) => ({ threads: p.threads, bytesPerSecond: p.bytesPerSecond }))
+          .sort((a, b) => a.threads - b.threads);
       done += plan.seconds.memoryBandwidth;
     }
     if (plan.kinds.includes('hostDevice')) {
@@ -134,7 +144,8 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
       done += plan.seconds.hostDevice;
     }
     // Skipped for want of a GPU: the phase still reports, in words, so the progress says why.
-    if (options.noGpu && asked.includes('hostDevice')) options.onProgress?.({ phase: 'hostDevice', fraction: 1, message: `host↔GPU copies: ${NO_GPU_COPIES}` });
+    if (options.noGpu && asked.includes('hostDevice'))
+      options.onProgress?.({ phase: 'hostDevice', fraction: 1, message: `host↔GPU copies: ${NO_GPU_COPIES}` });
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

@@ -83,7 +83,14 @@ type Progress = (fraction: number, message: string) => void;
 export interface NativeAddon {
   CancelToken: new () => CancelToken;
   cpuAdamSweep(
-    options: { params?: number; threadCounts?: number[]; budgetSeconds?: number; path?: SimdPathName; minSteps?: number; maxSteps?: number },
+    options: {
+      params?: number;
+      threadCounts?: number[];
+      budgetSeconds?: number;
+      path?: SimdPathName;
+      minSteps?: number;
+      maxSteps?: number;
+    },
     token?: CancelToken,
     onProgress?: Progress,
   ): Promise<NativeAdamSweep>;

@@ -17,11 +17,7 @@ export interface MeasurePlan {
   copyBytes: number;
 }
 
-export function planMeasurement(input: {
-  budgetSeconds?: number;
-  include?: readonly MeasureKind[];
-  freeMemoryBytes: number;
-}): MeasurePlan {
+export function planMeasurement(input: { budgetSeconds?: number; include?: readonly MeasureKind[]; freeMemoryBytes: number }): MeasurePlan {
   const kinds = ALL_KINDS.filter((k) => (input.include ?? ALL_KINDS).includes(k));
   const budget = input.budgetSeconds ?? DEFAULT_BUDGET_SECONDS;
   const total = kinds.reduce((s, k) => s + SHARES[k], 0);

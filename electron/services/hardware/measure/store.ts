@@ -93,7 +93,8 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 export function measurementFromFile(raw: unknown, machineId: string, measuredAt = new Date().toISOString()): Measurement {
   const direct = MeasurementSchema.safeParse(raw);
   if (direct.success) return { ...direct.data, machineId };
-  if (!isObj(raw)) throw new Error('not a measurement: expected the JSON that `npm run cli -- measure --json` prints, or the native driver’s output');
+  if (!isObj(raw))
+    throw new Error('not a measurement: expected the JSON that `npm run cli -- measure --json` prints, or the native driver’s output');
   const adam = isObj(raw.cpuAdam) && Array.isArray(raw.cpuAdam.points) ? raw.cpuAdam.points : Array.isArray(raw.cpuAdam) ? raw.cpuAdam : [];
   const cpuAdam = adam
     .filter(isObj)
@@ -106,7 +107,10 @@ export function measurementFromFile(raw: unknown, machineId: string, measuredAt 
     .filter((p) => p.threads > 0 && p.bytesPerSecond > 0)
     .sort((a, b) => a.threads - b.threads);
   const hd = isObj(raw.hostDevice) && raw.hostDevice.available !== false ? raw.hostDevice : null;
-  const pair = (v: unknown) => (isObj(v) ? { h2dBytesPerSecond: num(v.h2dBytesPerSecond) ?? 0, d2hBytesPerSecond: num(v.d2hBytesPerSecond) ?? 0 } : { h2dBytesPerSecond: 0, d2hBytesPerSecond: 0 });
+  const pair = (v: unknown) =>
+    isObj(v)
+      ? { h2dBytesPerSecond: num(v.h2dBytesPerSecond) ?? 0, d2hBytesPerSecond: num(v.d2hBytesPerSecond) ?? 0 }
+      : { h2dBytesPerSecond: 0, d2hBytesPerSecond: 0 };
   const simd = String(raw.simdPath ?? 'scalar');
   const m: Measurement = {
     cpuAdam,
@@ -116,7 +120,9 @@ export function measurementFromFile(raw: unknown, machineId: string, measuredAt 
     logicalCores: num(raw.logicalCores) ?? undefined,
     memoryBandwidthBytesPerSecond: bw,
     ...(bwPoints.length ? { memoryBandwidthByThreads: bwPoints } : {}),
-    hostDevice: hd ? { pinned: pair(hd.pinned), pageable: pair(hd.pageable), deviceName: typeof hd.deviceName === 'string' ? hd.deviceName : null } : null,
+    hostDevice: hd
+      ? { pinned: pair(hd.pinned), pageable: pair(hd.pageable), deviceName: typeof hd.deviceName === 'string' ? hd.deviceName : null }
+      : null,
     hostDeviceReason: hd ? null : 'not in the imported file',
     measuredAt,
     durationMs: 0,
@@ -126,6 +132,7 @@ export function measurementFromFile(raw: unknown, machineId: string, measuredAt 
     m.recommendedCoresPerc = recommendCoresPerc(cpuAdam, m.logicalCores);
     m.recommendedThreads = recommendThreads(cpuAdam);
   }
-  if (cpuAdam.length === 0 && bw === null && !hd) throw new Error('not a measurement: no CPU Adam sweep, memory bandwidth or host-device copy in it');
+  if (cpuAdam.length === 0 && bw === null && !hd)
+    throw new Error('not a measurement: no CPU Adam sweep, memory bandwidth or host-device copy in it');
   return MeasurementSchema.parse(m);
 }

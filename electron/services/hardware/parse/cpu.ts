@@ -13,7 +13,9 @@ export function parseLscpuJson(text: string): LscpuFields {
   const doc = JSON.parse(text) as { lscpu?: LscpuEntry[] };
   const walk = (entries: LscpuEntry[] | undefined) => {
     for (const e of entries ?? []) {
-      const key = String(e.field ?? '').replace(/:\s*$/, '').trim();
+      const key = String(e.field ?? '')
+        .replace(/:\s*$/, '')
+        .trim();
       if (key && e.data !== undefined && e.data !== null) out[key] = String(e.data).trim();
       walk(e.children);
     }
@@ -64,7 +66,15 @@ export interface CpuinfoSummary {
 export function parseCpuinfo(text: string): CpuinfoSummary {
   const blocks = text.split(/\n\s*\n/).filter((b) => b.trim());
   const summary: CpuinfoSummary = {
-    vendor: null, model: null, flags: [], logical: 0, physicalCores: 0, sockets: 0, mhz: null, implementer: null, part: null,
+    vendor: null,
+    model: null,
+    flags: [],
+    logical: 0,
+    physicalCores: 0,
+    sockets: 0,
+    mhz: null,
+    implementer: null,
+    part: null,
   };
   const cores = new Set<string>();
   const sockets = new Set<string>();
@@ -107,14 +117,29 @@ const ARM_IMPLEMENTERS: Record<string, string> = { '0x41': 'ARM', '0x4e': 'NVIDI
 export function armName(implementer: string | null, part: string | null): { vendor: string | null; model: string | null } {
   if (!implementer) return { vendor: null, model: null };
   const imp = implementer.toLowerCase();
-  return { vendor: ARM_IMPLEMENTERS[imp] ?? imp, model: part ? ARM_PARTS[`${imp}:${part.toLowerCase()}`] ?? null : null };
+  return { vendor: ARM_IMPLEMENTERS[imp] ?? imp, model: part ? (ARM_PARTS[`${imp}:${part.toLowerCase()}`] ?? null) : null };
 }
 
 /**
  * The SIMD features that decide CPU Adam speed, in a fixed order. aarch64 spells NEON "asimd";
  * we report it as "neon" (plus the raw names for SVE and bf16 variants).
  */
-const X86_SIMD = ['sse4_2', 'avx', 'fma', 'avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'avx_vnni'];
+const X86_SIMD = [
+  'sse4_2',
+  'avx',
+  'fma',
+  'avx2',
+  'avx512f',
+  'avx512bw',
+  'avx512vl',
+  'avx512_vnni',
+  'avx512_bf16',
+  'avx512_fp16',
+  'amx_tile',
+  'amx_bf16',
+  'amx_int8',
+  'avx_vnni',
+];
 const ARM_SIMD = ['asimd', 'asimdhp', 'asimddp', 'sve', 'sve2', 'svebf16', 'bf16', 'i8mm'];
 
 export function simdCapabilities(flags: string[], architecture: string): string[] {
@@ -165,7 +190,10 @@ export function cachesFromSysfs(entries: SysfsCacheEntry[], logicalCores: number
 export function cachesFromLscpu(fields: LscpuFields, logicalCores: number): Cache[] {
   const out: Cache[] = [];
   const keys: [string, number, string][] = [
-    ['L1d', 1, 'Data'], ['L1i', 1, 'Instruction'], ['L2', 2, 'Unified'], ['L3', 3, 'Unified'],
+    ['L1d', 1, 'Data'],
+    ['L1i', 1, 'Instruction'],
+    ['L2', 2, 'Unified'],
+    ['L3', 3, 'Unified'],
   ];
   for (const [name, level, type] of keys) {
     const text = fields[`${name} cache`] ?? fields[name];

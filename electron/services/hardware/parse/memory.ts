@@ -20,7 +20,10 @@ export function parseMeminfo(text: string): Record<string, number> {
 export function parseLockedMemoryLimit(text: string): { bytes: number | null; unlimited: boolean } | null {
   const line = text.split('\n').find((l) => /^Max locked memory/i.test(l));
   if (!line) return null;
-  const soft = line.replace(/^Max locked memory\s+/i, '').trim().split(/\s+/)[0];
+  const soft = line
+    .replace(/^Max locked memory\s+/i, '')
+    .trim()
+    .split(/\s+/)[0];
   if (soft === 'unlimited') return { bytes: null, unlimited: true };
   const n = Number(soft);
   return Number.isFinite(n) ? { bytes: n, unlimited: false } : null;
@@ -44,9 +47,7 @@ export function buildMemory(
     totalBytes: meminfo.MemTotal ?? fallback.totalBytes,
     availableBytes: meminfo.MemAvailable ?? fallback.availableBytes,
     hugePages:
-      hugeTotal !== undefined
-        ? { total: hugeTotal, free: meminfo.HugePages_Free ?? 0, sizeBytes: meminfo.Hugepagesize ?? 0 }
-        : null,
+      hugeTotal !== undefined ? { total: hugeTotal, free: meminfo.HugePages_Free ?? 0, sizeBytes: meminfo.Hugepagesize ?? 0 } : null,
     transparentHugePages: thp,
     lockedMemoryLimitBytes: limits ? limits.bytes : null,
     lockedMemoryUnlimited: limits ? limits.unlimited : false,

@@ -16,8 +16,15 @@ const node = (v: unknown): XmlNode => (v && typeof v === 'object' ? (v as XmlNod
 // nvidia-smi -q has no compute capability field; `--query-gpu=compute_cap` does (driver ≥ 510).
 // When that query is not available, the architecture name is enough for the data-centre parts.
 const CAPABILITY_BY_ARCH: Record<string, string> = {
-  kepler: '3.7', maxwell: '5.2', pascal: '6.0', volta: '7.0', turing: '7.5', ampere: '8.0',
-  'ada lovelace': '8.9', hopper: '9.0', blackwell: '10.0',
+  kepler: '3.7',
+  maxwell: '5.2',
+  pascal: '6.0',
+  volta: '7.0',
+  turing: '7.5',
+  ampere: '8.0',
+  'ada lovelace': '8.9',
+  hopper: '9.0',
+  blackwell: '10.0',
 };
 
 export function capabilityFromArchitecture(architecture: string | null, name: string): string | null {
@@ -211,7 +218,9 @@ function csvNumber(cell: string | undefined): number | null {
  * arrives, in the clock the runner's steps are placed in).
  */
 export function parseGpuSampleLine(line: string): GpuSampleLine | null {
-  const cells = stripAnsi(line).split(',').map((c) => c.trim());
+  const cells = stripAnsi(line)
+    .split(',')
+    .map((c) => c.trim());
   if (cells.length !== GPU_SAMPLE_FIELDS.length) return null;
   if (!/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?$/.test(cells[0])) return null;
   if (!/^\d+$/.test(cells[1])) return null;
@@ -240,7 +249,11 @@ export interface DmonPcieLine {
 export function parseDmonLine(line: string, columns: string[] | null): { columns: string[] | null; row: DmonPcieLine | null } {
   const text = stripAnsi(line).trim();
   if (text.startsWith('#')) {
-    const names = text.slice(1).trim().split(/\s+/).map((c) => c.toLowerCase());
+    const names = text
+      .slice(1)
+      .trim()
+      .split(/\s+/)
+      .map((c) => c.toLowerCase());
     // The units line ("# Idx MB/s MB/s") is not a header.
     if (names[0] === 'gpu') return { columns: names, row: null };
     return { columns, row: null };
@@ -252,5 +265,8 @@ export function parseDmonLine(line: string, columns: string[] | null): { columns
   const tx = columns.indexOf('txpci');
   if (rx < 0 && tx < 0) return { columns, row: null };
   // dmon prints "-" for a value it could not read.
-  return { columns, row: { index: Number(cells[0]), rxMBps: rx >= 0 ? csvNumber(cells[rx]) : null, txMBps: tx >= 0 ? csvNumber(cells[tx]) : null } };
+  return {
+    columns,
+    row: { index: Number(cells[0]), rxMBps: rx >= 0 ? csvNumber(cells[rx]) : null, txMBps: tx >= 0 ? csvNumber(cells[tx]) : null },
+  };
 }

@@ -95,7 +95,10 @@ function vendorName(cpu: SiCpu): string {
  */
 function cachesFromSi(cache: SiCpu['cache']): Cache[] {
   const rows: [keyof NonNullable<SiCpu['cache']>, number, string][] = [
-    ['l1d', 1, 'Data'], ['l1i', 1, 'Instruction'], ['l2', 2, 'Unified'], ['l3', 3, 'Unified'],
+    ['l1d', 1, 'Data'],
+    ['l1i', 1, 'Instruction'],
+    ['l2', 2, 'Unified'],
+    ['l3', 3, 'Unified'],
   ];
   const out: Cache[] = [];
   for (const [key, level, type] of rows) {
@@ -206,8 +209,13 @@ function rotational(kind: string | undefined): boolean | null {
  */
 export function disksFromSi(layout: SiDiskLayout[] | null, blocks: SiBlockDevice[] | null): Disk[] {
   const blockList = blocks ?? [];
-  const mountsOf = (id: string) =>
-    [...new Set(blockList.filter((b) => b.identifier && b.mount && (b.identifier === id || b.identifier.startsWith(`${id}s`))).map((b) => b.mount as string))];
+  const mountsOf = (id: string) => [
+    ...new Set(
+      blockList
+        .filter((b) => b.identifier && b.mount && (b.identifier === id || b.identifier.startsWith(`${id}s`)))
+        .map((b) => b.mount as string),
+    ),
+  ];
   if (layout?.length) {
     return layout.map((d, i): Disk => {
       // macOS: /dev/disk0; Windows: \\.\PHYSICALDRIVE0 (newer) or a PnP id (older, unusable).

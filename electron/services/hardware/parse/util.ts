@@ -20,7 +20,7 @@ export function parseCpuList(text: string | null | undefined): number[] {
 export function formatCpuList(cpus: number[]): string {
   const sorted = [...new Set(cpus)].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
     parts.push(i === j ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`);
@@ -30,8 +30,19 @@ export function formatCpuList(cpus: number[]): string {
 }
 
 const UNIT: Record<string, number> = {
-  b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2,
-  g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3, t: 1024 ** 4, tb: 1024 ** 4, tib: 1024 ** 4,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+  t: 1024 ** 4,
+  tb: 1024 ** 4,
+  tib: 1024 ** 4,
 };
 
 /**

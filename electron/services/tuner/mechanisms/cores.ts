@@ -7,7 +7,13 @@ export function coresPercCandidates(hw: HardwareProfile, gpusPerNode: number): n
   const cores = Math.max(2, hw.physicalCores);
   const keep = THROUGHPUT_CONSTANTS.minTrainingCoresPerRank * gpusPerNode;
   // the measured sweep's points from a quarter of the cores up, and the usual splits
-  const threads = new Set<number>([...hw.cpuAdam.map((r) => r.threads).filter((t) => t >= cores / 4), cores - keep, Math.round(cores * 0.9), Math.round(cores * 0.75), Math.round(cores / 2)]);
+  const threads = new Set<number>([
+    ...hw.cpuAdam.map((r) => r.threads).filter((t) => t >= cores / 4),
+    cores - keep,
+    Math.round(cores * 0.9),
+    Math.round(cores * 0.75),
+    Math.round(cores / 2),
+  ]);
   return [...threads]
     .filter((t) => t >= 1 && t <= cores - gpusPerNode)
     .sort((a, b) => a - b)

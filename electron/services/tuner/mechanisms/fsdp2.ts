@@ -21,7 +21,10 @@ export const fsdp2Offload: Mechanism = {
     if (opt && bool(opt.fused) !== undefined) knobs.torchAdamFused = bool(opt.fused);
     return knobs;
   },
-  knobSpace: ({ machine }) => ({ base: { pinMemory: lockedMemoryOk(machine), reshardAfterForward: true }, axes: [['reshardAfterForward', [true, false]]] }),
+  knobSpace: ({ machine }) => ({
+    base: { pinMemory: lockedMemoryOk(machine), reshardAfterForward: true },
+    axes: [['reshardAfterForward', [true, false]]],
+  }),
   cpuShare: () => 1,
   memory: (ctx) => {
     const terms: Record<string, number> = { modelStates: ctx.estimator.gpuBytes };
@@ -45,7 +48,10 @@ export const fsdp2Offload: Mechanism = {
       pinnedBytes: (4 * 2 * P * A + 4 * P * A) / ctx.G,
       // C++ all-gather/reshard hooks, no Python bookkeeping per parameter: a share of ZeRO-3's
       fetchSeconds: P * ctx.passes * A * THROUGHPUT_CONSTANTS.zero3ParamPassSeconds * THROUGHPUT_CONSTANTS.fsdpLayerFactor,
-      cpuAdam: { threads: Math.max(1, ctx.hw.physicalCores), rateFactor: fused ? THROUGHPUT_CONSTANTS.torchFusedAdamFactor : THROUGHPUT_CONSTANTS.torchPlainAdamFactor },
+      cpuAdam: {
+        threads: Math.max(1, ctx.hw.physicalCores),
+        rateFactor: fused ? THROUGHPUT_CONSTANTS.torchFusedAdamFactor : THROUGHPUT_CONSTANTS.torchPlainAdamFactor,
+      },
       cpuStepOverlap: ctx.s.cpuStepOverlap,
       streamOverlap: ctx.s.transferOverlap,
       commOverlap: ctx.s.commOverlap,

@@ -6,7 +6,17 @@ import { SEED_ZERO_KEYS } from '../config-defaults';
 import type { ParamCount } from '../params';
 import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../throughput-constants';
 import type { GpuStates, Mechanism } from './types';
-import { deepSpeedConfig, gpuStepBytes, NO_TIME_TERMS, readZeroKnobs, zero3HookSeconds, zeroCommBytes, zeroCommonKnobs, zeroKnobSpace, zeroOverlaps } from './zero-common';
+import {
+  deepSpeedConfig,
+  gpuStepBytes,
+  NO_TIME_TERMS,
+  readZeroKnobs,
+  zero3HookSeconds,
+  zeroCommBytes,
+  zeroCommonKnobs,
+  zeroKnobSpace,
+  zeroOverlaps,
+} from './zero-common';
 
 /**
  * GPU model states of DeepSpeed ZeRO without offload, by what DeepSpeed 0.19 allocates (bf16 training,

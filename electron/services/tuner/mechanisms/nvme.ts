@@ -3,7 +3,20 @@
 // the host and NVMe terms are what the swapper allocates (stage3.py, swap_tensor/).
 import { DEFAULT_NVME_PATH, SEED_ZERO_KEYS } from '../config-defaults';
 import type { JsonObject, Mechanism } from './types';
-import { deepSpeedConfig, deepSpeedCpuAdam, gpuStepBytes, NO_TIME_TERMS, offloadedOptimizerTraffic, readZeroKnobs, subGroupSeconds, zero3HookSeconds, zeroCommBytes, zeroCommonKnobs, zeroKnobSpace, zeroOverlaps } from './zero-common';
+import {
+  deepSpeedConfig,
+  deepSpeedCpuAdam,
+  gpuStepBytes,
+  NO_TIME_TERMS,
+  offloadedOptimizerTraffic,
+  readZeroKnobs,
+  subGroupSeconds,
+  zero3HookSeconds,
+  zeroCommBytes,
+  zeroCommonKnobs,
+  zeroKnobSpace,
+  zeroOverlaps,
+} from './zero-common';
 
 const AIO = { block_size: 1048576, queue_depth: 8, single_submit: false, overlap_events: true, thread_count: 1 };
 
@@ -18,9 +31,18 @@ export const nvmeOffload: Mechanism = {
     const nvmePath = w.nvmePath ?? DEFAULT_NVME_PATH;
     const pin = k.pinMemory ?? true;
     const zero: JsonObject = {};
-    if (s.offloadOptimizer === 'nvme') zero.offload_optimizer = { device: 'nvme', nvme_path: nvmePath, pin_memory: pin, buffer_count: 4, pipeline_read: false, pipeline_write: false };
+    if (s.offloadOptimizer === 'nvme')
+      zero.offload_optimizer = {
+        device: 'nvme',
+        nvme_path: nvmePath,
+        pin_memory: pin,
+        buffer_count: 4,
+        pipeline_read: false,
+        pipeline_write: false,
+      };
     else if (s.offloadOptimizer === 'cpu') zero.offload_optimizer = { device: 'cpu', pin_memory: pin };
-    if (s.offloadParam === 'nvme') zero.offload_param = { device: 'nvme', nvme_path: nvmePath, pin_memory: pin, buffer_count: 5, buffer_size: 1e8, max_in_cpu: 1e9 };
+    if (s.offloadParam === 'nvme')
+      zero.offload_param = { device: 'nvme', nvme_path: nvmePath, pin_memory: pin, buffer_count: 5, buffer_size: 1e8, max_in_cpu: 1e9 };
     else if (s.offloadParam === 'cpu') zero.offload_param = { device: 'cpu', pin_memory: pin };
     return deepSpeedConfig(s, w, k, zero, { aio: { ...AIO } });
   },
@@ -36,13 +58,19 @@ export const nvmeOffload: Mechanism = {
     const nvme: Record<string, number> = {};
     if (s.offloadOptimizer === 'nvme') nvme.optimizerStates = 12 * perNodeParams; // fp32 params, Adam m and v
     if (s.offloadParam === 'nvme') nvme.paramsBf16 = 2 * perNodeParams;
-    return { gpu: { terms: { modelStates: ctx.estimator.gpuBytes }, backwardGradients: 0, stepGradients: 0 }, commBytes: zeroCommBytes(ctx, true), host, nvme };
+    return {
+      gpu: { terms: { modelStates: ctx.estimator.gpuBytes }, backwardGradients: 0, stepGradients: 0 },
+      commBytes: zeroCommBytes(ctx, true),
+      host,
+      nvme,
+    };
   },
   time: (ctx) => {
     const P = ctx.p.total;
     const { s, w } = ctx;
     // per node, one drive: optimizer states read and written once per step (24 B/param); params read per pass
-    const nvmeBytes = (s.offloadOptimizer === 'nvme' ? (24 * P) / w.nodes : 0) + (s.offloadParam === 'nvme' ? (2 * 2 * P * w.gradAccum) / w.nodes : 0);
+    const nvmeBytes =
+      (s.offloadOptimizer === 'nvme' ? (24 * P) / w.nodes : 0) + (s.offloadParam === 'nvme' ? (2 * 2 * P * w.gradAccum) / w.nodes : 0);
     const traffic = offloadedOptimizerTraffic(ctx);
     return {
       ...NO_TIME_TERMS,

@@ -55,13 +55,20 @@ export const optimizerOffload: Mechanism = {
       space.base.ratio = 1;
       space.axes.push(['ratio', RATIO_CANDIDATES]);
       space.base.subGroupSize = SEED_ZERO_KEYS.sub_group_size;
-      space.axes.push(['subGroupSize', [SEED_ZERO_KEYS.sub_group_size, ...SUB_GROUP_CANDIDATES.filter((g) => g !== SEED_ZERO_KEYS.sub_group_size)]]);
+      space.axes.push([
+        'subGroupSize',
+        [SEED_ZERO_KEYS.sub_group_size, ...SUB_GROUP_CANDIDATES.filter((g) => g !== SEED_ZERO_KEYS.sub_group_size)],
+      ]);
     }
     return space;
   },
   cpuShare: (s, knobs, perRank) => (s.stage === 3 ? stage3CpuShare(knobs, perRank, 1) : 1),
   memory: (ctx) => ({
-    gpu: { terms: { modelStates: ctx.estimator.gpuBytes, ...(ctx.s.stage === 3 ? gpuOptimizerShare(ctx) : {}) }, backwardGradients: 0, stepGradients: 0 },
+    gpu: {
+      terms: { modelStates: ctx.estimator.gpuBytes, ...(ctx.s.stage === 3 ? gpuOptimizerShare(ctx) : {}) },
+      backwardGradients: 0,
+      stepGradients: 0,
+    },
     commBytes: zeroCommBytes(ctx, true),
     // stage 2: the estimator's figure (its factor 1.5 covers pinned staging; H200: 22.3 B/param against its 24)
     host: ctx.s.stage === 3 ? zero3CpuOptimizerHost(ctx) : { modelStates: ctx.estimator.hostBytes },

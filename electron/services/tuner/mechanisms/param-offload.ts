@@ -31,12 +31,19 @@ export const paramOffload: Mechanism = {
     if (k.ratio !== undefined) out.ratio = k.ratio; // a user's config may carry one
     return out;
   },
-  emitConfig: (s, w, k) => deepSpeedConfig(s, w, k, { offload_optimizer: cpuOptimizerBlock(k), offload_param: { device: 'cpu', pin_memory: k.pinMemory ?? true } }),
+  emitConfig: (s, w, k) =>
+    deepSpeedConfig(s, w, k, {
+      offload_optimizer: cpuOptimizerBlock(k),
+      offload_param: { device: 'cpu', pin_memory: k.pinMemory ?? true },
+    }),
   readKnobs: readZeroKnobs,
   knobSpace: ({ s, machine }) => {
     const space = zeroKnobSpace(s, machine);
     space.base.subGroupSize = SEED_ZERO_KEYS.sub_group_size;
-    space.axes.push(['subGroupSize', [SEED_ZERO_KEYS.sub_group_size, ...SUB_GROUP_CANDIDATES.filter((g) => g !== SEED_ZERO_KEYS.sub_group_size)]]);
+    space.axes.push([
+      'subGroupSize',
+      [SEED_ZERO_KEYS.sub_group_size, ...SUB_GROUP_CANDIDATES.filter((g) => g !== SEED_ZERO_KEYS.sub_group_size)],
+    ]);
     return space;
   },
   cpuShare: (_s, knobs, perRank) => stage3CpuShare(knobs, perRank, 1),

@@ -15,7 +15,10 @@ export const MECHANISMS: readonly Mechanism[] = [noOffload, optimizerOffload, pa
 
 export function mechanismOf(s: StrategyPreset): Mechanism {
   const found = MECHANISMS.find((m) => m.covers(s));
-  if (!found) throw new Error(`no mechanism covers strategy '${s.id}' (engine ${s.engine}, stage ${s.stage}, optimizer ${s.offloadOptimizer}, params ${s.offloadParam})`);
+  if (!found)
+    throw new Error(
+      `no mechanism covers strategy '${s.id}' (engine ${s.engine}, stage ${s.stage}, optimizer ${s.offloadOptimizer}, params ${s.offloadParam})`,
+    );
   return found;
 }
 
@@ -25,7 +28,13 @@ const obj = (v: unknown): JsonObject | null => (v && typeof v === 'object' && !A
 export function configParts(config: unknown, fsdp?: unknown): ConfigParts {
   const c = obj(config) ?? {};
   const zero = obj(c.zero_optimization);
-  return { config: c, zero, offloadOptimizer: zero ? obj(zero.offload_optimizer) : null, offloadParam: zero ? obj(zero.offload_param) : null, fsdp: obj(fsdp) ?? obj(c.fsdp) };
+  return {
+    config: c,
+    zero,
+    offloadOptimizer: zero ? obj(zero.offload_optimizer) : null,
+    offloadParam: zero ? obj(zero.offload_param) : null,
+    fsdp: obj(fsdp) ?? obj(c.fsdp),
+  };
 }
 
 /** The mechanism a config describes, as the runner would run it; null for no ZeRO config at all. */

@@ -2,7 +2,13 @@
 // sub-group by a CPU Adam worker process on `cpuadam_cores_perc` of the cores as backward completes
 // each sub-group (unless gradient clipping is on), with `ratio` of the optimizer on the CPU.
 import { MEMORY_CONSTANTS } from '../memory-constants';
-import { DEFAULT_CPUADAM_CORES_PERC, RATIO_CANDIDATES, SEED_ZERO_KEYS, SUB_GROUP_CANDIDATES, SUPER_OFFLOAD_RATIO } from '../config-defaults';
+import {
+  DEFAULT_CPUADAM_CORES_PERC,
+  RATIO_CANDIDATES,
+  SEED_ZERO_KEYS,
+  SUB_GROUP_CANDIDATES,
+  SUPER_OFFLOAD_RATIO,
+} from '../config-defaults';
 import { coresPercCandidates } from './cores';
 import type { Mechanism } from './types';
 import { zero3CpuOptimizerHost } from './optimizer-offload';
@@ -34,15 +40,30 @@ export const superOffload: Mechanism = {
     effectiveGradientClipping(s, w) === 0
       ? 'gradient_clipping 0.0: no gradient-norm clipping, so a loss spike is not damped — the price of overlapping CPU Adam with backward (DeepSpeed ≥ 0.18.9 turns the overlap off under any clipping)'
       : `gradient_clipping ${effectiveGradientClipping(s, w)}: SuperOffload's overlap is off, the CPU Adam step runs serially in step()`,
-    ...(/gh200|gb200|mi300a/i.test(hw.gpuName ?? '') ? [] : ['SuperOffload is designed for superchips (GH200/GB200/MI300A); on PCIe hosts its gain is limited (DeepSpeed issue #7966)']),
+    ...(/gh200|gb200|mi300a/i.test(hw.gpuName ?? '')
+      ? []
+      : ['SuperOffload is designed for superchips (GH200/GB200/MI300A); on PCIe hosts its gain is limited (DeepSpeed issue #7966)']),
   ],
-  resolveKnobs: (s, w, k) => ({ ...zeroCommonKnobs(s, k), ratio: k.ratio ?? SUPER_OFFLOAD_RATIO, cpuadamCoresPerc: k.cpuadamCoresPerc ?? w.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC }),
+  resolveKnobs: (s, w, k) => ({
+    ...zeroCommonKnobs(s, k),
+    ratio: k.ratio ?? SUPER_OFFLOAD_RATIO,
+    cpuadamCoresPerc: k.cpuadamCoresPerc ?? w.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC,
+  }),
   emitConfig: (s, w, k) =>
-    deepSpeedConfig(s, w, k, { offload_optimizer: { device: 'cpu', pin_memory: k.pinMemory ?? true, ratio: k.ratio, super_offload: true, cpuadam_cores_perc: k.cpuadamCoresPerc } }),
+    deepSpeedConfig(s, w, k, {
+      offload_optimizer: {
+        device: 'cpu',
+        pin_memory: k.pinMemory ?? true,
+        ratio: k.ratio,
+        super_offload: true,
+        cpuadam_cores_perc: k.cpuadamCoresPerc,
+      },
+    }),
   readKnobs: (parts) => {
     const knobs = readZeroKnobs(parts);
     const off = parts.offloadOptimizer;
-    if (off && off.super_offload === true && num(off.cpuadam_cores_perc) !== undefined) knobs.cpuadamCoresPerc = num(off.cpuadam_cores_perc);
+    if (off && off.super_offload === true && num(off.cpuadam_cores_perc) !== undefined)
+      knobs.cpuadamCoresPerc = num(off.cpuadam_cores_perc);
     return knobs;
   },
   knobSpace: ({ s, w, hw, machine, fixedPerc }) => {
@@ -53,7 +74,10 @@ export const superOffload: Mechanism = {
     space.base.cpuadamCoresPerc = fixedPerc ?? percs[percs.length - 1];
     space.axes.push(['cpuadamCoresPerc', percs]);
     space.base.subGroupSize = SEED_ZERO_KEYS.sub_group_size;
-    space.axes.push(['subGroupSize', [SEED_ZERO_KEYS.sub_group_size, ...SUB_GROUP_CANDIDATES.filter((g) => g !== SEED_ZERO_KEYS.sub_group_size)]]);
+    space.axes.push([
+      'subGroupSize',
+      [SEED_ZERO_KEYS.sub_group_size, ...SUB_GROUP_CANDIDATES.filter((g) => g !== SEED_ZERO_KEYS.sub_group_size)],
+    ]);
     return space;
   },
   cpuShare: (_s, knobs, perRank) => stage3CpuShare(knobs, perRank, SUPER_OFFLOAD_RATIO),

@@ -29,7 +29,13 @@ export function zeroCommonKnobs(s: StrategyPreset, k: Knobs): Knobs {
 }
 
 /** A ds_config for the workload with the mechanism's offload blocks (`zeroExtras`) and top-level keys (`extras`). */
-export function deepSpeedConfig(s: StrategyPreset, w: Workload, k: Knobs, zeroExtras: JsonObject = {}, extras: JsonObject = {}): JsonObject {
+export function deepSpeedConfig(
+  s: StrategyPreset,
+  w: Workload,
+  k: Knobs,
+  zeroExtras: JsonObject = {},
+  extras: JsonObject = {},
+): JsonObject {
   const zero: JsonObject = {
     stage: s.stage,
     overlap_comm: k.overlapComm,
@@ -81,7 +87,11 @@ export function readZeroKnobs(parts: ConfigParts): ThroughputKnobs {
 
 /** Pinned buffers beyond `ulimit -l` fail to register: then pin_memory false. */
 export function lockedMemoryOk(machine: Machine): boolean {
-  return machine.memory.lockedMemoryUnlimited || machine.memory.lockedMemoryLimitBytes === null || machine.memory.lockedMemoryLimitBytes > 16 * 2 ** 30;
+  return (
+    machine.memory.lockedMemoryUnlimited ||
+    machine.memory.lockedMemoryLimitBytes === null ||
+    machine.memory.lockedMemoryLimitBytes > 16 * 2 ** 30
+  );
 }
 
 /** The search space every ZeRO mechanism starts from: pinning where something is offloaded, and overlap_comm. */
@@ -128,7 +138,10 @@ export function zero3HookSeconds(ctx: TimeContext): number {
 
 /** One CPU Adam call, its copies and launches per sub-group of the CPU share (stage 3 with an offloaded optimizer). */
 export function subGroupSeconds(ctx: TimeContext): number {
-  return Math.ceil((ctx.r * ctx.p.total) / ctx.G / (ctx.knobs.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size)) * THROUGHPUT_CONSTANTS.subGroupSeconds;
+  return (
+    Math.ceil((ctx.r * ctx.p.total) / ctx.G / (ctx.knobs.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size)) *
+    THROUGHPUT_CONSTANTS.subGroupSeconds
+  );
 }
 
 /** The GPU-side optimizer step on the 1 − ratio share (DeepSpeed's step over bf16/fp32 gradients, FusedAdam). */
@@ -160,7 +173,11 @@ export function offloadedOptimizerTraffic(ctx: TimeContext): Pick<TimeTerms, 'pi
 /** Overlaps of a ZeRO mechanism: host copies and collectives hide behind compute only with overlap_comm. */
 export function zeroOverlaps(ctx: TimeContext): Pick<TimeTerms, 'cpuStepOverlap' | 'streamOverlap' | 'commOverlap'> {
   const overlapComm = ctx.knobs.overlapComm ?? SEED_ZERO_KEYS.overlap_comm;
-  return { cpuStepOverlap: ctx.s.cpuStepOverlap, streamOverlap: overlapComm ? ctx.s.transferOverlap : 0, commOverlap: overlapComm ? ctx.s.commOverlap : 0 };
+  return {
+    cpuStepOverlap: ctx.s.cpuStepOverlap,
+    streamOverlap: overlapComm ? ctx.s.transferOverlap : 0,
+    commOverlap: overlapComm ? ctx.s.commOverlap : 0,
+  };
 }
 
 /** A step with nothing of its own: the base every mechanism's time() fills in. */

@@ -80,21 +80,35 @@ export function resolveAutoValues(input: JsonObject, ctx: AutoContext): AutoResu
   ] as const) {
     const have = getPath(config, key);
     if (want !== undefined && have !== undefined && have !== 'auto' && Number(have) !== want)
-      errors.push({ field: key, message: `is ${JSON.stringify(have)} in the config but the workload's ${flag} is ${want}: leave the ${flag} out (the config's value is used) or set the key to "auto"` });
+      errors.push({
+        field: key,
+        message: `is ${JSON.stringify(have)} in the config but the workload's ${flag} is ${want}: leave the ${flag} out (the config's value is used) or set the key to "auto"`,
+      });
   }
 
   for (const key of autoPaths(config)) {
     const accelerateKey = ACCELERATE_ONLY[key];
     if (accelerateKey) {
-      errors.push({ field: key, message: `"auto" here is filled from accelerate's own config file (${accelerateKey}), which the app does not have: write the value into the ds_config` });
+      errors.push({
+        field: key,
+        message: `"auto" here is filled from accelerate's own config file (${accelerateKey}), which the app does not have: write the value into the ds_config`,
+      });
       continue;
     }
     switch (key) {
       case 'train_micro_batch_size_per_gpu':
-        fill(key, ctx.microBatch ?? DEFAULT_MICRO, `per_device_train_batch_size: the workload's micro batch${ctx.microBatch === undefined ? ' (not given: the Plan form\'s default, 1)' : ''}`);
+        fill(
+          key,
+          ctx.microBatch ?? DEFAULT_MICRO,
+          `per_device_train_batch_size: the workload's micro batch${ctx.microBatch === undefined ? " (not given: the Plan form's default, 1)" : ''}`,
+        );
         break;
       case 'gradient_accumulation_steps':
-        fill(key, ctx.gradAccum ?? DEFAULT_ACCUM, `gradient_accumulation_steps: the workload's${ctx.gradAccum === undefined ? ' (not given: 1)' : ''}`);
+        fill(
+          key,
+          ctx.gradAccum ?? DEFAULT_ACCUM,
+          `gradient_accumulation_steps: the workload's${ctx.gradAccum === undefined ? ' (not given: 1)' : ''}`,
+        );
         break;
       case 'train_batch_size':
         break; // after micro and accumulation, below
@@ -121,7 +135,7 @@ export function resolveAutoValues(input: JsonObject, ctx: AutoContext): AutoResu
         fill(key, HF_DEFAULTS.warmupSteps, 'warmup_steps (TrainingArguments default 0)');
         break;
       case 'scheduler.params.total_num_steps':
-        fill(key, ctx.steps, 'num_training_steps: the benchmark run\'s steps');
+        fill(key, ctx.steps, "num_training_steps: the benchmark run's steps");
         break;
       case 'fp16.enabled':
         fill(key, ctx.precision === 'fp16', `fp16: the workload's precision is ${ctx.precision}`);
@@ -141,7 +155,8 @@ export function resolveAutoValues(input: JsonObject, ctx: AutoContext): AutoResu
       case 'zero_optimization.stage3_prefetch_bucket_size':
         // HF writes 0.9·h², a float; DeepSpeed 0.19's pydantic field takes only whole numbers (15099494.4 is
         // refused), so the whole part is written.
-        if (stage === 3) fill(key, Math.trunc(0.9 * h * h), `0.9 × hidden_size² (${h}), whole part — DeepSpeed 0.19 refuses the fraction HF writes`);
+        if (stage === 3)
+          fill(key, Math.trunc(0.9 * h * h), `0.9 × hidden_size² (${h}), whole part — DeepSpeed 0.19 refuses the fraction HF writes`);
         else errors.push({ field: key, message: '"auto" is filled by HF Trainer only for ZeRO stage 3: remove the key or give a number' });
         break;
       case 'zero_optimization.stage3_param_persistence_threshold':
@@ -160,7 +175,11 @@ export function resolveAutoValues(input: JsonObject, ctx: AutoContext): AutoResu
     const micro = Number(getPath(config, 'train_micro_batch_size_per_gpu') ?? ctx.microBatch ?? DEFAULT_MICRO);
     const accum = Number(getPath(config, 'gradient_accumulation_steps') ?? ctx.gradAccum ?? DEFAULT_ACCUM);
     if (Number.isFinite(micro) && Number.isFinite(accum))
-      fill('train_batch_size', micro * accum * ctx.worldSize, `micro ${micro} × accumulation ${accum} × ${ctx.worldSize} GPU(s), as HF Trainer computes it`);
+      fill(
+        'train_batch_size',
+        micro * accum * ctx.worldSize,
+        `micro ${micro} × accumulation ${accum} × ${ctx.worldSize} GPU(s), as HF Trainer computes it`,
+      );
   }
   return { config, resolved, errors };
 }

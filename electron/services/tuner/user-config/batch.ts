@@ -31,22 +31,36 @@ export function deriveBatch(config: JsonObject, world: number, errors: Err[]): B
   if (errors.length > before) return null;
   const whole = (n: number, field: string, words: string): number | null => {
     if (Number.isInteger(n) && n > 0) return n;
-    errors.push({ field, message: `${words} is not a whole number: DeepSpeed would refuse it — make train_batch_size a multiple of the others` });
+    errors.push({
+      field,
+      message: `${words} is not a whole number: DeepSpeed would refuse it — make train_batch_size a multiple of the others`,
+    });
     return null;
   };
   if (tbs !== null && micro !== null && ga !== null) {
     if (tbs !== micro * ga * world) {
-      errors.push({ field: 'train_batch_size', message: `${tbs} ≠ micro ${micro} × accumulation ${ga} × ${world} GPU(s) = ${micro * ga * world}: DeepSpeed refuses this; fix one of the three (or leave train_batch_size out)` });
+      errors.push({
+        field: 'train_batch_size',
+        message: `${tbs} ≠ micro ${micro} × accumulation ${ga} × ${world} GPU(s) = ${micro * ga * world}: DeepSpeed refuses this; fix one of the three (or leave train_batch_size out)`,
+      });
       return null;
     }
     return { microBatch: micro, gradAccum: ga, trainBatch: tbs };
   }
   if (tbs !== null && micro !== null) {
-    const g = whole(tbs / (micro * world), 'train_batch_size', `${tbs} / (micro ${micro} × ${world} GPU(s)) = ${tbs / (micro * world)} accumulation steps`);
+    const g = whole(
+      tbs / (micro * world),
+      'train_batch_size',
+      `${tbs} / (micro ${micro} × ${world} GPU(s)) = ${tbs / (micro * world)} accumulation steps`,
+    );
     return g === null ? null : { microBatch: micro, gradAccum: g, trainBatch: tbs };
   }
   if (tbs !== null && ga !== null) {
-    const m = whole(tbs / (ga * world), 'train_batch_size', `${tbs} / (accumulation ${ga} × ${world} GPU(s)) = ${tbs / (ga * world)} as micro batch`);
+    const m = whole(
+      tbs / (ga * world),
+      'train_batch_size',
+      `${tbs} / (accumulation ${ga} × ${world} GPU(s)) = ${tbs / (ga * world)} as micro batch`,
+    );
     return m === null ? null : { microBatch: m, gradAccum: ga, trainBatch: tbs };
   }
   if (micro !== null) {
@@ -57,6 +71,9 @@ export function deriveBatch(config: JsonObject, world: number, errors: Err[]): B
     const m = whole(tbs / world, 'train_batch_size', `${tbs} / ${world} GPU(s) = ${tbs / world} as micro batch`);
     return m === null ? null : { microBatch: m, gradAccum: 1, trainBatch: tbs };
   }
-  errors.push({ field: 'train_batch_size', message: 'DeepSpeed needs train_batch_size or train_micro_batch_size_per_gpu: add one (or "auto" to take the workload\'s micro batch)' });
+  errors.push({
+    field: 'train_batch_size',
+    message: 'DeepSpeed needs train_batch_size or train_micro_batch_size_per_gpu: add one (or "auto" to take the workload\'s micro batch)',
+  });
   return null;
 }

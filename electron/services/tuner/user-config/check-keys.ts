@@ -34,16 +34,30 @@ function names(block: Record<string, FieldInfo>): string[] {
   return Object.entries(block).flatMap(([n, f]) => (f.alias ? [n, f.alias] : [n]));
 }
 
-function checkBlock(where: string, value: JsonObject, block: Record<string, FieldInfo>, errors: Err[], notes: ConfigKeyNote[], nested: string[] = []): void {
+function checkBlock(
+  where: string,
+  value: JsonObject,
+  block: Record<string, FieldInfo>,
+  errors: Err[],
+  notes: ConfigKeyNote[],
+  nested: string[] = [],
+): void {
   const version = deepSpeedKeys().deepspeedVersion;
   for (const key of Object.keys(value)) {
     if (nested.includes(key)) continue;
     const field = fieldFor(block, key);
     if (!field) {
       const near = closest(key, names(block));
-      errors.push({ field: `${where}.${key}`, message: `DeepSpeed ${version} does not know this key and refuses the config (extra inputs are not permitted)${near ? `: did you mean "${near}"?` : ': remove it'}` });
+      errors.push({
+        field: `${where}.${key}`,
+        message: `DeepSpeed ${version} does not know this key and refuses the config (extra inputs are not permitted)${near ? `: did you mean "${near}"?` : ': remove it'}`,
+      });
     } else if (field.info.deprecated)
-      notes.push({ key: `${where}.${key}`, kind: 'deprecated', message: `deprecated in DeepSpeed ${version}${field.info.newParam ? `: use ${field.info.newParam}` : ''}; DeepSpeed still maps it` });
+      notes.push({
+        key: `${where}.${key}`,
+        kind: 'deprecated',
+        message: `deprecated in DeepSpeed ${version}${field.info.newParam ? `: use ${field.info.newParam}` : ''}; DeepSpeed still maps it`,
+      });
   }
 }
 
@@ -52,7 +66,11 @@ export function checkKeys(config: JsonObject, errors: Err[], notes: ConfigKeyNot
   for (const key of Object.keys(config))
     if (!keys.topLevel.includes(key)) {
       const near = closest(key, keys.topLevel);
-      notes.push({ key, kind: 'ignored-by-deepspeed', message: `DeepSpeed ${keys.deepspeedVersion} never reads this key and ignores it${near ? ` — did you mean "${near}"?` : ''}` });
+      notes.push({
+        key,
+        kind: 'ignored-by-deepspeed',
+        message: `DeepSpeed ${keys.deepspeedVersion} never reads this key and ignores it${near ? ` — did you mean "${near}"?` : ''}`,
+      });
     }
   const zero = config.zero_optimization;
   if (zero === undefined || zero === null) return;
@@ -61,7 +79,10 @@ export function checkKeys(config: JsonObject, errors: Err[], notes: ConfigKeyNot
     return;
   }
   checkBlock('zero_optimization', zero, keys.zero, errors, notes, ['offload_optimizer', 'offload_param']);
-  for (const [name, block] of [['offload_optimizer', keys.offloadOptimizer], ['offload_param', keys.offloadParam]] as const) {
+  for (const [name, block] of [
+    ['offload_optimizer', keys.offloadOptimizer],
+    ['offload_param', keys.offloadParam],
+  ] as const) {
     const v = zero[name];
     if (v === undefined || v === null) continue;
     if (!isObject(v)) errors.push({ field: `zero_optimization.${name}`, message: 'must be an object ({"device": "cpu", …})' });

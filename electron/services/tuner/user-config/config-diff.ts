@@ -33,7 +33,9 @@ function defaultOf(key: string, config: JsonObject): unknown {
   const [block, name, sub] = key.split('.');
   if (block !== 'zero_optimization' || !name) return undefined;
   if (name === 'overlap_comm') return Number(zero.stage ?? 0) === 3; // DeepSpeed: None → true for stage 3
-  if (sub !== undefined) return fieldFor(name === 'offload_optimizer' ? keys.offloadOptimizer : name === 'offload_param' ? keys.offloadParam : {}, sub)?.info.default;
+  if (sub !== undefined)
+    return fieldFor(name === 'offload_optimizer' ? keys.offloadOptimizer : name === 'offload_param' ? keys.offloadParam : {}, sub)?.info
+      .default;
   return fieldFor(keys.zero, name)?.info.default;
 }
 

@@ -44,6 +44,11 @@ export function parseConfigText(text: string, fileName: string): JsonObject {
       '(json)',
     );
   }
-  if (!isObject(value)) throw new ApiError('bad_config', `${fileName}: a ds_config.json is a JSON object ({ … }), this file holds ${Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'a string' : String(value)}.`, '(root)');
+  if (!isObject(value))
+    throw new ApiError(
+      'bad_config',
+      `${fileName}: a ds_config.json is a JSON object ({ … }), this file holds ${Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'a string' : String(value)}.`,
+      '(root)',
+    );
   return value;
 }

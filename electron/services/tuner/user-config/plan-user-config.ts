@@ -4,7 +4,15 @@
 // prediction beside the whole plan of the same workload, whose pick comes back as the user's config with
 // the tuned keys changed (a diff) and the predicted gain. The spec that runs it carries the text byte for byte.
 import { createHash } from 'node:crypto';
-import { ApiError, type ConfigKeyNote, type RunSpec, type StrategyPlan, type UserConfigPlan, type UserConfigSource, type WorkloadOverrides } from '../../../contract';
+import {
+  ApiError,
+  type ConfigKeyNote,
+  type RunSpec,
+  type StrategyPlan,
+  type UserConfigPlan,
+  type UserConfigSource,
+  type WorkloadOverrides,
+} from '../../../contract';
 import { hasPrediction } from '../../../contract/format';
 import { planConfiguration, planWorkload, type PlanOptions } from '../plan';
 import { resolveModel } from '../models';
@@ -44,15 +52,30 @@ function withConfig(spec: RunSpec, dsConfig: JsonObject, extra: Partial<RunSpec>
 export function planUserConfig(input: UserConfigInput, options: PlanOptions & { steps?: number }): UserConfigPlan {
   const { fileName, text } = input.config;
   const w = input.workload;
-  for (const [key, flag] of [['model', 'model'], ['seqLen', 'seq']] as const)
-    if (w[key] === undefined) throw new ApiError('bad_request', `a ds_config says how to train, not what: give the model and the sequence length too (--${flag})`, key);
+  for (const [key, flag] of [
+    ['model', 'model'],
+    ['seqLen', 'seq'],
+  ] as const)
+    if (w[key] === undefined)
+      throw new ApiError(
+        'bad_request',
+        `a ds_config says how to train, not what: give the model and the sequence length too (--${flag})`,
+        key,
+      );
   const raw = parseConfigText(text, fileName);
   const model = resolveModel(w.model!);
   const worldSize = (w.gpus ?? 1) * (w.nodes ?? 1);
   const errors: Err[] = [];
   const notes: ConfigKeyNote[] = [];
 
-  const auto = resolveAutoValues(raw, { microBatch: w.microBatch, gradAccum: w.gradAccum, worldSize, precision: w.precision ?? 'bf16', hiddenSize: model.hiddenSize, steps: options.steps ?? SPEC_EXECUTION_DEFAULTS.steps });
+  const auto = resolveAutoValues(raw, {
+    microBatch: w.microBatch,
+    gradAccum: w.gradAccum,
+    worldSize,
+    precision: w.precision ?? 'bf16',
+    hiddenSize: model.hiddenSize,
+    steps: options.steps ?? SPEC_EXECUTION_DEFAULTS.steps,
+  });
   errors.push(...auto.errors);
   const config = auto.config;
   checkKeys(config, errors, notes);
@@ -60,13 +83,20 @@ export function planUserConfig(input: UserConfigInput, options: PlanOptions & { 
   // DeepSpeed's semantics of the values (bf16 xor fp16, offload only where the stage allows…); the
   // batch is checked above, and an absent optimizer block is the training script's to supply.
   const semantic = validateDsConfig(config);
-  errors.push(...semantic.errors.filter((e) => e.field !== 'optimizer.type' || isObject(config.optimizer)).filter((e) => !e.field.startsWith('train_')));
-  if (errors.length || !batch) refuse(fileName, errors.length ? errors : [{ field: 'train_batch_size', message: 'the batch could not be derived' }]);
+  errors.push(
+    ...semantic.errors
+      .filter((e) => e.field !== 'optimizer.type' || isObject(config.optimizer))
+      .filter((e) => !e.field.startsWith('train_')),
+  );
+  if (errors.length || !batch)
+    refuse(fileName, errors.length ? errors : [{ field: 'train_batch_size', message: 'the batch could not be derived' }]);
   for (const wng of semantic.warnings) notes.push({ key: wng.field, kind: 'assumed', message: wng.message });
 
   const mapping = mapConfig(config, batch, worldSize, notes);
   const zero = isObject(config.zero_optimization) ? config.zero_optimization : {};
-  const nvmePath = [zero.offload_optimizer, zero.offload_param].map((b) => (isObject(b) && typeof b.nvme_path === 'string' ? b.nvme_path : undefined)).find(Boolean);
+  const nvmePath = [zero.offload_optimizer, zero.offload_param]
+    .map((b) => (isObject(b) && typeof b.nvme_path === 'string' ? b.nvme_path : undefined))
+    .find(Boolean);
   const workload = {
     ...w,
     model: w.model!,
@@ -93,7 +123,14 @@ export function planUserConfig(input: UserConfigInput, options: PlanOptions & { 
   } else {
     // No strategy of the catalogue: the spec of the nearest engine, with the user's config and no prediction.
     const base = buildRunSpec({ ...workload, searchMicroBatch: false }, 'gpu-zero1');
-    spec = withConfig(base, config, { strategy: 'custom', knobs: {}, prediction: null, precision: mapping.precision, userConfig, runId: 'user-config' });
+    spec = withConfig(base, config, {
+      strategy: 'custom',
+      knobs: {},
+      prediction: null,
+      precision: mapping.precision,
+      userConfig,
+      runId: 'user-config',
+    });
   }
 
   // The whole plan, keeping the user's global batch (what their training converges with).
@@ -116,7 +153,13 @@ export function planUserConfig(input: UserConfigInput, options: PlanOptions & { 
       gradAccum: best.spec.gradAccum,
       diff: configDiff(config, merged),
       predictedGain: mine ? theirs / mine : null,
-      predicted: { ...best.predicted, tokensPerSecond: theirs, stepSeconds: best.spec.prediction!.stepSeconds, tflopsPerGpu: best.spec.prediction!.tflopsPerGpu, tflopsAggregate: best.spec.prediction!.tflopsAggregate },
+      predicted: {
+        ...best.predicted,
+        tokensPerSecond: theirs,
+        stepSeconds: best.spec.prediction!.stepSeconds,
+        tflopsPerGpu: best.spec.prediction!.tflopsPerGpu,
+        tflopsAggregate: best.spec.prediction!.tflopsAggregate,
+      },
       spec: withConfig(best.spec, merged, { runId: `tuned-${best.id}` }),
     };
   }

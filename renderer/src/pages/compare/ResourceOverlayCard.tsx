@@ -32,7 +32,12 @@ function RunSelect({ which, runs, value, onChange }: { which: 'A' | 'B'; runs: R
   return (
     <label className="small">
       {which}{' '}
-      <select aria-label={`Run ${which}`} value={value} onChange={(e) => onChange(e.target.value)} data-testid={`overlay-run-${which.toLowerCase()}`}>
+      <select
+        aria-label={`Run ${which}`}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid={`overlay-run-${which.toLowerCase()}`}
+      >
         {runs.map((r) => (
           <option key={r.id} value={r.id}>
             {r.label} · {r.id}
@@ -68,7 +73,14 @@ export function ResourceOverlayCard({ runs }: { runs: RunRef[] }) {
         <RunSelect which="A" runs={runs} value={aId} onChange={setA} />
         <RunSelect which="B" runs={runs} value={bId} onChange={setB} />
       </div>
-      {option && <Chart option={option} height={OVERLAY_HEIGHT} testId="chart-compare-resources" ariaLabel="GPU busy, PCIe and CPU cores of run A and run B on one time axis" />}
+      {option && (
+        <Chart
+          option={option}
+          height={OVERLAY_HEIGHT}
+          testId="chart-compare-resources"
+          ariaLabel="GPU busy, PCIe and CPU cores of run A and run B on one time axis"
+        />
+      )}
     </Card>
   );
 }

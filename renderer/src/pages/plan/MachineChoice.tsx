@@ -25,7 +25,12 @@ async function historyMachines(exclude: string | null): Promise<Option[]> {
     try {
       const detail = await api.invoke('runs/get', { id: runId, logLines: 0 });
       const m = detail.snapshot as Machine | null;
-      if (m && typeof m === 'object' && Array.isArray(m.gpus)) out.push({ key: `history:${machineId}`, label: `${machineLabel(m)} (seen in history)`, choice: { kind: 'history', key: `history:${machineId}`, label: machineLabel(m), machine: m } });
+      if (m && typeof m === 'object' && Array.isArray(m.gpus))
+        out.push({
+          key: `history:${machineId}`,
+          label: `${machineLabel(m)} (seen in history)`,
+          choice: { kind: 'history', key: `history:${machineId}`, label: machineLabel(m), machine: m },
+        });
     } catch {
       // a run without a snapshot: not offered
     }
@@ -52,12 +57,20 @@ export function MachineChoice() {
 
   const catalogue: Option[] = (presets?.scenarios ?? [])
     .filter((s) => s.machine)
-    .map((s) => ({ key: `catalogue:${s.id}`, label: `${s.machine!.description} (catalogue)`, choice: { kind: 'catalogue', key: `catalogue:${s.id}`, label: s.machine!.description, machine: s.machine!.value } }));
+    .map((s) => ({
+      key: `catalogue:${s.id}`,
+      label: `${s.machine!.description} (catalogue)`,
+      choice: { kind: 'catalogue', key: `catalogue:${s.id}`, label: s.machine!.description, machine: s.machine!.value },
+    }));
   // Under serve --machine FILE the backend's machine is the file's: named so, never "this machine".
   const fileBacked = useFileBackedSession();
   const thisOne: Option = {
     key: 'this',
-    label: detected ? (fileBacked ? `${machineLabel(detected)} (loaded with --machine, not this machine)` : `This machine — ${machineLabel(detected)}`) : 'This machine',
+    label: detected
+      ? fileBacked
+        ? `${machineLabel(detected)} (loaded with --machine, not this machine)`
+        : `This machine — ${machineLabel(detected)}`
+      : 'This machine',
     choice: { kind: 'this' },
   };
   const options = [thisOne, ...(loaded ? [loaded] : []), ...history, ...catalogue];
@@ -68,7 +81,11 @@ export function MachineChoice() {
     <div className="machine-choice" data-testid="machine-choice">
       <label className="field wide">
         <span>Plan for</span>
-        <select value={current} data-testid="machine-select" onChange={(e) => setMachine(options.find((o) => o.key === e.target.value)?.choice ?? { kind: 'this' })}>
+        <select
+          value={current}
+          data-testid="machine-select"
+          onChange={(e) => setMachine(options.find((o) => o.key === e.target.value)?.choice ?? { kind: 'this' })}
+        >
           {options.map((o) => (
             <option key={o.key} value={o.key}>
               {o.label}
@@ -77,7 +94,9 @@ export function MachineChoice() {
         </select>
       </label>
       <label className="field wide">
-        <span>…or load a saved <code>detect --json</code></span>
+        <span>
+          …or load a saved <code>detect --json</code>
+        </span>
         <input
           type="file"
           accept=".json,application/json"
@@ -88,7 +107,11 @@ export function MachineChoice() {
             try {
               const machine = machineFromText(await file.text());
               const key = `file:${file.name}`;
-              const option: Option = { key, label: `${machineLabel(machine)} (from ${file.name})`, choice: { kind: 'file', key, label: `${machineLabel(machine)} (from ${file.name})`, machine } };
+              const option: Option = {
+                key,
+                label: `${machineLabel(machine)} (from ${file.name})`,
+                choice: { kind: 'file', key, label: `${machineLabel(machine)} (from ${file.name})`, machine },
+              };
               setLoaded(option);
               setMachine(option.choice);
               setError(null);
@@ -105,7 +128,8 @@ export function MachineChoice() {
       )}
       {m && (
         <p className="muted small" data-testid="machine-summary">
-          {m.gpus.length ? `${m.gpus.length} × ${m.gpus[0].name}, ${formatBytes(m.gpus[0].memoryBytes ?? 0)} each` : 'No GPU'} · {m.cpu.physicalCores} cores · {formatBytes(m.memory.totalBytes)} memory
+          {m.gpus.length ? `${m.gpus.length} × ${m.gpus[0].name}, ${formatBytes(m.gpus[0].memoryBytes ?? 0)} each` : 'No GPU'} ·{' '}
+          {m.cpu.physicalCores} cores · {formatBytes(m.memory.totalBytes)} memory
           {choice.kind !== 'this' ? ' · figures not measured on this machine are catalogued ones' : ''}
         </p>
       )}

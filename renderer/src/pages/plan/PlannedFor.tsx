@@ -67,11 +67,22 @@ export function PlannedFor() {
         {!target.here && ' — its figures describe that machine, not this one; runs and tunes start here only from a plan for this machine.'}
       </span>
       {/* Under serve --machine FILE there is no "this machine" to plan for: say how to get one. */}
-      {!target.here && fileBacked && <span data-testid="file-backed-session"> This session was started with --machine FILE: start it without --machine to plan and run for this machine.</span>}
+      {!target.here && fileBacked && (
+        <span data-testid="file-backed-session">
+          {' '}
+          This session was started with --machine FILE: start it without --machine to plan and run for this machine.
+        </span>
+      )}
       {!target.here && !fileBacked && (
         <>
           {' '}
-          <button type="button" className="secondary" disabled={computing} onClick={() => void planForThisMachine()} data-testid="plan-this-machine">
+          <button
+            type="button"
+            className="secondary"
+            disabled={computing}
+            onClick={() => void planForThisMachine()}
+            data-testid="plan-this-machine"
+          >
             {computing ? 'Planning…' : 'Plan for this machine'}
           </button>
         </>

@@ -21,10 +21,16 @@ import { usePlanTarget } from './PlannedFor';
 export const TUNE_DEFAULTS = { maxTrials: 6, warmup: 2, steps: 4 };
 
 /** The strategies tune would try, most promising first (tuner/tune.ts tuneCandidates' order), and a rough time. */
-export function tuneOutline(plan: PlanResult, budgetMinutes: number, maxTrials: number = TUNE_DEFAULTS.maxTrials): { strategies: string[]; trials: number; estimate: string } {
+export function tuneOutline(
+  plan: PlanResult,
+  budgetMinutes: number,
+  maxTrials: number = TUNE_DEFAULTS.maxTrials,
+): { strategies: string[]; trials: number; estimate: string } {
   const fitting = plan.strategies.filter((s) => s.fits);
   const tokens = (s: (typeof fitting)[number]) => s.spec.prediction?.tokensPerSecond ?? 0;
-  const ordered = [...fitting].sort((a, b) => tokens(b) - tokens(a) || Number(b.id === plan.recommended?.strategyId) - Number(a.id === plan.recommended?.strategyId));
+  const ordered = [...fitting].sort(
+    (a, b) => tokens(b) - tokens(a) || Number(b.id === plan.recommended?.strategyId) - Number(a.id === plan.recommended?.strategyId),
+  );
   const trials = Math.min(maxTrials, ordered.length);
   const stepsPerTrial = TUNE_DEFAULTS.warmup + TUNE_DEFAULTS.steps;
   const tried = ordered.slice(0, trials);
@@ -64,8 +70,9 @@ export function TunePanel({ title = 'Tune on this machine', onLeave }: { title?:
   return (
     <Card title={title} testId="tune-panel">
       <p className="muted small">
-        Runs the most promising configurations as short trials ({TUNE_DEFAULTS.warmup} warm-up + {TUNE_DEFAULTS.steps} steps), refits the model from each, and stops when nothing
-        untried is predicted to beat the best by more than 5% — or when the budget is spent. Every trial is kept in Runs (tag “tune”).
+        Runs the most promising configurations as short trials ({TUNE_DEFAULTS.warmup} warm-up + {TUNE_DEFAULTS.steps} steps), refits the
+        model from each, and stops when nothing untried is predicted to beat the best by more than 5% — or when the budget is spent. Every
+        trial is kept in Runs (tag “tune”).
       </p>
       {outline && !tuneId && !result && (
         <p className="small" data-testid="tune-summary">
@@ -77,18 +84,39 @@ export function TunePanel({ title = 'Tune on this machine', onLeave }: { title?:
       <div className="button-row">
         <label>
           Budget (minutes){' '}
-          <input type="number" min={1} value={budget} onChange={(e) => setBudget(Math.max(1, Number(e.target.value) || 1))} disabled={!!tuneId} data-testid="tune-budget" />
+          <input
+            type="number"
+            min={1}
+            value={budget}
+            onChange={(e) => setBudget(Math.max(1, Number(e.target.value) || 1))}
+            disabled={!!tuneId}
+            data-testid="tune-budget"
+          />
         </label>
         <label>
           Trials at most{' '}
-          <input type="number" min={1} max={50} value={maxTrials} onChange={(e) => setMaxTrials(Math.min(50, Math.max(1, Math.round(Number(e.target.value)) || 1)))} disabled={!!tuneId} data-testid="tune-max-trials" />
+          <input
+            type="number"
+            min={1}
+            max={50}
+            value={maxTrials}
+            onChange={(e) => setMaxTrials(Math.min(50, Math.max(1, Math.round(Number(e.target.value)) || 1)))}
+            disabled={!!tuneId}
+            data-testid="tune-max-trials"
+          />
         </label>
         {tuneId ? (
           <button type="button" className="secondary" onClick={() => void cancel()} data-testid="tune-cancel">
             Cancel (keep finished trials)
           </button>
         ) : (
-          <button type="button" onClick={() => void start()} disabled={outline?.strategies.length === 0 || !!target?.reason} title={target?.reason ?? undefined} data-testid="tune-start">
+          <button
+            type="button"
+            onClick={() => void start()}
+            disabled={outline?.strategies.length === 0 || !!target?.reason}
+            title={target?.reason ?? undefined}
+            data-testid="tune-start"
+          >
             Tune
           </button>
         )}
@@ -100,7 +128,12 @@ export function TunePanel({ title = 'Tune on this machine', onLeave }: { title?:
       )}
       {error && <ErrorBox message={error} />}
       {lines.length > 0 && (
-        <pre className="log small" data-testid="tune-log" data-tune-state={tuneId ? 'running' : 'done'} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        <pre
+          className="log small"
+          data-testid="tune-log"
+          data-tune-state={tuneId ? 'running' : 'done'}
+          style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+        >
           {lines.join('\n')}
         </pre>
       )}
@@ -108,8 +141,8 @@ export function TunePanel({ title = 'Tune on this machine', onLeave }: { title?:
         <div data-testid="tune-result">
           {winner ? (
             <p className="headline">
-              <strong>{strategyLabel(winner.strategyId)}</strong> won: {formatNumber(winner.tflopsPerGpu)} TFLOPS/GPU, {formatNumber(winner.stepSeconds, 3)} s/step measured in{' '}
-              {result.trials.filter((t) => !t.baseline).length} trial(s)
+              <strong>{strategyLabel(winner.strategyId)}</strong> won: {formatNumber(winner.tflopsPerGpu)} TFLOPS/GPU,{' '}
+              {formatNumber(winner.stepSeconds, 3)} s/step measured in {result.trials.filter((t) => !t.baseline).length} trial(s)
               {result.seedDefaults?.runId === winner.runId
                 ? ' — its default settings were already the fastest tried'
                 : result.seedDefaults?.tflopsPerGpu

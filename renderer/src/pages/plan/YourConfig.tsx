@@ -49,7 +49,9 @@ function Exports({ which, files }: { which: string; files: LaunchExport }) {
       {files.launch.map((l) => (
         <div key={l.launcher}>
           <span className="muted small">{l.launcher}</span>
-          <pre className="code" data-testid={`launch-${which}-${l.launcher}`}>{l.line}</pre>
+          <pre className="code" data-testid={`launch-${which}-${l.launcher}`}>
+            {l.line}
+          </pre>
         </div>
       ))}
       {files.notes.map((n) => (
@@ -74,8 +76,11 @@ function Result({ r, exports }: { r: UserConfigPlan; exports: { yours: LaunchExp
     <div className="stack" data-testid="user-config-result">
       <p>
         <strong>{r.fileName}</strong> runs as{' '}
-        <strong data-testid="user-config-strategy">{m.strategyId ? strategyLabel(m.strategyId) : 'a configuration the tuner does not model'}</strong> — micro batch {m.microBatch} × accumulation {m.gradAccum} × {m.worldSize} GPU(s) ={' '}
-        {m.microBatch * m.gradAccum * m.worldSize} per step (as DeepSpeed derives it), {m.precision}.
+        <strong data-testid="user-config-strategy">
+          {m.strategyId ? strategyLabel(m.strategyId) : 'a configuration the tuner does not model'}
+        </strong>{' '}
+        — micro batch {m.microBatch} × accumulation {m.gradAccum} × {m.worldSize} GPU(s) = {m.microBatch * m.gradAccum * m.worldSize} per
+        step (as DeepSpeed derives it), {m.precision}.
       </p>
       {m.unmodelled && (
         <p className="notice small" data-testid="user-config-unmodelled">
@@ -84,12 +89,14 @@ function Result({ r, exports }: { r: UserConfigPlan; exports: { yours: LaunchExp
       )}
       {y && (
         <p data-testid="user-config-verdict">
-          <strong>{y.fit?.verdict === 'edge' ? 'At the edge' : y.fits ? 'Fits' : 'Does not fit'}</strong>: {y.reason.replace(/^(fits|does not fit|at the edge):\s*/i, '').replace(/\.?$/, '.')}
+          <strong>{y.fit?.verdict === 'edge' ? 'At the edge' : y.fits ? 'Fits' : 'Does not fit'}</strong>:{' '}
+          {y.reason.replace(/^(fits|does not fit|at the edge):\s*/i, '').replace(/\.?$/, '.')}
           {predicted && (
             <>
               {' '}
-              Predicted <strong data-testid="user-config-prediction">{formatNumber(predicted.stepSeconds, 3)} s/step</strong>, {formatNumber(predicted.tflopsPerGpu, 1)} TFLOPS/GPU, {formatNumber(predicted.tokensPerSecond, 0)} tokens/s
-              (GPU {formatBytes(y.memory.gpuBytes)}, host {formatBytes(y.memory.hostBytes)}).
+              Predicted <strong data-testid="user-config-prediction">{formatNumber(predicted.stepSeconds, 3)} s/step</strong>,{' '}
+              {formatNumber(predicted.tflopsPerGpu, 1)} TFLOPS/GPU, {formatNumber(predicted.tokensPerSecond, 0)} tokens/s (GPU{' '}
+              {formatBytes(y.memory.gpuBytes)}, host {formatBytes(y.memory.hostBytes)}).
             </>
           )}
         </p>
@@ -124,9 +131,17 @@ function Result({ r, exports }: { r: UserConfigPlan; exports: { yours: LaunchExp
       {r.tuned ? (
         <div data-testid="user-config-tuned">
           <p>
-            Tuned alternative: <strong>{strategyLabel(r.tuned.strategyId)}</strong>, micro {r.tuned.microBatch} × accumulation {r.tuned.gradAccum} — predicted {formatNumber(r.tuned.predicted.tokensPerSecond, 0)} tokens/s
-            {r.tuned.predictedGain ? <strong data-testid="user-config-gain">, {formatNumber(r.tuned.predictedGain, 2)}× yours (predicted)</strong> : null}
-            {r.measured?.gain ? <strong>; measured here {formatNumber(r.measured.gain, 2)}×</strong> : ' — not measured here yet: run yours and tune to measure it'}.
+            Tuned alternative: <strong>{strategyLabel(r.tuned.strategyId)}</strong>, micro {r.tuned.microBatch} × accumulation{' '}
+            {r.tuned.gradAccum} — predicted {formatNumber(r.tuned.predicted.tokensPerSecond, 0)} tokens/s
+            {r.tuned.predictedGain ? (
+              <strong data-testid="user-config-gain">, {formatNumber(r.tuned.predictedGain, 2)}× yours (predicted)</strong>
+            ) : null}
+            {r.measured?.gain ? (
+              <strong>; measured here {formatNumber(r.measured.gain, 2)}×</strong>
+            ) : (
+              ' — not measured here yet: run yours and tune to measure it'
+            )}
+            .
           </p>
           <table className="table small" data-testid="user-config-diff">
             <thead>
@@ -197,7 +212,11 @@ export function YourConfig() {
       const { microBatch, gradAccum, ...rest } = w;
       const workload = { ...rest, ...(auto.micro ? { microBatch } : {}), ...(auto.accum ? { gradAccum } : {}) };
       const choice = state.machine;
-      const plan = await api.invoke('plan/user-config', { config: { fileName: file.name, text }, workload, ...(choice.kind === 'this' ? {} : { machine: choice.machine }) });
+      const plan = await api.invoke('plan/user-config', {
+        config: { fileName: file.name, text },
+        workload,
+        ...(choice.kind === 'this' ? {} : { machine: choice.machine }),
+      });
       const yours = await api.invoke('plan/launch-export', { spec: plan.spec });
       const tuned = plan.tuned ? await api.invoke('plan/launch-export', { spec: plan.tuned.spec }) : null;
       setResult({ plan, exports: { yours, tuned } });
@@ -232,7 +251,13 @@ export function YourConfig() {
           Drop a <code>ds_config.json</code> here — plain, or an HF Trainer / accelerate one with <code>"auto"</code> values — or{' '}
           <label className="link">
             choose a file
-            <input type="file" accept=".json,application/json" data-testid="ds-config-file" hidden onChange={(e) => e.target.files?.[0] && void take(e.target.files[0])} />
+            <input
+              type="file"
+              accept=".json,application/json"
+              data-testid="ds-config-file"
+              hidden
+              onChange={(e) => e.target.files?.[0] && void take(e.target.files[0])}
+            />
           </label>
           . It is planned for the model, sequence and GPUs of the form above, on the machine chosen there.
         </p>

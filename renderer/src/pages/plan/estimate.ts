@@ -8,8 +8,14 @@ export const ENGINE_START_ASSUMED_SECONDS = 45;
 /** The start-up a time estimate counts per run, and where that figure comes from, in words. */
 export function engineStartFigure(start: PlanResult['engineStart']): { seconds: number; words: string } {
   return start
-    ? { seconds: start.seconds, words: `start-up ${Math.round(start.seconds)} s per run, measured over ${start.runs} run(s)${start.sameModel ? ' of this model' : ''} here` }
-    : { seconds: ENGINE_START_ASSUMED_SECONDS, words: `start-up ~${ENGINE_START_ASSUMED_SECONDS} s per run assumed: no run measured here yet` };
+    ? {
+        seconds: start.seconds,
+        words: `start-up ${Math.round(start.seconds)} s per run, measured over ${start.runs} run(s)${start.sameModel ? ' of this model' : ''} here`,
+      }
+    : {
+        seconds: ENGINE_START_ASSUMED_SECONDS,
+        words: `start-up ~${ENGINE_START_ASSUMED_SECONDS} s per run assumed: no run measured here yet`,
+      };
 }
 
 /**
@@ -28,12 +34,18 @@ export function sweepEstimate(
   measured: PlanResult['measuredSteps'] = {},
 ): string {
   const measuredStep = (s: (typeof specs)[number]) => (s.configHash ? measured[s.configHash] : undefined);
-  const stepSeconds = (s: (typeof specs)[number]) => measuredStep(s)?.seconds ?? (s.prediction && s.prediction.stepSeconds > 0 ? s.prediction.stepSeconds : 0);
+  const stepSeconds = (s: (typeof specs)[number]) =>
+    measuredStep(s)?.seconds ?? (s.prediction && s.prediction.stepSeconds > 0 ? s.prediction.stepSeconds : 0);
   const unpredicted = specs.some((s) => stepSeconds(s) === 0);
   const fromRuns = specs.filter((s) => measuredStep(s));
   const startup = engineStartFigure(start);
   const seconds = repeats * specs.reduce((sum, s) => sum + startup.seconds + (steps + warmup) * stepSeconds(s), 0);
-  const time = seconds < 90 ? `about ${Math.max(1, Math.round(seconds / 60))} min` : seconds < 5400 ? `about ${Math.round(seconds / 60)} min` : `about ${(seconds / 3600).toFixed(1)} h`;
+  const time =
+    seconds < 90
+      ? `about ${Math.max(1, Math.round(seconds / 60))} min`
+      : seconds < 5400
+        ? `about ${Math.round(seconds / 60)} min`
+        : `about ${(seconds / 3600).toFixed(1)} h`;
   const stepWords = fromRuns.length
     ? `step times of ${fromRuns.length === specs.length ? 'every strategy' : `${fromRuns.length} of ${specs.length} strategies`} measured here over ${[...new Map(fromRuns.map((s) => [s.configHash, measuredStep(s)!.runs])).values()].reduce((a, b) => a + b, 0)} run(s); `
     : '';

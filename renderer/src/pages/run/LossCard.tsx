@@ -8,7 +8,17 @@ import { Chart } from '../../components/Chart';
 import { Card } from '../../components/ui';
 import { api } from '../../api/client';
 
-export function LossCard({ points, strategy, runId, title = 'Loss per step (hollow: warm-up)' }: { points: LossPoint[]; strategy?: string; runId?: string; title?: string }) {
+export function LossCard({
+  points,
+  strategy,
+  runId,
+  title = 'Loss per step (hollow: warm-up)',
+}: {
+  points: LossPoint[];
+  strategy?: string;
+  runId?: string;
+  title?: string;
+}) {
   const [later, setLater] = useState<LossPoint[]>([]);
   useEffect(() => {
     setLater([]);

@@ -31,27 +31,47 @@ export function ResourcesCard({ runId }: { runId: string }) {
   useEffect(() => api.on('runs/status', (e) => e.runId === runId && e.phase === 'finished' && setEnded((n) => n + 1)), [runId]);
   const option = useMemo(() => (data?.record ? resourceLanesOption(data.record) : null), [data]);
   const liveOption = useMemo(() => (!data?.record && growing ? resourceLanesOption(growing) : null), [data, growing]);
-  if (error) return <Card title="Resources" testId="run-resources"><p className="warning">Resources not available: {error}</p></Card>;
+  if (error)
+    return (
+      <Card title="Resources" testId="run-resources">
+        <p className="warning">Resources not available: {error}</p>
+      </Card>
+    );
   if (!data) return null;
   if (!data.record && liveOption && growing)
     return (
       <Card title="Resources during the run, live (dashed: warm-up ends)" testId="run-resources">
-        <Chart option={liveOption} height={360} testId="chart-run-resources-live" ariaLabel="GPU busy, PCIe throughput and CPU cores busy of the run, growing" />
+        <Chart
+          option={liveOption}
+          height={360}
+          testId="chart-run-resources-live"
+          ariaLabel="GPU busy, PCIe throughput and CPU cores busy of the run, growing"
+        />
         <p className="muted small" data-testid="run-resources-live-note">
-          {growing.samples.length} sample(s) so far; the stored record, with the exact step marks and what the lanes say beside the predicted terms, is read when the run ends.
+          {growing.samples.length} sample(s) so far; the stored record, with the exact step marks and what the lanes say beside the
+          predicted terms, is read when the run ends.
         </p>
       </Card>
     );
   if (!data.record || !data.attribution)
     return (
       <Card title="Resources" testId="run-resources">
-        <p className="muted" data-testid="run-resources-missing">Resources not available: {data.missing}</p>
+        <p className="muted" data-testid="run-resources-missing">
+          Resources not available: {data.missing}
+        </p>
       </Card>
     );
   const a = data.attribution;
   return (
     <Card title="Resources during the run (dashed: warm-up ends)" testId="run-resources">
-      {option && <Chart option={option} height={360} testId="chart-run-resources" ariaLabel="GPU busy, PCIe throughput and CPU cores busy over the run" />}
+      {option && (
+        <Chart
+          option={option}
+          height={360}
+          testId="chart-run-resources"
+          ariaLabel="GPU busy, PCIe throughput and CPU cores busy over the run"
+        />
+      )}
       <p data-testid="run-resources-overall">
         <strong>Measured steps:</strong> {a.overall ? a.overall.text : 'no measured step'}
       </p>
@@ -74,7 +94,9 @@ export function ResourcesCard({ runId }: { runId: string }) {
         <tbody>
           {a.predicted.terms.length === 0 ? (
             <tr>
-              <td colSpan={4} className="muted">{a.predicted.note ?? 'No predicted term above 0.'}</td>
+              <td colSpan={4} className="muted">
+                {a.predicted.note ?? 'No predicted term above 0.'}
+              </td>
             </tr>
           ) : (
             a.predicted.terms.map((t) => (

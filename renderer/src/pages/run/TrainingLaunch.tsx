@@ -31,10 +31,13 @@ export function TrainingLaunch({ spec }: { spec: unknown }) {
     <Card title="Train with this config" testId="run-launch">
       {user && (
         <p className="muted small" data-testid="run-user-config">
-          Your own config: {user.fileName} (sha256 {user.sha256.slice(0, 12)}…), run unchanged{user.resolved.length ? `; ${user.resolved.length} "auto" value(s) filled as HF Trainer does` : ''}.
+          Your own config: {user.fileName} (sha256 {user.sha256.slice(0, 12)}…), run unchanged
+          {user.resolved.length ? `; ${user.resolved.length} "auto" value(s) filled as HF Trainer does` : ''}.
         </p>
       )}
-      <p className="muted small">Your script takes --deepspeed ds_config.json, as HF Trainer does; accelerate reads the config file below.</p>
+      <p className="muted small">
+        Your script takes --deepspeed ds_config.json, as HF Trainer does; accelerate reads the config file below.
+      </p>
       {files.launch.map((l) => (
         <pre key={l.launcher} className="code">
           {l.line}

@@ -43,19 +43,30 @@ export function sweepProgress(runIds: readonly string[], runs: Readonly<Record<s
   if (cancelled) {
     // How many ran: the ones that ended by themselves, and the one stopped mid-run (with its step).
     const stopped = list.filter((r) => r.status === 'cancelled' && r.samples.length);
-    const stoppedWords = stopped.map((r) => `1 cancelled at step ${r.samples[r.samples.length - 1].step}/${r.samples[r.samples.length - 1].total}`);
+    const stoppedWords = stopped.map(
+      (r) => `1 cancelled at step ${r.samples[r.samples.length - 1].step}/${r.samples[r.samples.length - 1].total}`,
+    );
     const notStarted = list.filter((r) => r.status === 'queued' || (r.status === 'cancelled' && !r.samples.length)).length;
     const ran = ended - cancelled + stopped.length + list.filter((r) => r.status === 'running').length;
-    const parts = [`${completed} completed`, others, ...stoppedWords, notStarted ? `${notStarted} not started` : ''].filter(Boolean).join(', ');
+    const parts = [`${completed} completed`, others, ...stoppedWords, notStarted ? `${notStarted} not started` : '']
+      .filter(Boolean)
+      .join(', ');
     const head = done || ended === n ? 'Sweep cancelled' : 'Cancelling the sweep';
     return { fraction, label: `${head} after ${ran} of ${n} run(s): ${parts}`, etaSeconds: null };
   }
   if (done || (n > 0 && ended === n))
-    return { fraction: 1, label: `Sweep finished: ${others ? `${completed} of ${n} run(s) completed, ${others}` : `${completed}/${n} run(s) completed`}`, etaSeconds: null };
+    return {
+      fraction: 1,
+      label: `Sweep finished: ${others ? `${completed} of ${n} run(s) completed, ${others}` : `${completed}/${n} run(s) completed`}`,
+      etaSeconds: null,
+    };
   // The running run, by its own state and its own last step — never a finished run's last event.
   const current = list.find((r) => r.status === 'running') ?? null;
   const last: RunProgressEvent | undefined = current?.samples[current.samples.length - 1];
   const position = current ? runIds.indexOf(current.runId) + 1 : Math.min(ended + 1, n);
-  const what = current && last ? ` — ${strategyLabel(current.strategy)}${current.repeatIndex ? ` #${current.repeatIndex + 1}` : ''}, step ${last.step}/${last.total}${last.warmup ? ' (warm-up)' : ''}` : ' — starting the engine…';
+  const what =
+    current && last
+      ? ` — ${strategyLabel(current.strategy)}${current.repeatIndex ? ` #${current.repeatIndex + 1}` : ''}, step ${last.step}/${last.total}${last.warmup ? ' (warm-up)' : ''}`
+      : ' — starting the engine…';
   return { fraction, label: `Run ${position} of ${n}${what}`, etaSeconds: last?.etaSeconds ?? null };
 }

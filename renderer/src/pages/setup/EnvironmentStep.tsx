@@ -16,7 +16,11 @@ function Status({ candidate }: { candidate: InterpreterCandidate }) {
   return (
     <div className="small">
       <div>
-        Python {p.pythonVersion} · torch {p.torch ? `${p.torch.version}${p.torch.cuda ? ` (CUDA ${p.torch.cuda}${p.torch.cudaAvailable ? `, ${p.torch.devices.length} GPU` : ', no GPU visible'})` : ' (CPU build)'}` : '—'} · DeepSpeed{' '}
+        Python {p.pythonVersion} · torch{' '}
+        {p.torch
+          ? `${p.torch.version}${p.torch.cuda ? ` (CUDA ${p.torch.cuda}${p.torch.cudaAvailable ? `, ${p.torch.devices.length} GPU` : ', no GPU visible'})` : ' (CPU build)'}`
+          : '—'}{' '}
+        · DeepSpeed{' '}
         {p.deepspeed ? `${p.deepspeed.version}${p.deepspeed.cpuAdam.compatible ? ', CPU Adam ok' : ', CPU Adam cannot build'}` : '—'}
       </div>
       {p.missing.length > 0 && (
@@ -41,7 +45,21 @@ function checkedAgo(iso: string): string {
 }
 
 export function EnvironmentStep({ done }: StepProps) {
-  const { candidates, selected, checkedAt, loading, error, list, select, install, cancelInstall, installing, installProgress, installStartedAt, installResult } = useEnvironment();
+  const {
+    candidates,
+    selected,
+    checkedAt,
+    loading,
+    error,
+    list,
+    select,
+    install,
+    cancelInstall,
+    installing,
+    installProgress,
+    installStartedAt,
+    installResult,
+  } = useEnvironment();
   useEffect(() => {
     if (!candidates.length && !loading) void list();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- list once on entering the step, not on each store change
@@ -54,22 +72,38 @@ export function EnvironmentStep({ done }: StepProps) {
   const nothingUsable = !loading && !candidates.some((c) => c.probe?.ready);
   // Ready interpreters (and the selected one) in the table; the others folded below, one line each.
   const shown = candidates.filter((c) => c.probe?.ready || isSelected(c));
-  const ordered = (shown.length || nothingUsable ? shown : candidates).sort((a, b) => Number(Boolean(b.probe?.ready)) - Number(Boolean(a.probe?.ready)));
+  const ordered = (shown.length || nothingUsable ? shown : candidates).sort(
+    (a, b) => Number(Boolean(b.probe?.ready)) - Number(Boolean(a.probe?.ready)),
+  );
   const folded = candidates.filter((c) => !ordered.includes(c));
   const create = (
     <div className="create-environment" data-testid="create-environment">
-      <h3>{nothingUsable ? 'No interpreter here can run the engine yet: create the app’s own environment' : 'Or create the app’s own environment'}</h3>
-      <p className="muted small">A virtual environment in the data folder with the pinned torch and DeepSpeed (about 5 GB from PyPI). A failed or cancelled install leaves your current environment as it was.</p>
+      <h3>
+        {nothingUsable
+          ? 'No interpreter here can run the engine yet: create the app’s own environment'
+          : 'Or create the app’s own environment'}
+      </h3>
+      <p className="muted small">
+        A virtual environment in the data folder with the pinned torch and DeepSpeed (about 5 GB from PyPI). A failed or cancelled install
+        leaves your current environment as it was.
+      </p>
       {installing && (
         <>
-          <ProgressBar fraction={installProgress?.fraction ?? null} label={installProgress?.message ?? 'Preparing…'} startedAt={installStartedAt} testId="install-progress" />
+          <ProgressBar
+            fraction={installProgress?.fraction ?? null}
+            label={installProgress?.message ?? 'Preparing…'}
+            startedAt={installStartedAt}
+            testId="install-progress"
+          />
           <button type="button" className="danger" onClick={() => void cancelInstall()}>
             Cancel install
           </button>
         </>
       )}
       {installResult && !installResult.ok && (
-        <ErrorBox message={`${installResult.message}${installResult.log.length ? ` — last output: ${installResult.log.slice(-3).join(' / ')}` : ''}`} />
+        <ErrorBox
+          message={`${installResult.message}${installResult.log.length ? ` — last output: ${installResult.log.slice(-3).join(' / ')}` : ''}`}
+        />
       )}
       {installResult?.ok && <p className="ok-text">Installed: {installResult.python}</p>}
       {!installing && (
@@ -107,7 +141,13 @@ export function EnvironmentStep({ done }: StepProps) {
             {ordered.map((c) => (
               <tr key={c.path}>
                 <td>
-                  <input type="radio" name="interpreter" aria-label={`use ${c.path}`} checked={isSelected(c)} onChange={() => void select(c.path)} />
+                  <input
+                    type="radio"
+                    name="interpreter"
+                    aria-label={`use ${c.path}`}
+                    checked={isSelected(c)}
+                    onChange={() => void select(c.path)}
+                  />
                 </td>
                 <td>
                   <code>{c.path}</code>
@@ -143,7 +183,9 @@ export function EnvironmentStep({ done }: StepProps) {
       {!loading && folded.length > 0 && (
         <details className="small other-interpreters" data-testid="other-interpreters">
           <summary>
-            {ordered.length ? `${folded.length} other interpreter${folded.length === 1 ? '' : 's'} without a working engine` : `${folded.length} interpreter${folded.length === 1 ? '' : 's'} found, none with torch and DeepSpeed ready`}
+            {ordered.length
+              ? `${folded.length} other interpreter${folded.length === 1 ? '' : 's'} without a working engine`
+              : `${folded.length} interpreter${folded.length === 1 ? '' : 's'} found, none with torch and DeepSpeed ready`}
           </summary>
           <ul className="folded-interpreters">
             {folded.map((c) => (
@@ -154,7 +196,15 @@ export function EnvironmentStep({ done }: StepProps) {
                 <code>{c.path}</code>
                 <span className="muted">
                   {' '}
-                  — {c.probe?.ok ? `Python ${c.probe.pythonVersion}; missing ${c.probe.missing.filter((m) => m.severity === 'required').map((m) => m.what).join(', ') || 'nothing required'}` : (c.probe?.error ?? 'not probed')}
+                  —{' '}
+                  {c.probe?.ok
+                    ? `Python ${c.probe.pythonVersion}; missing ${
+                        c.probe.missing
+                          .filter((m) => m.severity === 'required')
+                          .map((m) => m.what)
+                          .join(', ') || 'nothing required'
+                      }`
+                    : (c.probe?.error ?? 'not probed')}
                 </span>
               </li>
             ))}
@@ -163,7 +213,14 @@ export function EnvironmentStep({ done }: StepProps) {
       )}
       {!nothingUsable && create}
       <div className="button-row">
-        <button type="button" className="secondary" onClick={() => void list(true)} disabled={loading} data-testid="env-recheck" title="Probe every interpreter again (answers are otherwise kept while their files are unchanged)">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => void list(true)}
+          disabled={loading}
+          data-testid="env-recheck"
+          title="Probe every interpreter again (answers are otherwise kept while their files are unchanged)"
+        >
           Re-check
         </button>
         <button type="button" onClick={() => done()} disabled={installing} data-testid="wizard-next">

@@ -21,7 +21,10 @@ export interface StepProps {
 export function WelcomeStep({ done }: StepProps) {
   return (
     <Card title="Welcome to Offload Studio">
-      <p>In a few steps this finds out which DeepSpeed offload strategy trains your model fastest on this machine — and proves it with real runs.</p>
+      <p>
+        In a few steps this finds out which DeepSpeed offload strategy trains your model fastest on this machine — and proves it with real
+        runs.
+      </p>
       <ol>
         <li>Detect the hardware: cores, NUMA, memory, GPUs and the links between them.</li>
         <li>Find or create the Python environment that holds torch and DeepSpeed.</li>
@@ -29,8 +32,8 @@ export function WelcomeStep({ done }: StepProps) {
         <li>Pick a workload, see every strategy's fit and predicted speed, and run the comparison.</li>
       </ol>
       <p className="muted">
-        What it needs: a Python 3.10–3.13 with torch and DeepSpeed (the app can create one, ~5 GB download), and for real GPU numbers an NVIDIA GPU. Without a GPU you can still plan for
-        another machine and run the CPU path on a tiny model.
+        What it needs: a Python 3.10–3.13 with torch and DeepSpeed (the app can create one, ~5 GB download), and for real GPU numbers an
+        NVIDIA GPU. Without a GPU you can still plan for another machine and run the CPU path on a tiny model.
       </p>
       <button type="button" onClick={() => done()} data-testid="wizard-next">
         Start
@@ -51,7 +54,10 @@ export function HardwareStep({ done }: StepProps) {
       <KeyValues
         rows={[
           ['CPU', <span data-testid="cpu-model">{machine.cpu.model}</span>],
-          ['Cores', `${machine.cpu.physicalCores} physical / ${machine.cpu.logicalCores} logical, ${machine.cpu.numaNodes.length || 1} NUMA node(s)`],
+          [
+            'Cores',
+            `${machine.cpu.physicalCores} physical / ${machine.cpu.logicalCores} logical, ${machine.cpu.numaNodes.length || 1} NUMA node(s)`,
+          ],
           ['Memory', formatBytes(machine.memory.totalBytes)],
           ['GPUs', machine.gpus.length ? machine.gpus.map((g) => g.name).join(', ') : `none — ${machine.gpuStatus.message}`],
         ]}
@@ -87,12 +93,17 @@ export function MeasureStep({ done }: StepProps) {
   return (
     <Card title="Measure the host">
       <p>
-        CPU offload is as fast as the CPU Adam step and the host↔GPU copies. This measures them natively and picks <code>cpuadam_cores_perc</code> for SuperOffload from the
-        knee of the curve.
+        CPU offload is as fast as the CPU Adam step and the host↔GPU copies. This measures them natively and picks{' '}
+        <code>cpuadam_cores_perc</code> for SuperOffload from the knee of the curve.
       </p>
       {running && (
         <>
-          <ProgressBar fraction={progress?.fraction ?? 0} label={progress?.message ?? 'Starting…'} startedAt={startedAt} testId="measure-progress" />
+          <ProgressBar
+            fraction={progress?.fraction ?? 0}
+            label={progress?.message ?? 'Starting…'}
+            startedAt={startedAt}
+            testId="measure-progress"
+          />
           <button type="button" className="danger" onClick={() => void cancel()}>
             Cancel
           </button>
@@ -109,11 +120,22 @@ export function MeasureStep({ done }: StepProps) {
           </select>
         )}
         {!running && (
-          <button type="button" className={result ? 'secondary' : undefined} onClick={() => void measure(budget)} data-testid="measure-start">
+          <button
+            type="button"
+            className={result ? 'secondary' : undefined}
+            onClick={() => void measure(budget)}
+            data-testid="measure-start"
+          >
             {result ? 'Measure again' : 'Measure now'}
           </button>
         )}
-        <button type="button" className={result ? undefined : 'secondary'} onClick={() => done()} disabled={running} data-testid="wizard-next">
+        <button
+          type="button"
+          className={result ? undefined : 'secondary'}
+          onClick={() => done()}
+          disabled={running}
+          data-testid="wizard-next"
+        >
           {result ? 'Continue' : 'Skip (use catalogued figures)'}
         </button>
       </div>
@@ -150,7 +172,9 @@ export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string
       {choice.kind !== 'this' && (
         <p className="notice small" data-testid="wizard-plan-for">
           <span>
-            Will plan for: <strong>{choice.label}</strong>, {choice.kind === 'file' ? 'a loaded file' : choice.kind === 'history' ? 'a machine seen in history' : 'a catalogued machine'} — not this machine: its plan cannot be run or tuned here.
+            Will plan for: <strong>{choice.label}</strong>,{' '}
+            {choice.kind === 'file' ? 'a loaded file' : choice.kind === 'history' ? 'a machine seen in history' : 'a catalogued machine'} —
+            not this machine: its plan cannot be run or tuned here.
           </span>{' '}
           <button type="button" className="secondary" onClick={() => setMachine({ kind: 'this' })} data-testid="wizard-plan-this-machine">
             Plan for this machine instead
@@ -158,7 +182,12 @@ export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string
         </p>
       )}
       <WorkloadForm />
-      <button type="button" onClick={() => done({ workload: { ...workload } })} disabled={Object.keys(fieldProblems).length > 0} data-testid="wizard-next">
+      <button
+        type="button"
+        onClick={() => done({ workload: { ...workload } })}
+        disabled={Object.keys(fieldProblems).length > 0}
+        data-testid="wizard-next"
+      >
         Plan it
       </button>
     </Card>
@@ -176,7 +205,12 @@ export function PlanStep({ done, saved }: StepProps & { saved: Record<string, un
   if (error) return <ErrorBox message={error} onRetry={() => void compute()} />;
   // A workload field the backend refused: said here, with the way back to the form.
   const refused = Object.entries(serverProblems);
-  if (refused.length) return <ErrorBox message={`The workload needs a change: ${refused.map(([f, m]) => `${f}: ${m}`).join('; ')} Go back to the Workload step to change it.`} />;
+  if (refused.length)
+    return (
+      <ErrorBox
+        message={`The workload needs a change: ${refused.map(([f, m]) => `${f}: ${m}`).join('; ')} Go back to the Workload step to change it.`}
+      />
+    );
   if (!plan) return <Skeleton lines={6} />;
   return (
     <div className="stack" data-testid="wizard-plan">
@@ -199,7 +233,9 @@ export function PlanStep({ done, saved }: StepProps & { saved: Record<string, un
 export function RunStep({ done, leave }: StepProps & { leave(): void }) {
   return (
     <div className="stack" data-testid="wizard-run">
-      <p className="muted">Two ways to find out: run the strategies chosen in the plan side by side, or let Tune try the most promising configurations for you.</p>
+      <p className="muted">
+        Two ways to find out: run the strategies chosen in the plan side by side, or let Tune try the most promising configurations for you.
+      </p>
       <PlannedFor />
       <RunControls onStarted={() => done()} />
       <TunePanel title="…or tune: short trials of the most promising configurations" onLeave={leave} />
