@@ -181,6 +181,31 @@ for (const [id, b] of Object.entries(fit.byStrategy).sort(([a], [c]) => a.locale
     ok: b.leaveWorkloadOut <= 0.15,
   });
 
+// The floor no step-time model can go under: repeats of one configuration (the sweeps ran on different
+// leased instances) scatter around their own mean. Said beside the held-out figures so a missed goal reads
+// against it (issue 25: SuperOffload's CPU-side share made the same spec 2.44 s on one instance, 3.08 s on another).
+for (const id of Object.keys(fit.byStrategy).sort()) {
+  const groups = new Map<string, number[]>();
+  for (const r of fit.rows.filter((row) => row.strategyId === id)) groups.set(r.config, [...(groups.get(r.config) ?? []), r.measured]);
+  const deviations = [...groups.values()]
+    .filter((g) => g.length >= 2)
+    .flatMap((g) => {
+      const mean = g.reduce((a, x) => a + x, 0) / g.length;
+      return g.map((x) => x / mean - 1);
+    });
+  if (!deviations.length) continue;
+  const scatter = Math.sqrt(deviations.reduce((a, x) => a + x * x, 0) / deviations.length);
+  const widest = Math.max(...[...groups.values()].filter((g) => g.length >= 2).map((g) => Math.max(...g) / Math.min(...g) - 1));
+  reportFigure({
+    id: `tuner-repeat-scatter-${id}`,
+    label: `${id}: repeats of one configuration around their mean (RMS over ${deviations.length} runs in ${[...groups.values()].filter((g) => g.length >= 2).length} repeated configurations; widest pair ${(widest * 100).toFixed(0)}% apart) — the noise floor under its step-time error`,
+    value: scatter * 100,
+    unit: '%',
+    goal: 'information',
+    ok: null,
+  });
+}
+
 // Memory: the fit verdict and the predicted peaks beside what each sample run measured (GPU: the
 // runner's peak allocated bytes; host: peak RSS). Every run that completed must be predicted to fit.
 import {
