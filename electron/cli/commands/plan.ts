@@ -137,6 +137,14 @@ export function writeSpecs(plan: PlanResult, dir: string, options: { steps?: num
   return written;
 }
 
+/** The micro batch of each written spec, in words: one figure when they agree ("micro batch 12 each"). */
+function specsMicroBatches(plan: PlanResult, files: string[]): string {
+  const micro = plan.strategies.filter((s) => files.includes(`${s.id}.json`)).map((s) => [s.id, s.spec.microBatch] as const);
+  const distinct = new Set(micro.map(([, m]) => m));
+  if (distinct.size === 1) return `micro batch ${[...distinct][0]} each`;
+  return `micro batch: ${micro.map(([id, m]) => `${id} ${m}`).join(', ')} (the search's; give --micro-batch to write them at one)`;
+}
+
 export const planCommands: Record<string, Command> = {
   plan: {
     summary: 'plan every strategy for a workload: fits, memory, predicted step time/TFLOPS, recommendation',
@@ -186,6 +194,9 @@ export const planCommands: Record<string, Command> = {
         workload.microBatch ??= defaults.microBatch;
         workload.gpus ??= defaults.gpus;
       }
+      // An explicit micro batch is what the written specs run, as `run --micro-batch` runs it: a device
+      // probe written with --micro-batch 12 once ran the search's micro 8, every probe the same run.
+      if (flags['micro-batch'] !== undefined && typeof flags['write-specs'] === 'string') workload.searchMicroBatch = false;
       const plan = await backend.invoke('plan/compute', {
         workload,
         scenario,
@@ -203,7 +214,7 @@ export const planCommands: Record<string, Command> = {
           all: flags['all-strategies'] === true,
         });
         (json ? (line: string) => process.stderr.write(line + '\n') : out)(
-          `wrote ${files.length} run spec(s) to ${flags['write-specs']}: ${files.join(', ')}`,
+          `wrote ${files.length} run spec(s) to ${flags['write-specs']}: ${files.join(', ')} (${specsMicroBatches(plan, files)})`,
         );
       }
       if (json) {
