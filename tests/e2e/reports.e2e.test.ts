@@ -83,10 +83,10 @@ describe('Reports page', () => {
     expect(await page.locator('[data-testid="reports-runs"] tbody tr').count()).toBe(6);
     // Under serve the page says where the file goes (the server machine).
     expect(await page.textContent('[data-testid="report-path-note"]')).toContain('server machine');
-    // Baseline first (the first selected run), then the runs it is compared with.
+    // Ticked in history's order (ZeRO-Offload first); the baseline is Compare's rule whatever the order.
     for (const id of ['zo-0', 'zo-1', 'zo-2', 'so-0', 'so-1', 'so-2']) await page.check(`input[aria-label="select run ${id}"]`);
     expect(await page.textContent('[data-testid="reports-page"] .card')).toContain('6 selected');
-    // The first one ticked is marked as the baseline.
+    // Compare's baseline group (ZeRO-Offload) is marked, its first run as the one that chose it.
     expect(await page.locator('tr:has([data-testid="report-baseline"]) input').getAttribute('aria-label')).toBe('select run zo-0');
 
     const file = path.join(outDir, 'team-report.html');
@@ -94,7 +94,7 @@ describe('Reports page', () => {
     expect(await page.textContent('[data-testid="report-result"]')).toContain(file);
     const written = fs.readFileSync(file, 'utf8');
     expect(written.match(/data-testid="headline">([^<]*)</)?.[1]).toMatch(HEADLINE);
-    // One baseline: the first selected run's repeat group, its median of repeats (the summary's and the run table's).
+    // One baseline: Compare's repeat group, its median of repeats (the summary's and the run table's).
     expect(written).toContain('baseline: <span data-testid="baseline">ZeRO-Offload, median of 3 repeats</span>');
     await page.screenshot({ path: path.join(artifacts, 'reports-1280x800.png') });
 
@@ -205,9 +205,44 @@ describe('Reports page', () => {
     await page.close();
   });
 
+  it('after Select all (newest first) the report names the baseline and headline Compare names for the same runs', async () => {
+    const { page, consoleErrors } = await openReports();
+    await page.click('text=Select all');
+    // The table lists newest first, so the first selected run is a SuperOffload run; the baseline is Compare's.
+    expect(await page.locator('[data-testid="reports-runs"] tbody tr').first().locator('input').getAttribute('aria-label')).toBe(
+      'select run so-2',
+    );
+    expect(await page.locator('tr:has([data-testid="report-baseline"]) input').getAttribute('aria-label')).toBe('select run zo-0');
+    await expect
+      .poll(async () =>
+        page.$eval('[data-testid="report-baseline-select"]', (s) => (s as HTMLSelectElement).selectedOptions[0]?.text ?? ''),
+      )
+      .toMatch(/^ZeRO-Offload/);
+    const file = path.join(outDir, 'select-all.html');
+    await exportAs(page, 'html', file);
+    const written = fs.readFileSync(file, 'utf8');
+    expect(written).toContain('baseline: <span data-testid="baseline">ZeRO-Offload, median of 3 repeats</span>');
+    expect(written).toContain('ZeRO-Offload (baseline)');
+    expect(written).not.toContain('SuperOffload (baseline)');
+    const reportHeadline = written.match(/data-testid="headline">([^<]*)</)?.[1] ?? '';
+
+    // Compare, the same runs, its own default baseline: the same group and the same sentence.
+    await page.goto(serve.url + '#/runs');
+    await page.waitForSelector('[data-testid="run-row"]');
+    for (const id of ['so-2', 'so-1', 'so-0', 'zo-2', 'zo-1', 'zo-0']) await page.check(`[data-run-id="${id}"] input[type="checkbox"]`);
+    await page.click('[data-testid="compare-selected"]');
+    await page.waitForSelector('[data-testid="delta-table"]');
+    expect(await page.textContent('[data-testid="delta-table"] tr.baseline')).toContain('ZeRO-Offload');
+    const compareHeadline = (await page.textContent('[data-testid="compare-headline"] strong'))!.trim();
+    expect(compareHeadline).toMatch(/^SuperOffload was \d\.\d+× faster than ZeRO-Offload/);
+    expect(reportHeadline.startsWith(compareHeadline)).toBe(true);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
   it('exports a PDF twice through serve, the second on the Chromium the first started', async () => {
     const { page } = await openReports();
-    // Select all takes the table's order (newest first), so the baseline is so-2, a SuperOffload run.
+    // Select all takes the table's order (newest first); the baseline is still Compare's (ZeRO-Offload).
     await page.click('text=Select all');
     const times: number[] = [];
     const browsers: number[][] = [];
@@ -222,11 +257,12 @@ describe('Reports page', () => {
       browsers.push(chromiumBrowsersUnder(serve.process.pid!));
       if (!text.error) {
         const pdfText = text.stdout.replace(/\s+/g, ' ');
-        // One headline (history's comparison), and the summary's baseline is the report's (so-2), not ZeRO-Offload.
+        // One headline (history's comparison), and the summary's baseline is Compare's (ZeRO-Offload), not
+        // the first of the selection (so-2, newest first).
         expect(pdfText).toMatch(HEADLINE);
-        expect(pdfText).toContain('baseline: SuperOffload');
-        expect(pdfText).toContain('SuperOffload (baseline)');
-        expect(pdfText).not.toContain('ZeRO-Offload (baseline)');
+        expect(pdfText).toContain('baseline: ZeRO-Offload');
+        expect(pdfText).toContain('ZeRO-Offload (baseline)');
+        expect(pdfText).not.toContain('SuperOffload (baseline)');
       }
     }
     // One browser, kept between the exports (not one per export, not closed after the first).

@@ -65,29 +65,32 @@ export function createReports(deps: ReportsDeps): ReportsService {
   const ownRenderer = deps.pdfRenderer ? null : createChromiumPdfRenderer();
   const pdfRenderer: PdfRenderer = deps.pdfRenderer ?? ownRenderer!;
   const load = (ids: string[]): ReportRun[] => normaliseRuns(ids, deps.getRun);
-  // A report's baseline is the one asked for, else its first run (the Reports page's rule: "the first
-  // selected run is the baseline") — passed to history's comparison too, whose own default
-  // (ZeRO-Offload) would otherwise put a different baseline in the summary than in the header.
-  const baselineOf = (runs: ReportRun[], requested?: string) => requested ?? runs[0]?.summary.id;
-  const comparisonOf = (runs: ReportRun[], baselineId?: string) =>
-    deps.compare(
+  // A report's baseline is the one asked for, else Compare's rule (history's chooseBaseline: the
+  // ZeRO-Offload group, else the oldest run's group) — the same comparison, so the report's header,
+  // summary, run table and CSV name the baseline Compare names for the same runs, whatever order
+  // the runs were selected in. `baselineId` is then the run that chose it (that group's first run).
+  const reportOf = (runs: ReportRun[], requested?: string) => {
+    const comparison = deps.compare(
       runs.map((r) => r.summary.id),
-      baselineId,
+      requested,
     );
+    const baselineId = requested ?? comparison.groups.find((g) => g.isBaseline)?.runIds[0] ?? runs[0]?.summary.id;
+    return { comparison, baselineId };
+  };
   const htmlOf = (runs: ReportRun[], requested?: string, pageSize?: 'A4' | 'Letter') => {
-    const baselineId = baselineOf(runs, requested);
+    const { comparison, baselineId } = reportOf(runs, requested);
     return renderHtml(runs, {
       baselineId,
       pageSize,
       generatedAt: now(),
       appVersion: deps.appVersion,
-      comparison: comparisonOf(runs, baselineId),
+      comparison,
       resources: deps.resources,
     });
   };
   const csvOf = (runs: ReportRun[], requested?: string) => {
-    const baselineId = baselineOf(runs, requested);
-    return runsCsv(runs, comparisonOf(runs, baselineId), baselineId);
+    const { comparison, baselineId } = reportOf(runs, requested);
+    return runsCsv(runs, comparison, baselineId);
   };
 
   const printPdf = async (runs: ReportRun[], baselineId: string | undefined, pageSize: 'A4' | 'Letter') => {

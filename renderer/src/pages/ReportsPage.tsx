@@ -17,7 +17,7 @@ const FORMATS: { id: ReportFormat; label: string; hint: string }[] = [
   { id: 'bundle', label: 'Reproduction bundle', hint: 'a folder, or a .zip: ds_config.json, spec.json, run.sh, hostfile' },
 ];
 
-/** compare/runs groups at most this many runs; a larger selection keeps the rule (first selected run). */
+/** compare/runs groups at most this many runs here; a larger selection is still reported with Compare's rule (by the backend). */
 const MAX_GROUPED = 64;
 
 /** "llama-3.2-3b · seq 4096 · micro batch 8 · 1 GPU · bf16 · 2 runs": what a repeat group ran. */
@@ -61,8 +61,11 @@ export function ReportsPage() {
   const r = useReports();
   const dataDir = useApp((s) => s.info?.dataDir);
   const groups = useRepeatGroups(r.selected);
-  const baselineRun = effectiveBaseline(r.selected, r.baselineId);
-  const baselineGroup = groups?.find((g) => baselineRun != null && g.runIds.includes(baselineRun)) ?? null;
+  const chosen = effectiveBaseline(r.selected, r.baselineId);
+  // The chosen run's group, else Compare's (history marks it): the one the report will read against.
+  const baselineGroup = groups?.find((g) => (chosen != null ? g.runIds.includes(chosen) : g.isBaseline)) ?? null;
+  // The run that chose it: the chosen one, else the group's first (the report's "chosen by").
+  const baselineRun = chosen ?? baselineGroup?.runIds[0];
   const inBaseline = (id: string) => (baselineGroup ? baselineGroup.runIds.includes(id) : id === baselineRun);
   useEffect(() => {
     void load();
@@ -184,8 +187,9 @@ export function ReportsPage() {
                 value={baselineGroup?.key ?? ''}
                 onChange={(e) => {
                   const g = groups?.find((x) => x.key === e.target.value);
-                  // The rule's group stays "the rule" (it follows the selection); any other is a choice.
-                  const ruleGroup = groups?.find((x) => x.runIds.includes(r.selected[0]));
+                  // The rule's group stays "the rule" (these groups come from a comparison asked without
+                  // a baseline, so history marks Compare's); any other is a choice.
+                  const ruleGroup = groups?.find((x) => x.isBaseline);
                   r.setBaseline(!g || g === ruleGroup ? null : g.runIds[0]);
                 }}
               >
@@ -194,7 +198,7 @@ export function ReportsPage() {
                     {r.selected.length === 0
                       ? 'Select runs first'
                       : r.selected.length > MAX_GROUPED
-                        ? 'The first selected run’s group'
+                        ? 'Compare’s rule: the ZeRO-Offload group'
                         : 'Reading the groups…'}
                   </option>
                 )}
@@ -212,7 +216,7 @@ export function ReportsPage() {
             <p className="muted small" data-testid="report-baseline-note">
               {r.baselineId && r.selected.includes(r.baselineId)
                 ? 'Chosen here. Every delta (header, summary, run table, CSV) reads against this group’s median of repeats, as on Compare.'
-                : 'By default the first selected run’s repeat group. Every delta (header, summary, run table, CSV) reads against its median of repeats, as on Compare.'}
+                : 'By default the baseline Compare picks for these runs (the ZeRO-Offload group, else the oldest run’s), whatever order they were selected in. Every delta (header, summary, run table, CSV) reads against its median of repeats, as on Compare.'}
             </p>
             <fieldset className="reports-formats">
               <legend>Format</legend>

@@ -34,16 +34,17 @@ export async function downloadReport(request: ReportDownloadRequest): Promise<st
 }
 
 /**
- * The run whose repeat group every delta reads against: the one chosen on the page (any run of
- * the group) while it is still selected, else the rule's — the first selected run.
+ * The run whose repeat group every delta reads against, when one was chosen on the page (any run
+ * of the group) and is still selected; undefined: Compare's rule, applied by the backend (history's
+ * comparison: the ZeRO-Offload group, else the oldest run's), whatever order the runs were ticked in.
  */
 export function effectiveBaseline(selected: string[], chosen: string | null): string | undefined {
-  return chosen && selected.includes(chosen) ? chosen : selected[0];
+  return chosen && selected.includes(chosen) ? chosen : undefined;
 }
 
 interface ReportsState {
   selected: string[];
-  /** A run of the baseline group the user chose; null: the rule (the first selected run). */
+  /** A run of the baseline group the user chose; null: Compare's rule (the ZeRO-Offload group, else the oldest run's). */
   baselineId: string | null;
   format: ReportFormat;
   path: string;
