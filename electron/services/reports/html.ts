@@ -83,10 +83,7 @@ function tags(run: ReportRun): Raw {
 
 function chartFigure(title: string, option: Record<string, unknown>, height = 360): Raw {
   // The SVG comes from ECharts' SSR renderer, which escapes the text it draws.
-  return html`<figure class="keep">
-    <figcaption>${title}</figcaption>
-    ${raw(renderSvg(option, 860, height))}
-  </figure>`;
+  return html`<figure class="keep"><figcaption>${title}</figcaption>${raw(renderSvg(option, 860, height))}</figure>`;
 }
 
 const spreadOf = (s: CompareGroup['stats']['tflopsPerGpu'] | undefined): Spread | null =>
@@ -95,92 +92,40 @@ const spreadOf = (s: CompareGroup['stats']['tflopsPerGpu'] | undefined): Spread 
 /** The comparison's repeat groups, as the Compare page groups them (one config hash per group). */
 function groupsTable(comparison: Comparison): Raw {
   const primary = METRICS.find((m) => m.id === comparison.primary)!;
-  return html`<table>
-    <thead>
-      <tr>
-        <th>Strategy</th>
-        <th>Model</th>
-        <th>Engine</th>
-        <th class="num">Repeats</th>
-        <th class="num">TFLOPS/GPU median (min–max)</th>
-        <th class="num">Tokens/s</th>
-        <th class="num">Step time s</th>
-        <th class="num">vs baseline (${primary.label})</th>
-        <th class="num">Δ TFLOPS/GPU</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${comparison.groups.map((g) => {
-        const base = g.isBaseline;
-        return html`<tr class="${base ? 'baseline' : ''}">
-          <td>${g.label}${base ? ' (baseline)' : ''}</td>
-          <td>${g.model}</td>
-          <td>${g.engine}</td>
-          <td class="num">${g.runIds.length}</td>
-          <td class="num">${fmtSpread(spreadOf(g.stats.tflopsPerGpu))}</td>
-          <td class="num">${fmtSpread(spreadOf(g.stats.tokensPerSecond), 0)}</td>
-          <td class="num">${fmtSpread(spreadOf(g.stats.stepSeconds), 3)}</td>
-          <td class="num">${base ? 'baseline' : g.speedup == null ? '—' : `${g.speedup.toFixed(2)}×`}</td>
-          <td class="num">${base ? '—' : fmtPct(g.deltaPct.tflopsPerGpu ?? null)}</td>
-        </tr>`;
-      })}
-    </tbody>
-  </table>`;
+  return html`<table><thead><tr><th>Strategy</th><th>Model</th><th>Engine</th><th class="num">Repeats</th>
+    <th class="num">TFLOPS/GPU median (min–max)</th><th class="num">Tokens/s</th>
+    <th class="num">Step time s</th><th class="num">vs baseline (${primary.label})</th><th class="num">Δ TFLOPS/GPU</th></tr></thead><tbody>
+    ${comparison.groups.map((g) => {
+      const base = g.isBaseline;
+      return html`<tr class="${base ? 'baseline' : ''}"><td>${g.label}${base ? ' (baseline)' : ''}</td><td>${g.model}</td><td>${g.engine}</td>
+        <td class="num">${g.runIds.length}</td><td class="num">${fmtSpread(spreadOf(g.stats.tflopsPerGpu))}</td>
+        <td class="num">${fmtSpread(spreadOf(g.stats.tokensPerSecond), 0)}</td><td class="num">${fmtSpread(spreadOf(g.stats.stepSeconds), 3)}</td>
+        <td class="num">${base ? 'baseline' : g.speedup == null ? '—' : `${g.speedup.toFixed(2)}×`}</td>
+        <td class="num">${base ? '—' : fmtPct(g.deltaPct.tflopsPerGpu ?? null)}</td></tr>`;
+    })}</tbody></table>`;
 }
 
 function runsTable(runs: ReportRun[], base: ReportBaseline): Raw {
   const inBase = new Set(base.group?.runIds ?? []);
-  return html`<table class="runs">
-    <thead>
-      <tr>
-        <th>Run</th>
-        <th>Strategy</th>
-        <th>Started</th>
-        <th class="num">Steps</th>
-        <th class="num">TFLOPS/GPU (min–max)</th>
-        <th class="num">Step time s (min–max)</th>
-        <th class="num">Tokens/s</th>
-        <th class="num">GPU peak (predicted)</th>
-        <th class="num">Host peak (predicted)</th>
-        <th class="num">Predicted TFLOPS/GPU</th>
-        <th class="num">Δ TFLOPS/GPU vs baseline</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${runs.map((r) => {
-        const s = r.summary;
-        const delta = runDeltas(r, base).tflopsPerGpuPct;
-        const notes = s.tags.length > 0 || !!s.notes || !!s.errorMessage;
-        const measuredVsPredicted = (measured: number | null, predicted: number | null) =>
-          predicted == null ? fmtBytes(measured) : `${fmtBytes(measured)} (${fmtBytes(predicted)})`;
-        const classes = [inBase.has(s.id) ? 'baseline' : '', notes ? 'has-notes' : ''].filter(Boolean).join(' ');
-        return html`<tr class="${classes}" data-run-id="${s.id}">
-            <td><code>${s.id}</code></td>
-            <td>
-              ${strategyName(s.strategy)}${s.repeatIndex > 0 ? ` · repeat ${s.repeatIndex + 1}` : ''}${inBase.has(s.id) ? ' (baseline)' : ''}${s.status !== 'completed' ? html` <span class="badge">${s.status}${s.errorClass ? ` (${s.errorClass})` : ''}</span>` : ''}
-            </td>
-            <td>${fmtTime(s.startedAt ?? s.createdAt)}</td>
-            <td class="num">${r.figures.measuredSteps}</td>
-            <td class="num">${fmtSpread(r.figures.tflopsPerGpu)}</td>
-            <td class="num" data-col="step">${fmtSpread(r.figures.stepSeconds, 3)}</td>
-            <td class="num">${fmtSpread(r.figures.tokensPerSecond, 0)}</td>
-            <td class="num">${measuredVsPredicted(r.figures.gpuPeakBytes, r.predicted.gpuPeakBytes)}</td>
-            <td class="num" data-col="host">${measuredVsPredicted(r.figures.hostPeakBytes, r.predicted.hostPeakBytes)}</td>
-            ${r.predicted.tflopsPerGpu != null ? html`<td class="num">${fmt(r.predicted.tflopsPerGpu)}</td>` : html`<td class="num" title="${NO_PREDICTION_WHY}">${NO_PREDICTION}</td>`}
-            <td class="num" data-col="delta">${fmtPct(delta)}</td>
-          </tr>
-          ${
-            notes
-              ? html`<tr class="notes${inBase.has(s.id) ? ' baseline' : ''}">
-                  <td colspan="11">
-                    ${tags(r)}${s.notes ? html` ${s.notes}` : ''}${s.errorMessage ? html`<div class="muted">${s.errorMessage}</div>` : ''}
-                  </td>
-                </tr>`
-              : ''
-          }`;
-      })}
-    </tbody>
-  </table>`;
+  return html`<table class="runs"><thead><tr><th>Run</th><th>Strategy</th><th>Started</th><th class="num">Steps</th>
+    <th class="num">TFLOPS/GPU (min–max)</th><th class="num">Step time s (min–max)</th><th class="num">Tokens/s</th>
+    <th class="num">GPU peak (predicted)</th><th class="num">Host peak (predicted)</th><th class="num">Predicted TFLOPS/GPU</th><th class="num">Δ TFLOPS/GPU vs baseline</th></tr></thead><tbody>
+    ${runs.map((r) => {
+      const s = r.summary;
+      const delta = runDeltas(r, base).tflopsPerGpuPct;
+      const notes = s.tags.length > 0 || !!s.notes || !!s.errorMessage;
+      const measuredVsPredicted = (measured: number | null, predicted: number | null) =>
+        predicted == null ? fmtBytes(measured) : `${fmtBytes(measured)} (${fmtBytes(predicted)})`;
+      const classes = [inBase.has(s.id) ? 'baseline' : '', notes ? 'has-notes' : ''].filter(Boolean).join(' ');
+      return html`<tr class="${classes}" data-run-id="${s.id}"><td><code>${s.id}</code></td>
+        <td>${strategyName(s.strategy)}${s.repeatIndex > 0 ? ` · repeat ${s.repeatIndex + 1}` : ''}${inBase.has(s.id) ? ' (baseline)' : ''}${s.status !== 'completed' ? html` <span class="badge">${s.status}${s.errorClass ? ` (${s.errorClass})` : ''}</span>` : ''}</td>
+        <td>${fmtTime(s.startedAt ?? s.createdAt)}</td><td class="num">${r.figures.measuredSteps}</td>
+        <td class="num">${fmtSpread(r.figures.tflopsPerGpu)}</td><td class="num" data-col="step">${fmtSpread(r.figures.stepSeconds, 3)}</td>
+        <td class="num">${fmtSpread(r.figures.tokensPerSecond, 0)}</td><td class="num">${measuredVsPredicted(r.figures.gpuPeakBytes, r.predicted.gpuPeakBytes)}</td>
+        <td class="num" data-col="host">${measuredVsPredicted(r.figures.hostPeakBytes, r.predicted.hostPeakBytes)}</td>${r.predicted.tflopsPerGpu != null ? html`<td class="num">${fmt(r.predicted.tflopsPerGpu)}</td>` : html`<td class="num" title="${NO_PREDICTION_WHY}">${NO_PREDICTION}</td>`}
+        <td class="num" data-col="delta">${fmtPct(delta)}</td></tr>
+        ${notes ? html`<tr class="notes${inBase.has(s.id) ? ' baseline' : ''}"><td colspan="11">${tags(r)}${s.notes ? html` ${s.notes}` : ''}${s.errorMessage ? html`<div class="muted">${s.errorMessage}</div>` : ''}</td></tr>` : ''}`;
+    })}</tbody></table>`;
 }
 
 function systemsSection(runs: ReportRun[]): Raw {
@@ -192,97 +137,36 @@ function systemsSection(runs: ReportRun[]): Raw {
   const blocks = [...machines.values()].map((members) => {
     const m = members[0].machine;
     const ids = members.map((r) => r.summary.id).join(', ');
-    if (!m)
-      return html`<div class="keep">
-        <h3>No system snapshot</h3>
-        <p class="muted">Runs: ${ids}</p>
-      </div>`;
+    if (!m) return html`<div class="keep"><h3>No system snapshot</h3><p class="muted">Runs: ${ids}</p></div>`;
     const gpus = m.gpus.length
       ? m.gpus.map((g) => `${g.index}: ${g.name} (${fmtBytes(g.memoryBytes)})`).join('; ')
       : `none — ${m.gpuStatus ?? 'no GPU detected'}`;
-    return html`<div class="keep">
-      <h3>${m.hostname} — ${systemName(members[0]) ?? ''}</h3>
-      <dl class="kv">
-        <dt>Runs</dt>
-        <dd>${ids}</dd>
-        <dt>OS</dt>
-        <dd>
-          ${[[m.os.distro, m.os.release].filter(Boolean).join(' '), m.os.kernel ? `kernel ${m.os.kernel}` : ''].filter(Boolean).join(', ') || '—'}${m.os.arch ? ` (${m.os.arch})` : ''}
-        </dd>
-        <dt>CPU</dt>
-        <dd>
-          ${m.cpu.model}: ${m.cpu.sockets ?? '—'} socket(s), ${m.cpu.physicalCores ?? '—'} cores / ${m.cpu.logicalCores ?? '—'} threads,
-          ${m.cpu.numaNodes ?? '—'} NUMA node(s); ${m.cpu.simd.join(' ')}
-        </dd>
-        <dt>Memory</dt>
-        <dd>${fmtBytes(m.memory.totalBytes)}</dd>
-        <dt>GPUs</dt>
-        <dd>${gpus}</dd>
-        <dt>Driver / CUDA</dt>
-        <dd>${m.gpus[0]?.driverVersion ?? '—'} / ${m.gpus[0]?.cudaVersion ?? '—'}</dd>
-        ${
-          m.superchip
-            ? html`<dt>Superchip</dt>
-                <dd>${m.superchip.kind}: ${m.superchip.description}</dd>`
-            : ''
-        }
-        <dt>Detected</dt>
-        <dd>${fmtTime(m.detectedAt)}</dd>
-      </dl>
-    </div>`;
+    return html`<div class="keep"><h3>${m.hostname} — ${systemName(members[0]) ?? ''}</h3><dl class="kv">
+      <dt>Runs</dt><dd>${ids}</dd>
+      <dt>OS</dt><dd>${[[m.os.distro, m.os.release].filter(Boolean).join(' '), m.os.kernel ? `kernel ${m.os.kernel}` : ''].filter(Boolean).join(', ') || '—'}${m.os.arch ? ` (${m.os.arch})` : ''}</dd>
+      <dt>CPU</dt><dd>${m.cpu.model}: ${m.cpu.sockets ?? '—'} socket(s), ${m.cpu.physicalCores ?? '—'} cores / ${m.cpu.logicalCores ?? '—'} threads, ${m.cpu.numaNodes ?? '—'} NUMA node(s); ${m.cpu.simd.join(' ')}</dd>
+      <dt>Memory</dt><dd>${fmtBytes(m.memory.totalBytes)}</dd>
+      <dt>GPUs</dt><dd>${gpus}</dd>
+      <dt>Driver / CUDA</dt><dd>${m.gpus[0]?.driverVersion ?? '—'} / ${m.gpus[0]?.cudaVersion ?? '—'}</dd>
+      ${m.superchip ? html`<dt>Superchip</dt><dd>${m.superchip.kind}: ${m.superchip.description}</dd>` : ''}
+      <dt>Detected</dt><dd>${fmtTime(m.detectedAt)}</dd></dl></div>`;
   });
   const distinct = [...machines.values()].map((ms) => ms[0].machine?.raw ?? null);
   const diffs = distinct.length > 1 ? diffJson(distinct, ['detectedAt', 'detectionMs', 'memory.availableBytes'], 60) : [];
   return html`${blocks}${
-      diffs.length
-        ? html`<h3>What differs between the systems</h3>
-            <table>
-              <thead>
-                <tr>
-                  <th>Field</th>
-                  ${[...machines.values()].map((ms, i) => html`<th>${ms[0].machine?.hostname ?? `system ${i + 1}`}</th>`)}
-                </tr>
-              </thead>
-              <tbody>
-                ${diffs.map(
-                  (d) =>
-                    html`<tr>
-                      <td><code>${d.path}</code></td>
-                      ${d.values.map((v) => html`<td>${v}</td>`)}
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
-        : ''
-    }
-    <h3>Software versions</h3>
-    <table>
-      <thead>
-        <tr>
-          <th>Runs</th>
-          <th>Runner</th>
-          <th>Python</th>
-          <th>torch</th>
-          <th>DeepSpeed</th>
-          <th>CUDA</th>
-          <th>Driver</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${versionGroups(runs).map(
-          ({ v, ids }) =>
-            html`<tr>
-              <td>${ids.length === runs.length && runs.length > 1 ? `all ${runs.length} runs` : ids.join(', ')}</td>
-              <td>${v.runner ?? '—'}</td>
-              <td>${v.python ?? '—'}</td>
-              <td>${v.torch ?? '—'}</td>
-              <td>${v.deepspeed ?? '—'}</td>
-              <td>${v.cuda ?? '—'}</td>
-              <td>${v.driver ?? '—'}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+    diffs.length
+      ? html`<h3>What differs between the systems</h3><table><thead><tr><th>Field</th>${[...machines.values()].map((ms, i) => html`<th>${ms[0].machine?.hostname ?? `system ${i + 1}`}</th>`)}</tr></thead>
+        <tbody>${diffs.map((d) => html`<tr><td><code>${d.path}</code></td>${d.values.map((v) => html`<td>${v}</td>`)}</tr>`)}</tbody></table>`
+      : ''
+  }
+  <h3>Software versions</h3><table><thead><tr><th>Runs</th><th>Runner</th><th>Python</th><th>torch</th><th>DeepSpeed</th><th>CUDA</th><th>Driver</th></tr></thead><tbody>
+  ${versionGroups(runs).map(
+    ({
+      v,
+      ids,
+    }) => html`<tr><td>${ids.length === runs.length && runs.length > 1 ? `all ${runs.length} runs` : ids.join(', ')}</td><td>${v.runner ?? '—'}</td><td>${v.python ?? '—'}</td><td>${v.torch ?? '—'}</td>
+    <td>${v.deepspeed ?? '—'}</td><td>${v.cuda ?? '—'}</td><td>${v.driver ?? '—'}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 /** Runs with the same software versions share one row. */
@@ -311,10 +195,7 @@ function configOf(run: ReportRun): { kind: string; value: unknown } | null {
 function userConfigLine(run: ReportRun): Raw {
   const user = trainingLaunch(run)?.userConfig;
   if (!user) return html``;
-  return html`<p class="muted">
-    Your own config: ${user.fileName} (sha256 ${user.sha256.slice(0, 12)}…), run
-    unchanged${user.resolved.length ? html`, its ${String(user.resolved.length)} "auto" value(s) filled` : ''}.
-  </p>`;
+  return html`<p class="muted">Your own config: ${user.fileName} (sha256 ${user.sha256.slice(0, 12)}…), run unchanged${user.resolved.length ? html`, its ${String(user.resolved.length)} "auto" value(s) filled` : ''}.</p>`;
 }
 
 /** The launch lines for the user's own training, once per GPU × node shape (they are the same for every
@@ -330,15 +211,7 @@ function launchSection(runs: ReportRun[]): Raw {
       );
   }
   if (byLines.size === 0) return html``;
-  return html`<p class="muted">
-      Launch your training with one of these configs (saved as ds_config.json; your script takes --deepspeed ds_config.json, as HF Trainer
-      does)${byLines.size > 1 ? '' : html` — ${[...byLines.values()][0]}`}:
-    </p>
-    ${[...byLines].map(
-      ([lines, shape]) =>
-        html`${byLines.size > 1 ? html`<p class="muted">${shape}:</p>` : ''}
-          <pre>${lines}</pre>`,
-    )}`;
+  return html`<p class="muted">Launch your training with one of these configs (saved as ds_config.json; your script takes --deepspeed ds_config.json, as HF Trainer does)${byLines.size > 1 ? '' : html` — ${[...byLines.values()][0]}`}:</p>${[...byLines].map(([lines, shape]) => html`${byLines.size > 1 ? html`<p class="muted">${shape}:</p>` : ''}<pre>${lines}</pre>`)}`;
 }
 
 function configsSection(runs: ReportRun[]): Raw {
@@ -352,46 +225,21 @@ function configsSection(runs: ReportRun[]): Raw {
     entry.members.push(r);
     byText.set(text, entry);
   }
-  return html`<p class="muted">${byText.size} distinct configuration(s) for ${runs.length} run(s).</p>
-    ${[...byText].map(
-      ([text, { kind, members }], i) =>
-        html`<div class="config-block">
-          <h3>
-            ${String.fromCharCode(65 + (i % 26))}${i >= 26 ? String(Math.floor(i / 26)) : ''}.
-            ${[...new Set(members.map((r) => strategyName(r.summary.strategy)))].join(', ')}${kind ? ` — ${kind}` : ''}
-          </h3>
-          <p class="muted">Runs: ${members.map((r) => r.summary.id).join(', ')}</p>
-          ${text ? html`<pre>${text}</pre>` : html`<p class="muted">No configuration stored (${members[0].summary.engine}).</p>`}${userConfigLine(members[0])}
-        </div>`,
-    )}`;
+  return html`<p class="muted">${byText.size} distinct configuration(s) for ${runs.length} run(s).</p>${[...byText].map(
+    (
+      [text, { kind, members }],
+      i,
+    ) => html`<div class="config-block"><h3>${String.fromCharCode(65 + (i % 26))}${i >= 26 ? String(Math.floor(i / 26)) : ''}. ${[...new Set(members.map((r) => strategyName(r.summary.strategy)))].join(', ')}${kind ? ` — ${kind}` : ''}</h3>
+      <p class="muted">Runs: ${members.map((r) => r.summary.id).join(', ')}</p>
+      ${text ? html`<pre>${text}</pre>` : html`<p class="muted">No configuration stored (${members[0].summary.engine}).</p>`}${userConfigLine(members[0])}</div>`,
+  )}`;
 }
 
 function formulaSection(runs: ReportRun[]): Raw {
-  return html`<p><strong>Model TFLOPS</strong>, ${FORMULA_TEXT}.</p>
-    <p>${FORMULA_CONVENTION}</p>
-    <p class="muted">
-      A figure is the median over the measured steps (warm-up steps are not counted), with min–max; a strategy's figure is the median of its
-      repeats' medians, with min–max over repeats. Step times are taken after a device synchronize.
-    </p>
-    <table>
-      <thead>
-        <tr>
-          <th>Runs</th>
-          <th>Workload</th>
-          <th>Formula, with the first run's numbers</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${workloadGroups(runs).map(
-          ({ text, members }) =>
-            html`<tr>
-              <td>${members.map((r) => r.summary.id).join(', ')}</td>
-              <td>${text}</td>
-              <td>${formulaFor(members[0])}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+  return html`<p><strong>Model TFLOPS</strong>, ${FORMULA_TEXT}.</p><p>${FORMULA_CONVENTION}</p>
+    <p class="muted">A figure is the median over the measured steps (warm-up steps are not counted), with min–max; a strategy's figure is the median of its repeats' medians, with min–max over repeats. Step times are taken after a device synchronize.</p>
+    <table><thead><tr><th>Runs</th><th>Workload</th><th>Formula, with the first run's numbers</th></tr></thead><tbody>
+    ${workloadGroups(runs).map(({ text, members }) => html`<tr><td>${members.map((r) => r.summary.id).join(', ')}</td><td>${text}</td><td>${formulaFor(members[0])}</td></tr>`)}</tbody></table>`;
 }
 
 /** Runs of one workload share a row of the formula table (each run's own figures are in the run table). */
@@ -409,9 +257,9 @@ function charts(runs: ReportRun[], comparison: Comparison): Raw {
   const withSteps = runs.some((r) => r.samples.some((s) => !s.warmup));
   const withPrediction = comparison.runs.some((r) => r.predictedTflopsPerGpu != null || r.predictedStepSeconds != null);
   return html`${chartFigure('Model TFLOPS per GPU by strategy', repeatBarsOption(comparison, 'tflopsPerGpu') as Record<string, unknown>, 380)}
-  ${withSteps ? chartFigure('Step time over the measured steps', stepLinesOption(comparison, 'stepSeconds') as Record<string, unknown>, 380) : ''}
-  ${chartFigure('Peak memory per resource', memoryPerResourceOption(comparison) as Record<string, unknown>, 360)}
-  ${withPrediction ? chartFigure('Predicted vs measured', predictedOption(comparison) as Record<string, unknown>, 360) : ''}`;
+    ${withSteps ? chartFigure('Step time over the measured steps', stepLinesOption(comparison, 'stepSeconds') as Record<string, unknown>, 380) : ''}
+    ${chartFigure('Peak memory per resource', memoryPerResourceOption(comparison) as Record<string, unknown>, 360)}
+    ${withPrediction ? chartFigure('Predicted vs measured', predictedOption(comparison) as Record<string, unknown>, 360) : ''}`;
 }
 
 /**
@@ -437,52 +285,18 @@ export function renderHtml(runs: ReportRun[], options: HtmlOptions): string {
   const warnings = [...new Set([...reportWarnings(runs), ...comparison.warnings])];
   const base = reportBaseline(comparison);
   const resources = options.resources ? resourcesSection(runs, options.resources) : null;
-  const body = html`<header class="keep">
-      <h1>Offload Studio benchmark report</h1>
-      <p class="muted">
-        Generated <time datetime="${generated.toISOString()}">${fmtTime(generated)}</time> by Offload Studio ${options.appVersion ?? ''} ·
-        ${runs.length} run(s) · baseline: <span data-testid="baseline">${base.label}</span> (chosen by
-        <code>${baselineRun.summary.id}</code>)
-      </p>
-    </header>
-    <section class="summary">
-      <h2>Summary</h2>
-      <p class="headline" data-testid="headline">${title}</p>
-      ${warnings.map((w) => html`<p class="warn">${w}</p>`)} ${groupsTable(comparison)}
-    </section>
-    <section class="major charts">
-      <h2>Charts</h2>
-      ${charts(runs, comparison)}
-    </section>
-    <section class="major runs">
-      <h2>Runs</h2>
-      <p class="muted">
-        Figures are the median of measured steps (warm-up steps not counted), min–max in parentheses; memory is measured, the tuner's
-        prediction in parentheses. Δ: percent change of TFLOPS per GPU against the baseline (${base.label}: ${fmt(base.tflopsPerGpu)} TFLOPS
-        per GPU), the same baseline as the summary.
-      </p>
-      ${runsTable(runs, base)}
-    </section>
-    ${
-      resources
-        ? html`<section class="major resources">
-            <h2>Resources during the runs</h2>
-            ${resources}
-          </section>`
-        : ''
-    }
-    <section class="major system">
-      <h2>System</h2>
-      ${systemsSection(runs)}
-    </section>
-    <section class="major formula">
-      <h2>How the figures are computed</h2>
-      ${formulaSection(runs)}
-    </section>
-    <section class="appendix configs">
-      <h2>Appendix: configurations</h2>
-      ${configsSection(runs)}${launchSection(runs)}
-    </section>`;
+  const body = html`<header class="keep"><h1>Offload Studio benchmark report</h1>
+    <p class="muted">Generated <time datetime="${generated.toISOString()}">${fmtTime(generated)}</time> by Offload Studio ${options.appVersion ?? ''} · ${runs.length} run(s) · baseline: <span data-testid="baseline">${base.label}</span> (chosen by <code>${baselineRun.summary.id}</code>)</p></header>
+    <section class="summary"><h2>Summary</h2><p class="headline" data-testid="headline">${title}</p>
+    ${warnings.map((w) => html`<p class="warn">${w}</p>`)}
+    ${groupsTable(comparison)}</section>
+    <section class="major charts"><h2>Charts</h2>
+    ${charts(runs, comparison)}</section>
+    <section class="major runs"><h2>Runs</h2><p class="muted">Figures are the median of measured steps (warm-up steps not counted), min–max in parentheses; memory is measured, the tuner's prediction in parentheses. Δ: percent change of TFLOPS per GPU against the baseline (${base.label}: ${fmt(base.tflopsPerGpu)} TFLOPS per GPU), the same baseline as the summary.</p>${runsTable(runs, base)}</section>
+    ${resources ? html`<section class="major resources"><h2>Resources during the runs</h2>${resources}</section>` : ''}
+    <section class="major system"><h2>System</h2>${systemsSection(runs)}</section>
+    <section class="major formula"><h2>How the figures are computed</h2>${formulaSection(runs)}</section>
+    <section class="appendix configs"><h2>Appendix: configurations</h2>${configsSection(runs)}${launchSection(runs)}</section>`;
   // (No footer: the header says when and by which version; a footer alone on a last page is waste.)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
