@@ -341,3 +341,24 @@ export function trackedServes(): TrackedServes {
   });
   return tracked;
 }
+
+/** `node --import tsx ARGS` from the repository root: its exit code, stdout and stderr together (out), and stdout alone. */
+export function node(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; out: string; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    let out = '';
+    let stdout = '';
+    child.stdout.on('data', (d) => ((out += d), (stdout += d)));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => (clearTimeout(timer), resolve({ code, out, stdout })));
+  });
+}

@@ -1,7 +1,7 @@
-// Issue 17's leftovers, seen in Chromium at 1280×800 against a real `serve` holding the H200
+// Dates and the per-step chart, in Chromium at 1280×800 against a real `serve` holding the H200
 // sample runs: one date format (Runs list, run page), the run page's per-step chart scaled to the
 // measured steps with the warm-up step its own grey series (an arrow on the edge when off the
-// scale), and Compare's header buttons on one line. Screenshots: test-results/e2e/polish-*.png.
+// scale). Screenshots: test-results/e2e/run-page-dates-steps-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ afterAll(async () => {
   await serve?.stop();
 });
 
-describe('the user view, polished (1280×800)', () => {
+describe('dates and the per-step chart at 1280×800 (Runs list, run page)', () => {
   it('writes dates one way on Runs and the run page, and scales the per-step chart to the measured steps', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors: string[] = [];
@@ -87,38 +87,9 @@ describe('the user view, polished (1280×800)', () => {
       `run page chart: measured ${Math.min(...measured).toFixed(2)}–${Math.max(...measured).toFixed(2)} s on an axis ${chart.yAxis[0].min}–${chart.yAxis[0].max}; warm-up ${warm.map((w) => w.actual?.toFixed(2)).join(', ')} s`,
     );
     await page.locator('[data-testid="chart-run-steps"]').scrollIntoViewIfNeeded();
-    await page.locator('[data-testid="chart-run-steps"]').screenshot({ path: path.join(artifacts, 'polish-run-steps-1280.png') });
-    await page.screenshot({ path: path.join(artifacts, 'polish-run-1280.png') });
+    await page.locator('[data-testid="chart-run-steps"]').screenshot({ path: path.join(artifacts, 'run-page-dates-steps-chart-1280.png') });
+    await page.screenshot({ path: path.join(artifacts, 'run-page-dates-steps-1280.png') });
     expect(errors).toEqual([]);
-    await page.close();
-  });
-
-  it("keeps Compare's header buttons on one line at 1280", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url + '#/runs');
-    await page.waitForSelector('[data-testid="run-row"]');
-    const ids = runs
-      .filter((r) => r.status === 'completed')
-      .slice(0, 4)
-      .map((r) => r.id);
-    for (const id of ids) {
-      await page.fill('[data-testid="runs-search"]', id);
-      await page.check(`[data-run-id="${id}"] input[type="checkbox"]`);
-    }
-    await page.fill('[data-testid="runs-search"]', '');
-    await page.click('[data-testid="compare-selected"]');
-    await page.waitForSelector('[data-testid="compare-download"]');
-    const boxes = await page.$$eval('.compare-page .page-header .actions button', (bs) =>
-      bs.map((b) => {
-        const r = b.getBoundingClientRect();
-        return { top: r.top, height: r.height, right: r.right };
-      }),
-    );
-    await page.screenshot({ path: path.join(artifacts, 'polish-compare-header-1280.png'), clip: { x: 0, y: 0, width: 1280, height: 200 } });
-    expect(boxes.length, JSON.stringify(boxes)).toBe(3);
-    expect(new Set(boxes.map((b) => Math.round(b.top))).size, JSON.stringify(boxes)).toBe(1); // one row
-    expect(Math.max(...boxes.map((b) => b.height))).toBeLessThan(40); // no label wraps inside its button
-    expect(Math.max(...boxes.map((b) => b.right))).toBeLessThanOrEqual(1280);
     await page.close();
   });
 });

@@ -1,4 +1,4 @@
-// Issue 30 walk-through, seen in the 1280×800 screenshots of a fresh clone, in Chromium against `serve`:
+// A new user's first hour on a fresh clone, seen in its 1280×800 screenshots (Chromium against `serve`):
 //  - the Plan table's verdict pill ("needs a GPU") broke over two lines, half a pill on each;
 //  - the Engine step's "Create environment" button sat flush on the Re-check / Continue row (or on
 //    the interpreter table, when nothing is ready), as if one group of buttons;
@@ -18,7 +18,7 @@ let serve: ServeHandle;
 let browser: Browser;
 
 beforeAll(async () => {
-  const dataDir = tempDir('offload-first-hour-polish-');
+  const dataDir = tempDir('offload-first-hour-1280-');
   fs.writeFileSync(
     path.join(dataDir, 'settings.json'),
     JSON.stringify({ pythonPath: path.join(repoRoot, 'tests/reliability/fixtures/fake-python') }),
@@ -39,7 +39,7 @@ async function open(hash: string): Promise<Page> {
   return page;
 }
 
-describe('first-hour polish at 1280×800', () => {
+describe("the first hour at 1280×800: the Plan table's pills, the Engine step, a CPU run's page", () => {
   it("the Plan table's verdict pills are one line each", async () => {
     const page = await open('#/plan');
     await page.selectOption('[data-testid="model-select"]', 'tiny-llama');

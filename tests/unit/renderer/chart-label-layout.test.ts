@@ -1,0 +1,135 @@
+// Charts laid out by echarts itself (server-side, the same builders the app draws), every rendered
+// text box checked to sit inside the chart without overlapping another: the CPU Adam curve (top
+// label, x from the first thread count), the step lines with 10 runs (a plain legend that wraps
+// instead of paging "1/4", the x-axis from the first measured step).
+import * as echarts from 'echarts';
+import type { EChartsOption } from 'echarts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpuAdamCurveOption, stepLinesOption, type Comparison } from '../../../electron/contract';
+import { createBackend, type Backend } from '../../../electron/services/backend';
+import { tmpDir } from '../history-queries/helpers';
+
+interface Box {
+  text: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  parent: unknown;
+}
+
+/** Lays the option out with echarts (SSR) and returns every drawn text box, in chart pixels. */
+function layout(option: EChartsOption, width: number, height: number): { boxes: Box[]; chart: echarts.ECharts } {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
+  chart.setOption(option);
+  type Displayable = {
+    type: string;
+    parent?: unknown;
+    invisible?: boolean;
+    style?: { text?: string; opacity?: number };
+    getBoundingRect(): { clone(): { x: number; y: number; width: number; height: number; applyTransform(m: unknown): void } };
+    getComputedTransform(): unknown;
+  };
+  const list = (chart as unknown as { getZr(): { storage: { getDisplayList(update: boolean): Displayable[] } } })
+    .getZr()
+    .storage.getDisplayList(true);
+  const boxes = list
+    .filter((e) => (e.type === 'tspan' || e.type === 'text') && e.style?.text && !e.invisible && e.style.opacity !== 0)
+    .map((e) => {
+      const r = e.getBoundingRect().clone();
+      const m = e.getComputedTransform();
+      if (m) r.applyTransform(m);
+      return { text: String(e.style!.text), x: r.x, y: r.y, w: r.width, h: r.height, parent: e.parent };
+    });
+  return { boxes, chart };
+}
+
+/** Text leaving the chart, cut with an ellipsis, or overlapping another label. */
+function labelProblems(boxes: Box[], width: number, height: number): string[] {
+  const problems: string[] = [];
+  for (const t of boxes) {
+    if (t.x < -1 || t.y < -1 || t.x + t.w > width + 1 || t.y + t.h > height + 1)
+      problems.push(`"${t.text}" leaves the chart (${t.x.toFixed(0)},${t.y.toFixed(0)} ${t.w.toFixed(0)}×${t.h.toFixed(0)})`);
+    if (t.text.endsWith('…')) problems.push(`"${t.text}" is cut`);
+  }
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i], boxes[j]];
+      if (a.parent && a.parent === b.parent) continue;
+      const ox = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+      const oy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+      if (ox > 2 && oy > 2) problems.push(`"${a.text}" overlaps "${b.text}"`);
+    }
+  return problems;
+}
+
+describe('the measure chart (CPU Adam by thread count)', () => {
+  // The 2-core CI machine and a 64-core host: the knee's label sits at the top of the curve.
+  for (const threads of [
+    [1, 2],
+    [1, 2, 4, 8, 16, 24, 32, 48, 64],
+  ]) {
+    it(`keeps its top label inside the chart and starts x at the first thread count (${threads.length} points)`, () => {
+      const m = {
+        cpuAdam: threads.map((t) => ({ threads: t, paramsPerSecond: Math.min(t, 32) * 0.3e9 })),
+        recommendedThreads: threads[threads.length - 1],
+      } as never;
+      for (const width of [480, 900]) {
+        const { boxes, chart } = layout(cpuAdamCurveOption(m), width, 240);
+        expect(labelProblems(boxes, width, 240), `${width} px`).toEqual([]);
+        // The knee's value label (the recommended thread count) is drawn, at the top, inside.
+        const top = Math.min(...boxes.map((b) => b.y));
+        expect(top).toBeGreaterThanOrEqual(0);
+        const xAxis = (
+          chart as unknown as { getModel(): { getComponent(t: string, i: number): { axis: { scale: { getExtent(): [number, number] } } } } }
+        )
+          .getModel()
+          .getComponent('xAxis', 0);
+        expect(xAxis.axis.scale.getExtent()[0]).toBe(threads[0]);
+        chart.dispose();
+      }
+    });
+  }
+});
+
+describe('step lines with 10 runs (Compare)', () => {
+  let backend: Backend;
+  let c: Comparison;
+  beforeAll(async () => {
+    backend = createBackend({ dataDir: tmpDir(), transport: 'cli' });
+    await backend.invoke('samples/load', {});
+    const { runs } = await backend.invoke('runs/list', { tag: 'sample', status: 'completed' });
+    const ids = runs.slice(0, 10).map((r) => r.id);
+    expect(ids).toHaveLength(10);
+    c = await backend.invoke('compare/runs', { ids });
+  });
+  afterAll(async () => backend?.close());
+
+  it('wraps a plain legend (no "1/4" pager) with every run named, labels inside and apart, x from the first measured step', () => {
+    for (const which of ['stepSeconds', 'tflopsPerGpu'] as const) {
+      const option = stepLinesOption(c, which) as { legend: { type: string }; grid: { bottom: number } };
+      expect(option.legend.type).toBe('plain');
+      // The chart as the Compare page draws it: a half-width card at 1280 (~520 px) and at 1920.
+      for (const width of [520, 800]) {
+        const height = 320 + option.grid.bottom;
+        const { boxes, chart } = layout(option as EChartsOption, width, height);
+        expect(labelProblems(boxes, width, height), `${which} at ${width} px`).toEqual([]);
+        const texts = boxes.map((b) => b.text);
+        expect(
+          texts.some((t) => /^\d+\/\d+$/.test(t)),
+          'a legend pager',
+        ).toBe(false);
+        for (const s of c.series) expect(texts, `legend names ${s.label}`).toContain(s.label);
+        const firstStep = Math.min(...c.series.flatMap((s) => s.steps));
+        expect(firstStep).toBeGreaterThan(0); // warm-up steps are not drawn: the data starts later than 0
+        const xAxis = (
+          chart as unknown as { getModel(): { getComponent(t: string, i: number): { axis: { scale: { getExtent(): [number, number] } } } } }
+        )
+          .getModel()
+          .getComponent('xAxis', 0);
+        expect(xAxis.axis.scale.getExtent()[0]).toBe(firstStep);
+        chart.dispose();
+      }
+    }
+  });
+});
