@@ -1,21 +1,27 @@
 // The resource lanes of a run (issue 31) as one echarts option: GPU utilisation, PCIe throughput and
 // CPU cores busy, one grid each, over the run's time, with the end of warm-up marked. A lane that was
-// not measured is not drawn (no zero line): its grid carries "not available: why" instead. Only the
+// not measured is not drawn (no zero line): its grid carries "not available: why" instead. A caller
+// may leave lanes out altogether (the report drops a lane none of its runs measured: `lanes`). Only the
 // parts echarts-parts.ts registers (line series, grids, title, legend, tooltip, markLine).
 import type { EChartsOption } from 'echarts';
 import type { ResourceRecord } from '../resources';
 
-const LANES = [
-  { key: 'gpu', title: 'GPU busy (%)' },
-  { key: 'pcie', title: 'PCIe rx + tx per GPU (GB/s)' },
-  { key: 'cpu', title: 'CPU cores at ≥ 90%' },
+export const RESOURCE_LANES = [
+  { key: 'gpu', title: 'GPU busy (%)', name: 'GPU busy' },
+  { key: 'pcie', title: 'PCIe rx + tx per GPU (GB/s)', name: 'PCIe' },
+  { key: 'cpu', title: 'CPU cores at ≥ 90%', name: 'CPU cores' },
 ] as const;
+export type ResourceLaneKey = (typeof RESOURCE_LANES)[number]['key'];
 
-export function resourceLanesOption(record: ResourceRecord): EChartsOption {
+/** `lanes`: which lanes get a grid, in this order (default all three); the others are left out, not drawn empty. */
+export function resourceLanesOption(record: ResourceRecord, lanes: readonly ResourceLaneKey[] = ['gpu', 'pcie', 'cpu']): EChartsOption {
+  const LANES = RESOURCE_LANES.filter((l) => lanes.includes(l.key));
+  const at = (key: ResourceLaneKey) => LANES.findIndex((l) => l.key === key);
   const x = (t: number) => Number((t / 1000).toFixed(2));
   const warmupEnd = record.steps.filter((s) => s.warmup).at(-1);
   const gpuIndexes = [...new Set(record.samples.flatMap((s) => s.gpus.map((g) => g.index)))].sort((a, b) => a - b);
-  const height = 22; // percent of the chart per lane
+  // Three lanes: 22 % of the chart each, 9 % apart; fewer lanes share the same span.
+  const height = 93 / Math.max(LANES.length, 1) - 9; // percent of the chart per lane
   const top = (i: number) => 8 + i * (height + 9);
   const grid = LANES.map((_, i) => ({ left: 56, right: 16, top: `${top(i)}%`, height: `${height}%` }));
   // One time scale for every lane (each axis would otherwise round its own end): the last sample's time.
@@ -46,24 +52,24 @@ export function resourceLanesOption(record: ResourceRecord): EChartsOption {
     : undefined;
   const series: NonNullable<EChartsOption['series']> = [];
   const a = record.availability;
-  if (a.gpu.available)
+  if (a.gpu.available && at('gpu') >= 0)
     for (const g of gpuIndexes)
       series.push({
         type: 'line',
         name: `GPU ${g}`,
-        xAxisIndex: 0,
-        yAxisIndex: 0,
+        xAxisIndex: at('gpu'),
+        yAxisIndex: at('gpu'),
         showSymbol: false,
         data: record.samples.map((s) => [x(s.t), s.gpus.find((r) => r.index === g)?.utilPct ?? null]),
         markLine: g === gpuIndexes[0] ? mark : undefined,
       });
-  if (a.pcie.available)
+  if (a.pcie.available && at('pcie') >= 0)
     for (const g of gpuIndexes)
       series.push({
         type: 'line',
         name: `PCIe ${g}`,
-        xAxisIndex: 1,
-        yAxisIndex: 1,
+        xAxisIndex: at('pcie'),
+        yAxisIndex: at('pcie'),
         showSymbol: false,
         data: record.samples.map((s) => {
           const r = s.gpus.find((q) => q.index === g);
@@ -74,12 +80,12 @@ export function resourceLanesOption(record: ResourceRecord): EChartsOption {
         }),
         markLine: g === gpuIndexes[0] ? mark : undefined,
       });
-  if (a.cpu.available)
+  if (a.cpu.available && at('cpu') >= 0)
     series.push({
       type: 'line',
       name: 'cores ≥ 90%',
-      xAxisIndex: 2,
-      yAxisIndex: 2,
+      xAxisIndex: at('cpu'),
+      yAxisIndex: at('cpu'),
       showSymbol: false,
       step: 'end',
       data: record.samples.filter((s) => s.cpuBusyPct.length).map((s) => [x(s.t), s.cpuBusyPct.filter((p) => p >= 90).length]),
