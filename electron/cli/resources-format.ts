@@ -1,4 +1,4 @@
-// The CLI's words for the resource view (issue 31): `run --watch`'s live line and `runs show ID
+// The CLI's words for the resource view: `run --watch`'s live line and `runs show ID
 // --resources`'s attribution. A lane that was not measured prints "n/a (why)", never 0.
 import type { LaneAvailability, ResourceLiveEvent, RunResources } from '../contract';
 import { formatBytes, formatFigureCli } from './format';

@@ -124,7 +124,7 @@ const bytes = z.number().nonnegative();
 export const MemoryEstimateSchema = z.object({
   /** Per GPU: what an OOM is decided against — the allocated peak + the allocator's free block + the CUDA context. */
   gpuBytes: bytes,
-  /** Per GPU: the peak the caching allocator counts (torch max_memory_allocated), comparable with a run's peak. Absent from plans made before issue 25. */
+  /** Per GPU: the peak the caching allocator counts (torch max_memory_allocated), comparable with a run's peak. Absent from plans made before the tuner counted it. */
   gpuAllocatedBytes: bytes.optional(),
   /** Per node. */
   hostBytes: bytes,
@@ -200,7 +200,7 @@ export const StrategyPlanSchema = z.object({
   /** Why it fits (with the headroom left) or which resource it exceeds. */
   reason: z.string(),
   limitedBy: LimitingResourceSchema.nullable(),
-  /** The verdict with its margin (absent from plans made before issue 25). */
+  /** The verdict with its margin (absent from plans made before verdicts carried a margin). */
   fit: FitDetailSchema.optional(),
   memory: MemoryEstimateSchema,
   predicted: PredictionSchema,

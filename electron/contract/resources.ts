@@ -1,4 +1,4 @@
-// The resource view of a run (issue 31): what the machine did while the run ran — GPU, PCIe, CPU
+// The resource view of a run: what the machine did while the run ran — GPU, PCIe, CPU
 // cores, memory, swap, disk — sampled by the app beside the runner, stored with the run, aligned
 // with its steps, and read against the tuner's predicted terms. A lane that cannot be measured on
 // this machine carries `available: false` and why, never zeros.

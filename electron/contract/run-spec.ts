@@ -156,8 +156,8 @@ const RunSpecObjectSchema = z
     preflight: z.enum(['strict', 'warn']).default(SPEC_EXECUTION_DEFAULTS.preflight),
     /** Set by runs/start on the host the run starts on: the memory it needs there, sized there (the
      *  tuner's estimate for that machine and this spec's workload and knobs; without a GPU the GPU side
-     *  lands in host memory too), not the prediction's figure for the machine it was planned for
-     *  (issue 30.1). The runner's pre-flight checks host memory against it. Absent (a spec run by
+     *  lands in host memory too), not the prediction's figure for the machine it was planned for.
+     *  The runner's pre-flight checks host memory against it. Absent (a spec run by
      *  hand): the prediction's hostPeakBytes, else the runner's own estimate. */
     preflightMemory: z
       .object({

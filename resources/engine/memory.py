@@ -81,7 +81,7 @@ class DeviceMemory:
 
 
 def reached_at_failure():
-    """What the run reached before it failed (an OOM is a boundary point, issue 25): the GPU's peak
+    """What the run reached before it failed (an OOM is a boundary point of the memory model): the GPU's peak
     reserved and allocated bytes and the host's peak RSS. Safe to call whatever was imported."""
     out = {"peakHostBytes": host_peak_self_bytes()}
     import sys

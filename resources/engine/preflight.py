@@ -33,7 +33,7 @@ def mem_available_bytes(meminfo_path="/proc/meminfo"):
 def host_bytes_needed(params, ds_config, ranks_per_host=1, accelerator="cuda"):
     """Host bytes for offloaded model states on this host, plus pinned staging buffers. On the CPU
     accelerator (no GPU) the states a GPU would hold live in host memory too: a ZeRO-1 run of a 3B
-    model is ~50 GB there, not the 3 GiB of process overhead this once said (issue 30.1)."""
+    model is ~50 GB there, not the 3 GiB of process overhead this once said."""
     s = offload_settings(ds_config)
     zero = ds_config.get("zero_optimization") or {}
     need = 0
@@ -85,7 +85,7 @@ def check_gpu_memory(sized, gpu_free_total):
     """This host's per-GPU estimate for the run (the spec's preflightMemory.gpuBytes) against the GPU's
     free memory now: a warning only — the estimate carries a band and the allocator's own slack, and a
     run at the edge is the trial that decides — but one that says both numbers before the run starts
-    (issue 30.1: a plan for another machine's GPU said nothing about this one's)."""
+    (a plan for another machine's GPU once said nothing about this one's)."""
     need = (sized or {}).get("gpuBytes")
     if not need or not gpu_free_total:
         return None

@@ -11,7 +11,7 @@ export const basicCommands: Record<string, Command> = {
     summary:
       "list stored benchmark runs; runs show ID --resources prints a run's resource attribution (--model, --strategy, --status, --tag, --machine, --since, --until, --limit)",
     async run({ backend, flags, json, out, positionals }) {
-      // `runs show ID --resources`: the run's resource lanes read against the tuner's terms (issue 31).
+      // `runs show ID --resources`: the run's resource lanes read against the tuner's terms.
       if (positionals[0] === 'show') {
         const id = positionals[1];
         if (!id || flags.resources !== true) throw new UsageError('usage: runs show ID --resources [--json]   (ids from: runs)');

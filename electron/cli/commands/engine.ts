@@ -189,7 +189,7 @@ export const engineCommands: Record<string, Command> = {
         backend.on('app/notice', (e) => say(`${e.level}: ${e.message}`)),
         backend.on('runs/progress', (e) => say(progressLine(e))),
       ];
-      // --watch: the machine's lanes once a second (GPU %, memory, PCIe, CPU cores busy), issue 31.
+      // --watch: the machine's lanes once a second (GPU %, memory, PCIe, CPU cores busy).
       if (flags.watch === true) unsubscribe.push(backend.on('runs/resources-live', (e) => say(liveLine(e))));
       // The CLI's backend is its own: every sweep event is this command's.
       const finished = new Promise<void>((resolve) => {

@@ -57,7 +57,7 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
   out(
     `workload: seq ${w.seqLen}, micro ${w.microBatch} × accumulation ${w.gradAccum} × ${w.gpus} GPU(s) × ${w.nodes} node(s), ${w.precision}, checkpointing ${w.activationCheckpointing ? 'on' : 'off'} [${modelName}]`,
   );
-  // Without a GPU the profile's matmul rate is 0: no figure, not "matmul 0 TFLOPS" (issue 30.5).
+  // Without a GPU the profile's matmul rate is 0: no figure, not "matmul 0 TFLOPS".
   const matmul = plan.profile.matmulTflops > 0 ? `${formatFigureCli(plan.profile.matmulTflops, 0)} TFLOPS` : '— (no GPU)';
   out(
     `machine: ${plan.profile.machineLabel} (${PLANNED_FOR[plan.profile.machineSource]}); matmul ${matmul}, host link ${formatFigureCli(plan.profile.hostLinkBytesPerSecond / 1e9, 0)} GB/s`,
@@ -173,7 +173,7 @@ export const planCommands: Record<string, Command> = {
 
       // `machine` is sent only for --machine FILE: this machine is left to the backend to detect, so the
       // plan says it is for this machine ('detected', not 'file') and uses this machine's measurements
-      // and calibration (issue 30.1: the machine a plan is for is explicit, here too).
+      // and calibration (the machine a plan is for is explicit, here too).
       let machine: unknown;
       let defaultsFrom: unknown;
       if (typeof flags.machine === 'string') {

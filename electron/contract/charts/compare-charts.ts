@@ -206,7 +206,7 @@ export function stepLinesOption(c: Comparison, which: 'stepSeconds' | 'tflopsPer
   } as EChartsOption;
 }
 
-/** Peak memory (median of repeats), each resource in its own panel against the capacity of the machine the runs ran on (not the app's host: issue 30.13). */
+/** Peak memory (median of repeats), each resource in its own panel against the capacity of the machine the runs ran on (not the app's host). */
 /** Whose capacity the dashed line is, short enough for a 466 px chart at 1280×800: the runs' machine
  *  by name where the name is short, else in words — never "this machine", which a VM reading an H200's
  *  runs is not. */

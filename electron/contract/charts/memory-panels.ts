@@ -39,7 +39,7 @@ const nice = (v: number) => {
   const step = 10 ** (Math.floor(Math.log10(v)) - 1) * 5;
   return Math.ceil(v / step) * step;
 };
-// The shared figure formatter: a tiny model's 0.0023 GiB stays 0.0023, not toFixed(2)'s 0.00 (issue 30.4).
+// The shared figure formatter: a tiny model's 0.0023 GiB stays 0.0023, not toFixed(2)'s 0.00.
 const fmt = (v: number) => formatFigure(v, v >= 100 ? 0 : v >= 10 ? 1 : 2, false);
 
 type Key = 'gpuBytes' | 'hostBytes' | 'nvmeBytes';

@@ -1,4 +1,4 @@
-// The resource lanes of a run (issue 31) as one echarts option: GPU utilisation, PCIe throughput and
+// The resource lanes of a run as one echarts option: GPU utilisation, PCIe throughput and
 // CPU cores busy, one grid each, over the run's time, with the end of warm-up marked. A lane that was
 // not measured is not drawn (no zero line): its grid carries "not available: why" instead. A caller
 // may leave lanes out altogether (the report drops a lane none of its runs measured: `lanes`). Only the

@@ -1,4 +1,4 @@
-// The resource record of a run that is still running, grown from the live events (issue 31): the
+// The resource record of a run that is still running, grown from the live events: the
 // lanes page draws it with the same option builder as a stored record (resourceLanesOption). The
 // live event carries one sample, not the step marks; the steps come from the run's progress events,
 // placed on the sampler's clock by the offset between a sample's `t` and when it arrived here (the

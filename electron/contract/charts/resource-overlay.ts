@@ -1,4 +1,4 @@
-// Two runs' resource lanes on one time axis (issue 31, Compare): GPU busy, PCIe rx + tx per GPU and
+// Two runs' resource lanes on one time axis (Compare): GPU busy, PCIe rx + tx per GPU and
 // CPU cores at ≥ 90% (CPU Adam) of run A (solid) and run B (dashed), each run's time counted from the
 // start of its first measured step to the end of its last, so the steady state of two strategies lines
 // up whatever their start-up, warm-up and teardown took. A lane a run did not measure has no series:

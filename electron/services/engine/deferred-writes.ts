@@ -1,7 +1,7 @@
 // Writes to history that must not be lost when the disk is full for a while: a run's last samples and
 // its end. A write that fails is queued and retried in order (every `retryMs`, and whenever another
 // write comes), until it lands — so a run never stays `running` after space returns, and the samples
-// it measured are kept (issue 28.4: the end was swallowed once, the run stayed `running` until shutdown,
+// it measured are kept (the end was swallowed once, the run stayed `running` until shutdown,
 // its 150 samples lost). One queue per history store: a later sweep's writes wait behind an earlier one's.
 import type { HistoryStore } from '../history';
 

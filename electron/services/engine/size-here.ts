@@ -1,4 +1,4 @@
-// The memory a run needs on the host it is about to start on, sized there (issue 30.1). A spec's
+// The memory a run needs on the host it is about to start on, sized there. A spec's
 // prediction is what the Plan page showed for the machine it was planned for: a loaded H200's plan
 // said "~2.0 GiB host" for a 3B ZeRO-1 that then grew past 12 GB on a CPU box, and a plan for this
 // machine gives a strategy that needs a GPU only its host side (run --force puts it on the CPU).

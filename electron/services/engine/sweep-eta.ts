@@ -2,7 +2,7 @@
 // Before, every later run was assumed to take as long as the mean of the sweep's finished runs (or
 // the running one's projection): a sweep whose first strategy is quick and whose others are slow was
 // promised minutes it did not have, though history held the step times of those very configurations
-// on this machine (issue 30.7). Now each later run is estimated by the best figure there is for it.
+// on this machine. Now each later run is estimated by the best figure there is for it.
 
 export interface EtaRun {
   /** The spec's configHash: what determines speed (engine, config, model, batch shape). */

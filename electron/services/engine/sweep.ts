@@ -35,11 +35,11 @@ export interface SweepEvents {
   progress(event: RunProgressEvent): void;
   status(event: RunStatusEvent): void;
   log(event: RunLogEvent): void;
-  /** The newest resource sample of the running run, about once a second (issue 31). */
+  /** The newest resource sample of the running run, about once a second. */
   resources?(event: ResourceLiveEvent): void;
 }
 
-/** Whether runs are sampled (issue 31): on unless OFFLOAD_STUDIO_RESOURCES=off (the bench's runs without it). */
+/** Whether runs are sampled for the resource view: on unless OFFLOAD_STUDIO_RESOURCES=off (the bench's runs without it). */
 export function samplingOn(env: NodeJS.ProcessEnv = process.env): boolean {
   return !/^(off|0|false|no)$/i.test(env.OFFLOAD_STUDIO_RESOURCES ?? '');
 }
@@ -127,7 +127,7 @@ const SOURCE_WORDS = { file: 'a loaded file', catalogued: 'a catalogued machine'
 
 /**
  * Whether a spec's prediction was made for another machine than `hostId`, the one it is about to run
- * on (its snapshot's machineId): 'refuse' for a plan of a loaded or catalogued machine (issue 30: a
+ * on (its snapshot's machineId): 'refuse' for a plan of a loaded or catalogued machine (once, a
  * 3B ZeRO-1 planned for a loaded H200 was started on a CPU box), 'drop' for one planned on another
  * detected host (its host figure would size this host's pre-flight), null where it is this
  * machine's or cannot be told (a spec without the stamp: hand-written, or older than it).
@@ -258,7 +258,7 @@ class SweepExecution implements Sweep {
   private readonly startedAt = Date.now();
   /** This sweep's finished runs: wall seconds by configuration (what the time estimate counts first). */
   private readonly finished: { configHash: string; seconds: number }[] = [];
-  /** This machine's step times of the sweep's configurations and its engine start-up, from history (issue 30.7). */
+  /** This machine's step times of the sweep's configurations and its engine start-up, from history. */
   private measuredStep: Record<string, { seconds: number }> = {};
   private startup: number | null = null;
 
@@ -523,7 +523,7 @@ class SweepExecution implements Sweep {
       }
     };
 
-    // The resource monitor (issue 31): sampling beside the runner, never in its way. Its start, its
+    // The resource monitor: sampling beside the runner, never in its way. Its start, its
     // samples and its end are each guarded: nothing about sampling can fail or hold up a run.
     let lastLive = 0;
     let monitor: ResourceMonitor | null = null;

@@ -1,4 +1,4 @@
-// An imported config.json as the tuner's ModelArch, counted by the model itself (issue 27.2): the
+// An imported config.json as the tuner's ModelArch, counted by the model itself: the
 // probe (model-probe.ts) builds it with the pinned transformers on the meta device, so any decoder
 // architecture transformers knows is planned with its true parameter count, layer table and
 // largest layer, and the spec carries the config (hfConfig) so the runner builds exactly that model.

@@ -1,4 +1,4 @@
-// The tuner's model table from the model itself (issue 27): resources/engine/model_probe.py builds
+// The tuner's model table from the model itself: resources/engine/model_probe.py builds
 // a config.json's model with transformers on the meta device, in the engine environment, and says
 // its parameter count, layers, largest layer and attention shape — or why it cannot be built.
 // Answers are cached per config hash (with the transformers pin) in <dataDir>/model-probe/, so a

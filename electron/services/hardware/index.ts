@@ -24,7 +24,7 @@ export {
 } from './measure';
 export { machineKindKey, sameMachineKind, machineKindWords } from './machine-kind';
 export type { MeasureHostOptions } from './measure';
-// The live sampler's parsers (services/monitor, issue 31): nvidia-smi's query and dmon lines, CPU lists.
+// The live sampler's parsers (services/monitor, the resource view): nvidia-smi's query and dmon lines, CPU lists.
 export { GPU_SAMPLE_FIELDS, parseGpuSampleLine, parseDmonLine, type GpuSampleLine, type DmonPcieLine } from './parse/nvidia-smi';
 export { formatCpuList } from './parse/util';
 

@@ -124,7 +124,7 @@ export function computeWarnings(m: MachineFacts): HardwareWarning[] {
       fix: 'Add a local NVMe SSD and point nvme_path at a folder on it (`df -h FOLDER` shows its free space).',
     });
 
-  // Said about this machine, not about a model nobody chose yet (issue 17: "a 70B warning before any
+  // Said about this machine, not about a model nobody chose yet (not "a 70B warning before any
   // model is chosen"): how large a model its memory holds with CPU offload. Shown while that is below
   // the largest preset; the Plan page checks the chosen model itself. The id is kept for old readers.
   const needed = HOST_BYTES_PER_PARAM * REFERENCE_MODEL_PARAMS;

@@ -128,7 +128,7 @@ export class HistoryStore {
   samples(id: string): RunSample[] {
     return this.guard(() => readSamples(this.db, id));
   }
-  /** The run's resource record (issue 31), written once when it ends; a resource write does not change runs/list. */
+  /** The run's resource record, written once when it ends; a resource write does not change runs/list. */
   storeResources(id: string, record: ResourceRecord): void {
     this.guard(() => storeResources(this.db, id, record));
   }
@@ -295,7 +295,7 @@ export class HistoryStore {
    * page is kept per filter until the runs change (a write of this store other than samples, or a
    * commit by another connection: `PRAGMA data_version`), and handed out deep-frozen: 100 clients
    * reading history with filters during a sweep cost a query per filter per run transition, not
-   * one per request (issue 19.4). Code writing through `db` directly is not seen.
+   * one per request. Code writing through `db` directly is not seen.
    */
   listRuns(filter: RunFilter = {}): { runs: RunSummary[]; total: number } {
     return this.guard(() => {

@@ -130,7 +130,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // History queries and import/export (issue 6): where an imported run came from (kept here,
+    // History queries and import/export: where an imported run came from (kept here,
     // not in the run row, so an export of an imported run equals the file it came from), and the
     // indexes the Runs filters and repeat grouping use.
     version: 3,
@@ -147,7 +147,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // The RunSpec spine (issue 15): the workload dimensions of a run as columns, from its spec, so
+    // The RunSpec spine: the workload dimensions of a run as columns, from its spec, so
     // lists filter and Compare groups by what was run (the config hash) without parsing JSON.
     version: 4,
     name: 'workload columns',
@@ -163,7 +163,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // Hostile data (issue 28): before imports bounded spec numbers, a runs file whose spec said
+    // Hostile data: before imports bounded spec numbers, a runs file whose spec said
     // seqLen 2^53 stored a count no read of its row survives (runs/list, export failed for every
     // client), and 2^63 − 1 a float. Such values are cleared, then refilled from what is usable.
     version: 5,
@@ -175,7 +175,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // The resource view (issue 31): what the machine did during a run, one JSON document per run
+    // The resource view: what the machine did during a run, one JSON document per run
     // (contract ResourceRecord: samples already bounded by the monitor's ring, step marks, which
     // lanes could not be measured and why). A document rather than a row per sample: it is always
     // read whole, beside the run, and a 10-hour run's is as large as a 10-minute one's.

@@ -354,7 +354,7 @@ function distinctLabels(groups: LabelGroup[], hostOf: (machineId: string | null)
     return note ? `${l} (${note})` : l;
   });
   // Same strategy from two sweeps: tell them apart by sweep — by the end of its id, since every
-  // sweep of a day starts "sw-20261203-" (issue 30.8: a cut from the front read "sw-20261" for all).
+  // sweep of a day starts "sw-20261203-" (a cut from the front once read "sw-20261" for all).
   return withSetup.map((l, i) => (dup(l, i, withSetup) ? `${l} (sweep ${idTail(groups[i].sweepId ?? '-')})` : l));
 }
 
@@ -400,8 +400,8 @@ export function headline(groups: CompareGroup[], primary: MetricId): string | nu
   const basis = basisOf(best, base);
   const word = primary === 'tflopsPerGpu' || primary === 'tokensPerSecond' || primary === 'stepSeconds' ? 'faster' : 'better';
   if (Math.abs(ratio - 1) < 0.01) return `${best.label} and ${base.label} were within 1 % of each other ${basis}`;
-  // With repeats on both sides, a difference inside their spread is noise, not a winner (issue 30.2:
-  // the Run page and Compare named different winners for the same runs).
+  // With repeats on both sides, a difference inside their spread is noise, not a winner (the
+  // Run page and Compare once named different winners for the same runs).
   if (withinSpread(best.stats[primary]!, base.stats[primary]!))
     return `${best.label} and ${base.label} tie within the spread of their repeats (medians ${ratio > 1 ? ratio.toFixed(2) : (1 / ratio).toFixed(2)}× apart, ranges overlap) ${basis}`;
   if (ratio > 1) return `${best.label} was ${ratio.toFixed(2)}× ${word} than ${base.label} ${basis}`;
@@ -461,7 +461,7 @@ export function compareRuns(db: Database, ids: readonly string[], baselineId?: s
     ...summaryFromRow(r),
     label: '',
     peakNvmeBytes: results[i]?.peakNvmeBytes ?? null,
-    // A CPU smoke run's plan stores zeros: no prediction, not a prediction of zero (issue 30.5).
+    // A CPU smoke run's plan stores zeros: no prediction, not a prediction of zero.
     ...storedPrediction(r),
     snapshotId: r.snapshot_id,
     hostname: r.snapshot_hostname,

@@ -1,4 +1,4 @@
-// The resource record of a run (issue 31): written once when the run ends, read whole.
+// The resource record of a run: written once when the run ends, read whole.
 import { ResourceRecordSchema, type ResourceRecord } from '../../contract';
 import { storedDataError, type Database } from './database';
 

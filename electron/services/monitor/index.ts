@@ -1,4 +1,4 @@
-// services/monitor: the resource view of runs (issue 31). Samplers per source (gpu-sampler: two
+// services/monitor: the resource view of runs. Samplers per source (gpu-sampler: two
 // nvidia-smi children; host-sampler: /proc), a bounded ring, the per-run monitor the sweep starts
 // and stops, and the attribution of measured steps beside the tuner's predicted terms.
 export { startMonitor, runGpuIndexes, pcieNominalGBps, DEFAULT_INTERVAL_MS, type MonitorOptions, type ResourceMonitor } from './monitor';

@@ -142,7 +142,7 @@ const COMPUTE_DEVIATION_PRIOR = 1;
  * The least term size (relative to the run's step) a factor's prior is weighted as. The prior's weight is
  * scaled by how much the runs exercise the term (scale²), which for one run moves every factor until each
  * term carries the same share of the run's error: the factor of a term that is 1% of that step moved 20×
- * as far as one of 20%, and then multiplied a workload where that term is large (issue 25: SuperOffload's
+ * as far as one of 20%, and then multiplied a workload where that term is large (once, SuperOffload's
  * one Llama-3.1-8B run, 20% slow, set the factors the Llama-3.2-3B runs were predicted with, +40–60%).
  * With the floor, a factor moves by a run's whole error only where its term is at least half that run's
  * step. 0.5 is a choice, made with the leave-one-workload-out figure in view (0 → 18.0%, 0.25 → 15.6%,

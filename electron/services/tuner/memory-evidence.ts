@@ -2,7 +2,7 @@
 // (with the peak it allocated) or it ran out (cuda_oom / host_oom) — and the GPU memory model's error
 // measured on the completed ones, per strategy. A plan reads it twice: a configuration measured (or
 // implied by a measured neighbour) is judged by the measurement, not the model; and every verdict the
-// model alone makes carries a band as wide as that strategy's measured error (issue 25: the pick keeps
+// model alone makes carries a band as wide as that strategy's measured error (the pick keeps
 // headroom that covers its own error; a strategy without runs gets the worst error seen on the others).
 // Pure: points in, evidence out.
 import type { Workload } from '../../contract';
@@ -40,7 +40,7 @@ export interface MemoryEvidence {
   uncalibrated: MemoryBand;
 }
 
-/** With no run at all to measure the model on: ±10% (the model's worst GPU error over issue 25's H200 runs was below that; stated, not measured here). */
+/** With no run at all to measure the model on: ±10% (the model's worst GPU error over the H200 sample runs, resources/samples/h200-*, was below that; stated, not measured here). */
 export const UNCALIBRATED_BAND = 0.1;
 /** A band never narrower than this: repeats of one configuration differ by ~1% in peak allocated. */
 export const BAND_FLOOR = 0.02;

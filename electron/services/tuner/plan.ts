@@ -97,8 +97,8 @@ function evaluate(
   const estimated = estimateMemory(s, model, params, w, true, knobs);
   const fit = checkFit(s, estimated, w, machine, hw, { band: bandFor(evidence, s.id), measured: measuredFit(evidence, s.id, w, knobs) });
   // A CPU smoke run keeps what a GPU would hold in host memory: the row's host figure, the spec's
-  // (which the pre-flight checks) and the verdict's words are one number (issue 30.13: 2.0 GiB in
-  // the column and the pre-flight, 6.5 GiB in the note).
+  // (which the pre-flight checks) and the verdict's words are one number (they once said 2.0 GiB
+  // in the column and the pre-flight, 6.5 GiB in the note).
   const memory = cpuSmokeRunnable(s, estimated, hw) ? { ...estimated, hostBytes: cpuSmokeHostBytes(estimated) } : estimated;
   const predicted = predictFrom(
     { strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: knobs.cpuadamCoresPerc ?? perc, knobs },
@@ -237,7 +237,7 @@ function recommend(
           edgeOnly: found.fitsNone ?? false,
         };
     }
-    // a pick fits for sure (issue 25: nothing within its memory error of a limit unless measured there)
+    // a pick fits for sure (nothing within its memory error of a limit unless measured there)
     if (best && !best.edgeOnly) bests.push(best);
     if (best) bestOf?.set(s.id, best);
   }
@@ -361,7 +361,7 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
     bestOf,
     options.memory,
   );
-  // Each row is one coherent configuration (issue 30.12): the form's micro batch with the knobs best
+  // Each row is one coherent configuration: the form's micro batch with the knobs best
   // for that micro batch — not with knobs searched for another ("ratio 0.75 at micro 1, 5.55 s": the
   // ratio the search chose for micro 8, a configuration nobody would run). Where the search's pick has
   // another micro batch, the knobs are searched again at the form's; the pick itself is the spec.

@@ -112,7 +112,7 @@ export function createWebSocketClient(url: string, options: WebSocketClientOptio
     async invoke(channel: Channel, request: unknown) {
       const id = nextId++;
       const text = JSON.stringify({ id, channel, payload: request });
-      // Said here, with the size, rather than by a socket the server closes (issue 28.10).
+      // Said here, with the size, rather than by a socket the server closes.
       const limit = channel === 'runs/import' ? WIRE_IMPORT_MAX_BYTES : WIRE_MESSAGE_MAX_BYTES;
       const bytes = new TextEncoder().encode(text).length;
       if (bytes > limit)

@@ -32,7 +32,7 @@ const COMPARE_MAX_RUNS = 64;
 
 /**
  * The sweep's result in Compare's words: one rule everywhere (per-strategy medians of the repeats,
- * a tie when the difference is inside their spread — issue 30.2: this page once ranked single best
+ * a tie when the difference is inside their spread; this page once ranked single best
  * repeats and named another winner than Compare, the report and the CLI for the same runs).
  */
 function SweepHeadline({ runIds }: { runIds: string[] }) {

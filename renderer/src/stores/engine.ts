@@ -130,7 +130,7 @@ async function sweepRuns(sweepId: string) {
 
 /**
  * A page opened while a sweep runs — reloaded, a second tab, the laptop's browser reconnecting to
- * `serve` — knew nothing of it and said 'Nothing is running' (issue 30 walk-through). On load the
+ * `serve` — knew nothing of it and said 'Nothing is running'. On load the
  * store takes up the sweep that history shows running or queued: its runs and their states, the
  * live events from there on, and a re-read of the states every few seconds until every run ended
  * (so a sweep this page has no events of still ends here).

@@ -1,4 +1,4 @@
-// The live resource lanes of the sweep in flight (issue 31): every `runs/resources-live` sample and
+// The live resource lanes of the sweep in flight: every `runs/resources-live` sample and
 // every step of `runs/progress`, grown into one record per run (contract/charts/resource-live.ts), so
 // the Run page draws the same lanes chart as a stored run, growing. Subscribed once for the app's
 // life, like the engine store: a sweep keeps sampling while the user looks elsewhere.

@@ -65,9 +65,9 @@ function probeGate<T>(running: number, waiting: number) {
 
 export function environmentHandlers(ctx: BackendContext): HandlerMap<EnvironmentChannel> {
   let install: InstallHandle | null = null;
-  // Every probe starts an interpreter: 200 requests must not start 200 of them (issue 20.9).
+  // Every probe starts an interpreter: 200 requests must not start 200 of them.
   const probes = probeGate<Awaited<ReturnType<typeof probeInterpreter>>>(MAX_PROBES_RUNNING, MAX_PROBES_WAITING);
-  // Probe answers kept between Setup visits while each interpreter's files are unchanged (issue 17).
+  // Probe answers kept between Setup visits while each interpreter's files are unchanged.
   // Kept in the data folder too, so a restart of the app or serve does not probe everything again.
   const cache = createProbeCache({ script: enginePath('probe.py'), file: path.join(ctx.dataDir, 'probe-cache.json') });
   ctx.onClose(async () => {

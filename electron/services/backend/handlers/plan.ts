@@ -24,7 +24,7 @@ import { enginePython, modelOfWorkload } from './model-guard';
 
 type PlanChannels = 'plan/presets' | 'plan/compute' | 'plan/import-hf-config' | 'plan/config';
 
-/** A sequence longer than the model reads (max_position_embeddings) is refused naming the field (issue 17: 1,000,000 was planned). */
+/** A sequence longer than the model reads (max_position_embeddings) is refused naming the field (1,000,000 was once planned). */
 function refuseLongSequence(workload: { model?: unknown; seqLen?: number } | undefined): void {
   if (!workload || typeof workload.seqLen !== 'number' || workload.model === undefined) return;
   const arch =

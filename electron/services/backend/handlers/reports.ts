@@ -32,7 +32,7 @@ export function reportsHandlers(
 
 /**
  * The Reports page prefills `<data>/reports/report.*`: the app's own default folder, so the app
- * creates it on the first export (issue 30: the first export always failed with "The folder …/reports
+ * creates it on the first export (before, the first export always failed with "The folder …/reports
  * does not exist"). Any other folder must already exist: a mistyped path is still refused, never created.
  */
 export function ensureDefaultReportsFolder(dataDir: string, target: unknown): void {

@@ -1,4 +1,4 @@
-// runs/resources (issue 31): a run's stored resource record, read as an attribution beside the
+// runs/resources: a run's stored resource record, read as an attribution beside the
 // tuner's predicted terms for its configuration. The terms are the tuner's for the run's own spec on
 // the run's machine snapshot, with the calibration plan/compute would use for that machine now.
 import {
@@ -19,7 +19,7 @@ import { forMachine } from './calibration';
 /** The tuner's terms for the run's spec, or why there are none. Never throws: the lanes stand without them. */
 export function predictedTermsOf(ctx: Pick<BackendContext, 'dataDir' | 'history'>, run: RunDetail): PredictedInput {
   const stored = (run.predicted as { stepSeconds?: unknown } | null)?.stepSeconds;
-  // A CPU smoke run's plan stored zeros: no prediction, not a prediction of 0 s (issue 30.5).
+  // A CPU smoke run's plan stored zeros: no prediction, not a prediction of 0 s.
   const stepSeconds = typeof stored === 'number' && hasPrediction({ stepSeconds: stored }) ? stored : null;
   const machine = MachineSchema.safeParse(run.snapshot);
   if (!machine.success)

@@ -1,7 +1,7 @@
 // Runs and tunes start on the machine the backend runs on. With `serve --machine FILE` (or the app's
 // --machine) the backend shows and plans for a saved `detect --json` — another machine's — so a run
 // started there would train here against that machine's plan and be stored under its machineId
-// (issue 30.1: a plan for another machine runs here). Refused with what to do instead.
+// (a plan for another machine would run here). Refused with what to do instead.
 import { ApiError } from '../../../contract';
 import type { BackendContext } from '../context';
 import { isFromFile } from './calibration';

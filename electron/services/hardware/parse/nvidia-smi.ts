@@ -189,7 +189,7 @@ export function parseNvlinkStatus(text: string): NvlinkStatus[] {
   return out;
 }
 
-// ---- live sampling (issue 31): the resource view's GPU lanes ----
+// ---- live sampling: the resource view's GPU lanes ----
 
 /** The fields the resource sampler asks `nvidia-smi --query-gpu=… --format=csv,noheader,nounits -lms N` for, in order. */
 export const GPU_SAMPLE_FIELDS = ['timestamp', 'index', 'utilization.gpu', 'memory.used', 'power.draw', 'clocks.sm'] as const;

@@ -22,7 +22,7 @@ import {
  * GPU model states of DeepSpeed ZeRO without offload, by what DeepSpeed 0.19 allocates (bf16 training,
  * Adam), per GPU. 0.19 keeps the optimizer's fp32 gradient for one sub-group at a time (stage3.py
  * initialize_optimizer_states: one buffer of the largest sub-group) and, in stage 1/2, the fp32 gradient
- * partition only inside step(). Issue 25's H200 probes: Llama-3.1-8B ZeRO-3 held 120.5 GiB allocated
+ * partition only inside step(). The H200 boundary probes (resources/samples/h200-boundary-sweep): Llama-3.1-8B ZeRO-3 held 120.5 GiB allocated
  * between steps (16.1 B/param), Llama-3.2-1B ZeRO-2 16.2 GiB (14.1 B/param).
  *   ZeRO-3: bf16 parameter partition 2P/G, fp32 master + Adam m, v 12P/G, bf16 gradient partition 2P/G
  *           (grad_partitions_flat_buffer), one fp32 sub-group gradient 4·min(sub_group_size, P/G), and the

@@ -1,7 +1,7 @@
 // The machine a plan is for, said wherever the plan is shown (the Plan page, the wizard's plan and
 // run steps), and whether it can run here. A plan for a loaded `detect --json` or a catalogued
 // machine predicts that machine: its runs, its host memory figure, its tune — none of it describes
-// this host (issue 30: a 3B ZeRO-1 planned for a loaded H200 was started on a CPU box). Run and
+// this host (once, a 3B ZeRO-1 planned for a loaded H200 was started on a CPU box). Run and
 // Tune are offered only for a plan of this machine; otherwise they say why, and one click plans
 // the same workload for this machine.
 import type { PlanResult } from '../../../../electron/contract';

@@ -1,4 +1,4 @@
-// The Run page's live resource lanes (issue 31): the run sampling now, drawn with the stored view's
+// The Run page's live resource lanes: the run sampling now, drawn with the stored view's
 // option builder from the record the live events grow (stores/resources-live.ts), plus its loss so
 // far. A lane that is not measured here says why in its title; nothing is drawn as 0.
 import { useMemo } from 'react';

@@ -1,4 +1,4 @@
-// The run page's resource view (issue 31): the stored lanes (GPU busy, PCIe, CPU cores) over the
+// The run page's resource view: the stored lanes (GPU busy, PCIe, CPU cores) over the
 // run's time with warm-up marked, what they say over the measured steps, and the tuner's predicted
 // terms beside the lane that measures each. A lane not measured says why; nothing is drawn as 0.
 // While the run runs (nothing stored yet) it draws the live record the app has grown so far, and

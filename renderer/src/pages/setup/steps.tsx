@@ -167,7 +167,7 @@ export function WorkloadStep({ done, saved }: StepProps & { saved: Record<string
   return (
     <Card title="What do you want to train?">
       {/* Which machine the plan will be for, as a control (the Plan page's own): always said, never
-          planned for silently (issue 30.1). Only a plan for this machine can be run from the next steps. */}
+          planned for silently. Only a plan for this machine can be run from the next steps. */}
       <MachineChoice />
       {choice.kind !== 'this' && (
         <p className="notice small" data-testid="wizard-plan-for">
