@@ -1,4 +1,4 @@
-// The resource view's cost to a run (issue 31): a fixed CPU-bound job (a child process standing for
+// The resource view's cost to a run: a fixed CPU-bound job (a child process standing for
 // a runner's step loop, timed inside itself) run alternately with and without the app's monitor
 // sampling every 0.5 s, and the monitor's own CPU time per second of sampling. Goal: sampling slows
 // a run by ≤ 1%. On a busy shared machine the pair-to-pair noise can exceed that: the sampler's own

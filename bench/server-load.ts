@@ -1,4 +1,4 @@
-// Issue 19.4: the headless server under load during a live sweep. A real `serve` process
+// The headless server under load during a live sweep. A real `serve` process
 // (`node --import tsx electron/server/cli-entry.ts`, as the reliability suite starts it) on a
 // data folder seeded with 2,000 synthetic runs runs a sweep of the fake runner (a real Python
 // child speaking the JSON-lines protocol, FAKE_RUNNER_DELAY s per step). 200 WebSocket clients

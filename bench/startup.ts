@@ -1,4 +1,4 @@
-// Cold start to an interactive first page in `serve` + Chromium (issue 7's figure): a fresh
+// Cold start to an interactive first page in `serve` + Chromium (the app's start-up figure): a fresh
 // data folder, a new `serve` process and a fresh browser context each time; the clock stops
 // when the page marks itself loaded ([data-app-state="loaded"]: shell drawn, first data in).
 // Prints the total and its two halves (server start, page load), medians of 5.

@@ -148,10 +148,10 @@ reportFigure({
   note: `worst: ${Object.entries(fit.byStrategy).sort((a, b) => b[1].leaveConfigOut - a[1].leaveConfigOut)[0][0]}; each configuration predicted from a fit without it and its repeats`,
 });
 
-// Issue 25: the test figure — every run of one model × sequence length held out (all strategies), the
+// The test figure — every run of one model × sequence length held out (all strategies), the
 // fitted factors refitted without them. The hand-set constants of the model (throughput.ts, memory.ts)
 // were chosen on earlier H200 runs (the Llama-3.2-3B seq 2048 sweeps above all): for that workload the
-// figure is a validation figure, for Llama-3.2-1B seq 16384 and the issue 25 Llama-3.1-8B runs a test one.
+// figure is a validation figure, for Llama-3.2-1B seq 16384 and the boundary probes' Llama-3.1-8B runs a test one.
 reportFigure({
   id: 'tuner-error-held-out-workload-rms',
   label: 'step-time error, each run predicted from a fit without any run of its workload (RMS)',
@@ -170,7 +170,7 @@ reportFigure({
   ok: worstWorkload[1].leaveWorkloadOut <= 0.15,
   note: `worst: ${worstWorkload[0]} (${worstWorkload[1].runs} runs)`,
 });
-// Issue 25's goal is per strategy ("step time within 15% per strategy with runs"): one figure each.
+// The goal is per strategy ("step time within 15% per strategy with runs"): one figure each.
 for (const [id, b] of Object.entries(fit.byStrategy).sort(([a], [c]) => a.localeCompare(c)))
   reportFigure({
     id: `tuner-error-held-out-workload-${id}`,
@@ -183,7 +183,7 @@ for (const [id, b] of Object.entries(fit.byStrategy).sort(([a], [c]) => a.locale
 
 // The floor no step-time model can go under: repeats of one configuration (the sweeps ran on different
 // leased instances) scatter around their own mean. Said beside the held-out figures so a missed goal reads
-// against it (issue 25: SuperOffload's CPU-side share made the same spec 2.44 s on one instance, 3.08 s on another).
+// against it (SuperOffload's CPU-side share made the same spec 2.44 s on one instance, 3.08 s on another).
 for (const id of Object.keys(fit.byStrategy).sort()) {
   const groups = new Map<string, number[]>();
   for (const r of fit.rows.filter((row) => row.strategyId === id)) groups.set(r.config, [...(groups.get(r.config) ?? []), r.measured]);
@@ -252,7 +252,7 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     ).samples;
     const ix = samplesOf?.columns.indexOf('gpu_reserved') ?? -1;
     const reserved = ix >= 0 ? Math.max(0, ...samplesOf!.rows.map((row) => row[ix] ?? 0)) : 0;
-    void reserved; // the verdict adds the allocator's block to the allocated peak; the error is on the allocated peak (issue 25)
+    void reserved; // the verdict adds the allocator's block to the allocated peak; the error is on the allocated peak
     memRows.push({
       id: run.id,
       gpuErr: (mem.gpuAllocatedBytes ?? mem.gpuBytes) / run.peak_gpu_bytes - 1,

@@ -48,7 +48,7 @@ async function main() {
     const plan = await computePlan({ workload, machine, measurements, detect: async () => machine });
     const planned = plan.strategies.find((s) => s.id === run.strategy);
     if (!planned) throw new Error(`${gridFile}: runs[${i}].strategy '${run.strategy}' is not a strategy`);
-    // A configuration the model says does not fit is written too: a boundary probe (issue 25) is how a
+    // A configuration the model says does not fit is written too: a boundary probe is how a
     // wrong "does not fit" is found; the runner records an OOM as a result.
     if (!planned.fits)
       console.warn(

@@ -1,6 +1,6 @@
 // Writes one runs file of every committed sample run except those of one workload (model × sequence
 // length): the history a held-out `tune` or plan is given, so its figures on that workload are test
-// figures (issue 25). Import it with `import-runs` into a fresh data folder.
+// figures. Import it with `import-runs` into a fresh data folder.
 //
 //   npx tsx scripts/holdout-runs.ts MODEL SEQ OUT.runs.json
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-"""Issue 25 probe: where the step time of the H200 sample configurations goes (run on the device).
+"""Phase probe: where the step time of the H200 sample configurations goes (run on the device).
 
   python bench/device/step-phases-probe.py torch SPEC.json MICROS       plain torch forward + backward of
       the runner's model (resources/engine/model.py, bf16, checkpointing), no ZeRO, no optimizer; then one
