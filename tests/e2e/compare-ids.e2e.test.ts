@@ -94,7 +94,7 @@ afterAll(async () => {
   await serve?.stop();
 });
 
-describe('issue 30.5, 30.8: Compare', () => {
+describe('Compare: sweeps told apart by the ends of their ids, no prediction of zero', () => {
   it("tells one strategy's two sweeps apart by the ends of their ids, and plots no prediction of zero", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(serve.url + '#/runs');

@@ -197,7 +197,7 @@ async function chartTexts(page: Page, testId: string): Promise<string[]> {
   });
 }
 
-describe('issue 30: the first hour', () => {
+describe('the first hour of a new user (GPU-less machine)', () => {
   it("CLI `runs` prints a CPU run's small TFLOPS with its digits, not 0.0", () => {
     const line = cli(['runs', '--data-dir', dataDir])
       .split('\n')

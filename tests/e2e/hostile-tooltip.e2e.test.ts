@@ -54,7 +54,7 @@ async function hoverUntilTooltip(page: Page, testId: string): Promise<string | n
   return null;
 }
 
-describe('issue 28.3: hostile strategy names in Compare tooltips', () => {
+describe('hostile strategy names in Compare tooltips', () => {
   it(
     'predicted vs measured and memory tooltips show the name as text; no element of it enters the page',
     { timeout: 120_000 },

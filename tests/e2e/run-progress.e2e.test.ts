@@ -89,7 +89,7 @@ function expectForward(seen: Seen[]): void {
     );
 }
 
-describe('issue 30.2, 30.7: the Run page', () => {
+describe("the Run page of a sweep (done or cancelled): progress only forward, the running run named, Compare's result", () => {
   it("a sweep to its end: the bar only goes forward, the header names the running run, the result is Compare's", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await watchProgress(page);

@@ -68,7 +68,7 @@ async function stillUp(): Promise<void> {
   c.close();
 }
 
-describe('issue 20.9: a WebSocket client cannot grow serve without bound', () => {
+describe('a WebSocket client cannot grow serve without bound', () => {
   it(
     'a client that stops reading while sending 120 runs/list requests (~5 MB answers) is disconnected; serve stays up and small',
     { timeout: 120_000 },
@@ -116,7 +116,7 @@ describe('issue 20.9: a WebSocket client cannot grow serve without bound', () =>
   });
 });
 
-describe('issue 20.9: environment/probe runs a bounded number of interpreters', () => {
+describe('environment/probe runs a bounded number of interpreters', () => {
   it(
     '40 probes of 40 slow interpreters at once: at most 2 run together, the rest wait or are refused busy; serve stays up',
     { timeout: 120_000 },

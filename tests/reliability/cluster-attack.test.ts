@@ -58,7 +58,7 @@ afterAll(async () => {
   await serve?.stop();
 });
 
-describe('issue 20.2: cluster files and the launcher folder are private, owner checked', () => {
+describe('cluster files and the launcher folder are private, owner checked', () => {
   it.skipIf(!isRoot)('a folder another user made in advance at the old temp path is not used, and its links are not followed', async () => {
     // What the attacker prepares: the predictable folder, world-writable, with ssh_config a link to a victim file.
     const planted = path.join(sharedTmp, `offload-studio-${me}`, 'clusters', 'lab');
@@ -127,7 +127,7 @@ describe('issue 20.2: cluster files and the launcher folder are private, owner c
   });
 });
 
-describe('issue 20.3: the interpreter path cannot inject a remote command; a path with spaces works', () => {
+describe('the interpreter path cannot inject a remote command; a path with spaces works', () => {
   it('settings/update refuses a pythonPath with shell characters or a relative one, naming the field', async () => {
     for (const bad of ['/usr/bin/python3;touch /tmp/x', '/usr/bin/python3 $(id)', '/a`id`/python', 'python3', '/a\nb']) {
       const r = await client.request('settings/update', { pythonPath: bad });

@@ -84,7 +84,7 @@ const temps = () =>
     .map(String)
     .filter((f) => /\.tmp$/.test(f));
 
-describe('issue 20.12: writes on a full disk say so and leave no temp files', () => {
+describe('writes on a full disk say so and leave no temp files', () => {
   it.skipIf(mountProblem)('settings/update → disk_full with what to do, not raw ENOSPC; no temp file left; serve up', async () => {
     const r = await ws!.request('settings/update', { defaultSteps: 7 });
     expect(r.ok).toBe(false);

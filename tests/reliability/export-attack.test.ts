@@ -81,7 +81,7 @@ afterAll(async () => {
 
 const refused = (r: WireResult<unknown>) => (r.ok ? null : r.error);
 
-describe('issue 20.7: runs/export writes only where export rules allow', () => {
+describe('runs/export writes only where export rules allow', () => {
   it('an existing .conf or 0755 script is never overwritten (not a .json), even with overwrite', async () => {
     const dir = tmpDir('os-export-files-');
     const conf = path.join(dir, 'sshd.conf');
@@ -180,7 +180,7 @@ describe('issue 20.7: runs/export writes only where export rules allow', () => {
   });
 });
 
-describe('issue 20.7: a bundle with overwrite replaces only a previous bundle', () => {
+describe('a bundle with overwrite replaces only a previous bundle', () => {
   it('an existing folder that is not a bundle is refused and left whole; a previous bundle is replaced', { timeout: 60_000 }, async () => {
     const dir = tmpDir('os-export-bundle-');
     const precious = path.join(dir, 'home');

@@ -142,7 +142,7 @@ describe('faults: storage', () => {
   );
 
   it.skipIf(mountProblem)(
-    'issue 28.4: disk full at the end of a run → once space returns (serve still up) the run is stored as ended with every sample, not left running',
+    'disk full at the end of a run → once space returns (serve still up) the run is stored as ended with every sample, not left running',
     { timeout: 120_000 },
     async () => {
       const dataDir = tmpfs(4 * 1024 * 1024);

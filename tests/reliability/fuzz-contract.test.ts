@@ -196,7 +196,7 @@ describe('fuzz: contract request schemas', () => {
   });
 
   it(
-    'a request over 1 MiB is answered too_large with its size (the socket stays open); runs/import of a 2.7 MB file is taken (issue 28.10)',
+    'a request over 1 MiB is answered too_large with its size (the socket stays open); runs/import of a 2.7 MB file is taken',
     { timeout: 60_000 },
     async () => {
       expect(serve.child.exitCode, serve.output().slice(-2000)).toBeNull();

@@ -146,7 +146,7 @@ function named(place: Place, sampleColumns: string[]): RegExp {
   return new RegExp(`${esc(`${words} `)}|${esc(`'${schemaPath}'`)}`);
 }
 
-describe('fuzz: hostile numbers in every importable numeric field (issue 28)', () => {
+describe('fuzz: hostile numbers in every importable numeric field', () => {
   let backend: Backend;
   let dataDir: string;
   let runColumns: string[];

@@ -26,7 +26,7 @@ const upgrade = (serve: ServeProcess, host: string) =>
     3000,
   ).catch((e: Error) => ({ status: /timed out/.test(e.message) ? 101 : 0, text: '' })); // an accepted upgrade stays open
 
-describe('serve answers only to its own Host names (issue 19.7)', () => {
+describe('serve answers only to its own Host names (DNS rebinding)', () => {
   let serve: ServeProcess;
   beforeAll(async () => {
     serve = await spawnServe(tmpDir('os-host-'));

@@ -84,7 +84,7 @@ afterAll(async () => {
   await index?.close();
 });
 
-describe('issue 19.8: the app install under faults keeps the previous environment', () => {
+describe('the app install under faults keeps the previous environment', () => {
   it('the network drops half way through a download: named error with the fix, previous environment intact', async () => {
     const dataDir = path.join(work, 'network');
     const before = withPreviousEnvironment(dataDir);
@@ -257,7 +257,7 @@ function expectOpsKept(venv: string): void {
   expect(fs.readdirSync(venv).filter((f) => f.startsWith('torch_extensions'))).toEqual(['torch_extensions']);
 }
 
-describe('issue 19.8: setup-engine-venv.sh with its op pre-build stopped', () => {
+describe('setup-engine-venv.sh with its op pre-build stopped', () => {
   it('control: a pre-build that finishes swaps the new ops in and marks the environment complete', async () => {
     const { venv, env } = scriptVenv('script-ok');
     const run = runScript({ ...env, STAND_IN_PREBUILD: 'ok' });

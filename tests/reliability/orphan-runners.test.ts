@@ -40,7 +40,7 @@ async function startToStep1(ws: WsClient, python: string): Promise<{ sweepId: st
 const statusOf = async (ws: WsClient, id: string) =>
   (await ws.value<{ runs: RunSummary[] }>('runs/list', {})).runs.find((r) => r.id === id)?.status;
 
-describe('issue 20.10: runners never outlive their serve, and one sweep per data folder', () => {
+describe('runners never outlive their serve, and one sweep per data folder', () => {
   it('SIGHUP stops serve like SIGTERM: the run is cancelled and its runner ends', { timeout: 90_000 }, async () => {
     const dataDir = tmpDir('os-orphan-hup-');
     const { serve, ws } = await serveOn(dataDir, { FAKE_RUNNER_MODE: 'hang' });

@@ -32,7 +32,7 @@ async function crashedMidRun(): Promise<{ dataDir: string; runId: string }> {
   return { dataDir, runId: runIds[0] };
 }
 
-describe('recovery notice survives until a client acknowledges it (issue 19.5)', () => {
+describe('recovery notice survives until a client acknowledges it', () => {
   it('a client connecting after start-up reads it with app/notices; an ack removes it for every client', { timeout: 120_000 }, async () => {
     const { dataDir } = await crashedMidRun();
     const serve = await spawnServe(dataDir);

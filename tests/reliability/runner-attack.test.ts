@@ -32,7 +32,7 @@ async function runToEnd(ws: WsClient, extra: Record<string, unknown>): Promise<{
   return { runId: runIds[0], end: end.payload as Status };
 }
 
-describe('issue 20.8: a hostile runner cannot take serve down', () => {
+describe('a hostile runner cannot take serve down', () => {
   it(
     'a step line with stepSeconds 1e305 in a 100,000-step run: serve stays up, the ETA is null (not NaN), the run completes',
     { timeout: 90_000 },
@@ -102,7 +102,7 @@ describe('issue 20.8: a hostile runner cannot take serve down', () => {
   });
 });
 
-describe('issue 20: a fuzz of runner lines against a real serve', () => {
+describe('a fuzz of runner lines against a real serve', () => {
   it(
     '600 random step/memory/hello/config lines with hostile values (seeded): serve stays up, every event valid, the run ends and reads back',
     { timeout: 120_000 },

@@ -62,7 +62,7 @@ async function killAppMidStep(python: string, sweepExtra: Record<string, unknown
   return ms;
 }
 
-describe('a runner does not outlive its app (issue 19.2)', () => {
+describe('a runner does not outlive its app', () => {
   it("fake runner (steps of 2 s, so no write would fail soon): gone within seconds of serve's SIGKILL", { timeout: 120_000 }, async () => {
     const ms = await killAppMidStep(FAKE_PYTHON, { steps: 100 }, { FAKE_RUNNER_DELAY: '2' });
     expect(ms).toBeLessThan(5_000);

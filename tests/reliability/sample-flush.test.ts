@@ -25,7 +25,7 @@ afterEach(async () => {
   for (const pid of strays.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
 });
 
-describe('samples of slow steps are stored as each step arrives (issue 19.1)', () => {
+describe('samples of slow steps are stored as each step arrives', () => {
   it(
     'steps of 1.2 s (flush interval 1 s): serve SIGKILLed right after the progress event of step k → k samples kept',
     { timeout: 120_000 },

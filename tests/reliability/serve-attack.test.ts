@@ -121,7 +121,7 @@ async function stillUp(s: ServeProcess = serve): Promise<void> {
   expect(await status(s.port, `GET /healthz?token=${s.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)).toBe(200);
 }
 
-describe('issue 20.1: unauthenticated crashes', () => {
+describe('requests before authentication (bad cookies, bad request targets) cannot crash serve', () => {
   it('a cookie that is not percent-encoding (offload_studio_token=%) is 401, and serve stays up', async () => {
     for (const cookie of [
       'offload_studio_token=%',
@@ -156,7 +156,7 @@ describe('issue 20.1: unauthenticated crashes', () => {
   });
 });
 
-describe('issue 20.1: fuzz of request lines, cookies and upgrades against one serve', () => {
+describe('fuzz of request lines, cookies and upgrades against one serve', () => {
   it(
     '400 random request targets, cookies and Authorization headers over HTTP and upgrade: every answer 400/401/404/405 or a closed socket, and serve stays up',
     { timeout: 120_000 },
@@ -226,7 +226,7 @@ describe('issue 20.1: fuzz of request lines, cookies and upgrades against one se
   );
 });
 
-describe('issue 20.4: the session cookie is per server and is not the token', () => {
+describe('the session cookie is per server and is not the token', () => {
   it('the cookie is named for this server (port + random), and two servers never share a name', async () => {
     const other = await spawnServe(tmpDir('os-attack-2-'));
     try {
@@ -276,7 +276,7 @@ describe('issue 20.4: the session cookie is per server and is not the token', ()
   });
 });
 
-describe('issue 20.5: runs/import reads no server path, and the CLI reads regular files only', () => {
+describe('runs/import reads no server path, and the CLI reads regular files only', () => {
   it('over serve a path is refused the same way whether or not the file exists; nothing of it is echoed', async () => {
     const dir = tmpDir('os-attack-files-');
     const secret = path.join(dir, 'passwd');
@@ -355,7 +355,7 @@ describe('issue 20.5: runs/import reads no server path, and the CLI reads regula
   );
 });
 
-describe('issue 20.6: imported runs are checked, logs are read only from <dataDir>/logs, stored-data errors say so', () => {
+describe('imported runs are checked, logs are read only from <dataDir>/logs, stored-data errors say so', () => {
   it.each([
     ['tags', { tags: 'not-json' }, /runs\[0\]\.run\.tags must be a JSON array of strings/],
     ['tags', { tags: '{"a":1}' }, /runs\[0\]\.run\.tags must be a JSON array of strings/],

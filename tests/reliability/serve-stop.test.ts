@@ -69,7 +69,7 @@ function rowStatus(dataDir: string, runId: string): Promise<string> {
   });
 }
 
-describe('stopping serve ends every child it started (issue 19.6)', () => {
+describe('stopping serve ends every child it started', () => {
   it('`npm run serve` + SIGTERM to npm: server, runner and Chromium all gone; the run is cancelled', { timeout: 240_000 }, async () => {
     const dataDir = tmpDir('os-stop-');
     const npm = spawn('npm', ['run', '--silent', 'serve', '--', '--port', '0', '--data-dir', dataDir], {

@@ -19,7 +19,7 @@ type Page = { runs: RunSummary[]; total: number };
 type Progress = { sweepId: string; step: number };
 type Status = { sweepId: string; runId: string; phase: string; status: string; sweepDone: boolean };
 
-describe('issue 19.4: 20 clients on a live sweep, half reading history', () => {
+describe('20 clients on a live sweep, half reading history', () => {
   it(
     'every client gets every progress event in order; every runs/list answer is valid and none is stale after the sweep',
     { timeout: 120_000 },

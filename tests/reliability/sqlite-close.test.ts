@@ -28,7 +28,7 @@ const walBytes = (dataDir: string) => {
   return fs.existsSync(wal) ? fs.statSync(wal).size : 0;
 };
 
-describe('issue 20.11: history.db is checkpointed on close', () => {
+describe('history.db is checkpointed on close', () => {
   it(
     'serve stopped with SIGTERM after a sweep: history.db alone holds the run and its samples; the -wal is empty',
     { timeout: 90_000 },

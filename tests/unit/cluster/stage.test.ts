@@ -15,7 +15,7 @@ const cli = (args: string[]) =>
     env: { ...process.env },
   });
 
-describe('cluster stage (issue 30.10)', () => {
+describe('cluster stage: copies the runner, and the pre-flight fix names it', () => {
   it('copies the runner into the engine folder; the pre-flight fix names the command as a clone runs it', { timeout: 120_000 }, () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'os-stage-'));
     const dataDir = path.join(root, 'data');

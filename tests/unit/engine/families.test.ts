@@ -34,7 +34,7 @@ describe('runner families', () => {
   });
 });
 
-describe("presets are of the formula's families (issue 27.2)", () => {
+describe("presets are of the formula's families", () => {
   it('every preset parses as a PresetModel; one of another architecture does not (it comes in as an imported config.json)', async () => {
     const { PresetModelSchema } = await import('../../../electron/contract');
     for (const m of presets) expect(PresetModelSchema.safeParse(m).success, m.id).toBe(true);

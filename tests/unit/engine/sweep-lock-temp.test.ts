@@ -35,7 +35,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('sweep lock on a failing write (issue 28.9)', () => {
+describe('sweep lock on a failing write', () => {
   it('a write that fails after creating the temp (ENOSPC) leaves no .tmp; the next try takes the lock', () => {
     const dir = tmpDir();
     const realWrite = fs.writeFileSync;

@@ -51,7 +51,7 @@ describe('compare chart builders', () => {
     ]);
   });
 
-  it("issue 30.4: a bar says its median as the delta table does (12,345 tokens/s, not 12300; a CPU run's 0.00842)", () => {
+  it("a bar says its median as the delta table does (12,345 tokens/s, not 12300; a CPU run's 0.00842)", () => {
     const store = storeWith([
       { id: 'a', strategy: 'zero3-offload', tflops: 301.4 }, // 4096 tokens per 100/301.4 s: 12,345.3 tokens/s
       { id: 'b', strategy: 'zero2-offload', tflops: 0.00842 },

@@ -28,7 +28,7 @@ describe('compare/runs', () => {
     store.close();
   });
 
-  it('issue 30.2: medians of repeats decide, and a difference inside both ranges is a tie, not a winner', () => {
+  it('medians of repeats decide, and a difference inside both ranges is a tie, not a winner', () => {
     // the Run page once ranked single best repeats: ZeRO-Offload's lucky 3rd repeat "won" a sweep Compare gave to ZeRO-3 param offload
     const store = storeWith([
       { id: 'o1', strategy: 'zero2-offload', tflops: 90, repeatIndex: 0 },
@@ -96,7 +96,7 @@ describe('compare/runs', () => {
     store.close();
   });
 
-  it('issue 30.8: the same strategy from two sweeps is told apart by the end of the sweep id, not "sw-20261"', () => {
+  it('the same strategy from two sweeps is told apart by the end of the sweep id, not "sw-20261"', () => {
     const store = storeWith([
       { id: 'a', strategy: 'zero3-offload', tflops: 100, sweepId: 'sw-20261203-141502-a1b2c3' },
       { id: 'b', strategy: 'zero3-offload', tflops: 101, sweepId: 'sw-20261203-153010-d4e5f6' },
@@ -107,7 +107,7 @@ describe('compare/runs', () => {
     store.close();
   });
 
-  it("issue 30.5: a stored prediction of zero (a CPU smoke run's plan) is no prediction, not a point at 0", () => {
+  it("a stored prediction of zero (a CPU smoke run's plan) is no prediction, not a point at 0", () => {
     const store = storeWith([
       { id: 'cpu', strategy: 'zero2-offload', tflops: 0.0084, predicted: 0 },
       { id: 'gpu', strategy: 'zero3-offload', tflops: 100, predicted: 110 },

@@ -56,7 +56,7 @@ const applicationId = (file: string) => {
   }
 };
 
-describe('issue 28.7: a foreign history.db is refused untouched', () => {
+describe('a foreign history.db is refused untouched', () => {
   it.each<[string, (db: InstanceType<typeof DatabaseSync>) => void, RegExp]>([
     [
       "someone else's tables",

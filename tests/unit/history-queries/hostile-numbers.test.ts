@@ -53,7 +53,7 @@ async function historyAnswers(b: Backend): Promise<string[]> {
   return runs.map((r) => r.id);
 }
 
-describe('issue 28.1: a spec count beyond 2^53 never reaches the history', () => {
+describe('a spec count beyond 2^53 never reaches the history', () => {
   it.each([
     ['seqLen', TWO_53],
     ['microBatch', TWO_53],
@@ -167,7 +167,7 @@ describe('issue 28.1: a spec count beyond 2^53 never reaches the history', () =>
   });
 });
 
-describe('issue 28.8: finite but huge figures cannot break compare/runs', () => {
+describe('finite but huge figures cannot break compare/runs', () => {
   const col = (f: RunsFile, r: number, c: string) => f.runs[r].samples.columns.indexOf(c);
   it.each<[string, (f: RunsFile, v: number) => void]>([
     ['runs[0].run.tflops_per_gpu', (f, v) => (f.runs[0].run.tflops_per_gpu = v)],

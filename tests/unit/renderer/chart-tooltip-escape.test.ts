@@ -57,7 +57,7 @@ const hostilePlan = {
   profile: { gpuMemoryBytes: 2 ** 37, hostMemoryBytes: 2 ** 38, nvmeBytes: 0 },
 } as unknown as PlanResult;
 
-describe('chart tooltips escape data-derived names (issue 28.3)', () => {
+describe('chart tooltips escape data-derived names', () => {
   it('predicted vs measured: the run name from an imported strategy is text', () => {
     const c = comparison();
     const scatter = seriesOf(predictedOption(c))[0];

@@ -85,7 +85,7 @@ describe('Plan charts', () => {
     expect(option.xAxis.map((a) => a.name.split('\n')[0])).toEqual(['GPU, GiB', 'host, TiB']);
   });
 
-  it("issue 30.4: a tiny model's memory keeps its digits in the tooltip (0.00244 GiB, not 0.00)", () => {
+  it("a tiny model's memory keeps its digits in the tooltip (0.00244 GiB, not 0.00)", () => {
     const option = memoryPanelsOption(
       [{ label: 'tiny', color: '#000', gpuBytes: 2.62e6, hostBytes: 0.83 * 2 ** 30, nvmeBytes: null }],
       { gpuBytes: 141 * 2 ** 30, hostBytes: 24 * 2 ** 30, nvmeBytes: null },

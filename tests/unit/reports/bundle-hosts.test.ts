@@ -35,7 +35,7 @@ const listFiles = (dir: string): string[] =>
     .readdirSync(dir, { withFileTypes: true })
     .flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 
-describe('reproduction bundle hosts (issue 28.2)', () => {
+describe('reproduction bundle hosts: a host that is an ssh option never reaches the launcher', () => {
   it('leaves out the hostfile of a run whose host is an ssh option, and run.sh stops saying which host and why', async () => {
     const reports = createReports({ getRun, compare: (i, b) => store.compare(i, b), appVersion: '1.2.3' });
     const dir = path.join(out, 'repro');

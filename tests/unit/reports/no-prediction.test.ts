@@ -84,7 +84,7 @@ const reports = () =>
     now: () => new Date('2026-12-01T12:00:00Z'),
   });
 
-describe('issue 30.5: no prediction in the reports', () => {
+describe("no prediction in the reports: a CPU run's stored zeros are not a prediction of zero", () => {
   it("HTML: the CPU run's predicted cells say no prediction; the GPU run's cell holds its figure", async () => {
     const res = await reports().export({ runIds: [CPU, 'gpu-run'], format: 'html', path: path.join(out, 'mixed.html') });
     const html = fs.readFileSync(res.path, 'utf8');

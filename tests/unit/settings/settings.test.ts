@@ -69,7 +69,7 @@ describe('settings', () => {
     expect(defaultDataDir({ OFFLOAD_STUDIO_DATA_DIR: home })).toBe(home);
   });
 
-  it('a session started with --data-dir and no pointer asks for no restart (issue 30 walk-through)', () => {
+  it('a session started with --data-dir and no pointer asks for no restart', () => {
     // The README's `npm run serve -- --data-dir ~/offload-data`: the Settings page said 'Restart
     // Offload Studio to use ~/.config/Offload Studio' in a warning box on the first visit.
     const started = path.join(home, 'offload-data');

@@ -25,7 +25,7 @@ function unusualKnobs(s: (typeof strategies)[number]) {
   return knobs;
 }
 
-describe('mechanisms (issue 25.6)', () => {
+describe('the tuner cut by mechanism: one mechanism per strategy, configs read back', () => {
   it('every catalogue strategy is covered by exactly one mechanism', () => {
     for (const s of strategies) {
       const covering = MECHANISMS.filter((m) => m.covers(s)).map((m) => m.id);

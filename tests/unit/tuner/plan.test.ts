@@ -331,7 +331,7 @@ describe("the runner-up's why", () => {
   });
 });
 
-describe('knob search (issue 16)', () => {
+describe('knob search', () => {
   it('keeps a fixed global batch: micro × accumulation × GPUs = it, in the recommendation, the spec and its ds_config', () => {
     const p = plan({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4, globalBatch: 32 });
     const r = p.recommended!;
