@@ -7,7 +7,7 @@ import { EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { idTail } from '../../../electron/contract/format';
 import { formatDateTime, formatNumber } from '../format';
 import { runHref, useApp } from '../stores/app';
-import { useMachines } from '../stores/machines';
+import { machineParts, useMachines } from '../stores/machines';
 import { formatDuration } from './RunDetailPage';
 import { useCompare } from '../stores/compare';
 import { useReports } from '../stores/reports';
@@ -128,6 +128,7 @@ export function RunsPage() {
     void load();
   }, [load]);
   const machineNames = useMachines((s) => s.names);
+  const machines = useMachines((s) => s.machines);
   useEffect(() => {
     void useMachines.getState().resolve(runs);
   }, [runs]);
@@ -351,7 +352,7 @@ export function RunsPage() {
                           onChange={() => toggle(r.id)}
                         />
                       </span>
-                      <span role="gridcell" title={`${formatDateTime(r.createdAt)} — open the run page`}>
+                      <span role="gridcell" className="small" title={`${formatDateTime(r.createdAt)} — open the run page`}>
                         <a href={runHref(r.id)} onClick={(e) => e.stopPropagation()} data-testid="run-link">
                           {formatDateTime(r.createdAt, 'short')}
                         </a>
@@ -375,8 +376,22 @@ export function RunsPage() {
                       <span role="gridcell" className="num">
                         {formatDuration(r.startedAt, r.finishedAt)}
                       </span>
-                      <span role="gridcell" title={r.machineId ? `${machineNames[r.machineId] ?? ''} (${r.machineId})` : undefined}>
-                        {r.machineId ? (machineNames[r.machineId] ?? idTail(r.machineId, 9)) : '—'}
+                      <span
+                        role="gridcell"
+                        className="small"
+                        title={r.machineId ? `${machineNames[r.machineId] ?? ''} (${r.machineId})` : undefined}
+                      >
+                        {/* The name (hostname) shows whole; what GPUs it has follows and gives way (the title has it all). */}
+                        {r.machineId && machines[r.machineId] ? (
+                          <>
+                            <span className="machine-host">{machineParts(machines[r.machineId]).host}</span>
+                            <span className="muted machine-gpus">{` · ${machineParts(machines[r.machineId]).gpus}`}</span>
+                          </>
+                        ) : r.machineId ? (
+                          idTail(r.machineId, 9)
+                        ) : (
+                          '—'
+                        )}
                       </span>
                       <span role="gridcell" className="small" title={r.sweepId ?? undefined} data-testid="run-sweep">
                         {r.sweepId ? idTail(r.sweepId, SWEEP_CHARS) : '—'}

@@ -4,9 +4,14 @@ import { create } from 'zustand';
 import type { Machine } from '../../../electron/contract';
 import { api } from '../api/client';
 
+/** A machine's two parts: its name (the hostname) and what GPUs it has ("8 × NVIDIA H200", "no GPU"). */
+export function machineParts(m: Machine): { host: string; gpus: string } {
+  return { host: m.hostname, gpus: m.gpus.length ? `${m.gpus.length} × ${m.gpus[0].name}` : 'no GPU' };
+}
+
 export function describeMachine(m: Machine): string {
-  const gpus = m.gpus.length ? `${m.gpus.length} × ${m.gpus[0].name}` : 'no GPU';
-  return `${m.hostname} · ${gpus}`;
+  const { host, gpus } = machineParts(m);
+  return `${host} · ${gpus}`;
 }
 
 interface MachinesState {

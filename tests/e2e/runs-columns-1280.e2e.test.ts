@@ -1,0 +1,80 @@
+// The Runs page at 1280×800 (a laptop-sized window), in Chromium against `serve`: the strategy's
+// display name shows whole, the longest one with its repeat mark ("ZeRO-3 param offload #3"), and
+// so does the machine's name (its hostname; the GPUs after it give way), the Sweep column no
+// wider than the sweep id's end it shows.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { writeRunsFile } from '../../electron/services/history';
+import { launchChromium } from '../helpers/browser';
+import { cli } from '../helpers/cli';
+import { repoRoot, startServe, type ServeHandle } from '../helpers/serve';
+import { openTempStore, seedRun, tempDir } from '../unit/reports/fixtures';
+
+const STRATEGIES = ['zero3-offload-param', 'fsdp2-cpu-offload', 'zero3-offload', 'superoffload'];
+let serve: ServeHandle;
+let browser: Browser;
+
+beforeAll(async () => {
+  // Three repeats of each strategy, on a GH200 host (the machine snapshot names it), in one sweep.
+  const { store } = openTempStore();
+  for (const strategy of STRATEGIES)
+    for (let k = 0; k < 3; k++)
+      seedRun(store, { id: `${strategy}-${k}`, strategy, stepSeconds: 20 + k, repeatIndex: k, sweepId: 'sw-20261203-101502-a1b2c3' });
+  const fixture = path.join(tempDir(), 'columns.runs.json');
+  writeRunsFile(fixture, store.exportRuns());
+  store.close();
+  const dataDir = tempDir('offload-runs-columns-');
+  expect(cli(['import-runs', fixture, '--data-dir', dataDir])).toContain(`imported ${STRATEGIES.length * 3} run(s)`);
+  serve = await startServe([], dataDir);
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+});
+
+describe('Runs columns at 1280×800', () => {
+  it('shows every strategy name and machine name whole', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(serve.url + '#/runs');
+    await page.waitForSelector('[data-app-state="loaded"]');
+    // The machine's name comes with its snapshot (one runs/get per machine): wait for it.
+    await page.waitForSelector('[data-testid="run-row"][data-run-id="zero3-offload-param-2"] [title^="gh200-node1"]');
+    const cells = await page.$$eval('[data-testid="run-row"]', (rows) =>
+      rows.map((r) => {
+        const name = r.querySelector<HTMLElement>('.strategy-name')!;
+        const mark = r.querySelector<HTMLElement>('[data-testid="repeat-mark"]');
+        const strategyCell = name.closest<HTMLElement>('[role="gridcell"]')!;
+        const machineCell = r.querySelector<HTMLElement>('[role="gridcell"][title^="gh200-node1"]')!;
+        const host = machineCell.querySelector<HTMLElement>('.machine-host') ?? machineCell;
+        const right = (e: HTMLElement) => e.getBoundingClientRect().right;
+        return {
+          id: r.getAttribute('data-run-id'),
+          strategy: name.textContent,
+          strategyClipped: name.scrollWidth > name.clientWidth || strategyCell.scrollWidth > strategyCell.clientWidth,
+          markInside: !mark || right(mark) <= right(strategyCell) + 0.5,
+          host: host.textContent,
+          hostInside: right(host) <= right(machineCell) + 0.5 && host.scrollWidth <= host.clientWidth,
+        };
+      }),
+    );
+    expect(cells).toHaveLength(STRATEGIES.length * 3);
+    expect(cells.find((c) => c.id === 'zero3-offload-param-2')?.strategy).toBe('ZeRO-3 param offload');
+    for (const c of cells) {
+      expect(c.strategyClipped, `${c.id}: ${c.strategy}`).toBe(false);
+      expect(c.markInside, c.id!).toBe(true);
+    }
+    for (const c of cells) {
+      expect(c.host).toBe('gh200-node1');
+      expect(c.hostInside, c.id!).toBe(true);
+    }
+    // The table itself fits the page: nothing pushed sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    fs.mkdirSync(path.join(repoRoot, 'test-results', 'e2e'), { recursive: true });
+    await page.screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'runs-columns-1280x800.png') });
+    await page.close();
+  });
+});
