@@ -81,9 +81,34 @@ export function formatDelta(pct: number | null | undefined, digits = 1): string 
  */
 export function formatFigure(value: number | null | undefined, digits = 1, grouping = true): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  let decimals = digits;
-  if (value !== 0 && Math.abs(value) < 1) decimals = Math.min(20, Math.max(digits, 2 - Math.floor(Math.log10(Math.abs(value)))));
-  return value.toLocaleString('en-US', { maximumFractionDigits: decimals, minimumFractionDigits: digits, useGrouping: grouping });
+  return value.toLocaleString('en-US', {
+    maximumFractionDigits: figureDecimals(value, digits),
+    minimumFractionDigits: digits,
+    useGrouping: grouping,
+  });
+}
+
+/** The most decimals formatFigure prints `value` with: `digits`, or three significant digits under 1. */
+function figureDecimals(value: number, digits: number): number {
+  if (value === 0 || !Number.isFinite(value) || Math.abs(value) >= 1) return digits;
+  return Math.min(20, Math.max(digits, 2 - Math.floor(Math.log10(Math.abs(value)))));
+}
+
+/**
+ * A group's repeats of a compared metric, in run order, as Compare and the CLI's `compare` print
+ * them: "0.000318, 0.000160" — formatMetricValue's figures, all with the decimals the smallest
+ * needs (so 0.00016 reads "0.000160" beside "0.000318", not a shorter "0.00016" that looks like a
+ * different precision). Bytes as formatBytes. '—' when there is none.
+ */
+export function formatRepeats(values: readonly number[], unit: string, grouping = true): string {
+  const xs = values.filter((v) => Number.isFinite(v));
+  if (xs.length === 0) return '—';
+  if (unit === 'bytes') return xs.map((v) => formatBytes(v)).join(', ');
+  const digits = metricDigits(unit);
+  const decimals = Math.max(...xs.map((v) => figureDecimals(v, digits)));
+  return xs
+    .map((v) => v.toLocaleString('en-US', { maximumFractionDigits: decimals, minimumFractionDigits: decimals, useGrouping: grouping }))
+    .join(', ');
 }
 
 /**

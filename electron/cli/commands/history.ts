@@ -1,6 +1,14 @@
 // History commands: compare runs, move runs between machines as JSON, load the sample dataset.
 import path from 'node:path';
-import { configDiffSectionsOfDiff, deltaRows, formatBytes, formatDelta, formatMetricValue, type Comparison } from '../../contract';
+import {
+  configDiffSectionsOfDiff,
+  deltaRows,
+  formatBytes,
+  formatDelta,
+  formatMetricValue,
+  formatRepeats,
+  type Comparison,
+} from '../../contract';
 import { readRegularText } from '../../services/files';
 import { convertRunnerSweep, writeRunsFile } from '../../services/history';
 import type { Command, CommandContext } from '../command';
@@ -25,7 +33,7 @@ export function printComparison(c: Comparison, out: (line: string) => void): voi
   for (const r of rows) {
     const delta = r.isBaseline ? 'baseline' : formatDelta(r.deltaPct);
     out(
-      `  ${(r.label + (r.isBaseline ? ' (baseline)' : '')).padEnd(width)}  ${fmt(r.median).padStart(8)}  ${delta.padStart(9)}  n=${r.n}  min ${fmt(r.min)} max ${fmt(r.max)} sd ${fmt(r.stdev)}  raw [${r.values.map((v) => fmt(v)).join(', ')}]`,
+      `  ${(r.label + (r.isBaseline ? ' (baseline)' : '')).padEnd(width)}  ${fmt(r.median).padStart(8)}  ${delta.padStart(9)}  n=${r.n}  min ${fmt(r.min)} max ${fmt(r.max)} sd ${fmt(r.stdev)}  repeats: ${formatRepeats(r.values, metric.unit, false)}`,
     );
   }
   for (const w of c.warnings) out(`warning: ${w}`);

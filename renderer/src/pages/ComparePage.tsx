@@ -22,7 +22,7 @@ import {
 } from '../../../electron/contract';
 import { Chart } from '../components/Chart';
 import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
-import { formatDelta, formatMetricValue } from '../format';
+import { formatDelta, formatMetricValue, formatRepeats } from '../format';
 import { isDarkTheme } from '../theme';
 import { useApp } from '../stores/app';
 import { useCompare } from '../stores/compare';
@@ -42,7 +42,7 @@ function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
     <table className="table delta-table" data-testid="delta-table">
       <caption className="muted small">
         {metric.label} ({metric.unit === 'bytes' ? 'GiB' : metric.unit}), {metric.better} is better · each run's {STEP_STATISTIC}; median of
-        repeats, raw values per repeat
+        repeats, then each repeat's figure in run order
       </caption>
       <thead>
         <tr>
@@ -72,10 +72,10 @@ function DeltaTable({ c, metricId }: { c: Comparison; metricId: MetricId }) {
             <td className={`num ${r.better === true ? 'ok-text' : r.better === false ? 'bad-text' : ''}`}>
               {r.isBaseline ? '—' : formatDelta(r.deltaPct)}
             </td>
-            <td className="small muted">
+            <td className="small muted" data-testid="delta-repeats" title="Each repeat's figure, in the order the runs ran">
               n={r.n}
-              {r.n > 1 && r.stdev != null ? ` · sd ${formatMetricValue(r.stdev, metric.unit)}` : ''} · [
-              {r.values.map((v) => formatMetricValue(v, metric.unit)).join(', ')}]
+              {r.n > 1 && r.stdev != null ? ` · sd ${formatMetricValue(r.stdev, metric.unit)}` : ''} · repeats:{' '}
+              {formatRepeats(r.values, metric.unit)}
             </td>
           </tr>
         ))}

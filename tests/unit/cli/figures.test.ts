@@ -26,7 +26,7 @@ describe('CLI figures', () => {
     expect(row('ZeRO-3 Offload')).toMatch(/\s153\.5\s/);
     expect(row('ZeRO-Offload')).toMatch(/\s0\.0084\s/);
     // the same strings the Compare page's delta table shows (less thousands separators)
-    expect(row('ZeRO-3 Offload')).toContain(`raw [${formatMetricValue(153.45, 'TFLOPS')}]`);
+    expect(row('ZeRO-3 Offload')).toContain(`repeats: ${formatMetricValue(153.45, 'TFLOPS')}`);
   });
 
   it('plan on a machine without a GPU says the matmul rate is not there, not 0 TFLOPS', () => {
