@@ -1,4 +1,4 @@
-// Issue 30.5 and 30.8 on the Compare page, in Chromium against a real `serve`: CPU smoke runs of one
+// The Compare page, in Chromium against a real `serve`: CPU smoke runs of one
 // strategy from two sweeps of the same day (imported through the real CLI), compared.
 //  - The two groups are told apart by the end of their sweep ids ("…141502-a1b2c3"), not by the
 //    day every sweep id starts with ("sw-20261" twice, as `sweepId.slice(0, 8)` gave).

@@ -1,11 +1,11 @@
-// Issue 30 ("The first hour"), end to end on this GPU-less machine: a fresh data folder holding
+// The first hour of a new user, end to end on this GPU-less machine: a fresh data folder holding
 // one CPU smoke run (0.0084 TFLOPS per GPU, no prediction) imported through the real CLI, a real
 // `serve` on it, and Chromium.
-//  3. The Reports page's prefilled "Save to" (<data>/reports/report.*) works on the first export,
+//  - The Reports page's prefilled "Save to" (<data>/reports/report.*) works on the first export,
 //     in every format, though the folder did not exist.
-//  4. Small figures keep their digits: the CLI's `runs`, the report's table and the bundle README
+//  - Small figures keep their digits: the CLI's `runs`, the report's table and the bundle README
 //     say 0.0084, not 0.0.
-//  5. No prediction is not a prediction of zero: the Plan table's CPU rows say "—", not 0.00 / 0.0,
+//  - No prediction is not a prediction of zero: the Plan table's CPU rows say "—", not 0.00 / 0.0,
 //     the Plan TFLOPS chart says "needs a GPU" like the table, and the run page says
 //     "no prediction (CPU run)", not "0.000".
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 28.3 in a real Chromium against a real `serve`: an imported run whose strategy name is markup
+// In a real Chromium against a real `serve`: an imported run whose strategy name is markup
 // (a fixed-position element that covered the page) is shown as text in the Compare page's tooltips —
 // predicted vs measured and the memory panels — never rendered as HTML.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 27.2 in Chromium against a real `serve`: a config.json imported on the Plan page is counted
+// In Chromium against a real `serve`: a config.json imported on the Plan page is counted
 // by transformers in the engine environment — a Gemma config (no formula for it) becomes a model to
 // plan, and the plan is computed; a Mixture-of-Experts config is refused by name next to the import
 // field; with no engine environment (the selected interpreter is gone) the page says the count is

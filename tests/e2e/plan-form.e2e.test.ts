@@ -1,4 +1,4 @@
-// The Plan form in Chromium against a real `serve` (issue 17): a wrong value is said next to its
+// The Plan form in Chromium against a real `serve`: a wrong value is said next to its
 // field in the contract schema's words (−5, 0, empty, 2.5, 1,000,000 beyond the model's maximum
 // positions), nothing is sent while a field is wrong, no error box sits above old results (they
 // are marked out of date instead), a broken config.json names the field where it breaks (not

@@ -1,4 +1,4 @@
-// Issue 30 item 1, "A plan for another machine runs here", in Chromium against a real `serve` (fresh
+// A plan for another machine must not run here, in Chromium against a real `serve` (fresh
 // data folder): a plan for a loaded H200 `detect --json` says so ("Planned for: … (loaded file)") on
 // the Plan page and in the wizard, Run and Tune are not offered for it (with the reason), the
 // backend refuses its specs, and one click plans the workload for this machine, where Run is offered.

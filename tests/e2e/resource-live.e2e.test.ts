@@ -1,4 +1,4 @@
-// The live resource view in Chromium against `serve` (issue 31): a real tiny CPU run started from the
+// The live resource view in Chromium against `serve`: a real tiny CPU run started from the
 // Plan page (tiny-llama, ZeRO-3 + CPU optimizer offload, the bundled runner). While the sweep runs,
 // the Run page draws the lanes from `runs/resources-live` and grows them (more CPU points later than
 // earlier), the GPU lanes say they are not available here (no series, not zeros), warm-up's end is

@@ -1,4 +1,4 @@
-// The resource view of a real run in Chromium (issue 31): a real tiny CPU run (tiny-llama, ZeRO-3 +
+// The resource view of a real run in Chromium: a real tiny CPU run (tiny-llama, ZeRO-3 +
 // CPU optimizer offload, the bundled runner) through the CLI into a data folder, then its run page
 // under `serve`: the lanes chart is drawn, the CPU lane's per-core load is read from the stored
 // samples, and the GPU lanes say they are not available here instead of drawing zeros.

@@ -1,4 +1,4 @@
-// Issue 30.2 and 30.7 on the Run page, in Chromium against a real `serve`: Plan → Run of two
+// The Run page, in Chromium against a real `serve`: Plan → Run of two
 // strategies × two repeats, each run a real child process (the fake runner behind the interpreter
 // chosen in Setup: tests/reliability/fixtures/fake-python, speaking the engine's JSON lines).
 //  - Every state of the progress bar the page showed, watched from inside the page: the percentage

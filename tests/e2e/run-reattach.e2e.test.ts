@@ -1,4 +1,4 @@
-// Issue 30 walk-through, in Chromium against a real `serve`: a page opened while a sweep runs —
+// In Chromium against a real `serve`: a page opened while a sweep runs —
 // the Run page reloaded, a second tab, a laptop's browser reconnecting over the SSH tunnel — said
 // "Nothing is running" beside a sweep that was running. It now takes the sweep up: its id, its
 // runs and their states, and follows it to the end. The runs are real child processes (the fake

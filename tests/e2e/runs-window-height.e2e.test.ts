@@ -1,4 +1,4 @@
-// The Runs table's scroll box follows the window (issue 30's walk-through at 1920×1080): with the sample
+// The Runs table's scroll box follows the window (seen on a walk-through at 1920×1080): with the sample
 // dataset's 65 runs a tall window showed 14 rows in a fixed 520-pixel box above an empty half page; a
 // laptop window keeps a box that fits it. In Chromium against `serve`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

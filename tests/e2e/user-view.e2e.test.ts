@@ -1,4 +1,4 @@
-// The user's view (issue 17), walked in Chromium at 1280×800 and 1920×1080 against a real `serve`
+// The user's view, walked in Chromium at 1280×800 and 1920×1080 against a real `serve`
 // holding the H200 sample runs: a run page opens by URL and agrees with the Runs list (median of
 // measured steps); a strategy keeps its colour across two comparisons; no chart's labels overlap
 // or leave the chart (read from echarts' own rendered text boxes); the Plan page plans for a
@@ -480,7 +480,7 @@ for (const [width, height] of [
           const pages = spawnSync('pdfinfo', [pdfFile], { encoding: 'utf8' }).stdout.match(/Pages:\s+(\d+)/)?.[1];
           console.log(`user view: PDF of ${TUNED.length} runs: ${pages} page(s)`);
           // Figures first, each distinct config once in the appendix, then the launch lines for the
-          // user's own training (issue 26; one block per GPU × node shape): a few pages, not a config dump.
+          // user's own training (one block per GPU × node shape): a few pages, not a config dump.
           expect(Number(pages)).toBeLessThanOrEqual(6);
         }
       }

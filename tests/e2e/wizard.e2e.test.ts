@@ -115,7 +115,7 @@ describe('setup wizard, as a new user', () => {
       `run statuses: ${statuses.join(', ')}\n${await page.textContent('[data-testid="sweep-runs"]')}`,
     ).toBe(true);
     // Afterwards: the winner in words, with Compare these and Report.
-    // Compare's rule (issue 30.2): medians of repeats, a tie inside their spread; one strategy is not ranked
+    // Compare's rule: medians of repeats, a tie inside their spread; one strategy is not ranked
     await page.waitForFunction(() => !document.querySelector('[data-testid="sweep-headline"]')?.textContent?.includes('Ranking'));
     expect(await page.textContent('[data-testid="sweep-headline"]')).toMatch(
       / was [\d.]+× faster than | tie within the spread | were within 1 % |: [\d.,]+ TFLOPS\/GPU, [\d.,]+ s\/step \(median of measured steps\) — one strategy, nothing to rank it against/,

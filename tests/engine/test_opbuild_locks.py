@@ -1,4 +1,4 @@
-"""Issue 19.8: a DeepSpeed/torch JIT op build killed half way left torch's `lock` file in the op's
+"""A DeepSpeed/torch JIT op build killed half way left torch's `lock` file in the op's
 folder, and every later load of that op waited on it forever. opbuild_env.clear_stale_locks
 (run by bench.py before any op loads) removes a lock no process holds and keeps one that a live
 build holds open. Stdlib only: runs with any python3 (no torch)."""

@@ -1,4 +1,4 @@
-"""Issue 30 walk-through: one ninja for every op build of an environment.
+"""One ninja for every op build of an environment.
 
 torch runs the `ninja` that PATH finds first, and ninja rebuilds everything when its build log was
 written by another version. The pre-build (scripts/setup-engine-venv.sh) and the app's runner ran

@@ -1,4 +1,4 @@
-"""Issue 19.2: the runner's parent-death watchdog (resources/engine/parent_watch.py). An "app"
+"""The runner's parent-death watchdog (resources/engine/parent_watch.py). An "app"
 process starts the runner with its stdout on a pipe, as the engine service does; the app is then
 SIGKILLed mid-step: no runner may be left. The stdlib cases run anywhere; the bench.py case needs
 torch + DeepSpeed (the engine venv) and uses the tiny model on CPU."""

@@ -61,7 +61,7 @@ def test_ops_checked_with_the_real_builders():
 
 
 def test_host_memory_uses_the_plans_prediction_when_the_spec_has_one():
-    # Issue 17: one host-memory figure per plan. The spec's prediction.hostPeakBytes (what the Plan
+    # One host-memory figure per plan. The spec's prediction.hostPeakBytes (what the Plan
     # page showed) is what the pre-flight checks; the runner's own estimate only without one.
     own = preflight.host_bytes_needed(1_000_000_000, ds_config(3))
     predicted = 7 * GiB
@@ -96,7 +96,7 @@ def test_host_memory_fallback_counts_only_the_offloaded_share_at_zero3_ratio():
 
 
 def test_host_memory_checks_this_hosts_estimate_first_and_quotes_its_basis():
-    # Issue 30.1: runs/start sizes the run on the host it starts on (spec.preflightMemory); the plan's
+    # runs/start sizes the run on the host it starts on (spec.preflightMemory); the plan's
     # figure for another machine (2 GiB for a 3B ZeRO-1 planned for an H200) is not this host's need.
     sized = {"hostBytes": 52 * GiB, "gpuBytes": None, "basis": "this host's estimate for ZeRO-1 of Llama-3.2-3B"}
     check = preflight.check_host_memory(3_000_000_000, ds_config(2, offload=False), available=22 * GiB,

@@ -1,4 +1,4 @@
-// Issue 20.9: WebSocket backpressure and probe concurrency. A client that stopped reading while
+// WebSocket backpressure and probe concurrency. A client that stopped reading while
 // sending small requests grew serve to a V8 heap OOM in ~6 s (1 MB runs/list answers); 2000
 // pipelined requests crashed it while reading; 200 environment/probe requests started 201
 // interpreters. Reproduced against a real serve; the stalled-client and probe tests failed on the

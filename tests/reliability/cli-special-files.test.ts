@@ -1,4 +1,4 @@
-// Issue 28.6: the CLI read every path it was given with fs.readFileSync. `plan --model /dev/zero`
+// The CLI read every path it was given with fs.readFileSync. `plan --model /dev/zero`
 // reached 5.1 GB RSS in 12 s; a FIFO as --machine, --model, a --specs entry, measure --import or
 // cluster save hung for good. Each is now refused by the one bounded regular-file reader
 // (services/files): the real CLI, a real FIFO and /dev/zero, a clear error naming the path within

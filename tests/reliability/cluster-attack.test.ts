@@ -1,4 +1,4 @@
-// Issue 20.2 and 20.3 against a real `serve`: cluster files and the launcher's folder in places
+// Against a real `serve`: cluster files and the launcher's folder in places
 // another user prepared, and remote command injection through the interpreter path. `ssh` is a
 // recording stand-in on PATH that does what the real remote side does with our words: joins them
 // with spaces and hands the line to a shell (here, locally).

@@ -1,4 +1,4 @@
-// Issue 20.12 (disk full): settings and report writes on a full disk answered Node's raw
+// Disk full: settings and report writes on a full disk answered Node's raw
 // `ENOSPC: no space left on device, write` and could leave 0-byte temp files. Against a real
 // serve whose data folder is a tmpfs filled to the last byte. Needs root for mount; skipped with
 // the reason otherwise.

@@ -1,4 +1,4 @@
-// Issue 20.7: `runs/export` / `export-runs --out` overwrote anything (a .conf, a 0755 script),
+// `runs/export` / `export-runs --out` overwrote anything (a .conf, a 0755 script),
 // resolved a relative path against the server's cwd, and wrote `<file>.<pid>.tmp` following a
 // symlink planted there (another user's link made root's export overwrite a root-only file);
 // `reports/export` bundle with overwrite deleted any existing folder recursively. Reproduced

@@ -1,4 +1,4 @@
-// Issue 28: fuzzing every importable numeric field of a runs file (every numeric column of runs
+// Fuzzing every importable numeric field of a runs file (every numeric column of runs
 // and samples, read from the schema itself, and the document numbers the app copies or computes
 // with) with integers beyond 2^53, 2^63 − 1, 1.7e308, negative numbers and NaN-like strings,
 // written into the file's text exactly as a hostile file carries them. Through the real backend

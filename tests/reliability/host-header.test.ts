@@ -1,4 +1,4 @@
-// Issue 19.7: DNS rebinding. A page on attacker.example whose name is rebound to 127.0.0.1 talks to
+// DNS rebinding. A page on attacker.example whose name is rebound to 127.0.0.1 talks to
 // `serve` with `Host: attacker.example`. On top of the token, serve answers only to the loopback
 // names and the host it was started with (plus this machine's names/addresses when bound to every
 // interface): anything else gets 421 before the token is read, on HTTP and on the WebSocket upgrade.

@@ -1,4 +1,4 @@
-// Issue 19.8: install faults. The app's engine install (environment/install.ts) against a local
+// Install faults. The app's engine install (environment/install.ts) against a local
 // package index (tests/helpers/package-index.ts, offline) and real pip: the network lost half way
 // through a download, a full disk (tmpfs) during the venv build, the app SIGKILLed mid-install
 // and between the two renames of the swap; and scripts/setup-engine-venv.sh with its op

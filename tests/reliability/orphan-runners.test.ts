@@ -1,4 +1,4 @@
-// Issue 20.10: SIGHUP (an SSH session drop) killed serve without cancelling the run: the runner
+// SIGHUP (an SSH session drop) killed serve without cancelling the run: the runner
 // lived on, the restarted serve marked the run interrupted and started a second runner beside it;
 // two serves on one data folder ran two runners at once. Reproduced with real serve processes,
 // the fake runner (cancellable) and the hostile runner's `orphan` mode (a runner without the

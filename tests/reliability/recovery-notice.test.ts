@@ -1,4 +1,4 @@
-// Issue 19.5: the recovery notice ("N run(s) left running … were marked interrupted") is raised
+// The recovery notice ("N run(s) left running … were marked interrupted") is raised
 // at start-up, before any browser can connect to `serve`. The backend keeps every notice until a
 // client acknowledges it (app/notice-ack): a browser connecting later reads it with app/notices,
 // and the page acks it once shown (renderer/src/components/NoticeBar.tsx), checked in Chromium

@@ -1,4 +1,4 @@
-// Issue 20.8: a hostile or buggy runner must not kill `serve`. Reproduced against a real serve with
+// A hostile or buggy runner must not kill `serve`. Reproduced against a real serve with
 // a hostile runner (tests/reliability/fixtures/hostile_runner.py, a real child speaking the
 // protocol): one step line with stepSeconds 1e305 made the sweep's ETA NaN and the event's
 // validation threw inside the stdout handler; a runner printing more steps than the spec stored

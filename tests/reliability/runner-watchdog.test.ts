@@ -1,4 +1,4 @@
-// Issue 19.2: an app crash must not leave a runner training (holding GPU and pinned memory) until
+// An app crash must not leave a runner training (holding GPU and pinned memory) until
 // its next write fails. `serve` is SIGKILLed mid-step (it cannot stop anything itself); the runner's
 // parent-death watchdog (resources/engine/parent_watch.py: protocol pipe closed, app pid gone,
 // parent changed) must end it and its children within seconds. Fake runner (same watchdog module),

@@ -1,4 +1,4 @@
-// Issue 19.1 (part): samples used to be flushed once a second, so a kill lost the steps since the
+// Samples used to be flushed once a second, so a kill lost the steps since the
 // last flush. A step that comes a flush interval or more after the previous one is now stored at
 // once (sweep.ts): with steps slower than the interval, every step a client has seen is in
 // history.db when `serve` is SIGKILLed right after its progress event, and kept after a restart.

@@ -1,4 +1,4 @@
-// Issue 20: defects an attack on a real `serve` found, each reproduced here exactly as sent
+// Defects an attack on a real `serve` found, each reproduced here exactly as sent
 // (raw sockets, real SQLite, the real cluster service with a recording ssh). Every test failed
 // on the code before its fix.
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Issue 19.6: stopping `serve` ends every child it started. `npm run serve` is started as a user
+// Stopping `serve` ends every child it started. `npm run serve` is started as a user
 // would (npm → sh → node: npm forwards SIGTERM to sh only, and dash does not exec, so the server
 // watches its parent: scripts/serve.mjs), with a sweep running (fake runner) and Chromium up from a
 // PDF export; SIGTERM to the top process (npm) → npm exits, and no process of its tree is left.

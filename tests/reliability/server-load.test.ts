@@ -1,4 +1,4 @@
-// Issue 19.4, the short version of bench/server-load.ts that CI runs: a real serve on a data
+// The short version of bench/server-load.ts that CI runs: a real serve on a data
 // folder of 300 runs, a live fake-runner sweep (301 steps of 0.01 s), 20 WebSocket clients of which
 // 10 read `runs/list` with five filters in a closed loop. No latency is asserted (a 2-core CI box
 // shares its cores with the clients): what is asserted is that nothing is lost or stale — every

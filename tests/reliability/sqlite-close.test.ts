@@ -1,4 +1,4 @@
-// Issue 20.11: SQLite was never checkpointed on close (cached statements left open, then exit):
+// SQLite was never checkpointed on close (cached statements left open, then exit):
 // history.db held only the schema and every run lived in history.db-wal, so copying the database
 // file (a backup, moving to another machine) lost every run. Reproduced with a real serve and the
 // real CLI: after a clean stop the database file alone holds the runs and the -wal is empty.

@@ -1,4 +1,4 @@
-// Issue 19.1, the real-engine part: SIGKILLs of the runner, of `serve`, and of both at once at
+// Kill faults, the real-engine part: SIGKILLs of the runner, of `serve`, and of both at once at
 // random moments of real DeepSpeed runs (ZeRO-3 + CPU offload on tiny-llama, the engine venv) on
 // one data folder. A moment is either during the engine's start-up (before any step: import,
 // op load, DeepSpeed init) or just after a random step. After each kill: no run lost, none left

@@ -1,4 +1,4 @@
-// Issue 19.1 (short CI version; SOAK_KILLS=100 for the full one): SIGKILLs of the runner, of
+// Kill faults (short CI version; SOAK_KILLS=100 for the full one): SIGKILLs of the runner, of
 // `serve`, and of both at once, at random moments of fake-runner runs on one data folder. After
 // each: no run lost, none left running/queued, PRAGMA integrity_check ok, and every step older than
 // the last flush interval (1 s) stored. Seeded: RELIABILITY_SEED=<printed> replays the kill plan.

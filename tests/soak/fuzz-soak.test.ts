@@ -1,4 +1,4 @@
-// Issue 19.3 (short CI version; SOAK_FUZZ=100000 for the full one): seeded payloads spread over
+// The contract fuzz (short CI version; SOAK_FUZZ=100000 for the full one): seeded payloads spread over
 // every request channel through backend.invoke, and as many runner protocol lines through the
 // JSON-lines parser. Figures: crashes (anything but a named ApiError, or a throw from the parser),
 // writes (row counts and data-folder files changed), prototype pollution. Payloads the contract's

@@ -1,4 +1,4 @@
-// Issue 19.3 over the wire (short CI version; SOAK_WS_FUZZ=100000 for the full one): seeded
+// The contract fuzz over the wire (short CI version; SOAK_WS_FUZZ=100000 for the full one): seeded
 // payloads spread over every request channel, sent to a live `serve` over its WebSocket (16 in
 // flight, as a busy page would), plus a broken frame every 50 (not JSON, not an object, ids of
 // every type, unknown and prototype channel names). Figures: crashes (serve exited, the socket

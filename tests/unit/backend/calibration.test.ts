@@ -78,7 +78,7 @@ describe('calibration from history', () => {
   });
 
   it("calibrates a plan for an explicit machine from that machine's runs, never a scenario's catalogued one", async () => {
-    // Issue 16: calibration belongs to the machine (its machineId), in every transport.
+    // Calibration belongs to the machine (its machineId), in every transport.
     const { dataDir, machine, machineFile } = setup();
     for (const [i, s] of ['zero2-offload', 'zero3-offload'].entries()) storeRun(dataDir, machine, `r${i}`, s, 100);
     const backend = createBackend({ dataDir, transport: 'cli', machineFile });

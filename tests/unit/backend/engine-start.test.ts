@@ -1,5 +1,5 @@
-// Time estimates count the engine's start-up per run as measured on the machine (issue 16's wizard
-// note: a flat 45 s was assumed where a tiny CPU run starts in ~14 s and an 8B one on the H200 in ~100 s).
+// Time estimates count the engine's start-up per run as measured on the machine (the
+// wizard once assumed a flat 45 s where a tiny CPU run starts in ~14 s and an 8B one on the H200 in ~100 s).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Issue 30.1 through `serve --machine FILE` (and the app's --machine): the backend then shows and
+// The machine a plan is for, through `serve --machine FILE` (and the app's --machine): the backend then shows and
 // plans for a saved detect --json — another machine's. Its plans said 'detected' (the Plan page:
 // "this machine", Run offered), and runs/start and tune/start trained here against that machine's
 // plan, stored under its machineId. Now its plans say 'file' and runs and tunes are refused with what

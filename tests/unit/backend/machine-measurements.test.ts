@@ -1,4 +1,4 @@
-// Issue 16: measurements belong to a machine. Measuring this host (here: a 2-core CI VM's figures,
+// Measurements belong to a machine. Measuring this host (here: a 2-core CI VM's figures,
 // stored as this host's latest, legacy and keyed) must not change a plan for the H200 machine file;
 // the H200's own measurements, imported under its machineId, do — and the plan says which it used.
 import fs from 'node:fs';

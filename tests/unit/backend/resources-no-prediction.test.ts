@@ -1,4 +1,4 @@
-// Issue 30.5 on the run page's resource card (runs/resources): a CPU smoke run's plan stored zeros
+// No prediction, not a prediction of zero, on the run page's resource card (runs/resources): a CPU smoke run's plan stored zeros
 // and the tuner's terms on a machine without a GPU are all 0 — that is no prediction, said in the Plan
 // table's words, not "the plan stored 0.00 s" beside a table of zero terms.
 import fs from 'node:fs';

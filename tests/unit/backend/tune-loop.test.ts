@@ -82,7 +82,7 @@ describe('tune loop', () => {
   });
 
   it('tests the boundary: Llama-3.1-8B seq 4096 on the H200 host — ZeRO-3 without offload, at the edge, is trialled and wins; an OOM on the way is a result', async () => {
-    // Issue 25: the plan before called ZeRO-3 without offload "does not fit" and tune never tried it (measured: 1.6× the offload pick)
+    // The plan before called ZeRO-3 without offload "does not fit" and tune never tried it (measured: 1.6× the offload pick)
     const { bus, started } = fakeBus(asPredicted);
     const r = await runTuneLoop(bus, { ...base, workload: { ...workload, model: 'llama-3.1-8b', seqLen: 4096 }, strategies: undefined });
     expect(started.some((s) => s.strategy === 'gpu-zero3')).toBe(true);

@@ -1,4 +1,4 @@
-// Issue 30.10, "dead-end advice": every command the app suggests must exist and run as written from a
+// No dead-end advice: every command the app suggests must exist and run as written from a
 // clone — `npm run cli -- …`, not `offload-studio …` (not on PATH in a clone), not a bare `measure`,
 // not a "History → Import" the app has no page for. Each suggestion below is taken from the message a
 // user sees, and its command and flags are parsed with the CLI's own table (kernel/argv.ts over

@@ -1,4 +1,4 @@
-// Issue 30.11: usage errors exit with one code across commands (2). What the command line named and
+// Usage errors exit with one code across commands (2). What the command line named and
 // the app cannot use — a flag left without its value, a run id, cluster or file that is not there, a
 // report path into a missing folder, a file that is not what its flag takes — is a usage error in
 // every command; before, these exited 1 in some and 2 in others, and a flag followed by another flag

@@ -1,4 +1,4 @@
-// Issue 30.4/30.5 in the CLI: figures through the one shared formatter (contract formatFigure /
+// Small figures and missing predictions in the CLI: figures through the one shared formatter (contract formatFigure /
 // formatMetricValue), and no figure where there is nothing to measure or predict.
 //  - `compare` prints the Compare page's figures: 153.5, not toPrecision(3)'s 153; a CPU run's 0.0084.
 //  - `plan` for a machine without a GPU says "matmul — (no GPU)", not "matmul 0 TFLOPS".

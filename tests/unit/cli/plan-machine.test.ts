@@ -1,4 +1,4 @@
-// Issue 30.1 in the CLI: the machine a plan is for is explicit, and `plan` without --machine is a plan
+// In the CLI, the machine a plan is for is explicit, and `plan` without --machine is a plan
 // for THIS machine. It used to send the detected machine to plan/compute as if loaded from a file:
 // the text said "(file)", the specs were stamped machineSource 'file', and this machine's own
 // measurements and calibration were not used (the notes told you to import them from a file).

@@ -1,4 +1,4 @@
-// Issue 30 walk-through: the README's commands, run as written by a new user. The serve example
+// The README's commands, run as written by a new user. The serve example
 // said `--data-dir ~/offload-data` while every CLI example uses the default folder: the setup, the
 // measurements and the sweep made in the browser were not there for `runs`, `compare`, `plan`
 // ('no measurements of machine … are stored'). And each CLI example without a placeholder must

@@ -1,4 +1,4 @@
-// Issue 30.11: `run` (and `tune`) take the workload defaults `plan` and the Plan form take, from one
+// `run` (and `tune`) take the workload defaults `plan` and the Plan form take, from one
 // place (contract workloadDefaultsFor over this machine): on a machine without a GPU seq 512, else its
 // GPU count. `run --model tiny-llama --strategy zero3-offload` used to run seq 2048 on a GPU-less
 // machine where the Plan page and `plan` said 512. The run goes through the fake runner (a real Python

@@ -1,4 +1,4 @@
-// The CLI takes the user's words and paths (issue 17): relative paths resolve in the folder the
+// The CLI takes the user's words and paths: relative paths resolve in the folder the
 // command was typed in (INIT_CWD under `npm run cli`), a missing input file is named with its flag
 // (no raw ENOENT), `runs --since/--until` read today, yesterday, 2h, 3d, 1w and ISO dates and refuse
 // anything else, and export / measure say which values are valid instead of a usage line or "NaN".

@@ -1,4 +1,4 @@
-// Issue 30.10: the cluster pre-flight's fix for a missing runner named `offload-studio cluster stage
+// The cluster pre-flight's fix for a missing runner named `offload-studio cluster stage
 // NAME` — a command that did not exist, with a binary that is not on PATH in a clone. `cluster stage`
 // now copies the app's runner into the cluster's engine folder, and the fix says how to call it.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Specs stored before the runner's former model modules were deleted (issue 27.5) may carry
+// Specs stored before the runner's former model modules were deleted may carry
 // `modelImpl`; history, imported sweeps and reproduction bundles must still read them. The contract
 // drops the retired key before its strict check (and the JSON Schema the runner validates against no
 // longer lists it: resources/engine/spec.py drops it there); any other unknown key is still refused.

@@ -1,4 +1,4 @@
-// Issue 29: the step sample is declared once (contract step-sample.ts); the runner's step line and
+// The step sample is declared once (contract step-sample.ts); the runner's step line and
 // the runs/progress event extend it, so a field added to the sample reaches both, with its check.
 import { describe, expect, it } from 'vitest';
 import { RunProgressEventSchema, RunSampleSchema, StepMessageSchema, toRunSample } from '../../../electron/contract';

@@ -1,4 +1,4 @@
-// Issue 29 ('the CLI is a second form of the schema'): a workload option is declared once, in
+// The CLI is a second form of the schema: a workload option is declared once, in
 // contract/workload-options.ts, and reaches every place from there. Each test walks the whole table,
 // so an entry added there (as `seed` was) is followed into the workload schemas, the CLI's flag table,
 // usage and checks, the Plan form, the RunSpec, SQLite and the CSV export — a place the new option

@@ -1,4 +1,4 @@
-// Issue 30 item 1: a plan for another machine ran here. A spec's prediction carries the machine it was
+// A plan for another machine ran here. A spec's prediction carries the machine it was
 // made for (plan/compute stamps it); runs/start refuses a spec planned for a loaded or catalogued
 // machine, and runs one planned on another detected host without that prediction — its hostPeakBytes
 // is the figure the runner's pre-flight (resources/engine/preflight.py) would take as this host's —

@@ -1,5 +1,5 @@
-// Issue 30 item 1 with the real runner: `run --force` of a 3B ZeRO-1 on this CPU machine (what a plan
-// for a loaded H200 once started here) is refused by the runner's pre-flight in seconds, with this
+// A plan for another machine, run here (the real runner): `run --force` of a 3B ZeRO-1 on this CPU
+// machine (what a plan for a loaded H200 once started here) is refused by the runner's pre-flight in seconds, with this
 // host's estimate and MemAvailable — before the fix it passed on the plan's "~2.0 GiB host" and grew
 // until cancelled. Needs the engine venv; skipped on a host whose memory could hold the run (it would
 // then start a 3B training on the CPU).

@@ -92,7 +92,7 @@ describe.skipIf(!haveEngine)(
         });
         expect(run.snapshot).toMatchObject({ schemaVersion: 1 });
         expect(run.logTail.length).toBeGreaterThan(0);
-        // The resource view (issue 31): the CPU lanes of this real run, measured and stored with it;
+        // The resource view: the CPU lanes of this real run, measured and stored with it;
         // --watch printed them live; no GPU here, and the lanes say so rather than reading 0.
         expect(stderr).toMatch(/\[resources\] GPU n\/a \(.+\).*CPU \d+\/\d+ cores busy/);
         const resources = history.resources(printed.id)!;

@@ -1,4 +1,4 @@
-// Issue 30 item 1, the pre-flight half: the pre-flight must size the run it is about to start on THIS
+// A plan for another machine, run here, the pre-flight half: the pre-flight must size the run it is about to start on THIS
 // host. A 3B ZeRO-1 started on a CPU box passed the pre-flight on "~2.0 GiB host (the plan's
 // prediction)" and grew past 12 GB in 48 s. runs/start now asks the tuner for this machine's estimate
 // of the spec's own workload and hands it to the runner (spec.preflightMemory); the run's log says

@@ -1,4 +1,4 @@
-// The sweep's time estimate (issue 30.7): later runs are counted at what this machine measured for
+// The sweep's time estimate: later runs are counted at what this machine measured for
 // their configuration — in this sweep, or before (history) — not at the mean of whatever finished.
 import { describe, expect, it } from 'vitest';
 import { sweepEta, type EtaInput } from '../../../electron/services/engine/sweep-eta';

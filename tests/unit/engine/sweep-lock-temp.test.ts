@@ -1,4 +1,4 @@
-// Issue 28.9: the sweep lock is written to a temp file beside sweep.lock and linked into place.
+// The sweep lock is written to a temp file beside sweep.lock and linked into place.
 // On a full disk the 'wx' open created that temp and the write then failed (ENOSPC), so every
 // runs/start left a 0-byte `.sweep.lock.<hex>.tmp` behind. A failed write must remove it.
 import { spawnSync } from 'node:child_process';

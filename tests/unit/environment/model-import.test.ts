@@ -1,4 +1,4 @@
-// Issue 27.2: a user's config.json is planned with the count of the model itself. plan/import-hf-config
+// A user's config.json is planned with the count of the model itself. plan/import-hf-config
 // probes it with transformers in the engine environment (any decoder architecture transformers knows,
 // not only the formula's four families), the arch carries the probe's table and the config, and the
 // plan's specs carry the config so the runner builds exactly that model. Without the engine

@@ -1,4 +1,4 @@
-// The app's side of the model probe (issue 27): a config.json's count from transformers' model in
+// The app's side of the model probe: a config.json's count from transformers' model in
 // the engine environment, cached per config hash in the data folder; a refusal is passed on by
 // name; a Python without transformers says the count is unavailable instead of guessing.
 import fs from 'node:fs';

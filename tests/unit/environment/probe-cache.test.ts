@@ -1,4 +1,4 @@
-// The engine probe's answers are kept between Setup visits (issue 17) and probed again exactly
+// The engine probe's answers are kept between Setup visits and probed again exactly
 // when something they depend on changed: the interpreter file or its link, a package added to its
 // site-packages, the probe script, PYTHONPATH-like variables, their age, or an explicit Re-check
 // (fresh). A new interpreter in the list is probed; the others answer from the cache.

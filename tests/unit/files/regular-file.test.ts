@@ -1,4 +1,4 @@
-// The bounded regular-file reader every user-given CLI path goes through (issue 28.6): regular
+// The bounded regular-file reader every user-given CLI path goes through: regular
 // files only (a FIFO, a device, a socket or a folder is refused naming the path, without blocking),
 // and never more than the caller's limit, whatever the file reports or does.
 import { spawnSync } from 'node:child_process';

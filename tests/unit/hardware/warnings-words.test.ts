@@ -1,4 +1,4 @@
-// Plain words on the Hardware step (issue 17): the host-memory note speaks of this machine (how large
+// Plain words on the Hardware step: the host-memory note speaks of this machine (how large
 // a model its memory holds with CPU offload), not of a 70B model nobody has chosen yet.
 import { describe, expect, it } from 'vitest';
 import { buildMachine } from '../../../electron/services/hardware';

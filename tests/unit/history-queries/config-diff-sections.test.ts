@@ -1,4 +1,4 @@
-// Compare's config differences (issue 17): one column per repeat group, only keys that differ,
+// Compare's config differences: one column per repeat group, only keys that differ,
 // grouped as knobs / DeepSpeed / FSDP2 / workload; with FSDP2 in the set the DeepSpeed keys the
 // DeepSpeed groups share are not listed as differences ("not applicable" to FSDP2 instead).
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 28.7: a history.db that is not ours (someone else's tables, a schema from a newer app) is
+// A history.db that is not ours (someone else's tables, a schema from a newer app) is
 // refused by name and left byte for byte as it was; an empty file and a history from before the
 // application id are ours to initialise or adopt. Real SQLite files in temp data folders.
 import { spawnSync } from 'node:child_process';

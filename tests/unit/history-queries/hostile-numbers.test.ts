@@ -1,4 +1,4 @@
-// Issue 28.1 and 28.8, hostile and broken data: numbers an imported runs file (or a row stored by
+// Hostile and broken data: numbers an imported runs file (or a row stored by
 // an older version) carries beyond what the app can compute with. Real SQLite, the real backend
 // (so every answer is checked against the contract's response schema, as a client sees it).
 import fs from 'node:fs';

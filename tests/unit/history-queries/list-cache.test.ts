@@ -1,4 +1,4 @@
-// Issue 19.4: runs/list pages are kept per filter between writes (history/index.ts). A kept page
+// runs/list pages are kept per filter between writes (history/index.ts). A kept page
 // must never be stale: every write of the store that changes runs drops them, and so does a
 // commit by another connection (another serve, the CLI) through `PRAGMA data_version`.
 import { setImmediate as turn } from 'node:timers/promises';

@@ -1,4 +1,4 @@
-// Issue 29: the documents stored with a run (spec, hello, config, result, prediction, machine
+// The documents stored with a run (spec, hello, config, result, prediction, machine
 // snapshot) are parsed once, where history reads them, as lenient readings of their owners' schemas
 // (contract stored.ts). Older documents load, unknown fields are kept, a field of the wrong type reads
 // as absent, and a document that does not parse at all keeps its run and says so with what was stored.

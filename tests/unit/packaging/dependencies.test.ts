@@ -1,4 +1,4 @@
-// Dependencies where they belong (issue 18.4): what serve/CLI need at run time, what only builds,
+// Dependencies where they belong: what serve/CLI need at run time, what only builds,
 // the `bin` that `npx offload-studio serve` runs, and a tree that installs on the README's Node.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,4 +1,4 @@
-// Issue 28.3: echarts renders a tooltip formatter's string as HTML, and strategy names come from
+// echarts renders a tooltip formatter's string as HTML, and strategy names come from
 // runs (an imported run's are whatever its file said). Every builder's formatter must give a name
 // like `<div style="position:fixed;inset:0">` back as text, keeping only its own markup.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 30 ("The first hour"), items 4 and 5 on the pure code every front end shares: small
+// A new user's first hour, on the pure code every front end shares: small
 // measured figures keep three significant digits instead of printing as 0.0, and a CPU smoke run's
 // zeros are no prediction — not a bar, not a point at 0 — with the Plan chart giving the Plan
 // table's reason ("needs a GPU"), not "does not fit".

@@ -1,4 +1,4 @@
-// Issue 17's chart rules, on the pure builders the app and the reports share: one colour per
+// The user view's chart rules, on the pure builders the app and the reports share: one colour per
 // strategy, no bar for a strategy that does not fit, each memory resource against its own
 // capacity (its own unit), an empty predicted-vs-measured chart without axes, step axes that
 // start at the data, and the CPU Adam curve from its first thread count.
@@ -63,7 +63,7 @@ describe('Plan charts', () => {
       expect(data[i].itemStyle.color).toBe(strategyColor(s.id));
     });
     expect(plan.strategies.some((s) => !s.fits)).toBe(true);
-    // The category says why, in the Plan table's words (issue 30: not a generic "does not fit").
+    // The category says why, in the Plan table's words (not a generic "does not fit").
     expect(svg(predictedTflopsOption(plan))).toMatch(
       /needs more GPU memory|needs more host memory|needs more GPUs|needs more NVMe space|not available on this machine/,
     );

@@ -1,4 +1,4 @@
-// Issue 28.2: an imported run's spec.hosts reach the bundle's hostfile, and DeepSpeed's launcher
+// An imported run's spec.hosts reach the bundle's hostfile, and DeepSpeed's launcher
 // runs `ssh … <first host> hostname` — a host that is an ssh option must never get there.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 30.5 in the reports: a CPU smoke run's plan stores zeros where a GPU plan predicts; the
+// No prediction in the reports: a CPU smoke run's plan stores zeros where a GPU plan predicts; the
 // report shows "—, no prediction (CPU run)", draws no predicted-vs-measured point, and the CSV
 // leaves the predicted cells empty — never a prediction of 0 (or "0 B" of GPU memory).
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The report's static resource view (issue 31): a run with a stored resource record — sampled here by
+// The report's static resource view: a run with a stored resource record — sampled here by
 // the real monitor, on this GPU-less machine — gets its lanes as inline SVG (the run page's option
 // builder, drawn server-side), the attribution sentence and the tuner's predicted terms beside their
 // lanes; a run without samples says why in one line; the GPU lanes, which no run here measured, are

@@ -53,7 +53,7 @@ describe('settings', () => {
 
   it('moving the data folder writes a pointer in the default folder and asks for a restart', () => {
     const target = path.join(home, 'moved', 'data');
-    fs.mkdirSync(path.dirname(target)); // only the last level is made (issue 20.12: no tree of folders from a typo)
+    fs.mkdirSync(path.dirname(target)); // only the last level is made (no tree of folders from a typo)
     const view = createSettingsService({ dataDir, defaultDataDir: home }).update({ dataDir: target });
     expect(view.dataDir).toMatchObject({ current: home, next: target, restartRequired: true });
     expect(view.dataDir.note).toMatch(/Restart/);

@@ -44,7 +44,7 @@ describe('HF config import', () => {
   };
   const llama = JSON.parse(text('llama-3.1-8b.json'));
   it('refuses a malformed config naming the field', () => {
-    // Text that is not JSON names the field before the break and where it is, not '(root)' (issue 17).
+    // Text that is not JSON names the field before the break and where it is, not '(root)'.
     refuse('{not json', 'config.json');
     refuse('[1, 2]', 'config.json');
     const broken = JSON.stringify(llama, null, 2).replace('"num_hidden_layers": 32,', '"num_hidden_layers": 32');

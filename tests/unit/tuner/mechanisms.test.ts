@@ -1,4 +1,4 @@
-// The tuner cut by mechanism (issue 25.6): every catalogue strategy runs through exactly one mechanism
+// The tuner cut by mechanism: every catalogue strategy runs through exactly one mechanism
 // module, and what a mechanism writes into a config it reads back — the config a user's training takes
 // and the knobs a stored run is calibrated with are one description, not two that can drift.
 import { describe, expect, it } from 'vitest';

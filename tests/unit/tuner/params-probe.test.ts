@@ -1,4 +1,4 @@
-// One model table (issue 27): the tuner's formula (countParams) equals the parameter count of the
+// One model table: the tuner's formula (countParams) equals the parameter count of the
 // model transformers builds (resources/engine/model_probe.py, on the meta device) for every preset,
 // every fixture config.json and a Llama with attention_bias (the o_proj bias the formula missed:
 // 202,304 vs 202,432). Needs the engine venv (scripts/setup-engine-venv.sh); the probe runs once

@@ -35,7 +35,7 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
     expect(hw.sources.cpuAdam).toBe('measured');
   });
   it('Llama-3.1-8B, no runs here: ZeRO-1/2 exceed the GPU, ZeRO-3 without offload is at the edge (not picked unmeasured), full CPU offload exceeds the host, partial offload fits', () => {
-    // Issue 25: ZeRO-3 without offload ran on an H200 at micro 1 and 2 (127.5 / 134.5 GiB allocated);
+    // ZeRO-3 without offload ran on an H200 at micro 1 and 2 (127.5 / 134.5 GiB allocated);
     // the plan before called it "does not fit: 156 GiB". Without runs of its own the model cannot tell
     // within its ±10% band: at the edge — a trial decides; the pick is what fits for sure.
     const p = plan({ model: 'llama-3.1-8b' });
@@ -57,7 +57,7 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
     for (const id of ['zero3-offload', 'superoffload']) {
       expect(s[id].fits).toBe(true);
       expect(s[id].spec.knobs.ratio).toBeLessThan(1);
-      // each row is one coherent configuration (issue 30.12): the form's micro batch with the ratio best
+      // each row is one coherent configuration: the form's micro batch with the ratio best
       // for it, which is the spec's where the spec runs that micro batch (else searched again for it)
       const rowRatio = (s[id].config as any).zero_optimization.offload_optimizer.ratio;
       expect(rowRatio).toBeLessThan(1);
@@ -169,7 +169,7 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
   it('gradient clipping turns SuperOffload serial: slower, and the plan says so', () => {
     const on = byId(plan({ model: 'llama-3.1-8b' }))['superoffload'];
     const off = byId(plan({ model: 'llama-3.1-8b', gradientClipping: 1.0 }))['superoffload'];
-    // Issue 25: on the H200 host the worker's CPU Adam draws nearly the whole host memory bus, so little of
+    // On the H200 host the worker's CPU Adam draws nearly the whole host memory bus, so little of
     // it hides behind backward even without clipping (the probe's backward stretched by the CPU step): not
     // faster with clipping; where the bus has room (the GH200 scenario below) clipping costs the overlap.
     expect(off.predicted.stepSeconds).toBeGreaterThanOrEqual(on.predicted.stepSeconds);
@@ -195,12 +195,12 @@ describe('the seed scenario: Llama-70B on 4× GH200 (catalogued), SuperOffload v
   it('recommends SuperOffload, ZeRO-Offload the runner-up because its CPU step is serial', async () => {
     const p = await computePlan({ scenario: sc.id, detect: () => Promise.reject(new Error('must not detect')) });
     expect(p.profile.machineSource).toBe('catalogued');
-    // Issue 25: ZeRO-3's hook cost follows the parameters (11.8 ps per parameter per pass, 2.5 s a step for
+    // ZeRO-3's hook cost follows the parameters (11.8 ps per parameter per pass, 2.5 s a step for
     // 70B) where it was 1.5 ms per layer: SuperOffload and FSDP2 (its hooks a third of ZeRO-3's, an
     // assumption) are now within 10% on this unmeasured machine, FSDP2 ahead.
     expect(['superoffload', 'fsdp2-cpu-offload']).toContain(p.recommended?.strategyId);
     const s = Object.fromEntries(p.strategies.map((x) => [x.id, x]));
-    // searched (issue 16): the worker's share of the 4 × 72 Grace cores; since issue 25 the trainer's casts
+    // searched: the worker's share of the 4 × 72 Grace cores; since the boundary work the trainer's casts
     // run on torch's pool, which the affinity split does not confine, so the search may give the worker more
     const perc = s['superoffload'].spec.knobs.cpuadamCoresPerc ?? 0;
     expect(perc).toBeGreaterThan(0.3);
@@ -215,7 +215,7 @@ describe('the seed scenario: Llama-70B on 4× GH200 (catalogued), SuperOffload v
     const soClipped = clipped.strategies.find((x) => x.id === 'superoffload')!;
     expect(soClipped.predicted.stepSeconds).toBeGreaterThan(s['superoffload'].predicted.stepSeconds);
     expect(s['zero2-offload']).toMatchObject({ fits: false, limitedBy: 'gpu-memory' }); // 2P bf16 params per GPU
-    // Band widened from 1.3–2.5 (issue 16): the model now counts SuperOffload's host copies on the
+    // Band widened from 1.3–2.5: the model now counts SuperOffload's host copies on the
     // trainer's few cores and the blocking parameter upload (C2C pageable share 0.5, an assumption —
     // no GH200 measured), so the README's ~1.5× is no longer forced by an assumed 0.9 overlap.
     const ratio = s['superoffload'].predicted.tflopsPerGpu / s['zero3-offload'].predicted.tflopsPerGpu;

@@ -1,4 +1,4 @@
-// The closed loop's decisions (issue 16): run the most promising untried candidate, stop when none is
+// The closed loop's decisions: run the most promising untried candidate, stop when none is
 // predicted to beat the best measured by more than the noise, skip a strategy that ran out of memory.
 import { describe, expect, it } from 'vitest';
 import { nextTrial, untestedNote, planWorkload, seedDefaultSpec, tuneCandidates, type TuneTrial } from '../../../electron/services/tuner';
