@@ -124,7 +124,7 @@ describe('calibration from history', () => {
     const third = { ...twin, machineId: 'third-instance', hostname: 'vm3' };
     const figures = (await backend.invoke('plan/compute', { workload, machine: third })).notes.find((n) => n.startsWith('Host figures'));
     expect(figures).toMatch(
-      /measurements of machine second-instance, of the same kind as this one .* measured 2026-12-03T15:00:00Z, the newest of 2 measured machines of its kind/,
+      /measurements of machine second-instance, of the same kind as this one .* measured 3 Dec 2026, 15:00 UTC, the newest of 2 measured machines of its kind/,
     );
     // a twin with half the memory is another kind
     const small = { ...twin, machineId: 'same-cpu-less-memory', memory: { ...machine.memory, totalBytes: machine.memory.totalBytes / 2 } };

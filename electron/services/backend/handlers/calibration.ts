@@ -6,7 +6,7 @@
 // A machine with nothing of its own (a cloud instance started again: new hostname, new GPU UUIDs,
 // new machineId) borrows from machines of the same kind seen in history (hardware/machine-kind.ts),
 // and its notes say whose figures and runs they are.
-import { MachineSchema, type Machine } from '../../../contract';
+import { formatDateTime, MachineSchema, type Machine } from '../../../contract';
 import { loadMeasurementFor, machineKindWords, sameMachineKind } from '../../hardware';
 import {
   buildProfile,
@@ -59,7 +59,8 @@ export function sameKindMachineIds(history: HistoryStore, machine: Machine): str
 /**
  * The measurements of `machine`: stored under its machineId; an old measurement that never recorded
  * its machine counts only for this host (`thisHost`), never for a file's machine. Without any, those
- * of the first machine of its kind (`kin`, sameKindMachineIds) that has some.
+ * of the first machine of its kind (`kin`, sameKindMachineIds) that has some. The plan's note says
+ * whose they are and when they were measured, in the app's one date format (formatDateTime).
  */
 export function measurementsFor(dataDir: string, machine: Machine, thisHost: boolean, kin: readonly string[] = []): MachineFigures {
   const load = (id: string, own: boolean) => {
@@ -70,7 +71,11 @@ export function measurementsFor(dataDir: string, machine: Machine, thisHost: boo
     }
   };
   const m = load(machine.machineId, thisHost);
-  if (m) return { measurements: m, note: `Host figures: measurements of this machine (${machine.machineId}, measured ${m.measuredAt}).` };
+  if (m)
+    return {
+      measurements: m,
+      note: `Host figures: measurements of this machine (${machine.machineId}, measured ${formatDateTime(m.measuredAt)}).`,
+    };
   // The newest measurement of its kind: every re-measure of identical hardware supersedes the
   // last (an imported file from an earlier instance must not shadow a later native measure).
   const borrowed = kin
@@ -82,7 +87,7 @@ export function measurementsFor(dataDir: string, machine: Machine, thisHost: boo
     const of = borrowed.length > 1 ? `, the newest of ${borrowed.length} measured machines of its kind` : '';
     return {
       measurements: newest,
-      note: `Host figures: measurements of machine ${id}, of the same kind as this one (${machineKindWords(machine)}), measured ${newest.measuredAt}${of} — none of ${machine.machineId} itself are stored (measure it to use its own: Hardware page, or \`npm run cli -- measure\`).`,
+      note: `Host figures: measurements of machine ${id}, of the same kind as this one (${machineKindWords(machine)}), measured ${formatDateTime(newest.measuredAt)}${of} — none of ${machine.machineId} itself are stored (measure it to use its own: Hardware page, or \`npm run cli -- measure\`).`,
     };
   }
   return {
