@@ -4,20 +4,29 @@
 // judges nothing itself (the e2e tests do that).
 //
 //   npx tsx scripts/walkthrough-screenshots.ts [PAGE ...]      (default: every page)
+//
+// The pages are the app's own list (renderer/src/page-ids.ts), so a page that does not exist is
+// refused by name, not shot as the page the app falls back to.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pages as PAGES } from '../renderer/src/page-ids';
 import { launchChromium } from '../tests/helpers/browser';
 import { invokeOverServe, repoRoot, startServe } from '../tests/helpers/serve';
 
-const PAGES = ['setup', 'hardware', 'plan', 'run', 'runs', 'compare', 'reports', 'cluster', 'settings'];
 const SIZES = [
   { name: '1280', width: 1280, height: 800 },
   { name: '1920', width: 1920, height: 1080 },
 ];
 const THEMES = ['light', 'dark'] as const;
 
-const pages = process.argv.slice(2).length ? process.argv.slice(2) : PAGES;
+const asked = process.argv.slice(2);
+const unknown = asked.filter((p) => !(PAGES as readonly string[]).includes(p));
+if (unknown.length) {
+  console.error(`no such page: ${unknown.join(', ')} (the pages: ${PAGES.join(', ')})`);
+  process.exit(2);
+}
+const pages: readonly string[] = asked.length ? asked : PAGES;
 const out = path.join(repoRoot, 'test-results', 'walkthrough');
 fs.mkdirSync(out, { recursive: true });
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'offload-walk-home-'));

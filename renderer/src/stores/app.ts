@@ -2,9 +2,9 @@
 import { create } from 'zustand';
 import type { ResponseOf } from '../../../electron/contract';
 import { api } from '../api/client';
+import { pages, type PageId } from '../page-ids';
 
-export const pages = ['setup', 'hardware', 'plan', 'run', 'runs', 'compare', 'reports', 'settings'] as const;
-export type PageId = (typeof pages)[number];
+export { pages, type PageId };
 
 function pageFromHash(): PageId {
   const id = window.location.hash.replace(/^#\/?/, '').split('/')[0] as PageId;
