@@ -40,6 +40,17 @@ const samplesDir = path.join(root, 'resources', 'samples');
 const hostDir = path.join(root, 'tests', 'fixtures', 'hosts', 'h200-sxm-x86');
 const measurements = JSON.parse(fs.readFileSync(path.join(hostDir, 'native-measure.json'), 'utf8'));
 const kindMachine: Machine = MachineSchema.parse(JSON.parse(fs.readFileSync(path.join(hostDir, 'machine.json'), 'utf8')));
+// Each run is judged on its own machine (its stored snapshot) with its kind's measurements: the H200's
+// reference file, or the host measurement the H100 lease took (resources/samples/h100-boundary-device).
+const kindOf = (m: Machine) => `${m.gpus.length}× ${m.gpus[0]?.name ?? 'no GPU'}`;
+const measurementsOfKind = new Map<string, unknown>([
+  [kindOf(kindMachine), measurements],
+  [
+    '1× NVIDIA H100 80GB HBM3',
+    JSON.parse(fs.readFileSync(path.join(samplesDir, 'h100-boundary-device', 'measure.json'), 'utf8')) as unknown,
+  ],
+]);
+const machineOfRun = new Map<string, Machine>(); // runId → the machine it ran on
 
 interface Row {
   run: {
@@ -79,7 +90,8 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
       errorMessage: r.run.error_message,
     });
     if (p) points.push(p);
-    const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurements));
+    machineOfRun.set(r.run.id, machine.data);
+    const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurementsOfKind.get(kindOf(machine.data))));
     const s = sampleFromRun(
       {
         runId: r.run.id,
@@ -95,8 +107,13 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     if (r.run.status === 'completed' && r.run.tokens_per_second) speed.set(r.run.id, r.run.tokens_per_second);
   }
 }
+// A workload (model × sequence length) is held out on every kind at once; the pick and tune rows are per
+// machine kind and workload ("1× NVIDIA H100 80GB HBM3 llama-3.2-3b s2048").
 const workloadOf = (p: { workload: Parameters<typeof workloadKey>[0] }) => workloadKey(p.workload);
+const kindOfRun = (runId: string | undefined) => kindOf(machineOfRun.get(runId ?? '') ?? kindMachine);
+const groupOf = (p: { runId: string; workload: Parameters<typeof workloadKey>[0] }) => `${kindOfRun(p.runId)} ${workloadOf(p)}`;
 const workloads = [...new Set(points.map(workloadOf))].sort();
+const groups = [...new Set(points.map(groupOf))].sort();
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 const GiB = 2 ** 30;
 
@@ -114,7 +131,9 @@ for (const wl of workloads) {
     const s = strategyById(p.strategyId);
     const model = resolveModel(p.workload.model);
     const mem = estimateMemory(s, model, countParams(model), p.workload, false, p.knobs);
-    const verdict = checkFit(s, mem, p.workload, kindMachine, buildProfile(kindMachine, 'file', normalizeMeasurements(measurements)), {
+    const machine = machineOfRun.get(p.runId) ?? kindMachine;
+    const profile = buildProfile(machine, 'file', normalizeMeasurements(measurementsOfKind.get(kindOf(machine))));
+    const verdict = checkFit(s, mem, p.workload, machine, profile, {
       band: bandFor(others, p.strategyId),
       measured: null,
     });
@@ -190,13 +209,16 @@ reportFigure({
 
 // --- The pick with the workload held out (its runs out of calibration and memory evidence) ---
 console.log('');
-console.log(`${'workload'.padEnd(22)} ${'plan pick'.padEnd(40)} ${'measured best'.padEnd(40)} ratio`);
+console.log(`${'machine kind, workload'.padEnd(48)} ${'plan pick'.padEnd(40)} ${'measured best'.padEnd(40)} ratio`);
 let worstRatio = Infinity;
-for (const wl of workloads) {
-  const ran = points.filter((p) => workloadOf(p) === wl && p.outcome === 'fits' && speed.has(p.runId));
+for (const group of groups) {
+  const ran = points.filter((p) => groupOf(p) === group && p.outcome === 'fits' && speed.has(p.runId));
   if (ran.length === 0) continue;
+  const wl = workloadOf(ran[0]);
+  const kind = kindOfRun(ran[0].runId);
   const best = ran.reduce((a, b) => (speed.get(b.runId)! > speed.get(a.runId)! ? b : a));
-  const train = samples.filter((s) => workloadOf(s as never) !== wl);
+  // calibrated as the app calibrates: from the runs of this machine kind, this workload's held out
+  const train = samples.filter((s) => kindOfRun(s.runId) === kind && workloadOf(s as never) !== wl);
   const calibration = train.length >= 2 ? calibrationTable(fitCalibration(train)) : undefined;
   const w = best.workload;
   const plan = planWorkload(
@@ -210,9 +232,9 @@ for (const wl of workloads) {
       activationCheckpointing: w.activationCheckpointing,
     },
     {
-      machine: kindMachine,
+      machine: machineOfRun.get(best.runId) ?? kindMachine,
       machineSource: 'file',
-      measurements,
+      measurements: measurementsOfKind.get(kind) as never,
       calibration,
       memory: memoryEvidence(points.filter((p) => workloadOf(p) !== wl)),
     },
@@ -220,7 +242,7 @@ for (const wl of workloads) {
   const rec = plan.recommended;
   const bestWords = `${best.strategyId} micro ${best.workload.microBatch}${best.knobs.ratio !== undefined ? ` r${best.knobs.ratio}` : ''}: ${speed.get(best.runId)!.toFixed(0)} tok/s`;
   if (!rec) {
-    console.log(`${wl.padEnd(22)} ${'none'.padEnd(40)} ${bestWords.padEnd(40)} —`);
+    console.log(`${group.padEnd(48)} ${'none'.padEnd(40)} ${bestWords.padEnd(40)} —`);
     worstRatio = 0;
     continue;
   }
@@ -235,7 +257,7 @@ for (const wl of workloads) {
   const ratio = pickSpeed ? pickSpeed / speed.get(best.runId)! : NaN;
   const edges = plan.strategies.filter((s) => s.edge).map((s) => `${s.id} micro ${s.edge!.microBatch}`);
   console.log(
-    `${wl.padEnd(22)} ${`${rec.strategyId} micro ${rec.microBatch}${(rec.knobs as { ratio?: number }).ratio !== undefined ? ` r${(rec.knobs as { ratio?: number }).ratio}` : ''}: ${pickSpeed ? `${pickSpeed.toFixed(0)} tok/s` : 'not measured'}`.padEnd(40)} ${bestWords.padEnd(40)} ${Number.isNaN(ratio) ? '?' : ratio.toFixed(2)}${edges.length ? `   edge to trial: ${edges.join(', ')}` : ''}`,
+    `${group.padEnd(48)} ${`${rec.strategyId} micro ${rec.microBatch}${(rec.knobs as { ratio?: number }).ratio !== undefined ? ` r${(rec.knobs as { ratio?: number }).ratio}` : ''}: ${pickSpeed ? `${pickSpeed.toFixed(0)} tok/s` : 'not measured'}`.padEnd(40)} ${bestWords.padEnd(40)} ${Number.isNaN(ratio) ? '?' : ratio.toFixed(2)}${edges.length ? `   edge to trial: ${edges.join(', ')}` : ''}`,
   );
   if (!Number.isNaN(ratio)) worstRatio = Math.min(worstRatio, ratio);
 }
@@ -250,13 +272,23 @@ reportFigure({
   ok: worstRatio >= 0.95,
 });
 
-// --- `tune` on the H200 with each workload held out (resources/samples/h200-boundary-tune-device) ---
+// --- `tune` with its workload held out: on the H200 (resources/samples/h200-boundary-tune-device), and on
+// an H100, a kind with no runs before its own trials (resources/samples/h100-boundary-device) ---
 console.log('');
-const tuneDir = path.join(samplesDir, 'h200-boundary-tune-device');
 let worstTune = Infinity;
 let mostTrials = 0;
-for (const file of fs.existsSync(tuneDir) ? fs.readdirSync(tuneDir).filter((f) => /^tune.*\.json$/.test(f)) : []) {
-  const text = fs.readFileSync(path.join(tuneDir, file), 'utf8');
+const tuneFiles = ['h200-boundary-tune-device', 'h100-boundary-device'].flatMap((dir) => {
+  const folder = path.join(samplesDir, dir);
+  return fs.existsSync(folder)
+    ? fs
+        .readdirSync(folder)
+        .filter((f) => /^tune.*\.json$/.test(f))
+        .map((f) => path.join(folder, f))
+    : [];
+});
+for (const filePath of tuneFiles) {
+  const file = path.basename(filePath);
+  const text = fs.readFileSync(filePath, 'utf8');
   if (!text.trim()) continue; // tune refused (nothing fits): its log says why
   const answer = JSON.parse(text) as {
     trials: { strategyId: string; runId: string; tokensPerSecond: number | null; status: string }[];
@@ -265,15 +297,15 @@ for (const file of fs.existsSync(tuneDir) ? fs.readdirSync(tuneDir).filter((f) =
   if (!answer.winner) continue;
   const wp = points.find((p) => p.runId === answer.winner!.runId);
   if (!wp) continue;
-  const wl = workloadOf(wp);
+  const wl = groupOf(wp);
   const bestOther = Math.max(
-    ...points.filter((p) => workloadOf(p) === wl && p.outcome === 'fits' && speed.has(p.runId)).map((p) => speed.get(p.runId)!),
+    ...points.filter((p) => groupOf(p) === wl && p.outcome === 'fits' && speed.has(p.runId)).map((p) => speed.get(p.runId)!),
   );
   const ratio = answer.winner.tokensPerSecond / bestOther;
   worstTune = Math.min(worstTune, ratio);
   mostTrials = Math.max(mostTrials, answer.trials.length);
   console.log(
-    `${file.padEnd(14)} ${wl.padEnd(22)} ${answer.trials.length} trial(s): ${answer.trials.map((t) => `${t.strategyId} ${t.status === 'completed' ? `${t.tokensPerSecond?.toFixed(0)} tok/s` : t.status}`).join(', ')} — winner ${ratio.toFixed(2)}× the best measured of the workload`,
+    `${file.padEnd(14)} ${wl.padEnd(48)} ${answer.trials.length} trial(s): ${answer.trials.map((t) => `${t.strategyId} ${t.status === 'completed' ? `${t.tokensPerSecond?.toFixed(0)} tok/s` : t.status}`).join(', ')} — winner ${ratio.toFixed(2)}× the best measured of the workload`,
   );
 }
 if (Number.isFinite(worstTune)) {
