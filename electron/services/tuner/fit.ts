@@ -106,12 +106,23 @@ export function gpuBandBytes(mem: MemoryEstimate, band: MemoryBand | null | unde
   return band ? band.relative * (mem.gpuAllocatedBytes ?? mem.gpuBytes) : 0;
 }
 
-/** The GPU side of a verdict: the estimate ± its band against the GPU's capacity. */
+/** The part of an estimate the allocator may do without under pressure: a share of its free block (memory-constants.ts). */
+function allocatorSoftBytes(mem: MemoryEstimate): number {
+  return MEMORY_CONSTANTS.allocatorBlockSoftShare * (mem.gpuTerms?.allocatorBlock ?? 0);
+}
+
+/** The estimate's range: from its lower edge (less the band and the allocator's soft share) to its upper (plus the band). */
+function gpuRange(mem: MemoryEstimate, band: MemoryBand | null | undefined): { lower: number; upper: number } {
+  const b = gpuBandBytes(mem, band);
+  return { lower: mem.gpuBytes - b - allocatorSoftBytes(mem), upper: mem.gpuBytes + b };
+}
+
+/** The GPU side of a verdict: the estimate's range against the GPU's capacity — fits above it all, does not fit below it all. */
 export function gpuClass(mem: MemoryEstimate, hw: HardwareProfile, band: MemoryBand | null | undefined): FitClass {
   const limit = usableMemory(hw).gpu;
-  const b = gpuBandBytes(mem, band);
-  if (mem.gpuBytes + b <= limit) return 'fits';
-  return mem.gpuBytes - b > limit ? 'does-not-fit' : 'edge';
+  const { lower, upper } = gpuRange(mem, band);
+  if (upper <= limit) return 'fits';
+  return lower > limit ? 'does-not-fit' : 'edge';
 }
 
 /**
@@ -121,10 +132,10 @@ export function gpuClass(mem: MemoryEstimate, hw: HardwareProfile, band: MemoryB
  * than a slightly slower one that almost surely fits.
  */
 export function gpuFitChance(mem: MemoryEstimate, hw: HardwareProfile, band: MemoryBand | null | undefined): number {
-  const b = gpuBandBytes(mem, band);
-  const margin = usableMemory(hw).gpu - mem.gpuBytes;
-  if (b <= 0) return margin >= 0 ? 1 : 0;
-  return Math.min(1, Math.max(0, (1 + margin / b) / 2));
+  const limit = usableMemory(hw).gpu;
+  const { lower, upper } = gpuRange(mem, band);
+  if (upper <= lower) return limit >= upper ? 1 : 0;
+  return Math.min(1, Math.max(0, (limit - lower) / (upper - lower)));
 }
 
 /** The verdict without the words: what the micro-batch search needs, cheaply. A measured outcome wins over the model. */

@@ -15,6 +15,18 @@ export const MEMORY_CONSTANTS = {
    * runs "does not fit".
    */
   allocatorBlockBytesPerLogit: 4,
+  /**
+   * The share of that free block the allocator may do without, so a verdict can only call "at the edge",
+   * not "does not fit", what it would need to hold. Under pressure PyTorch's caching allocator frees its
+   * cached blocks and retries (DeepSpeed's "allocator cache flushes" warning; the runner's gpuAllocRetries), so
+   * the slack reserved beyond the allocated peak shrinks below the block — how far depends on
+   * fragmentation the model cannot see. Two completed ZeRO-3 runs: Llama-3.1-8B seq 4096 micro 2 on an
+   * H200 kept 1.96 GiB of its 3.9 GiB block (0.50), Llama-3.2-3B seq 2048 micro 7 on an H100 4.09 of
+   * 6.85 GiB (0.60) — called "does not fit" before this term. It cannot be dropped whole: ZeRO-1 micro 9 of
+   * the same 3B workload on the H100 ran out where allocated + context alone would fit. 0.5 is read off those
+   * runs (resources/samples/h200-boundary.runs.json, h100-boundary.runs.json): a validation figure.
+   */
+  allocatorBlockSoftShare: 0.5,
   /** Python, torch, CUDA host libraries, the runner: per rank. 2 GiB: the H200 sample's ZeRO-2 runs peaked at 1.8–1.9 GiB host RSS. */
   hostProcessBytes: 2 * GiB,
   /**
