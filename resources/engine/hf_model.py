@@ -195,7 +195,7 @@ def check_config(raw):
                                 f"'{model_type}' is a Mixture-of-Experts model ({key} = {v}): memory holds every expert but "
                                 "each token computes only the routed ones, which the tuner does not model yet; it would be "
                                 "planned and measured as a dense model.",
-                                "Benchmark a dense model for now (MoE support is issue 27's next step).")
+                                "Benchmark a dense model for now (Mixture-of-Experts memory and FLOPs are not modelled yet).")
     for key in ("hidden_size", "num_attention_heads", "num_hidden_layers", "vocab_size"):
         if getattr(text, key, None) is not None and not _positive_int(text, key):
             raise ConfigRefused("bad_config", f"config.json: {key} must be a positive integer (got {getattr(text, key)!r}).",
