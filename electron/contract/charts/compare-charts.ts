@@ -162,7 +162,12 @@ export function repeatBarsOption(c: Comparison, metricId: MetricId = c.primary, 
 const groupOf = (c: Comparison, runId: string) => c.groups.findIndex((g) => g.runIds.includes(runId));
 const repeatOf = (c: Comparison, runId: string) => c.groups[groupOf(c, runId)]?.runIds.indexOf(runId) ?? 0;
 
-/** Rows the step charts' legend wraps to (an estimate for a ~520 px wide chart): the page adds that height. */
+// A wrapped legend row is the item's height plus the gap echarts puts between rows (itemGap serves
+// both directions): 14 + 12. At 22 a ten-row legend crept over the x-axis name.
+const LEGEND_GAP = 12;
+export const LEGEND_ROW = 14 + LEGEND_GAP;
+
+/** Rows the step charts' legend wraps to at a chart `width` (an estimate): the page adds that height. */
 export function legendRows(c: Comparison, width = 520): number {
   const widths = c.series.map((s) => 32 + s.label.length * 7);
   let rows = 1;
@@ -177,10 +182,15 @@ export function legendRows(c: Comparison, width = 520): number {
   return c.series.length ? rows : 0;
 }
 
-/** One line per run over its measured steps: step time or TFLOPS per GPU. */
-export function stepLinesOption(c: Comparison, which: 'stepSeconds' | 'tflopsPerGpu', theme: ChartTheme = LIGHT_THEME): EChartsOption {
+/** One line per run over its measured steps: step time or TFLOPS per GPU; `width` is the chart's, for the legend's rows. */
+export function stepLinesOption(
+  c: Comparison,
+  which: 'stepSeconds' | 'tflopsPerGpu',
+  theme: ChartTheme = LIGHT_THEME,
+  width = 520,
+): EChartsOption {
   const isTime = which === 'stepSeconds';
-  const rows = legendRows(c);
+  const rows = legendRows(c, width);
   return {
     ...base(
       theme,
@@ -188,8 +198,8 @@ export function stepLinesOption(c: Comparison, which: 'stepSeconds' | 'tflopsPer
     ),
     tooltip: { trigger: 'axis', confine: true },
     // A plain legend wraps onto more rows (never pages "1/4"); the grid leaves it room.
-    legend: { type: 'plain', bottom: 0, left: 0, right: 0, itemGap: 12, textStyle: { color: theme.muted } },
-    grid: { left: 56, right: 24, top: 56, bottom: 36 + rows * 22, containLabel: true },
+    legend: { type: 'plain', bottom: 0, left: 0, right: 0, itemGap: LEGEND_GAP, textStyle: { color: theme.muted } },
+    grid: { left: 56, right: 24, top: 56, bottom: 36 + rows * LEGEND_ROW, containLabel: true },
     // The axis starts where the measured steps start (warm-up steps are not drawn).
     xAxis: { type: 'value', name: 'step', minInterval: 1, min: 'dataMin', max: 'dataMax', ...axis(theme) },
     yAxis: { type: 'value', name: isTime ? 's' : 'TFLOPS', scale: true, ...axis(theme, Y_GAP) },

@@ -2,7 +2,14 @@
 // external reference, and a CSP that forbids loading or running anything. Every interpolated
 // value goes through the `html` template, which escapes it. The same document is printed to PDF.
 import { METRICS, NO_PREDICTION, NO_PREDICTION_WHY, type CompareGroup, type Comparison, type RunResources } from '../../contract';
-import { memoryPerResourceOption, predictedOption, repeatBarsOption, stepLinesOption } from '../../contract/charts/compare-charts';
+import {
+  LEGEND_ROW,
+  legendRows,
+  memoryPerResourceOption,
+  predictedOption,
+  repeatBarsOption,
+  stepLinesOption,
+} from '../../contract/charts/compare-charts';
 import { diffJson } from '../../contract/charts/diff';
 import { reportWarnings, systemName } from './analysis';
 import { reportBaseline, runDeltas, type ReportBaseline } from './baseline';
@@ -81,9 +88,11 @@ function tags(run: ReportRun): Raw {
   return html`${run.summary.tags.map((t) => html`<span class="tag">${t}</span>`)}`;
 }
 
+const REPORT_CHART_WIDTH = 860;
+
 function chartFigure(title: string, option: Record<string, unknown>, height = 360): Raw {
   // The SVG comes from ECharts' SSR renderer, which escapes the text it draws.
-  return html`<figure class="keep"><figcaption>${title}</figcaption>${raw(renderSvg(option, 860, height))}</figure>`;
+  return html`<figure class="keep"><figcaption>${title}</figcaption>${raw(renderSvg(option, REPORT_CHART_WIDTH, height))}</figure>`;
 }
 
 const spreadOf = (s: CompareGroup['stats']['tflopsPerGpu'] | undefined): Spread | null =>
@@ -257,7 +266,7 @@ function charts(runs: ReportRun[], comparison: Comparison): Raw {
   const withSteps = runs.some((r) => r.samples.some((s) => !s.warmup));
   const withPrediction = comparison.runs.some((r) => r.predictedTflopsPerGpu != null || r.predictedStepSeconds != null);
   return html`${chartFigure('Model TFLOPS per GPU by strategy', repeatBarsOption(comparison, 'tflopsPerGpu') as Record<string, unknown>, 380)}
-    ${withSteps ? chartFigure('Step time over the measured steps', stepLinesOption(comparison, 'stepSeconds') as Record<string, unknown>, 380) : ''}
+    ${withSteps ? chartFigure('Step time over the measured steps', stepLinesOption(comparison, 'stepSeconds', undefined, REPORT_CHART_WIDTH) as Record<string, unknown>, 320 + legendRows(comparison, REPORT_CHART_WIDTH) * LEGEND_ROW) : ''}
     ${chartFigure('Peak memory per resource', memoryPerResourceOption(comparison) as Record<string, unknown>, 360)}
     ${withPrediction ? chartFigure('Predicted vs measured', predictedOption(comparison) as Record<string, unknown>, 360) : ''}`;
 }

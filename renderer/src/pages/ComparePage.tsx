@@ -10,6 +10,7 @@ import {
   LIGHT_THEME,
   deltaRows,
   legendRows,
+  LEGEND_ROW,
   memoryPerResourceOption,
   STEP_STATISTIC,
   strategyColor,
@@ -252,7 +253,7 @@ export function ComparePage() {
 
   const runLabels = c?.runs.map((r) => r.label) ?? [];
   // The step charts' legends wrap (never page): the chart grows by the rows they take.
-  const stepHeight = 260 + (c ? legendRows(c) : 1) * 22;
+  const stepHeight = 260 + (c ? legendRows(c) : 1) * LEGEND_ROW;
   const baselineGroup = c?.groups.find((g) => g.isBaseline);
 
   return (

@@ -107,10 +107,15 @@ describe('step lines with 10 runs (Compare)', () => {
 
   it('wraps a plain legend (no "1/4" pager) with every run named, labels inside and apart, x from the first measured step', () => {
     for (const which of ['stepSeconds', 'tflopsPerGpu'] as const) {
-      const option = stepLinesOption(c, which) as { legend: { type: string }; grid: { bottom: number } };
-      expect(option.legend.type).toBe('plain');
-      // The chart as the Compare page draws it: a half-width card at 1280 (~520 px) and at 1920.
-      for (const width of [520, 800]) {
+      // The chart as the Compare page draws it (a half-width card at 1280, ~520 px, and at 1920)
+      // and as the report draws it (860 px, its legend's rows estimated at that width).
+      for (const [width, legendWidth] of [
+        [520, 520],
+        [800, 520],
+        [860, 860],
+      ]) {
+        const option = stepLinesOption(c, which, undefined, legendWidth) as { legend: { type: string }; grid: { bottom: number } };
+        expect(option.legend.type).toBe('plain');
         const height = 320 + option.grid.bottom;
         const { boxes, chart } = layout(option as EChartsOption, width, height);
         expect(labelProblems(boxes, width, height), `${which} at ${width} px`).toEqual([]);
