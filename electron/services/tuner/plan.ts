@@ -80,19 +80,30 @@ export function chooseCpuadamCoresPerc(hw: HardwareProfile, gpusPerNode: number,
   return clamp(chosen / cores);
 }
 
+/** What every row of one plan is evaluated against: the model, the machine and what is known of it. */
+interface RowContext {
+  model: ModelArch;
+  params: ParamCount;
+  machine: Machine;
+  hw: HardwareProfile;
+  perc: number;
+  calibration?: PlanOptions['calibration'];
+  evidence?: MemoryEvidence;
+}
+
+function rowContext(model: ModelArch, params: ParamCount, hw: HardwareProfile, perc: number, options: PlanOptions): RowContext {
+  return { model, params, machine: options.machine, hw, perc, calibration: options.calibration, evidence: options.memory };
+}
+
 function evaluate(
+  ctx: RowContext,
   s: StrategyPreset,
-  model: ModelArch,
-  params: ParamCount,
   w: Workload,
-  machine: Machine,
-  hw: HardwareProfile,
-  perc: number,
-  factors?: EfficiencyFactors,
   searched?: Knobs,
-  evidence?: MemoryEvidence,
 ): Omit<StrategyPlan, 'spec' | 'knobReasons'> & { spec?: StrategyPlan['spec']; knobReasons?: string[] } {
   // the strategy's row: the workload and knobs given (planWorkload passes the search's own choice)
+  const { model, params, machine, hw, perc, evidence } = ctx;
+  const factors: EfficiencyFactors | undefined = ctx.calibration?.[s.id] ?? ctx.calibration?.['*'];
   const knobs: Knobs = { cpuadamCoresPerc: perc, ...searched };
   const estimated = estimateMemory(s, model, params, w, true, knobs);
   const fit = checkFit(s, estimated, w, machine, hw, { band: bandFor(evidence, s.id), measured: measuredFit(evidence, s.id, w, knobs) });
@@ -383,20 +394,8 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
     );
     return atForm && !atForm.fitsNone ? (atForm.knobs as Knobs) : undefined;
   };
-  const plans = strategies.map((s) =>
-    evaluate(
-      s,
-      model,
-      params,
-      workload,
-      options.machine,
-      hw,
-      perc,
-      options.calibration?.[s.id] ?? options.calibration?.['*'],
-      rowKnobs(s),
-      options.memory,
-    ),
-  );
+  const ctx = rowContext(model, params, hw, perc, options);
+  const plans = strategies.map((s) => evaluate(ctx, s, workload, rowKnobs(s)));
   const notes = [
     "Memory: what DeepSpeed 0.19 / FSDP2 allocate, by phase (ZeRO without offload: bf16 parameters, fp32 master + Adam states, gradient partitions, one fp32 sub-group gradient; offload: DeepSpeed's estimator + the GPU share) + activations + logits + buffers, the allocator's free block and the CUDA context; GPU per GPU, host and NVMe per node. A GPU verdict carries the model's measured error as a band: within it, \"at the edge\" — a trial decides (docs/tuner-model.md).",
     memoryEvidenceNote(options.memory),
@@ -507,18 +506,7 @@ export function planConfiguration(input: WorkloadInput | Workload, options: Plan
   const hw = buildProfile(options.machine, options.machineSource ?? 'detected', measurements);
   const s = strategyById(strategyId);
   const perc = knobs.cpuadamCoresPerc ?? workload.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC;
-  const row = evaluate(
-    s,
-    model,
-    params,
-    workload,
-    options.machine,
-    hw,
-    perc,
-    options.calibration?.[s.id] ?? options.calibration?.['*'],
-    knobs,
-    options.memory,
-  );
+  const row = evaluate(rowContext(model, params, hw, perc, options), s, workload, knobs);
   const spec = planSpec(s, model, params, workload, null, row, knobs, anyMeasured(hw));
   return { ...row, knobReasons: [], spec, edge: null };
 }
