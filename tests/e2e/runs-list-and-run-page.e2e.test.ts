@@ -3,40 +3,17 @@
 // columns and its sort arrow is not the better-direction mark; a failed run's page names the
 // failure in words; allocator retries are said beside the figures; one display name per strategy
 // on Runs, Compare and Reports, the id beside it.
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { strategyLabel } from '../../electron/contract';
-import { launchChromium } from '../helpers/browser';
-import { invokeOverServe, repoRoot, startServe, type ServeHandle } from '../helpers/serve';
-import { FAILED, RETRIED, samplesWithFailedRun } from '../helpers/samples-with-failed-run';
+import { FAILED, RETRIED } from '../helpers/samples-with-failed-run';
+import { useSamplesApp } from '../helpers/samples-app';
 
-let serve: ServeHandle;
-let browser: Browser;
-const artifacts = path.join(repoRoot, 'test-results', 'e2e');
-
-const invoke = <T>(channel: string, payload: unknown) => invokeOverServe<T>(serve, channel, payload);
-
-let machineHasGpu = false;
-
-beforeAll(async () => {
-  fs.mkdirSync(artifacts, { recursive: true });
-  const dataDir = samplesWithFailedRun();
-  serve = await startServe([], dataDir);
-  browser = await launchChromium();
-  machineHasGpu = (await invoke<{ gpus: unknown[] }>('hardware/detect', {})).gpus.length > 0;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-});
+const app = useSamplesApp();
 
 describe('the Runs list, the run page and strategy names across pages', () => {
   it('Runs list: duration, machine and sweep columns; the sort arrow is not the better-direction mark', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url + '#/runs');
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.serve.url + '#/runs');
     await page.waitForSelector('[data-testid="run-row"]');
     const headers = await page.$$eval('.runs-head [role="columnheader"]', (hs) => hs.map((h) => h.textContent ?? ''));
     for (const h of ['Duration', 'Machine', 'Sweep'])
@@ -45,15 +22,17 @@ describe('the Runs list, the run page and strategy names across pages', () => {
         `${h} in ${headers.join(' | ')}`,
       ).toBe(true);
     const col = (name: string) => headers.findIndex((t) => t.startsWith(name));
-    const { runs } = await invoke<{ runs: { id: string; sweepId: string | null; startedAt: string | null; finishedAt: string | null }[] }>(
-      'runs/list',
-      { tag: 'sample', status: 'completed' },
-    );
+    const { runs } = await app.invoke<{
+      runs: { id: string; sweepId: string | null; startedAt: string | null; finishedAt: string | null }[];
+    }>('runs/list', { tag: 'sample', status: 'completed' });
     const run = runs.find((r) => r.sweepId && r.startedAt && r.finishedAt)!;
     await page.fill('[data-testid="runs-search"]', run.id);
     const cells = await page.locator(`[data-run-id="${run.id}"] [role="gridcell"]`).allTextContents();
     expect(cells[col('Duration')]).toMatch(/^(\d+h )?(\d+m )?\d+s$/);
-    expect(cells[col('Machine')]).toMatch(/h200/i);
+    // the machine the run ran on, by its host name and GPUs (the samples hold H200 and H100 runs)
+    const { snapshot } = await app.invoke<{ snapshot: { hostname: string; gpus: { name: string }[] } | null }>('runs/get', { id: run.id });
+    expect(cells[col('Machine')]).toContain(snapshot!.hostname);
+    expect(cells[col('Machine')]).toContain(snapshot!.gpus[0].name);
     // the sweep id's end, which tells sweeps apart (a cut from the start left every one 'sw-2…'); whole in the title
     expect(run.sweepId!.endsWith(cells[col('Sweep')].replace(/^…/, ''))).toBe(true);
     expect(await page.locator(`[data-run-id="${run.id}"] [data-testid="run-sweep"]`).getAttribute('title')).toBe(run.sweepId);
@@ -75,8 +54,8 @@ describe('the Runs list, the run page and strategy names across pages', () => {
   });
 
   it("a failed run's page, opened by URL, names the failure in words with its class, message and fix, and shows the log card", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url + `#/runs/${encodeURIComponent(FAILED)}`);
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.serve.url + `#/runs/${encodeURIComponent(FAILED)}`);
     await page.reload();
     await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${FAILED}"]`);
     const failure = (await page.textContent('[data-testid="run-failure"]'))!;
@@ -90,26 +69,26 @@ describe('the Runs list, the run page and strategy names across pages', () => {
   });
 
   it('a run whose GPU allocator had to retry says so beside its figures; a run without retries says nothing', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url + `#/runs/${encodeURIComponent(RETRIED)}`);
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.serve.url + `#/runs/${encodeURIComponent(RETRIED)}`);
     await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${RETRIED}"]`);
     expect(await page.textContent('[data-testid="alloc-retries"]')).toMatch(/ran out of free blocks 4 time\(s\) during the measured steps/);
-    await page.goto(serve.url + `#/runs/${encodeURIComponent(FAILED)}`);
+    await page.goto(app.serve.url + `#/runs/${encodeURIComponent(FAILED)}`);
     await page.waitForSelector(`[data-testid="run-detail"][data-run-id="${FAILED}"]`);
     expect(await page.locator('[data-testid="alloc-retries"]').count()).toBe(0);
     await page.close();
   });
 
   it('one display name per strategy on Runs, Compare and Reports, the id beside it (Runs: in the cell title; Reports: in the Run column)', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const { runs } = await invoke<{ runs: { id: string; strategy: string; sweepId: string | null }[] }>('runs/list', {
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const { runs } = await app.invoke<{ runs: { id: string; strategy: string; sweepId: string | null }[] }>('runs/list', {
       tag: 'sample',
       status: 'completed',
     });
     const picks = ['superoffload', 'gpu-zero2'].map((st) =>
       runs.find((r) => r.strategy === st && r.sweepId === 'sw-sample-h200-llama-3.2-3b-sweep')!,
     );
-    await page.goto(serve.url + '#/runs');
+    await page.goto(app.serve.url + '#/runs');
     await page.waitForSelector('[data-testid="run-row"]');
     for (const r of picks) {
       await page.fill('[data-testid="runs-search"]', r.id);
