@@ -1,41 +1,17 @@
 // The Hardware page, in Chromium against a real `serve` on this machine (no GPU here, like CI; the
 // sample runs loaded): a Disks card, no CUDA runtime complaint where there is simply no GPU, and
 // the topology's NUMA boxes saying memory in the app's one byte format.
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../../electron/contract/format';
-import { launchChromium } from '../helpers/browser';
-import { invokeOverServe, repoRoot, startServe, type ServeHandle } from '../helpers/serve';
-import { samplesWithFailedRun } from '../helpers/samples-with-failed-run';
+import { useSamplesApp } from '../helpers/samples-app';
 
-let serve: ServeHandle;
-let browser: Browser;
-const artifacts = path.join(repoRoot, 'test-results', 'e2e');
-
-const invoke = <T>(channel: string, payload: unknown) => invokeOverServe<T>(serve, channel, payload);
-
-let machineHasGpu = false;
-
-beforeAll(async () => {
-  fs.mkdirSync(artifacts, { recursive: true });
-  const dataDir = samplesWithFailedRun();
-  serve = await startServe([], dataDir);
-  browser = await launchChromium();
-  machineHasGpu = (await invoke<{ gpus: unknown[] }>('hardware/detect', {})).gpus.length > 0;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-});
+const app = useSamplesApp();
 
 describe('the Hardware page: disks, no-GPU words, NUMA memory', () => {
   it('Hardware page: a Disks card, and no CUDA runtime complaint where there is simply no GPU', async (ctx) => {
-    if (machineHasGpu) ctx.skip();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url + '#/hardware');
+    if (app.machineHasGpu) ctx.skip();
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.serve.url + '#/hardware');
     await page.waitForSelector('[data-testid="disks-card"]', { timeout: 60_000 });
     const text = (await page.textContent('.content'))!;
     expect(text).not.toMatch(/libcudart|driver version is insufficient|hardware\/disk-free/);
@@ -44,10 +20,10 @@ describe('the Hardware page: disks, no-GPU words, NUMA memory', () => {
   });
 
   it("Hardware page: the topology's NUMA boxes say memory as every page does (23.5 GiB, not 24)", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url + '#/hardware');
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.serve.url + '#/hardware');
     await page.waitForSelector('.topo-node', { timeout: 60_000 });
-    const machine = await invokeOverServe<{ cpu: { numaNodes: { memoryBytes: number | null }[] } }>(serve, 'hardware/detect', {});
+    const machine = await app.invoke<{ cpu: { numaNodes: { memoryBytes: number | null }[] } }>('hardware/detect', {});
     const subs = await page.locator('.topo-node .topo-sub').allTextContents();
     const numaBytes = machine.cpu.numaNodes.map((n) => n.memoryBytes).filter((b): b is number => b !== null);
     expect(numaBytes.length).toBeGreaterThan(0);

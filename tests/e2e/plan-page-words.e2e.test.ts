@@ -3,40 +3,20 @@
 // keys, no fit codes, the no-GPU sentence once) and names each strategy once with its id.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { strategyLabel } from '../../electron/contract';
-import { launchChromium } from '../helpers/browser';
-import { invokeOverServe, repoRoot, startServe, type ServeHandle } from '../helpers/serve';
-import { samplesWithFailedRun } from '../helpers/samples-with-failed-run';
+import { repoRoot } from '../helpers/serve';
+import { useSamplesApp } from '../helpers/samples-app';
 import { tmpDir } from '../unit/history-queries/helpers';
 
-let serve: ServeHandle;
-let browser: Browser;
-const artifacts = path.join(repoRoot, 'test-results', 'e2e');
 const H200 = path.join(repoRoot, 'tests', 'fixtures', 'hosts', 'h200-sxm-x86', 'machine.json');
 
-const invoke = <T>(channel: string, payload: unknown) => invokeOverServe<T>(serve, channel, payload);
-
-let machineHasGpu = false;
-
-beforeAll(async () => {
-  fs.mkdirSync(artifacts, { recursive: true });
-  const dataDir = samplesWithFailedRun();
-  serve = await startServe([], dataDir);
-  browser = await launchChromium();
-  machineHasGpu = (await invoke<{ gpus: unknown[] }>('hardware/detect', {})).gpus.length > 0;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-});
+const app = useSamplesApp();
 
 describe("the Plan page: a loaded machine's GPUs, plain words, one name per strategy", () => {
   it('a loaded 8-GPU machine sets GPUs to 8 on the Plan page', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url + '#/plan');
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.serve.url + '#/plan');
     await page.evaluate(() => localStorage.clear());
     await page.reload();
     await page.waitForSelector('[data-testid="machine-file"]');
@@ -56,9 +36,9 @@ describe("the Plan page: a loaded machine's GPUs, plain words, one name per stra
   });
 
   it('Plan page in plain words on a machine without a GPU; one name per strategy with its id', async (ctx) => {
-    if (machineHasGpu) ctx.skip();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url + '#/plan');
+    if (app.machineHasGpu) ctx.skip();
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.serve.url + '#/plan');
     await page.evaluate(() => localStorage.clear());
     await page.reload();
     await page.waitForSelector('[data-testid="model-select"]');
@@ -90,7 +70,7 @@ describe("the Plan page: a loaded machine's GPUs, plain words, one name per stra
       expect(name).toContain(strategyLabel(id));
       expect(await page.textContent(`[data-testid="strategy-${id}"] .strategy-id`)).toBe(` ${id}`);
     }
-    await page.screenshot({ path: path.join(artifacts, 'user-view-audit-plan-no-gpu-1280.png'), fullPage: true });
+    await page.screenshot({ path: path.join(app.artifacts, 'user-view-audit-plan-no-gpu-1280.png'), fullPage: true });
     await page.close();
   });
 });

@@ -4,49 +4,26 @@
 // reads in K params, not "0.000 B"; the wizard uses the window's width at 1920; its engine step
 // selects the ready environment and folds the others; Settings' steps/warm-up/repeats fill the
 // Plan and wizard run forms.
-import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { strategyLabel } from '../../electron/contract';
-import { launchChromium } from '../helpers/browser';
-import { invokeOverServe, repoRoot, startServe, type ServeHandle } from '../helpers/serve';
-import { samplesWithFailedRun } from '../helpers/samples-with-failed-run';
+import { useSamplesApp } from '../helpers/samples-app';
 
-let serve: ServeHandle;
-let browser: Browser;
-const artifacts = path.join(repoRoot, 'test-results', 'e2e');
-
-const invoke = <T>(channel: string, payload: unknown) => invokeOverServe<T>(serve, channel, payload);
-
-let machineHasGpu = false;
-
-beforeAll(async () => {
-  fs.mkdirSync(artifacts, { recursive: true });
-  const dataDir = samplesWithFailedRun();
-  serve = await startServe([], dataDir);
-  browser = await launchChromium();
-  machineHasGpu = (await invoke<{ gpus: unknown[] }>('hardware/detect', {})).gpus.length > 0;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-});
+const app = useSamplesApp();
 
 describe("the setup wizard and the run forms' defaults (no GPU here)", () => {
   it('wizard: resumed at the workload step, the defaults fit this machine; tiny-llama in K params; the page uses 1920', async (ctx) => {
-    if (machineHasGpu) ctx.skip(); // the no-GPU defaults are what this checks
-    await invoke('wizard/save', {
+    if (app.machineHasGpu) ctx.skip(); // the no-GPU defaults are what this checks
+    await app.invoke('wizard/save', {
       step: 'workload',
       completed: ['welcome', 'hardware', 'environment', 'measure'],
       dismissed: false,
       workload: null,
     });
-    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    const page = await app.browser.newPage({ viewport: { width: 1920, height: 1080 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(serve.url);
+    await page.goto(app.serve.url);
     await page.waitForSelector('[data-testid="setup-wizard"][data-wizard-step="workload"]', { timeout: 60_000 });
     // No GPU: the CPU path's tiny preset (not Llama-3.2-3B, which fits nowhere here), one GPU.
     await expect.poll(() => page.inputValue('[data-testid="model-select"]'), { timeout: 30_000 }).toBe('tiny-llama');
@@ -60,7 +37,7 @@ describe("the setup wizard and the run forms' defaults (no GPU here)", () => {
       contentRight: document.querySelector('.content')!.getBoundingClientRect().right,
     }));
     expect(contentRight - right).toBeLessThan(60);
-    await page.screenshot({ path: path.join(artifacts, 'user-view-audit-wizard-workload-1920.png') });
+    await page.screenshot({ path: path.join(app.artifacts, 'user-view-audit-wizard-workload-1920.png') });
     await page.click('[data-testid="wizard-next"]');
     await page.waitForSelector('[data-testid="setup-wizard"][data-wizard-step="plan"]');
     await page.waitForSelector('[data-testid="recommendation"]', { timeout: 60_000 });
@@ -68,14 +45,14 @@ describe("the setup wizard and the run forms' defaults (no GPU here)", () => {
     expect(rec).not.toMatch(/Nothing fits/);
     expect(rec).toContain(strategyLabel('zero3-offload'));
     expect(errors).toEqual([]);
-    await invoke('wizard/save', { dismissed: true });
+    await app.invoke('wizard/save', { dismissed: true });
     await page.close();
   });
 
   it('wizard engine step: the ready environment is selected and the button says Continue; the others folded, one line each, no pip commands', async () => {
-    await invoke('wizard/save', { step: 'environment', completed: ['welcome', 'hardware'], dismissed: false });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url + '#/setup');
+    await app.invoke('wizard/save', { step: 'environment', completed: ['welcome', 'hardware'], dismissed: false });
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.serve.url + '#/setup');
     await page.waitForSelector('[data-testid="setup-wizard"][data-wizard-step="environment"]', { timeout: 60_000 });
     await page.waitForSelector('[data-testid="interpreters"]', { timeout: 120_000 });
     const rows = page.locator('[data-testid="interpreters"] tbody tr');
@@ -100,15 +77,15 @@ describe("the setup wizard and the run forms' defaults (no GPU here)", () => {
         expect(line.length).toBeLessThan(300);
       }
     }
-    await invoke('wizard/save', { dismissed: true });
+    await app.invoke('wizard/save', { dismissed: true });
     await page.close();
   });
 
   it("Settings' steps, warm-up and repeats fill the Plan page's and the wizard's run forms", async (ctx) => {
-    if (machineHasGpu) ctx.skip();
-    await invoke('settings/update', { defaultSteps: 7, defaultWarmupSteps: 2, defaultRepeats: 4 });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url + '#/plan');
+    if (app.machineHasGpu) ctx.skip();
+    await app.invoke('settings/update', { defaultSteps: 7, defaultWarmupSteps: 2, defaultRepeats: 4 });
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.serve.url + '#/plan');
     await page.waitForSelector('[data-testid="model-select"]');
     await page.selectOption('[data-testid="model-select"]', 'tiny-llama');
     await page.fill('[data-testid="seq-len"]', '64');
@@ -119,16 +96,16 @@ describe("the setup wizard and the run forms' defaults (no GPU here)", () => {
     expect(await page.textContent('[data-testid="sweep-summary"]')).toMatch(/, 4 times each —/);
     expect(await page.textContent('[data-testid="start-sweep"]')).toMatch(/× 4$/);
     // The wizard's run step is the same form with the same defaults.
-    await invoke('wizard/save', {
+    await app.invoke('wizard/save', {
       step: 'run',
       completed: ['welcome', 'hardware', 'environment', 'measure', 'workload', 'plan'],
       dismissed: false,
     });
-    await page.goto(serve.url + '#/setup');
+    await page.goto(app.serve.url + '#/setup');
     await page.reload();
     await page.waitForSelector('[data-testid="wizard-run"] [data-testid="run-steps"]', { timeout: 60_000 });
     await expect.poll(form).toEqual(['7', '2', '4']);
-    await invoke('wizard/save', { dismissed: true });
+    await app.invoke('wizard/save', { dismissed: true });
     await page.close();
   });
 });
