@@ -165,7 +165,7 @@ const repeatOf = (c: Comparison, runId: string) => c.groups[groupOf(c, runId)]?.
 // A wrapped legend row is the item's height plus the gap echarts puts between rows (itemGap serves
 // both directions): 14 + 12. At 22 a ten-row legend crept over the x-axis name.
 const LEGEND_GAP = 12;
-export const LEGEND_ROW = 14 + LEGEND_GAP;
+const LEGEND_ROW = 14 + LEGEND_GAP;
 
 /** Rows the step charts' legend wraps to at a chart `width` (an estimate): the page adds that height. */
 export function legendRows(c: Comparison, width = 520): number {
@@ -180,6 +180,12 @@ export function legendRows(c: Comparison, width = 520): number {
     x += w;
   }
   return c.series.length ? rows : 0;
+}
+
+/** The step chart's height: its plot (`plot` px) plus the rows its legend wraps to at `width` — the grid
+ *  stepLinesOption lays out leaves exactly that room. No comparison yet: room for one row. */
+export function stepLinesHeight(c: Comparison | null, width = 520, plot = 260): number {
+  return plot + (c ? legendRows(c, width) : 1) * LEGEND_ROW;
 }
 
 /** One line per run over its measured steps: step time or TFLOPS per GPU; `width` is the chart's, for the legend's rows. */

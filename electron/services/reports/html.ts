@@ -3,11 +3,10 @@
 // value goes through the `html` template, which escapes it. The same document is printed to PDF.
 import { METRICS, NO_PREDICTION, NO_PREDICTION_WHY, type CompareGroup, type Comparison, type RunResources } from '../../contract';
 import {
-  LEGEND_ROW,
-  legendRows,
   memoryPerResourceOption,
   predictedOption,
   repeatBarsOption,
+  stepLinesHeight,
   stepLinesOption,
 } from '../../contract/charts/compare-charts';
 import { diffJson } from '../../contract/charts/diff';
@@ -266,7 +265,7 @@ function charts(runs: ReportRun[], comparison: Comparison): Raw {
   const withSteps = runs.some((r) => r.samples.some((s) => !s.warmup));
   const withPrediction = comparison.runs.some((r) => r.predictedTflopsPerGpu != null || r.predictedStepSeconds != null);
   return html`${chartFigure('Model TFLOPS per GPU by strategy', repeatBarsOption(comparison, 'tflopsPerGpu') as Record<string, unknown>, 380)}
-    ${withSteps ? chartFigure('Step time over the measured steps', stepLinesOption(comparison, 'stepSeconds', undefined, REPORT_CHART_WIDTH) as Record<string, unknown>, 320 + legendRows(comparison, REPORT_CHART_WIDTH) * LEGEND_ROW) : ''}
+    ${withSteps ? chartFigure('Step time over the measured steps', stepLinesOption(comparison, 'stepSeconds', undefined, REPORT_CHART_WIDTH) as Record<string, unknown>, stepLinesHeight(comparison, REPORT_CHART_WIDTH, 320)) : ''}
     ${chartFigure('Peak memory per resource', memoryPerResourceOption(comparison) as Record<string, unknown>, 360)}
     ${withPrediction ? chartFigure('Predicted vs measured', predictedOption(comparison) as Record<string, unknown>, 360) : ''}`;
 }

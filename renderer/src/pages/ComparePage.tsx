@@ -9,13 +9,12 @@ import {
   DARK_THEME,
   LIGHT_THEME,
   deltaRows,
-  legendRows,
-  LEGEND_ROW,
   memoryPerResourceOption,
   STEP_STATISTIC,
   strategyColor,
   predictedOption,
   repeatBarsOption,
+  stepLinesHeight,
   stepLinesOption,
   type Comparison,
   type DiffEntry,
@@ -253,7 +252,7 @@ export function ComparePage() {
 
   const runLabels = c?.runs.map((r) => r.label) ?? [];
   // The step charts' legends wrap (never page): the chart grows by the rows they take.
-  const stepHeight = 260 + (c ? legendRows(c) : 1) * LEGEND_ROW;
+  const stepHeight = stepLinesHeight(c ?? null);
   const baselineGroup = c?.groups.find((g) => g.isBaseline);
 
   return (
