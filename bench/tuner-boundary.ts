@@ -34,22 +34,12 @@ import {
   type MemoryPoint,
 } from '../electron/services/tuner';
 import { reportFigure } from './figure';
+import { h200KindMachine, kindMeasurements, kindOf } from './machine-kinds';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const samplesDir = path.join(root, 'resources', 'samples');
-const hostDir = path.join(root, 'tests', 'fixtures', 'hosts', 'h200-sxm-x86');
-const measurements = JSON.parse(fs.readFileSync(path.join(hostDir, 'native-measure.json'), 'utf8'));
-const kindMachine: Machine = MachineSchema.parse(JSON.parse(fs.readFileSync(path.join(hostDir, 'machine.json'), 'utf8')));
-// Each run is judged on its own machine (its stored snapshot) with its kind's measurements: the H200's
-// reference file, or the host measurement the H100 lease took (resources/samples/h100-boundary-device).
-const kindOf = (m: Machine) => `${m.gpus.length}× ${m.gpus[0]?.name ?? 'no GPU'}`;
-const measurementsOfKind = new Map<string, unknown>([
-  [kindOf(kindMachine), measurements],
-  [
-    '1× NVIDIA H100 80GB HBM3',
-    JSON.parse(fs.readFileSync(path.join(samplesDir, 'h100-boundary-device', 'measure.json'), 'utf8')) as unknown,
-  ],
-]);
+// Each run is judged on its own machine (its stored snapshot) with its kind's measurements (machine-kinds.ts).
+const kindMachine: Machine = h200KindMachine;
 const machineOfRun = new Map<string, Machine>(); // runId → the machine it ran on
 
 interface Row {
@@ -91,7 +81,7 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     });
     if (p) points.push(p);
     machineOfRun.set(r.run.id, machine.data);
-    const profile = buildProfile(machine.data, 'file', normalizeMeasurements(measurementsOfKind.get(kindOf(machine.data))));
+    const profile = buildProfile(machine.data, 'file', normalizeMeasurements(kindMeasurements(machine.data)));
     const s = sampleFromRun(
       {
         runId: r.run.id,
@@ -132,7 +122,7 @@ for (const wl of workloads) {
     const model = resolveModel(p.workload.model);
     const mem = estimateMemory(s, model, countParams(model), p.workload, false, p.knobs);
     const machine = machineOfRun.get(p.runId) ?? kindMachine;
-    const profile = buildProfile(machine, 'file', normalizeMeasurements(measurementsOfKind.get(kindOf(machine))));
+    const profile = buildProfile(machine, 'file', normalizeMeasurements(kindMeasurements(machine)));
     const verdict = checkFit(s, mem, p.workload, machine, profile, {
       band: bandFor(others, p.strategyId),
       measured: null,
@@ -234,7 +224,7 @@ for (const group of groups) {
     {
       machine: machineOfRun.get(best.runId) ?? kindMachine,
       machineSource: 'file',
-      measurements: measurementsOfKind.get(kind) as never,
+      measurements: kindMeasurements(machineOfRun.get(best.runId) ?? kindMachine) as never,
       calibration,
       memory: memoryEvidence(points.filter((p) => workloadOf(p) !== wl)),
     },

@@ -270,6 +270,15 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
       leaveWorkloadOut: predictWith(withoutWorkload, r),
     };
   });
+  return { factors: machine, perStrategy, ...summarizeCalibrationRows(out) };
+}
+
+/**
+ * The error figures of a set of calibration rows, overall and per strategy. fitCalibration reports its own
+ * rows with it; a caller that fits several machines separately (each as the app calibrates: one machine or
+ * kind's runs) merges their rows and summarises them here.
+ */
+export function summarizeCalibrationRows(out: CalibrationRow[]): Omit<CalibrationResult, 'factors' | 'perStrategy'> {
   const err = (r: CalibrationRow, key: 'predicted' | 'calibrated' | 'leaveOneOut' | 'leaveConfigOut' | 'leaveWorkloadOut') =>
     (r[key] - r.measured) / r.measured;
   const byStrategy: CalibrationResult['byStrategy'] = {};
@@ -285,8 +294,6 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
     };
   }
   return {
-    factors: machine,
-    perStrategy,
     samples: out.length,
     runIds: out.map((r) => r.runId).filter((id): id is string => !!id),
     rmsRelativeErrorBefore: rms(out.map((r) => err(r, 'predicted'))),

@@ -66,6 +66,7 @@ export {
   phaseTimesOf,
   sampleFromRun,
   storedRunWorkload,
+  summarizeCalibrationRows,
   workloadKey,
   type CalibrationRow,
   type CalibrationSample,
