@@ -218,6 +218,18 @@ export const StrategyPlanSchema = z.object({
 });
 export type StrategyPlan = z.infer<typeof StrategyPlanSchema>;
 
+/** The edge configuration the plan names for one trial beside its pick (trial-worth.ts edgeTrialFor). */
+export const EdgeTrialSchema = z.object({
+  strategyId: z.string(),
+  microBatch: z.number().int().positive(),
+  /** 0–1: where the GPU's capacity falls inside the estimate's band. */
+  fitChance: z.number().min(0).max(1),
+  /** Its predicted tokens/s over the pick's. */
+  speedup: z.number().positive(),
+  reason: z.string(),
+});
+export type EdgeTrial = z.infer<typeof EdgeTrialSchema>;
+
 export const RecommendationSchema = z.object({
   strategyId: z.string(),
   microBatch: z.number().int().positive(),
@@ -230,6 +242,8 @@ export const RecommendationSchema = z.object({
   predicted: PredictionSchema,
   reason: z.string(),
   runnerUp: z.object({ strategyId: z.string(), microBatch: z.number().int(), predicted: PredictionSchema, reason: z.string() }).nullable(),
+  /** A much faster configuration at the edge of memory, worth one trial before settling on the pick (absent from older plans). */
+  edgeTrial: EdgeTrialSchema.nullable().optional(),
 });
 export type Recommendation = z.infer<typeof RecommendationSchema>;
 

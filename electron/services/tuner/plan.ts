@@ -32,6 +32,7 @@ import { buildRunSpec, planSpec, specPrediction } from './run-spec';
 import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './throughput';
 import { validateDsConfig, validateFsdpBlock } from './validate-config';
 import { parseWorkload } from './workload';
+import { edgeTrialFor } from './trial-worth';
 
 export interface PlanOptions {
   machine: Machine;
@@ -428,6 +429,11 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
         }
       : null;
   }
+  if (recommended)
+    recommended.edgeTrial = edgeTrialFor(plans as StrategyPlan[], {
+      strategyId: recommended.strategyId,
+      tokensPerSecond: recommended.predicted.tokensPerSecond,
+    });
   return {
     params: params.total,
     largestLayerParams: params.largestLayer,

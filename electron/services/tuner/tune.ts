@@ -5,6 +5,9 @@
 // short trial through the real runner → plan again.
 import type { PlanResult, RunSpec } from '../../contract';
 import { specForKnobs } from './plan';
+import { EDGE_MIN_FIT_CHANCE, TUNE_NOISE } from './trial-worth';
+
+export { EDGE_MIN_FIT_CHANCE, TUNE_NOISE };
 
 export interface TuneCandidate {
   /** The spec's configHash: one candidate per distinct configuration. */
@@ -40,9 +43,6 @@ export interface TuneDecision {
   next: TuneCandidate | null;
   reason: string;
 }
-
-/** Default noise: trials within this share of each other are not told apart (repeats of the H200 sample spread up to 10%; a short trial ±5%). */
-export const TUNE_NOISE = 0.05;
 
 /** Every strategy of the plan that fits, as its spec (searched micro batch and knobs), and every
  *  configuration at the edge of memory predicted faster than its strategy's fitting one — most promising first. */
@@ -81,10 +81,6 @@ export function bestTrial(trials: TuneTrial[]): TuneTrial | null {
       .sort((a, b) => b.tokensPerSecond! - a.tokensPerSecond!)[0] ?? null
   );
 }
-
-/** An edge configuration less likely than this to fit is not worth a trial, however fast: Llama-3.1-8B's
- *  ZeRO-1/2 without offload (the optimizer step's fp32 gradients on top of 14 B/param) sat at 5%. */
-export const EDGE_MIN_FIT_CHANCE = 0.1;
 
 /** What a candidate must be predicted at to be worth a trial against the best measured: beat it by more
  *  than the noise — or, for a strategy never measured on this machine kind, come within the noise of it

@@ -428,6 +428,12 @@ export function Recommendation() {
               Runner-up: {strategyLabel(rec.runnerUp.strategyId)} — {rec.runnerUp.reason}
             </p>
           )}
+          {/* A much faster configuration just inside the model's memory error: named, not recommended unmeasured. */}
+          {rec.edgeTrial && (
+            <p data-testid="edge-trial">
+              <strong>Worth a trial:</strong> {strategyLabel(rec.edgeTrial.strategyId)} — {rec.edgeTrial.reason}. Use Tune below.
+            </p>
+          )}
         </>
       ) : (
         <p>Nothing fits this machine for this workload. Lower the sequence length or micro batch, add GPUs, or pick a smaller model.</p>

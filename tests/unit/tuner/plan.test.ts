@@ -67,6 +67,18 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
     expect(s['zero-infinity-nvme'].reason).toMatch(/NVMe/);
     expect(p.recommended?.strategyId).toMatch(/zero3-offload|superoffload/);
     expect(p.recommended?.knobReasons.join(' ')).toMatch(/ratio 0\.\d+: \d+% of the optimizer steps on the GPU/);
+    // …but the plan names the faster edge beside the pick: ZeRO-3 without offload, which ran here at 1.6× the
+    // offload pick (issue 25) — one trial, not a recommendation
+    const trial = p.recommended?.edgeTrial;
+    expect(trial).toMatchObject({ strategyId: 'gpu-zero3', microBatch: s['gpu-zero3'].edge!.microBatch });
+    expect(trial!.speedup).toBeGreaterThan(1.05);
+    expect(trial!.fitChance).toBeGreaterThanOrEqual(0.1);
+    expect(trial!.reason).toMatch(/at the edge of GPU memory .* `tune` runs it/);
+  });
+  it('names no edge trial where nothing at the edge beats the pick by more than the noise (Llama-3.2-3B seq 2048)', () => {
+    const p = plan({ model: 'llama-3.2-3b', seqLen: 2048 });
+    expect(p.recommended?.strategyId).toMatch(/gpu-zero[12]/);
+    expect(p.recommended?.edgeTrial).toBeNull();
   });
   it("Llama-3.1-8B with the machine kind's runs: a measured fit is picked, a measured OOM is ruled out with the run named", () => {
     const w = {
