@@ -68,6 +68,8 @@ export async function findCandidates(options: CandidateOptions): Promise<FoundCa
   if (options.selected) files.push(['selected', options.selected]);
   for (const p of options.extraPaths ?? []) files.push(['user', p]);
   prefixes.push(['app-venv', appVenvDir(options.dataDir)]);
+  // the setup script's venv where $OFFLOAD_STUDIO_ENGINE_VENV told it where to build (choose.ts reads it too)
+  if (env.OFFLOAD_STUDIO_ENGINE_VENV) prefixes.push(['app-cache-venv', env.OFFLOAD_STUDIO_ENGINE_VENV]);
   for (const d of await dirs(engineCacheRoot(home, env)))
     if (path.basename(d).startsWith('engine-venv')) prefixes.push(['app-cache-venv', d]);
   if (env.VIRTUAL_ENV) prefixes.push(['virtualenv', env.VIRTUAL_ENV]);

@@ -1,6 +1,7 @@
 // The one interpreter chooser of a run. Order: an explicit choice (--python / the request / the one
-// selected in Setup, which the backend passes), then $OFFLOAD_STUDIO_PYTHON, then the newest engine
-// venv the setup script made ($XDG_CACHE_HOME or $HOME/.cache, offload-studio/engine-venv-*), then
+// selected in Setup, which the backend passes), then $OFFLOAD_STUDIO_PYTHON, then the engine venv the
+// setup script was told to build ($OFFLOAD_STUDIO_ENGINE_VENV: it reads the same variable), then the newest
+// engine venv it made by default ($XDG_CACHE_HOME or $HOME/.cache, offload-studio/engine-venv-*), then
 // python3 on PATH. The folders and "the python inside a prefix" are candidates.ts's, the same ones
 // Setup lists, so the two never disagree on where an engine venv is or which file in it runs.
 import fs from 'node:fs';
@@ -53,6 +54,8 @@ export function chooseInterpreter(explicit?: string | null, env: NodeJS.ProcessE
   }
   const fromEnv = env.OFFLOAD_STUDIO_PYTHON;
   if (fromEnv && isExecutableFile(fromEnv)) return { python: fromEnv, source: 'env' };
+  const named = env.OFFLOAD_STUDIO_ENGINE_VENV;
+  if (named && pythonIn(named).some(isExecutableFile)) return { python: venvPython(named), source: 'venv' };
   const [newest] = engineVenvs(home, env);
   if (newest) return { python: venvPython(newest), source: 'venv' };
   return { python: process.platform === 'win32' ? 'python' : 'python3', source: 'path' };
