@@ -301,12 +301,12 @@ reportFigure({
 console.log('');
 let worstTune = Infinity;
 let mostTrials = 0;
-const tuneFiles = ['h200-boundary-tune-device', 'h100-boundary-device'].flatMap((dir) => {
+const tuneFiles = ['h200-boundary-tune-device', 'h100-boundary-device', 'h200-heldout-tune-device'].flatMap((dir) => {
   const folder = path.join(samplesDir, dir);
   return fs.existsSync(folder)
     ? fs
         .readdirSync(folder)
-        .filter((f) => /^tune.*\.json$/.test(f))
+        .filter((f) => /^tune.*\.json$/.test(f) && !f.endsWith('.workload.json'))
         .map((f) => path.join(folder, f))
     : [];
 });
@@ -319,9 +319,14 @@ for (const filePath of tuneFiles) {
     winner: { runId: string; tokensPerSecond: number } | null;
   };
   if (!answer.winner) continue;
+  // the winner's stored run names the workload; where the run was not kept, <name>.workload.json beside the answer does
   const wp = points.find((p) => p.runId === answer.winner!.runId);
-  if (!wp) continue;
-  const wl = groupOf(wp);
+  const named = filePath.replace(/\.json$/, '.workload.json');
+  const meta = fs.existsSync(named)
+    ? (JSON.parse(fs.readFileSync(named, 'utf8')) as { kind: string; model: string; seqLen: number })
+    : null;
+  if (!wp && !meta) continue;
+  const wl = wp ? groupOf(wp) : `${meta!.kind} ${meta!.model} s${meta!.seqLen}`;
   const bestOther = Math.max(
     ...points.filter((p) => groupOf(p) === wl && p.outcome === 'fits' && speed.has(p.runId)).map((p) => speed.get(p.runId)!),
   );

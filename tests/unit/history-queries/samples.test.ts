@@ -15,6 +15,7 @@ describe('samples/load', () => {
         'h100-boundary.runs.json',
         'h200-boundary-tune.runs.json',
         'h200-boundary.runs.json',
+        'h200-heldout-probes.runs.json',
         'h200-heldout.runs.json',
         'h200-llama-3.1-8b-tune.runs.json',
         'h200-llama-3.1-8b.runs.json',
@@ -26,9 +27,9 @@ describe('samples/load', () => {
         'h200-llama-3.2-3b.runs.json',
         'h200-user-config.runs.json',
       ]);
-      expect(loaded.imported).toHaveLength(96);
+      expect(loaded.imported).toHaveLength(99);
       const { runs: all } = await backend.invoke('runs/list', { tag: 'sample' });
-      expect(all).toHaveLength(96);
+      expect(all).toHaveLength(99);
       // the failures are results: the 8B tune's baseline (seed defaults), refused by the runner's pre-flight, and
       // issue 25's boundary probes — the first micro batch past the limit (8B ZeRO-3 micro 3, 1B ZeRO-2 micro 4 at
       // seq 16384) and Llama-2-13B's ZeRO-3 offload at ratio 0.45 and 0.6, killed during init (no error line: crashed),
@@ -44,6 +45,7 @@ describe('samples/load', () => {
         'llama-2-13b zero3-offload 2 crashed',
         'llama-2-13b zero3-offload 2 cuda_oom',
         'llama-3.1-8b gpu-zero3 3 cuda_oom',
+        'llama-3.1-8b gpu-zero3 5 cuda_oom',
         'llama-3.1-8b superoffload 4 host_oom',
         'llama-3.1-8b superoffload 4 host_oom',
         'llama-3.1-8b zero3-offload 4 host_oom',
@@ -148,7 +150,7 @@ describe('samples/load', () => {
       expect(planned.measured?.gain).toBeGreaterThanOrEqual(gain);
       expect(planned.measured?.yoursTokensPerSecond).toBe(guide.find((r) => r.strategy === 'superoffload')!.tokensPerSecond);
       // Loading again imports nothing twice.
-      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(96);
+      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(99);
     } finally {
       await backend.close();
     }
