@@ -35,6 +35,29 @@ describe("the Plan page: a loaded machine's GPUs, plain words, one name per stra
     await page.close();
   });
 
+  it("names the edge trial beside the pick: Llama-3.1-8B seq 3072 on the H200 host's machine file", async () => {
+    // ZeRO-3 without offload sits within the model's memory error of the H200's capacity at a sequence length the
+    // samples never ran (at 2048 and 4096 they did, and there the measured micro batch is the pick): the pick is what
+    // fits for sure, an offload configuration, and the page names the faster edge as one trial
+    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.serve.url + '#/plan');
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await page.waitForSelector('[data-testid="machine-file"]');
+    await page.setInputFiles('[data-testid="machine-file"]', H200);
+    await expect.poll(async () => await page.textContent('[data-testid="machine-summary"]')).toMatch(/NVIDIA H200/);
+    await page.selectOption('[data-testid="model-select"]', 'llama-3.1-8b');
+    await page.fill('[data-testid="seq-len"]', '3072');
+    await page.click('[data-testid="compute-plan"]');
+    await page.waitForSelector('[data-testid="edge-trial"]', { timeout: 60_000 });
+    const trial = (await page.textContent('[data-testid="edge-trial"]'))!;
+    expect(trial).toMatch(
+      /^Worth a trial: ZeRO-3 at micro batch \d+ — predicted \d\.\d\d× the pick, at the edge of GPU memory \(about \d+% likely to fit\)/,
+    );
+    expect(trial).toMatch(/Use Tune below\.$/);
+    await page.close();
+  });
+
   it('Plan page in plain words on a machine without a GPU; one name per strategy with its id', async (ctx) => {
     if (app.machineHasGpu) ctx.skip();
     const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });

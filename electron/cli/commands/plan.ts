@@ -86,7 +86,10 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
     else out('  no prediction (CPU run): it checks the engine end to end; its figures say nothing about a GPU');
     for (const why of r.knobReasons ?? []) out(`  · ${why}`);
     if (r.runnerUp) out(`runner-up: ${r.runnerUp.strategyId} — ${r.runnerUp.reason}`);
-    if (r.edgeTrial) out(`worth a trial: ${r.edgeTrial.strategyId} micro ${r.edgeTrial.microBatch} — ${r.edgeTrial.reason}`);
+    if (r.edgeTrial)
+      out(
+        `worth a trial: ${strategyLabel(r.edgeTrial.strategyId)} (${r.edgeTrial.strategyId}) micro ${r.edgeTrial.microBatch} — ${r.edgeTrial.reason}`,
+      );
   }
   const warned = plan.strategies.filter((s) => s.warnings.length && (s.fits || s.id === r?.strategyId));
   for (const s of warned) for (const warning of s.warnings) out(`note (${s.id}): ${warning}`);

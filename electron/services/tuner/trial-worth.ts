@@ -2,7 +2,6 @@
 // its candidates, and the one the plan names beside its pick. A module of its own because the plan (which
 // names the trial) and the closed loop (tune.ts, which runs it) both use it, and tune.ts imports the plan.
 import type { EdgeTrial, StrategyPlan } from '../../contract';
-import { strategyLabel } from '../../contract/charts/labels';
 
 /** Default noise: trials within this share of each other are not told apart (repeats of the H200 sample spread up to 10%; a short trial ±5%). */
 export const TUNE_NOISE = 0.05;
@@ -27,15 +26,14 @@ export function edgeTrialFor(plans: StrategyPlan[], pick: { strategyId: string; 
     .sort((a, b) => b.tokensPerSecond - a.tokensPerSecond)[0];
   if (!worth) return null;
   const speedup = worth.tokensPerSecond / pick.tokensPerSecond;
-  const same = worth.p.id === pick.strategyId;
   return {
     strategyId: worth.p.id,
     microBatch: worth.edge.microBatch,
     fitChance: worth.edge.fitChance,
     speedup,
+    // the strategy and micro batch are the fields; the words say why and what settles it
     reason:
-      `${same ? '' : `${strategyLabel(worth.p.id)} `}micro ${worth.edge.microBatch} is predicted ${speedup.toFixed(2)}× the pick, at the edge of GPU memory ` +
-      `(about ${Math.round(worth.edge.fitChance * 100)}% likely to fit): not recommended unmeasured — one short trial settles it, and \`tune\` runs it ` +
-      `(an out-of-memory trial costs seconds and is kept as a result)`,
+      `predicted ${speedup.toFixed(2)}× the pick, at the edge of GPU memory (about ${Math.round(worth.edge.fitChance * 100)}% likely to fit): ` +
+      `not recommended unmeasured — one short trial settles it, and \`tune\` runs it (an out-of-memory trial costs seconds and is kept as a result)`,
   };
 }
