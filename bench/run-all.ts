@@ -12,7 +12,12 @@ const scripts = fs
   .filter(
     (f) =>
       /\.(ts|mjs)$/.test(f) &&
-      !['run-all.ts', 'figure.ts', 'history-synthetic.ts' /* a data generator, run by history-bench */].includes(f) &&
+      ![
+        'run-all.ts',
+        'figure.ts',
+        'machine-kinds.ts' /* shared by the tuner benches */,
+        'history-synthetic.ts' /* a data generator, run by history-bench */,
+      ].includes(f) &&
       !f.startsWith('_'),
   )
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
