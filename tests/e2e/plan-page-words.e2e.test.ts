@@ -13,13 +13,20 @@ const H200 = path.join(repoRoot, 'tests', 'fixtures', 'hosts', 'h200-sxm-x86', '
 
 const app = useSamplesApp();
 
+/** The Plan page at 1280×800 with nothing remembered from an earlier test (its form lives in localStorage). */
+async function freshPlanPage() {
+  const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(app.serve.url + '#/plan');
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.waitForSelector('[data-testid="machine-file"]');
+  await page.waitForSelector('[data-testid="model-select"]');
+  return page;
+}
+
 describe("the Plan page: a loaded machine's GPUs, plain words, one name per strategy", () => {
   it('a loaded 8-GPU machine sets GPUs to 8 on the Plan page', async () => {
-    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(app.serve.url + '#/plan');
-    await page.evaluate(() => localStorage.clear());
-    await page.reload();
-    await page.waitForSelector('[data-testid="machine-file"]');
+    const page = await freshPlanPage();
     // The H200 host's `detect --json` with eight of its GPU.
     const one = JSON.parse(fs.readFileSync(H200, 'utf8')) as { hostname: string; gpus: Record<string, unknown>[] };
     const eight = {
@@ -39,11 +46,7 @@ describe("the Plan page: a loaded machine's GPUs, plain words, one name per stra
     // ZeRO-3 without offload sits within the model's memory error of the H200's capacity at a sequence length the
     // samples never ran (at 2048 and 4096 they did, and there the measured micro batch is the pick): the pick is what
     // fits for sure, an offload configuration, and the page names the faster edge as one trial
-    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(app.serve.url + '#/plan');
-    await page.evaluate(() => localStorage.clear());
-    await page.reload();
-    await page.waitForSelector('[data-testid="machine-file"]');
+    const page = await freshPlanPage();
     await page.setInputFiles('[data-testid="machine-file"]', H200);
     await expect.poll(async () => await page.textContent('[data-testid="machine-summary"]')).toMatch(/NVIDIA H200/);
     await page.selectOption('[data-testid="model-select"]', 'llama-3.1-8b');
@@ -60,11 +63,7 @@ describe("the Plan page: a loaded machine's GPUs, plain words, one name per stra
 
   it('Plan page in plain words on a machine without a GPU; one name per strategy with its id', async (ctx) => {
     if (app.machineHasGpu) ctx.skip();
-    const page = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(app.serve.url + '#/plan');
-    await page.evaluate(() => localStorage.clear());
-    await page.reload();
-    await page.waitForSelector('[data-testid="model-select"]');
+    const page = await freshPlanPage();
     await page.selectOption('[data-testid="model-select"]', 'tiny-llama');
     await page.fill('[data-testid="seq-len"]', '64');
     await page.click('[data-testid="compute-plan"]');
