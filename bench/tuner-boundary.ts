@@ -208,6 +208,7 @@ for (const group of groups) {
   const wl = workloadOf(ran[0]);
   const kind = kindOfRun(ran[0].runId);
   const best = ran.reduce((a, b) => (speed.get(b.runId)! > speed.get(a.runId)! ? b : a));
+  const bestMachine = machineOfRun.get(best.runId) ?? kindMachine; // the plan is for the machine the best run ran on
   // calibrated as the app calibrates: from the runs of this machine kind, this workload's held out
   const train = samples.filter((s) => kindOfRun(s.runId) === kind && workloadOf(s as never) !== wl);
   const calibration = train.length >= 2 ? calibrationTable(fitCalibration(train)) : undefined;
@@ -223,9 +224,9 @@ for (const group of groups) {
       activationCheckpointing: w.activationCheckpointing,
     },
     {
-      machine: machineOfRun.get(best.runId) ?? kindMachine,
+      machine: bestMachine,
       machineSource: 'file',
-      measurements: kindMeasurements(machineOfRun.get(best.runId) ?? kindMachine) as never,
+      measurements: kindMeasurements(bestMachine) as never,
       calibration,
       memory: memoryEvidence(points.filter((p) => workloadOf(p) !== wl)),
     },

@@ -111,9 +111,7 @@ export function nextTrial(candidates: TuneCandidate[], trials: TuneTrial[], nois
     return { next: untried[0], reason: 'no prediction on this machine (CPU path): each candidate is measured in turn' };
   const scale = machineScale(candidates, best);
   const onThisMachine = (c: TuneCandidate) => c.predictedTokensPerSecond * scale;
-  const worth = untried.filter(
-    (c) => onThisMachine(c) > worthBar(c, best.tokensPerSecond!, noise) && (!c.edge || (c.fitChance ?? 1) >= EDGE_MIN_FIT_CHANCE),
-  );
+  const worth = untried.filter((c) => worthATrial(c, best, scale, noise));
   const scaleWords =
     Math.abs(scale - 1) > 0.005 ? ` (its prediction ×${scale.toFixed(2)}, as the best trial measured against its own)` : '';
   if (worth.length === 0) {
@@ -132,6 +130,14 @@ export function nextTrial(candidates: TuneCandidate[], trials: TuneTrial[], nois
       ? `never measured on this machine kind and predicted within the noise of the best (${predicted}): measured, not trusted from priors`
       : `predicted at ${predicted}, ${gain}`;
   return { next, reason: `${next.strategyId} is ${why}` };
+}
+
+/** The one test of a candidate for the next trial and for what a stop leaves untested: its prediction on this
+ *  machine's scale above the bar set by the best measured (none yet: every candidate), and, at the edge of
+ *  memory, likely enough to fit. */
+function worthATrial(c: TuneCandidate, best: TuneTrial | null, scale: number, noise: number): boolean {
+  const fast = !best || c.predictedTokensPerSecond * scale > worthBar(c, best.tokensPerSecond!, noise);
+  return fast && (!c.edge || (c.fitChance ?? 1) >= EDGE_MIN_FIT_CHANCE);
 }
 
 /**
@@ -162,12 +168,7 @@ export function untestedNote(candidates: TuneCandidate[], trials: TuneTrial[], n
   const tried = new Set(trials.map((t) => t.key));
   const best = bestTrial(trials);
   const scale = best ? machineScale(candidates, best) : 1;
-  const left = candidates.filter(
-    (c) =>
-      !tried.has(c.key) &&
-      (!best || c.predictedTokensPerSecond * scale > worthBar(c, best.tokensPerSecond!, noise)) &&
-      (!c.edge || (c.fitChance ?? 1) >= EDGE_MIN_FIT_CHANCE),
-  );
+  const left = candidates.filter((c) => !tried.has(c.key) && worthATrial(c, best, scale, noise));
   if (left.length === 0) return null;
   const named = left
     .slice(0, 4)
