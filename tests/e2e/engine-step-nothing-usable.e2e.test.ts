@@ -17,9 +17,12 @@ const artifacts = path.join(repoRoot, 'test-results', 'e2e');
 
 beforeAll(async () => {
   fs.mkdirSync(artifacts, { recursive: true });
-  // An empty cache root: the engine venv made by scripts/setup-engine-venv.sh is not found.
+  // An empty cache root and no named venv ($OFFLOAD_STUDIO_ENGINE_VENV, where a CI clone may build it): the
+  // engine venv made by scripts/setup-engine-venv.sh is not found.
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'engine-step-cache-'));
-  serve = await startServe([], undefined, { env: { XDG_CACHE_HOME: cache, VIRTUAL_ENV: '', CONDA_PREFIX: '', OFFLOAD_STUDIO_PYTHON: '' } });
+  serve = await startServe([], undefined, {
+    env: { XDG_CACHE_HOME: cache, VIRTUAL_ENV: '', CONDA_PREFIX: '', OFFLOAD_STUDIO_PYTHON: '', OFFLOAD_STUDIO_ENGINE_VENV: '' },
+  });
   browser = await launchChromium();
 }, 120_000);
 
