@@ -21,6 +21,7 @@ import {
   estimateMemory,
   fitCalibration,
   gpuMemoryError,
+  measuredFit,
   memoryEvidence,
   normalizeMeasurements,
   planWorkload,
@@ -115,6 +116,8 @@ const errors = new Map<string, number[]>(); // strategy → signed errors
 let wrongNo = 0;
 let wrongYes = 0;
 let judged = 0;
+let evidenceJudged = 0;
+const evidenceWrong: string[] = [];
 for (const wl of workloads) {
   const others = memoryEvidence(points.filter((p) => workloadOf(p) !== wl));
   for (const p of points.filter((q) => workloadOf(q) === wl)) {
@@ -127,6 +130,17 @@ for (const wl of workloads) {
       band: bandFor(others, p.strategyId),
       measured: null,
     });
+    // the verdict the app gives: the same band, and what runs of this machine kind with other workloads
+    // say (measuredFit: a run of as many tokens per micro batch or more that completed, fewer that ran out)
+    const sameKind = memoryEvidence(others.points.filter((q) => kindOfRun(q.runId) === kindOfRun(p.runId)));
+    const withRuns = checkFit(s, mem, p.workload, machine, profile, {
+      band: bandFor(others, p.strategyId),
+      measured: measuredFit(sameKind, p.strategyId, p.workload, p.knobs),
+    });
+    if (withRuns.measured) {
+      evidenceJudged++;
+      if ((p.outcome === 'fits') !== (withRuns.verdict === 'fits')) evidenceWrong.push(`${p.runId} (${p.outcome}): ${withRuns.reason}`);
+    }
     const e = gpuMemoryError(p);
     if (e !== null) errors.set(p.strategyId, [...(errors.get(p.strategyId) ?? []), e]);
     judged++;
@@ -196,6 +210,15 @@ reportFigure({
   goal: '= 0',
   ok: wrongYes === 0,
 });
+for (const w of evidenceWrong) console.log(`  wrong by another workload's run: ${w}`);
+reportFigure({
+  id: 'boundary-verdict-by-other-runs-wrong',
+  label: `runs whose verdict another workload's run of this machine kind decides (same model and strategy, tokens per micro batch on the right side), wrong, of ${evidenceJudged} so decided`,
+  value: evidenceWrong.length,
+  unit: 'runs',
+  goal: '= 0',
+  ok: evidenceWrong.length === 0,
+});
 
 // --- The pick with the workload held out (its runs out of calibration and memory evidence) ---
 console.log('');
@@ -228,7 +251,8 @@ for (const group of groups) {
       machineSource: 'file',
       measurements: kindMeasurements(bestMachine) as never,
       calibration,
-      memory: memoryEvidence(points.filter((p) => workloadOf(p) !== wl)),
+      // as the app gathers it (calibration.ts memoryEvidenceFor): runs of this machine kind only
+      memory: memoryEvidence(points.filter((p) => workloadOf(p) !== wl && kindOfRun(p.runId) === kind)),
     },
   );
   const rec = plan.recommended;

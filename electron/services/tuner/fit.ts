@@ -200,6 +200,18 @@ export function bandWords(band: MemoryBand): string {
     : `uncalibrated, ${pct}: no runs of this strategy on this machine kind — the worst error over the strategies that have some`;
 }
 
+/** Where a neighbouring run stands: "at micro 2, seq 4096 — as many tokens per micro batch (8192)". */
+function neighbourWords(
+  ran: Pick<Workload, 'microBatch' | 'seqLen'>,
+  w: Pick<Workload, 'microBatch' | 'seqLen'>,
+  side: 'more' | 'fewer',
+): string {
+  const t = ran.microBatch * ran.seqLen;
+  const seq = ran.seqLen === w.seqLen ? '' : `, seq ${ran.seqLen}`;
+  const how = t === w.microBatch * w.seqLen ? 'as many' : side;
+  return `at micro ${ran.microBatch}${seq} — ${how} tokens per micro batch (${t}) of this configuration`;
+}
+
 export function checkFit(
   s: StrategyPreset,
   mem: MemoryEstimate,
@@ -242,17 +254,13 @@ export function checkFit(
   if (measured) {
     const p = measured.point;
     if (measured.outcome !== 'fits') {
-      const where = measured.exact
-        ? `run ${p.runId}`
-        : `run ${p.runId} at micro ${p.workload.microBatch}, a smaller micro batch of this configuration`;
+      const where = measured.exact ? `run ${p.runId}` : `run ${p.runId} ${neighbourWords(p.workload, w, 'fewer')}`;
       return no(
         measured.outcome === 'host_oom' ? 'host-memory' : 'gpu-memory',
         `measured: ran out of ${measured.outcome === 'host_oom' ? 'host' : 'GPU'} memory here (${where}); the model says ${gib(mem.gpuBytes)} per GPU, host ${gib(mem.hostBytes)}`,
       );
     }
-    const where = measured.exact
-      ? `run ${p.runId}`
-      : `run ${p.runId} at micro ${p.workload.microBatch}, a larger micro batch of this configuration`;
+    const where = measured.exact ? `run ${p.runId}` : `run ${p.runId} ${neighbourWords(p.workload, w, 'more')}`;
     const peak = p.peakGpuBytes ? `, peaked at ${gib(p.peakGpuBytes)} allocated` : '';
     return {
       ...base,

@@ -121,13 +121,19 @@ export function modelKey(w: Pick<Workload, 'model'>): string {
   return typeof w.model === 'string' ? w.model : w.model.id;
 }
 
-/** Same configuration in everything memory depends on, the micro batch aside. */
+/**
+ * Same configuration in everything memory depends on, the tokens per micro batch (micro batch × sequence
+ * length) aside. The sequence length is left out on purpose: at equal tokens per micro batch a run's peak
+ * is the same whatever the split — Llama-3.2-3B seq 2048 micro 8 / seq 4096 micro 4 (ZeRO-1, H100) both
+ * 68.44 GiB, micro 6 / micro 3 (ZeRO-3, H100) both 68.55, micro 16 / micro 8 (ZeRO-3 offload r0.1, H200)
+ * 101.76 / 101.78 (resources/samples) — as the model has it (activations and logits scale with tokens;
+ * attention through SDPA holds no seq² matrix).
+ */
 function sameShape(a: MemoryPoint, strategyId: string, w: Workload, knobs: ThroughputKnobs): boolean {
   const ratio = (k: ThroughputKnobs) => k.ratio ?? null;
   return (
     a.strategyId === strategyId &&
     modelKey(a.workload) === modelKey(w) &&
-    a.workload.seqLen === w.seqLen &&
     a.workload.gpus === w.gpus &&
     a.workload.nodes === w.nodes &&
     a.workload.precision === w.precision &&
@@ -140,15 +146,22 @@ function sameShape(a: MemoryPoint, strategyId: string, w: Workload, knobs: Throu
 export interface MeasuredFit {
   outcome: MemoryOutcome;
   point: MemoryPoint;
-  /** The point is this exact micro batch (else a neighbour that implies it: a larger one that ran, a smaller one that ran out). */
+  /** The point is this exact micro batch and sequence length (else a neighbour that implies it: one with
+   *  more tokens per micro batch that ran, or fewer that ran out). */
   exact: boolean;
 }
 
+/** Tokens per micro batch: what a configuration's activation and logit memory scale with. */
+export function microTokens(w: Pick<Workload, 'microBatch' | 'seqLen'>): number {
+  return w.microBatch * w.seqLen;
+}
+
 /**
- * What the machine already said about this configuration: an out-of-memory run at this micro batch or a
- * smaller one (memory grows with the micro batch) says it does not fit; a completed run at this micro
- * batch or a larger one says it does. Where both exist the out-of-memory one wins: the configuration
- * sits on the boundary, and a pick must not.
+ * What the machine already said about this configuration: an out-of-memory run with as many tokens per
+ * micro batch or fewer (memory grows with them) says it does not fit; a completed run with as many or more
+ * says it does — at any sequence length (sameShape: Llama-3.1-8B seq 4096 micro 2 measures what seq 2048
+ * micro 4 will). Where both exist the out-of-memory one wins: the configuration sits on the boundary, and
+ * a pick must not.
  */
 export function measuredFit(
   evidence: MemoryEvidence | undefined,
@@ -159,13 +172,17 @@ export function measuredFit(
   if (!evidence) return null;
   let oom: MeasuredFit | null = null;
   let ran: MeasuredFit | null = null;
+  const tokens = microTokens(w);
+  const exact = (p: MemoryPoint) => p.workload.microBatch === w.microBatch && p.workload.seqLen === w.seqLen;
   for (const p of evidence.points) {
     if (!sameShape(p, strategyId, w, knobs)) continue;
-    const m = p.workload.microBatch;
-    if (p.outcome !== 'fits' && m <= w.microBatch && (!oom || m > oom.point.workload.microBatch))
-      oom = { outcome: p.outcome, point: p, exact: m === w.microBatch };
-    if (p.outcome === 'fits' && m >= w.microBatch && (!ran || m < ran.point.workload.microBatch))
-      ran = { outcome: 'fits', point: p, exact: m === w.microBatch };
+    const t = microTokens(p.workload);
+    // the nearest on each side; at equal tokens a run of this very sequence length is the one named
+    const nearer = (best: MeasuredFit | null, closer: boolean) => !best || closer || (t === microTokens(best.point.workload) && exact(p));
+    if (p.outcome !== 'fits' && t <= tokens && nearer(oom, !!oom && t > microTokens(oom.point.workload)))
+      oom = { outcome: p.outcome, point: p, exact: exact(p) };
+    if (p.outcome === 'fits' && t >= tokens && nearer(ran, !!ran && t < microTokens(ran.point.workload)))
+      ran = { outcome: 'fits', point: p, exact: exact(p) };
   }
   return oom ?? ran;
 }

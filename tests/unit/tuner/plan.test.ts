@@ -117,7 +117,7 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
     expect(byId(p)['gpu-zero3'].fit?.measured).toMatchObject({ runId: 'z3-mb2', outcome: 'fits', microBatch: 2 });
     const four = byId(planWorkload({ ...w, microBatch: 4 }, { machine, measurements, memory }))['gpu-zero3'];
     expect(four).toMatchObject({ fits: false, limitedBy: 'gpu-memory' });
-    expect(four.reason).toMatch(/^measured: ran out of GPU memory here \(run z3-mb3 at micro 3, a smaller micro batch/);
+    expect(four.reason).toMatch(/^measured: ran out of GPU memory here \(run z3-mb3 at micro 3 — fewer tokens per micro batch \(12288\)/);
   });
   it("a pre-flight refusal is no memory point (it is the plan's own estimate); a run killed out of host memory is", () => {
     const spec = buildRunSpec({ model: 'llama-3.1-8b', seqLen: 4096, microBatch: 4, gpus: 1 }, 'superoffload');
