@@ -321,12 +321,13 @@ reportFigure({
   ok: worstWithTrial >= 0.95,
 });
 
-// --- `tune` with its workload held out: on the H200 (resources/samples/h200-boundary-tune-device), and on
-// an H100, a kind with no runs before its own trials (resources/samples/h100-boundary-device) ---
+// --- `tune` with its workload held out: on the H200 (resources/samples/h200-boundary-tune-device,
+// h200-heldout-tune-device), on an H100, a kind with no runs before its own trials (h100-boundary-device), and
+// on an H100 with the kind's other workloads in its history (h100-heldout-tune-device) ---
 console.log('');
 let worstTune = Infinity;
 let mostTrials = 0;
-const tuneFiles = ['h200-boundary-tune-device', 'h100-boundary-device', 'h200-heldout-tune-device'].flatMap((dir) => {
+const tuneFiles = ['h200-boundary-tune-device', 'h100-boundary-device', 'h200-heldout-tune-device', 'h100-heldout-tune-device'].flatMap((dir) => {
   const folder = path.join(samplesDir, dir);
   return fs.existsSync(folder)
     ? fs

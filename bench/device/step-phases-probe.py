@@ -1,7 +1,7 @@
 """Phase probe: where the step time of the H200 sample configurations goes (run on the device).
 
   python bench/device/step-phases-probe.py torch SPEC.json MICROS       plain torch forward + backward of
-      the runner's model (resources/engine/model.py, bf16, checkpointing), no ZeRO, no optimizer; then one
+      the runner's model (resources/engine/hf_model.py, bf16, checkpointing), no ZeRO, no optimizer; then one
       MLP up-projection and causal SDPA forward + backward at the workload's shape alone
   python bench/device/step-phases-probe.py ds SPEC.json MICROS [prof]   the runner's DeepSpeed engine
       (ds_engine.py) on the spec: plain steps as bench.py times them, then phase-synced steps (forward,
@@ -40,11 +40,11 @@ def batches(vocab, micro, seq, n):
 
 
 def torch_mode(spec, micros):
-    from model import build_model
+    import hf_model  # the runner's model: the transformers class of the spec's config (ds_engine.py builds the same)
     m = spec["model"]
     torch.manual_seed(0)
     with torch.device("cuda"):
-        model = build_model(m, True).to(torch.bfloat16)
+        model = hf_model.build(m, True).to(torch.bfloat16)
     model.train()
     seq = spec["seqLen"]
     for micro in micros:

@@ -13,6 +13,8 @@ describe('samples/load', () => {
       const loaded = await backend.invoke('samples/load', {});
       expect(loaded.files.map((f) => f.split('/').pop())).toEqual([
         'h100-boundary.runs.json',
+        'h100-heldout-tune.runs.json',
+        'h100-superoffload-clip.runs.json',
         'h200-boundary-tune.runs.json',
         'h200-boundary.runs.json',
         'h200-heldout-probes.runs.json',
@@ -27,14 +29,15 @@ describe('samples/load', () => {
         'h200-llama-3.2-3b.runs.json',
         'h200-user-config.runs.json',
       ]);
-      expect(loaded.imported).toHaveLength(99);
+      expect(loaded.imported).toHaveLength(104);
       const { runs: all } = await backend.invoke('runs/list', { tag: 'sample' });
-      expect(all).toHaveLength(99);
+      expect(all).toHaveLength(104);
       // the failures are results: the 8B tune's baseline (seed defaults), refused by the runner's pre-flight, and
       // issue 25's boundary probes — the first micro batch past the limit (8B ZeRO-3 micro 3, 1B ZeRO-2 micro 4 at
       // seq 16384) and Llama-2-13B's ZeRO-3 offload at ratio 0.45 and 0.6, killed during init (no error line: crashed),
       // and at ratio 0.35, out of GPU memory — nothing fits that host, as the plan says; on the H100 (80 GB), the first
-      // micro batch past each no-offload strategy's limit for Llama-3.2-3B at seq 2048 and 4096
+      // micro batch past each no-offload strategy's limit for Llama-3.2-3B at seq 2048 and 4096, and
+      // tune's edge trial of ZeRO-3 offload for Llama-3.1-8B at seq 2048 (micro 8)
       expect(
         all
           .filter((r) => r.status !== 'completed')
@@ -49,6 +52,7 @@ describe('samples/load', () => {
         'llama-3.1-8b superoffload 4 host_oom',
         'llama-3.1-8b superoffload 4 host_oom',
         'llama-3.1-8b zero3-offload 4 host_oom',
+        'llama-3.1-8b zero3-offload 8 cuda_oom',
         'llama-3.2-1b gpu-zero2 4 cuda_oom',
         'llama-3.2-3b gpu-zero1 5 cuda_oom',
         'llama-3.2-3b gpu-zero1 9 cuda_oom',
@@ -96,7 +100,7 @@ describe('samples/load', () => {
         'llama-3.2-3b gpu-zero2 22',
       ]);
       // Llama-3.1-8B seq 4096 (issue 16): the tuner's ZeRO-3 offload (micro 8, ratio 0.75) measured twice on two instances, ~268 TFLOPS/GPU
-      const h100Leases = ['c17ce049e6a3528c', 'd15223b6eb29faa3']; // h100-boundary.runs.json: its 8B run is the H100's own
+      const h100Leases = ['c17ce049e6a3528c', 'd15223b6eb29faa3', '44981975514787f2']; // h100-boundary, h100-heldout-tune, h100-superoffload-clip: another kind
       const z3 = all.filter(
         (r) =>
           r.model === 'llama-3.1-8b' &&
@@ -150,7 +154,7 @@ describe('samples/load', () => {
       expect(planned.measured?.gain).toBeGreaterThanOrEqual(gain);
       expect(planned.measured?.yoursTokensPerSecond).toBe(guide.find((r) => r.strategy === 'superoffload')!.tokensPerSecond);
       // Loading again imports nothing twice.
-      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(99);
+      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(104);
     } finally {
       await backend.close();
     }
