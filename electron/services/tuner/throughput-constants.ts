@@ -48,8 +48,6 @@ export const THROUGHPUT_CONSTANTS = {
   torchPlainAdamFactor: 0.143,
   /** torch fused CPU AdamW vs DeepSpeedCPUAdam: about the same rate (docs/engine-facts.md: 4.5–4.8 vs 3.8–4.1 G params/s at 16 threads). */
   torchFusedAdamFactor: 0.93,
-  /** Host memory bytes per parameter of one CPU Adam step (fp32 p, g, m, v read; p, m, v written). */
-  cpuAdamBytesPerParam: 28,
   /** Cores the training process keeps per rank (kernel launches, Python) under SuperOffload. */
   minTrainingCoresPerRank: 2,
   /** GPU memory bandwidth for memory-bound kernels (element-wise ops, the optimizer step): 4.8 TB/s H200 datasheet × 0.7. Assumption where uncatalogued. */

@@ -181,10 +181,12 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
   it('gradient clipping turns SuperOffload serial: slower, and the plan says so', () => {
     const on = byId(plan({ model: 'llama-3.1-8b' }))['superoffload'];
     const off = byId(plan({ model: 'llama-3.1-8b', gradientClipping: 1.0 }))['superoffload'];
-    // On the H200 host the worker's CPU Adam draws nearly the whole host memory bus, so little of
-    // it hides behind backward even without clipping (the probe's backward stretched by the CPU step): not
-    // faster with clipping; where the bus has room (the GH200 scenario below) clipping costs the overlap.
-    expect(off.predicted.stepSeconds).toBeGreaterThanOrEqual(on.predicted.stepSeconds);
+    // Without clipping the worker's CPU Adam hides behind backward (its GPU compute and the gradient copies the
+    // trainer waits on); with clipping DeepSpeed runs it in step(). The H100 A/B of one spec
+    // (resources/samples/h100-superoffload-clip) measured clipping 20% slower (5.259 vs 4.377 s/step): the
+    // model has to see a real cost, not a tie.
+    expect(off.predicted.stepSeconds).toBeGreaterThan(on.predicted.stepSeconds * 1.05);
+    expect(off.predicted.terms.cpuAdamExposed).toBeGreaterThan(on.predicted.terms.cpuAdamExposed);
     expect(off.warnings.join(' ')).toMatch(/overlap is off/);
     expect(on.warnings.join(' ')).toMatch(/gradient_clipping 0.0/);
   });

@@ -95,9 +95,17 @@ export const superOffload: Mechanism = {
   time: (ctx) => {
     const { s, w, r, G } = ctx;
     const cores = Math.max(1, ctx.hw.physicalCores);
+    const P = ctx.p.total;
+    const A = w.gradAccum;
     return {
       ...NO_TIME_TERMS,
       ...offloadedOptimizerTraffic(ctx),
+      // partition_grads (superoffload_stage3.py) moves every gradient partition three times: down into the pinned
+      // fp32 grad buffer, back up for its norm (`grad_buffer.to(grad_partition.device)`), and, for a CPU sub-group
+      // at the accumulation boundary, down again into the fp32 partition — 8 B/param each micro step + 4 B per CPU
+      // parameter — and blocks the host on the stream at every completed sub-group (`synchronize()`), so
+      // nothing queues behind the copies: they are not hidden behind backward.
+      pinnedBytes: (8 * P * A + 4 * r * P) / G,
       gpuStepBytes: gpuStepBytes(ctx),
       fetchSeconds: zero3HookSeconds(ctx) + subGroupSeconds(ctx),
       // the worker copies each sub-group's fp32 gradient into its pinned buffer (superoffload_utils.py).
@@ -108,7 +116,7 @@ export const superOffload: Mechanism = {
       // each sub-group steps during backward unless gradient clipping is on (DeepSpeed ≥ 0.18.9 then steps
       // in step()); gradients stream to pinned buffers as backward completes them, whatever overlap_comm says
       cpuStepOverlap: effectiveGradientClipping(s, w) !== 0 ? 0 : s.cpuStepOverlap,
-      streamOverlap: s.transferOverlap,
+      streamOverlap: 0,
       commOverlap: zeroOverlaps(ctx).commOverlap,
     };
   },
