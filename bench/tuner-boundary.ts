@@ -327,7 +327,8 @@ reportFigure({
 console.log('');
 let worstTune = Infinity;
 let mostTrials = 0;
-const tuneFiles = ['h200-boundary-tune-device', 'h100-boundary-device', 'h200-heldout-tune-device', 'h100-heldout-tune-device'].flatMap((dir) => {
+const tuneFolders = ['h200-boundary-tune-device', 'h100-boundary-device', 'h200-heldout-tune-device', 'h100-heldout-tune-device'];
+const tuneFiles = tuneFolders.flatMap((dir) => {
   const folder = path.join(samplesDir, dir);
   return fs.existsSync(folder)
     ? fs
