@@ -120,6 +120,7 @@ let evidenceJudged = 0;
 const evidenceWrong: string[] = [];
 for (const wl of workloads) {
   const others = memoryEvidence(points.filter((p) => workloadOf(p) !== wl));
+  const othersOfKind = new Map<string, ReturnType<typeof memoryEvidence>>(); // machine kind → its runs of other workloads
   for (const p of points.filter((q) => workloadOf(q) === wl)) {
     const s = strategyById(p.strategyId);
     const model = resolveModel(p.workload.model);
@@ -132,7 +133,9 @@ for (const wl of workloads) {
     });
     // the verdict the app gives: the same band, and what runs of this machine kind with other workloads
     // say (measuredFit: a run of as many tokens per micro batch or more that completed, fewer that ran out)
-    const sameKind = memoryEvidence(others.points.filter((q) => kindOfRun(q.runId) === kindOfRun(p.runId)));
+    const kind = kindOfRun(p.runId);
+    if (!othersOfKind.has(kind)) othersOfKind.set(kind, memoryEvidence(others.points.filter((q) => kindOfRun(q.runId) === kind)));
+    const sameKind = othersOfKind.get(kind);
     const withRuns = checkFit(s, mem, p.workload, machine, profile, {
       band: bandFor(others, p.strategyId),
       measured: measuredFit(sameKind, p.strategyId, p.workload, p.knobs),

@@ -218,11 +218,9 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   // the CPU optimizer on this node's share; the last sub-group can only start once backward ends
   let cpuAdam = 0;
   let cpuTail = 0;
-  let cpuAdamRateUsed = 0;
   if (t.cpuAdam) {
-    cpuAdamRateUsed = cpuAdamRate(hw, t.cpuAdam.threads) * t.cpuAdam.rateFactor;
     const nodeParams = (p.total / w.nodes) * r;
-    cpuAdam = nodeParams / cpuAdamRateUsed;
+    cpuAdam = nodeParams / (cpuAdamRate(hw, t.cpuAdam.threads) * t.cpuAdam.rateFactor);
     const subGroup = knobs.subGroupSize ?? SEED_ZERO_KEYS.sub_group_size;
     cpuTail = nodeParams > 0 ? Math.min(cpuAdam, (cpuAdam * subGroup * w.gpus) / nodeParams) : 0;
   }

@@ -114,9 +114,9 @@ export const superOffload: Mechanism = {
       workerCopyBytes: (8 * r * ctx.p.total) / G,
       cpuAdam: { threads: Math.max(1, Math.round(cores * ctx.perc)), rateFactor: 1 },
       // each sub-group steps during backward unless gradient clipping is on (DeepSpeed ≥ 0.18.9 then steps
-      // in step()); gradients stream to pinned buffers as backward completes them, whatever overlap_comm says
+      // in step())
       cpuStepOverlap: effectiveGradientClipping(s, w) !== 0 ? 0 : s.cpuStepOverlap,
-      streamOverlap: 0,
+      streamOverlap: 0, // the gradient copies above: the host waits on them, whatever overlap_comm says
       commOverlap: zeroOverlaps(ctx).commOverlap,
     };
   },
