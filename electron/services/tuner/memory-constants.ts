@@ -37,10 +37,23 @@ export const MEMORY_CONSTANTS = {
   /** ZeRO-3 CPU optimizer offload host bytes (H200 tuned sweep, ratios 0.11 / 0.56 / 1: 18.6 / 36.5 / 62.4 GiB for 3.2 B params). */
   zero3HostBytesPerCpuParam: 16,
   zero3HostBytesPerParam: 3.5,
-  /** SuperOffload on top, per CPU-share parameter (H200: 76.4 GiB at ratio 1, 18.9 at 0.11). */
-  superOffloadHostBytesPerCpuParam: 5.6,
-  /** SuperOffload's CPU Adam worker process: per rank. */
-  hostAdamWorkerBytes: 2 * GiB,
+  /**
+   * SuperOffload on top of ZeRO-3 offload's host, per CPU-share parameter: its CPU Adam runs in a spawned worker
+   * (superoffload_utils.py) that gets each sub-group's fp32 partition through a multiprocessing queue, which moves
+   * the storage into shared memory; the worker's Adam reads and writes all of it, so both processes' RSS — the
+   * runner's host figure is self + children RSS (resources/engine/memory.py) — hold those 4 B. The Adam m and v
+   * (8 B) live in the worker instead of the trainer, a move, not an addition. The H200 runs' excess over ZeRO-3
+   * offload at the same CPU share: 2.7–4.8 B per CPU-share parameter. The worker also pins a gradient scratch of
+   * one sub-group (4 B × sub_group_size); the runs do not resolve it (with it, the ratio-1 runs at 1e9 sub-groups
+   * would move from 3–4% under to 1% over, the 1B and 8B runs at 4e8 from 9% to 22% and 10% over): not counted.
+   */
+  superOffloadHostBytesPerCpuParam: 4,
+  /**
+   * SuperOffload's CPU Adam worker process, per rank: a spawned interpreter with torch and DeepSpeed imported.
+   * 0.5 GiB, chosen with the H200 runs in view (the excess above has no visible constant; was 2 GiB, which put
+   * every SuperOffload run 7–27% over).
+   */
+  hostAdamWorkerBytes: 0.5 * GiB,
   /**
    * Bytes per logit element at the loss (counted from the runner's former model.py, deleted in 38463cd; transformers' Llama
    * measured the same peak to 0.01 GiB, docs/models.md): the bf16 logits (2), the bf16 copy

@@ -1,6 +1,6 @@
 // DeepSpeed's model-state estimators vs figures computed by hand from the formulas in
 // stage_1_and_2.py / stage3.py (and confirmed with the installed DeepSpeed 0.19.8).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   catalog,
@@ -99,5 +99,41 @@ describe('DeepSpeed estimators', () => {
       parseWorkload({ model: 'llama-3.1-8b', seqLen: 4096, microBatch: 1, gpus: 1 }),
     );
     expect(z2.hostTerms.defragmentHostCopy).toBeUndefined();
+  });
+  it("SuperOffload's host: ZeRO-3 offload's plus the fp32 partition its worker maps, within 10% of every stored run", () => {
+    // Runner host figure = self + children RSS; the worker's shared fp32 partition counts in both. The previous
+    // constants (5.6 B per CPU-share parameter + 2 GiB for the worker) put these runs 7–27% over.
+    const s = catalog().strategies.find((x) => x.id === 'superoffload')!;
+    type StoredRun = {
+      run: { status: string; peak_host_bytes: number | null };
+      details: {
+        spec?: {
+          strategy: string;
+          microBatch: number;
+          seqLen: number;
+          model: { id: string };
+          knobs: Record<string, number | boolean>;
+        };
+      };
+    };
+    const runs = readdirSync('resources/samples')
+      .filter((f) => f.endsWith('.runs.json'))
+      .flatMap((f) => (JSON.parse(readFileSync(`resources/samples/${f}`, 'utf8')) as { runs: StoredRun[] }).runs)
+      .filter((r) => r.run.status === 'completed' && r.details.spec?.strategy === 'superoffload' && r.run.peak_host_bytes);
+    expect(runs.length).toBeGreaterThanOrEqual(15);
+    for (const r of runs) {
+      const spec = r.details.spec!;
+      const m = resolveModel(spec.model.id);
+      const e = estimateMemory(
+        s,
+        m,
+        countParams(m),
+        parseWorkload({ model: m.id, seqLen: spec.seqLen, microBatch: spec.microBatch, gpus: 1 }),
+        false,
+        spec.knobs,
+      );
+      const error = e.hostBytes / r.run.peak_host_bytes! - 1;
+      expect(Math.abs(error), `${spec.model.id} seq ${spec.seqLen} ratio ${spec.knobs.ratio}`).toBeLessThan(0.1);
+    }
   });
 });

@@ -86,7 +86,7 @@ export const superOffload: Mechanism = {
     commBytes: zeroCommBytes(ctx, true),
     host: {
       ...zero3CpuOptimizerHost(ctx),
-      // the worker's shared-memory copies (5.6 B per CPU-share parameter) and its process
+      // the fp32 partition the worker maps in shared memory (counted in both processes' RSS) and its process
       superOffloadShared: Math.round(MEMORY_CONSTANTS.superOffloadHostBytesPerCpuParam * ctx.r * ctx.perNodeParams),
       adamWorkers: ctx.w.gpus * MEMORY_CONSTANTS.hostAdamWorkerBytes,
     },
