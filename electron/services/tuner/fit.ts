@@ -55,7 +55,7 @@ const TERM_LABELS: Record<string, string> = {
   offloadedStates: 'offloaded parameters, gradients and Adam states',
   cpuOptimizerStates: 'optimizer states and gradients of the CPU share',
   hostParamsAndStaging: 'host copy of the parameters and staging',
-  superOffloadShared: "SuperOffload worker's shared copies",
+  superOffloadShared: 'the fp32 CPU share in shared memory, counted again in the Adam worker',
   commBuffers: 'communication buffers',
   framework: 'framework overhead',
   allocatorSlack: 'caching-allocator slack (reserved beyond allocated)',
