@@ -374,7 +374,7 @@ for (const filePath of tuneFiles) {
   const wp = points.find((p) => p.runId === answer.winner!.runId);
   const named = filePath.replace(/\.json$/, '.workload.json');
   const meta = fs.existsSync(named)
-    ? (JSON.parse(fs.readFileSync(named, 'utf8')) as { kind: string; model: string; seqLen: number; supersededBy?: string })
+    ? (JSON.parse(fs.readFileSync(named, 'utf8')) as { kind: string; model: string; seqLen: number })
     : null;
   if (!wp && !meta) continue;
   const wl = wp ? groupOf(wp) : `${meta!.kind} ${meta!.model} s${meta!.seqLen}`;
@@ -383,15 +383,10 @@ for (const filePath of tuneFiles) {
     ...points.filter((p) => groupOf(p) === wl && p.outcome === 'fits' && speed.has(p.runId)).map((p) => speed.get(p.runId)!),
   );
   const ratio = answer.winner.tokensPerSecond / bestOther;
-  // an answer of older code that a later run of the same workload and kind replaces (`supersededBy` in its
-  // .workload.json): printed, not counted
-  const superseded = meta?.supersededBy ? `   superseded by ${meta.supersededBy}: not counted` : '';
-  if (!superseded) {
-    lower(worstTune, kind, ratio);
-    mostTrials.set(kind, Math.max(mostTrials.get(kind) ?? 0, answer.trials.length));
-  }
+  lower(worstTune, kind, ratio);
+  mostTrials.set(kind, Math.max(mostTrials.get(kind) ?? 0, answer.trials.length));
   console.log(
-    `${file.padEnd(14)} ${wl.padEnd(48)} ${answer.trials.length} trial(s): ${answer.trials.map((t) => `${t.strategyId} ${t.status === 'completed' ? `${t.tokensPerSecond?.toFixed(0)} tok/s` : t.status}`).join(', ')} — winner ${ratio.toFixed(2)}× the best measured of the workload${superseded}`,
+    `${file.padEnd(14)} ${wl.padEnd(48)} ${answer.trials.length} trial(s): ${answer.trials.map((t) => `${t.strategyId} ${t.status === 'completed' ? `${t.tokensPerSecond?.toFixed(0)} tok/s` : t.status}`).join(', ')} — winner ${ratio.toFixed(2)}× the best measured of the workload`,
   );
 }
 for (const kind of kindsOf(worstTune)) {

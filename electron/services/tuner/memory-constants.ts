@@ -51,7 +51,7 @@ export const MEMORY_CONSTANTS = {
   /**
    * SuperOffload's CPU Adam worker process, per rank: a spawned interpreter with torch and DeepSpeed imported.
    * 0.5 GiB, chosen with the H200 runs in view (the excess above has no visible constant; was 2 GiB, which put
-   * every SuperOffload run 7–27% over).
+   * every SuperOffload run 4–27% over).
    */
   hostAdamWorkerBytes: 0.5 * GiB,
   /**

@@ -102,7 +102,7 @@ describe('DeepSpeed estimators', () => {
   });
   it("SuperOffload's host: ZeRO-3 offload's plus the fp32 partition its worker maps, within 10% of every stored run", () => {
     // Runner host figure = self + children RSS; the worker's shared fp32 partition counts in both. The previous
-    // constants (5.6 B per CPU-share parameter + 2 GiB for the worker) put these runs 7–27% over.
+    // constants (5.6 B per CPU-share parameter + 2 GiB for the worker) put these runs 4–27% over.
     const s = catalog().strategies.find((x) => x.id === 'superoffload')!;
     type StoredRun = {
       run: { status: string; peak_host_bytes: number | null };
