@@ -347,11 +347,17 @@ for (const kind of kindsOf(worstRatio, worstWithTrial)) {
 
 // --- `tune` with its workload held out: on the H200 (resources/samples/h200-boundary-tune-device,
 // h200-heldout-tune-device), on an H100, a kind with no runs before its own trials (h100-boundary-device), and
-// on an H100 with the kind's other workloads in its history (h100-heldout-tune-device) ---
+// on an H100 with the kind's other workloads in its history (h100-heldout-tune-device, h100-heldout-tune3b4k-device) ---
 console.log('');
 const worstTune = new Map<string, number>();
 const mostTrials = new Map<string, number>();
-const tuneFolders = ['h200-boundary-tune-device', 'h100-boundary-device', 'h200-heldout-tune-device', 'h100-heldout-tune-device'];
+const tuneFolders = [
+  'h200-boundary-tune-device',
+  'h100-boundary-device',
+  'h200-heldout-tune-device',
+  'h100-heldout-tune-device',
+  'h100-heldout-tune3b4k-device',
+];
 const tuneFiles = tuneFolders.flatMap((dir) => {
   const folder = path.join(samplesDir, dir);
   return fs.existsSync(folder)

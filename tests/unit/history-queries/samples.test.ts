@@ -14,6 +14,7 @@ describe('samples/load', () => {
       expect(loaded.files.map((f) => f.split('/').pop())).toEqual([
         'h100-boundary.runs.json',
         'h100-heldout-tune.runs.json',
+        'h100-heldout-tune3b4k.runs.json',
         'h100-superoffload-clip.runs.json',
         'h200-boundary-tune.runs.json',
         'h200-boundary.runs.json',
@@ -29,9 +30,9 @@ describe('samples/load', () => {
         'h200-llama-3.2-3b.runs.json',
         'h200-user-config.runs.json',
       ]);
-      expect(loaded.imported).toHaveLength(104);
+      expect(loaded.imported).toHaveLength(105);
       const { runs: all } = await backend.invoke('runs/list', { tag: 'sample' });
-      expect(all).toHaveLength(104);
+      expect(all).toHaveLength(105);
       // the failures are results: the 8B tune's baseline (seed defaults), refused by the runner's pre-flight, and
       // issue 25's boundary probes — the first micro batch past the limit (8B ZeRO-3 micro 3, 1B ZeRO-2 micro 4 at
       // seq 16384) and Llama-2-13B's ZeRO-3 offload at ratio 0.45 and 0.6, killed during init (no error line: crashed),
@@ -100,7 +101,7 @@ describe('samples/load', () => {
         'llama-3.2-3b gpu-zero2 22',
       ]);
       // Llama-3.1-8B seq 4096 (issue 16): the tuner's ZeRO-3 offload (micro 8, ratio 0.75) measured twice on two instances, ~268 TFLOPS/GPU
-      const h100Leases = ['c17ce049e6a3528c', 'd15223b6eb29faa3', '44981975514787f2']; // h100-boundary, h100-heldout-tune, h100-superoffload-clip: another kind
+      const h100Leases = ['c17ce049e6a3528c', 'd15223b6eb29faa3', '44981975514787f2', 'cce566f5eae7df8b']; // h100-boundary, h100-heldout-tune, h100-superoffload-clip, h100-heldout-tune3b4k: another kind
       const z3 = all.filter(
         (r) =>
           r.model === 'llama-3.1-8b' &&
@@ -154,7 +155,7 @@ describe('samples/load', () => {
       expect(planned.measured?.gain).toBeGreaterThanOrEqual(gain);
       expect(planned.measured?.yoursTokensPerSecond).toBe(guide.find((r) => r.strategy === 'superoffload')!.tokensPerSecond);
       // Loading again imports nothing twice.
-      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(104);
+      expect((await backend.invoke('samples/load', {})).skipped).toHaveLength(105);
     } finally {
       await backend.close();
     }
