@@ -2,10 +2,11 @@
 
 FSDP2 with CPU offload steps torch's AdamW on the host over fp32 shards. Its rate per parameter depends on the
 implementation — the per-tensor loop (fused=False, foreach=False: what torch picks for CPU tensors unless told
-fused=True) or the fused kernel — and, for the loop, on the tensor sizes: it makes several passes over each tensor
-(lerp, mul, addcmul, sqrt, div, addcdiv), so a tensor that stays in the last-level cache between passes is stepped
-faster than one that does not. The tuner's torchPlainAdamFactor was first set from one 256M-element tensor; this
-measures the shapes a model really has, next to that single tensor, on the same host.
+fused=True) or the fused kernel — and perhaps, for the loop, on the tensor sizes: it makes several passes over each
+tensor (lerp, mul, addcmul, sqrt, div, addcdiv), so a tensor that stays in the last-level cache between passes could
+be stepped faster than one that does not. The tuner's torchPlainAdamFactor was set from one 256M-element tensor; this
+measures the shapes a model really has, next to that single tensor, on the same host. (On an H100 host, 2026-12-07,
+the loop was not faster on Llama-3.2-3B's shapes: resources/samples/h100-torch-adam-probe.)
 
 Run (prints ONE JSON line on stdout):
     python torch_adam_rate.py --preset llama-3.2-3b --threads 16 --impl plain,fused --steps 3
