@@ -17,21 +17,24 @@ Needs host memory for 4 fp32 copies of the model (parameter, gradient, Adam m an
 """
 import argparse
 import json
-import os
 import sys
 import time
 
 IMPLS = {"plain": {"foreach": False, "fused": False}, "foreach": {"foreach": True}, "fused": {"fused": True}}
 
 
-def shapes_of_config(cfg):
-    """The parameter shapes transformers builds for a config.json, on the meta device (nothing allocated)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+def shapes_of_config(raw):
+    """The parameter shapes transformers builds for a config.json, on the meta device (nothing allocated). The
+    config goes through the runner's own check (hf_model.check_config: no remote code, no MoE, fields that
+    contradict named), so what is measured is what a run of that config would build."""
+    import hf_model  # also keeps transformers off the Hub
     import torch
-    from transformers import AutoConfig, AutoModelForCausalLM
+    from transformers import AutoModelForCausalLM
 
-    raw = dict(cfg)
-    config = AutoConfig.for_model(raw.pop("model_type"), **raw)
+    try:
+        config = hf_model.check_config(raw)
+    except hf_model.ConfigRefused as exc:
+        raise SystemExit(f"{exc.message} {exc.fix}") from exc
     with torch.device("meta"):
         model = AutoModelForCausalLM.from_config(config)
     return [tuple(p.shape) for p in model.parameters()]

@@ -39,9 +39,13 @@ def test_a_config_is_measured_on_its_own_parameter_shapes(tmp_path):
         assert r["threads"] == 1 and len(r["stepSeconds"]) == 2 and r["paramsPerSecond"] > 0
 
 
-def test_an_unknown_implementation_or_preset_is_refused_by_name():
+def test_an_unknown_implementation_preset_or_unbuildable_config_is_refused_by_name(tmp_path):
     out = run("--single", "1000", "--impl", "plain,fast")
     assert out.returncode != 0 and "--impl fast" in out.stderr
     pytest.importorskip("torch")
     out = run("--preset", "no-such-model")
     assert out.returncode != 0 and "unknown preset 'no-such-model'" in out.stderr and "llama-3.2-3b" in out.stderr
+    remote = tmp_path / "remote.json"
+    remote.write_text(json.dumps({**TINY_CONFIG, "auto_map": {"AutoModelForCausalLM": "x.Y"}}))
+    out = run("--config", str(remote))
+    assert out.returncode != 0 and "needs remote code" in out.stderr and "Traceback" not in out.stderr
