@@ -1,10 +1,11 @@
 // Host measurements: the CPU Adam step rate by thread count, memory bandwidth and host<->GPU
-// copy bandwidth, measured by the native addon. What `hardware/measure` returns, what
+// copy bandwidth, measured by the native addon; and torch's own CPU AdamW rate (FSDP2 offload's
+// optimizer step), measured in the engine environment. What `hardware/measure` returns, what
 // `measure --json` prints, and what is kept in <dataDir>/measurements.json for the tuner.
 import { z } from 'zod';
 import { Empty } from './common';
 
-export const MeasureKindSchema = z.enum(['cpuAdam', 'memoryBandwidth', 'hostDevice']);
+export const MeasureKindSchema = z.enum(['cpuAdam', 'memoryBandwidth', 'hostDevice', 'torchAdam']);
 
 export const MeasureRequestSchema = z
   .object({
@@ -31,6 +32,22 @@ export const HostDeviceSchema = z.object({
   bytesPerCopy: z.number().optional(),
 });
 
+/** torch.optim.AdamW stepping fp32 CPU tensors (resources/engine/torch_adam_rate.py): the rate FSDP2's CPU
+ *  offload steps at, which is not DeepSpeedCPUAdam's. Per implementation, at one thread count, on one tensor
+ *  of `params` elements (past the last-level cache, like the native sweep's). */
+export const TorchAdamSchema = z.object({
+  threads: z.number().int().positive(),
+  params: z.number().int().positive(),
+  /** Params per second by implementation: plain (torch's per-tensor loop), foreach, fused. */
+  paramsPerSecond: z.object({
+    plain: z.number().positive().optional(),
+    foreach: z.number().positive().optional(),
+    fused: z.number().positive().optional(),
+  }),
+  torch: z.string(),
+  python: z.string(),
+});
+
 export const MeasurementSchema = z.object({
   cpuAdam: z.array(CpuAdamPointSchema), // empty when not measured
   recommendedCoresPerc: z.number().min(0).max(1).nullable(), // DeepSpeed's cpuadam_cores_perc
@@ -46,6 +63,9 @@ export const MeasurementSchema = z.object({
     .optional(),
   hostDevice: HostDeviceSchema.nullable(),
   hostDeviceReason: z.string().nullable(), // why hostDevice is null
+  /** torch's CPU AdamW rates; absent or null when not measured (torchAdamReason says why). */
+  torchAdam: TorchAdamSchema.nullable().optional(),
+  torchAdamReason: z.string().nullable().optional(),
   measuredAt: z.string(),
   durationMs: z.number().nonnegative(),
   /** The machine it was measured on (detect's machineId); absent in files written before it was recorded. */
@@ -53,7 +73,7 @@ export const MeasurementSchema = z.object({
 });
 
 export const MeasureProgressSchema = z.object({
-  phase: z.enum(['cpuAdam', 'memoryBandwidth', 'hostDevice', 'done']),
+  phase: z.enum(['cpuAdam', 'memoryBandwidth', 'hostDevice', 'torchAdam', 'done']),
   fraction: z.number().min(0).max(1), // of the whole measurement
   message: z.string(),
 });
@@ -62,6 +82,7 @@ export type MeasureKind = z.infer<typeof MeasureKindSchema>;
 export type MeasureRequest = z.infer<typeof MeasureRequestSchema>;
 export type CpuAdamPoint = z.infer<typeof CpuAdamPointSchema>;
 export type HostDevice = z.infer<typeof HostDeviceSchema>;
+export type TorchAdam = z.infer<typeof TorchAdamSchema>;
 export type Measurement = z.infer<typeof MeasurementSchema>;
 export type MeasureProgress = z.infer<typeof MeasureProgressSchema>;
 

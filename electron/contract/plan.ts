@@ -268,6 +268,16 @@ export const HardwareProfileSchema = z.object({
   hostMemoryByThreads: z.array(z.object({ threads: z.number().int().positive(), bytesPerSecond: z.number().positive() })).optional(),
   /** CPU Adam (params/s for the whole node) by thread count. */
   cpuAdam: z.array(z.object({ threads: z.number().int().positive(), paramsPerSecond: z.number().positive() })),
+  /** torch's CPU AdamW (FSDP2 offload's step), params/s of the whole host at `threads`, by implementation: where
+   *  measured on this machine (else FSDP2 reads it as a share of cpuAdam, sources.torchAdam says which). */
+  torchAdam: z
+    .object({
+      threads: z.number().int().positive(),
+      plain: z.number().positive().optional(),
+      foreach: z.number().positive().optional(),
+      fused: z.number().positive().optional(),
+    })
+    .optional(),
   /** Where each figure came from: 'measured' | 'catalog:<id>' | 'default'. */
   sources: z.record(z.string(), z.string()),
 });

@@ -17,6 +17,11 @@ import {
   saveMeasurement,
 } from '../../electron/services/hardware/measure';
 import { loadNative, loadNativeFrom, NATIVE_NOT_BUILT, unpacked } from '../../electron/services/hardware/measure/native';
+import { chooseInterpreter } from '../../electron/services/environment';
+import { normalizeMeasurements } from '../../electron/services/tuner';
+
+// torch's AdamW runs in the engine environment (the venv CI builds first); without one those tests skip.
+const haveEngine = chooseInterpreter(null).source !== 'path';
 
 const GiB = 2 ** 30;
 const M = 2 ** 20;
@@ -71,8 +76,11 @@ describe('knee rule (recommended cpuadam_cores_perc)', () => {
 
 describe('measurement plan (budget split, buffer sizes)', () => {
   it('splits the budget by share over the included phases only', () => {
-    const all = planMeasurement({ budgetSeconds: 40, freeMemoryBytes: 64 * GiB });
-    expect(all.seconds).toEqual({ cpuAdam: 24, memoryBandwidth: 6, hostDevice: 10 });
+    // the default 50 s: the native phases keep the 40 s they had before torch's AdamW joined
+    const all = planMeasurement({ freeMemoryBytes: 64 * GiB });
+    expect(all.seconds).toEqual({ cpuAdam: 24, memoryBandwidth: 6, hostDevice: 10, torchAdam: 10 });
+    expect(all.leftOut).toEqual({});
+    expect(all.torchAdamParams).toBe(32 * M);
     expect(all.adamParams).toBe(64 * M); // 1 GiB of state when time and memory allow
     expect(all.triadElements).toBe(64 * M);
     expect(all.copyBytes).toBe(1024 * M);
@@ -80,6 +88,28 @@ describe('measurement plan (budget split, buffer sizes)', () => {
     expect(two.kinds).toEqual(['cpuAdam', 'hostDevice']);
     expect(two.seconds.memoryBandwidth).toBe(0);
     expect(two.seconds.cpuAdam + two.seconds.hostDevice).toBeCloseTo(10);
+  });
+  it("leaves torch's AdamW out of a default measurement too short for it, saying how long would do; asked by name it runs", () => {
+    const short = planMeasurement({ budgetSeconds: 10, freeMemoryBytes: 64 * GiB });
+    expect(short.kinds).toEqual(['cpuAdam', 'memoryBandwidth', 'hostDevice']);
+    expect(short.seconds.cpuAdam + short.seconds.memoryBandwidth + short.seconds.hostDevice).toBeCloseTo(10);
+    // 5 s of its 0.25 share out of 1.25: 25 s
+    expect(short.leftOut.torchAdam).toMatch(
+      /a 10 s budget leaves under 5 s .* give the measurement 25 s or more, or measure torchAdam alone$/,
+    );
+    expect(planMeasurement({ budgetSeconds: 25, freeMemoryBytes: 64 * GiB }).kinds).toContain('torchAdam');
+    // the default set less what the host cannot measure (no GPU) is still the default set
+    const noGpu = planMeasurement({
+      budgetSeconds: 10,
+      include: ['cpuAdam', 'memoryBandwidth', 'torchAdam'],
+      defaultSet: true,
+      freeMemoryBytes: 64 * GiB,
+    });
+    expect(noGpu.kinds).not.toContain('torchAdam');
+    const named = planMeasurement({ budgetSeconds: 2, include: ['torchAdam'], freeMemoryBytes: 64 * GiB });
+    expect(named.kinds).toEqual(['torchAdam']);
+    expect(named.seconds.torchAdam).toBe(2);
+    expect(planMeasurement({ budgetSeconds: 40, freeMemoryBytes: 1 * GiB }).torchAdamParams).toBe(16 * M); // a quarter of 1 GiB / 16 B
   });
   it('scales buffers down when memory or time is short, never below 4M params', () => {
     const small = planMeasurement({ budgetSeconds: 40, freeMemoryBytes: 2 * GiB });
@@ -167,6 +197,43 @@ describe.skipIf(!loadNative().ok)('hardware/measure through the backend', () => 
     expect([...fractions].sort((a, b) => a - b)).toEqual(fractions); // monotone
     expect(events.at(-1)).toMatchObject({ phase: 'done', fraction: 1 });
     expect(loadLatestMeasurement(dir)).toEqual(m);
+    // 4 s leaves torch's AdamW under its 5 s minimum: left out, and the reason says how long would do
+    expect(m.torchAdam).toBeNull();
+    // (20 s on a host without a GPU: no copy phase shares the budget)
+    expect(m.torchAdamReason).toMatch(/a 4 s budget .* give the measurement (20|25) s or more/);
+  });
+
+  it.skipIf(!haveEngine)(
+    "measures torch's CPU AdamW in the engine environment: three implementations, stored, the tuner reads it",
+    async () => {
+      const m = await backend.invoke('hardware/measure', { budgetSeconds: 10, include: ['torchAdam'] });
+      expect(MeasurementSchema.parse(m)).toEqual(m);
+      expect(m.torchAdamReason).toBeNull();
+      const t = m.torchAdam!;
+      expect(t.threads).toBe(os.cpus().length); // no native sweep in this measurement: all logical cores
+      expect(t.params).toBeGreaterThanOrEqual(4 * M);
+      expect(t.torch).toMatch(/^\d+\.\d+/);
+      const r = t.paramsPerSecond;
+      // the per-tensor loop makes several passes over memory, the fused kernel one: it is the slowest here too
+      expect(r.plain).toBeGreaterThan(0);
+      expect(r.fused!).toBeGreaterThan(r.plain!);
+      expect(r.foreach).toBeGreaterThan(0);
+      expect(loadLatestMeasurement(dir)?.torchAdam).toEqual(t);
+      expect(normalizeMeasurements(m)?.torchAdam).toEqual({ threads: t.threads, ...r });
+    },
+  );
+
+  it.skipIf(!haveEngine)("cancel reaches torch's AdamW child: the measurement fails with code cancelled, promptly", async () => {
+    const settled = backend.invoke('hardware/measure', { budgetSeconds: 30, include: ['torchAdam'] }).then(
+      () => null,
+      (e: { code?: string }) => e,
+    );
+    await new Promise((r) => setTimeout(r, 800)); // torch is still loading
+    const t0 = Date.now();
+    expect(await backend.invoke('hardware/measure-cancel', {})).toEqual({ cancelled: true });
+    expect(await settled).toMatchObject({ code: 'cancelled' });
+    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(loadLatestMeasurement(dir)).toBeNull();
   });
 
   it('measures only what is included', async () => {

@@ -10,13 +10,13 @@ import { UsageError } from '../../kernel';
 import { INPUT_LIMITS } from '../user-files';
 import { formatRate } from '../format';
 
-const KINDS: MeasureKind[] = ['cpuAdam', 'memoryBandwidth', 'hostDevice'];
+const KINDS: MeasureKind[] = ['cpuAdam', 'memoryBandwidth', 'hostDevice', 'torchAdam'];
 const gb = (bytesPerSecond: number) => formatRate(bytesPerSecond, 'B');
 
 export const measureCommands: Record<string, Command> = {
   measure: {
     summary:
-      "measure the host: CPU Adam by thread count, memory and host-GPU bandwidth (--budget-seconds N, --only cpuAdam,hostDevice); --import FILE [--machine detect.json] stores another machine's measurements under its id",
+      "measure the host: CPU Adam by thread count, memory and host-GPU bandwidth, torch's CPU AdamW in the engine environment (--budget-seconds N, --only cpuAdam,hostDevice,torchAdam); --import FILE [--machine detect.json] stores another machine's measurements under its id",
     async run({ backend, flags, json, out }) {
       if (typeof flags.import === 'string') {
         // Another machine's measurements (its `measure --json`, or the native driver's output), stored
@@ -97,6 +97,15 @@ export const measureCommands: Record<string, Command> = {
             `host↔GPU    pinned H2D ${gb(m.hostDevice.pinned.h2dBytesPerSecond)}, D2H ${gb(m.hostDevice.pinned.d2hBytesPerSecond)}; pageable H2D ${gb(m.hostDevice.pageable.h2dBytesPerSecond)}, D2H ${gb(m.hostDevice.pageable.d2hBytesPerSecond)}`,
           );
         else out(`host↔GPU    ${m.hostDeviceReason}`);
+        if (m.torchAdam) {
+          const r = m.torchAdam.paramsPerSecond;
+          const each = (['plain', 'foreach', 'fused'] as const)
+            .filter((k) => r[k])
+            .map((k) => `${k} ${formatRate(r[k] ?? 0, ' params', 3)}`);
+          out(
+            `torch AdamW ${String(m.torchAdam.threads).padStart(3)} threads  ${each.join(', ')} (torch ${m.torchAdam.torch}, FSDP2 offload's step)`,
+          );
+        } else if (m.torchAdamReason) out(`torch AdamW ${m.torchAdamReason}`);
         return 0;
       } finally {
         off();

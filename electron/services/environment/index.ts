@@ -20,6 +20,7 @@ export { appVenvDir, findCandidates } from './candidates';
 export { chooseInterpreter, engineVenvs, venvPython, type InterpreterChoice } from './choose';
 export { createProbeCache, interpreterFingerprint, type ProbeCache, type ProbeCacheOptions } from './probe-cache';
 export { archFromProbe, importProbedConfig } from './model-import';
+export { measureTorchAdam, torchAdamFromOutput } from './torch-adam-probe';
 export { modelConfigHash, probeModelConfig, type ModelProbeAnswer, type ModelProbeRefusal, type ModelProbeTable } from './model-probe';
 
 /** The interpreter remembered in <dataDir>/settings.json (environment/select), or null. */

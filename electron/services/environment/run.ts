@@ -13,7 +13,7 @@ export interface RunResult {
 export function run(
   file: string,
   args: string[],
-  options: { timeoutMs: number; env?: NodeJS.ProcessEnv; cwd?: string },
+  options: { timeoutMs: number; env?: NodeJS.ProcessEnv; cwd?: string; signal?: AbortSignal },
 ): Promise<RunResult> {
   return new Promise((resolve) => {
     execFile(
@@ -27,6 +27,7 @@ export function run(
         windowsHide: true,
         env: options.env,
         cwd: options.cwd,
+        signal: options.signal, // aborted: the child is killed (killSignal) and `error` says ABORT_ERR
       },
       (error, stdout, stderr) => {
         const e = error as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;

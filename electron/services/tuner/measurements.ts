@@ -16,6 +16,8 @@ export interface TunerMeasurements {
   diskBytesPerSecond?: number;
   /** The measuring service's own cpuadam_cores_perc pick (knee of its sweep), when it made one. */
   recommendedCoresPerc?: number;
+  /** torch's CPU AdamW (FSDP2 offload's step) by implementation, params/s of the whole host at `threads`. */
+  torchAdam?: { threads: number; plain?: number; foreach?: number; fused?: number };
 }
 
 type Obj = Record<string, unknown>;
@@ -94,6 +96,12 @@ export function normalizeMeasurements(raw: unknown): TunerMeasurements | undefin
     if (rows.length) m.cpuAdam = rows;
   }
   if (pos(raw.memoryBandwidthBytesPerSecond)) m.memoryBandwidthBytesPerSecond = pos(raw.memoryBandwidthBytesPerSecond);
+  if (isObj(raw.torchAdam) && isObj(raw.torchAdam.paramsPerSecond) && pos(raw.torchAdam.threads)) {
+    const r = raw.torchAdam.paramsPerSecond;
+    const t: NonNullable<TunerMeasurements['torchAdam']> = { threads: Math.round(pos(raw.torchAdam.threads)!) };
+    for (const k of ['plain', 'foreach', 'fused'] as const) if (pos(r[k])) t[k] = pos(r[k]);
+    if (t.plain || t.foreach || t.fused) m.torchAdam = t;
+  }
   const perc = pos(raw.recommendedCoresPerc);
   if (perc !== undefined && perc < 1) m.recommendedCoresPerc = perc;
 

@@ -100,6 +100,13 @@ export function buildProfile(
     sources.cpuAdam = `default (${rate / 1e9} G params/s per ${key} core, capped by memory bandwidth / ${PROFILE_DEFAULTS.adamBytesPerParam} B)`;
   }
 
+  // torch's CPU AdamW (FSDP2 offload): this host's own rates where measured, else a share of the CPU Adam
+  // sweep taken from the H200 host (throughput-constants.ts: torchPlainAdamFactor, torchFusedAdamFactor).
+  const torchAdam = measurements?.torchAdam;
+  sources.torchAdam = torchAdam
+    ? 'measured'
+    : "default (the H200 host's ratio to DeepSpeed's CPU Adam: plain loop 0.143, fused 0.93; measure with the engine environment for this host's)";
+
   return {
     machineLabel: `${machine.hostname}${gpu0 ? ` — ${machine.gpus.length}× ${gpu0.name}` : ' — no GPU'}`,
     machineSource: source,
@@ -118,11 +125,11 @@ export function buildProfile(
     hostMemoryBytesPerSecond: memBw,
     ...(measurements?.memoryBandwidthByThreads?.length ? { hostMemoryByThreads: measurements.memoryBandwidthByThreads } : {}),
     cpuAdam,
+    ...(torchAdam ? { torchAdam } : {}),
     sources,
   };
 }
 
-/** CPU Adam rate of the host at `threads`, interpolated on the sweep (flat beyond its ends). */
 /**
  * A rate measured by thread count at `threads`: linear from the origin to the first point, linear
  * between points, the last point's beyond. `value` reads a point's rate (no copies: the search calls
@@ -140,6 +147,7 @@ export function rateAtThreads<T extends { threads: number }>(points: readonly T[
 
 const adamRateOf = (p: { paramsPerSecond: number }) => p.paramsPerSecond;
 
+/** CPU Adam rate of the host at `threads`, interpolated on the sweep (flat beyond its ends). */
 export function cpuAdamRate(profile: HardwareProfile, threads: number): number {
   if (profile.cpuAdam.length === 0) return 1e8;
   return rateAtThreads(profile.cpuAdam, threads, adamRateOf);

@@ -7,6 +7,14 @@ import { formatDateTime, formatNumber } from '../format';
 import { Chart } from './Chart';
 import { KeyValues } from './ui';
 
+/** torch's CPU AdamW rates (FSDP2 offload's step), fused first, or why they were not measured. */
+function torchAdamText(m: Measurement): string {
+  if (!m.torchAdam) return m.torchAdamReason ?? '—';
+  const r = m.torchAdam.paramsPerSecond;
+  const each = (['fused', 'foreach', 'plain'] as const).filter((k) => r[k]).map((k) => `${k} ${formatNumber(r[k]! / 1e9, 2)}`);
+  return `${each.join(' · ')} G params/s at ${m.torchAdam.threads} threads (torch ${m.torchAdam.torch})`;
+}
+
 export function MeasurementFigures({ measurement: m, when = false }: { measurement: Measurement; when?: boolean }) {
   const curve = useMemo(() => (m.cpuAdam.length ? cpuAdamCurveOption(m) : null), [m]);
   return (
@@ -29,6 +37,7 @@ export function MeasurementFigures({ measurement: m, when = false }: { measureme
               ? `${formatNumber(m.hostDevice.pinned.h2dBytesPerSecond / 1e9)} / ${formatNumber(m.hostDevice.pinned.d2hBytesPerSecond / 1e9)} GB/s`
               : (m.hostDeviceReason ?? '—'),
           ],
+          ['torch AdamW on the CPU (FSDP2 offload)', torchAdamText(m)],
         ]}
       />
       {curve && <Chart option={curve} height={240} testId="chart-cpu-adam" ariaLabel="CPU Adam params per second by thread count" />}

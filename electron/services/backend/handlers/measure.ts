@@ -4,10 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../contract';
-import { selectedInterpreter } from '../../environment';
+import { measureTorchAdam, selectedInterpreter } from '../../environment';
 import { detectMachine, loadMeasurementFor, measureHost } from '../../hardware';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
+import { enginePython } from './model-guard';
 
 /**
  * PyPI's torch ships the CUDA runtime in its nvidia-* wheels; the copy test can dlopen that
@@ -58,6 +59,8 @@ export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measu
           machineId: host?.machineId ?? null,
           noGpu: host ? host.gpus.length === 0 : false,
           cudaLibraryPaths,
+          // torch's CPU AdamW (FSDP2 offload's step) in the engine environment, the interpreter runs use
+          torchAdamProbe: async (input) => measureTorchAdam(await enginePython(ctx.dataDir), input),
           budgetSeconds: request.budgetSeconds,
           include: request.include,
           signal: controller.signal,

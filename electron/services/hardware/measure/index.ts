@@ -1,13 +1,22 @@
 // Host measurement service: runs the native measurements (CPU Adam sweep, triad bandwidth,
 // host<->GPU copies) within a time budget, cancellable, reporting progress; turns them into
 // the contract's Measurement (with the recommended cpuadam_cores_perc) and stores the latest
-// in <dataDir>/measurements.json for the tuner.
+// in <dataDir>/measurements.json for the tuner. torch's own CPU AdamW (FSDP2 offload's step) is
+// measured by a probe the caller hands in: it runs in the engine environment, which this layer
+// does not know.
 import os from 'node:os';
-import { ApiError, type MeasureKind, type MeasureProgress, type Measurement } from '../../../contract';
+import { ApiError, type MeasureKind, type MeasureProgress, type Measurement, type TorchAdam } from '../../../contract';
 import { recommendCoresPerc, recommendThreads } from './knee';
 import { loadNative, NATIVE_NOT_BUILT, type NativeAddon } from './native';
 import { ALL_KINDS, planMeasurement } from './plan';
 import { saveMeasurement } from './store';
+
+/** Measures torch's CPU AdamW rates (plain, foreach, fused) on one tensor of `params` elements at `threads`
+ *  threads; rejects with an Error whose message says why it could not, in words. */
+export type TorchAdamProbe = (input: { params: number; threads: number; timeoutMs: number; signal: AbortSignal }) => Promise<TorchAdam>;
+
+/** Why a measurement has no torch AdamW figure when nobody handed in a probe. */
+export const NO_TORCH_ADAM_PROBE = 'not measured: no engine environment to run torch in (Setup creates it)';
 
 /** Why a host without a GPU has no host↔GPU copy figure, in words. */
 export const NO_GPU_COPIES = 'no GPU on this machine, so there are no host↔GPU copies to measure';
@@ -39,6 +48,8 @@ export interface MeasureHostOptions {
    * words, instead of the CUDA runtime's own complaint (a libcudart path, "driver version is insufficient").
    */
   noGpu?: boolean;
+  /** torch's CPU AdamW rates, measured in the engine environment (backend/handlers/measure.ts hands it in). */
+  torchAdamProbe?: TorchAdamProbe;
   /** The machineId of the host being measured (this one), recorded with the result. */
   machineId?: string | null;
   /** Overrides for tests and benchmarks. */
@@ -63,10 +74,20 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
   const started = Date.now();
   const asked = options.include ?? ALL_KINDS;
   const include = options.noGpu ? asked.filter((k) => k !== 'hostDevice') : asked;
-  const plan = planMeasurement({ budgetSeconds: options.budgetSeconds, include, freeMemoryBytes: os.freemem() });
+  const plan = planMeasurement({
+    budgetSeconds: options.budgetSeconds,
+    include,
+    freeMemoryBytes: os.freemem(),
+    defaultSet: !options.include,
+  });
   const token = new addon.CancelToken();
-  const onAbort = () => token.cancel();
-  if (options.signal?.aborted) token.cancel();
+  // The torch probe is a child process: it stops on this controller, which a cancel also aborts.
+  const childStop = new AbortController();
+  const onAbort = () => {
+    token.cancel();
+    childStop.abort();
+  };
+  if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
   const total = plan.kinds.reduce((s, k) => s + plan.seconds[k], 0);
@@ -89,6 +110,8 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
     memoryBandwidthBytesPerSecond: null,
     hostDevice: null,
     hostDeviceReason: options.noGpu && asked.includes('hostDevice') ? NO_GPU_COPIES : 'not measured (not requested)',
+    torchAdam: null,
+    torchAdamReason: plan.leftOut.torchAdam ?? 'not measured (not requested)',
     measuredAt: new Date(started).toISOString(),
     durationMs: 0,
     machineId: options.machineId ?? null,
@@ -142,6 +165,27 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
         progressFor('hostDevice')(1, `host-device copy: ${result.hostDeviceReason}`); // the addon said nothing
       }
       done += plan.seconds.hostDevice;
+    }
+    if (plan.kinds.includes('torchAdam')) {
+      const report = progressFor('torchAdam');
+      if (!options.torchAdamProbe) result.torchAdamReason = NO_TORCH_ADAM_PROBE;
+      else {
+        // At the native sweep's top thread count, so the tuner reads torch's rate against DeepSpeed's at one point.
+        const threads = result.cpuAdam.length ? Math.max(...result.cpuAdam.map((p) => p.threads)) : addon.logicalCores;
+        report(0, `torch AdamW: loading torch, then ${(plan.torchAdamParams / 2 ** 20).toFixed(0)}M parameters at ${threads} threads`);
+        try {
+          // Its share of the budget, and time to load torch: one process, it cannot stop half-way with a figure.
+          const timeoutMs = Math.round(Math.max(plan.seconds.torchAdam, 30) * 1000);
+          result.torchAdam = await options.torchAdamProbe({ params: plan.torchAdamParams, threads, timeoutMs, signal: childStop.signal });
+          result.torchAdamReason = null;
+        } catch (error) {
+          checkCancelled();
+          result.torchAdamReason = `not measured: ${error instanceof Error ? error.message : String(error)}`;
+        }
+      }
+      checkCancelled();
+      report(1, result.torchAdam ? 'torch AdamW measured' : `torch AdamW: ${result.torchAdamReason}`);
+      done += plan.seconds.torchAdam;
     }
     // Skipped for want of a GPU: the phase still reports, in words, so the progress says why.
     if (options.noGpu && asked.includes('hostDevice'))

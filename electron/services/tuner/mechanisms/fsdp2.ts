@@ -2,9 +2,23 @@
 // torch's AdamW there (fused by default, resources/engine/fsdp_engine.py); each layer's parameters are
 // copied up per unshard (forward, backward) and its gradients down. The runner's config is its `fsdp` block.
 import { MEMORY_CONSTANTS } from '../memory-constants';
+import type { HardwareProfile } from '../../../contract';
+import { cpuAdamRate } from '../profile';
 import { FSDP_CPU_ADAM_FUSED_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../throughput-constants';
 import type { Mechanism } from './types';
 import { bool, lockedMemoryOk, NO_TIME_TERMS } from './zero-common';
+
+/**
+ * torch's AdamW step rate as a share of the host's CPU Adam sweep (the throughput model scales that sweep):
+ * this host's measured torch rate over the sweep at the thread count it was measured at, else the H200
+ * host's ratio (an assumption the profile's sources.torchAdam names). The plain loop's measured rate stands
+ * in for a run whose implementation is not fused.
+ */
+export function torchAdamRateFactor(hw: HardwareProfile, fused: boolean): number {
+  const measured = fused ? hw.torchAdam?.fused : hw.torchAdam?.plain;
+  if (hw.torchAdam && measured) return measured / cpuAdamRate(hw, hw.torchAdam.threads);
+  return fused ? THROUGHPUT_CONSTANTS.torchFusedAdamFactor : THROUGHPUT_CONSTANTS.torchPlainAdamFactor;
+}
 
 export const fsdp2Offload: Mechanism = {
   id: 'fsdp2',
@@ -50,7 +64,7 @@ export const fsdp2Offload: Mechanism = {
       fetchSeconds: P * ctx.passes * A * THROUGHPUT_CONSTANTS.zero3ParamPassSeconds * THROUGHPUT_CONSTANTS.fsdpLayerFactor,
       cpuAdam: {
         threads: Math.max(1, ctx.hw.physicalCores),
-        rateFactor: fused ? THROUGHPUT_CONSTANTS.torchFusedAdamFactor : THROUGHPUT_CONSTANTS.torchPlainAdamFactor,
+        rateFactor: torchAdamRateFactor(ctx.hw, fused),
       },
       cpuStepOverlap: ctx.s.cpuStepOverlap,
       streamOverlap: ctx.s.transferOverlap,

@@ -1,0 +1,85 @@
+// FSDP2 offload steps with torch's AdamW on the CPU, not DeepSpeedCPUAdam: where the host measured torch's
+// own rate (measure's torchAdam phase) the time model steps at that rate; elsewhere at the H200 host's ratio
+// to the CPU Adam sweep, and the profile says which.
+import { describe, expect, it } from 'vitest';
+import { buildProfile, catalog, normalizeMeasurements, parseWorkload } from '../../../electron/services/tuner';
+import { torchAdamRateFactor } from '../../../electron/services/tuner/mechanisms/fsdp2';
+import { cpuAdamRate } from '../../../electron/services/tuner/profile';
+import { THROUGHPUT_CONSTANTS } from '../../../electron/services/tuner/throughput-constants';
+import { phaseTimes } from '../../../electron/services/tuner/throughput';
+import { countParams } from '../../../electron/services/tuner/params';
+import { resolveModel } from '../../../electron/services/tuner/models';
+import { h200Machine, h200Measurements } from './h200-machine';
+
+const fsdp = catalog().strategies.find((s) => s.engine === 'fsdp2')!;
+const model = resolveModel('llama-3.2-3b');
+const params = countParams(model);
+const workload = parseWorkload({ model: 'llama-3.2-3b', seqLen: 2048, microBatch: 4, gpus: 1 });
+const torchAdam = {
+  threads: 16,
+  params: 33554432,
+  paramsPerSecond: { plain: 0.5e9, foreach: 0.9e9, fused: 3.6e9 },
+  torch: '2.11.0',
+  python: '/venv/bin/python',
+};
+
+describe("torch's CPU AdamW rate (FSDP2 offload)", () => {
+  it('without a measurement: the H200 host ratio, said so in the profile', () => {
+    const hw = buildProfile(h200Machine(), 'detected', normalizeMeasurements(h200Measurements()));
+    expect(hw.torchAdam).toBeUndefined();
+    expect(hw.sources.torchAdam).toMatch(/^default \(the H200 host's ratio/);
+    expect(torchAdamRateFactor(hw, true)).toBe(THROUGHPUT_CONSTANTS.torchFusedAdamFactor);
+    expect(torchAdamRateFactor(hw, false)).toBe(THROUGHPUT_CONSTANTS.torchPlainAdamFactor);
+  });
+
+  it("measured: the step runs at this host's torch rate, fused or the plain loop", () => {
+    const measured = normalizeMeasurements({ ...(h200Measurements() as object), torchAdam });
+    expect(measured?.torchAdam).toEqual({ threads: 16, plain: 0.5e9, foreach: 0.9e9, fused: 3.6e9 });
+    const hw = buildProfile(h200Machine(), 'detected', measured);
+    expect(hw.sources.torchAdam).toBe('measured');
+    expect(torchAdamRateFactor(hw, true) * cpuAdamRate(hw, 16)).toBeCloseTo(3.6e9, -3);
+    // 16 physical cores: the threads the model steps with are the threads it was measured at
+    for (const [fused, rate] of [
+      [true, 3.6e9],
+      [false, 0.5e9],
+    ] as const) {
+      const t = phaseTimes({
+        strategy: fsdp,
+        model,
+        params,
+        workload,
+        profile: hw,
+        cpuadamCoresPerc: 0.5,
+        knobs: { torchAdamFused: fused },
+      });
+      expect(t.cpuAdam).toBeCloseTo(params.total / rate, 6);
+    }
+    // and the answer moves with the measurement: a host whose loop is twice as fast steps the loop in half the time
+    const faster = buildProfile(
+      h200Machine(),
+      'detected',
+      normalizeMeasurements({ ...(h200Measurements() as object), torchAdam: { ...torchAdam, paramsPerSecond: { plain: 1e9 } } }),
+    );
+    const slow = phaseTimes({
+      strategy: fsdp,
+      model,
+      params,
+      workload,
+      profile: hw,
+      cpuadamCoresPerc: 0.5,
+      knobs: { torchAdamFused: false },
+    });
+    const fast = phaseTimes({
+      strategy: fsdp,
+      model,
+      params,
+      workload,
+      profile: faster,
+      cpuadamCoresPerc: 0.5,
+      knobs: { torchAdamFused: false },
+    });
+    expect(fast.cpuAdam).toBeCloseTo(slow.cpuAdam / 2, 6);
+    // an implementation it did not measure falls back to the ratio, not to another implementation's rate
+    expect(torchAdamRateFactor(faster, true)).toBe(THROUGHPUT_CONSTANTS.torchFusedAdamFactor);
+  });
+});
