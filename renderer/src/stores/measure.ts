@@ -1,4 +1,4 @@
-// Host-measurement state: the native CPU Adam sweep, memory bandwidth and host↔GPU copies.
+// Host-measurement state: the native CPU Adam sweep, memory bandwidth, host↔GPU copies and torch's CPU AdamW.
 import { create } from 'zustand';
 import type { MeasureProgress, Measurement } from '../../../electron/contract';
 import { api } from '../api/client';

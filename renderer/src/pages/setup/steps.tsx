@@ -28,7 +28,7 @@ export function WelcomeStep({ done }: StepProps) {
       <ol>
         <li>Detect the hardware: cores, NUMA, memory, GPUs and the links between them.</li>
         <li>Find or create the Python environment that holds torch and DeepSpeed.</li>
-        <li>Measure the host: CPU Adam speed per thread count, memory bandwidth, host↔GPU copies.</li>
+        <li>Measure the host: CPU Adam speed per thread count, memory bandwidth, host↔GPU copies, torch's CPU AdamW (FSDP2).</li>
         <li>Pick a workload, see every strategy's fit and predicted speed, and run the comparison.</li>
       </ol>
       <p className="muted">
