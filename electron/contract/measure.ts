@@ -68,6 +68,9 @@ export const MeasurementSchema = z.object({
   torchAdamReason: z.string().nullable().optional(),
   measuredAt: z.string(),
   durationMs: z.number().nonnegative(),
+  /** Figures of kinds this measurement did not ask for (`--only`), carried from this machine's previous
+   *  measurement so the tuner keeps them: kind → when they were measured. Absent when nothing was carried. */
+  carried: z.partialRecord(MeasureKindSchema, z.string()).optional(),
   /** The machine it was measured on (detect's machineId); absent in files written before it was recorded. */
   machineId: z.string().nullable().optional(),
 });

@@ -249,6 +249,25 @@ describe.skipIf(!loadNative().ok)('hardware/measure through the backend', () => 
     expect(m.hostDeviceReason).toMatch(/not requested/);
   });
 
+  it('a measurement of some kinds keeps the earlier figures of the others, and says from when', async () => {
+    const first = await backend.invoke('hardware/measure', { budgetSeconds: 2, include: ['cpuAdam'] });
+    expect(first.cpuAdam.length).toBeGreaterThan(0);
+    expect(first.carried).toBeUndefined();
+    const second = await backend.invoke('hardware/measure', { budgetSeconds: 1, include: ['memoryBandwidth'] });
+    expect(second.memoryBandwidthBytesPerSecond).toBeGreaterThan(0);
+    // the sweep the tuner plans with is still there, marked as the first measurement's
+    expect(second.cpuAdam).toEqual(first.cpuAdam);
+    expect(second.recommendedCoresPerc).toBe(first.recommendedCoresPerc);
+    expect(second.carried).toEqual({ cpuAdam: first.measuredAt });
+    expect(loadLatestMeasurement(dir)).toEqual(second);
+    // measured again, a kind is this measurement's own
+    const third = await backend.invoke('hardware/measure', { budgetSeconds: 2, include: ['cpuAdam', 'memoryBandwidth'] });
+    expect(third.carried).toBeUndefined();
+    // and a carried figure keeps the date it was measured, not the date it was last carried
+    const fourth = await backend.invoke('hardware/measure', { budgetSeconds: 1, include: ['memoryBandwidth'] });
+    expect(fourth.carried).toEqual({ cpuAdam: third.measuredAt });
+  });
+
   it('cancel: the measurement fails with code cancelled, promptly; a second one meanwhile is refused', async () => {
     const running = backend.invoke('hardware/measure', { budgetSeconds: 120 });
     const settled = running.then(

@@ -106,6 +106,8 @@ export const measureCommands: Record<string, Command> = {
             `torch AdamW ${String(m.torchAdam.threads).padStart(3)} threads  ${each.join(', ')} (torch ${m.torchAdam.torch}, FSDP2 offload's step)`,
           );
         } else if (m.torchAdamReason) out(`torch AdamW ${m.torchAdamReason}`);
+        // kinds not asked for this time keep this machine's earlier figures (the tuner reads the latest)
+        for (const [kind, at] of Object.entries(m.carried ?? {})) out(`kept        ${kind} from the measurement of ${at}`);
         return 0;
       } finally {
         off();

@@ -7,6 +7,13 @@ import { formatDateTime, formatNumber } from '../format';
 import { Chart } from './Chart';
 import { KeyValues } from './ui';
 
+const CARRIED_LABEL: Record<string, string> = {
+  cpuAdam: 'CPU Adam',
+  memoryBandwidth: 'memory bandwidth',
+  hostDevice: 'host↔GPU copies',
+  torchAdam: 'torch AdamW',
+};
+
 /** torch's CPU AdamW rates (FSDP2 offload's step), fused first, or why they were not measured. */
 function torchAdamText(m: Measurement): string {
   if (!m.torchAdam) return m.torchAdamReason ?? '—';
@@ -38,6 +45,16 @@ export function MeasurementFigures({ measurement: m, when = false }: { measureme
               : (m.hostDeviceReason ?? '—'),
           ],
           ['torch AdamW on the CPU (FSDP2 offload)', torchAdamText(m)],
+          ...(m.carried && Object.keys(m.carried).length
+            ? ([
+                [
+                  'Kept from an earlier measurement',
+                  Object.entries(m.carried)
+                    .map(([kind, at]) => `${CARRIED_LABEL[kind] ?? kind} (${formatDateTime(at)})`)
+                    .join(', '),
+                ],
+              ] as [string, string][])
+            : []),
         ]}
       />
       {curve && <Chart option={curve} height={240} testId="chart-cpu-adam" ariaLabel="CPU Adam params per second by thread count" />}

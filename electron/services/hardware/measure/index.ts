@@ -9,7 +9,7 @@ import { ApiError, type MeasureKind, type MeasureProgress, type Measurement, typ
 import { recommendCoresPerc, recommendThreads } from './knee';
 import { loadNative, NATIVE_NOT_BUILT, type NativeAddon } from './native';
 import { ALL_KINDS, planMeasurement } from './plan';
-import { saveMeasurement } from './store';
+import { loadMeasurementFor, saveMeasurement } from './store';
 
 /** Measures torch's CPU AdamW rates (plain, foreach, fused) on one tensor of `params` elements at `threads`
  *  threads; rejects with an Error whose message says why it could not, in words. */
@@ -193,8 +193,43 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
+  if (options.dataDir && options.machineId) carryUnasked(result, asked, loadMeasurementFor(options.dataDir, options.machineId, true));
   result.durationMs = Date.now() - started;
   options.onProgress?.({ phase: 'done', fraction: 1, message: `measured in ${(result.durationMs / 1000).toFixed(1)} s` });
   if (options.dataDir) saveMeasurement(options.dataDir, result);
   return result;
+}
+
+/**
+ * A measurement of some kinds only (`--only torchAdam`) becomes this machine's latest, which the tuner reads:
+ * without this it would lose the CPU Adam sweep the last full measurement found and plan with catalogue
+ * defaults. Kinds not asked for keep the previous figures, and `carried` says from when.
+ */
+export function carryUnasked(result: Measurement, asked: readonly MeasureKind[], previous: Measurement | null): void {
+  if (!previous) return;
+  const carried: NonNullable<Measurement['carried']> = {};
+  const from = (kind: MeasureKind) => (carried[kind] = previous.carried?.[kind] ?? previous.measuredAt);
+  if (!asked.includes('cpuAdam') && previous.cpuAdam.length) {
+    result.cpuAdam = previous.cpuAdam;
+    result.cpuAdamParams = previous.cpuAdamParams;
+    result.recommendedCoresPerc = previous.recommendedCoresPerc;
+    result.recommendedThreads = previous.recommendedThreads;
+    from('cpuAdam');
+  }
+  if (!asked.includes('memoryBandwidth') && previous.memoryBandwidthBytesPerSecond !== null) {
+    result.memoryBandwidthBytesPerSecond = previous.memoryBandwidthBytesPerSecond;
+    result.memoryBandwidthByThreads = previous.memoryBandwidthByThreads;
+    from('memoryBandwidth');
+  }
+  if (!asked.includes('hostDevice') && previous.hostDevice) {
+    result.hostDevice = previous.hostDevice;
+    result.hostDeviceReason = null;
+    from('hostDevice');
+  }
+  if (!asked.includes('torchAdam') && previous.torchAdam) {
+    result.torchAdam = previous.torchAdam;
+    result.torchAdamReason = null;
+    from('torchAdam');
+  }
+  if (Object.keys(carried).length) result.carried = carried;
 }
