@@ -34,8 +34,6 @@ export function Chart({ option, height = 320, testId, onRendered, ariaLabel }: C
     void loadEcharts().then((echarts) => {
       if (disposed || !element.current) return;
       instance = echarts.init(element.current, isDarkTheme() ? 'dark' : undefined, { renderer: 'canvas' });
-      // The instance on its element: e2e tests read echarts' own label layout (rendered text boxes) from it.
-      (element.current as HTMLDivElement & { __echarts?: ECharts }).__echarts = instance;
       observer = new ResizeObserver(() => instance?.resize());
       observer.observe(element.current);
       setChart(instance);
@@ -51,6 +49,9 @@ export function Chart({ option, height = 320, testId, onRendered, ariaLabel }: C
     if (!chart) return;
     if (onRendered) chart.on('finished', onRendered);
     chart.setOption({ backgroundColor: 'transparent', ...option }, { notMerge: true });
+    // The instance on its element, put there once it holds an option (not at init, where getOption() is still
+    // undefined): e2e tests read echarts' own option and label layout from it, and wait for it to appear.
+    if (element.current) (element.current as HTMLDivElement & { __echarts?: ECharts }).__echarts = chart;
     return () => {
       if (onRendered) chart.off('finished', onRendered);
     };
