@@ -16,6 +16,7 @@ const scripts = fs
         'run-all.ts',
         'figure.ts',
         'machine-kinds.ts' /* shared by the tuner benches */,
+        'sample-runs.ts' /* shared by the tuner benches */,
         'history-synthetic.ts' /* a data generator, run by history-bench */,
       ].includes(f) &&
       !f.startsWith('_'),

@@ -12,97 +12,23 @@
 // `npx tsx bench/tuner-boundary.ts` prints a table and BENCH figures.
 import fs from 'node:fs';
 import path from 'node:path';
-import { MachineSchema, readStoredValue, type Machine } from '../electron/contract';
 import {
   bandFor,
-  calibrationTable,
   checkFit,
   countParams,
   estimateMemory,
-  fitCalibration,
   gpuMemoryError,
   measuredFit,
   memoryEvidence,
   normalizeMeasurements,
-  planWorkload,
-  pointFromRun,
   resolveModel,
-  sampleFromRun,
   buildProfile,
   strategyById,
-  type CalibrationSample,
-  workloadKey,
-  type MemoryPoint,
 } from '../electron/services/tuner';
 import { reportFigure } from './figure';
-import { h200KindMachine, kindMeasurements, kindOf } from './machine-kinds';
+import { kindMeasurements } from './machine-kinds';
+import { groupOf, heldOutPlan, kindMachine, kindOfRun, machineOfRun, points, samplesDir, speed, workloadOf } from './sample-runs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const samplesDir = path.join(root, 'resources', 'samples');
-// Each run is judged on its own machine (its stored snapshot) with its kind's measurements (machine-kinds.ts).
-const kindMachine: Machine = h200KindMachine;
-const machineOfRun = new Map<string, Machine>(); // runId → the machine it ran on
-
-interface Row {
-  run: {
-    id: string;
-    strategy: string;
-    status: string;
-    error_class: string | null;
-    error_message?: string | null;
-    step_seconds: number | null;
-    tokens_per_second: number | null;
-    tflops_per_gpu: number | null;
-    peak_gpu_bytes: number | null;
-    peak_host_bytes: number | null;
-    model: string | null;
-  };
-  details: { spec?: unknown; config?: unknown };
-  snapshot?: { body?: unknown } | null;
-}
-
-const points: MemoryPoint[] = [];
-const samples: CalibrationSample[] = [];
-const speed = new Map<string, number>(); // runId → tokens/s
-for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.json'))) {
-  for (const r of (JSON.parse(fs.readFileSync(path.join(samplesDir, file), 'utf8')) as { runs: Row[] }).runs) {
-    const machine = MachineSchema.safeParse(r.snapshot?.body);
-    if (!machine.success || machine.data.gpus.length === 0) continue;
-    const p = pointFromRun({
-      runId: r.run.id,
-      strategy: r.run.strategy,
-      spec: readStoredValue('spec', r.details.spec).value,
-      config: readStoredValue('config', r.details.config).value,
-      model: r.run.model,
-      status: r.run.status,
-      errorClass: r.run.error_class,
-      peakGpuBytes: r.run.peak_gpu_bytes,
-      peakHostBytes: r.run.peak_host_bytes,
-      errorMessage: r.run.error_message,
-    });
-    if (p) points.push(p);
-    machineOfRun.set(r.run.id, machine.data);
-    const profile = buildProfile(machine.data, 'file', normalizeMeasurements(kindMeasurements(machine.data)));
-    const s = sampleFromRun(
-      {
-        runId: r.run.id,
-        strategy: r.run.strategy,
-        stepSeconds: r.run.step_seconds,
-        spec: readStoredValue('spec', r.details.spec).value,
-        config: readStoredValue('config', r.details.config).value,
-        model: r.run.model,
-      },
-      profile,
-    );
-    if (s) samples.push(s);
-    if (r.run.status === 'completed' && r.run.tokens_per_second) speed.set(r.run.id, r.run.tokens_per_second);
-  }
-}
-// A workload (model × sequence length) is held out on every kind at once; the pick and tune rows are per
-// machine kind and workload ("1× NVIDIA H100 80GB HBM3 llama-3.2-3b s2048").
-const workloadOf = (p: { workload: Parameters<typeof workloadKey>[0] }) => workloadKey(p.workload);
-const kindOfRun = (runId: string | undefined) => kindOf(machineOfRun.get(runId ?? '') ?? kindMachine);
-const groupOf = (p: { runId: string; workload: Parameters<typeof workloadKey>[0] }) => `${kindOfRun(p.runId)} ${workloadOf(p)}`;
 const workloads = [...new Set(points.map(workloadOf))].sort();
 const groups = [...new Set(points.map(groupOf))].sort();
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
@@ -239,29 +165,7 @@ for (const group of groups) {
   const kind = kindOfRun(ran[0].runId);
   const best = ran.reduce((a, b) => (speed.get(b.runId)! > speed.get(a.runId)! ? b : a));
   const bestMachine = machineOfRun.get(best.runId) ?? kindMachine; // the plan is for the machine the best run ran on
-  // calibrated as the app calibrates: from the runs of this machine kind, this workload's held out
-  const train = samples.filter((s) => kindOfRun(s.runId) === kind && workloadOf(s as never) !== wl);
-  const calibration = train.length >= 2 ? calibrationTable(fitCalibration(train)) : undefined;
-  const w = best.workload;
-  const plan = planWorkload(
-    {
-      model: w.model,
-      seqLen: w.seqLen,
-      microBatch: 1,
-      gpus: w.gpus,
-      nodes: w.nodes,
-      precision: w.precision,
-      activationCheckpointing: w.activationCheckpointing,
-    },
-    {
-      machine: bestMachine,
-      machineSource: 'file',
-      measurements: kindMeasurements(bestMachine) as never,
-      calibration,
-      // as the app gathers it (calibration.ts memoryEvidenceFor): runs of this machine kind only
-      memory: memoryEvidence(points.filter((p) => workloadOf(p) !== wl && kindOfRun(p.runId) === kind)),
-    },
-  );
+  const plan = heldOutPlan(best.workload, bestMachine, kind);
   const rec = plan.recommended;
   const bestWords = `${best.strategyId} micro ${best.workload.microBatch}${best.knobs.ratio !== undefined ? ` r${best.knobs.ratio}` : ''}: ${speed.get(best.runId)!.toFixed(0)} tok/s`;
   if (!rec) {
