@@ -23,6 +23,10 @@ const torchAdam = {
   python: '/venv/bin/python',
 };
 
+/** The FSDP2 step's CPU Adam seconds for this workload on `profile`, with the fused kernel or the plain loop. */
+const cpuAdamSeconds = (profile: ReturnType<typeof buildProfile>, fused: boolean) =>
+  phaseTimes({ strategy: fsdp, model, params, workload, profile, cpuadamCoresPerc: 0.5, knobs: { torchAdamFused: fused } }).cpuAdam;
+
 describe("torch's CPU AdamW rate (FSDP2 offload)", () => {
   it('without a measurement: the H200 host ratio, said so in the profile', () => {
     const hw = buildProfile(h200Machine(), 'detected', normalizeMeasurements(h200Measurements()));
@@ -42,43 +46,15 @@ describe("torch's CPU AdamW rate (FSDP2 offload)", () => {
     for (const [fused, rate] of [
       [true, 3.6e9],
       [false, 0.5e9],
-    ] as const) {
-      const t = phaseTimes({
-        strategy: fsdp,
-        model,
-        params,
-        workload,
-        profile: hw,
-        cpuadamCoresPerc: 0.5,
-        knobs: { torchAdamFused: fused },
-      });
-      expect(t.cpuAdam).toBeCloseTo(params.total / rate, 6);
-    }
+    ] as const)
+      expect(cpuAdamSeconds(hw, fused)).toBeCloseTo(params.total / rate, 6);
     // and the answer moves with the measurement: a host whose loop is twice as fast steps the loop in half the time
     const faster = buildProfile(
       h200Machine(),
       'detected',
       normalizeMeasurements({ ...(h200Measurements() as object), torchAdam: { ...torchAdam, paramsPerSecond: { plain: 1e9 } } }),
     );
-    const slow = phaseTimes({
-      strategy: fsdp,
-      model,
-      params,
-      workload,
-      profile: hw,
-      cpuadamCoresPerc: 0.5,
-      knobs: { torchAdamFused: false },
-    });
-    const fast = phaseTimes({
-      strategy: fsdp,
-      model,
-      params,
-      workload,
-      profile: faster,
-      cpuadamCoresPerc: 0.5,
-      knobs: { torchAdamFused: false },
-    });
-    expect(fast.cpuAdam).toBeCloseTo(slow.cpuAdam / 2, 6);
+    expect(cpuAdamSeconds(faster, false)).toBeCloseTo(cpuAdamSeconds(hw, false) / 2, 6);
     // an implementation it did not measure falls back to the ratio, not to another implementation's rate
     expect(torchAdamRateFactor(faster, true)).toBe(THROUGHPUT_CONSTANTS.torchFusedAdamFactor);
   });
