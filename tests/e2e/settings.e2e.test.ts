@@ -65,4 +65,39 @@ describe('Settings page', () => {
     expect(table).toContain('Not ready');
     expect(table).toContain('ssh-copy-id -p 1'); // port 1: nothing listens, the ssh row fails with its fix
   });
+
+  it("keeps what the user typed when a late settings reply lands: the shell's and the page's loads are one request", async () => {
+    // Every settings/get after the first is answered 2 s late, as a slow backend would: before the fix the shell's
+    // start-up load and the page's own both went out, and the later reply reset the form mid-edit (a CI failure of
+    // the test above: the save sent the old theme).
+    const page = await browser.newPage();
+    let gets = 0;
+    const late = new Set<unknown>();
+    await page.routeWebSocket(/\/ws/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => {
+        const msg = JSON.parse(String(m)) as { id: unknown; channel: string };
+        if (msg.channel === 'settings/get' && ++gets > 1) late.add(msg.id);
+        server.send(m);
+      });
+      server.onMessage((m) => {
+        const reply = JSON.parse(String(m)) as { id?: unknown };
+        if (late.has(reply.id)) setTimeout(() => ws.send(m), 2000);
+        else ws.send(m);
+      });
+    });
+    await page.goto(serve.url + '#/settings');
+    await page.waitForSelector('[data-testid="settings-card"]');
+    await page.selectOption('[data-testid="settings-theme"]', 'light');
+    await page.fill('[data-testid="settings-steps"]', '31');
+    await page.waitForTimeout(2500); // a late reply, had there been a second request, has landed by now
+    expect(await page.inputValue('[data-testid="settings-steps"]')).toBe('31');
+    expect(await page.inputValue('[data-testid="settings-theme"]')).toBe('light');
+    await page.click('[data-testid="settings-save"]');
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    await expect
+      .poll(() => JSON.parse(fs.readFileSync(path.join(serve.dataDir, 'settings.json'), 'utf8')))
+      .toMatchObject({ theme: 'light', defaultSteps: 31 });
+    expect(gets).toBe(1);
+  });
 });

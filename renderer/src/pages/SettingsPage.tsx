@@ -19,12 +19,15 @@ interface Draft {
 export function SettingsPage() {
   const { view, error, saving, savedAt, load, update } = useSettings();
   const [draft, setDraft] = useState<Draft | null>(null);
+  const [draftFrom, setDraftFrom] = useState<number | null>(null); // the save (savedAt) the draft was last reset from
 
   useEffect(() => {
     if (!view) void load();
   }, [view, load]);
+  // The form starts from the stored settings once, and again after each save (what the backend kept); a view
+  // that arrives meanwhile (another load) never overwrites what the user is typing.
   useEffect(() => {
-    if (view)
+    if (view && (!draft || savedAt !== draftFrom)) {
       setDraft({
         pythonPath: view.settings.pythonPath ?? '',
         defaultSteps: String(view.settings.defaultSteps),
@@ -33,7 +36,9 @@ export function SettingsPage() {
         theme: view.settings.theme,
         dataDir: view.dataDir.next,
       });
-  }, [view]);
+      setDraftFrom(savedAt);
+    }
+  }, [view, draft, savedAt, draftFrom]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -18,21 +18,30 @@ interface SettingsState {
   update(patch: SettingsUpdate): Promise<boolean>;
 }
 
+// One settings/get at a time: the shell's load at start-up and a page's own load would otherwise both land,
+// and the later one replaced the view a page had already begun editing from.
+let loading: Promise<void> | null = null;
+
 export const useSettings = create<SettingsState>((set) => ({
   view: null,
   loading: false,
   saving: false,
   error: null,
   savedAt: null,
-  async load() {
-    set({ loading: true, error: null });
-    try {
-      const view = await api.invoke('settings/get', {});
-      applyTheme(view.settings.theme);
-      set({ view, loading: false });
-    } catch (error) {
-      set({ error: (error as Error).message, loading: false });
-    }
+  load() {
+    loading ??= (async () => {
+      set({ loading: true, error: null });
+      try {
+        const view = await api.invoke('settings/get', {});
+        applyTheme(view.settings.theme);
+        set({ view, loading: false });
+      } catch (error) {
+        set({ error: (error as Error).message, loading: false });
+      } finally {
+        loading = null;
+      }
+    })();
+    return loading;
   },
   async update(patch) {
     set({ saving: true, error: null });
