@@ -89,9 +89,11 @@ export interface ThroughputKnobs {
   subGroupSize?: number;
   pinMemory?: boolean;
   reshardAfterForward?: boolean;
-  /** FSDP2 CPU offload: the runner steps torch AdamW with fused=True (else the per-tensor loop). */
-  torchAdamFused?: boolean;
+  /** FSDP2 CPU offload: which torch AdamW steps the shards — the fused kernel, the multi-tensor path, or the per-tensor loop. */
+  torchAdamImpl?: TorchAdamImpl;
 }
 
-/** Whether the FSDP2 runner steps a fused CPU AdamW by default (resources/engine/fsdp_engine.py). */
-export const FSDP_CPU_ADAM_FUSED_DEFAULT = true;
+export type TorchAdamImpl = 'fused' | 'foreach' | 'plain';
+
+/** What the FSDP2 runner steps by default: fused where torch has it on the CPU, else foreach (resources/engine/fsdp_engine.py make_adamw). */
+export const FSDP_CPU_ADAM_IMPL_DEFAULT: TorchAdamImpl = 'fused';

@@ -49,7 +49,7 @@ export function completeFactors(f?: Partial<EfficiencyFactors>): EfficiencyFacto
   return { ...UNIT_FACTORS, ...(f ?? {}) };
 }
 
-export { FSDP_CPU_ADAM_FUSED_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs } from './throughput-constants';
+export { FSDP_CPU_ADAM_IMPL_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs } from './throughput-constants';
 import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from './throughput-constants';
 
 /** docs/engine-facts.md (finetune_zero3.py estimate_transformer_tflops): per sample, c = 4 with checkpointing else 3. */

@@ -4,20 +4,32 @@
 import { MEMORY_CONSTANTS } from '../memory-constants';
 import type { HardwareProfile } from '../../../contract';
 import { cpuAdamRate } from '../profile';
-import { FSDP_CPU_ADAM_FUSED_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../throughput-constants';
+import { FSDP_CPU_ADAM_IMPL_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs, type TorchAdamImpl } from '../throughput-constants';
 import type { Mechanism } from './types';
 import { bool, lockedMemoryOk, NO_TIME_TERMS } from './zero-common';
 
 /**
  * torch's AdamW step rate as a share of the host's CPU Adam sweep (the throughput model scales that sweep):
- * this host's measured torch rate over the sweep at the thread count it was measured at, else the H200
- * host's ratio (an assumption the profile's sources.torchAdam names). The plain loop's measured rate stands
- * in for a run whose implementation is not fused.
+ * this host's measured rate of that implementation over the sweep at the thread count it was measured at,
+ * else the H200 host's ratio (an assumption the profile's sources.torchAdam names). That host measured no
+ * foreach rate, so an unmeasured foreach steps at the plain loop's ratio: a floor, never a guess above it.
  */
-export function torchAdamRateFactor(hw: HardwareProfile, fused: boolean): number {
-  const measured = fused ? hw.torchAdam?.fused : hw.torchAdam?.plain;
+export function torchAdamRateFactor(hw: HardwareProfile, impl: TorchAdamImpl): number {
+  const measured = hw.torchAdam?.[impl];
   if (hw.torchAdam && measured) return measured / cpuAdamRate(hw, hw.torchAdam.threads);
-  return fused ? THROUGHPUT_CONSTANTS.torchFusedAdamFactor : THROUGHPUT_CONSTANTS.torchPlainAdamFactor;
+  return impl === 'fused' ? THROUGHPUT_CONSTANTS.torchFusedAdamFactor : THROUGHPUT_CONSTANTS.torchPlainAdamFactor;
+}
+
+const TORCH_ADAM_IMPLS: readonly TorchAdamImpl[] = ['fused', 'foreach', 'plain'];
+
+/** The implementation a config's optimizer block names: the runner's own `implementation` (what it stepped
+ *  with), else torch's flags — fused=True, else foreach=True, else the per-tensor loop (torch's default for CPU
+ *  tensors: the first dataset's `fused: false` configs). Nothing said: undefined (the runner's default). */
+function torchAdamImplOf(opt: Record<string, unknown>): TorchAdamImpl | undefined {
+  if (TORCH_ADAM_IMPLS.includes(opt.implementation as TorchAdamImpl)) return opt.implementation as TorchAdamImpl;
+  const fused = bool(opt.fused);
+  if (fused === undefined) return undefined;
+  return fused ? 'fused' : bool(opt.foreach) ? 'foreach' : 'plain';
 }
 
 export const fsdp2Offload: Mechanism = {
@@ -32,7 +44,8 @@ export const fsdp2Offload: Mechanism = {
     const knobs: ThroughputKnobs = {};
     if (fsdp && bool(fsdp.reshardAfterForward) !== undefined) knobs.reshardAfterForward = bool(fsdp.reshardAfterForward);
     const opt = config.optimizer && typeof config.optimizer === 'object' ? (config.optimizer as Record<string, unknown>) : null;
-    if (opt && bool(opt.fused) !== undefined) knobs.torchAdamFused = bool(opt.fused);
+    const impl = opt ? torchAdamImplOf(opt) : undefined;
+    if (impl) knobs.torchAdamImpl = impl;
     return knobs;
   },
   knobSpace: ({ machine }) => ({
@@ -55,7 +68,7 @@ export const fsdp2Offload: Mechanism = {
   time: (ctx) => {
     const P = ctx.p.total;
     const A = ctx.w.gradAccum;
-    const fused = ctx.knobs.torchAdamFused ?? FSDP_CPU_ADAM_FUSED_DEFAULT;
+    const impl = ctx.knobs.torchAdamImpl ?? FSDP_CPU_ADAM_IMPL_DEFAULT;
     return {
       ...NO_TIME_TERMS,
       // fp32 shards up per unshard (forward, backward), fp32 grads down
@@ -64,7 +77,7 @@ export const fsdp2Offload: Mechanism = {
       fetchSeconds: P * ctx.passes * A * THROUGHPUT_CONSTANTS.zero3ParamPassSeconds * THROUGHPUT_CONSTANTS.fsdpLayerFactor,
       cpuAdam: {
         threads: Math.max(1, ctx.hw.physicalCores),
-        rateFactor: torchAdamRateFactor(ctx.hw, fused),
+        rateFactor: torchAdamRateFactor(ctx.hw, impl),
       },
       cpuStepOverlap: ctx.s.cpuStepOverlap,
       streamOverlap: ctx.s.transferOverlap,
