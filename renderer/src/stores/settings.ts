@@ -20,7 +20,7 @@ interface SettingsState {
 
 // One settings/get at a time: the shell's load at start-up and a page's own load would otherwise both land,
 // and the later one replaced the view a page had already begun editing from.
-let loading: Promise<void> | null = null;
+let inFlight: Promise<void> | null = null;
 
 export const useSettings = create<SettingsState>((set) => ({
   view: null,
@@ -29,7 +29,8 @@ export const useSettings = create<SettingsState>((set) => ({
   error: null,
   savedAt: null,
   load() {
-    loading ??= (async () => {
+    if (inFlight) return inFlight;
+    const request = (async () => {
       set({ loading: true, error: null });
       try {
         const view = await api.invoke('settings/get', {});
@@ -37,11 +38,13 @@ export const useSettings = create<SettingsState>((set) => ({
         set({ view, loading: false });
       } catch (error) {
         set({ error: (error as Error).message, loading: false });
-      } finally {
-        loading = null;
       }
     })();
-    return loading;
+    inFlight = request;
+    void request.finally(() => {
+      if (inFlight === request) inFlight = null;
+    });
+    return request;
   },
   async update(patch) {
     set({ saving: true, error: null });
