@@ -87,6 +87,26 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
 export const workloadOf = (p: { workload: Parameters<typeof workloadKey>[0] }) => workloadKey(p.workload);
 export const kindOfRun = (runId: string | undefined) => kindOf(machineOfRun.get(runId ?? '') ?? kindMachine);
 export const groupOf = (p: { runId: string; workload: Parameters<typeof workloadKey>[0] }) => `${kindOfRun(p.runId)} ${workloadOf(p)}`;
+/** The fastest of these runs by measured tokens/s (each must have a speed). */
+export const fastest = <T extends { runId: string }>(runs: T[]): T =>
+  runs.reduce((a, b) => (speed.get(b.runId)! > speed.get(a.runId)! ? b : a));
+
+// Issue 25's goals are on the machine it names ("on the H200 GPU machine"): the figures are per machine kind,
+// the H200's against the goal and every other kind's printed beside it with the same goal.
+export const ISSUE_KIND = '1× NVIDIA H200';
+/** The kinds in a fixed order: the issue's first, then the others by name. */
+export const kindsOf = (...maps: Map<string, unknown>[]) =>
+  [...new Set(maps.flatMap((m) => [...m.keys()]))].sort((a, b) => (a === ISSUE_KIND ? -1 : b === ISSUE_KIND ? 1 : a.localeCompare(b)));
+/** A figure id's suffix for a kind: none for the issue's, else the kind in kebab case. */
+export const kindId = (kind: string) =>
+  kind === ISSUE_KIND
+    ? ''
+    : `-${kind
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .toLowerCase()}`;
+export const kindWords = (kind: string) =>
+  kind === ISSUE_KIND ? `on the ${kind} (the issue's machine)` : `on the ${kind} (a kind the issue did not name)`;
 
 /**
  * The plan for `workload` on `machine` (of machine kind `kind`) as the app makes it with that workload's own runs

@@ -27,7 +27,21 @@ import {
 } from '../electron/services/tuner';
 import { reportFigure } from './figure';
 import { kindMeasurements } from './machine-kinds';
-import { groupOf, heldOutPlan, kindMachine, kindOfRun, machineOfRun, points, samplesDir, speed, workloadOf } from './sample-runs';
+import {
+  fastest,
+  groupOf,
+  heldOutPlan,
+  kindId,
+  kindMachine,
+  kindOfRun,
+  kindsOf,
+  kindWords,
+  machineOfRun,
+  points,
+  samplesDir,
+  speed,
+  workloadOf,
+} from './sample-runs';
 
 const workloads = [...new Set(points.map(workloadOf))].sort();
 const groups = [...new Set(points.map(groupOf))].sort();
@@ -152,9 +166,6 @@ reportFigure({
 // --- The pick with the workload held out (its runs out of calibration and memory evidence) ---
 console.log('');
 console.log(`${'machine kind, workload'.padEnd(48)} ${'plan pick'.padEnd(40)} ${'measured best'.padEnd(40)} ratio`);
-// Issue 25's goals are on the machine it names ("on the H200 GPU machine"): the figures are per machine kind,
-// the H200's against the goal and every other kind's printed beside it with the same goal.
-const ISSUE_KIND = '1× NVIDIA H200';
 const worstRatio = new Map<string, number>();
 const worstWithTrial = new Map<string, number>();
 const lower = (m: Map<string, number>, kind: string, value: number) => m.set(kind, Math.min(m.get(kind) ?? Infinity, value));
@@ -163,7 +174,7 @@ for (const group of groups) {
   if (ran.length === 0) continue;
   const wl = workloadOf(ran[0]);
   const kind = kindOfRun(ran[0].runId);
-  const best = ran.reduce((a, b) => (speed.get(b.runId)! > speed.get(a.runId)! ? b : a));
+  const best = fastest(ran);
   const bestMachine = machineOfRun.get(best.runId) ?? kindMachine; // the plan is for the machine the best run ran on
   const plan = heldOutPlan(best.workload, bestMachine, kind);
   const rec = plan.recommended;
@@ -212,18 +223,6 @@ for (const group of groups) {
   } else if (pickSpeed && !trial) lower(worstWithTrial, kind, ratio);
 }
 const pickNote = "a pick is measured by a run of the same strategy, micro batch and ratio (tune's held-out trials included)";
-// the kinds in a fixed order: the issue's first, then the others by name
-const kindsOf = (...maps: Map<string, number>[]) =>
-  [...new Set(maps.flatMap((m) => [...m.keys()]))].sort((a, b) => (a === ISSUE_KIND ? -1 : b === ISSUE_KIND ? 1 : a.localeCompare(b)));
-const kindId = (kind: string) =>
-  kind === ISSUE_KIND
-    ? ''
-    : `-${kind
-        .replace(/[^A-Za-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '')
-        .toLowerCase()}`;
-const kindWords = (kind: string) =>
-  kind === ISSUE_KIND ? `on the ${kind} (the issue's machine)` : `on the ${kind} (a kind the issue did not name)`;
 for (const kind of kindsOf(worstRatio, worstWithTrial)) {
   const pick = worstRatio.get(kind);
   if (pick !== undefined)
