@@ -13,6 +13,7 @@ import { liveLine } from '../resources-format';
 import { countFlag, wholeFlag } from '../flag-values';
 import { readWorkloadFlags, workloadHelp, workloadSynopsis } from '../workload-flags';
 import { UsageError } from '../../kernel';
+import { onInterrupt } from '../interrupts';
 
 type WorkloadDefaults = ReturnType<typeof workloadDefaultsFor>;
 
@@ -203,14 +204,12 @@ export const engineCommands: Record<string, Command> = {
 
       let sweepId: string | null = null;
       let interrupts = 0;
-      const onSigint = () => {
-        interrupts++;
+      const offInterrupt = onInterrupt((press) => {
+        interrupts = press;
         if (!sweepId) return;
-        say(interrupts === 1 ? 'cancelling… (Ctrl-C again to stop at once)' : 'stopping now');
-        void backend.invoke('runs/cancel', { sweepId, force: interrupts > 1 });
-      };
-      process.on('SIGINT', onSigint);
-      process.on('SIGTERM', onSigint);
+        say(press === 1 ? 'cancelling… (Ctrl-C again to stop at once)' : 'stopping now');
+        void backend.invoke('runs/cancel', { sweepId, force: press > 1 });
+      });
       try {
         const started = await backend.invoke('runs/start', request);
         sweepId = started.sweepId;
@@ -224,8 +223,7 @@ export const engineCommands: Record<string, Command> = {
         if (runs.some((r) => r.summary.status === 'cancelled')) return 130;
         return 0;
       } finally {
-        process.off('SIGINT', onSigint);
-        process.off('SIGTERM', onSigint);
+        offInterrupt();
         for (const u of unsubscribe) u();
       }
     },

@@ -9,6 +9,7 @@ import type { Command } from '../command';
 import { UsageError } from '../../kernel';
 import { INPUT_LIMITS } from '../user-files';
 import { formatRate } from '../format';
+import { onInterrupt } from '../interrupts';
 
 const KINDS: MeasureKind[] = ['cpuAdam', 'memoryBandwidth', 'hostDevice', 'torchAdam'];
 const gb = (bytesPerSecond: number) => formatRate(bytesPerSecond, 'B');
@@ -78,8 +79,12 @@ export const measureCommands: Record<string, Command> = {
             .padStart(3)}%] ${p.message}\n`,
         );
       });
-      const cancel = () => void backend.invoke('hardware/measure-cancel', {});
-      process.once('SIGINT', cancel);
+      // First press: the measurement is aborted (hardware/measure-cancel); a second press ends
+      // the CLI at once, as Ctrl-C twice always has.
+      const offInterrupt = onInterrupt((press) => {
+        if (press === 1) void backend.invoke('hardware/measure-cancel', {});
+        else process.exit(130);
+      });
       try {
         const m = await backend.invoke('hardware/measure', request);
         if (json) {
@@ -111,7 +116,7 @@ export const measureCommands: Record<string, Command> = {
         return 0;
       } finally {
         off();
-        process.off('SIGINT', cancel);
+        offInterrupt();
       }
     },
   },

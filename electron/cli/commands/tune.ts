@@ -13,6 +13,7 @@ import { modelFlagPath } from '../user-files';
 import { countFlag, positiveFlag, wholeFlag } from '../flag-values';
 import { readWorkloadFlags, workloadHelp, workloadSynopsis } from '../workload-flags';
 import { UsageError } from '../../kernel';
+import { onInterrupt } from '../interrupts';
 import { thisMachineDefaults } from './engine';
 
 const USAGE = `usage: npm run cli -- tune --model ID ${workloadSynopsis('tune')}
@@ -74,11 +75,10 @@ export const tuneCommands: Record<string, Command> = {
           : undefined;
       const baseline = flags['no-baseline'] !== true;
       let cancelled = false;
-      const onSigint = () => {
+      const offInterrupt = onInterrupt((press) => {
         cancelled = true;
-        say('cancelling the running trial; finished trials are kept');
-      };
-      process.on('SIGINT', onSigint);
+        if (press === 1) say('cancelling the running trial; finished trials are kept');
+      });
       const offProgress = backend.on('runs/progress', (e) => {
         if (!e.warmup)
           say(
@@ -119,7 +119,7 @@ export const tuneCommands: Record<string, Command> = {
         }
         return best ? 0 : 1;
       } finally {
-        process.off('SIGINT', onSigint);
+        offInterrupt();
         offProgress();
       }
     },
