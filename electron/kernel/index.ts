@@ -3,3 +3,4 @@
 // Node built-ins and the contract only; the contract and the renderer never import it.
 export { tempNameBeside, writeFileAtomic, writeFolderAtomic, writeJsonAtomic, type AtomicWriteOptions } from './atomic-write';
 export { editDistance, inferSpec, nearest, parseArgv, UsageError, SERVE_FLAGS, type FlagKind, type FlagSpec, type Flags } from './argv';
+export { onInterrupt, pressCounter, SAME_PRESS_MS } from './interrupts';

@@ -9,7 +9,7 @@ import { killDescendants } from './children';
 
 /** Longest graceful stop: the runner's cancel grace (10 s) plus time to store the end. */
 const STOP_DEADLINE_MS = 20_000;
-import { parseArgv, SERVE_FLAGS } from '../kernel';
+import { parseArgv, pressCounter, SERVE_FLAGS } from '../kernel';
 
 export function findRendererDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -130,13 +130,16 @@ export async function runServe(argv: string[]): Promise<void> {
   console.log(`Open: ${server.url}`);
   // Stop: close the server, let every service end its children (the running sweep is cancelled
   // and its rows made final, an install cancelled, Chromium closed), then SIGKILL whatever is still
-  // below this process. A second signal, or STOP_DEADLINE_MS, skips the waiting.
+  // below this process. A second press of Ctrl-C (not the same press relayed by npm: kernel's
+  // pressCounter), or STOP_DEADLINE_MS, skips the waiting.
   let stopping = false;
+  const press = pressCounter();
   const forceExit = (code: number) => {
     killDescendants();
     process.exit(code);
   };
   const stop = (signal: NodeJS.Signals) => {
+    if (press(performance.now()) === null) return;
     if (stopping) return forceExit(130);
     stopping = true;
     console.log(`serve: ${signal}: stopping (runs in progress are cancelled)…`);

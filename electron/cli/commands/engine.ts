@@ -12,8 +12,7 @@ import { userConfigStartRequest } from './user-config';
 import { liveLine } from '../resources-format';
 import { countFlag, wholeFlag } from '../flag-values';
 import { readWorkloadFlags, workloadHelp, workloadSynopsis } from '../workload-flags';
-import { UsageError } from '../../kernel';
-import { onInterrupt } from '../interrupts';
+import { onInterrupt, UsageError } from '../../kernel';
 
 type WorkloadDefaults = ReturnType<typeof workloadDefaultsFor>;
 

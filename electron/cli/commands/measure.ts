@@ -6,10 +6,9 @@ import { readRegularText } from '../../services/files';
 import { measurementFromFile, saveMeasurement } from '../../services/hardware';
 import { parseMachine } from '../../services/tuner';
 import type { Command } from '../command';
-import { UsageError } from '../../kernel';
+import { onInterrupt, UsageError } from '../../kernel';
 import { INPUT_LIMITS } from '../user-files';
 import { formatRate } from '../format';
-import { onInterrupt } from '../interrupts';
 
 const KINDS: MeasureKind[] = ['cpuAdam', 'memoryBandwidth', 'hostDevice', 'torchAdam'];
 const gb = (bytesPerSecond: number) => formatRate(bytesPerSecond, 'B');

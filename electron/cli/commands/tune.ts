@@ -12,8 +12,7 @@ import { formatFigureCli, terminalSafe } from '../format';
 import { modelFlagPath } from '../user-files';
 import { countFlag, positiveFlag, wholeFlag } from '../flag-values';
 import { readWorkloadFlags, workloadHelp, workloadSynopsis } from '../workload-flags';
-import { UsageError } from '../../kernel';
-import { onInterrupt } from '../interrupts';
+import { onInterrupt, UsageError } from '../../kernel';
 import { thisMachineDefaults } from './engine';
 
 const USAGE = `usage: npm run cli -- tune --model ID ${workloadSynopsis('tune')}

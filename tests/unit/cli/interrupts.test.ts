@@ -1,7 +1,7 @@
 // One Ctrl-C, however many times the wrappers in the terminal's group deliver it, is one press;
 // the real relay (a run cancelled, not killed) is in tests/unit/engine/real-runner.test.ts.
 import { describe, expect, it } from 'vitest';
-import { onInterrupt, pressCounter } from '../../../electron/cli/interrupts';
+import { onInterrupt, pressCounter } from '../../../electron/kernel';
 
 describe('Ctrl-C presses', () => {
   it('counts deliveries within the window of the last press as that press', () => {
