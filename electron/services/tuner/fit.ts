@@ -246,8 +246,14 @@ export function checkFit(
   if (w.gpus > hw.gpuCount) return no('gpu-count', `the workload needs ${w.gpus} GPUs per node, this machine has ${hw.gpuCount}`);
   if (s.requires.includes('cuda') && !machine.gpus.some((g) => g.vendor === 'nvidia'))
     return no('requirement', `${strategyLabel(s.id)} needs a CUDA GPU`);
-  if (s.requires.includes('nvme') && hw.nvmeBytes === 0)
-    return no('requirement', 'no NVMe disk detected for the swap path (ZeRO-Infinity needs one, and libaio for the async_io op)');
+  if (s.requires.includes('nvme') && hw.nvmeBytes === 0) {
+    // A disk alone would not do where the GPU or the host is short too: say so, with how much.
+    const also = memoryShortfall(mem, hw);
+    return no(
+      'requirement',
+      `no NVMe disk detected for the swap path (ZeRO-Infinity needs one, and libaio for the async_io op)${also && also.limitedBy !== 'nvme' ? `; with one it would still be short of ${also.reason}` : ''}`,
+    );
+  }
 
   const { gpu: gpuUsable, host: hostUsable, nvme: nvmeUsable } = usableMemory(hw);
   const allocated = mem.gpuAllocatedBytes ?? mem.gpuBytes;

@@ -75,6 +75,15 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
     expect(trial!.fitChance).toBeGreaterThanOrEqual(0.1);
     expect(trial!.reason).toMatch(/at the edge of GPU memory .* `tune` runs it/);
   });
+  it('a model too large for every strategy: ZeRO-Infinity names the missing disk and the host memory it would still be short of', () => {
+    const s = byId(plan({ model: 'qwen2.5-72b' }));
+    expect(s['zero-infinity-nvme']).toMatchObject({ fits: false, limitedBy: 'requirement' });
+    expect(s['zero-infinity-nvme'].reason).toMatch(
+      /^no NVMe disk detected .*; with one it would still be short of host memory: needs \d+\.\d GiB per node, 119\.6 GiB usable/,
+    );
+    // where only the disk is missing, only the disk is named
+    expect(byId(plan({ model: 'llama-3.2-1b' }))['zero-infinity-nvme'].reason).not.toMatch(/still be short/);
+  });
   it('names no edge trial where nothing at the edge beats the pick by more than the noise (Llama-3.2-3B seq 2048)', () => {
     const p = plan({ model: 'llama-3.2-3b', seqLen: 2048 });
     expect(p.recommended?.strategyId).toMatch(/gpu-zero[12]/);
