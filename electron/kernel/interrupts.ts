@@ -5,8 +5,8 @@
 // forwards SIGINT and SIGTERM; tsx's parent process re-sends SIGINT when the child has not
 // acknowledged it within 30 ms, which is the normal case on a machine whose cores the run keeps
 // busy). Counted one by one, a single press read as "Ctrl-C again": the run was SIGKILLed instead
-// of cancelled, and its exit code and last steps were lost; `serve` skipped its graceful stop. Deliveries that follow the last press
-// within SAME_PRESS_MS are the same press.
+// of cancelled, and its exit code and last steps were lost; `serve` skipped its graceful stop.
+// Deliveries that follow the last press within SAME_PRESS_MS are the same press.
 
 /** Deliveries closer than this to the last press are that press, relayed (a person's second press takes longer). */
 export const SAME_PRESS_MS = 1000;
