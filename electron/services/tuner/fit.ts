@@ -174,20 +174,30 @@ export function memoryShortfall(
   mem: MemoryEstimate,
   hw: HardwareProfile,
 ): { limitedBy: 'gpu-memory' | 'host-memory' | 'nvme'; reason: string } | null {
-  const { gpu: gpuUsable, host: hostUsable, nvme: nvmeUsable } = usableMemory(hw);
+  const gpuUsable = usableMemory(hw).gpu;
   if (mem.gpuBytes > gpuUsable)
     return {
       limitedBy: 'gpu-memory',
       reason: `GPU memory: needs ${gib(mem.gpuBytes)} per GPU, the GPU has ${gib(gpuUsable)} — largest: ${largestTerms(mem.gpuTerms)}`,
     };
-  if (mem.hostBytes > hostUsable)
-    return {
-      limitedBy: 'host-memory',
-      reason: `host memory: needs ${gib(mem.hostBytes)} per node, ${gib(hostUsable)} usable (${gib(hw.hostMemoryBytes)} less ${MEMORY_CONSTANTS.hostHeadroom * 100}% headroom) — largest: ${largestTerms(mem.hostTerms)}`,
-    };
-  if (mem.nvmeBytes > nvmeUsable)
-    return { limitedBy: 'nvme', reason: `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk` };
+  const host = hostShortfall(mem, hw);
+  if (host) return { limitedBy: 'host-memory', reason: host };
+  const nvme = nvmeShortfall(mem, hw);
+  if (nvme) return { limitedBy: 'nvme', reason: nvme };
   return null;
+}
+
+/** Host memory short of the estimate (per node, less its headroom), in words; null when it holds it. */
+function hostShortfall(mem: MemoryEstimate, hw: HardwareProfile): string | null {
+  const hostUsable = usableMemory(hw).host;
+  if (mem.hostBytes <= hostUsable) return null;
+  return `host memory: needs ${gib(mem.hostBytes)} per node, ${gib(hostUsable)} usable (${gib(hw.hostMemoryBytes)} less ${MEMORY_CONSTANTS.hostHeadroom * 100}% headroom) — largest: ${largestTerms(mem.hostTerms)}`;
+}
+
+/** The largest NVMe disk short of the estimate's swap, in words; null when it holds it. */
+function nvmeShortfall(mem: MemoryEstimate, hw: HardwareProfile): string | null {
+  const nvmeUsable = usableMemory(hw).nvme;
+  return mem.nvmeBytes > nvmeUsable ? `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk` : null;
 }
 
 /** The band in words: where its width comes from. */
@@ -282,13 +292,10 @@ export function checkFit(
   // a limit passed for sure is named before one the model cannot call (the edge)
   if (gpu === 'does-not-fit')
     return no('gpu-memory', `GPU memory: needs ${need}, the GPU has ${gib(gpuUsable)} — largest: ${largestTerms(mem.gpuTerms)}`);
-  if (mem.hostBytes > hostUsable)
-    return no(
-      'host-memory',
-      `host memory: needs ${gib(mem.hostBytes)} per node, ${gib(hostUsable)} usable (${gib(hw.hostMemoryBytes)} less ${MEMORY_CONSTANTS.hostHeadroom * 100}% headroom) — largest: ${largestTerms(mem.hostTerms)}`,
-    );
-  if (mem.nvmeBytes > nvmeUsable)
-    return no('nvme', `NVMe: needs ${gib(mem.nvmeBytes)}, ${gib(nvmeUsable)} usable on the largest NVMe disk`);
+  const hostShort = hostShortfall(mem, hw);
+  if (hostShort) return no('host-memory', hostShort);
+  const nvmeShort = nvmeShortfall(mem, hw);
+  if (nvmeShort) return no('nvme', nvmeShort);
   if (gpu === 'edge')
     return {
       ...base,
