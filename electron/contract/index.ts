@@ -20,4 +20,5 @@ export * from './settings';
 export * from './cluster';
 export * from './wizard';
 export * from './format';
+export * from './median';
 export * from './resources';

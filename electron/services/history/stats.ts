@@ -1,6 +1,6 @@
 // Statistics over repeats and deltas against a baseline. Pure functions: no database here, so
 // the numbers a comparison shows can be checked by hand in the tests.
-import type { MetricInfo, Stats } from '../../contract';
+import { median as medianOf, type MetricInfo, type Stats } from '../../contract';
 
 /** Median, min, max, mean and sample stdev of the finite values, keeping the raw values in order.
  *  Every figure is finite whatever the values: near Number.MAX_VALUE a plain sum or square
@@ -10,8 +10,7 @@ export function repeatStats(values: readonly (number | null | undefined)[]): Sta
   if (xs.length === 0) return null;
   const sorted = [...xs].sort((a, b) => a - b);
   const n = sorted.length;
-  const mid = Math.floor(n / 2);
-  const median = n % 2 === 1 ? sorted[mid] : halfway(sorted[mid - 1], sorted[mid]);
+  const median = medianOf(sorted)!; // the one median (contract/median.ts)
   const mean = meanOf(xs);
   // Sample (n − 1) stdev: repeats are a sample of what the machine does, not the population.
   const stdev = n > 1 ? sampleStdev(xs, mean) : 0;
@@ -19,7 +18,6 @@ export function repeatStats(values: readonly (number | null | undefined)[]): Sta
 }
 
 const clampFinite = (x: number) => Math.min(Number.MAX_VALUE, Math.max(-Number.MAX_VALUE, x));
-const halfway = (a: number, b: number) => (Number.isFinite(a + b) ? (a + b) / 2 : a / 2 + b / 2);
 
 function meanOf(xs: readonly number[]): number {
   const mean = xs.reduce((s, x) => s + x, 0) / xs.length;

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api/client';
 import { legendTop, liveMemoryOption, liveTflopsOption, type LiveSeriesInput } from '../../../electron/contract/charts/live-charts';
 import { STEP_STATISTIC, strategyLabel } from '../../../electron/contract/charts/labels';
+import { median } from '../../../electron/contract/median';
 import { Chart } from '../components/Chart';
 import { ProgressBar } from '../components/Progress';
 import { Card, EmptyState, ErrorBox, PageHeader } from '../components/ui';
@@ -17,14 +18,7 @@ import { LiveResourcesCard } from './run/LiveResourcesCard';
 
 /** The median of the measured (not warm-up) steps: the one step statistic of every page. */
 export function medianOfMeasured(samples: { warmup: boolean }[], pick: (s: never) => number | null): number | null {
-  const xs = samples
-    .filter((s) => !s.warmup)
-    .map((s) => pick(s as never))
-    .filter((v): v is number => v != null && Number.isFinite(v))
-    .sort((a, b) => a - b);
-  if (!xs.length) return null;
-  const mid = Math.floor(xs.length / 2);
-  return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
+  return median(samples.filter((s) => !s.warmup).map((s) => pick(s as never)));
 }
 
 /** compare/runs takes at most this many runs (RunsPage says the same). */
