@@ -49,6 +49,7 @@ export function SetupPage() {
           go('run');
         }}
         leave={() => void complete('run', { dismissed: true })}
+        saved={state.workload}
       />
     ),
   };

@@ -74,6 +74,10 @@ export function TunePanel({ title = 'Tune on this machine', onLeave }: { title?:
         model from each, and stops when nothing untried is predicted to beat the best by more than 5% — or when the budget is spent. Every
         trial is kept in Runs (tag “tune”).
       </p>
+      {/* The workload Tune sends, said before it runs: the form's (the wizard's stored one after a reload). */}
+      <p className="small" data-testid="tune-workload">
+        Tunes <strong>{workload.model}</strong> at sequence length {workload.seqLen} (the workload of the plan above).
+      </p>
       {outline && !tuneId && !result && (
         <p className="small" data-testid="tune-summary">
           {outline.strategies.length === 0

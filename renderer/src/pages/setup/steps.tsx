@@ -8,7 +8,7 @@ import { Card, ErrorBox, KeyValues, Skeleton } from '../../components/ui';
 import { formatBytes } from '../../format';
 import { useHardware } from '../../stores/hardware';
 import { useMeasure } from '../../stores/measure';
-import { usePlan, type WorkloadForm as WorkloadValues } from '../../stores/plan';
+import { usePlan, workloadKey, type WorkloadForm as WorkloadValues } from '../../stores/plan';
 import { Recommendation, RunControls, StrategyTable, WorkloadForm } from '../PlanPage';
 import { TunePanel } from '../plan/TunePanel';
 import { MachineChoice } from '../plan/MachineChoice';
@@ -88,8 +88,14 @@ export function HardwareStep({ done }: StepProps) {
 }
 
 export function MeasureStep({ done }: StepProps) {
-  const { result, running, progress, startedAt, error, measure, cancel } = useMeasure();
+  const { result: fresh, stored, storedLoaded, loadStored, running, progress, startedAt, error, measure, cancel } = useMeasure();
   const [budget, setBudget] = useState(30);
+  // Resumed at this step (a reload, a restart): the measurement stored for this machine is shown, not
+  // "Measure now / Skip" as if none had been made.
+  useEffect(() => {
+    if (!storedLoaded) void loadStored();
+  }, [storedLoaded, loadStored]);
+  const result = fresh ?? stored;
   return (
     <Card title="Measure the host">
       <p>
@@ -230,7 +236,18 @@ export function PlanStep({ done, saved }: StepProps & { saved: Record<string, un
  * winner, with Compare these / Report), or tune (short trials of the most promising configurations,
  * the winner named here with the same two buttons). Each says what will run and roughly how long.
  */
-export function RunStep({ done, leave }: StepProps & { leave(): void }) {
+export function RunStep({ done, leave, saved }: StepProps & { leave(): void; saved: Record<string, unknown> | null }) {
+  // Resumed at this step (a reload, a restart, another browser): the plan is rebuilt for the workload
+  // the wizard stored, so the comparison card is back and Tune runs that workload — once, Tune ran the
+  // Plan page's default (llama-3.2-3b, seq 2048) while wizard.json held tiny-llama at 128.
+  useEffect(() => {
+    if (!saved) return;
+    const plan = usePlan.getState();
+    const stored = saved as Partial<WorkloadValues>;
+    if (plan.plan && plan.plannedFor === workloadKey({ ...plan.workload, ...stored })) return;
+    plan.setWorkload(stored);
+    void plan.compute();
+  }, [saved]);
   return (
     <div className="stack" data-testid="wizard-run">
       <p className="muted">
