@@ -144,6 +144,18 @@ export function hasPrediction(p: { stepSeconds?: unknown } | null | undefined): 
   return !!p && typeof p.stepSeconds === 'number' && Number.isFinite(p.stepSeconds) && p.stepSeconds > 0;
 }
 
+/**
+ * The predicted GPU memory peak of a run or a plan row, null where there is none: a CPU run has no GPU
+ * to predict for, whatever GPU figure its plan computed. The one answer of the run page, the reports,
+ * the CSV and the Plan page — once they said "no prediction", "(2.3 GiB)", 2500836224 and 3.8 GiB
+ * for the same CPU workload.
+ */
+export function predictedGpuPeakBytes(p: { stepSeconds?: unknown; gpuPeakBytes?: unknown } | null | undefined): number | null {
+  if (!hasPrediction(p)) return null;
+  const bytes = p!.gpuPeakBytes;
+  return typeof bytes === 'number' && Number.isFinite(bytes) && bytes > 0 ? bytes : null;
+}
+
 /** What stands where a figure was not predicted (a CPU smoke run): a dash, its title says why. */
 export const NO_PREDICTION = '—';
 export const NO_PREDICTION_WHY = 'no prediction (CPU run)';

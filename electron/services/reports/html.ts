@@ -129,7 +129,7 @@ function runsTable(runs: ReportRun[], base: ReportBaseline): Raw {
         <td>${strategyName(s.strategy)}${s.repeatIndex > 0 ? ` · repeat ${s.repeatIndex + 1}` : ''}${inBase.has(s.id) ? ' (baseline)' : ''}${s.status !== 'completed' ? html` <span class="badge">${s.status}${s.errorClass ? ` (${s.errorClass})` : ''}</span>` : ''}</td>
         <td>${fmtTime(s.startedAt ?? s.createdAt)}</td><td class="num">${r.figures.measuredSteps}</td>
         <td class="num">${fmtSpread(r.figures.tflopsPerGpu)}</td><td class="num" data-col="step">${fmtSpread(r.figures.stepSeconds, 3)}</td>
-        <td class="num">${fmtSpread(r.figures.tokensPerSecond, 0)}</td><td class="num">${measuredVsPredicted(r.figures.gpuPeakBytes, r.predicted.gpuPeakBytes)}</td>
+        <td class="num">${fmtSpread(r.figures.tokensPerSecond, 0)}</td>${r.predicted.stepSeconds == null && r.figures.gpuPeakBytes == null ? html`<td class="num" data-col="gpu" title="${NO_PREDICTION_WHY}">${NO_PREDICTION}</td>` : html`<td class="num" data-col="gpu">${measuredVsPredicted(r.figures.gpuPeakBytes, r.predicted.gpuPeakBytes)}</td>`}
         <td class="num" data-col="host">${measuredVsPredicted(r.figures.hostPeakBytes, r.predicted.hostPeakBytes)}</td>${r.predicted.tflopsPerGpu != null ? html`<td class="num">${fmt(r.predicted.tflopsPerGpu)}</td>` : html`<td class="num" title="${NO_PREDICTION_WHY}">${NO_PREDICTION}</td>`}
         <td class="num" data-col="delta">${fmtPct(delta)}</td></tr>
         ${notes ? html`<tr class="notes${inBase.has(s.id) ? ' baseline' : ''}"><td colspan="11">${tags(r)}${s.notes ? html` ${s.notes}` : ''}${s.errorMessage ? html`<div class="muted">${s.errorMessage}</div>` : ''}</td></tr>` : ''}`;

@@ -1,13 +1,12 @@
 // RunDetail (history's record of one run) → ReportRun. The documents in a RunDetail are typed,
 // lenient readings (contract stored.ts: parsed once where history reads them), so a field an old or
 // partial run lacks is simply absent here and the report shows "—" instead of failing.
-import { hasPrediction, type RunDetail, type StoredMachine, type StoredPrediction } from '../../contract';
+import { hasPrediction, predictedGpuPeakBytes, type RunDetail, type StoredMachine, type StoredPrediction } from '../../contract';
 import { repeatStats } from '../history';
 import type { ReportFigures, ReportMachine, ReportRun, ReportVersions, ReportWorkload, Spread } from './types';
 
 /** A stored text field; empty reads as absent. */
 const text = (v: string | undefined): string | null => (v ? v : null);
-const positive = (v: number | undefined): number | null => (v !== undefined && v > 0 ? v : null);
 
 /** Median, min, max and count of the finite values: the history's repeat statistics, one engine. */
 function spreadOf(values: readonly (number | null | undefined)[]): Spread | null {
@@ -175,7 +174,8 @@ export function toReportRun(detail: RunDetail): ReportRun {
     figures: figuresOf(detail, workload),
     predicted: {
       ...speedPredicted(predicted),
-      gpuPeakBytes: positive(predicted?.gpuPeakBytes), // 0 B: no GPU to predict for (a CPU run)
+      // none for a CPU run, whatever GPU figure its plan computed (contract predictedGpuPeakBytes: the run page's answer)
+      gpuPeakBytes: predictedGpuPeakBytes({ stepSeconds: speedPredicted(predicted).stepSeconds, gpuPeakBytes: predicted?.gpuPeakBytes }),
       hostPeakBytes: predicted?.hostPeakBytes ?? null,
     },
     hosts: hostsOf(detail),

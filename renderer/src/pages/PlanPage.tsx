@@ -319,7 +319,14 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
                     {s.fits ? 'fits' : limitWords(s.limitedBy, plan.profile.gpuCount)}
                   </span>
                 </td>
-                <td>{formatBytes(s.memory.gpuBytes)}</td>
+                {/* No GPU here: a CPU run has no GPU memory to predict (the run page's, reports' and CSV's answer). */}
+                {plan.profile.gpuCount === 0 ? (
+                  <td data-testid="strategy-gpu" title={NO_PREDICTION_WHY}>
+                    {NO_PREDICTION}
+                  </td>
+                ) : (
+                  <td data-testid="strategy-gpu">{formatBytes(s.memory.gpuBytes)}</td>
+                )}
                 <td data-testid="strategy-host">{formatBytes(s.memory.hostBytes)}</td>
                 <td>{s.memory.nvmeBytes ? formatBytes(s.memory.nvmeBytes) : '—'}</td>
                 <td className="small" data-testid="spec-knobs" data-micro-batch={s.spec.microBatch} data-config-hash={s.spec.configHash}>
@@ -339,7 +346,7 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
                   ) : (
                     ''
                   )}
-                  {s.spec.prediction && s.spec.microBatch !== plan.workload.microBatch && (
+                  {s.spec.prediction && plan.profile.gpuCount > 0 && s.spec.microBatch !== plan.workload.microBatch && (
                     <div className="muted">
                       at that batch: {formatBytes(s.spec.prediction.gpuPeakBytes)} / GPU, {formatBytes(s.spec.prediction.hostPeakBytes)}{' '}
                       host

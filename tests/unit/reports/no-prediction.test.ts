@@ -35,7 +35,8 @@ function seedCpuRun(s: HistoryStore): void {
     steps: 4,
     warmup: 1,
     spec,
-    predicted: { tflopsPerGpu: 0, stepSeconds: 0, tokensPerSecond: 0, gpuPeakBytes: 0, hostPeakBytes: 2e9 },
+    // the GPU figure the tuner computed for the workload (issue 49.3: once shown as "(2.3 GiB)" and in the CSV)
+    predicted: { tflopsPerGpu: 0, stepSeconds: 0, tokensPerSecond: 0, gpuPeakBytes: 2500836224, hostPeakBytes: 2e9 },
   });
   s.startRun(CPU, { snapshot: gh200Machine('cpu-vm', 0), machineId: 'm-cpu-vm', logPath: null });
   s.appendSamples(
@@ -91,6 +92,9 @@ describe("no prediction in the reports: a CPU run's stored zeros are not a predi
     const row = (id: string) => html.slice(html.indexOf(`data-run-id="${id}"`), html.indexOf('</tr>', html.indexOf(`data-run-id="${id}"`)));
     expect(row(CPU)).toContain('<td class="num" title="no prediction (CPU run)">—</td>');
     expect(row(CPU)).not.toContain('(0 B)');
+    // GPU memory: no prediction either, as on the run page (not "— (2.3 GiB)")
+    expect(row(CPU)).toContain('<td class="num" data-col="gpu" title="no prediction (CPU run)">—</td>');
+    expect(row(CPU)).not.toContain('(2.3 GiB)');
     expect(row('gpu-run')).toContain('<td class="num">400.0</td>');
     expect(html).not.toContain('&gt;400.0'); // the cell was once built as escaped text inside the tag
   });
