@@ -516,7 +516,9 @@ for (const [width, height] of [
       expect(await page.textContent('[data-testid="recommendation"]')).toContain('h200-sxm-x86');
       const rows = await page.$$eval('[data-testid="strategy-table"] tbody tr[data-testid^="strategy-"]', (trs) =>
         trs.map((tr) => ({
-          fits: !tr.querySelector('.badge-failed'),
+          fits: tr.getAttribute('data-verdict') === 'fits',
+          verdict: tr.getAttribute('data-verdict'),
+          badge: tr.querySelector('[data-testid="strategy-verdict"]')!.textContent,
           step: tr.querySelector('[data-testid="strategy-step"]')!.textContent,
           tflops: tr.querySelector('[data-testid="strategy-tflops"]')!.textContent,
         })),
@@ -525,6 +527,8 @@ for (const [width, height] of [
       expect(rows.some((r) => r.fits)).toBe(true);
       for (const r of rows.filter((x) => !x.fits)) expect([r.step, r.tflops]).toEqual(['—', '—']);
       for (const r of rows.filter((x) => x.fits)) expect(r.tflops).not.toBe('—');
+      // Three verdicts, the CLI's words: an edge row is "at the edge", never "needs more GPU memory".
+      for (const r of rows) if (r.verdict !== 'does-not-fit') expect(r.badge).toBe(r.verdict === 'fits' ? 'fits' : 'at the edge');
       // No bar for a strategy that does not fit (the category says so instead).
       await waitForChart(page, 'chart-predicted-tflops');
       const bars = await page.$eval('[data-testid="chart-predicted-tflops"]', (el) => {

@@ -11,7 +11,8 @@ import type { Command, CommandContext } from '../command';
 import { hasPrediction } from '../../contract/format';
 import { formatBytes, formatFigureCli } from '../format';
 import { INPUT_LIMITS } from '../user-files';
-import { strategyLabel } from '../../contract/charts/labels';
+import { strategyLabel, verdictWords } from '../../contract/charts/labels';
+import { rowPrediction } from '../../contract/charts/plan-charts';
 import { exportUserConfig, printUserConfigPlan, userConfigRequest } from './user-config';
 import { countFlag, wholeFlag } from '../flag-values';
 import { readWorkloadFlags, workloadHelp, workloadSynopsis } from '../workload-flags';
@@ -63,14 +64,25 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
     `machine: ${plan.profile.machineLabel} (${PLANNED_FOR[plan.profile.machineSource]}); matmul ${matmul}, host link ${formatFigureCli(plan.profile.hostLinkBytesPerSecond / 1e9, 0)} GB/s`,
   );
   out('');
-  // One display name per strategy (the id beside it); a strategy that does not fit has no speed: "—"; nor a CPU smoke run (no prediction).
+  // The Plan page's table, row for row: one display name per strategy (the id beside it), the verdict in
+  // its words (fits / at the edge / does not fit), memory as the fit check saw it (the form's micro
+  // batch), then the micro batch each runs with and its predicted speed there (rowPrediction) — once
+  // this printed the form's micro 1 figures beside a recommendation at micro 9. A strategy that does
+  // not fit has no speed: "—"; nor a CPU smoke run (no prediction).
+  const verdictWidth = Math.max(7, ...plan.strategies.map((s) => verdictWords(s, plan.profile.gpuCount).length));
   out(
-    `${'strategy'.padEnd(43)} ${'fits'.padEnd(4)} ${'GPU/GPU'.padStart(10)} ${'host/node'.padStart(10)} ${'NVMe'.padStart(10)} ${'step s'.padStart(8)} ${'TFLOPS/GPU'.padStart(10)}  why`,
+    `${'strategy'.padEnd(43)} ${'verdict'.padEnd(verdictWidth)} ${'GPU/GPU'.padStart(10)} ${'host/node'.padStart(10)} ${'NVMe'.padStart(10)} ${'micro'.padStart(5)} ${'step s'.padStart(8)} ${'TFLOPS/GPU'.padStart(10)}  why`,
   );
-  for (const s of plan.strategies)
+  for (const s of plan.strategies) {
+    const p = rowPrediction(s);
+    const speed = s.fits && hasPrediction(p);
     out(
-      `${`${strategyLabel(s.id)} (${s.id})`.padEnd(43)} ${(s.fits ? 'yes' : 'no').padEnd(4)} ${formatBytes(s.memory.gpuBytes).padStart(10)} ${formatBytes(s.memory.hostBytes).padStart(10)} ${formatBytes(s.memory.nvmeBytes).padStart(10)} ${(s.fits && hasPrediction(s.predicted) ? formatFigureCli(s.predicted.stepSeconds, 2) : '—').padStart(8)} ${(s.fits && hasPrediction(s.predicted) ? formatFigureCli(s.predicted.tflopsPerGpu) : '—').padStart(10)}  ${s.reason}`,
+      `${`${strategyLabel(s.id)} (${s.id})`.padEnd(43)} ${verdictWords(s, plan.profile.gpuCount).padEnd(verdictWidth)} ${formatBytes(s.memory.gpuBytes).padStart(10)} ${formatBytes(s.memory.hostBytes).padStart(10)} ${formatBytes(s.memory.nvmeBytes).padStart(10)} ${String(s.spec.microBatch).padStart(5)} ${(speed ? formatFigureCli(p.stepSeconds, 2) : '—').padStart(8)} ${(speed ? formatFigureCli(p.tflopsPerGpu) : '—').padStart(10)}  ${s.reason}`,
     );
+  }
+  out(
+    `  memory at the form's micro batch ${w.microBatch} (what the verdict checks); step s and TFLOPS/GPU at the micro batch each runs with (micro), as the Plan page shows`,
+  );
   out('');
   const r = plan.recommended;
   if (!r) out('recommended: none — no strategy fits this machine.');

@@ -90,3 +90,21 @@ const LIMIT_WORDS: Record<string, string> = {
 /** On a machine without a GPU, "needs more GPUs" would read as if it had some: it needs a GPU. */
 export const limitWords = (limitedBy: string | null | undefined, gpuCount?: number): string =>
   limitedBy === 'gpu-count' && gpuCount === 0 ? 'needs a GPU' : limitedBy ? (LIMIT_WORDS[limitedBy] ?? limitedBy) : 'does not fit';
+
+/** A plan row's verdict: fits / at the edge (inside the memory model's error: a short trial tells) / does not fit. */
+export type FitVerdict = 'fits' | 'edge' | 'does-not-fit';
+export function fitVerdict(s: { fits: boolean; fit?: { verdict: FitVerdict } | null }): FitVerdict {
+  return s.fits ? 'fits' : s.fit?.verdict === 'edge' ? 'edge' : 'does-not-fit';
+}
+/**
+ * The verdict in words, the same in the Plan table's badge, its TFLOPS chart and the CLI's table: an
+ * edge row once read "needs more GPU memory" beside the recommendation's "worth a trial, about 78%
+ * likely to fit" for the same strategy.
+ */
+export function verdictWords(
+  s: { fits: boolean; fit?: { verdict: FitVerdict } | null; limitedBy: string | null },
+  gpuCount?: number,
+): string {
+  const v = fitVerdict(s);
+  return v === 'fits' ? 'fits' : v === 'edge' ? 'at the edge' : limitWords(s.limitedBy, gpuCount);
+}

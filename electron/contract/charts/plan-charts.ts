@@ -7,7 +7,7 @@ import type { EChartsOption } from 'echarts';
 import type { PlanResult } from '../plan';
 import { LIGHT_THEME, type ChartTheme } from './compare-charts';
 import { formatFigure, hasPrediction, NO_PREDICTION_WHY } from '../format';
-import { limitWords, strategyColor, strategyLabel } from './labels';
+import { strategyColor, strategyLabel, verdictWords } from './labels';
 import { escapeHtml } from './escape';
 import { memoryPanelsOption } from './memory-panels';
 
@@ -16,14 +16,23 @@ export function planChartHeight(n: number): number {
   return 90 + n * 30;
 }
 
+/**
+ * The speed a plan row shows: its spec's prediction — at the micro batch and knobs it runs with — else
+ * the form's. The Plan table, this chart and the CLI's table read it here (the CLI once printed the
+ * form's micro 1 figures beside a page at the searched micro 9).
+ */
+export function rowPrediction(s: PlanResult['strategies'][number]): { stepSeconds: number; tflopsPerGpu: number } {
+  return s.spec?.prediction ?? s.predicted;
+}
+
 export function predictedTflopsOption(plan: PlanResult, TEXT: ChartTheme = LIGHT_THEME): EChartsOption {
   const rows = plan.strategies;
   const rec = plan.recommended?.strategyId;
-  const prediction = (s: (typeof rows)[number]) => s.spec?.prediction ?? s.predicted;
-  // Why a row has no bar, in the same words as the Plan table; null when it has one.
+  const prediction = rowPrediction;
+  // Why a row has no bar, in the same words as the Plan table (fits / at the edge / …); null when it has one.
   const noBar = (s: (typeof rows)[number]) =>
     !s.fits
-      ? limitWords(s.limitedBy, plan.profile.gpuCount)
+      ? verdictWords(s, plan.profile.gpuCount)
       : !hasPrediction(prediction(s)) || !(prediction(s).tflopsPerGpu > 0)
         ? NO_PREDICTION_WHY
         : null;

@@ -1,8 +1,15 @@
 // Plan: for a workload, every strategy's memory fit, predicted speed and generated config,
 // and the tuner's recommendation. From here a sweep of the chosen strategies starts.
 import { Fragment, useEffect, useMemo, useState } from 'react';
-import { memoryOption, planChartHeight, predictedTflopsOption } from '../../../electron/contract/charts/plan-charts';
-import { limitWords, strategyColor, strategyLabel } from '../../../electron/contract/charts/labels';
+import { memoryOption, planChartHeight, predictedTflopsOption, rowPrediction } from '../../../electron/contract/charts/plan-charts';
+import {
+  fitVerdict,
+  limitWords,
+  strategyColor,
+  strategyLabel,
+  verdictWords,
+  type FitVerdict,
+} from '../../../electron/contract/charts/labels';
 import { hasPrediction, NO_PREDICTION, NO_PREDICTION_WHY } from '../../../electron/contract/format';
 import { DARK_THEME, LIGHT_THEME } from '../../../electron/contract/charts/compare-charts';
 import {
@@ -37,6 +44,9 @@ export function formatParams(n: number): string {
 
 /** Why a strategy does not fit, in words (shared with the Plan TFLOPS chart). */
 export { limitWords };
+
+/** The badge of each verdict: at the edge is neither a fit nor a failure (a short trial tells). */
+const VERDICT_BADGE: Record<FitVerdict, string> = { fits: 'badge-completed', edge: 'badge-edge', 'does-not-fit': 'badge-failed' };
 
 /** The strategy's one display name, its colour, and its id as secondary text. */
 export function StrategyName({ id, strong = false }: { id: string; strong?: boolean }) {
@@ -294,7 +304,11 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
         <tbody>
           {plan.strategies.map((s) => (
             <Fragment key={s.id}>
-              <tr data-testid={`strategy-${s.id}`} className={s.id === plan.recommended?.strategyId ? 'recommended' : undefined}>
+              <tr
+                data-testid={`strategy-${s.id}`}
+                data-verdict={fitVerdict(s)}
+                className={s.id === plan.recommended?.strategyId ? 'recommended' : undefined}
+              >
                 {selectable && (
                   <td>
                     <input
@@ -315,8 +329,9 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
                   ))}
                 </td>
                 <td>
-                  <span className={`badge ${s.fits ? 'badge-completed' : 'badge-failed'}`}>
-                    {s.fits ? 'fits' : limitWords(s.limitedBy, plan.profile.gpuCount)}
+                  {/* fits / at the edge / does not fit: the chart's and the CLI's words (contract verdictWords) */}
+                  <span className={`badge ${VERDICT_BADGE[fitVerdict(s)]}`} data-testid="strategy-verdict">
+                    {verdictWords(s, plan.profile.gpuCount)}
                   </span>
                 </td>
                 {/* No GPU here: a CPU run has no GPU memory to predict (the run page's, reports' and CSV's answer). */}
@@ -355,7 +370,7 @@ export function StrategyTable({ selectable = true }: { selectable?: boolean }) {
                 </td>
                 {/* The prediction of the spec that runs (its micro batch and knobs), kept with the run. */}
                 {/* A strategy that does not fit has no speed: "—", not 0.00 s; a CPU smoke run has no prediction: "—" too, not 0. */}
-                <PredictedCells fits={s.fits} prediction={s.spec.prediction ?? s.predicted} />
+                <PredictedCells fits={s.fits} prediction={rowPrediction(s)} />
                 <td>
                   <button
                     type="button"
