@@ -3,7 +3,7 @@
 import type { LaneAvailability, ResourceLiveEvent, RunResources } from '../contract';
 import { formatBytes, formatFigureCli } from './format';
 
-/** One line per second: GPU busy and memory, PCIe both ways, CPU cores busy, host memory and swap. */
+/** One line per second: GPU busy and memory, PCIe both ways, CPU cores busy, the machine's memory in use and swap. */
 export function liveLine(e: ResourceLiveEvent): string {
   const a: LaneAvailability = e.availability;
   const s = e.sample;
@@ -24,8 +24,11 @@ export function liveLine(e: ResourceLiveEvent): string {
   } else if (a.gpu.available) parts.push(`PCIe n/a (${a.pcie.reason})`);
   if (!a.cpu.available) parts.push(`CPU n/a (${a.cpu.reason})`);
   else if (s.cpuBusyPct.length) parts.push(`CPU ${s.cpuBusyPct.filter((p) => p >= 90).length}/${s.cpuBusyPct.length} cores busy`);
+  // The whole machine's memory in use (every process), not this run's: the step lines say "run RSS" for that.
   if (a.memory.available && s.memUsedBytes !== null)
-    parts.push(`host ${formatBytes(s.memUsedBytes)}${s.swapUsedBytes !== null ? ` swap ${formatBytes(s.swapUsedBytes)}` : ''}`);
+    parts.push(
+      `machine RAM used ${formatBytes(s.memUsedBytes)}${s.memTotalBytes !== null ? ` of ${formatBytes(s.memTotalBytes)}` : ''}${s.swapUsedBytes !== null ? ` swap ${formatBytes(s.swapUsedBytes)}` : ''}`,
+    );
   return `[resources] ${parts.join('  ')}`;
 }
 

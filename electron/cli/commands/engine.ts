@@ -110,9 +110,11 @@ export async function thisMachineDefaults({ backend, flags }: CommandContext): P
 // Tiny CPU smoke runs give figures like 1.5e-5 TFLOPS: the shared formatter keeps three significant digits there.
 const num = (x: number | null | undefined, digits = 2) => formatFigureCli(x, digits);
 
-function progressLine(e: EventOf<'runs/progress'>): string {
+/** A step's line. Its memory is this run's: the GPU peak, else the runner's resident set ("run RSS") —
+ *  not the machine's memory in use, which the [resources] lines say ("machine RAM used"); both once read "host". */
+export function progressLine(e: EventOf<'runs/progress'>): string {
   const where = `[${e.runIndex + 1}/${e.runCount} ${e.strategy}${e.repeatIndex ? ` #${e.repeatIndex + 1}` : ''}]`;
-  const memory = e.gpuPeakBytes !== null ? `gpu peak ${formatBytes(e.gpuPeakBytes)}` : `host ${formatBytes(e.hostRssBytes)}`;
+  const memory = e.gpuPeakBytes !== null ? `gpu peak ${formatBytes(e.gpuPeakBytes)}` : `run RSS ${formatBytes(e.hostRssBytes)}`;
   return `${where} step ${e.step}/${e.total}${e.warmup ? ' (warm-up)' : ''}  ${num(e.stepSeconds, 3)} s  ${num(e.tflopsPerGpu)} TFLOPS/GPU  ${num(e.tokensPerSecond, 0)} tok/s  loss ${num(e.loss, 4)}  ${memory}  ETA ${formatDuration(e.etaSeconds)}`;
 }
 
