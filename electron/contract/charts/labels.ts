@@ -64,10 +64,18 @@ export function failureLabel(errorClass: string): string {
   return FAILURE_WORDS[errorClass] ?? errorClass;
 }
 
-/** True for the seed comparison's baseline (ZeRO-Offload, not SuperOffload). */
-export function isZeroOffload(id: string): boolean {
-  return ['zerooffload', 'zero2-offload', 'zero3-offload'].includes(id.toLowerCase());
+/**
+ * The default baseline's strategies, first choice first: ZeRO-3 Offload (DeepSpeedExamples'
+ * 'zerooffload', what SuperOffload is measured against), then ZeRO-Offload (ZeRO-2). Once both
+ * counted alike and the words said "the ZeRO-Offload group" while ZeRO-3 Offload was taken.
+ */
+const BASELINE_PREFERENCE = ['zero3-offload', 'zerooffload', 'zero2-offload'];
+/** Where a strategy stands in the default baseline's order (lower first); -1: not a baseline strategy. */
+export function baselineRank(id: string): number {
+  return BASELINE_PREFERENCE.indexOf(id.toLowerCase());
 }
+/** The default baseline rule in words (history's chooseBaseline), said on the Reports page. */
+export const BASELINE_RULE_WORDS = 'the ZeRO-3 Offload group, else the ZeRO-Offload group, else the oldest run’s';
 
 /** A short name of a metric for headlines and axis labels. */
 export const METRIC_SHORT: Record<string, string> = {

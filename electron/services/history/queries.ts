@@ -7,7 +7,7 @@ import {
   diffJson,
   hasPrediction,
   idTail,
-  isZeroOffload,
+  baselineRank,
   METRIC_SHORT,
   readStoredDocument,
   strategyLabel,
@@ -365,8 +365,10 @@ function chooseBaseline(groups: { key: string; strategy: string; runIds: string[
     if (!g) throw new ApiError('bad_request', `The baseline run ${baselineId} is not among the compared runs.`, 'baselineId');
     return g.key;
   }
-  // The seed comparison reads "SuperOffload vs ZeRO-Offload": ZeRO-Offload is the natural baseline.
-  return (groups.find((g) => isZeroOffload(g.strategy)) ?? groups[0]).key;
+  // The seed comparison reads "SuperOffload vs ZeRO-Offload" (DeepSpeed's zerooffload: ZeRO-3 Offload
+  // here): BASELINE_RULE_WORDS says this order — ZeRO-3 Offload, else ZeRO-Offload, else the oldest run's.
+  const ranked = groups.filter((g) => baselineRank(g.strategy) >= 0).sort((a, b) => baselineRank(a.strategy) - baselineRank(b.strategy));
+  return (ranked[0] ?? groups[0]).key;
 }
 
 function primaryMetric(groups: Pick<CompareGroup, 'stats'>[]): MetricId {

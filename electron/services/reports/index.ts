@@ -66,7 +66,7 @@ export function createReports(deps: ReportsDeps): ReportsService {
   const pdfRenderer: PdfRenderer = deps.pdfRenderer ?? ownRenderer!;
   const load = (ids: string[]): ReportRun[] => normaliseRuns(ids, deps.getRun);
   // A report's baseline is the one asked for, else Compare's rule (history's chooseBaseline: the
-  // ZeRO-Offload group, else the oldest run's group) — the same comparison, so the report's header,
+  // ZeRO-3 Offload group, else ZeRO-Offload's, else the oldest run's group) — the same comparison, so the report's header,
   // summary, run table and CSV name the baseline Compare names for the same runs, whatever order
   // the runs were selected in. `baselineId` is then the run that chose it (that group's first run).
   const reportOf = (runs: ReportRun[], requested?: string) => {

@@ -1,7 +1,14 @@
 // Reports: pick runs, a format and a path; the backend writes the file. Under `serve` the path is
 // on the server machine (where the backend runs), not on the machine with the browser.
 import { useEffect, useState } from 'react';
-import { strategyColor, strategyLabel, type CompareGroup, type ReportFormat, type RunSummary } from '../../../electron/contract';
+import {
+  BASELINE_RULE_WORDS,
+  strategyColor,
+  strategyLabel,
+  type CompareGroup,
+  type ReportFormat,
+  type RunSummary,
+} from '../../../electron/contract';
 import { api, transport } from '../api/client';
 import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { formatBytes, formatNumber } from '../format';
@@ -198,7 +205,7 @@ export function ReportsPage() {
                     {r.selected.length === 0
                       ? 'Select runs first'
                       : r.selected.length > MAX_GROUPED
-                        ? 'Compare’s rule: the ZeRO-Offload group'
+                        ? `Compare’s rule: ${BASELINE_RULE_WORDS}`
                         : 'Reading the groups…'}
                   </option>
                 )}
@@ -216,7 +223,7 @@ export function ReportsPage() {
             <p className="muted small" data-testid="report-baseline-note">
               {r.baselineId && r.selected.includes(r.baselineId)
                 ? 'Chosen here. Every delta (header, summary, run table, CSV) reads against this group’s median of repeats, as on Compare.'
-                : 'By default the baseline Compare picks for these runs (the ZeRO-Offload group, else the oldest run’s), whatever order they were selected in. Every delta (header, summary, run table, CSV) reads against its median of repeats, as on Compare.'}
+                : `By default the baseline Compare picks for these runs (${BASELINE_RULE_WORDS}), whatever order they were selected in. Every delta (header, summary, run table, CSV) reads against its median of repeats, as on Compare.`}
             </p>
             <fieldset className="reports-formats">
               <legend>Format</legend>

@@ -36,7 +36,7 @@ export async function downloadReport(request: ReportDownloadRequest): Promise<st
 /**
  * The run whose repeat group every delta reads against, when one was chosen on the page (any run
  * of the group) and is still selected; undefined: Compare's rule, applied by the backend (history's
- * comparison: the ZeRO-Offload group, else the oldest run's), whatever order the runs were ticked in.
+ * comparison: contract BASELINE_RULE_WORDS: ZeRO-3 Offload's group, else ZeRO-Offload's, else the oldest run's), whatever order the runs were ticked in.
  */
 export function effectiveBaseline(selected: string[], chosen: string | null): string | undefined {
   return chosen && selected.includes(chosen) ? chosen : undefined;
@@ -44,7 +44,7 @@ export function effectiveBaseline(selected: string[], chosen: string | null): st
 
 interface ReportsState {
   selected: string[];
-  /** A run of the baseline group the user chose; null: Compare's rule (the ZeRO-Offload group, else the oldest run's). */
+  /** A run of the baseline group the user chose; null: Compare's rule (contract BASELINE_RULE_WORDS: ZeRO-3 Offload's group, else ZeRO-Offload's, else the oldest run's). */
   baselineId: string | null;
   format: ReportFormat;
   path: string;

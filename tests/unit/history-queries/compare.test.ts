@@ -1,6 +1,7 @@
 // Comparisons on a real SQLite store: groups, baseline, deltas, headline, series, diffs.
 import { describe, expect, it } from 'vitest';
 import { storeWith } from './helpers';
+import { BASELINE_RULE_WORDS } from '../../../electron/contract';
 
 const seed = () =>
   storeWith([
@@ -25,6 +26,25 @@ describe('compare/runs', () => {
     expect(superG.deltaPct.stepSeconds!).toBeLessThan(0); // faster steps are a negative delta
     expect(superG.speedup).toBeCloseTo(153 / 101, 10);
     expect(c.headline).toBe('SuperOffload was 1.51× faster than ZeRO-3 Offload (TFLOPS/GPU median of 2 repeats)');
+    store.close();
+  });
+
+  it('takes the default baseline the words say: ZeRO-3 Offload before ZeRO-Offload, whichever is older (issue 49.7)', () => {
+    // zero2-offload (ZeRO-Offload) is the oldest group here; the words once said "the ZeRO-Offload
+    // group" while ZeRO-3 Offload was taken when both were there, and ZeRO-Offload when it came first.
+    const store = storeWith([
+      { id: 'o1', strategy: 'zero2-offload', tflops: 90 },
+      { id: 'z1', strategy: 'zero3-offload', tflops: 100 },
+      { id: 'x1', strategy: 'superoffload', tflops: 120 },
+    ]);
+    for (const ids of [
+      ['o1', 'z1', 'x1'],
+      ['x1', 'z1', 'o1'],
+    ])
+      expect(store.compare(ids).groups.find((g) => g.isBaseline)!.label).toBe('ZeRO-3 Offload');
+    expect(store.compare(['o1', 'x1']).groups.find((g) => g.isBaseline)!.label).toBe('ZeRO-Offload');
+    expect(store.compare(['x1']).groups.find((g) => g.isBaseline)!.label).toBe('SuperOffload');
+    expect(BASELINE_RULE_WORDS).toBe('the ZeRO-3 Offload group, else the ZeRO-Offload group, else the oldest run’s');
     store.close();
   });
 
@@ -121,14 +141,15 @@ describe('compare/runs', () => {
 
   it('names the repeat counts in the order of the groups the headline names when the baseline wins', () => {
     // walk-through: 'ZeRO-Offload was 2.48× faster than ZeRO-3 Offload (… median of 1 vs 2 repeats)' where ZeRO-Offload had 2
+    // (the default baseline is ZeRO-3 Offload's group when there is one: issue 49.7)
     const store = storeWith([
-      { id: 'o1', strategy: 'zero2-offload', tflops: 248, repeatIndex: 0 },
-      { id: 'o2', strategy: 'zero2-offload', tflops: 248, repeatIndex: 1 },
-      { id: 'z', strategy: 'zero3-offload', tflops: 100 },
+      { id: 'o1', strategy: 'zero3-offload', tflops: 248, repeatIndex: 0 },
+      { id: 'o2', strategy: 'zero3-offload', tflops: 248, repeatIndex: 1 },
+      { id: 'z', strategy: 'zero2-offload', tflops: 100 },
     ]);
     const c = store.compare(['o1', 'o2', 'z']);
-    expect(c.groups.find((g) => g.isBaseline)!.strategy).toBe('zero2-offload');
-    expect(c.headline).toBe('ZeRO-Offload was 2.48× faster than ZeRO-3 Offload (TFLOPS/GPU median of 2 vs 1 repeats)');
+    expect(c.groups.find((g) => g.isBaseline)!.strategy).toBe('zero3-offload');
+    expect(c.headline).toBe('ZeRO-3 Offload was 2.48× faster than ZeRO-Offload (TFLOPS/GPU median of 2 vs 1 repeats)');
     store.close();
   });
 
