@@ -5,14 +5,14 @@
 // applies the same rules with its own 64 MiB limit.
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkRegularFile } from '../services/files';
+import { MODEL_CONFIG_MAX_BYTES, checkRegularFile } from '../services/files';
 
 const MiB = 1024 * 1024;
 
 /** The most read of each kind of file; each is far above a real one of its kind. */
 export const INPUT_LIMITS = {
   /** A Hugging Face config.json: a few KiB. */
-  modelConfig: 4 * MiB,
+  modelConfig: MODEL_CONFIG_MAX_BYTES,
   /** A user's ds_config.json: a few KiB (the same 1 MiB plan/user-config takes). */
   dsConfig: 1 * MiB,
   /** A RunSpec (plan --write-specs): a few KiB. */
@@ -26,11 +26,14 @@ export const INPUT_LIMITS = {
 };
 
 /**
- * --model as runs/start and tune take it: a preset id as typed, a config.json as an absolute path.
- * The backend reads that path itself (unbounded), so it is checked here first.
+ * --model as runs/start and tune take it: a preset id as typed, a config.json or a model folder as
+ * an absolute path. The file read (the folder's config.json for a folder) is checked here, so the
+ * refusal names the flag; the backend reads it bounded as well (model-guard).
  */
 export function modelFlagPath(model: string): string {
   if (!fs.existsSync(model)) return model;
-  if (!fs.statSync(model).isDirectory()) checkRegularFile(model, { label: '--model', maxBytes: INPUT_LIMITS.modelConfig });
+  const file = fs.statSync(model).isDirectory() ? path.join(model, 'config.json') : model;
+  // A folder without a config.json is refused here too ("…/config.json: no such file").
+  checkRegularFile(file, { label: '--model', maxBytes: INPUT_LIMITS.modelConfig, field: 'model' });
   return path.resolve(model);
 }

@@ -4,3 +4,4 @@
 export { tempNameBeside, writeFileAtomic, writeFolderAtomic, writeJsonAtomic, type AtomicWriteOptions } from './atomic-write';
 export { editDistance, inferSpec, nearest, parseArgv, UsageError, SERVE_FLAGS, type FlagKind, type FlagSpec, type Flags } from './argv';
 export { onInterrupt, pressCounter, SAME_PRESS_MS } from './interrupts';
+export { createGate, type Gate } from './gate';

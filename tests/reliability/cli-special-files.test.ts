@@ -140,6 +140,21 @@ describe('CLI inputs that are not regular files are refused at once', { timeout:
     expectRefused(await cli(['tune', '--model', fifo, ...WORKLOAD]), fifo, NOT_REGULAR);
   });
 
+  // Issue 48: modelFlagPath checked a --model file but not a folder's config.json, so `run --model d`
+  // with d/config.json → /dev/zero reached 16 GB, and a FIFO there hung tune past SIGTERM.
+  it('run/tune --model FOLDER whose config.json links to /dev/zero or is a FIFO', async () => {
+    const zero = path.join(dir, 'zero-model');
+    fs.mkdirSync(zero);
+    fs.symlinkSync('/dev/zero', path.join(zero, 'config.json'));
+    const inZero = path.join(zero, 'config.json');
+    const fifoModel = path.join(dir, 'fifo-model');
+    fs.mkdirSync(fifoModel);
+    const inFifo = fifoAt(path.join(fifoModel, 'config.json'));
+    const run = ['--strategy', 'zero3-offload', '--seq', '32', '--steps', '1', '--micro-batch', '1', '--gpus', '1'];
+    expectRefused(await cli(['run', '--model', zero, ...run]), inZero, NOT_REGULAR);
+    expectRefused(await cli(['tune', '--model', fifoModel, ...WORKLOAD]), inFifo, NOT_REGULAR);
+  });
+
   it('measure --import FIFO or /dev/zero, cluster save FIFO, convert-sweep --snapshot /dev/zero', async () => {
     const fifo = fifoAt(path.join(dir, 'measure.json'));
     expectRefused(await cli(['measure', '--import', fifo]), fifo, NOT_REGULAR);

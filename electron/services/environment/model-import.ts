@@ -21,6 +21,7 @@ function num(c: Json, ...keys: string[]): number | null {
 /** The probe's answer → the ModelArch the tuner plans with, or the refusal as an ApiError. */
 export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer): ModelArch {
   if (!answer.ok) {
+    if (answer.class === 'timed_out') throw new ApiError('timed_out', `config.json: ${answer.message} ${answer.fix}`, 'config.json');
     if (answer.class === 'unavailable')
       throw new ApiError(
         'params_unavailable',
@@ -87,6 +88,10 @@ export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer
 
 /** Probe `config` in the engine environment (`python`; cached per config hash under dataDir) and
  *  answer its ModelArch. */
-export async function importProbedConfig(config: Json, id: string, options: { python: string; dataDir: string }): Promise<ModelArch> {
+export async function importProbedConfig(
+  config: Json,
+  id: string,
+  options: { python: string; dataDir: string; timeoutMs?: number },
+): Promise<ModelArch> {
   return archFromProbe(config, id, await probeModelConfig(config, options));
 }

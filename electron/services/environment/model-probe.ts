@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { createGate } from '../../kernel';
 import { enginePath } from '../resources';
 import { engineRequirements, pinOf } from './requirements';
 import { run } from './run';
@@ -36,8 +37,9 @@ export interface ModelProbeTable {
 
 export interface ModelProbeRefusal {
   ok: false;
-  /** unsupported / bad_config: the runner's refusal; unavailable: no engine environment could answer. */
-  class: 'unsupported' | 'bad_config' | 'unavailable';
+  /** unsupported / bad_config: the runner's refusal; unavailable: no engine environment could answer;
+   *  timed_out: the environment is there but building the model took longer than the probe waits. */
+  class: 'unsupported' | 'bad_config' | 'unavailable' | 'timed_out';
   message: string;
   fix: string;
 }
@@ -64,13 +66,33 @@ export async function modelConfigHash(config: Record<string, unknown>): Promise<
     .slice(0, 16);
 }
 
+/** Probes at once (each is a Python process of up to a few GB) and waiting behind them, per process:
+ *  12 imports over two sockets once started 12 (7.8 GB). The same config in flight shares one. */
+export const MAX_MODEL_PROBES_RUNNING = 2;
+export const MAX_MODEL_PROBES_WAITING = 16;
+const probes = createGate<ModelProbeAnswer>(
+  MAX_MODEL_PROBES_RUNNING,
+  MAX_MODEL_PROBES_WAITING,
+  (active, waiting) =>
+    `Too many model imports at once (${active} being counted, ${waiting} waiting); wait for their answers, then import again.`,
+);
+const PROBE_TIMEOUT_MS = 180_000;
+
 /** Probe one config.json object with `python` (the engine interpreter), cached under `dataDir`. */
 export async function probeModelConfig(
   config: Record<string, unknown>,
   options: { python: string; dataDir: string; timeoutMs?: number },
 ): Promise<ModelProbeAnswer> {
-  const dir = path.join(options.dataDir, 'model-probe');
   const hash = await modelConfigHash(config);
+  return probes.run(`${options.python}\n${options.dataDir}\n${hash}`, () => probeOnce(config, hash, options));
+}
+
+async function probeOnce(
+  config: Record<string, unknown>,
+  hash: string,
+  options: { python: string; dataDir: string; timeoutMs?: number },
+): Promise<ModelProbeAnswer> {
+  const dir = path.join(options.dataDir, 'model-probe');
   const cached = path.join(dir, `${hash}.json`);
   try {
     return JSON.parse(await fs.readFile(cached, 'utf8')) as ModelProbeAnswer;
@@ -80,8 +102,18 @@ export async function probeModelConfig(
   await fs.mkdir(dir, { recursive: true });
   const input = path.join(dir, `${hash}.config.json`);
   await fs.writeFile(input, JSON.stringify(config));
-  const result = await run(options.python, [enginePath('model_probe.py'), '--config', input], { timeoutMs: options.timeoutMs ?? 180_000 });
+  const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+  const result = await run(options.python, [enginePath('model_probe.py'), '--config', input], { timeoutMs });
   await fs.rm(input, { force: true });
+  // The environment answered nothing because it was stopped, not because it is missing: say so
+  // (once "create the engine environment" was said of a config too large to build in 180 s).
+  if (result.timedOut)
+    return {
+      ok: false,
+      class: 'timed_out',
+      message: `Counting the model timed out: transformers (${options.python}) did not finish building it in ${Math.round(timeoutMs / 1000)} s.`,
+      fix: 'Check its size fields (num_hidden_layers, hidden_size, vocab_size, the number of experts) against the model card, then import the config.json again.',
+    };
   const last = result.stdout.trim().split('\n').pop() ?? '';
   let answer: ModelProbeAnswer | null = null;
   try {

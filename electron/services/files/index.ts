@@ -1,2 +1,2 @@
 // Reading paths a person typed (CLI flags and arguments): regular files only, bounded by the caller.
-export { checkRegularFile, readRegularFile, readRegularText, type ReadLimit } from './regular-file';
+export { MODEL_CONFIG_MAX_BYTES, checkRegularFile, readRegularFile, readRegularText, type ReadLimit } from './regular-file';

@@ -7,6 +7,9 @@
 import fs from 'node:fs';
 import { ApiError, formatBytes } from '../../contract';
 
+/** A Hugging Face config.json is a few KiB; the most any door (CLI, backend, tuner) reads of one. */
+export const MODEL_CONFIG_MAX_BYTES = 4 * 1024 * 1024;
+
 export interface ReadLimit {
   /** How messages name the file's origin: its flag (`--model`) or the command (`cluster save`). */
   label: string;

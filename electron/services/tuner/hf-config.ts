@@ -1,6 +1,7 @@
 // Import of a Hugging Face config.json (model_type llama / qwen2 / mistral / gpt2) into a ModelArch.
 // A malformed file is refused with the offending field named, never guessed around.
 import { ApiError, type ModelArch } from '../../contract';
+import { checkHfConfigShapes } from './hf-config-bounds';
 import { countParams } from './params';
 
 type Json = Record<string, unknown>;
@@ -106,12 +107,14 @@ const FORMULA_TYPES = new Set(['llama', 'qwen2', 'mistral', 'gpt2']);
 /**
  * The field checks that need no engine environment, before a config goes to the probe: a number
  * beyond 2^53 anywhere at the top level (JSON cannot hold it exactly), and for the formula's four
- * families every size field (positive, exact, dividing) and the total — so a malformed file is named
+ * families every size field (positive, exact, dividing) and the total, for any type the shapes no GPU
+ * holds (hf-config-bounds) — so a malformed file is named
  * by its field at once, without building anything.
  */
 export function checkHfConfigFields(c: Json & { model_type: string }): void {
   for (const [k, v] of Object.entries(c))
     if (typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER) fail(k, `is too large (${JSON.stringify(v)}; at most 2^53 − 1)`);
+  checkHfConfigShapes(c);
   if (FORMULA_TYPES.has(c.model_type)) importHfConfig(JSON.stringify(c));
 }
 

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { ApiError, type ModelArch } from '../../contract';
 import { importHfConfig } from './hf-config';
+import { MODEL_CONFIG_MAX_BYTES, readRegularText } from '../files';
 import { catalog } from './presets';
 
 /** A model argument that names a file (a config.json) rather than a preset id. */
@@ -21,8 +22,10 @@ export function resolveModel(idOrPath: string | ModelArch): ModelArch {
     const file = base[base.length - 1].replace(/\.json$/, '');
     // Never echo the file's content: over `serve` this path comes from the wire, and a parse
     // error quoting it would read any file (/etc/passwd) back to the client.
+    // Regular and bounded (a FIFO would hang here, /dev/zero fill memory): refused with its path.
+    const text = readRegularText(idOrPath, { label: 'model config', maxBytes: MODEL_CONFIG_MAX_BYTES, field: 'model' });
     try {
-      return importHfConfig(fs.readFileSync(idOrPath, 'utf8'), file === 'config' && dir ? dir : file);
+      return importHfConfig(text, file === 'config' && dir ? dir : file);
     } catch {
       throw new ApiError('bad_model_file', `model config '${idOrPath}' is not a readable Hugging Face config.json`, 'model');
     }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ApiError } from '../../../contract';
+import { createGate } from '../../../kernel';
 import {
   createProbeCache,
   currentInterpreter,
@@ -25,48 +26,15 @@ type EnvironmentChannel =
 export const MAX_PROBES_RUNNING = 2;
 export const MAX_PROBES_WAITING = 16;
 
-/** A small gate: at most `running` at once, `waiting` queued, one promise per key in flight. */
-function probeGate<T>(running: number, waiting: number) {
-  const inFlight = new Map<string, Promise<T>>();
-  const queue: (() => void)[] = [];
-  let active = 0;
-  const next = () => {
-    active--;
-    queue.shift()?.();
-  };
-  return {
-    run(key: string, work: () => Promise<T>): Promise<T> {
-      const shared = inFlight.get(key);
-      if (shared) return shared;
-      if (active >= running && queue.length >= waiting)
-        throw new ApiError(
-          'busy',
-          `Too many interpreter probes at once (${active} running, ${queue.length} waiting); wait for their answers, then probe again.`,
-        );
-      const started = new Promise<void>((resolve) => {
-        if (active < running) {
-          active++;
-          resolve();
-        } else
-          queue.push(() => {
-            active++;
-            resolve();
-          });
-      });
-      const promise = started.then(work).finally(() => {
-        inFlight.delete(key);
-        next();
-      });
-      inFlight.set(key, promise);
-      return promise;
-    },
-  };
-}
-
 export function environmentHandlers(ctx: BackendContext): HandlerMap<EnvironmentChannel> {
   let install: InstallHandle | null = null;
   // Every probe starts an interpreter: 200 requests must not start 200 of them.
-  const probes = probeGate<Awaited<ReturnType<typeof probeInterpreter>>>(MAX_PROBES_RUNNING, MAX_PROBES_WAITING);
+  const probes = createGate<Awaited<ReturnType<typeof probeInterpreter>>>(
+    MAX_PROBES_RUNNING,
+    MAX_PROBES_WAITING,
+    (active, waiting) =>
+      `Too many interpreter probes at once (${active} running, ${waiting} waiting); wait for their answers, then probe again.`,
+  );
   // Probe answers kept between Setup visits while each interpreter's files are unchanged.
   // Kept in the data folder too, so a restart of the app or serve does not probe everything again.
   const cache = createProbeCache({ script: enginePath('probe.py'), file: path.join(ctx.dataDir, 'probe-cache.json') });

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError, type ModelArch } from '../../../contract';
+import { MODEL_CONFIG_MAX_BYTES, readRegularText } from '../../files';
 import { chooseInterpreter, importProbedConfig, selectedInterpreter } from '../../environment';
 import { checkHfConfigFields, hfConfigName, looksLikePath, parseHfConfigText, presetsPayload } from '../../tuner';
 import type { BackendContext } from '../context';
@@ -30,10 +31,10 @@ export function refuseModelPath(ctx: BackendContext, model: unknown): void {
 export async function modelOfWorkload<T>(ctx: BackendContext, model: T): Promise<T | ModelArch> {
   refuseModelPath(ctx, model);
   if (typeof model !== 'string' || !looksLikePath(model) || presetsPayload().models.some((m) => m.id === model.toLowerCase())) return model;
-  let text: string;
+  let configFile: string;
   try {
     // A model folder (as downloaded from the Hub) is read through its config.json.
-    text = fs.readFileSync(fs.statSync(model).isDirectory() ? path.join(model, 'config.json') : model, 'utf8');
+    configFile = fs.statSync(model).isDirectory() ? path.join(model, 'config.json') : model;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ApiError(
@@ -42,6 +43,9 @@ export async function modelOfWorkload<T>(ctx: BackendContext, model: T): Promise
       'model',
     );
   }
+  // Bounded and regular only: a folder's config.json linked to /dev/zero filled 16 GB here, a FIFO
+  // hung `run`/`tune` in open() past SIGINT and SIGTERM (issue 48).
+  const text = readRegularText(configFile, { label: 'model config', maxBytes: MODEL_CONFIG_MAX_BYTES, field: 'model' });
   const config = parseHfConfigText(text);
   checkHfConfigFields(config);
   // The id as the tuner's resolveModel names a file: its folder for …/<model>/config.json.
