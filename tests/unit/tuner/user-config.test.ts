@@ -142,11 +142,43 @@ describe('DeepSpeedExamples and NVMe configs', () => {
 });
 
 describe('bad input: refused with the key named and what to do', () => {
-  it('not JSON: line and column', () => {
+  it('not JSON: the file, line, column and what JSON expected there; the field is the file (no "(json)")', () => {
     const e = refusal('{\n  "train_batch_size": 4,\n  "bf16": {"enabled": true},\n}\n');
-    expect(e.field).toBe('(json)');
-    expect(e.message).toMatch(/line 4, column 1/);
-    expect(e.message).toMatch(/trailing commas/);
+    expect(e.field).toBe('ds_config.json');
+    expect(e.message).toMatch(
+      /^ds_config\.json is not JSON: at line 4, column 1 JSON expected a property name in double quotes \(a trailing comma before \} is not allowed\)/,
+    );
+  });
+  it.each([
+    // the transformers docs' ZeRO-2 snippet as published: no comma after "contiguous_gradients": true
+    [
+      '{\n  "zero_optimization": {\n    "contiguous_gradients": true\n    "round_robin_gradients": true\n  }\n}',
+      4,
+      5,
+      /',' or '\}' after the property value/,
+    ],
+    ['{\n  // ZeRO-2\n  "zero_optimization": {"stage": 2}\n}', 2, 3, /found a comment \(JSON has no comments\)/],
+    ["{'train_batch_size': 4}", 1, 2, /single quote/],
+    ['{"train_batch_size": 4', 1, 23, /the file ends/],
+    ['{"a": [1, 2,]}', 1, 13, /trailing comma before \]/],
+    ['{"a": 01}', 1, 7, /a number/],
+    ['{"a": "x\ty"}', 1, 9, /raw control character/],
+    ['{"a": 1} {"b": 2}', 1, 10, /nothing after the end/],
+  ])('not JSON: %j at line %i, column %i', (text, line, column, expected) => {
+    const e = refusal(text);
+    expect(e.message).toContain(`at line ${line}, column ${column} JSON expected`);
+    expect(e.message).toMatch(expected);
+  });
+  it("never quotes the file's text (a path may be a symlink to a secret)", () => {
+    for (const secret of ['AWS_SECRET_ACCESS_KEY=abc123xyz\n', 'hunter2', '{"password": hunter2}', '"sk-live-123"', '424242'])
+      expect(refusal(secret).message).not.toMatch(/abc123xyz|hunter2|sk-live|424242/);
+  });
+  it('a key given twice: DeepSpeed refuses the file, so it is refused here, with the key and where', () => {
+    const e = refusal('{\n  "train_batch_size": 4,\n  "zero_optimization": {"stage": 2,\n    "stage": 3}\n}');
+    expect(e.field).toBe('zero_optimization.stage');
+    expect(e.message).toMatch(
+      /zero_optimization\.stage is given twice \(again at line 4, column 5\); DeepSpeed refuses the file \("Duplicate keys in DeepSpeed config"\)/,
+    );
   });
   it('not an object', () => expect(refusal('[1, 2]').message).toMatch(/an array/));
   it('a key DeepSpeed refuses inside zero_optimization, with the near miss', () => {
