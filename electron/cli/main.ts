@@ -124,6 +124,11 @@ function isUsageError(error: unknown): boolean {
   );
 }
 
+/** The message, and the field it is about where the message does not already name it (as the UI does). */
+function withField(message: string, field: string | undefined): string {
+  return field && !message.includes(field) ? `${message} (field: ${field})` : message;
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) exitAfterFlush(code);
@@ -131,11 +136,11 @@ main(process.argv.slice(2)).then(
   (error) => {
     if (isUsageError(error)) {
       const field = error instanceof UsageError ? undefined : (error as { field?: string }).field;
-      console.error(terminalSafe(`error: ${(error as Error).message}${field ? ` (field: ${field})` : ''}`));
+      console.error(terminalSafe(`error: ${withField((error as Error).message, field)}`));
       process.exit(2);
     }
     const field = (error as { field?: string }).field;
-    console.error(terminalSafe(`error: ${error instanceof Error ? error.message : String(error)}${field ? ` (field: ${field})` : ''}`));
+    console.error(terminalSafe(`error: ${withField(error instanceof Error ? error.message : String(error), field)}`));
     process.exit(1);
   },
 );

@@ -7,6 +7,9 @@
 - zero, offloadOptimizer, offloadParam: the fields of DeepSpeed's pydantic models for the
   zero_optimization block and its offload blocks, with their aliases (stage3_*), defaults and
   deprecations. These models forbid extra keys: DeepSpeed refuses an unknown key there.
+- schedulers: each of DeepSpeed's own LR schedulers (lr_schedules.VALID_LR_SCHEDULES) with the
+  keyword arguments of its constructor: `scheduler.params` is passed to it as **kwargs, so a param
+  it does not name is a TypeError at deepspeed.initialize, and one without a default is required.
 tests/engine/test_ds_config_keys.py fails when the committed file differs from this output.
 """
 import json
@@ -84,6 +87,18 @@ def model_fields(model):
     return out
 
 
+def scheduler_params():
+    import inspect
+
+    from deepspeed.runtime import lr_schedules
+
+    out = {}
+    for name in lr_schedules.VALID_LR_SCHEDULES:
+        params = list(inspect.signature(getattr(lr_schedules, name).__init__).parameters.values())[2:]  # self, optimizer
+        out[name] = {p.name: ({"required": True} if p.default is inspect.Parameter.empty else {"default": jsonable(p.default)}) for p in params}
+    return out
+
+
 def keys():
     import deepspeed
     from deepspeed.runtime.zero.config import DeepSpeedZeroConfig
@@ -96,6 +111,7 @@ def keys():
         "zero": model_fields(DeepSpeedZeroConfig),
         "offloadOptimizer": model_fields(DeepSpeedZeroOffloadOptimizerConfig),
         "offloadParam": model_fields(DeepSpeedZeroOffloadParamConfig),
+        "schedulers": scheduler_params(),
     }
 
 

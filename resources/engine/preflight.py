@@ -51,7 +51,9 @@ def host_bytes_needed(params, ds_config, ranks_per_host=1, accelerator="cuda"):
         # Pinned bucket buffers (reduce bucket, sub-group swap buffers): 4 bytes per element.
         need += 4 * int(float(zero.get("reduce_bucket_size", 5e8)))
         if s["stage"] == 3:
-            need += 4 * int(float(zero.get("sub_group_size", 1e9)))
+            # one sub-group's buffer, and a sub-group never holds more than the model: the HF docs'
+            # ZeRO-3 config's sub_group_size 1e14 asked for 364 TiB here, and a tiny run was refused
+            need += 4 * min(int(float(zero.get("sub_group_size", 1e9))), int(params))
     return need + PROCESS_OVERHEAD_BYTES * ranks_per_host
 
 

@@ -138,3 +138,14 @@ def test_gpu_memory_is_checked_against_this_gpus_free_memory_as_a_warning():
     assert "gpu_memory" not in names
     names = [c["name"] for c in preflight.run_all(1000, ds_config(2), "cuda", sized=sized, gpu_free_total=(1, 2))]
     assert "gpu_memory" in names
+
+
+def test_a_sub_group_buffer_is_never_larger_than_the_model():
+    # transformers' tests/deepspeed/ds_config_zero3.json sets sub_group_size 1e14: the pinned
+    # sub-group buffer was counted at 4 × 1e14 bytes (364 TiB) and a tiny-llama run was refused
+    params = 1_000_000
+    ds = ds_config(3)
+    ds["zero_optimization"]["sub_group_size"] = 1e14
+    need = preflight.host_bytes_needed(params, ds, accelerator="cpu")
+    assert need < 1 * GiB + preflight.PROCESS_OVERHEAD_BYTES
+    assert preflight.check_host_memory(params, ds, available=8 * GiB, accelerator="cpu")["ok"]

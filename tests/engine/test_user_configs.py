@@ -147,6 +147,23 @@ def test_run_ds_config_runs_the_users_zero3_offload_config_on_cpu(tmp_path):
     assert zero["offload_optimizer"]["device"] == "cpu" and zero["offload_optimizer"]["ratio"] == 1.0
 
 
+def test_hf_docs_zero3_auto_config_runs_two_steps_via_the_cli(tmp_path):
+    # transformers' ZeRO-3 config ("auto" everywhere, WarmupLR): "auto" once filled warmup_num_steps
+    # with 0, which DeepSpeed 0.19.8 refuses at initialize ("failed (internal)"); and its
+    # sub_group_size 1e14 made the runner's pre-flight ask for 364 TiB of host memory
+    name = "hf-tests-zero3-auto.json"
+    data = str(tmp_path / "data")
+    out = cli("run", "--ds-config", os.path.join(CONFIGS, name), "--model", "tiny-llama", "--seq", "64", "--steps", "2",
+              "--warmup", "1", "--python", engine_python(), "--data-dir", data, "--json", timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    runs = json.loads(out.stdout)
+    assert [r["status"] for r in runs] == ["completed"], runs
+    db = sqlite3.connect(os.path.join(data, "history.db"))
+    config_text, = db.execute("SELECT d.config FROM run_details d WHERE d.run_id = ?", (runs[0]["id"],)).fetchone()
+    effective = json.loads(config_text)["effectiveConfig"]
+    assert effective["scheduler"] == {"type": "WarmupLR", "params": {"warmup_min_lr": 0, "warmup_max_lr": 5e-05, "warmup_num_steps": 1}}
+
+
 def test_exported_torchrun_line_runs_the_exported_config(tmp_path):
     out_dir = tmp_path / "export"
     out = cli("plan", "--ds-config", os.path.join(CONFIGS, "dsexamples-zero-offload.json"), "--model", "tiny-llama",

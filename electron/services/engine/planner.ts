@@ -7,4 +7,6 @@ import type { RunSpec, Workload } from '../../contract';
 export interface Planner {
   /** `force`: plan a strategy that needs a GPU for this machine's CPU all the same (runs/start's force). */
   specs(workload: Workload, strategies: string[], machine: unknown, options?: { force?: boolean }): RunSpec[] | Promise<RunSpec[]>;
+  /** Throws for a spec given as it is (not planned from a strategy id) that can never run on this machine, in the words `specs` uses. */
+  refuseSpecs?(specs: RunSpec[], machine: unknown): void;
 }

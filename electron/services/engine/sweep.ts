@@ -119,7 +119,10 @@ function machineIdOf(machine: unknown): string | null {
 
 /** The specs a request runs: its own, or the planner's for its workload and strategies. */
 async function specsOf(request: StartRunsRequest, planner: Planner, machine: unknown): Promise<RunSpec[]> {
-  if (request.specs) return request.specs;
+  if (request.specs) {
+    planner.refuseSpecs?.(request.specs, machine); // the rule a strategy id meets below (tuner-planner.ts)
+    return request.specs;
+  }
   return planner.specs(request.workload!, request.strategies!, machine, { force: request.force });
 }
 

@@ -2,7 +2,7 @@
 // started from a workload executes what the Plan page shows for it. Without a machine snapshot
 // there is nothing to plan against: the specs carry no prediction.
 import * as tuner from '../tuner';
-import { ApiError, MachineSchema, type Machine, type Workload } from '../../contract';
+import { ApiError, MachineSchema, type Machine, type RunSpec, type Workload } from '../../contract';
 import type { Planner } from './planner';
 
 export interface TunerPlannerOptions {
@@ -21,8 +21,75 @@ function runsOnCpu(s: { id: string; limitedBy: string | null }): boolean {
   return s.limitedBy === 'gpu-count' && tuner.mechanismOf(tuner.strategyById(s.id)).withoutGpu !== 'never';
 }
 
+/** The refusal of strategies the plan says cannot run on this machine, with what can run instead. */
+function cannotRunHere(
+  cannot: { id: string; label: string; reason: string }[],
+  workload: Workload,
+  machine: Machine,
+  forcible: boolean,
+  asked?: string,
+  field = 'strategies',
+): ApiError {
+  const runnable = tuner
+    .planWorkload(workload, { machine })
+    .strategies.filter((s) => s.fits)
+    .map((s) => s.id);
+  return new ApiError(
+    'cannot_run_here',
+    `${asked ? `${asked}: ` : ''}${cannot.map((s) => `${s.label} (${s.id})`).join(', ')} cannot run on this machine: ${cannot[0].reason}.${runnable.length ? ` What can run here: ${runnable.join(', ')}.` : ''} Run one of those here, or this one on a machine that has what it needs${forcible ? `${cannot.length > 1 ? '; or run them' : '; or run it'} on this machine's CPU anyway (DeepSpeed's CPU accelerator: CPU figures that say nothing about a GPU) with run --force` : ''}.`,
+    field,
+  );
+}
+
+/**
+ * The catalogue strategy whose engine a given spec needs: its own, or for a user's config that maps
+ * to none ("custom"), SuperOffload where the config turns it on (super_offload: true asserts CUDA
+ * whatever else the config says).
+ */
+function strategyOfSpec(spec: RunSpec): string | null {
+  if (spec.strategy !== 'custom') return spec.strategy;
+  const zero = spec.dsConfig?.zero_optimization as { offload_optimizer?: { super_offload?: unknown } } | undefined;
+  return zero?.offload_optimizer?.super_offload === true ? 'superoffload' : null;
+}
+
 export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {
   return {
+    refuseSpecs(specs: RunSpec[], machine: unknown) {
+      // A spec given as it is (run --ds-config, a spec file) meets the rule a strategy id meets: what
+      // can never run on this machine (SuperOffload without CUDA, NVMe without a drive, FSDP2
+      // without a GPU) is refused before anything is queued, in the same words — it used to start,
+      // fail in the runner's pre-flight and leave a failed run in history. What the CPU accelerator
+      // can run still runs (a user's ZeRO config on a machine without a GPU is a CPU smoke run).
+      const parsed = MachineSchema.safeParse(machine);
+      if (!parsed.success) return;
+      for (const spec of specs) {
+        const id = strategyOfSpec(spec);
+        if (!id || tuner.mechanismOf(tuner.strategyById(id)).withoutGpu !== 'never') continue;
+        let workload: Workload;
+        try {
+          workload = tuner.parseWorkload({
+            model: spec.model.id,
+            seqLen: spec.seqLen,
+            microBatch: spec.microBatch,
+            gradAccum: spec.gradAccum,
+            gpus: spec.gpus,
+            nodes: spec.nodes,
+          });
+        } catch {
+          // a model this machine's catalogue does not know (an imported config.json): the rule without the plan's words
+          if (parsed.data.gpus.length > 0) continue;
+          const s = tuner.strategyById(id);
+          throw new ApiError(
+            'cannot_run_here',
+            `${spec.userConfig ? `${spec.userConfig.fileName}: ` : ''}${s.label} (${id}) cannot run on this machine: it has no GPU. Run it on a machine with a GPU.`,
+            'specs',
+          );
+        }
+        const planned = tuner.planWorkload(workload, { machine: parsed.data, strategies: [id] }).strategies.find((s) => s.id === id);
+        if (planned && (planned.limitedBy === 'gpu-count' || planned.limitedBy === 'requirement'))
+          throw cannotRunHere([planned], workload, parsed.data, false, spec.userConfig?.fileName, 'specs');
+      }
+    },
     specs(workload: Workload, strategies: string[], machine: unknown, { force = false }: { force?: boolean } = {}) {
       for (const id of strategies) tuner.strategyById(id); // an unknown id fails before anything runs
       const parsed = MachineSchema.safeParse(machine);
@@ -40,18 +107,7 @@ export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {
       const cannot = plan.strategies.filter(
         (s) => strategies.includes(s.id) && (s.limitedBy === 'gpu-count' || s.limitedBy === 'requirement') && !(force && runsOnCpu(s)),
       );
-      if (cannot.length) {
-        const runnable = tuner
-          .planWorkload(workload, { machine: parsed.data })
-          .strategies.filter((s) => s.fits)
-          .map((s) => s.id);
-        const forcible = cannot.every(runsOnCpu);
-        throw new ApiError(
-          'cannot_run_here',
-          `${cannot.map((s) => `${s.label} (${s.id})`).join(', ')} cannot run on this machine: ${cannot[0].reason}.${runnable.length ? ` What can run here: ${runnable.join(', ')}.` : ''} Run one of those here, or this one on a machine that has what it needs${forcible ? `${cannot.length > 1 ? '; or run them' : '; or run it'} on this machine's CPU anyway (DeepSpeed's CPU accelerator: CPU figures that say nothing about a GPU) with run --force` : ''}.`,
-          'strategies',
-        );
-      }
+      if (cannot.length) throw cannotRunHere(cannot, workload, parsed.data, cannot.every(runsOnCpu));
       return strategies.map((id) => plan.strategies.find((s) => s.id === id)!.spec);
     },
   };

@@ -22,10 +22,11 @@ export function Card({ title, children, testId }: { title?: string; children: Re
   );
 }
 
-export function ErrorBox({ message, onRetry }: { message: string; onRetry?: () => void }) {
+/** `title`: what the box is about where that is known (a refusal of the user's input is no fault of the app's). */
+export function ErrorBox({ message, onRetry, title }: { message: string; onRetry?: () => void; title?: string }) {
   return (
     <div className="error-box" role="alert">
-      <strong>Something went wrong.</strong> {message}
+      <strong>{title ?? 'Something went wrong.'}</strong> {message}
       {onRetry && (
         <button type="button" onClick={onRetry}>
           Try again

@@ -142,11 +142,43 @@ describe('DeepSpeedExamples and NVMe configs', () => {
 });
 
 describe('bad input: refused with the key named and what to do', () => {
-  it('not JSON: line and column', () => {
+  it('not JSON: the file, line, column and what JSON expected there; the field is the file (no "(json)")', () => {
     const e = refusal('{\n  "train_batch_size": 4,\n  "bf16": {"enabled": true},\n}\n');
-    expect(e.field).toBe('(json)');
-    expect(e.message).toMatch(/line 4, column 1/);
-    expect(e.message).toMatch(/trailing commas/);
+    expect(e.field).toBe('ds_config.json');
+    expect(e.message).toMatch(
+      /^ds_config\.json is not JSON: at line 4, column 1 JSON expected a property name in double quotes \(a trailing comma before \} is not allowed\)/,
+    );
+  });
+  it.each([
+    // the transformers docs' ZeRO-2 snippet as published: no comma after "contiguous_gradients": true
+    [
+      '{\n  "zero_optimization": {\n    "contiguous_gradients": true\n    "round_robin_gradients": true\n  }\n}',
+      4,
+      5,
+      /',' or '\}' after the property value/,
+    ],
+    ['{\n  // ZeRO-2\n  "zero_optimization": {"stage": 2}\n}', 2, 3, /found a comment \(JSON has no comments\)/],
+    ["{'train_batch_size': 4}", 1, 2, /single quote/],
+    ['{"train_batch_size": 4', 1, 23, /the file ends/],
+    ['{"a": [1, 2,]}', 1, 13, /trailing comma before \]/],
+    ['{"a": 01}', 1, 7, /a number/],
+    ['{"a": "x\ty"}', 1, 9, /raw control character/],
+    ['{"a": 1} {"b": 2}', 1, 10, /nothing after the end/],
+  ])('not JSON: %j at line %i, column %i', (text, line, column, expected) => {
+    const e = refusal(text);
+    expect(e.message).toContain(`at line ${line}, column ${column} JSON expected`);
+    expect(e.message).toMatch(expected);
+  });
+  it("never quotes the file's text (a path may be a symlink to a secret)", () => {
+    for (const secret of ['AWS_SECRET_ACCESS_KEY=abc123xyz\n', 'hunter2', '{"password": hunter2}', '"sk-live-123"', '424242'])
+      expect(refusal(secret).message).not.toMatch(/abc123xyz|hunter2|sk-live|424242/);
+  });
+  it('a key given twice: DeepSpeed refuses the file, so it is refused here, with the key and where', () => {
+    const e = refusal('{\n  "train_batch_size": 4,\n  "zero_optimization": {"stage": 2,\n    "stage": 3}\n}');
+    expect(e.field).toBe('zero_optimization.stage');
+    expect(e.message).toMatch(
+      /zero_optimization\.stage is given twice \(again at line 4, column 5\); DeepSpeed refuses the file \("Duplicate keys in DeepSpeed config"\)/,
+    );
   });
   it('not an object', () => expect(refusal('[1, 2]').message).toMatch(/an array/));
   it('a key DeepSpeed refuses inside zero_optimization, with the near miss', () => {
@@ -230,5 +262,104 @@ describe('what the training takes out: ds_config, accelerate config, launch line
     expect(e.launch[0].line).toBe("deepspeed --hostfile hostfile --num_nodes 2 --num_gpus 8 'my train.py' --deepspeed ds_config.json");
     expect(e.launch[1].argv).toContain('--nnodes');
     expect(e.accelerateYaml).toMatch(/num_machines: 2\nnum_processes: 16/);
+  });
+});
+
+describe('the tuned config keeps every key the tuner does not model (issue 47 item 3)', () => {
+  // transformers' ZeRO-3 config with the blocks people add: checkpointing, saving, logging, profilers
+  const hf = JSON.parse(fixture('hf-tests-zero3-auto.json')) as Record<string, unknown>;
+  const yours = {
+    ...hf,
+    checkpoint: { use_node_local_storage: true },
+    comms_logger: { enabled: true, verbose: false, prof_all: true, debug: false },
+    flops_profiler: { enabled: true, profile_step: 1, module_depth: -1, top_modules: 1, detailed: true, output_file: null },
+    tensorboard: { enabled: true, output_path: 'logs/', job_name: 'run1' },
+    wall_clock_breakdown: true,
+    steps_per_print: 10,
+  };
+  const r = plan(JSON.stringify(yours), { precision: 'fp16' });
+  const merged = r.tuned!.spec.dsConfig as Record<string, Record<string, unknown>>;
+  it('passes them through unchanged into the tuned ds_config', () => {
+    expect(r.tuned).not.toBeNull();
+    for (const key of [
+      'checkpoint',
+      'comms_logger',
+      'flops_profiler',
+      'tensorboard',
+      'wall_clock_breakdown',
+      'steps_per_print',
+      'scheduler',
+      'optimizer',
+    ])
+      expect(merged[key]).toEqual(r.resolvedConfig[key]);
+    const zero = r.resolvedConfig.zero_optimization as Record<string, unknown>;
+    for (const key of [
+      'stage3_gather_16bit_weights_on_model_save',
+      'stage3_max_live_parameters',
+      'stage3_max_reuse_distance',
+      'stage3_prefetch_bucket_size',
+      'stage3_param_persistence_threshold',
+      'contiguous_gradients',
+    ])
+      expect(merged.zero_optimization[key]).toEqual(zero[key]);
+  });
+  it('and never lists them as keys to change', () => {
+    const tunedKeys =
+      /^(zero_optimization\.(stage|overlap_comm|reduce_bucket_size|sub_group_size|offload_(optimizer|param)\.\w+)|gradient_clipping|train_batch_size|train_micro_batch_size_per_gpu|gradient_accumulation_steps)$/;
+    expect(r.tuned!.diff.length).toBeGreaterThan(0);
+    for (const d of r.tuned!.diff) expect(d.key).toMatch(tunedKeys);
+  });
+  it("keeps an offload block's own keys (nvme_path, buffer_count) where the tuned device is the same", () => {
+    const user = {
+      train_batch_size: 4,
+      zero_optimization: { stage: 3, offload_optimizer: { device: 'cpu', buffer_count: 8, fast_init: true } },
+    };
+    const t = {
+      train_batch_size: 4,
+      train_micro_batch_size_per_gpu: 4,
+      gradient_accumulation_steps: 1,
+      zero_optimization: { stage: 3, offload_optimizer: { device: 'cpu', pin_memory: true, ratio: 0.5 } },
+    };
+    expect(tunedConfig(user, t).zero_optimization).toEqual({
+      stage: 3,
+      offload_optimizer: { device: 'cpu', buffer_count: 8, fast_init: true, pin_memory: true, ratio: 0.5 },
+    });
+    // the older cpu_offload spelling goes with the offload it said
+    const old = { train_batch_size: 4, zero_optimization: { stage: 2, cpu_offload: true, allgather_bucket_size: 5e8 } };
+    expect(tunedConfig(old, { ...t, zero_optimization: { stage: 1 } }).zero_optimization).toEqual({ stage: 1, allgather_bucket_size: 5e8 });
+  });
+});
+
+describe('"auto" filled with what DeepSpeed 0.19.8 accepts; scheduler values it refuses, refused first (issue 47 item 1)', () => {
+  it("the transformers ZeRO-3 config's WarmupLR gets a positive warmup_num_steps, and says why", () => {
+    const r = plan(fixture('hf-tests-zero3-auto.json'), { precision: 'fp16' });
+    const warm = r.resolved.find((a) => a.key === 'scheduler.params.warmup_num_steps');
+    expect(warm?.value).toBe(1);
+    expect(warm?.from).toMatch(/DeepSpeed 0\.19 refuses .*positive integer/);
+    expect((r.resolvedConfig.scheduler as { params: Record<string, unknown> }).params.warmup_num_steps).toBe(1);
+  });
+  const base = { train_batch_size: 2, bf16: { enabled: true } };
+  it.each([
+    [{ type: 'WarmupLR', params: { warmup_num_steps: 0 } }, 'scheduler.params.warmup_num_steps', /positive integer, got 0/],
+    [{ type: 'WarmupDecayLR', params: { warmup_num_steps: 10 } }, 'scheduler.params.total_num_steps', /requires it/],
+    [
+      { type: 'WarmupLR', params: { warmup_steps: 10 } },
+      'scheduler.params.warmup_steps',
+      /takes no argument "warmup_steps".*warmup_num_steps/,
+    ],
+    [{ type: 'WarmupLinearLR', params: {} }, 'scheduler.type', /does not recognize LR scheduler WarmupLinearLR/],
+    [{ type: 'LRRangeTest', params: { lr_range_test_step_size: 2.5 } }, 'scheduler.params.lr_range_test_step_size', /positive integer/],
+    [
+      { type: 'OneCycle', params: { cycle_min_lr: 1e-4, cycle_max_lr: 1e-3, cycle_first_step_size: 0 } },
+      'scheduler.params.cycle_first_step_size',
+      /positive/,
+    ],
+  ])('%j is refused naming %s', (scheduler, field, message) => {
+    const e = refusal(JSON.stringify({ ...base, scheduler }));
+    expect(e.field).toBe(field);
+    expect(e.message).toMatch(message);
+  });
+  it('a torch scheduler name passes to DeepSpeed (it falls back to torch.optim.lr_scheduler)', () => {
+    expect(plan(JSON.stringify({ ...base, scheduler: { type: 'StepLR', params: { step_size: 10 } } })).mapping.strategyId).toBeNull();
   });
 });

@@ -132,10 +132,17 @@ export function resolveAutoValues(input: JsonObject, ctx: AutoContext): AutoResu
         fill(key, 0, 'HF Trainer writes 0');
         break;
       case 'scheduler.params.warmup_num_steps':
-        fill(key, HF_DEFAULTS.warmupSteps, 'warmup_steps (TrainingArguments default 0)');
+        // HF writes warmup_steps (default 0), which DeepSpeed 0.19.8's WarmupLR / WarmupDecayLR /
+        // WarmupCosineLR refuse ("must be a positive integer", lr_schedules.py) once the run has
+        // started: 1 is the least they take (they warm up over max(2, n) steps).
+        fill(
+          key,
+          Math.max(1, HF_DEFAULTS.warmupSteps),
+          'warmup_steps: TrainingArguments default 0, which DeepSpeed 0.19 refuses (warmup_num_steps must be a positive integer), so 1 — with HF Trainer pass --warmup_steps 1 or more',
+        );
         break;
       case 'scheduler.params.total_num_steps':
-        fill(key, ctx.steps, "num_training_steps: the benchmark run's steps");
+        fill(key, Math.max(1, ctx.steps), "num_training_steps: the benchmark run's steps");
         break;
       case 'fp16.enabled':
         fill(key, ctx.precision === 'fp16', `fp16: the workload's precision is ${ctx.precision}`);

@@ -19,6 +19,8 @@ export interface DeepSpeedKeys {
   zero: Record<string, FieldInfo>;
   offloadOptimizer: Record<string, FieldInfo>;
   offloadParam: Record<string, FieldInfo>;
+  /** DeepSpeed's own LR schedulers: their constructor's keyword arguments (scheduler.params is passed as **kwargs). */
+  schedulers: Record<string, Record<string, { default?: unknown; required?: true }>>;
 }
 
 let cached: DeepSpeedKeys | null = null;

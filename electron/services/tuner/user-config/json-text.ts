@@ -1,6 +1,9 @@
 // A user's file parsed as JSON, or refused with the line and column where it stops being JSON (what an
-// editor shows), instead of V8's "at position 1234" or nothing at all.
+// editor shows) and what JSON expected there (json-syntax.ts), instead of V8's "at position 1234", its
+// quote of the file's text, or nothing at all. The error's field is the file's name, which the message
+// starts with: the CLI and the Plan page print no field beside a message that already names it.
 import { ApiError } from '../../../contract';
+import { findJsonSyntaxError, scanJson } from './json-syntax';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -15,40 +18,37 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line: lines.length, column: lines[lines.length - 1].length + 1 };
 }
 
-/** Where JSON.parse stopped: V8 says "position N" (Node 20) or "(line L column C)" (Node 22), or nothing at the end of input. */
-function errorOffset(text: string, message: string): number {
-  const lc = /line (\d+) column (\d+)/.exec(message);
-  if (lc) {
-    const lines = text.split('\n');
-    const line = Math.min(Number(lc[1]), lines.length);
-    return lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + Number(lc[2]) - 1;
-  }
-  const pos = /position (\d+)/.exec(message);
-  if (pos) return Number(pos[1]);
-  return text.length; // "Unexpected end of JSON input"
-}
-
 /** Parses a ds_config's text; a non-object or a syntax error is an ApiError naming line and column. */
 export function parseConfigText(text: string, fileName: string): JsonObject {
   const body = text.replace(/^\uFEFF/, ''); // a BOM from Windows editors is not an error
   let value: unknown;
   try {
     value = JSON.parse(body);
-  } catch (error) {
-    const message = (error as Error).message;
-    const { line, column } = lineColumn(body, errorOffset(body, message));
-    const what = message.replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)$/, '');
+  } catch {
+    // where and what, from our own scanner: V8's message quotes the text (not shown: the file may be a
+    // secret behind a symlink) and gives no position for some errors
+    const found = findJsonSyntaxError(body) ?? { offset: 0, expected: 'a JSON value' };
+    const { line, column } = lineColumn(body, found.offset);
     throw new ApiError(
       'bad_config',
-      `${fileName} is not JSON: ${what} at line ${line}, column ${column}. A ds_config.json is one JSON object; comments and trailing commas are not allowed (DeepSpeed reads it with Python's json).`,
-      '(json)',
+      `${fileName} is not JSON: at line ${line}, column ${column} JSON expected ${found.expected}. A ds_config.json is one JSON object; comments and trailing commas are not allowed (HF Trainer and accelerate read it with Python's json).`,
+      fileName,
+    );
+  }
+  const { duplicate } = scanJson(body);
+  if (duplicate) {
+    const { line, column } = lineColumn(body, duplicate.offset);
+    throw new ApiError(
+      'bad_config',
+      `${fileName}: ${duplicate.key} is given twice (again at line ${line}, column ${column}); DeepSpeed refuses the file ("Duplicate keys in DeepSpeed config") and HF Trainer would silently keep the last: keep one.`,
+      duplicate.key,
     );
   }
   if (!isObject(value))
     throw new ApiError(
       'bad_config',
-      `${fileName}: a ds_config.json is a JSON object ({ … }), this file holds ${Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'a string' : String(value)}.`,
-      '(root)',
+      `${fileName}: a ds_config.json is a JSON object ({ … }), this file holds ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}.`,
+      fileName,
     );
   return value;
 }

@@ -22,6 +22,7 @@ import { validateDsConfig } from '../validate-config';
 import { resolveAutoValues } from './auto-values';
 import { deriveBatch } from './batch';
 import { checkKeys } from './check-keys';
+import { checkScheduler } from './scheduler-values';
 import { configDiff, tunedConfig } from './config-diff';
 import { isObject, parseConfigText, type JsonObject } from './json-text';
 import { mapConfig } from './map-config';
@@ -79,6 +80,7 @@ export function planUserConfig(input: UserConfigInput, options: PlanOptions & { 
   errors.push(...auto.errors);
   const config = auto.config;
   checkKeys(config, errors, notes);
+  checkScheduler(config, errors);
   const batch = deriveBatch(config, worldSize, errors);
   // DeepSpeed's semantics of the values (bf16 xor fp16, offload only where the stage allows…); the
   // batch is checked above, and an absent optimizer block is the training script's to supply.

@@ -196,7 +196,7 @@ function Result({ r, exports }: { r: UserConfigPlan; exports: { yours: LaunchExp
 export function YourConfig() {
   const state = usePlan();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; refused: boolean } | null>(null);
   const [result, setResult] = useState<{ plan: UserConfigPlan; exports: { yours: LaunchExport; tuned: LaunchExport | null } } | null>(null);
   const [over, setOver] = useState(false);
 
@@ -221,8 +221,13 @@ export function YourConfig() {
       const tuned = plan.tuned ? await api.invoke('plan/launch-export', { spec: plan.tuned.spec }) : null;
       setResult({ plan, exports: { yours, tuned } });
     } catch (e) {
-      const field = (e as { field?: string }).field;
-      setError(`${(e as Error).message}${field && !(e as Error).message.includes(field) ? ` (${field})` : ''}`);
+      const { field, code } = e as { field?: string; code?: string };
+      const message = (e as Error).message;
+      // the file's or the form's own fault (a refusal naming what to fix), not the app's
+      setError({
+        message: `${message}${field && !message.includes(field) ? ` (${field})` : ''}`,
+        refused: code === 'bad_config' || code === 'bad_request' || code === 'bad_workload',
+      });
     } finally {
       setBusy(false);
     }
@@ -263,7 +268,7 @@ export function YourConfig() {
         </p>
         {busy && <p className="muted">Reading your config…</p>}
       </div>
-      {error && <ErrorBox message={error} />}
+      {error && <ErrorBox message={error.message} title={error.refused ? 'This config cannot be planned.' : undefined} />}
       {result && <Result r={result.plan} exports={result.exports} />}
     </Card>
   );
