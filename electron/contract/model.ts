@@ -46,6 +46,10 @@ export const ModelArchSchema = z.object({
   source: z.string().nullable(),
   /** An imported model's config.json, as the user gave it: the runner builds exactly this model. */
   hfConfig: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** That config.json's text as read from the file, which the runner and the probe parse: a JSON
+   *  object in JavaScript cannot keep `30.0` apart from `30`, and transformers refuses an int where
+   *  its config declares a float (Gemma-2's final_logit_softcapping, Mixtral's router_jitter_noise). */
+  hfConfigText: z.string().nullable().optional(),
   /** An imported model's count from the model itself (absent for presets: the formula counts them). */
   probed: ProbedParamsSchema.optional(),
 });

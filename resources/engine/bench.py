@@ -105,7 +105,7 @@ def run(spec, writer, rank, local_rank, world_size, started):
     # The count the model must have: the family formula for a spec of architecture numbers (it
     # checks config_from_arch), else the model itself on the meta device (the same probe the
     # tuner's count comes from).
-    params_expected = hf_model.probe(m["hfConfig"])["params"] if m.get("hfConfig") else expected_param_count(m)
+    params_expected = hf_model.probe(hf_model.config_dict(m))["params"] if hf_model.has_config(m) else expected_param_count(m)
     # Pre-flight: FSDP2 CPU offload holds the same host states as DeepSpeed's optimizer +
     # parameter offload, so it is checked through the same estimate.
     if spec["engine"] == "deepspeed":
@@ -269,7 +269,7 @@ def main(argv=None):
         import families
         import hf_model
         try:
-            numbers_only = not spec["model"].get("hfConfig")
+            numbers_only = not hf_model.has_config(spec["model"])
             refused = hf_model.refusal(spec) or (families.refusal(spec["model"], spec["seqLen"]) if numbers_only else None)
         except hf_model.ConfigRefused as exc:
             refused = exc.as_tuple()

@@ -109,6 +109,9 @@ def preset_config(m):
 def config_source(m):
     """(config.json object, where it comes from) the model is built from: the spec's hfConfig (an
     imported file), else its preset's stored config.json, else one written from its numbers."""
+    text = m.get("hfConfigText")
+    if text:
+        return file_config(m), "the spec's config.json (model.hfConfigText, the file's text)"
     raw = m.get("hfConfig")
     if raw:
         return copy.deepcopy(raw), "the spec's config.json (model.hfConfig)"
@@ -116,6 +119,29 @@ def config_source(m):
     if entry:
         return copy.deepcopy(entry["config"]), f"preset {m['id']}'s stored config.json ({entry['source']})"
     return config_from_arch(m), f"a {m.get('family')} config.json written from the spec's numbers"
+
+
+def has_config(m):
+    """The spec carries a config.json (an imported file), not only architecture numbers."""
+    return bool(m.get("hfConfigText") or m.get("hfConfig"))
+
+
+def file_config(m):
+    """The spec's config.json parsed here from the file's text (model.hfConfigText), so a float the
+    file writes `30.0` stays a float: the app's JSON cannot keep it apart from `30`, and transformers
+    refuses an int for a float field (Gemma-2's final_logit_softcapping). hfConfig, when also given,
+    must be the same config (Python's 30 == 30.0: they differ only in number types)."""
+    import json
+
+    try:
+        raw = json.loads(m["hfConfigText"])
+    except ValueError as exc:
+        raise ConfigRefused("bad_config", f"model.hfConfigText is not valid JSON: {exc}.",
+                            "Import the model's config.json as it is on the Hub.") from exc
+    if m.get("hfConfig") is not None and m["hfConfig"] != raw:
+        raise ConfigRefused("bad_config", "model.hfConfigText and model.hfConfig are different configs.",
+                            "Re-plan from the config.json: the spec must carry one file's text and its object.")
+    return raw
 
 
 def config_dict(m):
@@ -353,9 +379,9 @@ def refusal(spec):
     hfConfig by check_config here, and its numbers must be the config's (the tuner planned with
     them, the flops formula and the synthetic batches use them)."""
     m = spec["model"]
-    if not m.get("hfConfig"):
+    if not has_config(m):
         return None
-    cfg = check_config(m["hfConfig"])
+    cfg = check_config(config_dict(m))
     text = cfg.get_text_config() if hasattr(cfg, "get_text_config") else cfg
     pairs = (("vocabSize", "vocab_size"), ("numLayers", "num_hidden_layers"), ("hiddenSize", "hidden_size"))
     for field, key in pairs:

@@ -224,3 +224,34 @@ def test_a_preset_spec_runs_from_its_stored_config(tmp_path):
     assert run.rc == 0, run.stderr[-3000:]
     assert "model: built from preset tiny-llama's stored config.json" in run.stderr
     assert run.one("config")["params"] == families.expected_param_count(model)
+
+
+# A tiny Gemma-2 as its config.json is written: final_logit_softcapping 30.0 is a float in the file.
+GEMMA2_TEXT = json.dumps(dict(BASE, model_type="gemma2", head_dim=16, sliding_window=16, query_pre_attn_scalar=16,
+                              final_logit_softcapping=30.0, attn_logit_softcapping=50.0), indent=2)
+
+
+def test_runner_builds_from_the_files_text_so_a_float_stays_a_float(tmp_path):
+    """The app's JSON cannot keep 30.0 apart from 30: its spec's hfConfig says 30 (an int, which
+    transformers refuses for a float field), and hfConfigText carries the file's bytes, which the
+    runner parses here. The old runner built from hfConfig and was refused."""
+    raw = json.loads(GEMMA2_TEXT)
+    as_js = {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in raw.items()}
+    assert as_js["final_logit_softcapping"] == 30 and isinstance(as_js["final_logit_softcapping"], int)
+    model = dict(spec_model("gemma2", raw), hfConfig=as_js)
+    # What the old runner had: the object alone, refused by transformers' own validation.
+    with pytest.raises(hf_model.ConfigRefused, match="final_logit_softcapping") as refused:
+        hf_model.refusal({"model": model})
+    assert refused.value.cls == "bad_config"
+    model["hfConfigText"] = GEMMA2_TEXT
+    assert hf_model.refusal({"model": model}) is None
+    run = run_bench(tiny_spec(model=model, steps=2, warmup=1, dsConfig=ds_config(2, offload=False)), tmp_path=str(tmp_path))
+    assert run.rc == 0, run.stderr[-3000:]
+    assert run.one("config")["modelClass"] == "Gemma2ForCausalLM" and len(run.of("step")) == 2
+    assert "model.hfConfigText, the file's text" in run.stderr
+
+
+def test_runner_refuses_a_text_that_is_not_its_hfconfig():
+    model = dict(spec_model("gemma2", json.loads(GEMMA2_TEXT)), hfConfigText=json.dumps(TINY["gemma"]))
+    with pytest.raises(hf_model.ConfigRefused, match="different configs"):
+        hf_model.refusal({"model": model})

@@ -19,7 +19,7 @@ function num(c: Json, ...keys: string[]): number | null {
 }
 
 /** The probe's answer → the ModelArch the tuner plans with, or the refusal as an ApiError. */
-export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer): ModelArch {
+export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer, text: string | null = null): ModelArch {
   if (!answer.ok) {
     if (answer.class === 'timed_out') throw new ApiError('timed_out', `config.json: ${answer.message} ${answer.fix}`, 'config.json');
     if (answer.class === 'unavailable')
@@ -76,6 +76,8 @@ export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer
     publishedParams: null,
     source: `imported config.json: ${t.architecture}, counted by transformers ${t.transformers}`,
     hfConfig: config,
+    // The file's own text travels with the object: the runner builds from it (30.0 stays a float).
+    ...(text !== null ? { hfConfigText: text } : {}),
     probed: {
       total: t.params,
       perLayer,
@@ -86,12 +88,14 @@ export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer
   };
 }
 
-/** Probe `config` in the engine environment (`python`; cached per config hash under dataDir) and
- *  answer its ModelArch. */
+/** Probe a config.json in the engine environment (`python`; cached per file text under dataDir) and
+ *  answer its ModelArch. `config` is `text` parsed (the caller's checks name its fields); `text` is
+ *  the file as read, which the probe and the runner parse in Python, byte for byte. */
 export async function importProbedConfig(
   config: Json,
+  text: string,
   id: string,
   options: { python: string; dataDir: string; timeoutMs?: number },
 ): Promise<ModelArch> {
-  return archFromProbe(config, id, await probeModelConfig(config, options));
+  return archFromProbe(config, id, await probeModelConfig(text, options), text);
 }

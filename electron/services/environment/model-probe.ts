@@ -46,24 +46,12 @@ export interface ModelProbeRefusal {
 
 export type ModelProbeAnswer = ModelProbeTable | ModelProbeRefusal;
 
-/** Key order does not change the hash; the transformers pin does (another version, another table). */
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
-    );
-  return v;
-}
-
-export async function modelConfigHash(config: Record<string, unknown>): Promise<string> {
+/** The hash is of the file's text, as read: `30.0` and `30` are different configs to transformers
+ *  (a float field refuses an int), so a re-serialised object cannot stand for the file. The prefix
+ *  leaves behind answers cached from re-serialised objects (v1), some of them wrong refusals. */
+export async function modelConfigHash(text: string): Promise<string> {
   const pin = pinOf(await engineRequirements(), 'transformers') ?? 'unpinned';
-  return createHash('sha256')
-    .update(`transformers==${pin}\n${JSON.stringify(canonical(config))}`)
-    .digest('hex')
-    .slice(0, 16);
+  return createHash('sha256').update(`v2\ntransformers==${pin}\n${text}`).digest('hex').slice(0, 16);
 }
 
 /** Probes at once (each is a Python process of up to a few GB) and waiting behind them, per process:
@@ -78,17 +66,20 @@ const probes = createGate<ModelProbeAnswer>(
 );
 const PROBE_TIMEOUT_MS = 180_000;
 
-/** Probe one config.json object with `python` (the engine interpreter), cached under `dataDir`. */
+/** Probe one config.json with `python` (the engine interpreter), cached under `dataDir`. `text` is
+ *  the file's text, handed to the probe byte for byte (an object is written out as JSON, which loses
+ *  `30.0`: only for configs that never were a file). */
 export async function probeModelConfig(
-  config: Record<string, unknown>,
+  source: string | Record<string, unknown>,
   options: { python: string; dataDir: string; timeoutMs?: number },
 ): Promise<ModelProbeAnswer> {
-  const hash = await modelConfigHash(config);
-  return probes.run(`${options.python}\n${options.dataDir}\n${hash}`, () => probeOnce(config, hash, options));
+  const text = typeof source === 'string' ? source : JSON.stringify(source);
+  const hash = await modelConfigHash(text);
+  return probes.run(`${options.python}\n${options.dataDir}\n${hash}`, () => probeOnce(text, hash, options));
 }
 
 async function probeOnce(
-  config: Record<string, unknown>,
+  text: string,
   hash: string,
   options: { python: string; dataDir: string; timeoutMs?: number },
 ): Promise<ModelProbeAnswer> {
@@ -101,7 +92,7 @@ async function probeOnce(
   }
   await fs.mkdir(dir, { recursive: true });
   const input = path.join(dir, `${hash}.config.json`);
-  await fs.writeFile(input, JSON.stringify(config));
+  await fs.writeFile(input, text);
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
   const result = await run(options.python, [enginePath('model_probe.py'), '--config', input], { timeoutMs });
   await fs.rm(input, { force: true });

@@ -49,7 +49,8 @@ function canonical(value: unknown): string {
  *  its name), the batch shape — the workload options declared `hashed` (contract workload-options.ts).
  *  Two runs with one hash measured the same thing. */
 export function configHash(spec: Pick<RunSpec, 'engine' | 'dsConfig' | 'fsdp' | 'model' | (typeof HASHED_OPTION_KEYS)[number]>): string {
-  const { id: _id, label: _label, source: _source, publishedParams: _published, ...arch } = spec.model;
+  // hfConfigText is hfConfig's file text: its spacing and key order do not change the model.
+  const { id: _id, label: _label, source: _source, publishedParams: _published, hfConfigText: _text, ...arch } = spec.model;
   // canonical() sorts the keys: the basis is the same whatever order the table lists them in
   const basis = {
     engine: spec.engine,

@@ -52,7 +52,7 @@ afterAll(async () => backend?.close());
 
 describe('plan/import-hf-config counts with the model itself', () => {
   it('without the engine environment the count is unavailable, not guessed', async () => {
-    const e = await refusal(importProbedConfig(gemma, 'g', { python: '/nonexistent/python3', dataDir: tmp() }));
+    const e = await refusal(importProbedConfig(gemma, JSON.stringify(gemma), 'g', { python: '/nonexistent/python3', dataDir: tmp() }));
     expect(e?.code).toBe('params_unavailable');
     expect(e?.message).toMatch(/^Parameter count unavailable — create the engine environment \(Setup\)/);
   });
@@ -77,6 +77,19 @@ describe('plan/import-hf-config counts with the model itself', () => {
       // runs/start lets it through: transformers builds it from the config, not a runner family.
       expect(refusalOf(spec)).toBeNull();
       expect(refusalOf({ ...spec, model: { ...spec.model, hfConfig: null } })?.field).toBe('model.family');
+    },
+  );
+
+  it.skipIf(!haveEngine)(
+    "a real Gemma-2 config.json is planned, and its specs carry the file's text for the runner (30.0 stays a float)",
+    { timeout: 240_000 },
+    async () => {
+      const text = fs.readFileSync(path.resolve(import.meta.dirname, '../../fixtures/model-configs/gemma-2-2b.json'), 'utf8');
+      const arch = (await backend.invoke('plan/import-hf-config', { text })) as ModelArch;
+      expect(arch.probed?.total).toBe(2_614_341_888);
+      expect(arch.hfConfigText).toBe(text);
+      const plan = (await backend.invoke('plan/compute', { workload: { model: arch, seqLen: 32, microBatch: 1, gpus: 1 } })) as PlanResult;
+      expect(plan.strategies[0].spec.model.hfConfigText).toBe(text);
     },
   );
 
@@ -195,7 +208,7 @@ describe('plan/import-hf-config counts with the model itself', () => {
       expect([spec.model.family, spec.model.hfConfig]).toEqual(['gemma', gemma]);
       const [log] = fs.readdirSync(path.join(dataDir, 'logs'));
       expect(fs.readFileSync(path.join(dataDir, 'logs', log), 'utf8')).toContain(
-        "model: built from the spec's config.json (model.hfConfig)",
+        "model: built from the spec's config.json (model.hfConfigText, the file's text)",
       );
     },
   );

@@ -84,7 +84,7 @@ print(json.dumps({"ok": False, "class": "bad_config", "message": "stand-in", "fi
 
   it('a real probe stopped by its time limit says "timed out", not "create the engine environment"', async () => {
     const python = chooseInterpreter(null).python;
-    const e = await refusal(importProbedConfig(small, 'g', { python, dataDir: tmp(), timeoutMs: 300 }));
+    const e = await refusal(importProbedConfig(small, JSON.stringify(small), 'g', { python, dataDir: tmp(), timeoutMs: 300 }));
     expect(e?.code, e?.message).toBe('timed_out');
     expect(e?.message).toMatch(/^config\.json: Counting the model timed out: .* did not finish building it in 0 s\./);
     expect(e?.message).not.toMatch(/create the engine environment/i);

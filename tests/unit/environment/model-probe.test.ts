@@ -19,14 +19,30 @@ const gemma = {
   head_dim: 16,
   vocab_size: 256,
 };
+const fixtures = path.resolve(import.meta.dirname, '../../fixtures/model-configs');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'os-model-probe-'));
 
 describe('model probe', () => {
-  it('hashes a config independently of key order', async () => {
-    const reordered = Object.fromEntries(Object.entries(gemma).reverse());
-    expect(await modelConfigHash(reordered)).toBe(await modelConfigHash(gemma));
-    expect(await modelConfigHash({ ...gemma, vocab_size: 512 })).not.toBe(await modelConfigHash(gemma));
+  it("hashes the file's text: 30.0 and 30 are different configs to transformers", async () => {
+    const text = JSON.stringify(gemma);
+    expect(await modelConfigHash(text)).toBe(await modelConfigHash(JSON.stringify({ ...gemma })));
+    expect(await modelConfigHash(JSON.stringify({ ...gemma, vocab_size: 512 }))).not.toBe(await modelConfigHash(text));
+    const float = '{"model_type": "gemma2", "final_logit_softcapping": 30.0}';
+    expect(await modelConfigHash(float)).not.toBe(await modelConfigHash(JSON.stringify(JSON.parse(float))));
   });
+
+  it.skipIf(!haveEngine)(
+    'hands the real Gemma-2 config.json to transformers byte for byte (its 30.0 re-serialised is 30, which it refuses)',
+    { timeout: 120_000 },
+    async () => {
+      const text = fs.readFileSync(path.join(fixtures, 'gemma-2-2b.json'), 'utf8');
+      const answer = await probeModelConfig(text, { python: choice.python, dataDir: tmp() });
+      expect(answer.ok && answer.params).toBe(2_614_341_888); // the Hub's count for google/gemma-2-2b
+      // What the probe was handed before: the object written out again by JavaScript.
+      const reserialised = await probeModelConfig(JSON.parse(text) as Record<string, unknown>, { python: choice.python, dataDir: tmp() });
+      expect(!reserialised.ok && reserialised.message).toMatch(/final_logit_softcapping/);
+    },
+  );
 
   it('says the count is unavailable when the interpreter cannot build the model', async () => {
     const answer = await probeModelConfig(gemma, { python: '/nonexistent/python3', dataDir: tmp() });
@@ -51,7 +67,7 @@ describe('model probe', () => {
         expect(answer.largestLayer).toEqual({ name: 'model.embed_tokens', params: 256 * 64 });
       }
       const cached = fs.readdirSync(path.join(dataDir, 'model-probe'));
-      expect(cached).toEqual([`${await modelConfigHash(gemma)}.json`]);
+      expect(cached).toEqual([`${await modelConfigHash(JSON.stringify(gemma))}.json`]);
       // The second answer comes from the cache (a broken interpreter would say unavailable).
       expect(await probeModelConfig(gemma, { python: '/nonexistent/python3', dataDir })).toEqual(answer);
       const moe = await probeModelConfig({ ...gemma, model_type: 'mixtral', num_local_experts: 4 }, { python: choice.python, dataDir });

@@ -52,7 +52,7 @@ export async function modelOfWorkload<T>(ctx: BackendContext, model: T): Promise
   const parts = model.replace(/\\/g, '/').replace(/\/+$/, '').split('/');
   const file = parts[parts.length - 1].replace(/\.json$/, '');
   const id = file === 'config' && parts.length > 1 ? parts[parts.length - 2] : file;
-  return importProbedConfig(config, hfConfigName(config, id.toLowerCase()), {
+  return importProbedConfig(config, text, hfConfigName(config, id.toLowerCase()), {
     python: await enginePython(ctx.dataDir),
     dataDir: ctx.dataDir,
   });

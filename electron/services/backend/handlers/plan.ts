@@ -97,7 +97,7 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
     'plan/import-hf-config': async (request) => {
       const config = parseHfConfigText(request.text);
       checkHfConfigFields(config);
-      return importProbedConfig(config, hfConfigName(config, request.id), {
+      return importProbedConfig(config, request.text, hfConfigName(config, request.id), {
         python: await enginePython(ctx.dataDir),
         dataDir: ctx.dataDir,
       });
