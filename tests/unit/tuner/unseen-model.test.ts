@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MachineSchema, readStoredValue, type Machine, type ModelArch } from '../../../electron/contract';
 import {
   buildProfile,
+  calibrationNote,
   fitCalibration,
   gpuMemoryError,
   memoryEvidence,
@@ -86,6 +87,9 @@ describe('a model never seen (Phi-3-mini, imported config.json)', () => {
     expect(row.leaveModelOut).toBeCloseTo(again.leaveWorkloadOut, 9);
     expect(row.leaveModelOut).not.toBeCloseTo(row.leaveWorkloadOut, 6); // the seq 4096 runs did say something
     expect(fit.rmsLeaveModelOut).toBeGreaterThan(0);
+    // the plan's and tune's calibration line print the whole-model figure, not model × sequence's
+    const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+    expect(calibrationNote(fit)).toContain(`a model never run here ${pct(fit.rmsLeaveModelOut)}, every run of the model held out`);
   });
 });
 
