@@ -17,6 +17,8 @@ const scripts = fs
         'figure.ts',
         'machine-kinds.ts' /* shared by the tuner benches */,
         'sample-runs.ts' /* shared by the tuner benches */,
+        'constant-provenance.ts' /* shared by the tuner benches */,
+        'tuner-doc.ts' /* writes the tuner benches' figures into docs/tuner-model.md */,
         'history-synthetic.ts' /* a data generator, run by history-bench */,
       ].includes(f) &&
       !f.startsWith('_'),

@@ -11,7 +11,9 @@ import {
   calibrationTable,
   fitCalibration,
   memoryEvidence,
+  modelKey,
   normalizeMeasurements,
+  parseWorkload,
   planWorkload,
   pointFromRun,
   sampleFromRun,
@@ -26,6 +28,7 @@ export const samplesDir = path.join(root, 'resources', 'samples');
 // Each run is judged on its own machine (its stored snapshot) with its kind's measurements (machine-kinds.ts).
 export const kindMachine: Machine = h200KindMachine;
 export const machineOfRun = new Map<string, Machine>(); // runId → the machine it ran on
+export const fileOfRun = new Map<string, string>(); // runId → its resources/samples file (constant-provenance.ts)
 
 interface Row {
   run: {
@@ -66,6 +69,7 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
     });
     if (p) points.push(p);
     machineOfRun.set(r.run.id, machine.data);
+    fileOfRun.set(r.run.id, file);
     const profile = buildProfile(machine.data, 'file', normalizeMeasurements(kindMeasurements(machine.data)));
     const s = sampleFromRun(
       {
@@ -85,6 +89,21 @@ for (const file of fs.readdirSync(samplesDir).filter((f) => f.endsWith('.runs.js
 // A workload (model × sequence length) is held out on every kind at once; the pick and tune rows are per
 // machine kind and workload ("1× NVIDIA H100 80GB HBM3 llama-3.2-3b s2048").
 export const workloadOf = (p: { workload: Parameters<typeof workloadKey>[0] }) => workloadKey(p.workload);
+/** The model of a run (preset id or imported config's id): the unit the headline figures hold out. */
+export const modelOf = (p: { workload: Parameters<typeof modelKey>[0] }) => modelKey(p.workload);
+/**
+ * What a held-out figure leaves out of calibration and memory evidence: every run of the model (all sequence
+ * lengths; the headline, issue 46 — a model's other sequence lengths say too much about it to count as unseen),
+ * or only its runs at that sequence length (model × sequence, the older definition, kept as a second column).
+ */
+export type HoldOut = 'model' | 'workload';
+export const HOLD_OUT_WORDS: Record<HoldOut, string> = {
+  model: 'model held out (every run of it)',
+  workload: 'model × sequence held out',
+};
+/** Whether run `p` is held out when `w`'s figure is made. */
+export const heldOut = (holdOut: HoldOut, w: { workload: Workload }, p: { workload: Workload }) =>
+  holdOut === 'model' ? modelOf(p) === modelOf(w) : workloadOf(p) === workloadOf(w);
 export const kindOfRun = (runId: string | undefined) => kindOf(machineOfRun.get(runId ?? '') ?? kindMachine);
 export const groupOf = (p: { runId: string; workload: Parameters<typeof workloadKey>[0] }) => `${kindOfRun(p.runId)} ${workloadOf(p)}`;
 /** The fastest of these runs by measured tokens/s (each must have a speed). */
@@ -110,18 +129,19 @@ export const kindWords = (kind: string) =>
 
 /**
  * The plan for `workload` on `machine` (of machine kind `kind`) as the app makes it with that workload's own runs
- * held out: calibrated from the kind's other runs (as calibration.ts does), memory evidence from the kind's runs
- * of other workloads — plus `extra` runs of the workload itself (a replayed tune's trials, which the real loop
- * stores and refits from).
+ * held out (`holdOut`: every run of its model, or those of its model × sequence): calibrated from the kind's other
+ * runs (as calibration.ts does), memory evidence from the kind's other runs — plus `extra` runs of the workload
+ * itself (a replayed tune's trials, which the real loop stores and refits from).
  */
 export function heldOutPlan(
   workload: Workload,
   machine: Machine,
   kind: string,
   extra: { samples: CalibrationSample[]; points: MemoryPoint[] } = { samples: [], points: [] },
+  holdOut: HoldOut = 'model',
 ): PlanResult {
-  const wl = workloadKey(workload);
-  const train = [...samples.filter((s) => kindOfRun(s.runId) === kind && workloadOf(s as never) !== wl), ...extra.samples];
+  const out = (p: { workload: Workload }) => heldOut(holdOut, { workload }, p);
+  const train = [...samples.filter((s) => kindOfRun(s.runId) === kind && !out({ workload: parseWorkload(s.workload) })), ...extra.samples];
   const calibration = train.length >= 2 ? calibrationTable(fitCalibration(train)) : undefined;
   return planWorkload(
     {
@@ -139,7 +159,7 @@ export function heldOutPlan(
       measurements: kindMeasurements(machine) as never,
       calibration,
       // as the app gathers it (calibration.ts memoryEvidenceFor): runs of this machine kind only
-      memory: memoryEvidence([...points.filter((p) => workloadOf(p) !== wl && kindOfRun(p.runId) === kind), ...extra.points]),
+      memory: memoryEvidence([...points.filter((p) => !out(p) && kindOfRun(p.runId) === kind), ...extra.points]),
     },
   );
 }

@@ -9,7 +9,15 @@
 // Leave-one-out error says how well it generalises: each run predicted from a fit without it (and,
 // stricter, without every run of the same configuration, its repeats included).
 // Pure: samples in, factors out.
-import type { HardwareProfile, StoredConfig, StoredSpec, Workload, WorkloadInput } from '../../contract';
+import {
+  ModelArchSchema,
+  type HardwareProfile,
+  type ModelArch,
+  type StoredConfig,
+  type StoredSpec,
+  type Workload,
+  type WorkloadInput,
+} from '../../contract';
 import { DEFAULT_CPUADAM_CORES_PERC } from './ds-config';
 import { knobsOfConfig } from './mechanisms';
 import { resolveModel } from './models';
@@ -53,8 +61,11 @@ export interface CalibrationRow {
   leaveOneOut: number;
   /** Predicted from a fit without any run of the same strategy and configuration (repeats included). */
   leaveConfigOut: number;
-  /** Predicted from a fit without any run of the same workload (model × sequence length), every strategy's: a test figure for that workload. */
+  /** Predicted from a fit without any run of the same workload (model × sequence length), every strategy's. */
   leaveWorkloadOut: number;
+  /** Predicted from a fit without any run of the same model (every sequence length, every strategy): the
+   *  headline test figure (issue 46) — a model's other sequence lengths say too much about it to count as unseen. */
+  leaveModelOut: number;
 }
 
 export interface CalibrationResult {
@@ -70,10 +81,19 @@ export interface CalibrationResult {
   rmsLeaveOneOut: number;
   rmsLeaveConfigOut: number;
   rmsLeaveWorkloadOut: number;
+  rmsLeaveModelOut: number;
   /** The same, per strategy. */
   byStrategy: Record<
     string,
-    { runs: number; before: number; after: number; leaveOneOut: number; leaveConfigOut: number; leaveWorkloadOut: number }
+    {
+      runs: number;
+      before: number;
+      after: number;
+      leaveOneOut: number;
+      leaveConfigOut: number;
+      leaveWorkloadOut: number;
+      leaveModelOut: number;
+    }
   >;
   rows: CalibrationRow[];
 }
@@ -118,6 +138,8 @@ interface Prepared {
   config: string;
   /** workloadKey of the run: what the leave-one-workload-out fit holds out. */
   workload: string;
+  /** The run's model (preset id or imported config's id): what the leave-one-model-out fit holds out. */
+  model: string;
 }
 
 /**
@@ -232,12 +254,14 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
     const e = exposedTerms(t);
     const columns = FACTOR_KEYS.map((key) => e[key]);
     if (!columns.every(Number.isFinite)) continue;
+    const w = parseWorkload(sample.workload);
     rows.push({
       sample,
       columns,
       y: sample.measuredStepSeconds,
       config: configKey(sample),
-      workload: workloadKey(parseWorkload(sample.workload)),
+      workload: workloadKey(w),
+      model: typeof w.model === 'string' ? w.model : w.model.id,
     });
   }
   const { machine, perStrategy } = fitLevels(rows);
@@ -246,6 +270,7 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
   // (evenly spread), so a plan over a long history stays fast
   const configFits = new Map<string, Levels>();
   const workloadFits = new Map<string, Levels>();
+  const modelFits = new Map<string, Levels>();
   const step = Math.max(1, Math.ceil(rows.length / LOO_MAX));
   const out: CalibrationRow[] = rows.map((r, i) => {
     const without = i % step === 0 ? fitLevels(rows.filter((_, j) => j !== i)) : null;
@@ -258,6 +283,8 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
       );
     let withoutWorkload = workloadFits.get(r.workload);
     if (!withoutWorkload) workloadFits.set(r.workload, (withoutWorkload = fitLevels(rows.filter((o) => o.workload !== r.workload))));
+    let withoutModel = modelFits.get(r.model);
+    if (!withoutModel) modelFits.set(r.model, (withoutModel = fitLevels(rows.filter((o) => o.model !== r.model))));
     return {
       runId: r.sample.runId ?? null,
       strategyId: r.sample.strategyId,
@@ -268,6 +295,7 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
       leaveOneOut: without ? predictWith(without, r) : NaN,
       leaveConfigOut: predictWith(withoutConfig, r),
       leaveWorkloadOut: predictWith(withoutWorkload, r),
+      leaveModelOut: predictWith(withoutModel, r),
     };
   });
   return { factors: machine, perStrategy, ...summarizeCalibrationRows(out) };
@@ -279,8 +307,10 @@ export function fitCalibration(samples: CalibrationSample[]): CalibrationResult 
  * kind's runs) merges their rows and summarises them here.
  */
 export function summarizeCalibrationRows(out: CalibrationRow[]): Omit<CalibrationResult, 'factors' | 'perStrategy'> {
-  const err = (r: CalibrationRow, key: 'predicted' | 'calibrated' | 'leaveOneOut' | 'leaveConfigOut' | 'leaveWorkloadOut') =>
-    (r[key] - r.measured) / r.measured;
+  const err = (
+    r: CalibrationRow,
+    key: 'predicted' | 'calibrated' | 'leaveOneOut' | 'leaveConfigOut' | 'leaveWorkloadOut' | 'leaveModelOut',
+  ) => (r[key] - r.measured) / r.measured;
   const byStrategy: CalibrationResult['byStrategy'] = {};
   for (const id of new Set(out.map((r) => r.strategyId))) {
     const rs = out.filter((r) => r.strategyId === id);
@@ -291,6 +321,7 @@ export function summarizeCalibrationRows(out: CalibrationRow[]): Omit<Calibratio
       leaveOneOut: rms(rs.map((r) => err(r, 'leaveOneOut'))),
       leaveConfigOut: rms(rs.map((r) => err(r, 'leaveConfigOut'))),
       leaveWorkloadOut: rms(rs.map((r) => err(r, 'leaveWorkloadOut'))),
+      leaveModelOut: rms(rs.map((r) => err(r, 'leaveModelOut'))),
     };
   }
   return {
@@ -301,6 +332,7 @@ export function summarizeCalibrationRows(out: CalibrationRow[]): Omit<Calibratio
     rmsLeaveOneOut: rms(out.map((r) => err(r, 'leaveOneOut'))),
     rmsLeaveConfigOut: rms(out.map((r) => err(r, 'leaveConfigOut'))),
     rmsLeaveWorkloadOut: rms(out.map((r) => err(r, 'leaveWorkloadOut'))),
+    rmsLeaveModelOut: rms(out.map((r) => err(r, 'leaveModelOut'))),
     byStrategy,
     rows: out,
   };
@@ -320,7 +352,7 @@ export function calibrationNote(result: CalibrationResult, where = 'this machine
   const strategies = Object.entries(result.byStrategy)
     .map(
       ([id, s]) =>
-        `${id} ${s.runs} (${pct(s.before)} → ${pct(s.after)}, held out ${pct(s.leaveConfigOut)}, workload held out ${pct(s.leaveWorkloadOut)})`,
+        `${id} ${s.runs} (${pct(s.before)} → ${pct(s.after)}, held out ${pct(s.leaveConfigOut)}, model held out ${pct(s.leaveModelOut)})`,
     )
     .join('; ');
   const ids = result.runIds.length
@@ -328,7 +360,7 @@ export function calibrationNote(result: CalibrationResult, where = 'this machine
     : '';
   return (
     `Calibrated from ${result.samples} completed run(s) on ${where}: step-time error ${pct(result.rmsRelativeErrorBefore)} → ${pct(result.rmsRelativeErrorAfter)} RMS ` +
-    `(leave-one-out ${pct(result.rmsLeaveOneOut)}; a configuration never run here ${pct(result.rmsLeaveConfigOut)}; a workload (model × sequence) never run here ${pct(result.rmsLeaveWorkloadOut)} — the test figure, though the model's hand-set constants were chosen on earlier runs of this kind). Per strategy: ${strategies}.${ids}`
+    `(leave-one-out ${pct(result.rmsLeaveOneOut)}; a configuration never run here ${pct(result.rmsLeaveConfigOut)}; a model never run here ${pct(result.rmsLeaveModelOut)}, every run of the model held out — the figure for a model you bring; its sequence lengths held out one at a time ${pct(result.rmsLeaveWorkloadOut)}). Per strategy: ${strategies}.${ids}`
   );
 }
 
@@ -366,15 +398,25 @@ export function storedRunWorkload(
 ): { strategyId: string; workload: Workload; knobs: ThroughputKnobs } | null {
   const spec = run.spec ?? {};
   const config = run.config ?? {};
-  const model = spec.model?.id ?? config.modelId ?? run.model;
+  const id = spec.model?.id ?? config.modelId ?? run.model;
   const seqLen = spec.seqLen ?? config.seqLen;
   const microBatch = spec.microBatch ?? config.microBatch;
-  if (typeof model !== 'string' || !seqLen || !microBatch) return null;
+  if (typeof id !== 'string' || !seqLen || !microBatch) return null;
+  let model: string | ModelArch = id;
   try {
     strategyById(run.strategy);
-    resolveModel(model);
   } catch {
-    return null; // a preset that no longer exists (or a custom strategy) says nothing to this model
+    return null; // a custom strategy (or one since removed) says nothing to this model
+  }
+  try {
+    resolveModel(id);
+  } catch {
+    // Not a preset: an imported config.json (`--model config.json`) travels in the spec as the whole
+    // architecture, so its runs are evidence for that model like any preset's (before, the Phi-3 tune's
+    // own trials never joined its calibration or memory evidence). A preset that no longer exists says nothing.
+    const imported = ModelArchSchema.safeParse(spec.model);
+    if (!imported.success) return null;
+    model = imported.data;
   }
   const gradAccum = spec.gradAccum ?? config.gradAccum ?? 1;
   const world = config.worldSize ?? spec.worldSize ?? (spec.gpus ?? 1) * (spec.nodes ?? 1);

@@ -207,7 +207,7 @@ export function bandWords(band: MemoryBand): string {
     return `${pct}: the model's worst GPU error over ${band.runs} run(s) of this strategy on this machine kind`;
   return band.relative === UNCALIBRATED_BAND && band.runs === 0
     ? `uncalibrated, ${pct}: no strategy has runs here to measure the model on`
-    : `uncalibrated, ${pct}: no runs of this strategy on this machine kind — the worst error over the strategies that have some`;
+    : `uncalibrated, ${pct}: no runs of this strategy on this machine kind — the model's worst error on models and machine kinds it was never run on, or over the strategies that have runs here if wider`;
 }
 
 /** Where a neighbouring run stands: "at micro 2, seq 4096 — as many tokens per micro batch (8192)". */

@@ -51,6 +51,7 @@ export {
   predictedAllocated,
   BAND_FLOOR,
   UNCALIBRATED_BAND,
+  UNSEEN_KIND_BAND,
   type MemoryBand,
   type MemoryEvidence,
   type MemoryPoint,

@@ -3,7 +3,8 @@
 // measured on the completed ones, per strategy. A plan reads it twice: a configuration measured (or
 // implied by a measured neighbour) is judged by the measurement, not the model; and every verdict the
 // model alone makes carries a band as wide as that strategy's measured error (the pick keeps
-// headroom that covers its own error; a strategy without runs gets the worst error seen on the others).
+// headroom that covers its own error; a strategy without runs gets the worst error seen on the others, and
+// never less than the error measured with whole models and machine kinds held out).
 // Pure: points in, evidence out.
 import type { Workload } from '../../contract';
 import { storedRunWorkload, type StoredRunFacts } from './calibrate';
@@ -42,6 +43,15 @@ export interface MemoryEvidence {
 
 /** With no run at all to measure the model on: ±10% (the model's worst GPU error over the H200 sample runs, resources/samples/h200-*, was below that; stated, not measured here). */
 export const UNCALIBRATED_BAND = 0.1;
+/**
+ * The least band of a strategy with no runs on this machine kind: the model's worst GPU peak allocated error
+ * with the whole model and the machine kind held out — nothing in the memory model is fitted per run, so that is
+ * its worst error over every stored run it was not built on: 6.48% (SuperOffload, Llama-3.2-1B seq 16384 on the
+ * H200; `npx tsx bench/tuner-boundary.ts`, held to it by tests/unit/tuner/unseen-band.test.ts), rounded up to
+ * 0.5%. Before issue 46 such a strategy took the worst band of the strategies that had runs here, which can be
+ * far narrower: ZeRO-Offload micro 25 of Phi-3-mini on an H100 was "fits, ±3% (uncalibrated)" and ran out of memory.
+ */
+export const UNSEEN_KIND_BAND = 0.065;
 /** A band never narrower than this: repeats of one configuration differ by ~1% in peak allocated. */
 export const BAND_FLOOR = 0.02;
 
@@ -105,7 +115,7 @@ export function memoryEvidence(points: MemoryPoint[]): MemoryEvidence {
   for (const [id, es] of errors) bands[id] = { relative: Math.max(BAND_FLOOR, ...es), source: 'measured', runs: es.length };
   const worst = Object.values(bands).map((b) => b.relative);
   const uncalibrated: MemoryBand = {
-    relative: worst.length ? Math.max(BAND_FLOOR, ...worst) : UNCALIBRATED_BAND,
+    relative: worst.length ? Math.max(UNSEEN_KIND_BAND, ...worst) : UNCALIBRATED_BAND,
     source: 'uncalibrated',
     runs: 0,
   };
