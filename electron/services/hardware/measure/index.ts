@@ -16,7 +16,8 @@ import { loadMeasurementFor, saveMeasurement } from './store';
 export type TorchAdamProbe = (input: { params: number; threads: number; timeoutMs: number; signal: AbortSignal }) => Promise<TorchAdam>;
 
 /** Why a measurement has no torch AdamW figure when nobody handed in a probe. */
-export const NO_TORCH_ADAM_PROBE = 'not measured: no engine environment to run torch in (Setup creates it)';
+export const NO_TORCH_ADAM_PROBE =
+  'not measured: no engine environment to run torch in (the app’s Setup creates it, or: bash scripts/setup-engine-venv.sh)';
 
 /** Why a host without a GPU has no host↔GPU copy figure, in words. */
 export const NO_GPU_COPIES = 'no GPU on this machine, so there are no host↔GPU copies to measure';
