@@ -104,6 +104,21 @@ describe("the first hour at 1280×800: the Plan table's pills, the Engine step, 
     expect(gpu[2]).toContain('no prediction (CPU run)');
     expect(host[2]).toMatch(/^[\d.]+ GiB pre-flight size, not a prediction$/);
     for (const row of figures) expect(row[3], row.join(' | ')).toBe('');
+    // The table stays inside its card, its labels on at most two lines (issue 49.8: it spilled out and
+    // "Step time (s, median of measured steps)" wrapped over five).
+    const fit = await page.$eval('[data-testid="run-figures"]', (card) => {
+      const table = card.querySelector('table')!;
+      const label = card.querySelector<HTMLElement>('tbody tr td')!;
+      const range = document.createRange();
+      range.selectNodeContents(label);
+      return {
+        spill: table.getBoundingClientRect().right - card.getBoundingClientRect().right,
+        lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+      };
+    });
+    await page.screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'first-hour-1280-run-page.png'), fullPage: true });
+    expect(fit.spill).toBeLessThanOrEqual(0);
+    expect(fit.lines).toBeLessThanOrEqual(2);
     await page.close();
   }, 180_000);
 });

@@ -21,7 +21,14 @@ beforeAll(async () => {
   const { store } = openTempStore();
   for (const strategy of STRATEGIES)
     for (let k = 0; k < 3; k++)
-      seedRun(store, { id: `${strategy}-${k}`, strategy, stepSeconds: 20 + k, repeatIndex: k, sweepId: 'sw-20261203-101502-a1b2c3' });
+      seedRun(store, {
+        id: `${strategy}-${k}`,
+        strategy,
+        stepSeconds: 20 + k,
+        repeatIndex: k,
+        sweepId: 'sw-20261203-101502-a1b2c3',
+        tags: k === 0 ? ['first'] : [],
+      });
   const fixture = path.join(tempDir(), 'columns.runs.json');
   writeRunsFile(fixture, store.exportRuns());
   store.close();
@@ -77,4 +84,52 @@ describe('Runs columns at 1280×800', () => {
     await page.screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'runs-columns-1280x800.png') });
     await page.close();
   });
+
+  // Issue 49.8: the model ("llam…") and the Tags header ("T…") were cut at 1280, and the right-aligned
+  // duration ran into the machine's name ("24s vm") at both sizes.
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ])
+    it(`shows the model, the tags and the duration apart from the machine at ${width}×${height}`, async () => {
+      const page = await browser.newPage({ viewport: { width, height } });
+      await page.goto(serve.url + '#/runs');
+      await page.waitForSelector('[data-testid="run-row"] .machine-host');
+      const found = await page.$$eval('[data-testid="run-row"], .runs-head', (rows) =>
+        rows.map((r) => {
+          const cells = [...r.querySelectorAll<HTMLElement>(':scope > [role="gridcell"], :scope > [role="columnheader"]')];
+          const visible = cells.filter((c) => getComputedStyle(c).display !== 'none');
+          const duration = r.querySelector<HTMLElement>('.col-duration')!;
+          const machine = visible[visible.indexOf(duration) + 1];
+          const text = (c: HTMLElement) => {
+            const range = document.createRange();
+            range.selectNodeContents(c);
+            return range.getBoundingClientRect();
+          };
+          return {
+            // the last cell ends inside the row (once Step s was cut at the card's edge)
+            inside: visible.at(-1)!.getBoundingClientRect().right <= r.getBoundingClientRect().right + 0.5,
+            texts: visible.map((c) => c.textContent ?? ''),
+            clipped: visible.map((c) => c.scrollWidth > c.clientWidth + 0.5),
+            widths: visible.map((c) => `${c.scrollWidth}/${c.clientWidth}`),
+            gap: text(machine).left - text(duration).right,
+          };
+        }),
+      );
+      const [head, ...rows] = found;
+      const column = (name: string) => head.texts.findIndex((t) => t.toLowerCase().startsWith(name));
+      for (const name of ['model', 'tags', 'duration', 'machine', 'sweep'])
+        expect(head.clipped[column(name)], `${name} header at ${width}: ${head.widths.join(' ')} ${head.texts.join('|')}`).toBe(false);
+      for (const r of rows) {
+        expect(r.texts[column('model')]).toBe('llama-3.3-70b');
+        expect(r.clipped[column('model')], `model at ${width}`).toBe(false);
+        expect(r.clipped[column('tags')], `tags at ${width}`).toBe(false);
+        expect(r.gap, `duration to machine at ${width}`).toBeGreaterThanOrEqual(8);
+        expect(r.inside, `last column inside the row at ${width}`).toBe(true);
+      }
+      expect(head.gap).toBeGreaterThanOrEqual(8);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+      await page.screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', `runs-columns-${width}x${height}.png`) });
+      await page.close();
+    });
 });

@@ -158,5 +158,12 @@ describe('setup wizard, as a new user', () => {
     );
     expect(await page.isEnabled('[data-testid="sweep-compare"]')).toBe(true);
     expect(await page.isEnabled('[data-testid="sweep-result"] button:has-text("Report")')).toBe(true);
+    // After a reload nothing runs: the Run page links the sweep that just finished (issue 49.10),
+    // not only "Nothing is running".
+    await page.reload();
+    await page.waitForSelector('[data-testid="last-sweep"]', { timeout: 30_000 });
+    expect(await page.locator('[data-testid="last-sweep"] li a').count()).toBe(statuses.length);
+    expect(await page.isEnabled('[data-testid="last-sweep-compare"]')).toBe(true);
+    await snap('run-after-reload');
   }, 600_000);
 });

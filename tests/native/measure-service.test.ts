@@ -14,6 +14,7 @@ import {
   planMeasurement,
   recommendCoresPerc,
   recommendThreads,
+  recommendWorkerThreads,
   saveMeasurement,
 } from '../../electron/services/hardware/measure';
 import { loadNative, loadNativeFrom, NATIVE_NOT_BUILT, unpacked } from '../../electron/services/hardware/measure/native';
@@ -38,6 +39,16 @@ describe('knee rule (recommended cpuadam_cores_perc)', () => {
   it('picks the fewest threads reaching 90% of the best rate', () => {
     expect(recommendThreads(curve)).toBe(12); // 3.5 >= 0.9 * 3.8 = 3.42; 2.9 is not
     expect(recommendCoresPerc(curve, 16)).toBe(0.75);
+  });
+  it('says the threads DeepSpeed gives the worker: on 2 cores the knee at 2 is capped to 0.5, 1 thread (issue 49.9)', () => {
+    const twoCores = [
+      { threads: 1, paramsPerSecond: 0.9e9 },
+      { threads: 2, paramsPerSecond: 1.3e9 },
+    ];
+    expect(recommendThreads(twoCores)).toBe(2);
+    expect(recommendCoresPerc(twoCores, 2)).toBe(0.5);
+    expect(recommendWorkerThreads(twoCores, 2)).toBe(1);
+    expect(recommendWorkerThreads(curve, 16)).toBe(12);
   });
   it('is order-independent and ignores a noisy dip past the knee', () => {
     const shuffled = [curve[5], curve[1], { threads: 14, paramsPerSecond: 3.0e9 }, curve[4], curve[0]];

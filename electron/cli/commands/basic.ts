@@ -2,22 +2,54 @@
 import type { Command } from '../command';
 import { STEP_STATISTIC, strategyLabel } from '../../contract/charts/labels';
 import { UsageError } from '../../kernel';
-import { formatFigureCli } from '../format';
+import { formatBytes, formatFigureCli } from '../format';
+import type { RunSummary } from '../../contract';
 import { parseWhen } from '../when';
 import { printResources } from '../resources-format';
+
+/** One run in a few lines: what ran, how it ended, its figures (the Runs list's), and where to look next. */
+function printRun(r: RunSummary, steps: number | null | undefined, warmup: number | null | undefined, out: (line: string) => void): void {
+  out(`${r.id}  ${r.status}  ${r.model}  ${strategyLabel(r.strategy)} (${r.strategy}, ${r.engine})`);
+  const shape = [
+    r.seqLen != null ? `seq ${r.seqLen}` : null,
+    r.microBatch != null ? `micro ${r.microBatch}` : null,
+    r.worldSize != null ? `${r.worldSize} process(es)` : null,
+    r.precision ?? null,
+  ].filter(Boolean);
+  if (shape.length) out(`  workload: ${shape.join(', ')}`);
+  out(
+    `  started ${r.startedAt ?? r.createdAt}${r.finishedAt ? `, finished ${r.finishedAt}` : ''}${r.machineId ? ` on machine ${r.machineId}` : ''}`,
+  );
+  if (steps != null) out(`  steps: ${steps} measured after ${warmup ?? 0} warm-up`);
+  if (r.status === 'completed')
+    out(
+      `  ${formatFigureCli(r.tflopsPerGpu)} TFLOPS/GPU, ${formatFigureCli(r.stepSeconds, 3)} s/step, ${formatFigureCli(r.tokensPerSecond, 0)} tokens/s (${STEP_STATISTIC}); peak GPU ${r.peakGpuBytes == null ? '—' : formatBytes(r.peakGpuBytes)}, host ${r.peakHostBytes == null ? '—' : formatBytes(r.peakHostBytes)}`,
+    );
+  if (r.errorClass || r.errorMessage) out(`  ${r.errorClass ?? 'error'}: ${r.errorMessage ?? ''}`);
+  if (r.tags.length) out(`  tags: ${r.tags.join(', ')}`);
+  if (r.notes) out(`  notes: ${r.notes}`);
+  out(`  more: runs show ${r.id} --resources · compare ${r.id} · export --runs ${r.id} --format html --out report.html`);
+}
 
 export const basicCommands: Record<string, Command> = {
   runs: {
     summary:
-      "list stored benchmark runs; runs show ID --resources prints a run's resource attribution (--model, --strategy, --status, --tag, --machine, --since, --until, --limit)",
+      'list stored benchmark runs; runs show ID prints one run, with --resources its resource attribution (--model, --strategy, --status, --tag, --machine, --since, --until, --limit)',
     async run({ backend, flags, json, out, positionals }) {
-      // `runs show ID --resources`: the run's resource lanes read against the tuner's terms.
       if (positionals[0] === 'show') {
         const id = positionals[1];
-        if (!id || flags.resources !== true) throw new UsageError('usage: runs show ID --resources [--json]   (ids from: runs)');
-        const r = await backend.invoke('runs/resources', { id });
-        if (json) out(JSON.stringify(r, null, 2));
-        else printResources(r, out);
+        if (!id) throw new UsageError('usage: runs show ID [--resources] [--json]   (ids from: runs)');
+        // `runs show ID --resources`: the run's resource lanes read against the tuner's terms.
+        if (flags.resources === true) {
+          const r = await backend.invoke('runs/resources', { id });
+          if (json) out(JSON.stringify(r, null, 2));
+          else printResources(r, out);
+          return 0;
+        }
+        // `runs show ID`: the run itself (a usage error once, as if --resources were the only view).
+        const detail = await backend.invoke('runs/get', { id });
+        if (json) out(JSON.stringify(detail.summary, null, 2));
+        else printRun(detail.summary, detail.steps, detail.warmup, out);
         return 0;
       }
       const filter: Record<string, unknown> = {};

@@ -35,15 +35,23 @@ export const reportsCommands: Record<string, Command> = {
         out(`--page-size must be A4 or Letter.\n${USAGE}`);
         return 2;
       }
-      const result = await backend.invoke('reports/export', {
-        runIds,
-        format: format as (typeof FORMATS)[number],
-        path: path.resolve(flags.out as string), // already absolute: the CLI resolves it in the user's folder
-        overwrite: flags.overwrite === true,
-        pageSize: pageSize as 'A4' | 'Letter' | undefined,
-        includeSamples: flags.samples === true,
-        baselineId: typeof flags.baseline === 'string' ? flags.baseline : undefined,
-      });
+      const result = await backend
+        .invoke('reports/export', {
+          runIds,
+          format: format as (typeof FORMATS)[number],
+          path: path.resolve(flags.out as string), // already absolute: the CLI resolves it in the user's folder
+          overwrite: flags.overwrite === true,
+          pageSize: pageSize as 'A4' | 'Letter' | undefined,
+          includeSamples: flags.samples === true,
+          baselineId: typeof flags.baseline === 'string' ? flags.baseline : undefined,
+        })
+        .catch((error: unknown) => {
+          // The backend's words are the app's (its dialog offers to overwrite): here the way is a flag.
+          const e = error as Error & { code?: string; field?: string };
+          if (e.code === 'exists')
+            throw Object.assign(new Error(`${e.message} (pass --overwrite to replace it)`), { code: e.code, field: e.field });
+          throw error;
+        });
       if (json) out(JSON.stringify(result, null, 2));
       else {
         out(`wrote ${result.path} (${formatBytes(result.bytes)}, ${result.format}, ${result.ms ?? '?'} ms)`);

@@ -25,7 +25,7 @@ export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer
     if (answer.class === 'unavailable')
       throw new ApiError(
         'params_unavailable',
-        `Parameter count unavailable — create the engine environment (Setup). ${answer.message} ${answer.fix}`,
+        `Parameter count unavailable — create the engine environment (the app’s Setup, or: bash scripts/setup-engine-venv.sh). ${answer.message} ${answer.fix}`,
         'config.json',
       );
     throw new ApiError(

@@ -58,7 +58,9 @@ export async function measureTorchAdam(
   if (result.code !== 0) {
     const why = result.stderr.trim().split('\n').slice(-1)[0] || `exit ${result.code}`;
     if (/No module named 'torch'/.test(why))
-      throw new Error(`${python} has no torch: create the engine environment (Setup), then measure again`);
+      throw new Error(
+        `${python} has no torch: create the engine environment (the app’s Setup, or: bash scripts/setup-engine-venv.sh), then measure again`,
+      );
     throw new Error(`${python} failed to step torch's AdamW (${why.slice(0, 300)})`);
   }
   return torchAdamFromOutput(result.stdout, python);

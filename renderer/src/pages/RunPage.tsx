@@ -15,6 +15,7 @@ import { useCompare } from '../stores/compare';
 import { useReports } from '../stores/reports';
 import { sweepProgress } from './run/progress';
 import { LiveResourcesCard } from './run/LiveResourcesCard';
+import { LastSweep } from './run/LastSweep';
 
 /** The median of the measured (not warm-up) steps: the one step statistic of every page. */
 export function medianOfMeasured(samples: { warmup: boolean }[], pick: (s: never) => number | null): number | null {
@@ -80,6 +81,7 @@ export function RunPage() {
       <div className="page">
         <PageHeader title="Run" />
         <EmptyState title="Nothing is running">
+          <LastSweep />
           <p>Plan a workload and start a sweep of the strategies you want to compare.</p>
           <button type="button" onClick={() => go('plan')}>
             Go to Plan

@@ -40,12 +40,12 @@ const COLUMNS: { key: SortKey | null; label: string; className?: string; better?
   { key: 'status', label: 'Status' },
   { key: 'model', label: 'Model' },
   { key: 'strategy', label: 'Strategy' },
-  { key: 'duration', label: 'Duration', className: 'num' },
+  { key: 'duration', label: 'Duration', className: 'num col-duration' },
   { key: 'machineId', label: 'Machine' },
   { key: 'sweepId', label: 'Sweep' },
   { key: null, label: 'Tags' },
   { key: 'tflopsPerGpu', label: 'TFLOPS/GPU', className: 'num', better: 'high', title: `Model TFLOPS per GPU, ${STEP_STATISTIC}` },
-  { key: 'tokensPerSecond', label: 'Tokens/s', className: 'num', better: 'high', title: `Tokens per second, ${STEP_STATISTIC}` },
+  { key: 'tokensPerSecond', label: 'Tokens/s', className: 'num col-tokens', better: 'high', title: `Tokens per second, ${STEP_STATISTIC}` },
   { key: 'stepSeconds', label: 'Step s', className: 'num', better: 'low', title: `Step time in seconds, ${STEP_STATISTIC}` },
 ];
 
@@ -373,7 +373,7 @@ export function RunsPage() {
                           </span>
                         ) : null}
                       </span>
-                      <span role="gridcell" className="num">
+                      <span role="gridcell" className="num col-duration">
                         {formatDuration(r.startedAt, r.finishedAt)}
                       </span>
                       <span
@@ -412,7 +412,7 @@ export function RunsPage() {
                       <span role="gridcell" className="num">
                         {formatNumber(r.tflopsPerGpu)}
                       </span>
-                      <span role="gridcell" className="num">
+                      <span role="gridcell" className="num col-tokens">
                         {formatNumber(r.tokensPerSecond, 0)}
                       </span>
                       <span role="gridcell" className="num">

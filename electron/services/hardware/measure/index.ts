@@ -6,7 +6,7 @@
 // does not know.
 import os from 'node:os';
 import { ApiError, type MeasureKind, type MeasureProgress, type Measurement, type TorchAdam } from '../../../contract';
-import { recommendCoresPerc, recommendThreads } from './knee';
+import { recommendCoresPerc, recommendWorkerThreads } from './knee';
 import { loadNative, NATIVE_NOT_BUILT, type NativeAddon } from './native';
 import { ALL_KINDS, planMeasurement } from './plan';
 import { loadMeasurementFor, saveMeasurement } from './store';
@@ -16,7 +16,8 @@ import { loadMeasurementFor, saveMeasurement } from './store';
 export type TorchAdamProbe = (input: { params: number; threads: number; timeoutMs: number; signal: AbortSignal }) => Promise<TorchAdam>;
 
 /** Why a measurement has no torch AdamW figure when nobody handed in a probe. */
-export const NO_TORCH_ADAM_PROBE = 'not measured: no engine environment to run torch in (Setup creates it)';
+export const NO_TORCH_ADAM_PROBE =
+  'not measured: no engine environment to run torch in (the app’s Setup creates it, or: bash scripts/setup-engine-venv.sh)';
 
 /** Why a host without a GPU has no host↔GPU copy figure, in words. */
 export const NO_GPU_COPIES = 'no GPU on this machine, so there are no host↔GPU copies to measure';
@@ -29,7 +30,7 @@ export {
   measurementsPath,
   measurementFromFile,
 } from './store';
-export { recommendCoresPerc, recommendThreads, KNEE_FRACTION } from './knee';
+export { recommendCoresPerc, recommendThreads, recommendWorkerThreads, KNEE_FRACTION } from './knee';
 export { planMeasurement, DEFAULT_BUDGET_SECONDS } from './plan';
 export { loadNative, NATIVE_NOT_BUILT } from './native';
 export type { NativeAddon } from './native';
@@ -129,7 +130,7 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
       if (sweep.status.error) throw new ApiError('measure_failed', `CPU Adam: ${sweep.status.error}`);
       result.cpuAdam = sweep.points.map((p) => ({ threads: p.threads, paramsPerSecond: p.paramsPerSecond }));
       result.cpuAdamParams = sweep.params;
-      result.recommendedThreads = recommendThreads(result.cpuAdam);
+      result.recommendedThreads = recommendWorkerThreads(result.cpuAdam, addon.logicalCores);
       result.recommendedCoresPerc = recommendCoresPerc(result.cpuAdam, addon.logicalCores);
       done += plan.seconds.cpuAdam;
     }

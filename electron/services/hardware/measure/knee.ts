@@ -33,3 +33,13 @@ export function recommendCoresPerc(points: readonly CpuAdamPoint[], logicalCores
   const perc = Math.ceil((Math.min(threads, cap) / logicalCores) * 100 - 1e-9) / 100;
   return Math.min(1, Math.max(0.01, perc));
 }
+
+/**
+ * The threads DeepSpeed gives the Adam worker for the recommended share: int(perc × cores) — what
+ * "recommended cpuadam_cores_perc P (N threads)" must say. The knee's own count can be more: on a
+ * 2-core machine the knee at 2 threads is capped to 0.5, which is 1 thread (once printed "2 threads").
+ */
+export function recommendWorkerThreads(points: readonly CpuAdamPoint[], logicalCores: number, fraction = KNEE_FRACTION): number | null {
+  const perc = recommendCoresPerc(points, logicalCores, fraction);
+  return perc === null ? null : Math.max(1, Math.floor(perc * logicalCores + 1e-9));
+}

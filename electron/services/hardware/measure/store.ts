@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MeasurementSchema, type Measurement } from '../../../contract';
 import { writeJsonAtomic } from '../../../kernel';
-import { recommendCoresPerc, recommendThreads } from './knee';
+import { recommendCoresPerc, recommendWorkerThreads } from './knee';
 
 export const MEASUREMENTS_FILE = 'measurements.json';
 const HISTORY_LIMIT = 20;
@@ -130,7 +130,7 @@ export function measurementFromFile(raw: unknown, machineId: string, measuredAt 
   };
   if (cpuAdam.length && m.logicalCores) {
     m.recommendedCoresPerc = recommendCoresPerc(cpuAdam, m.logicalCores);
-    m.recommendedThreads = recommendThreads(cpuAdam);
+    m.recommendedThreads = recommendWorkerThreads(cpuAdam, m.logicalCores);
   }
   if (cpuAdam.length === 0 && bw === null && !hd)
     throw new Error('not a measurement: no CPU Adam sweep, memory bandwidth or host-device copy in it');

@@ -1,0 +1,62 @@
+// What a new user reads in the CLI (issue 49.10), in-process against a real backend and store:
+// `runs show ID` shows the run (it was a usage error without --resources); `export` onto a file
+// that exists names --overwrite (the backend's words say "overwrite it", which the app's dialog
+// offers); before an engine exists the words name the script that makes one, not only the app's Setup.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commands } from '../../../electron/cli/commands';
+import type { CommandContext } from '../../../electron/cli/command';
+import { createBackend, type Backend } from '../../../electron/services/backend';
+import { openHistory } from '../../../electron/services/history';
+import { NO_TORCH_ADAM_PROBE } from '../../../electron/services/hardware/measure';
+import { seedRun, tempDir } from '../reports/fixtures';
+
+const ID = 'shown-0';
+let backend: Backend;
+let dir: string;
+
+beforeAll(() => {
+  dir = tempDir('new-user-words-');
+  const store = openHistory(dir);
+  seedRun(store, { id: ID, strategy: 'zero3-offload', stepSeconds: 2, steps: 4, warmup: 1, gpus: 1, tags: ['first'] });
+  store.close();
+  backend = createBackend({ dataDir: dir, transport: 'cli' });
+});
+afterAll(async () => {
+  await backend?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function run(name: string, positionals: string[], flags: Record<string, string | boolean> = {}): Promise<string> {
+  const lines: string[] = [];
+  const ctx: CommandContext = { backend, flags, positionals, json: false, out: (l) => lines.push(l) };
+  expect(await commands[name].run(ctx)).toBe(0);
+  return lines.join('\n');
+}
+
+describe('CLI words for a new user', () => {
+  it('runs show ID prints the run: what ran, how it ended, its figures and where to look next', async () => {
+    const text = await run('runs', ['show', ID]);
+    expect(text).toMatch(new RegExp(`^${ID}  completed  llama-3.3-70b  ZeRO-3 Offload \\(zero3-offload, deepspeed\\)`));
+    expect(text).toContain('steps: 4 measured after 1 warm-up');
+    expect(text).toMatch(/TFLOPS\/GPU, [\d.]+ s\/step, .* \(median of measured steps\)/);
+    expect(text).toContain('tags: first');
+    expect(text).toContain(`runs show ${ID} --resources`);
+  });
+
+  it('export onto a file that exists names --overwrite', async () => {
+    const out = path.join(dir, 'report.csv');
+    fs.writeFileSync(out, 'mine\n');
+    await expect(run('export', [], { runs: ID, format: 'csv', out })).rejects.toThrow(/already exists.*--overwrite/);
+    expect(fs.readFileSync(out, 'utf8')).toBe('mine\n');
+  });
+
+  it('before an engine exists, the words name bash scripts/setup-engine-venv.sh', () => {
+    expect(NO_TORCH_ADAM_PROBE).toContain('bash scripts/setup-engine-venv.sh');
+    const signatures = JSON.parse(
+      fs.readFileSync(path.join(import.meta.dirname, '../../../resources/engine/error-signatures.json'), 'utf8'),
+    ) as { classes: Record<string, { fix: string | null }> };
+    expect(signatures.classes.spawn.fix).toContain('bash scripts/setup-engine-venv.sh');
+  });
+});
