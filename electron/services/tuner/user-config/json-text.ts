@@ -1,6 +1,7 @@
 // A user's file parsed as JSON, or refused with the line and column where it stops being JSON (what an
 // editor shows), instead of V8's "at position 1234" or nothing at all.
 import { ApiError } from '../../../contract';
+import { MAX_JSON_DEPTH, scanJson } from './json-scan';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -31,18 +32,31 @@ function errorOffset(text: string, message: string): number {
 /** Parses a ds_config's text; a non-object or a syntax error is an ApiError naming line and column. */
 export function parseConfigText(text: string, fileName: string): JsonObject {
   const body = text.replace(/^\uFEFF/, ''); // a BOM from Windows editors is not an error
+  // Scanned first (json-scan.ts): a depth no recursive reader after this survives is refused here,
+  // and the reason for a syntax error is in fixed words (V8's quotes the file: /etc/shadow once).
+  const scan = scanJson(body);
+  const notJson = (reason: string, offset: number) => {
+    const { line, column } = lineColumn(body, offset);
+    return new ApiError(
+      'bad_config',
+      `${fileName} is not JSON: ${reason} at line ${line}, column ${column}. A ds_config.json is one JSON object; comments and trailing commas are not allowed (DeepSpeed reads it with Python's json).`,
+      '(json)',
+    );
+  };
+  if (!scan.ok && 'tooDeep' in scan) {
+    const { line, column } = lineColumn(body, scan.offset);
+    throw new ApiError(
+      'bad_config',
+      `${fileName} nests deeper than ${MAX_JSON_DEPTH} levels (at line ${line}, column ${column}); a ds_config.json is a few levels deep. Check that this is the right file.`,
+      '(json)',
+    );
+  }
+  if (!scan.ok) throw notJson(scan.reason, scan.offset);
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch (error) {
-    const message = (error as Error).message;
-    const { line, column } = lineColumn(body, errorOffset(body, message));
-    const what = message.replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)$/, '');
-    throw new ApiError(
-      'bad_config',
-      `${fileName} is not JSON: ${what} at line ${line}, column ${column}. A ds_config.json is one JSON object; comments and trailing commas are not allowed (DeepSpeed reads it with Python's json).`,
-      '(json)',
-    );
+    throw notJson('not valid JSON', errorOffset(body, (error as Error).message)); // (the scanner agreed: not expected)
   }
   if (!isObject(value))
     throw new ApiError(

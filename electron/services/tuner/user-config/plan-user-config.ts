@@ -24,6 +24,7 @@ import { deriveBatch } from './batch';
 import { checkKeys } from './check-keys';
 import { configDiff, tunedConfig } from './config-diff';
 import { isObject, parseConfigText, type JsonObject } from './json-text';
+import { checkValueRanges } from './value-ranges';
 import { mapConfig } from './map-config';
 
 export interface UserConfigInput {
@@ -63,6 +64,7 @@ export function planUserConfig(input: UserConfigInput, options: PlanOptions & { 
         key,
       );
   const raw = parseConfigText(text, fileName);
+  checkValueRanges(raw, fileName);
   const model = resolveModel(w.model!);
   const worldSize = (w.gpus ?? 1) * (w.nodes ?? 1);
   const errors: Err[] = [];
