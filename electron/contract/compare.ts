@@ -152,12 +152,13 @@ export type Comparison = z.infer<typeof ComparisonSchema>;
 
 const Ids = z.array(z.string().min(1)).min(1).max(10000);
 const FilePath = z.string().min(1).max(4096);
-/** The largest runs file text runs/import takes (the CLI's file reads are capped the same). */
-export const RUNS_FILE_MAX_CHARS = 64 * 1024 * 1024;
+/** The largest runs file runs/import takes, in UTF-8 bytes on every door (the CLI's file, the app's
+ *  and serve's content): counted in characters, a CJK file of 119.5 MB once passed over serve. */
+export const RUNS_FILE_MAX_BYTES = 64 * 1024 * 1024;
 /** One message over serve's WebSocket: requests are small — but runs/import carries a runs file as a
  *  JSON string (escaping can double it), so that channel alone may send up to WIRE_IMPORT_MAX_BYTES. */
 export const WIRE_MESSAGE_MAX_BYTES = 1024 * 1024;
-export const WIRE_IMPORT_MAX_BYTES = 2 * RUNS_FILE_MAX_CHARS + WIRE_MESSAGE_MAX_BYTES;
+export const WIRE_IMPORT_MAX_BYTES = 2 * RUNS_FILE_MAX_BYTES + WIRE_MESSAGE_MAX_BYTES;
 const ImportResultSchema = z.object({
   imported: z.array(z.string()),
   skipped: z.array(z.object({ id: z.string(), reason: z.string() })),
@@ -185,7 +186,8 @@ export const compareRequests = {
     request: z
       .object({
         path: FilePath.optional(),
-        content: z.string().max(RUNS_FILE_MAX_CHARS).optional(),
+        // (a string of that many characters is at least that many bytes; the bytes are counted by the importer)
+        content: z.string().max(RUNS_FILE_MAX_BYTES).optional(),
         name: z.string().min(1).max(255).optional(),
       })
       .strict()

@@ -78,6 +78,38 @@ describe('runners never outlive their serve, and one sweep per data folder', () 
     },
   );
 
+  // Issue 48: serve C kept showing the run of a SIGKILLed serve A 'running' for minutes and answered
+  // cancelled:false to a cancel that could do nothing; only the next process to start recovered it.
+  it(
+    'serve A SIGKILLed beside serve C on one data folder: C marks its run interrupted within seconds; cancel answers',
+    { timeout: 90_000 },
+    async () => {
+      const dataDir = tmpDir('os-orphan-shared-');
+      const a = await serveOn(dataDir, { FAKE_RUNNER_MODE: 'hang' });
+      const c = await serveOn(dataDir, { FAKE_RUNNER_MODE: 'hang' });
+      const { sweepId, runId } = await startToStep1(a.ws, FAKE_PYTHON);
+      // While A lives, C cannot stop A's runner cleanly: it says whose sweep it is.
+      const refused = await c.ws.request('runs/cancel', { sweepId });
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) {
+        expect(refused.error.code).toBe('not_here');
+        expect(refused.error.message).toContain(`another Offload Studio process (pid ${a.serve.child.pid})`);
+      }
+      const runner = runnerPid(a.serve, RUNNER);
+      if (runner) strays.push(runner);
+      a.serve.child.kill('SIGKILL');
+      await a.serve.exited;
+      const killed = Date.now();
+      await until(async () => (await statusOf(c.ws, runId)) === 'interrupted', 15_000, "C to mark the dead serve's run interrupted");
+      const noticedMs = Date.now() - killed;
+      expect(noticedMs).toBeLessThan(12_000);
+      expect(await c.ws.value('runs/cancel', { sweepId })).toEqual({ cancelled: false });
+      if (runner) expect(alive(runner)).toBe(false);
+      // C runs a sweep of its own at once: A's lock went with A.
+      await startToStep1(c.ws, FAKE_PYTHON);
+    },
+  );
+
   it(
     'two serves on one data folder: the second refuses to start a sweep while the first runs one (engine_busy naming the process)',
     { timeout: 120_000 },

@@ -324,6 +324,26 @@ describe('runs/import reads no server path, and the CLI reads regular files only
     }
   });
 
+  // Issue 48: serve counted characters, the CLI bytes: a CJK file of 40M characters (119.5 MB) was
+  // imported over serve though the CLI refuses anything over 64 MiB.
+  it('over serve the 64 MiB limit is in bytes: 23M CJK characters (69 MB) are refused with the size', { timeout: 60_000 }, async () => {
+    const client = await WsClient.connect(serve.origin, serve.token);
+    try {
+      const content = '漢'.repeat(23_000_000); // 3 bytes each in UTF-8: 69,000,000 bytes, 23M characters
+      const r = await client.request('runs/import', { content, name: 'cjk.runs.json' }, 45_000);
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.error.code).toBe('too_large');
+        expect(r.error.field).toBe('content');
+        expect(r.error.message).toBe('cjk.runs.json is 65.8 MiB; a runs file may be at most 64.0 MiB. Export fewer runs per file.');
+      }
+      expect(client.open).toBe(true);
+    } finally {
+      client.close();
+    }
+    await stillUp();
+  });
+
   it(
     'the CLI refuses a FIFO at once (no hang), a device, an oversized file and a folder; never echoes content',
     { timeout: 120_000 },

@@ -44,6 +44,9 @@ export interface EngineOptions {
   sweep?: Partial<Pick<SweepDeps, 'graceMs' | 'timeoutMs' | 'timeoutSlackSeconds' | 'defaultMaxSeconds' | 'launch'>>;
 }
 
+/** How often a live backend looks for runs of a dead process on its data folder (reapDeadOwners). */
+export const REAP_MS = 5_000;
+
 /** The active sweeps of one backend. One at a time: two sweeps would measure each other. */
 export class EngineService {
   private readonly sweeps = new Map<string, Sweep>();
@@ -65,6 +68,40 @@ export class EngineService {
         `[offload-studio] ended ${this.orphansEnded.length} runner process(es) left by a previous run of the app (pid ${this.orphansEnded.join(', ')})`,
       );
   }
+
+  /**
+   * Another process on this data folder (a second serve, the CLI) that died mid-sweep leaves its
+   * rows 'running' and its lock behind; a live process notices here, marks those runs interrupted
+   * and ends their runners. Once A was SIGKILLed, serve C showed A's run running for minutes and
+   * could not cancel it. Called every REAP_MS and before a cancel; returns the runs it marked.
+   */
+  reapDeadOwners(): string[] {
+    const recovered = safeRecover(() => this.options.history.recoverDeadOwners?.() ?? []);
+    const running = recovered.filter((r) => r.previousStatus === 'running').map((r) => r.id);
+    safeList(() => endOrphanRunners(this.options.dataDir, running));
+    // The dead owner's lock goes too (ending any runner it names), unless a sweep here holds it.
+    if (!this.active && !this.starting) safeList(() => clearStaleLock(this.options.dataDir));
+    return recovered.map((r) => r.id);
+  }
+
+  /**
+   * A sweep this process does not run: a dead process's is marked interrupted now (nothing is left
+   * to cancel: false); a live process's is refused naming it, since only that process can stop its
+   * runner cleanly. An unknown or finished sweep: false, as before.
+   */
+  private cancelElsewhere(sweepId: string): boolean {
+    this.reapDeadOwners();
+    const owner = safeRecover(() => this.options.history.unfinishedOwners?.(sweepId) ?? [])[0];
+    if (!owner) return false;
+    const pid = owner.split(':').at(-2);
+    throw new ApiError(
+      'not_here',
+      `Sweep ${sweepId} is run by another Offload Studio process (pid ${pid}) on this data folder; cancel it there, or stop that process.`,
+      'sweepId',
+    );
+  }
+
+  private readonly reaper = setInterval(() => this.reapDeadOwners(), REAP_MS).unref();
 
   async start(request: StartRunsRequest): Promise<Sweep> {
     if (this.active || this.starting)
@@ -115,7 +152,7 @@ export class EngineService {
 
   cancel(sweepId: string, force = false): boolean {
     const sweep = this.sweeps.get(sweepId);
-    if (!sweep) return false;
+    if (!sweep) return this.cancelElsewhere(sweepId);
     if (force) sweep.kill();
     else sweep.cancel();
     return true;
@@ -123,9 +160,18 @@ export class EngineService {
 
   /** Stop everything (app closing): graceful, then forced, then wait for the rows to be final. */
   async close(): Promise<RunEnd[][]> {
+    clearInterval(this.reaper);
     const sweeps = [...this.sweeps.values()];
     for (const s of sweeps) s.cancel();
     return Promise.all(sweeps.map((s) => s.done));
+  }
+}
+
+function safeRecover<T>(work: () => T[]): T[] {
+  try {
+    return work();
+  } catch {
+    return []; // a busy or full database: the next round tries again
   }
 }
 

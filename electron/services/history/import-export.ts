@@ -6,9 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   ApiError,
+  formatBytes,
   firstIssue,
   RUNS_FILE_FORMAT,
-  RUNS_FILE_MAX_CHARS,
+  RUNS_FILE_MAX_BYTES,
   RunsFileSchema,
   type ExportedRun,
   type ImportResult,
@@ -93,7 +94,7 @@ export function writeRunsFile(file: string, content: RunsFile): number {
 }
 
 /** The largest runs file import reads (a million samples export to well under this). */
-export const MAX_RUNS_FILE_BYTES = RUNS_FILE_MAX_CHARS;
+export const MAX_RUNS_FILE_BYTES = RUNS_FILE_MAX_BYTES;
 
 /**
  * Reads a runs file from this machine (the CLI's `import-runs FILE`). Regular files only: a FIFO
@@ -154,6 +155,15 @@ export function readRunsFile(file: string): RunsFile {
  * where the text is wrong (line/column, the JSON path), never what it holds.
  */
 export function parseRunsText(text: string, label: string, field = 'content'): RunsFile {
+  // The limit in bytes, as a file on disk has it, whichever door the text came by (Buffer.byteLength
+  // counts without copying): never parsed past it.
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_RUNS_FILE_BYTES)
+    throw new ApiError(
+      'too_large',
+      `${label} is ${formatBytes(bytes)}; a runs file may be at most ${formatBytes(MAX_RUNS_FILE_BYTES)}. Export fewer runs per file.`,
+      field,
+    );
   let json: unknown;
   try {
     json = JSON.parse(text);

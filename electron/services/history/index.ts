@@ -79,6 +79,21 @@ export class HistoryStore {
     }
   }
 
+  /**
+   * The same recovery while this store is open: rows of another process on this data folder that
+   * died since (a serve SIGKILLed beside this one) become 'interrupted' now, not at the next start.
+   */
+  recoverDeadOwners(): RecoveredRun[] {
+    return this.write(() => recoverOrphans(this.db));
+  }
+
+  /** The owners ('host:pid:token') of a sweep's runs still queued or running. */
+  unfinishedOwners(sweepId: string): string[] {
+    const statement = "SELECT DISTINCT owner FROM runs WHERE sweep_id = ? AND status IN ('queued', 'running') AND owner IS NOT NULL";
+    const rows = this.guard(() => this.db.prepare(statement).all(sweepId) as unknown as { owner: string }[]);
+    return rows.map((r) => r.owner);
+  }
+
   /** The notice to show for `recovered` (null when nothing was recovered). */
   recoveryNotice(): string | null {
     const running = this.recovered.filter((r) => r.previousStatus === 'running').length;

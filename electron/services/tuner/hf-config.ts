@@ -3,6 +3,7 @@
 import { ApiError, type ModelArch } from '../../contract';
 import { checkHfConfigShapes } from './hf-config-bounds';
 import { countParams } from './params';
+import { MAX_JSON_DEPTH, scanJson } from './user-config/json-scan';
 
 type Json = Record<string, unknown>;
 
@@ -76,6 +77,14 @@ function failJson(text: string, message: string): never {
 
 /** config.json text → its object with a model_type, or an ApiError naming where it breaks. */
 export function parseHfConfigText(text: string): Json & { model_type: string } {
+  // Nesting bounded before anything recursive (the probe's hash, the checks) walks it.
+  const scan = scanJson(text);
+  if (!scan.ok && 'tooDeep' in scan)
+    throw new ApiError(
+      'invalid_hf_config',
+      `config.json nests deeper than ${MAX_JSON_DEPTH} levels; a model's config.json is a few levels deep. Check that this is the right file.`,
+      'config.json',
+    );
   let cfg: unknown;
   try {
     cfg = JSON.parse(text);

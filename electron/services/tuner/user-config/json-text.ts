@@ -3,6 +3,7 @@
 // quote of the file's text, or nothing at all. The error's field is the file's name, which the message
 // starts with: the CLI and the Plan page print no field beside a message that already names it.
 import { ApiError } from '../../../contract';
+import { MAX_JSON_DEPTH, scanJson as scanDepth } from './json-scan';
 import { findJsonSyntaxError, scanJson } from './json-syntax';
 
 export type JsonObject = Record<string, unknown>;
@@ -21,6 +22,17 @@ export function lineColumn(text: string, offset: number): { line: number; column
 /** Parses a ds_config's text; a non-object or a syntax error is an ApiError naming line and column. */
 export function parseConfigText(text: string, fileName: string): JsonObject {
   const body = text.replace(/^\uFEFF/, ''); // a BOM from Windows editors is not an error
+  // Depth first, by an iterative scan (json-scan.ts): a file nested deeper than any config parses,
+  // then overflows the stack of every recursive reader after it ("Maximum call stack size exceeded").
+  const depth = scanDepth(body);
+  if (!depth.ok && 'tooDeep' in depth) {
+    const { line, column } = lineColumn(body, depth.offset);
+    throw new ApiError(
+      'bad_config',
+      `${fileName} nests deeper than ${MAX_JSON_DEPTH} levels (at line ${line}, column ${column}); a ds_config.json is a few levels deep. Check that this is the right file.`,
+      fileName,
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(body);

@@ -25,6 +25,7 @@ import { checkKeys } from './check-keys';
 import { checkScheduler } from './scheduler-values';
 import { configDiff, tunedConfig } from './config-diff';
 import { isObject, parseConfigText, type JsonObject } from './json-text';
+import { checkValueRanges } from './value-ranges';
 import { mapConfig } from './map-config';
 
 export interface UserConfigInput {
@@ -64,6 +65,7 @@ export function planUserConfig(input: UserConfigInput, options: PlanOptions & { 
         key,
       );
   const raw = parseConfigText(text, fileName);
+  checkValueRanges(raw, fileName);
   const model = resolveModel(w.model!);
   const worldSize = (w.gpus ?? 1) * (w.nodes ?? 1);
   const errors: Err[] = [];
