@@ -132,6 +132,29 @@ def check_nvme_paths(ds_config):
     return results
 
 
+# A monitor block DeepSpeed starts at initialize, and the package it imports there: an enabled one
+# whose package the engine lacks stops initialize with ModuleNotFoundError (DeepSpeed's monitor
+# tutorial enables tensorboard; the engine's requirements install none of these).
+MONITOR_PACKAGES = {"tensorboard": "tensorboard", "wandb": "wandb", "comet": "comet_ml"}
+
+
+def check_monitors(ds_config):
+    import importlib.util
+
+    results = []
+    for block, package in MONITOR_PACKAGES.items():
+        cfg = ds_config.get(block)
+        if not isinstance(cfg, dict) or cfg.get("enabled") is not True:
+            continue
+        ok = importlib.util.find_spec(package) is not None
+        results.append(_check(f"monitor_{block}", ok, "error",
+                              f"{block}.enabled is true: DeepSpeed imports {package} at initialize, "
+                              f"which this engine {'has' if ok else 'does not have'}", cls="bad_config",
+                              fix=f"Set {block}.enabled to false for the benchmark (your own training keeps it), "
+                                  f"or install {package} into the engine's Python."))
+    return results
+
+
 def check_ops(ds_config, accelerator):
     """The ops the config needs must be buildable here (CPU Adam for offload, async_io for NVMe)."""
     s = offload_settings(ds_config)
@@ -167,7 +190,7 @@ def run_all(params, ds_config, accelerator, ranks_per_host=1, predicted_host_byt
                                 accelerator=accelerator),
               check_gpu_memory(sized, gpu_free_total if accelerator == "cuda" else None),
               check_memlock(ds_config, accelerator)]
-    checks += check_nvme_paths(ds_config) + check_ops(ds_config, accelerator)
+    checks += check_nvme_paths(ds_config) + check_monitors(ds_config) + check_ops(ds_config, accelerator)
     return [c for c in checks if c is not None]
 
 

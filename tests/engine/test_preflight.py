@@ -149,3 +149,20 @@ def test_a_sub_group_buffer_is_never_larger_than_the_model():
     need = preflight.host_bytes_needed(params, ds, accelerator="cpu")
     assert need < 1 * GiB + preflight.PROCESS_OVERHEAD_BYTES
     assert preflight.check_host_memory(params, ds, available=8 * GiB, accelerator="cpu")["ok"]
+
+
+def test_an_enabled_monitor_whose_package_is_missing_is_named_before_initialize():
+    # DeepSpeed's monitor tutorial enables tensorboard; without the package initialize stops with
+    # ModuleNotFoundError, which read as an internal error
+    import importlib.util
+
+    ds = ds_config(1, offload=False)
+    ds["tensorboard"] = {"enabled": True, "output_path": "logs/", "job_name": "x"}
+    ds["wandb"] = {"enabled": False}
+    checks = preflight.check_monitors(ds)
+    assert [c["name"] for c in checks] == ["monitor_tensorboard"]
+    assert checks[0]["ok"] == (importlib.util.find_spec("tensorboard") is not None)
+    if not checks[0]["ok"]:
+        assert checks[0]["cls"] == "bad_config" and "tensorboard.enabled" in checks[0]["fix"]
+        assert preflight.first_failure(preflight.run_all(1000, ds, "cpu")) is checks[0] or \
+            preflight.first_failure(preflight.run_all(1000, ds, "cpu"))["name"] == "monitor_tensorboard"

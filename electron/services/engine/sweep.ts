@@ -119,11 +119,10 @@ function machineIdOf(machine: unknown): string | null {
 
 /** The specs a request runs: its own, or the planner's for its workload and strategies. */
 async function specsOf(request: StartRunsRequest, planner: Planner, machine: unknown): Promise<RunSpec[]> {
-  if (request.specs) {
-    planner.refuseSpecs?.(request.specs, machine); // the rule a strategy id meets below (tuner-planner.ts)
-    return request.specs;
-  }
-  return planner.specs(request.workload!, request.strategies!, machine, { force: request.force });
+  const specs = request.specs ?? (await planner.specs(request.workload!, request.strategies!, machine, { force: request.force }));
+  // what can never run on this machine, whichever door the specs came through (tuner-planner.ts)
+  planner.refuseSpecs?.(specs, machine);
+  return specs;
 }
 
 const SOURCE_WORDS = { file: 'a loaded file', catalogued: 'a catalogued machine' } as const;

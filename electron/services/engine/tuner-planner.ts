@@ -63,6 +63,14 @@ export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {
       const parsed = MachineSchema.safeParse(machine);
       if (!parsed.success) return;
       for (const spec of specs) {
+        const fp16 = (spec.dsConfig?.fp16 as { enabled?: unknown } | undefined)?.enabled === true;
+        if (fp16 && parsed.data.gpus.length === 0)
+          // DeepSpeed's CPU accelerator has no fp16: initialize stops with "Type fp16 is not supported on your device."
+          throw new ApiError(
+            'cannot_run_here',
+            `${spec.userConfig ? `${spec.userConfig.fileName}: ` : ''}fp16 cannot run on this machine: it has no GPU, and DeepSpeed's CPU accelerator has no fp16 ("Type fp16 is not supported on your device."). Run it on a machine with a GPU, or set fp16.enabled to false and bf16.enabled to true for a CPU smoke run here.`,
+            'specs',
+          );
         const id = strategyOfSpec(spec);
         if (!id || tuner.mechanismOf(tuner.strategyById(id)).withoutGpu !== 'never') continue;
         let workload: Workload;

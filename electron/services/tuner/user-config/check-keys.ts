@@ -48,9 +48,11 @@ function checkBlock(
     const field = fieldFor(block, key);
     if (!field) {
       const near = closest(key, names(block));
+      // a block DeepSpeed reads at the top level, nested here (the transformers docs' NVMe config has its "aio" inside zero_optimization)
+      const topLevel = deepSpeedKeys().topLevel.includes(key);
       errors.push({
         field: `${where}.${key}`,
-        message: `DeepSpeed ${version} does not know this key and refuses the config (extra inputs are not permitted)${near ? `: did you mean "${near}"?` : ': remove it'}`,
+        message: `DeepSpeed ${version} refuses the config: "Extra inputs are not permitted" (${where} has no key "${key}")${topLevel ? `: "${key}" is a top-level key, move it out of ${where}` : near ? `: did you mean "${near}"?` : ': remove it'}`,
       });
     } else if (field.info.deprecated)
       notes.push({
