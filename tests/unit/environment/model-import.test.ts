@@ -3,7 +3,8 @@
 // not only the formula's four families), the arch carries the probe's table and the config, and the
 // plan's specs carry the config so the runner builds exactly that model. Without the engine
 // environment the import says the count is unavailable; an unknown architecture, remote code or a
-// Mixture-of-Experts config is refused by name with what to do.
+// Mixture-of-Experts config routing to more experts than it has is refused by name with what to do;
+// a real Mixtral config.json is planned with its total and active counts.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -113,10 +114,10 @@ describe('plan/import-hf-config counts with the model itself', () => {
       /remote code/,
     ],
     [
-      'a Mixture-of-Experts model',
-      { ...gemma, model_type: 'mixtral', num_local_experts: 4 },
-      'unsupported_model',
-      /Mixture-of-Experts model \(num_local_experts = 4\).*Benchmark a dense model/,
+      'a Mixture-of-Experts model routing to more experts than it has',
+      { ...gemma, model_type: 'mixtral', num_local_experts: 4, num_experts_per_tok: 6 },
+      'invalid_hf_config',
+      /num_experts_per_tok is 6.*Set num_experts_per_tok/,
     ],
   ];
   for (const [name, cfg, code, message] of refused)
@@ -129,10 +130,10 @@ describe('plan/import-hf-config counts with the model itself', () => {
 
   // The CLI's `--model path/to/config.json` goes through the same probe (handlers/model-guard.ts).
   const root = path.resolve(import.meta.dirname, '../../..');
-  const cliPlan = (cfg: Record<string, unknown>, name: string) => {
+  const cliPlan = (cfg: Record<string, unknown> | string, name: string) => {
     const dir = tmp();
     fs.mkdirSync(path.join(dir, name));
-    fs.writeFileSync(path.join(dir, name, 'config.json'), JSON.stringify(cfg));
+    fs.writeFileSync(path.join(dir, name, 'config.json'), typeof cfg === 'string' ? cfg : JSON.stringify(cfg));
     return spawnSync(
       path.join(root, 'node_modules', '.bin', 'tsx'),
       [
@@ -157,7 +158,7 @@ describe('plan/import-hf-config counts with the model itself', () => {
   };
 
   it.skipIf(!haveEngine)(
-    "the CLI plans a config.json path with transformers' count, and refuses a MoE one by name",
+    "the CLI plans a config.json path with transformers' count, and the real Mixtral's with its total and active counts",
     { timeout: 240_000 },
     () => {
       const ok = cliPlan(gemma, 'tiny-gemma');
@@ -165,9 +166,14 @@ describe('plan/import-hf-config counts with the model itself', () => {
       const plan = JSON.parse(ok.stdout) as PlanResult;
       expect([plan.model.id, plan.model.family, plan.model.probed?.total]).toEqual(['tiny-gemma', 'gemma', 86_336]);
       expect(plan.strategies[0].spec.model.hfConfig).toEqual(gemma);
-      const moe = cliPlan({ ...gemma, model_type: 'mixtral', num_local_experts: 4 }, 'tiny-mixtral');
-      expect(moe.status).not.toBe(0);
-      expect(moe.stdout + moe.stderr).toMatch(/Mixture-of-Experts model \(num_local_experts = 4\)/);
+      // Its router_jitter_noise 0.0 reaches transformers as written (JSON.stringify would make it 0).
+      const text = fs.readFileSync(path.join(root, 'tests/fixtures/model-configs/mixtral-8x7b.json'), 'utf8');
+      const moe = cliPlan(text, 'mixtral-8x7b');
+      expect(moe.status, moe.stderr).toBe(0);
+      const moePlan = JSON.parse(moe.stdout) as PlanResult;
+      // transformers' count and the published 46.7B total / 12.9B active (tests/engine/test_model_configs.py)
+      expect(moePlan.model.probed).toMatchObject({ total: 46_702_792_704, active: 12_879_925_248, experts: { count: 8, perToken: 2 } });
+      expect(moePlan.notes.join('\n')).toMatch(/Mixture-of-Experts: 8 experts per MoE layer, 2 per token.*Uncalibrated/);
     },
   );
 

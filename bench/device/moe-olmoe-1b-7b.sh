@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Issue 47 item 6 on one GPU, in one device call: OLMoE-1B-7B (6.92B parameters, 1.28B active per
+# token: 64 experts, 8 per token; its published config.json is tests/fixtures/model-configs/
+# olmoe-1b-7b.json) planned and run by the app's own CLI, each run 2 warm-up + 6 measured steps.
+# The runner builds it with transformers (router auxiliary loss on, each OlmoeSparseMoeBlock a ZeRO-3
+# leaf module, no expert parallelism) and its log says the active count the TFLOPS use.
+#
+#   node scripts/device-cli-pack.mjs device-run/cli        (here, before; carry device-run)
+#   bash bench/device/moe-olmoe-1b-7b.sh "$OUT"             (on the GPU host)
+#
+# Runs the two fastest strategies the plan says fit this card (their specs as planned). Expects, as scripts/device-tune.sh does,
+# PYTHONPATH with DeepSpeed 0.19.8 + transformers 5.17 and TORCH_EXTENSIONS_DIR with the built ops
+# (PYTHON overrides the interpreter; CLI="npx tsx electron/cli/main.ts" runs the unpacked CLI;
+# MACHINE=detect.json plans for a described machine — a dry run of the plan step off the GPU host).
+# Writes OUT/plan.json|log, OUT/run.json|log and OUT/summary.tsv (strategy, status, median step s,
+# tokens/s, TFLOPS per GPU, peak GPU GiB, predicted step s, predicted GPU GiB): copy OUT to
+# resources/samples/<card>-moe-olmoe/ and the figures to docs/models.md.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+OUT="${1:-${OUT:-$ROOT/device-run/moe-olmoe}}"
+DATA="$OUT/data"
+CFG="$ROOT/tests/fixtures/model-configs/olmoe-1b-7b.json"
+SEQ="${SEQ:-2048}"
+PY="${PYTHON:-$(command -v python3)}"
+read -r -a CLI <<<"${CLI:-bash $ROOT/scripts/device-cli.sh}"
+mkdir -p "$DATA"
+# The interpreter the model probe (plan's count) and the runs use: the data folder's selected one.
+[[ -f "$DATA/settings.json" ]] || printf '{"pythonPath": "%s"}\n' "$PY" >"$DATA/settings.json"
+say() { echo "[moe-olmoe] $*" >&2; }
+t0=$(date +%s)
+
+"${CLI[@]}" plan --model "$CFG" --seq "$SEQ" --data-dir "$DATA" ${MACHINE:+--machine "$MACHINE"} --json >"$OUT/plan.json" 2>"$OUT/plan.log"
+code=$?
+say "plan exit=$code $(( $(date +%s) - t0 ))s"
+[[ $code -eq 0 ]] || { tail -n 5 "$OUT/plan.log" >&2; exit "$code"; }
+grep -h "Mixture-of-Experts" "$OUT/plan.json" >/dev/null || say "warning: the plan has no Mixture-of-Experts note"
+STRATEGIES="$("$PY" - "$OUT/plan.json" <<'PYEOF'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+# The two fastest predicted strategies that fit this card (an H200 and an H100 pick differently).
+fit = sorted((s for s in plan["strategies"] if s.get("fits") and s.get("predicted")), key=lambda s: s["predicted"]["stepSeconds"])
+print(",".join(s["id"] for s in fit[:2]))
+PYEOF
+)"
+say "strategies: $STRATEGIES"
+[[ -n "$STRATEGIES" ]] || { say "the plan says nothing fits this card"; exit 3; }
+"${CLI[@]}" run --model "$CFG" --strategy "$STRATEGIES" --seq "$SEQ" --steps 6 --warmup 2 --max-seconds 1500 \
+  --python "$PY" --data-dir "$DATA" --json >"$OUT/run.json" 2>"$OUT/run.log"
+code=$?
+say "run exit=$code $(( $(date +%s) - t0 ))s"
+tail -n 6 "$OUT/run.log" >&2
+"$PY" - "$OUT/run.json" "$OUT/summary.tsv" <<'PYEOF'
+import json, sys
+
+def pick(d, *keys):
+    for k in keys:
+        if isinstance(d, dict) and d.get(k) is not None:
+            return d[k]
+    return ""
+
+try:
+    doc = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as exc:
+    sys.exit(f"[moe-olmoe] no run answer to summarise: {exc}")
+runs = doc if isinstance(doc, list) else doc.get("runs") or doc.get("results") or [doc]
+gib = lambda b: f"{b / 2**30:.1f}" if isinstance(b, (int, float)) else ""
+with open(sys.argv[2], "w") as fh:
+    fh.write("strategy\tstatus\tstep_s\ttokens_per_s\ttflops_per_gpu\tgpu_peak_gib\tpredicted_step_s\tpredicted_gpu_gib\n")
+    for r in runs:
+        res, pred = r.get("result") or r, (r.get("spec") or {}).get("prediction") or r.get("prediction") or {}
+        fh.write("\t".join(str(x) for x in (
+            pick(r, "strategy", "strategyId"), pick(r, "status"), pick(res, "stepSecondsMedian", "stepSeconds"),
+            pick(res, "tokensPerSecondMedian", "tokensPerSecond"), pick(res, "tflopsPerGpuMedian", "tflopsPerGpu"),
+            gib(pick(res, "gpuPeakBytes")), pick(pred, "stepSeconds"), gib(pick(pred, "gpuBytes", "gpuPeakBytes")))) + "\n")
+print(open(sys.argv[2]).read(), file=sys.stderr)
+PYEOF
+exit "$code"
