@@ -44,6 +44,8 @@ PYEOF
 )"
 say "strategies: $STRATEGIES"
 [[ -n "$STRATEGIES" ]] || { say "the plan says nothing fits this card"; exit 3; }
+# A described machine's plan does not run here: a dry run ends after the plan.
+[[ -z "${MACHINE:-}" ]] || { say "MACHINE given: dry run, nothing started"; exit 0; }
 "${CLI[@]}" run --model "$CFG" --strategy "$STRATEGIES" --seq "$SEQ" --steps 6 --warmup 2 --max-seconds 1500 \
   --python "$PY" --data-dir "$DATA" --json >"$OUT/run.json" 2>"$OUT/run.log"
 code=$?

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelArch, PlanResult } from '../../../electron/contract';
+import type { ModelArch, PlanResult, RunSpec } from '../../../electron/contract';
 import { createBackend, type Backend } from '../../../electron/services/backend';
 import { chooseInterpreter, importProbedConfig } from '../../../electron/services/environment';
 import { refusalOf } from '../../../electron/services/engine/families';
@@ -216,6 +216,52 @@ describe('plan/import-hf-config counts with the model itself', () => {
       expect(fs.readFileSync(path.join(dataDir, 'logs', log), 'utf8')).toContain(
         "model: built from the spec's config.json (model.hfConfigText, the file's text)",
       );
+    },
+  );
+});
+
+describe('a Mixture-of-Experts config.json through the CLI', () => {
+  const root = path.resolve(import.meta.dirname, '../../..');
+  // A tiny Mixtral as its file is written: router_jitter_noise 0.0 must reach transformers a float.
+  const text = `{
+  "model_type": "mixtral", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+  "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 256, "max_position_embeddings": 128,
+  "num_local_experts": 4, "num_experts_per_tok": 2, "router_jitter_noise": 0.0, "router_aux_loss_coef": 0.02
+}
+`;
+  it.skipIf(!haveEngine)(
+    "runs under ZeRO-3 from the file's text: the runner's spec carries it, with the total and active counts",
+    { timeout: 400_000 },
+    () => {
+      const dir = tmp();
+      fs.mkdirSync(path.join(dir, 'tiny-mixtral'));
+      fs.writeFileSync(path.join(dir, 'tiny-mixtral', 'config.json'), text);
+      const dataDir = path.join(dir, 'data');
+      const r = spawnSync(
+        path.join(root, 'node_modules', '.bin', 'tsx'),
+        ['electron/cli/main.ts', 'run', '--model', path.join(dir, 'tiny-mixtral'), '--strategy', 'zero3-offload'].concat([
+          '--seq',
+          '32',
+          '--steps',
+          '2',
+          '--warmup',
+          '1',
+          '--data-dir',
+          dataDir,
+        ]),
+        { cwd: root, encoding: 'utf8', timeout: 380_000 },
+      );
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/completed/);
+      const [specFile] = fs.readdirSync(path.join(dataDir, 'specs'));
+      const spec = JSON.parse(fs.readFileSync(path.join(dataDir, 'specs', specFile), 'utf8')) as RunSpec;
+      expect(spec.model.hfConfigText).toBe(text);
+      // 254,784 parameters (MixtralForCausalLM.num_parameters()); a token computes 2 of 4 experts.
+      expect(spec.model.probed).toMatchObject({ total: 254_784, active: 156_480, experts: { count: 4, perToken: 2 } });
+      const [log] = fs.readdirSync(path.join(dataDir, 'logs'));
+      const said = fs.readFileSync(path.join(dataDir, 'logs', log), 'utf8');
+      expect(said).toContain('156480 of 254784 parameters active per token');
+      expect(said).toContain("ZeRO-3 leaf modules: ['MixtralSparseMoeBlock']");
     },
   );
 });
