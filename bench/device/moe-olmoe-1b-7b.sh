@@ -13,7 +13,7 @@
 # (PYTHON overrides the interpreter; CLI="npx tsx electron/cli/main.ts" runs the unpacked CLI;
 # MACHINE=detect.json plans for a described machine — a dry run of the plan step off the GPU host).
 # Writes OUT/plan.json|log, OUT/run.json|log and OUT/summary.tsv (strategy, status, median step s,
-# tokens/s, TFLOPS per GPU, peak GPU GiB, predicted step s, predicted GPU GiB): copy OUT to
+# tokens/s, TFLOPS per GPU, peak GPU GiB, the plan row's step s and GPU GiB, losses): copy OUT to
 # resources/samples/<card>-moe-olmoe/ and the figures to docs/models.md.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -51,29 +51,25 @@ say "strategies: $STRATEGIES"
 code=$?
 say "run exit=$code $(( $(date +%s) - t0 ))s"
 tail -n 6 "$OUT/run.log" >&2
-"$PY" - "$OUT/run.json" "$OUT/summary.tsv" <<'PYEOF'
+# The planned spec's micro batch may differ from the form's: the plan's row is the prediction shown.
+"$PY" - "$OUT/run.json" "$OUT/plan.json" "$OUT/summary.tsv" <<'PYEOF'
 import json, sys
 
-def pick(d, *keys):
-    for k in keys:
-        if isinstance(d, dict) and d.get(k) is not None:
-            return d[k]
-    return ""
-
 try:
-    doc = json.load(open(sys.argv[1]))
+    runs = json.load(open(sys.argv[1]))
 except (OSError, ValueError) as exc:
     sys.exit(f"[moe-olmoe] no run answer to summarise: {exc}")
-runs = doc if isinstance(doc, list) else doc.get("runs") or doc.get("results") or [doc]
+rows = {s["id"]: s for s in json.load(open(sys.argv[2]))["strategies"]}
 gib = lambda b: f"{b / 2**30:.1f}" if isinstance(b, (int, float)) else ""
-with open(sys.argv[2], "w") as fh:
-    fh.write("strategy\tstatus\tstep_s\ttokens_per_s\ttflops_per_gpu\tgpu_peak_gib\tpredicted_step_s\tpredicted_gpu_gib\n")
+with open(sys.argv[3], "w") as fh:
+    fh.write("strategy\tstatus\tstep_s\ttokens_per_s\ttflops_per_gpu\tgpu_peak_gib\tpredicted_step_s\tpredicted_gpu_gib\tloss_first\tloss_last\terror\n")
     for r in runs:
-        res, pred = r.get("result") or r, (r.get("spec") or {}).get("prediction") or r.get("prediction") or {}
-        fh.write("\t".join(str(x) for x in (
-            pick(r, "strategy", "strategyId"), pick(r, "status"), pick(res, "stepSecondsMedian", "stepSeconds"),
-            pick(res, "tokensPerSecondMedian", "tokensPerSecond"), pick(res, "tflopsPerGpuMedian", "tflopsPerGpu"),
-            gib(pick(res, "gpuPeakBytes")), pick(pred, "stepSeconds"), gib(pick(pred, "gpuBytes", "gpuPeakBytes")))) + "\n")
-print(open(sys.argv[2]).read(), file=sys.stderr)
+        res, row = r.get("result") or {}, rows.get(r.get("strategy"), {})
+        fh.write("\t".join(str(x if x is not None else "") for x in (
+            r.get("strategy"), r.get("status"), res.get("stepSeconds"), res.get("tokensPerSecond"), res.get("tflopsPerGpu"),
+            gib((res.get("memory") or {}).get("peakGpuBytes")), (row.get("predicted") or {}).get("stepSeconds"),
+            gib((row.get("memory") or {}).get("gpuBytes")), res.get("lossFirst"), res.get("lossLast"),
+            r.get("message"))) + "\n")
+print(open(sys.argv[3]).read(), file=sys.stderr)
 PYEOF
 exit "$code"
