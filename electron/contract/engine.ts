@@ -55,8 +55,8 @@ export const ConfigMessageSchema = z
   .passthrough();
 
 /** One step as the runner reports it: the stored sample's fields (step-sample.ts) and the aggregate TFLOPS.
- *  tflopsPerGpu is null where no figure was given (the runner computes one for every step;
- *  Mixture-of-Experts models, which the formula would miscount, are refused at import). */
+ *  tflopsPerGpu is null where no figure was given (the runner computes one for every step; a
+ *  Mixture-of-Experts model's counts the parameters a token computes, docs/models.md). */
 export const StepMessageSchema = RunSampleSchema.extend({
   ...base,
   type: z.literal('step'),

@@ -15,6 +15,12 @@ export const ProbedParamsSchema = z
     largestLayer: z.number().int().positive(),
     /** The transformers version that counted. */
     transformers: z.string(),
+    /** A Mixture-of-Experts model: the parameters one token computes (every router, shared experts,
+     *  dense layers and top-k of the routed experts), which the time model counts; memory holds
+     *  `total`. Absent: a dense model (active = total). */
+    active: z.number().int().positive().optional(),
+    /** A Mixture-of-Experts model's routed experts per MoE layer and how many a token is routed to. */
+    experts: z.object({ count: z.number().int().positive(), perToken: z.number().int().positive() }).strict().optional(),
   })
   .strict();
 

@@ -173,7 +173,16 @@ def run(spec, writer, rank, local_rank, world_size, started):
     # outside the timed region either way).
     batches = synthetic_batches(m["vocabSize"], micro, seq, accum * min(spec["steps"], 4), spec["seed"] + rank, device)
     dev_mem = memory.DeviceMemory(torch, accelerator)
-    per_sample = flops.per_sample_tflop(params, m["numLayers"], m["hiddenSize"], seq, spec["activationCheckpointing"])
+    # A Mixture-of-Experts token computes only its routed experts: TFLOPS count those parameters
+    # (the tuner's time model does the same; memory holds them all).
+    inner = getattr(runner.model_for_count, "model", runner.model_for_count)
+    moe = hf_model.moe_counts(inner, inner.config) if hf_model.has_config(m) else None
+    if moe:
+        log(f"model: Mixture-of-Experts, {moe['experts']} experts, {moe['expertsPerToken']} per token: "
+            f"{moe['activeParams']} of {params} parameters active per token (TFLOPS count those); router auxiliary "
+            f"loss in the loss; ZeRO-3 leaf modules: {getattr(inner, 'moe_leaf_classes', None) if spec['engine'] == 'deepspeed' else 'n/a'}")
+    per_sample = flops.per_sample_tflop(moe["activeParams"] if moe else params, m["numLayers"], m["hiddenSize"], seq,
+                                        spec["activationCheckpointing"])
     measured = {"step": [], "tpg": [], "agg": [], "tps": []}
     losses, peak_gpu, peak_host = [], None, 0
     overhead_measured, step_time_measured = 0.0, 0.0

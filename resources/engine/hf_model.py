@@ -16,8 +16,15 @@ passed). How the weights come to exist follows each engine:
   inv_freq, Gemma's embedding scale) that to_empty leaves as uninitialised memory.
 
 check_config refuses, by field and with what to do, an architecture transformers does not know
-or cannot build as a causal LM, one needing remote code, a Mixture-of-Experts model (memory would
-count all experts, FLOPs only the active ones: not modelled yet), and fields that contradict.
+or cannot build as a causal LM, one needing remote code, and fields that contradict.
+
+Mixture-of-Experts models (Mixtral, Qwen2/3-MoE, OLMoE, DeepSeek-V2/V3…) are built like any other,
+with two settings of their own (moe_setup): the router's auxiliary load-balancing loss is added to
+the loss (output_router_logits, what fine-tuning them does), and under ZeRO-3 the sparse MoE block
+is a DeepSpeed leaf module (set_z3_leaf_modules), so all its experts are gathered at once — a token
+routes to only some experts, and ZeRO-3's per-module fetch would otherwise wait for parameters that
+this step's forward never touched. Experts stay on every rank (no expert parallelism). The probe
+counts both the total parameters (memory) and those a token computes (moe_counts: FLOPs).
 Imports transformers lazily: bench.py checks a spec before torch is imported.
 """
 import copy
@@ -30,7 +37,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
 
 # Keys that hold a Mixture-of-Experts' expert count in the transformers configs that have one.
-MOE_KEYS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts", "num_experts_per_tok")
+MOE_KEYS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts")
 # config.json bookkeeping the model does not depend on (and dtype: the engine picks precision).
 IGNORED_KEYS = ("_name_or_path", "architectures", "transformers_version", "torch_dtype", "dtype",
                 "_attn_implementation", "attn_implementation", "use_cache")
@@ -214,19 +221,85 @@ def check_config(raw):
         raise ConfigRefused("bad_config", f"config.json of model_type '{model_type}' is refused by transformers: {exc}",
                             "Fix the named field, or import the model's config.json as it is on the Hub.") from exc
     text = cfg.get_text_config() if hasattr(cfg, "get_text_config") else cfg
-    for key in MOE_KEYS:
-        v = getattr(text, key, None)
-        if key != "num_experts_per_tok" and isinstance(v, int) and v > 1:
-            raise ConfigRefused("unsupported",
-                                f"'{model_type}' is a Mixture-of-Experts model ({key} = {v}): memory holds every expert but "
-                                "each token computes only the routed ones, which the tuner does not model yet; it would be "
-                                "planned and measured as a dense model.",
-                                "Benchmark a dense model for now (Mixture-of-Experts memory and FLOPs are not modelled yet).")
+    experts = moe_experts(cfg)
+    if experts:
+        k = getattr(text, "num_experts_per_tok", None)
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= experts:
+            raise ConfigRefused("bad_config", f"config.json: '{model_type}' has {experts} experts but num_experts_per_tok is {k!r}; "
+                                "it must be an integer from 1 to the number of experts.",
+                                "Set num_experts_per_tok to the model's value (how many experts each token is routed to).")
     for key in ("hidden_size", "num_attention_heads", "num_hidden_layers", "vocab_size"):
         if getattr(text, key, None) is not None and not _positive_int(text, key):
             raise ConfigRefused("bad_config", f"config.json: {key} must be a positive integer (got {getattr(text, key)!r}).",
                                 f"Set {key} to the model's value.")
     return cfg
+
+
+def moe_experts(cfg):
+    """The routed experts per MoE layer of a Mixture-of-Experts config, else None (a dense model)."""
+    text = cfg.get_text_config() if hasattr(cfg, "get_text_config") else cfg
+    for key in MOE_KEYS:
+        v = getattr(text, key, None)
+        if isinstance(v, int) and not isinstance(v, bool) and v > 1:
+            return v
+    return None
+
+
+def _routed_experts(model, experts):
+    """The modules that hold the routed experts' weights fused, [experts, …] per tensor
+    (transformers 5's MixtralExperts, Qwen2MoeExperts, OlmoeExperts, DeepseekV3Experts…)."""
+    found = []
+    for name, mod in model.named_modules():
+        # ds_shape: the full shape of a parameter ZeRO-3 has partitioned (its own shape is then empty).
+        shapes = [tuple(getattr(p, "ds_shape", None) or p.shape) for p in mod.parameters(recurse=False)]
+        if shapes and all(len(s) == 3 and s[0] == experts for s in shapes):
+            found.append((name, mod))
+    return found
+
+
+def moe_counts(model, cfg):
+    """{experts, expertsPerToken, activeParams, routedExpertParams, blockClass} of a MoE model (its
+    parameters counted as built: meta, or ZeRO-3's ds_numel), else None. A token computes the router
+    of every MoE layer, any shared expert, the dense layers and top-k of the routed experts: the
+    active count is the total less the (experts − k)/experts share of the routed experts' weights."""
+    experts = moe_experts(cfg)
+    if not experts:
+        return None
+    text = cfg.get_text_config() if hasattr(cfg, "get_text_config") else cfg
+    k = int(text.num_experts_per_tok)
+    routed = _routed_experts(model, experts)
+    if not routed:
+        raise ConfigRefused("unsupported",
+                            f"'{cfg.model_type}' declares {experts} experts, but transformers built no fused expert weights "
+                            "this runner recognises, so the parameters a token computes cannot be counted.",
+                            "Benchmark a Mixture-of-Experts architecture transformers builds with fused experts "
+                            "(Mixtral, Qwen2-MoE, Qwen3-MoE, OLMoE, DeepSeek-V2/V3), or a dense model.")
+    numel = sum(int(getattr(p, "ds_numel", 0) or p.numel()) for _n, mod in routed for p in mod.parameters(recurse=False))
+    total = sum(int(getattr(p, "ds_numel", 0) or p.numel()) for p in model.parameters())
+    parents = dict(model.named_modules())
+    blocks = sorted({type(parents[name.rsplit(".", 1)[0]]).__name__ for name, _m in routed})
+    return {"experts": experts, "expertsPerToken": k, "routedExpertParams": numel,
+            "activeParams": total - numel // experts * (experts - k), "blockClass": blocks}
+
+
+def moe_setup(model, zero3):
+    """A MoE model's training settings (module docstring): the router's auxiliary loss in the loss,
+    and under ZeRO-3 each sparse MoE block a leaf module. Returns the leaf classes' names, or None
+    for a dense model."""
+    experts = moe_experts(model.config)
+    if not experts:
+        return None
+    # The loss the model returns then includes router_aux_loss_coef × its load-balancing loss.
+    model.config.output_router_logits = True
+    text = model.config.get_text_config() if hasattr(model.config, "get_text_config") else model.config
+    text.output_router_logits = True
+    parents = dict(model.named_modules())
+    classes = {type(parents[name.rsplit(".", 1)[0]]) for name, _m in _routed_experts(model, experts)}
+    if zero3:
+        from deepspeed.utils import set_z3_leaf_modules
+
+        set_z3_leaf_modules(model, sorted(classes, key=lambda c: c.__name__))
+    return sorted(c.__name__ for c in classes) if zero3 else []
 
 
 def position_limit(model):
@@ -311,6 +384,7 @@ def build(m, activation_checkpointing=False, ds_config=None, zero3=False):
         model.tie_weights()
     else:
         model = AutoModelForCausalLM.from_config(cfg, **kwargs)
+    model.moe_leaf_classes = moe_setup(model, zero3)
     return _wrapper_class()(model, activation_checkpointing)
 
 
@@ -354,6 +428,7 @@ def probe(raw):
         "vocabSize": getattr(text, "vocab_size", None), "tieEmbeddings": tied,
         "slidingWindow": getattr(text, "sliding_window", None), "positionLimit": position_limit(model),
         "ropeParameters": getattr(text, "rope_parameters", None),
+        "moe": moe_counts(model, cfg),
     }
 
 

@@ -1,6 +1,6 @@
 // In Chromium against a real `serve`: a config.json imported on the Plan page is counted
 // by transformers in the engine environment — a Gemma config (no formula for it) becomes a model to
-// plan, and the plan is computed; a Mixture-of-Experts config is refused by name next to the import
+// plan, and the plan is computed; a Mixture-of-Experts config routing to more experts than it has is refused by name next to the import
 // field; with no engine environment (the selected interpreter is gone) the page says the count is
 // unavailable and to create the engine environment, instead of a guess.
 import fs from 'node:fs';
@@ -66,11 +66,11 @@ describe('Plan page: import a config.json', () => {
 
       await page.setInputFiles(
         '[data-testid="hf-import"]',
-        configFile('mixtral', { ...gemma, model_type: 'mixtral', num_local_experts: 4 }),
+        configFile('mixtral', { ...gemma, model_type: 'mixtral', num_local_experts: 4, num_experts_per_tok: 6 }),
       );
       await expect
         .poll(async () => (await page.textContent('[data-testid="hf-import-error"]').catch(() => null)) ?? '', { timeout: 120_000 })
-        .toMatch(/Mixture-of-Experts model \(num_local_experts = 4\).*Benchmark a dense model/);
+        .toMatch(/num_experts_per_tok is 6.*Set num_experts_per_tok/);
     },
   );
 

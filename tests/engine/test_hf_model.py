@@ -138,8 +138,8 @@ BAD = [
     ("vision", {"model_type": "vit"}, "unsupported", "no causal language model class"),
     ("heads", dict(BASE, model_type="llama", hidden_size=66), "bad_config", "hidden_size (66) is not divisible"),
     ("kv-heads", dict(BASE, model_type="llama", num_key_value_heads=3), "bad_config", "num_key_value_heads (3)"),
-    ("mixtral", dict(BASE, model_type="mixtral", num_local_experts=4), "unsupported", "Mixture-of-Experts"),
-    ("qwen-moe", dict(BASE, model_type="qwen2_moe"), "unsupported", "Mixture-of-Experts"),
+    ("moe-top-k", dict(BASE, model_type="mixtral", num_local_experts=4, num_experts_per_tok=6), "bad_config",
+     "num_experts_per_tok is 6"),
     ("window", dict(BASE, model_type="mistral", sliding_window=-4), "bad_config", "sliding_window"),
 ]
 
@@ -158,12 +158,14 @@ def test_probe_answers_the_tuner_table():
     assert out["tieEmbeddings"] is True and out["headDim"] == 16 and out["numKvHeads"] == 1
 
 
-def test_runner_refuses_a_moe_config_before_building(tmp_path):
-    cfg = dict(BASE, model_type="mixtral", num_local_experts=4)
+def test_runner_refuses_a_moe_config_routing_to_more_experts_than_it_has(tmp_path):
+    """Mixture-of-Experts models are built (test_model_configs.py runs them); a top-k past the
+    expert count is refused before anything is built."""
+    cfg = dict(BASE, model_type="mixtral", num_local_experts=4, num_experts_per_tok=6)
     model = dict(spec_model("llama-bias", TINY["llama-bias"]), hfConfig=cfg, family="mixtral")
     run = run_bench(tiny_spec(model=model, dsConfig=ds_config(2, offload=False)), tmp_path=str(tmp_path))
     err = run.one("error")
-    assert run.rc != 0 and err["class"] == "unsupported" and "Mixture-of-Experts" in err["message"]
+    assert run.rc != 0 and err["class"] == "bad_config" and "num_experts_per_tok is 6" in err["message"]
     assert not run.of("config")
 
 

@@ -2,7 +2,8 @@
 // probe (model-probe.ts) builds it with the pinned transformers on the meta device, so any decoder
 // architecture transformers knows is planned with its true parameter count, layer table and
 // largest layer, and the spec carries the config (hfConfig) so the runner builds exactly that model.
-// What the probe refuses (an unknown model_type, remote code, Mixture-of-Experts, contradicting
+// A Mixture-of-Experts model carries its active parameters per token and its experts beside the
+// total (docs/models.md). What the probe refuses (an unknown model_type, remote code, contradicting
 // fields) or cannot answer (no engine environment) is an ApiError naming it and what to do — never a
 // count guessed from a second formula.
 import { ApiError, type ModelArch } from '../../contract';
@@ -84,6 +85,7 @@ export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer
       embedding: t.embeddingParams ?? 0,
       largestLayer: t.largestLayer.params,
       transformers: t.transformers,
+      ...(t.moe ? { active: t.moe.activeParams, experts: { count: t.moe.experts, perToken: t.moe.expertsPerToken } } : {}),
     },
   };
 }

@@ -33,6 +33,14 @@ export interface ModelProbeTable {
   tieEmbeddings: boolean;
   slidingWindow: number | null;
   positionLimit: number | null;
+  /** A Mixture-of-Experts model's counts (hf_model.moe_counts); null for a dense model. */
+  moe?: {
+    experts: number;
+    expertsPerToken: number;
+    activeParams: number;
+    routedExpertParams: number;
+    blockClass: string[];
+  } | null;
 }
 
 export interface ModelProbeRefusal {

@@ -7,7 +7,7 @@ export const FORMULA_TEXT = 'per sample: (2·c·N·s + 4·c·L·h·s²) / 1e12 T
 export const FORMULA_CONVENTION =
   'Aggregate TFLOPS = global batch × per-sample TFLOP ÷ step time (the DeepSpeedExamples figure, all GPUs together); ' +
   'TFLOPS per GPU = aggregate ÷ number of GPUs. c = 4 counts recomputation, so it is not MFU. ' +
-  'N = total parameters, s = sequence length, L = layers, h = hidden size; it counts dense models (a Mixture-of-Experts model is refused at import).';
+  'N = the parameters a token computes (all of a dense model; the active ones of a Mixture-of-Experts model: its routers, shared experts and top-k routed experts), s = sequence length, L = layers, h = hidden size.';
 
 /** Per-sample TFLOP of the workload, or null when a term is unknown. */
 export function perSampleTflop(run: ReportRun): number | null {

@@ -48,7 +48,8 @@ function parseMachine(m: StoredMachine | null): ReportMachine | null {
   };
 }
 
-function workloadOf(detail: RunDetail): ReportWorkload {
+/** The run's workload as the report's formula reads it (exported for its test). */
+export function workloadOf(detail: RunDetail): ReportWorkload {
   const { config, spec, hello } = detail;
   const worldSize = config?.worldSize ?? hello?.worldSize ?? spec?.gpus ?? 1;
   const nodes = spec?.nodes ?? config?.nodes ?? 1;
@@ -56,7 +57,9 @@ function workloadOf(detail: RunDetail): ReportWorkload {
   const gradAccum = config?.gradAccum ?? spec?.gradAccum ?? null;
   const globalBatch = config?.globalBatch ?? (microBatch !== null && gradAccum !== null ? microBatch * gradAccum * worldSize : null);
   return {
-    params: config?.params ?? null,
+    // N of the TFLOPS formula: what a token computes — a Mixture-of-Experts model's active
+    // parameters (its spec's probe table), as the runner's measured TFLOPS count them; else the total.
+    params: spec?.model?.probed?.active ?? config?.params ?? null,
     layers: config?.layers ?? spec?.model?.numLayers ?? null,
     hidden: config?.hidden ?? spec?.model?.hiddenSize ?? null,
     seqLen: config?.seqLen ?? spec?.seqLen ?? null,

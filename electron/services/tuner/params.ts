@@ -9,13 +9,26 @@ export interface ParamCount {
   embedding: number;
   /** Largest single module (DeepSpeed's ℓ): max over embedding, LM head, each projection. */
   largestLayer: number;
+  /** The parameters one token computes: `total` for a dense model; a Mixture-of-Experts model's
+   *  routers, shared experts, dense layers and top-k routed experts (the FLOPs count these, the
+   *  memory holds `total`). */
+  active: number;
+  /** A Mixture-of-Experts model's routed experts per layer and per token; absent when dense. */
+  experts?: { count: number; perToken: number };
 }
 
 export function countParams(m: ModelArch): ParamCount {
   // An imported config.json: transformers counted the model itself (docs/models.md); the formula
   // below is only for the presets' families.
   if (m.probed)
-    return { total: m.probed.total, perLayer: m.probed.perLayer, embedding: m.probed.embedding, largestLayer: m.probed.largestLayer };
+    return {
+      total: m.probed.total,
+      perLayer: m.probed.perLayer,
+      embedding: m.probed.embedding,
+      largestLayer: m.probed.largestLayer,
+      active: m.probed.active ?? m.probed.total,
+      ...(m.probed.experts ? { experts: m.probed.experts } : {}),
+    };
   const h = m.hiddenSize;
   const qDim = m.numHeads * m.headDim;
   const kvDim = m.numKvHeads * m.headDim;
@@ -30,7 +43,7 @@ export function countParams(m: ModelArch): ParamCount {
     const embedding = V * h + m.maxPositionEmbeddings * h;
     const total = embedding + m.numLayers * perLayer + 2 * h + (m.tieEmbeddings ? 0 : V * h);
     const largestLayer = Math.max(V * h, m.maxPositionEmbeddings * h, h * 3 * h + 3 * h, h * I + I, I * h + h);
-    return { total, perLayer, embedding, largestLayer };
+    return { total, perLayer, embedding, largestLayer, active: total };
   }
   // Llama / Qwen2 / Mistral: q,k,v,o projections, gated MLP (gate, up, down; no bias), two RMSNorm
   // weights per block, final norm, untied or tied LM head. Biases as transformers builds them:
@@ -45,5 +58,5 @@ export function countParams(m: ModelArch): ParamCount {
   const embedding = V * h;
   const total = embedding + m.numLayers * perLayer + h + (m.tieEmbeddings ? 0 : V * h);
   const largestLayer = Math.max(V * h, h * I, h * qDim + (qkvBias ? qDim : 0));
-  return { total, perLayer, embedding, largestLayer };
+  return { total, perLayer, embedding, largestLayer, active: total };
 }

@@ -349,11 +349,28 @@ function anyMeasured(hw: HardwareProfile): boolean {
   return Object.values(hw.sources).some((v) => v === 'measured');
 }
 
+/** What a Mixture-of-Experts plan counts, and that nothing has calibrated it. */
+function moeNote(p: ParamCount): string {
+  const e = p.experts!;
+  const b = (n: number) => `${(n / 1e9).toFixed(n < 1e9 ? 3 : 2)}B`;
+  return (
+    `Mixture-of-Experts: ${e.count} experts per MoE layer, ${e.perToken} per token. Memory holds all ${b(p.total)} parameters; ` +
+    `time and TFLOPS count the ${b(p.active)} a token computes. Experts are not split over GPUs (no expert parallelism: ` +
+    `every GPU holds every expert, or its ZeRO partition of them); under ZeRO-3 each MoE block is gathered whole ` +
+    `(DeepSpeed leaf module) and the router's auxiliary loss is trained. Uncalibrated: no Mixture-of-Experts runs have ` +
+    `measured this model, so the memory band is the uncalibrated one and the step time uses no fitted factors.`
+  );
+}
+
 /** Plan a workload on a machine. Pure: the same inputs give the same numbers everywhere. */
 export function planWorkload(input: WorkloadInput | Workload, options: PlanOptions): PlanResult {
   const workload = parseWorkload(input);
   const model = resolveModel(workload.model);
   const params = countParams(model);
+  // Mixture-of-Experts: the memory errors and speed factors measured here come from dense runs, whose
+  // matmuls are not a routed expert's; until MoE runs exist its bands are the uncalibrated ones.
+  if (params.experts && (options.memory || options.calibration))
+    return planWorkload(workload, { ...options, memory: undefined, calibration: undefined });
   const measurements: TunerMeasurements | undefined = normalizeMeasurements(options.measurements);
   const hw = buildProfile(options.machine, options.machineSource ?? 'detected', measurements);
   const perc =
@@ -403,6 +420,7 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
     speedSourcesNote(hw.sources),
   ];
   if (options.machineSource === 'catalogued') notes.push('The machine is catalogued (a synthetic description), not detected.');
+  if (params.experts) notes.push(moeNote(params));
   const measured = anyMeasured(hw);
   // Each strategy's RunSpec: the knobs its search chose and the prediction for exactly those (no GPU:
   // nothing was searched for real, the form's values run).

@@ -52,10 +52,11 @@ export function completeFactors(f?: Partial<EfficiencyFactors>): EfficiencyFacto
 export { FSDP_CPU_ADAM_IMPL_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs } from './throughput-constants';
 import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from './throughput-constants';
 
-/** docs/engine-facts.md (finetune_zero3.py estimate_transformer_tflops): per sample, c = 4 with checkpointing else 3. */
+/** docs/engine-facts.md (finetune_zero3.py estimate_transformer_tflops): per sample, c = 4 with checkpointing else 3.
+ *  N is the parameters a token computes (`active`: a Mixture-of-Experts model's top-k experts, not all). */
 export function flopsPerSample(p: ParamCount, m: ModelArch, seqLen: number, checkpointing: boolean): number {
   const c = checkpointing ? 4 : 3;
-  return 2 * c * p.total * seqLen + 4 * c * m.numLayers * m.hiddenSize * seqLen * seqLen;
+  return 2 * c * p.active * seqLen + 4 * c * m.numLayers * m.hiddenSize * seqLen * seqLen;
 }
 
 /**
@@ -68,7 +69,8 @@ export function flopsPerSample(p: ParamCount, m: ModelArch, seqLen: number, chec
 export function executedFlops(p: ParamCount, m: ModelArch, seqLen: number, checkpointing: boolean): { matmul: number; attention: number } {
   const c = checkpointing ? 4 : 3;
   const head = m.vocabSize * m.hiddenSize;
-  const blocks = Math.max(0, p.total - p.embedding - (m.tieEmbeddings ? 0 : head));
+  // A Mixture-of-Experts token runs only its routed experts' projections: the active count.
+  const blocks = Math.max(0, p.active - p.embedding - (m.tieEmbeddings ? 0 : head));
   const q = m.numHeads * m.headDim;
   const attnForward = 2 * seqLen * seqLen * q * m.numLayers;
   return { matmul: 2 * c * blocks * seqLen + 2 * 3 * head * seqLen, attention: attnForward * (checkpointing ? 4.5 : 3.5) };

@@ -3,13 +3,14 @@
 // not only the formula's four families), the arch carries the probe's table and the config, and the
 // plan's specs carry the config so the runner builds exactly that model. Without the engine
 // environment the import says the count is unavailable; an unknown architecture, remote code or a
-// Mixture-of-Experts config is refused by name with what to do.
+// Mixture-of-Experts config routing to more experts than it has is refused by name with what to do;
+// a real Mixtral config.json is planned with its total and active counts.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelArch, PlanResult } from '../../../electron/contract';
+import type { ModelArch, PlanResult, RunSpec } from '../../../electron/contract';
 import { createBackend, type Backend } from '../../../electron/services/backend';
 import { chooseInterpreter, importProbedConfig } from '../../../electron/services/environment';
 import { refusalOf } from '../../../electron/services/engine/families';
@@ -113,10 +114,10 @@ describe('plan/import-hf-config counts with the model itself', () => {
       /remote code/,
     ],
     [
-      'a Mixture-of-Experts model',
-      { ...gemma, model_type: 'mixtral', num_local_experts: 4 },
-      'unsupported_model',
-      /Mixture-of-Experts model \(num_local_experts = 4\).*Benchmark a dense model/,
+      'a Mixture-of-Experts model routing to more experts than it has',
+      { ...gemma, model_type: 'mixtral', num_local_experts: 4, num_experts_per_tok: 6 },
+      'invalid_hf_config',
+      /num_experts_per_tok is 6.*Set num_experts_per_tok/,
     ],
   ];
   for (const [name, cfg, code, message] of refused)
@@ -129,10 +130,10 @@ describe('plan/import-hf-config counts with the model itself', () => {
 
   // The CLI's `--model path/to/config.json` goes through the same probe (handlers/model-guard.ts).
   const root = path.resolve(import.meta.dirname, '../../..');
-  const cliPlan = (cfg: Record<string, unknown>, name: string) => {
+  const cliPlan = (cfg: Record<string, unknown> | string, name: string) => {
     const dir = tmp();
     fs.mkdirSync(path.join(dir, name));
-    fs.writeFileSync(path.join(dir, name, 'config.json'), JSON.stringify(cfg));
+    fs.writeFileSync(path.join(dir, name, 'config.json'), typeof cfg === 'string' ? cfg : JSON.stringify(cfg));
     return spawnSync(
       path.join(root, 'node_modules', '.bin', 'tsx'),
       [
@@ -157,7 +158,7 @@ describe('plan/import-hf-config counts with the model itself', () => {
   };
 
   it.skipIf(!haveEngine)(
-    "the CLI plans a config.json path with transformers' count, and refuses a MoE one by name",
+    "the CLI plans a config.json path with transformers' count, and the real Mixtral's with its total and active counts",
     { timeout: 240_000 },
     () => {
       const ok = cliPlan(gemma, 'tiny-gemma');
@@ -165,9 +166,14 @@ describe('plan/import-hf-config counts with the model itself', () => {
       const plan = JSON.parse(ok.stdout) as PlanResult;
       expect([plan.model.id, plan.model.family, plan.model.probed?.total]).toEqual(['tiny-gemma', 'gemma', 86_336]);
       expect(plan.strategies[0].spec.model.hfConfig).toEqual(gemma);
-      const moe = cliPlan({ ...gemma, model_type: 'mixtral', num_local_experts: 4 }, 'tiny-mixtral');
-      expect(moe.status).not.toBe(0);
-      expect(moe.stdout + moe.stderr).toMatch(/Mixture-of-Experts model \(num_local_experts = 4\)/);
+      // Its router_jitter_noise 0.0 reaches transformers as written (JSON.stringify would make it 0).
+      const text = fs.readFileSync(path.join(root, 'tests/fixtures/model-configs/mixtral-8x7b.json'), 'utf8');
+      const moe = cliPlan(text, 'mixtral-8x7b');
+      expect(moe.status, moe.stderr).toBe(0);
+      const moePlan = JSON.parse(moe.stdout) as PlanResult;
+      // transformers' count and the published 46.7B total / 12.9B active (tests/engine/test_model_configs.py)
+      expect(moePlan.model.probed).toMatchObject({ total: 46_702_792_704, active: 12_879_925_248, experts: { count: 8, perToken: 2 } });
+      expect(moePlan.notes.join('\n')).toMatch(/Mixture-of-Experts: 8 experts per MoE layer, 2 per token.*Uncalibrated/);
     },
   );
 
@@ -210,6 +216,52 @@ describe('plan/import-hf-config counts with the model itself', () => {
       expect(fs.readFileSync(path.join(dataDir, 'logs', log), 'utf8')).toContain(
         "model: built from the spec's config.json (model.hfConfigText, the file's text)",
       );
+    },
+  );
+});
+
+describe('a Mixture-of-Experts config.json through the CLI', () => {
+  const root = path.resolve(import.meta.dirname, '../../..');
+  // A tiny Mixtral as its file is written: router_jitter_noise 0.0 must reach transformers a float.
+  const text = `{
+  "model_type": "mixtral", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+  "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 256, "max_position_embeddings": 128,
+  "num_local_experts": 4, "num_experts_per_tok": 2, "router_jitter_noise": 0.0, "router_aux_loss_coef": 0.02
+}
+`;
+  it.skipIf(!haveEngine)(
+    "runs under ZeRO-3 from the file's text: the runner's spec carries it, with the total and active counts",
+    { timeout: 400_000 },
+    () => {
+      const dir = tmp();
+      fs.mkdirSync(path.join(dir, 'tiny-mixtral'));
+      fs.writeFileSync(path.join(dir, 'tiny-mixtral', 'config.json'), text);
+      const dataDir = path.join(dir, 'data');
+      const r = spawnSync(
+        path.join(root, 'node_modules', '.bin', 'tsx'),
+        ['electron/cli/main.ts', 'run', '--model', path.join(dir, 'tiny-mixtral'), '--strategy', 'zero3-offload'].concat([
+          '--seq',
+          '32',
+          '--steps',
+          '2',
+          '--warmup',
+          '1',
+          '--data-dir',
+          dataDir,
+        ]),
+        { cwd: root, encoding: 'utf8', timeout: 380_000 },
+      );
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/completed/);
+      const [specFile] = fs.readdirSync(path.join(dataDir, 'specs'));
+      const spec = JSON.parse(fs.readFileSync(path.join(dataDir, 'specs', specFile), 'utf8')) as RunSpec;
+      expect(spec.model.hfConfigText).toBe(text);
+      // 254,784 parameters (MixtralForCausalLM.num_parameters()); a token computes 2 of 4 experts.
+      expect(spec.model.probed).toMatchObject({ total: 254_784, active: 156_480, experts: { count: 4, perToken: 2 } });
+      const [log] = fs.readdirSync(path.join(dataDir, 'logs'));
+      const said = fs.readFileSync(path.join(dataDir, 'logs', log), 'utf8');
+      expect(said).toContain('156480 of 254784 parameters active per token');
+      expect(said).toContain("ZeRO-3 leaf modules: ['MixtralSparseMoeBlock']");
     },
   );
 });

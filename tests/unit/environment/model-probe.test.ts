@@ -55,7 +55,7 @@ describe('model probe', () => {
   });
 
   it.skipIf(!haveEngine)(
-    'answers a Gemma config from the model and caches it; refuses a MoE config by name',
+    'answers a Gemma config from the model and caches it; counts a MoE config with its experts',
     { timeout: 120_000 },
     async () => {
       const dataDir = tmp();
@@ -70,13 +70,12 @@ describe('model probe', () => {
       expect(cached).toEqual([`${await modelConfigHash(JSON.stringify(gemma))}.json`]);
       // The second answer comes from the cache (a broken interpreter would say unavailable).
       expect(await probeModelConfig(gemma, { python: '/nonexistent/python3', dataDir })).toEqual(answer);
-      const moe = await probeModelConfig({ ...gemma, model_type: 'mixtral', num_local_experts: 4 }, { python: choice.python, dataDir });
-      expect(moe.ok).toBe(false);
-      if (!moe.ok)
-        expect([moe.class, moe.message]).toEqual([
-          'unsupported',
-          expect.stringMatching(/Mixture-of-Experts model \(num_local_experts = 4\)/),
-        ]);
+      // A Mixture-of-Experts config is counted too: its total and what a token computes.
+      const moe = await probeModelConfig(
+        JSON.stringify({ ...gemma, model_type: 'mixtral', num_local_experts: 4, num_experts_per_tok: 2 }),
+        { python: choice.python, dataDir },
+      );
+      expect(moe.ok && moe.moe).toMatchObject({ experts: 4, expertsPerToken: 2, blockClass: ['MixtralSparseMoeBlock'] });
     },
   );
 });
