@@ -400,8 +400,8 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
       workload.cpuadamCoresPerc,
       options.memory,
     );
-    if (atForm?.fitsNone) return atForm.edge && atFormMicro(atForm.edge) ? (atForm.edge.knobs as Knobs) : undefined;
-    return atForm ? (atForm.knobs as Knobs) : undefined;
+    if (atForm?.fitsNone) return atForm.edge && atFormMicro(atForm.edge) ? atForm.edge.knobs : undefined;
+    return atForm ? atForm.knobs : undefined;
   };
   const ctx = rowContext(model, params, hw, perc, options);
   const knobsOfRow = strategies.map(rowKnobs);

@@ -125,12 +125,12 @@ describe('planned is run, one figure per configuration (issue 46 item 5)', () =>
   const memory = memoryEvidence(all.filter((x) => x.file !== PHI3 && isH100(x.machine)).map((x) => x.point));
   const options = { machine: oom.machine, machineSource: 'file' as const, measurements: h100Measure as never, memory };
 
-  it("runs the micro batch plan shows for the strategy (run planned without the kind's memory evidence: micro 4 where plan said 6)", () => {
+  it("runs the micro batch plan shows for the strategy (run planned without the kind's memory evidence: micro 4 where plan said 6)", async () => {
     const workload = { ...oom.point.workload, microBatch: 1 };
     const planned = planWorkload(workload, options).strategies.find((s) => s.id === 'gpu-zero3')!.spec;
     expect(planned.microBatch).toBe(6); // what the H100 ran at 71.6 GiB
     const figures = () => ({ measurements: h100Measure, memory });
-    const [ran] = createTunerPlanner({ figures }).specs(workload, ['gpu-zero3'], oom.machine);
+    const [ran] = await createTunerPlanner({ figures }).specs(workload, ['gpu-zero3'], oom.machine);
     expect(ran).toMatchObject({ microBatch: planned.microBatch, knobs: planned.knobs, configHash: planned.configHash });
   });
 
