@@ -444,6 +444,7 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
     recommended.edgeTrial = edgeTrialFor(plans as StrategyPlan[], {
       strategyId: recommended.strategyId,
       tokensPerSecond: recommended.predicted.tokensPerSecond,
+      stepSeconds: recommended.predicted.stepSeconds,
     });
   return {
     params: params.total,
