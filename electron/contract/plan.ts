@@ -226,6 +226,10 @@ export const EdgeTrialSchema = z.object({
   fitChance: z.number().min(0).max(1),
   /** Its predicted tokens/s over the pick's. */
   speedup: z.number().positive(),
+  /** Its own prediction (the edge spec's), shown beside the pick's: both figures (absent from older plans). */
+  predicted: z.object({ tokensPerSecond: z.number(), stepSeconds: z.number() }).optional(),
+  /** The configHash of the edge spec: the configuration `tune` runs first (absent from older plans). */
+  configHash: z.string().optional(),
   reason: z.string(),
 });
 export type EdgeTrial = z.infer<typeof EdgeTrialSchema>;

@@ -55,9 +55,9 @@ describe("the Plan page: a loaded machine's GPUs, plain words, one name per stra
     await page.waitForSelector('[data-testid="edge-trial"]', { timeout: 60_000 });
     const trial = (await page.textContent('[data-testid="edge-trial"]'))!;
     expect(trial).toMatch(
-      /^Worth a trial: ZeRO-3 at micro batch \d+ — predicted \d\.\d\d× the pick, at the edge of GPU memory \(about \d+% likely to fit\)/,
+      /^Fastest: one trial to confirm: ZeRO-3 at micro batch \d+ — predicted \d\.\d\d× the pick \([\d,]+ tokens\/s, \d+\.\d\d s\/step against the safe pick's [\d,]+ tokens\/s, \d+\.\d\d s\/step\), at the edge of GPU memory \(about \d+% likely to fit\)/,
     );
-    expect(trial).toMatch(/Use Tune below\.$/);
+    expect(trial).toMatch(/Use Tune below: it runs this first\.$/);
     await page.close();
   });
 

@@ -100,7 +100,7 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
     if (r.runnerUp) out(`runner-up: ${r.runnerUp.strategyId} — ${r.runnerUp.reason}`);
     if (r.edgeTrial)
       out(
-        `worth a trial: ${strategyLabel(r.edgeTrial.strategyId)} (${r.edgeTrial.strategyId}) micro ${r.edgeTrial.microBatch} — ${r.edgeTrial.reason}`,
+        `fastest: one trial to confirm — ${strategyLabel(r.edgeTrial.strategyId)} (${r.edgeTrial.strategyId}) micro ${r.edgeTrial.microBatch}: ${r.edgeTrial.reason}`,
       );
   }
   const warned = plan.strategies.filter((s) => s.warnings.length && (s.fits || s.id === r?.strategyId));

@@ -117,6 +117,30 @@ function machineIdOf(machine: unknown): string | null {
   return typeof id === 'string' ? id : null;
 }
 
+/**
+ * What a workload request runs, in the run's log (and stored notes): the micro batch and knobs the plan chose
+ * for the strategy on this machine — what `plan` shows for it — or, asked with a micro batch, that one, said
+ * where the spec runs another (a global batch's split). Before issue 46 `run` without --micro-batch silently ran
+ * another micro batch than `plan` showed (its plan lacked the kind's memory evidence).
+ */
+export function plannedNotes(request: StartRunsRequest, spec: RunSpec): string[] {
+  const w = request.workload;
+  if (!w) return []; // specs run unchanged: their own words
+  const knobs = Object.entries(spec.knobs ?? {})
+    .map(([k, v]) => `${k} ${String(v)}`)
+    .join(', ');
+  const config = `micro batch ${spec.microBatch} × accumulation ${spec.gradAccum}${knobs ? ` (${knobs})` : ''}`;
+  if (w.searchMicroBatch === false)
+    return spec.microBatch === w.microBatch
+      ? []
+      : [
+          `[offload-studio] ${spec.strategy} runs ${config}, not the micro batch ${w.microBatch} asked for: the plan's split of the workload's global batch.`,
+        ];
+  return [
+    `[offload-studio] ${spec.strategy} runs ${config}: the plan's configuration for this strategy on this machine, as \`plan\` shows it (--micro-batch N runs another).`,
+  ];
+}
+
 /** The specs a request runs: its own, or the planner's for its workload and strategies. */
 async function specsOf(request: StartRunsRequest, planner: Planner, machine: unknown): Promise<RunSpec[]> {
   const specs = request.specs ?? (await planner.specs(request.workload!, request.strategies!, machine, { force: request.force }));
@@ -209,7 +233,9 @@ export async function startSweep(request: StartRunsRequest, deps: SweepDeps): Pr
   }
   // A spec planned for another machine is refused, or run without that machine's prediction, before anything is queued.
   // Each then carries the memory it needs on this host, sized here, for the runner's pre-flight.
-  const prepared = forThisHost(await specsOf(request, deps.planner, machine), machineIdOf(machine)).map((p) => sizedHere(p, machine));
+  const prepared = forThisHost(await specsOf(request, deps.planner, machine), machineIdOf(machine))
+    .map((p) => ({ ...p, notes: [...plannedNotes(request, p.spec), ...p.notes] }))
+    .map((p) => sizedHere(p, machine));
   const specs = prepared.map((p) => p.spec);
   // A model the runner would refuse (family, positions) is refused here, before anything is queued.
   assertRunnerBuilds(specs);

@@ -5,10 +5,19 @@ import * as tuner from '../tuner';
 import { ApiError, MachineSchema, type Machine, type RunSpec, type Workload } from '../../contract';
 import type { Planner } from './planner';
 
-export interface TunerPlannerOptions {
+/** What a plan for a machine reads from the data folder — the same three plan/compute reads
+ *  (handlers/calibration.ts forMachine), so `run` without --micro-batch runs what `plan` shows. */
+export interface PlannerFigures {
   /** The measurements of the machine planned for (keyed by its machineId). */
-  measurements?: (machine: Machine) => unknown;
-  calibration?: (machine: Machine) => Record<string, tuner.EfficiencyFactors> | undefined;
+  measurements?: unknown;
+  calibration?: Record<string, tuner.EfficiencyFactors>;
+  /** The runs of the machine kind as memory points: the verdicts' bands and what was measured. Without
+   *  them every strategy took the uncalibrated ±10% band and `run` ran gpu-zero3 micro 4 where `plan` showed 6. */
+  memory?: tuner.MemoryEvidence;
+}
+
+export interface TunerPlannerOptions {
+  figures?: (machine: Machine) => PlannerFigures;
 }
 
 /**
@@ -102,10 +111,12 @@ export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {
       for (const id of strategies) tuner.strategyById(id); // an unknown id fails before anything runs
       const parsed = MachineSchema.safeParse(machine);
       if (!parsed.success) return strategies.map((id) => tuner.buildRunSpec(workload, id));
+      const figures = options.figures?.(parsed.data) ?? {};
       const plan = tuner.planWorkload(workload, {
         machine: parsed.data,
-        measurements: options.measurements?.(parsed.data),
-        calibration: options.calibration?.(parsed.data),
+        measurements: figures.measurements,
+        calibration: figures.calibration,
+        memory: figures.memory,
         strategies: [...new Set(strategies)],
       });
       // A strategy the plan says cannot run on this machine at all (no GPU, no CUDA, no NVMe) is refused

@@ -288,7 +288,13 @@ export function checkFit(
   }
 
   const gpu = gpuClass(mem, hw, band);
-  const need = band ? `${gib(mem.gpuBytes)} ± ${gib(bandBytes)} per GPU (${bandWords(band)})` : `${gib(mem.gpuBytes)} per GPU`;
+  // One evaluation, two figures of it: what a run's peak is compared with (allocated: the spec's gpuPeakBytes)
+  // and what the verdict needs on top (the allocator's free block, the CUDA context) — both said, so "63.1 GiB"
+  // in the spec and "needs 76.9" here read as one configuration (Phi-3-mini ZeRO-Offload micro 25, H100).
+  const allocatedWords = `peak allocated ${gib(mem.gpuAllocatedBytes ?? mem.gpuBytes)}, the spec's figure, + the allocator's free block and the CUDA context`;
+  const need = band
+    ? `${gib(mem.gpuBytes)} ± ${gib(bandBytes)} per GPU (${allocatedWords}; ${bandWords(band)})`
+    : `${gib(mem.gpuBytes)} per GPU (${allocatedWords})`;
   // a limit passed for sure is named before one the model cannot call (the edge)
   if (gpu === 'does-not-fit')
     return no('gpu-memory', `GPU memory: needs ${need}, the GPU has ${gib(gpuUsable)} — largest: ${largestTerms(mem.gpuTerms)}`);

@@ -394,10 +394,17 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
   // for that micro batch — not with knobs searched for another ("ratio 0.75 at micro 1, 5.55 s": the
   // ratio the search chose for micro 8, a configuration nobody would run). Where the search's pick has
   // another micro batch, the knobs are searched again at the form's; the pick itself is the spec.
+  // A configuration is evaluated once, whichever way it was reached: where the search's only configuration
+  // at the form's micro batch is its edge (nothing fits for sure), the row is that edge — same knobs, same
+  // prediction, same verdict — not the seed knobs beside it (Phi-3-mini ZeRO-Offload micro 25 on an H100 read
+  // overlap_comm false, 11,336 tokens/s in the row and spec, overlap_comm true, 11,636 as the edge tune tried).
+  const atFormMicro = (m: { microBatch: number; gradAccum?: number }) =>
+    m.microBatch === workload.microBatch && (m.gradAccum ?? workload.gradAccum) === workload.gradAccum;
   const rowKnobs = (s: StrategyPreset): Knobs | undefined => {
     const best = hw.gpuCount ? bestOf.get(s.id) : undefined;
-    if (!best || best.edgeOnly) return undefined;
-    if (best.microBatch === workload.microBatch && (best.gradAccum ?? workload.gradAccum) === workload.gradAccum) return best.knobs;
+    if (!best) return undefined;
+    if (best.edgeOnly) return best.edge && atFormMicro(best.edge) ? best.edge.knobs : undefined;
+    if (atFormMicro(best)) return best.knobs;
     const atForm = searchStrategy(
       s,
       model,
@@ -410,10 +417,12 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
       workload.cpuadamCoresPerc,
       options.memory,
     );
-    return atForm && !atForm.fitsNone ? (atForm.knobs as Knobs) : undefined;
+    if (atForm?.fitsNone) return atForm.edge && atFormMicro(atForm.edge) ? atForm.edge.knobs : undefined;
+    return atForm ? atForm.knobs : undefined;
   };
   const ctx = rowContext(model, params, hw, perc, options);
-  const plans = strategies.map((s) => evaluate(ctx, s, workload, rowKnobs(s)));
+  const knobsOfRow = strategies.map(rowKnobs);
+  const plans = strategies.map((s, i) => evaluate(ctx, s, workload, knobsOfRow[i]));
   const notes = [
     "Memory: what DeepSpeed 0.19 / FSDP2 allocate, by phase (ZeRO without offload: bf16 parameters, fp32 master + Adam states, gradient partitions, one fp32 sub-group gradient; offload: DeepSpeed's estimator + the GPU share) + activations + logits + buffers, the allocator's free block and the CUDA context; GPU per GPU, host and NVMe per node. A GPU verdict carries the model's measured error as a band: within it, \"at the edge\" — a trial decides (docs/tuner-model.md).",
     memoryEvidenceNote(options.memory),
@@ -434,7 +443,9 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
       workload,
       best && !best.edgeOnly ? best : null,
       plans[i],
-      { cpuadamCoresPerc: perc },
+      // without a pick, the row's own configuration (its knobs: the edge's where that is the row): the spec
+      // runs what its prediction and verdict are for
+      { cpuadamCoresPerc: perc, ...(best && !best.edgeOnly ? {} : knobsOfRow[i]) },
       measured,
     );
     const edge = best?.edge;
@@ -451,6 +462,7 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
     recommended.edgeTrial = edgeTrialFor(plans as StrategyPlan[], {
       strategyId: recommended.strategyId,
       tokensPerSecond: recommended.predicted.tokensPerSecond,
+      stepSeconds: recommended.predicted.stepSeconds,
     });
   return {
     params: params.total,

@@ -11,13 +11,17 @@ export const TUNE_NOISE = 0.05;
 export const EDGE_MIN_FIT_CHANCE = 0.1;
 
 /**
- * The configuration at the edge of memory most worth one trial before settling on the pick: the fastest
+ * The configuration at the edge of memory most worth one trial before settling on the pick — "fastest: one
+ * trial to confirm" beside the safe pick, with both predictions, and `tune`'s first trial: the fastest
  * edge configuration of any strategy predicted to beat the pick by more than the noise and likely enough to
  * fit. The pick itself stays one that fits for sure (an unmeasured configuration inside the model's memory
  * error is never recommended), but where the edge is much faster — Llama-3.1-8B on one H200: ZeRO-3 micro 4
  * ran 1.56× micro 2, 3.9 GiB under the GPU's capacity — the plan says so and what settles it.
  */
-export function edgeTrialFor(plans: StrategyPlan[], pick: { strategyId: string; tokensPerSecond: number } | null): EdgeTrial | null {
+export function edgeTrialFor(
+  plans: StrategyPlan[],
+  pick: { strategyId: string; tokensPerSecond: number; stepSeconds?: number } | null,
+): EdgeTrial | null {
   if (!pick || !(pick.tokensPerSecond > 0)) return null;
   const worth = plans
     .filter((p) => p.edge && p.edge.fitChance >= EDGE_MIN_FIT_CHANCE)
@@ -26,14 +30,20 @@ export function edgeTrialFor(plans: StrategyPlan[], pick: { strategyId: string; 
     .sort((a, b) => b.tokensPerSecond - a.tokensPerSecond)[0];
   if (!worth) return null;
   const speedup = worth.tokensPerSecond / pick.tokensPerSecond;
+  const stepSeconds = worth.edge.spec.prediction?.stepSeconds ?? 0;
+  const figures = (tokens: number, step: number | undefined) =>
+    `${Math.round(tokens).toLocaleString('en-US')} tokens/s${step ? `, ${step.toFixed(2)} s/step` : ''}`;
   return {
     strategyId: worth.p.id,
     microBatch: worth.edge.microBatch,
     fitChance: worth.edge.fitChance,
     speedup,
-    // the strategy and micro batch are the fields; the words say why and what settles it
+    predicted: { tokensPerSecond: worth.tokensPerSecond, stepSeconds },
+    configHash: worth.edge.spec.configHash,
+    // the strategy and micro batch are the fields; the words give both figures, why it is no pick and what settles it
     reason:
-      `predicted ${speedup.toFixed(2)}× the pick, at the edge of GPU memory (about ${Math.round(worth.edge.fitChance * 100)}% likely to fit): ` +
-      `not recommended unmeasured — one short trial settles it, and \`tune\` runs it (an out-of-memory trial costs seconds and is kept as a result)`,
+      `predicted ${speedup.toFixed(2)}× the pick (${figures(worth.tokensPerSecond, stepSeconds)} against the safe pick's ${figures(pick.tokensPerSecond, pick.stepSeconds)}), ` +
+      `at the edge of GPU memory (about ${Math.round(worth.edge.fitChance * 100)}% likely to fit): not recommended unmeasured — ` +
+      `one short trial confirms it, and \`tune\` runs it first (an out-of-memory trial costs seconds and is kept as a result)`,
   };
 }

@@ -23,6 +23,8 @@ export interface TuneCandidate {
   unmeasured?: boolean;
   /** 0–1, how likely it fits (1 for a configuration that fits for sure): trials go by predicted speed × this. */
   fitChance?: number;
+  /** The edge configuration the plan names beside its pick ("fastest: one trial to confirm"): the first trial. */
+  named?: boolean;
 }
 
 export interface TuneTrial {
@@ -61,6 +63,7 @@ export function tuneCandidates(plan: PlanResult, strategies?: string[]): TuneCan
         edge,
         unmeasured,
         fitChance,
+        named: edge && spec.configHash === plan.recommended?.edgeTrial?.configHash,
       });
     if (s.fits) add(s.spec, false, 1);
     if (s.edge) add(s.edge.spec, true, s.edge.fitChance);
@@ -96,6 +99,14 @@ export function nextTrial(candidates: TuneCandidate[], trials: TuneTrial[], nois
   const untried = candidates.filter((c) => !tried.has(c.key));
   const best = bestTrial(trials);
   if (untried.length === 0) return { next: null, reason: 'every candidate configuration has been tried' };
+  // The plan's "fastest: one trial to confirm" goes first: it is the configuration worth most if it fits, and an
+  // out-of-memory answer costs seconds and rules it out (the safe pick is the next trial then).
+  const named = trials.length === 0 ? untried.find((c) => c.named) : undefined;
+  if (named)
+    return {
+      next: named,
+      reason: `${named.strategyId} micro ${named.spec.microBatch} is the plan's fastest, at the edge of memory (about ${Math.round((named.fitChance ?? 0) * 100)}% likely to fit): one trial to confirm it, first`,
+    };
   if (!best) {
     const top = untried.find((c) => !c.edge) ?? untried[0];
     return {

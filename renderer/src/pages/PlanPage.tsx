@@ -453,8 +453,8 @@ export function Recommendation() {
           {/* A much faster configuration just inside the model's memory error: named, not recommended unmeasured. */}
           {rec.edgeTrial && (
             <p data-testid="edge-trial">
-              <strong>Worth a trial:</strong> {strategyLabel(rec.edgeTrial.strategyId)} at micro batch {rec.edgeTrial.microBatch} —{' '}
-              {rec.edgeTrial.reason}. Use Tune below.
+              <strong>Fastest: one trial to confirm:</strong> {strategyLabel(rec.edgeTrial.strategyId)} at micro batch{' '}
+              {rec.edgeTrial.microBatch} — {rec.edgeTrial.reason}. Use Tune below: it runs this first.
             </p>
           )}
         </>

@@ -73,7 +73,15 @@ describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)
     expect(trial).toMatchObject({ strategyId: 'gpu-zero3', microBatch: s['gpu-zero3'].edge!.microBatch });
     expect(trial!.speedup).toBeGreaterThan(1.05);
     expect(trial!.fitChance).toBeGreaterThanOrEqual(0.1);
-    expect(trial!.reason).toMatch(/at the edge of GPU memory .* `tune` runs it/);
+    expect(trial!.reason).toMatch(/at the edge of GPU memory .* `tune` runs it first/);
+    // "fastest: one trial to confirm" beside the safe pick, with both figures (issue 46 item 6)
+    const pick = p.recommended!.predicted;
+    expect(trial!.predicted!.tokensPerSecond / pick.tokensPerSecond).toBeCloseTo(trial!.speedup, 6);
+    expect(trial!.configHash).toBe(s['gpu-zero3'].edge!.spec.configHash);
+    const figures = (t: number, step: number) => `${Math.round(t).toLocaleString('en-US')} tokens/s, ${step.toFixed(2)} s/step`;
+    expect(trial!.reason).toContain(
+      `(${figures(trial!.predicted!.tokensPerSecond, trial!.predicted!.stepSeconds)} against the safe pick's ${figures(pick.tokensPerSecond, pick.stepSeconds)})`,
+    );
   });
   it('a model too large for every strategy: ZeRO-Infinity names the missing disk and the host memory it would still be short of', () => {
     const s = byId(plan({ model: 'qwen2.5-72b' }));

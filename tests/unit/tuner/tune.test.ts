@@ -22,6 +22,34 @@ const trial = (i: number, tokensPerSecond: number | null, status = 'completed', 
 });
 
 describe('tune decisions', () => {
+  it('runs the plan\'s "fastest: one trial to confirm" first (Llama-3.1-8B seq 4096 on the H200: ZeRO-3 at the edge)', () => {
+    const p = planWorkload(
+      { model: 'llama-3.1-8b', seqLen: 4096, microBatch: 1, gpus: 1 },
+      { machine: h200Machine(), measurements: h200Measurements() },
+    );
+    const named = p.recommended!.edgeTrial!;
+    expect(named.strategyId).not.toBe(p.recommended!.strategyId); // the safe pick is another strategy
+    const cs = tuneCandidates(p);
+    // before, the first trial was the most promising configuration that fits for sure: the pick
+    const first = nextTrial(cs, []);
+    expect(first.next).toMatchObject({ edge: true, named: true, strategyId: named.strategyId, key: named.configHash });
+    expect(first.next!.spec.microBatch).toBe(named.microBatch);
+    expect(first.reason).toMatch(/the plan's fastest, at the edge of memory .*: one trial to confirm it, first/);
+    // it ran out of memory: the safe side comes next, not another guess at the edge
+    const oom: TuneTrial = {
+      key: named.configHash!,
+      strategyId: named.strategyId,
+      runId: 'r0',
+      status: 'failed',
+      tokensPerSecond: null,
+      tflopsPerGpu: null,
+      stepSeconds: null,
+      errorClass: 'cuda_oom',
+      seconds: 20,
+    };
+    expect(nextTrial(cs, [oom]).next?.edge).toBe(false);
+  });
+
   it("orders candidates by predicted tokens/s, each the strategy's searched spec", () => {
     // one per strategy that fits, plus its edge configuration where that is predicted faster
     expect(

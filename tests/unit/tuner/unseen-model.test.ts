@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MachineSchema, readStoredValue, type Machine, type ModelArch } from '../../../electron/contract';
+import { createTunerPlanner } from '../../../electron/services/engine/tuner-planner';
 import {
   buildProfile,
   calibrationNote,
@@ -116,5 +117,35 @@ describe('a strategy with no runs on this machine kind (issue 46 item 3)', () =>
     expect(row.fit).toMatchObject({ bandSource: 'uncalibrated', bandRelative: UNSEEN_KIND_BAND });
     expect(row.fit?.verdict).not.toBe('fits');
     expect(row.fits).toBe(false);
+  });
+});
+
+describe('planned is run, one figure per configuration (issue 46 item 5)', () => {
+  const oom = all.find((x) => x.file === PHI3 && x.point.outcome === 'cuda_oom')!;
+  const memory = memoryEvidence(all.filter((x) => x.file !== PHI3 && isH100(x.machine)).map((x) => x.point));
+  const options = { machine: oom.machine, machineSource: 'file' as const, measurements: h100Measure as never, memory };
+
+  it("runs the micro batch plan shows for the strategy (run planned without the kind's memory evidence: micro 4 where plan said 6)", async () => {
+    const workload = { ...oom.point.workload, microBatch: 1 };
+    const planned = planWorkload(workload, options).strategies.find((s) => s.id === 'gpu-zero3')!.spec;
+    expect(planned.microBatch).toBe(6); // what the H100 ran at 71.6 GiB
+    const figures = () => ({ measurements: h100Measure, memory });
+    const [ran] = await createTunerPlanner({ figures }).specs(workload, ['gpu-zero3'], oom.machine);
+    expect(ran).toMatchObject({ microBatch: planned.microBatch, knobs: planned.knobs, configHash: planned.configHash });
+  });
+
+  it('evaluates micro 25 once, searched or asked for: same knobs, same prediction, and the verdict names the spec figure', () => {
+    const searched = planWorkload({ ...oom.point.workload, microBatch: 1 }, options).strategies.find((s) => s.id === 'zero2-offload')!;
+    const asked = planWorkload({ ...oom.point.workload, microBatch: 25, searchMicroBatch: false }, options).strategies.find(
+      (s) => s.id === 'zero2-offload',
+    )!;
+    expect(searched.edge?.microBatch).toBe(25);
+    // the asked row ran the seed knobs (overlap_comm false) beside the searched edge's overlap_comm true
+    expect(asked.spec.configHash).toBe(searched.edge!.spec.configHash);
+    expect(asked.spec.prediction).toEqual(searched.edge!.spec.prediction);
+    const peak = (asked.spec.prediction!.gpuPeakBytes / 2 ** 30).toFixed(1);
+    expect(asked.reason).toMatch(
+      new RegExp(`^at the edge of GPU memory: needs 76\\.\\d GiB ± .* \\(peak allocated ${peak} GiB, the spec's figure`),
+    );
   });
 });

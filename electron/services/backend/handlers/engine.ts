@@ -14,11 +14,9 @@ export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | '
   const own = (machine: Parameters<typeof forMachine>[2]) => forMachine(ctx.dataDir, ctx.history, machine, !isFromFile(machine));
   const engine = new EngineService({
     // A workload + strategies request runs the specs plan/compute shows for it on this machine
-    // (same measurements, same calibration); a specs request runs its specs unchanged.
-    planner: createTunerPlanner({
-      measurements: (machine) => own(machine).measurements,
-      calibration: (machine) => own(machine).calibration,
-    }),
+    // (same measurements, same calibration, same memory evidence: one forMachine per start); a specs request
+    // runs its specs unchanged.
+    planner: createTunerPlanner({ figures: own }),
     history: ctx.history,
     dataDir: ctx.dataDir,
     // Detected once per backend (hardware does not change under a running app) and stored per run.
