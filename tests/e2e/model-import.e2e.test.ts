@@ -50,7 +50,7 @@ async function planPage(serve: ServeHandle): Promise<Page> {
 
 describe('Plan page: import a config.json', () => {
   it.skipIf(!haveEngine)(
-    'a Gemma config.json is counted by transformers and planned; a MoE config is refused by name',
+    'a Gemma config.json is counted by transformers and planned; a MoE config routing to more experts than it has is refused by name',
     { timeout: 240_000 },
     async () => {
       const serve = await startServe();
