@@ -72,6 +72,14 @@ describe('setup wizard, as a new user', () => {
     await page.waitForSelector('[data-testid="measure-progress"]', { timeout: 10_000 }).catch(() => undefined);
     await page.waitForSelector('[data-testid="measure-result"], .error-box', { timeout: 120_000 });
     await snap('measure');
+    // A budget, and what it took (issue 49.9: "standard (30 s)" took 53 s).
+    expect(await page.locator('[data-testid="measure-budget"] option').allTextContents()).toEqual([
+      'quick (10 s budget)',
+      'standard (30 s budget)',
+      'thorough (90 s budget)',
+    ]);
+    if (await page.locator('[data-testid="measure-result"]').count())
+      expect(await page.textContent('[data-testid="measure-result"]')).toMatch(/Took\d+ s/);
     // A reload at this step shows the stored measurement and Continue, not "Measure now / Skip" (issue 49.1).
     const measured = await page.locator('[data-testid="measure-result"]').count();
     await page.reload();
