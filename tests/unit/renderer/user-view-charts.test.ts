@@ -129,4 +129,22 @@ describe('empty and edge charts', () => {
     } as never) as { xAxis: { min: number } };
     expect(option.xAxis.min).toBe(2);
   });
+
+  it('marks the recommended threads with a dot and words beside it, not a pin over the axis name (issue 49.8)', () => {
+    const option = cpuAdamCurveOption({
+      cpuAdam: [
+        { threads: 1, paramsPerSecond: 0.9e9 },
+        { threads: 2, paramsPerSecond: 1.3e9 },
+      ],
+      recommendedThreads: 1,
+    } as never);
+    const text = svg(option);
+    expect(text).toContain('1 thread (recommended)');
+    expect(text).toContain('G params/s');
+    // a pin (echarts' default) rises ~40 px above its point, over the axis name: "1 params/s"
+    expect((option as { series: { markPoint: { symbol: string; symbolSize: number } }[] }).series[0].markPoint).toMatchObject({
+      symbol: 'circle',
+      symbolSize: 10,
+    });
+  });
 });
