@@ -148,6 +148,7 @@ describe('setup wizard, as a new user', () => {
     // Run only the recommended CPU path, briefly.
     await page.getByLabel('Measured steps').fill('2');
     await page.getByLabel('Warm-up steps').fill('1');
+    await page.getByLabel('Repeats').fill('1'); // one run per strategy: the settings' 3 repeats tripled this test's time
     await page.click('[data-testid="start-sweep"]');
     await page.waitForSelector('[data-testid="run-page"]', { timeout: 30_000 });
     await page.waitForSelector('[data-testid="run-page"][data-sweep-state="done"]', { timeout: 300_000 });
