@@ -48,6 +48,17 @@ export const TorchAdamSchema = z.object({
   python: z.string(),
 });
 
+/** One figure of a measurement beside this machine's earlier ones (services/hardware/measure/spread.ts). */
+export const MeasurementSpreadSchema = z.object({
+  figure: z.enum(['CPU Adam', 'memory bandwidth (triad)']),
+  latest: z.number(),
+  earlier: z.array(z.number()),
+  /** Far from the earlier measurements' median: the machine was probably busy. */
+  disagrees: z.boolean(),
+  words: z.string(),
+});
+export type MeasurementSpread = z.infer<typeof MeasurementSpreadSchema>;
+
 export const MeasurementSchema = z.object({
   cpuAdam: z.array(CpuAdamPointSchema), // empty when not measured
   recommendedCoresPerc: z.number().min(0).max(1).nullable(), // DeepSpeed's cpuadam_cores_perc
@@ -73,6 +84,8 @@ export const MeasurementSchema = z.object({
   carried: z.partialRecord(MeasureKindSchema, z.string()).optional(),
   /** The machine it was measured on (detect's machineId); absent in files written before it was recorded. */
   machineId: z.string().nullable().optional(),
+  /** Its figures beside this machine's earlier measurements, where there are any (added when read; not stored). */
+  spread: z.array(MeasurementSpreadSchema).optional(),
 });
 
 export const MeasureProgressSchema = z.object({

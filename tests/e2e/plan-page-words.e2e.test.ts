@@ -77,7 +77,7 @@ describe("the Plan page: a loaded machine's GPUs, plain words, one name per stra
     expect(card).not.toMatch(/ZeRO-3 \+ CPU optimizer offload|ZeRO-Offload \(ZeRO-2 \+ CPU optimizer\)/);
     // Fit reasons in words, not codes; the no-GPU sentence once, above the table, not in each row.
     const badges = await page.$$eval('[data-testid="strategy-table"] .badge', (bs) => bs.map((b) => b.textContent ?? ''));
-    for (const b of badges) expect(b).toMatch(/^(fits|needs .+|not available on this machine|does not fit)$/);
+    for (const b of badges) expect(b).toMatch(/^(fits|at the edge|needs .+|not available on this machine|does not fit)$/);
     // no GPU: the GPU strategies need a GPU, not "more GPUs"
     expect(badges).toContain('needs a GPU');
     expect(badges).not.toContain('needs more GPUs');

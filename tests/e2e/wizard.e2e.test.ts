@@ -72,6 +72,14 @@ describe('setup wizard, as a new user', () => {
     await page.waitForSelector('[data-testid="measure-progress"]', { timeout: 10_000 }).catch(() => undefined);
     await page.waitForSelector('[data-testid="measure-result"], .error-box', { timeout: 120_000 });
     await snap('measure');
+    // A budget, and what it took (issue 49.9: "standard (30 s)" took 53 s).
+    expect(await page.locator('[data-testid="measure-budget"] option').allTextContents()).toEqual([
+      'quick (10 s budget)',
+      'standard (30 s budget)',
+      'thorough (90 s budget)',
+    ]);
+    if (await page.locator('[data-testid="measure-result"]').count())
+      expect(await page.textContent('[data-testid="measure-result"]')).toMatch(/Took\d+ s/);
     // A reload at this step shows the stored measurement and Continue, not "Measure now / Skip" (issue 49.1).
     const measured = await page.locator('[data-testid="measure-result"]').count();
     await page.reload();
@@ -140,6 +148,7 @@ describe('setup wizard, as a new user', () => {
     // Run only the recommended CPU path, briefly.
     await page.getByLabel('Measured steps').fill('2');
     await page.getByLabel('Warm-up steps').fill('1');
+    await page.getByLabel('Repeats').fill('1'); // one run per strategy: the settings' 3 repeats tripled this test's time
     await page.click('[data-testid="start-sweep"]');
     await page.waitForSelector('[data-testid="run-page"]', { timeout: 30_000 });
     await page.waitForSelector('[data-testid="run-page"][data-sweep-state="done"]', { timeout: 300_000 });

@@ -112,6 +112,9 @@ export const measureCommands: Record<string, Command> = {
         } else if (m.torchAdamReason) out(`torch AdamW ${m.torchAdamReason}`);
         // kinds not asked for this time keep this machine's earlier figures (the tuner reads the latest)
         for (const [kind, at] of Object.entries(m.carried ?? {})) out(`kept        ${kind} from the measurement of ${at}`);
+        out(`took        ${Math.round(m.durationMs / 1000)} s`);
+        // beside this machine's earlier measurements: the spread, and a warning where this one is far off
+        for (const sp of m.spread ?? []) out(`${sp.disagrees ? 'warning:' : 'spread: '}    ${sp.words}`);
         return 0;
       } finally {
         off();

@@ -24,8 +24,16 @@ export function cpuAdamCurveOption(m: Measurement): EChartsOption {
         type: 'line',
         name: 'CPU Adam',
         data: m.cpuAdam.map((p) => [p.threads, p.paramsPerSecond / 1e9]),
+        // A dot with its words beside it, not a pin: the pin rose over the y-axis name at 1 thread ("1 params/s").
         markPoint: knee
           ? {
+              symbol: 'circle',
+              symbolSize: 10,
+              label: {
+                position: knee >= Math.max(...m.cpuAdam.map((p) => p.threads)) ? 'left' : 'right',
+                formatter: `${knee} thread${knee === 1 ? '' : 's'} (recommended)`,
+                fontSize: 11,
+              },
               data: m.cpuAdam
                 .filter((p) => p.threads === knee)
                 .map((p) => ({ coord: [p.threads, p.paramsPerSecond / 1e9] as [number, number], value: knee, name: 'knee' })),

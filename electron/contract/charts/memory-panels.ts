@@ -61,7 +61,15 @@ export function memoryPanelsOption(
   theme: PanelTheme,
   opts: { top?: number; title?: EChartsOption['title'] } = {},
 ): EChartsOption {
-  const panels = PANELS.filter((p) => p.key !== 'nvmeBytes' || rows.some((r) => (r.nvmeBytes ?? 0) > 0));
+  // NVMe only where a row uses it; GPU only where a row has a GPU figure or the machine a GPU: CPU runs
+  // once drew an empty GPU panel whose "0.9 1" ticks ran into the host panel's "0".
+  const panels = PANELS.filter((p) =>
+    p.key === 'nvmeBytes'
+      ? rows.some((r) => (r.nvmeBytes ?? 0) > 0)
+      : p.key === 'gpuBytes'
+        ? rows.some((r) => (r.gpuBytes ?? 0) > 0) || (capacity.gpuBytes ?? 0) > 0
+        : true,
+  );
   const top = opts.top ?? 40;
   // The names are written once, left of the first panel, in a margin sized to the longest one;
   // the panels split the rest (the first panel's share includes that margin, so widths even out).

@@ -104,7 +104,7 @@ export function memoryOption(plan: PlanResult, TEXT: ChartTheme = LIGHT_THEME): 
   const rows = plan.strategies.map((s) => ({
     label: strategyLabel(s.id),
     color: strategyColor(s.id),
-    gpuBytes: s.memory.gpuBytes,
+    gpuBytes: plan.profile.gpuCount === 0 ? null : s.memory.gpuBytes, // no GPU: no GPU memory to predict (the table's "—")
     hostBytes: s.memory.hostBytes,
     nvmeBytes: s.memory.nvmeBytes,
   }));

@@ -17,6 +17,7 @@ export {
   loadLatestMeasurement,
   loadMeasurementFor,
   loadMeasurementHistory,
+  measurementSpread,
   saveMeasurement,
   measurementFromFile,
   nativeAvailable,

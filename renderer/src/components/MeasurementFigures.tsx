@@ -29,6 +29,8 @@ export function MeasurementFigures({ measurement: m, when = false }: { measureme
       <KeyValues
         rows={[
           ...(when ? ([['Measured', formatDateTime(m.measuredAt)]] as [string, string][]) : []),
+          // What it took, said beside the budget asked for (starting torch and a busy machine add to the budget).
+          ...(m.durationMs > 0 ? ([['Took', `${Math.round(m.durationMs / 1000)} s`]] as [string, string][]) : []),
           [
             'Best CPU Adam rate',
             `${formatNumber(Math.max(...m.cpuAdam.map((p) => p.paramsPerSecond), 0) / 1e9, 2)} G params/s (${m.simdPath})`,
@@ -57,6 +59,16 @@ export function MeasurementFigures({ measurement: m, when = false }: { measureme
             : []),
         ]}
       />
+      {/* The spread over this machine's measurements, and a flag where the newest is far from the others. */}
+      {m.spread?.length ? (
+        <ul className="small measure-spread" data-testid="measure-spread">
+          {m.spread.map((sp) => (
+            <li key={sp.figure} className={sp.disagrees ? 'warn-text' : 'muted'} data-disagrees={sp.disagrees}>
+              {sp.words}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {curve && <Chart option={curve} height={240} testId="chart-cpu-adam" ariaLabel="CPU Adam params per second by thread count" />}
     </div>
   );

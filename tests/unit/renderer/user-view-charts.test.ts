@@ -85,6 +85,19 @@ describe('Plan charts', () => {
     expect(option.xAxis.map((a) => a.name.split('\n')[0])).toEqual(['GPU, GiB', 'host, TiB']);
   });
 
+  it('CPU runs (no GPU figure, no GPU capacity) get no GPU panel: only the host’s (issue 49.8)', () => {
+    const option = memoryPanelsOption(
+      [
+        { label: 'ZeRO-Offload', color: '#000', gpuBytes: null, hostBytes: 0.9 * 2 ** 30, nvmeBytes: null },
+        { label: 'ZeRO-3 Offload', color: '#111', gpuBytes: null, hostBytes: 1.1 * 2 ** 30, nvmeBytes: null },
+      ],
+      { gpuBytes: null, hostBytes: 7.8 * 2 ** 30, nvmeBytes: null },
+      { text: '#000', muted: '#666', grid: '#ddd' },
+    ) as { xAxis: { name: string }[]; grid: unknown[] };
+    expect(option.xAxis.map((a) => a.name.split('\n')[0])).toEqual(['host, GiB']);
+    expect(option.grid).toHaveLength(1);
+  });
+
   it("a tiny model's memory keeps its digits in the tooltip (0.00244 GiB, not 0.00)", () => {
     const option = memoryPanelsOption(
       [{ label: 'tiny', color: '#000', gpuBytes: 2.62e6, hostBytes: 0.83 * 2 ** 30, nvmeBytes: null }],
@@ -115,5 +128,23 @@ describe('empty and edge charts', () => {
       recommendedThreads: 8,
     } as never) as { xAxis: { min: number } };
     expect(option.xAxis.min).toBe(2);
+  });
+
+  it('marks the recommended threads with a dot and words beside it, not a pin over the axis name (issue 49.8)', () => {
+    const option = cpuAdamCurveOption({
+      cpuAdam: [
+        { threads: 1, paramsPerSecond: 0.9e9 },
+        { threads: 2, paramsPerSecond: 1.3e9 },
+      ],
+      recommendedThreads: 1,
+    } as never);
+    const text = svg(option);
+    expect(text).toContain('1 thread (recommended)');
+    expect(text).toContain('G params/s');
+    // a pin (echarts' default) rises ~40 px above its point, over the axis name: "1 params/s"
+    expect((option as { series: { markPoint: { symbol: string; symbolSize: number } }[] }).series[0].markPoint).toMatchObject({
+      symbol: 'circle',
+      symbolSize: 10,
+    });
   });
 });

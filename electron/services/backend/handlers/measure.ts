@@ -3,9 +3,9 @@
 // the same cores and memory bus and measure nothing useful).
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiError } from '../../../contract';
+import { ApiError, type Measurement } from '../../../contract';
 import { measureTorchAdam, selectedInterpreter } from '../../environment';
-import { detectMachine, loadMeasurementFor, measureHost } from '../../hardware';
+import { detectMachine, loadMeasurementFor, loadMeasurementHistory, measureHost, measurementSpread } from '../../hardware';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { enginePython } from './model-guard';
@@ -41,6 +41,12 @@ export async function torchCudaLibraryPaths(dataDir: string): Promise<string[]> 
   return out;
 }
 
+/** The measurement with its spread against this machine's earlier ones (kept in the history, not stored with it). */
+function withSpread(dataDir: string, m: Measurement): Measurement {
+  const spread = measurementSpread(m, loadMeasurementHistory(dataDir));
+  return spread.length ? { ...m, spread } : m;
+}
+
 export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measure' | 'hardware/measure-cancel' | 'hardware/measurement'> {
   let running: AbortController | null = null;
   ctx.onClose(() => running?.abort());
@@ -55,7 +61,7 @@ export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measu
         // machine, so the host is detected here and the result is stored under its own machineId.
         const shown = await ctx.machine().catch(() => null);
         const host = shown && !shown.warnings.some((w) => w.id === 'machine-from-file') ? shown : await detectMachine().catch(() => null);
-        return await measureHost({
+        const measured = await measureHost({
           machineId: host?.machineId ?? null,
           noGpu: host ? host.gpus.length === 0 : false,
           cudaLibraryPaths,
@@ -67,6 +73,7 @@ export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measu
           dataDir: ctx.dataDir,
           onProgress: (progress) => ctx.emit('hardware/measure-progress', progress),
         });
+        return withSpread(ctx.dataDir, measured);
       } finally {
         if (running === controller) running = null;
       }
@@ -80,7 +87,8 @@ export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measu
       const shown = await ctx.machine().catch(() => null);
       if (!shown) return null;
       // A machine loaded from a file (serve --machine) has only what was imported under its id.
-      return loadMeasurementFor(ctx.dataDir, shown.machineId, !shown.warnings.some((w) => w.id === 'machine-from-file'));
+      const stored = loadMeasurementFor(ctx.dataDir, shown.machineId, !shown.warnings.some((w) => w.id === 'machine-from-file'));
+      return stored ? withSpread(ctx.dataDir, stored) : null;
     },
   };
 }

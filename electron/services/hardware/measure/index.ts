@@ -32,6 +32,7 @@ export {
 } from './store';
 export { recommendCoresPerc, recommendThreads, recommendWorkerThreads, KNEE_FRACTION } from './knee';
 export { planMeasurement, DEFAULT_BUDGET_SECONDS } from './plan';
+export { measurementSpread, DISAGREE_FRACTION } from './spread';
 export { loadNative, NATIVE_NOT_BUILT } from './native';
 export type { NativeAddon } from './native';
 
