@@ -11,6 +11,10 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
 
+// A --token in our arguments is readable in /proc/<pid>/cmdline: overwritten before anything else
+// (the build check below can take minutes). electron/server/cli-entry.ts does the same.
+if (process.argv.some((a) => a === '--token' || a.startsWith('--token='))) process.title = 'offload-studio serve';
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 execFileSync(process.execPath, [path.join(root, 'scripts', 'ensure-built.mjs')], { stdio: 'inherit' });
 register();

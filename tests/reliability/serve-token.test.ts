@@ -3,10 +3,11 @@
 // out, `--token` is gone from the command line (with a warning that npm's wrappers keep it), and
 // OFFLOAD_STUDIO_TOKEN or `--token-file FILE` (mode 600) keep it out of every command line. Every
 // test failed on the code before its fix.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WsClient, node, spawnServe, tmpDir } from './helpers';
+import { WsClient, node, repoRoot, spawnServe, tmpDir } from './helpers';
 
 describe('the session token: at least 32 characters, kept out of command lines', () => {
   it('--token of one character (or any under 32) is refused with the way out', { timeout: 60_000 }, async () => {
@@ -48,6 +49,43 @@ describe('the session token: at least 32 characters, kept out of command lines',
       }
     },
   );
+});
+
+// Issue 48: node's copy of --token was overwritten only once the server and all its services had
+// loaded (about 4 s under load). Now it is the entry's first statement: the token must be gone from
+// /proc/<pid>/cmdline before the services load, seen here as the SQLite addon being mapped.
+describe('serve --token: the window it is readable', () => {
+  it('the token leaves /proc/<pid>/cmdline before the services (the SQLite addon) are loaded', { timeout: 60_000 }, async () => {
+    const token = 'W1ndow-' + 'w'.repeat(40);
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'electron/server/cli-entry.ts', '--port', '0', '--data-dir', tmpDir('os-small-tok6-'), '--token', token],
+      { cwd: repoRoot, stdio: 'ignore' },
+    );
+    const read = (f: string) => {
+      try {
+        return fs.readFileSync(`/proc/${child.pid}/${f}`, 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    let visibleWithServices = false;
+    let gone = false;
+    try {
+      const deadline = Date.now() + 45_000;
+      while (!gone && Date.now() < deadline && child.exitCode === null) {
+        const maps = read('maps'); // read first: a token still visible after this was visible with these maps
+        const visible = read('cmdline').includes(token);
+        if (visible && /@photostructure[/+]sqlite|sqlite.*\.node/.test(maps)) visibleWithServices = true;
+        gone = !visible && read('cmdline') !== '';
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(gone, 'the token never left the command line').toBe(true);
+    expect(visibleWithServices, 'the token was still in /proc/<pid>/cmdline after the services loaded').toBe(false);
+  });
 });
 
 describe('serve --token-file: a token nobody else can read', () => {

@@ -3,7 +3,9 @@
 // Node 20 (tests, serve, cli) and in Electron without a rebuild.
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DatabaseSync } from '@photostructure/sqlite';
+import { ApiError } from '../../contract';
 import { migrations } from './migrations';
 
 export type Database = InstanceType<typeof DatabaseSync>;
@@ -137,7 +139,11 @@ function checkOwnership(db: Database, file: string): { adopt: boolean } {
 function probe(file: string): { adopt: boolean } {
   const empty = (f: string) => !fs.existsSync(f) || fs.statSync(f).size === 0;
   if (empty(file) && empty(`${file}-wal`)) return { adopt: true }; // new or empty: ours to initialise
-  const db = new DatabaseSync(file, { readOnly: true });
+  // Without a -wal beside it there is nothing but the file to read: opened immutable, SQLite creates
+  // no -wal/-shm (a plain read-only open of a WAL-mode foreign database left both behind).
+  const db = fs.existsSync(`${file}-wal`)
+    ? new DatabaseSync(file, { readOnly: true })
+    : new DatabaseSync(`${pathToFileURL(file).href}?immutable=1`, { readOnly: true });
   try {
     db.exec('PRAGMA busy_timeout = 3000');
     return checkOwnership(db, file);
@@ -146,8 +152,30 @@ function probe(file: string): { adopt: boolean } {
   }
 }
 
+/** Creates the data folder; a path that is (or runs through) a file is refused in words, not EEXIST. */
+function makeDataDir(dataDir: string): void {
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR')
+      throw new ApiError(
+        'bad_data_dir',
+        `The data folder ${dataDir} is not a folder (${code === 'EEXIST' ? 'a file is there' : 'a file is on its path'}); give a folder with --data-dir (it is created if missing). Nothing was written.`,
+        'dataDir',
+      );
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new ApiError(
+        'bad_data_dir',
+        `The data folder ${dataDir} cannot be created (${code}); give a folder you can write with --data-dir.`,
+        'dataDir',
+      );
+    throw error;
+  }
+}
+
 export function openDatabase(dataDir: string): Database {
-  fs.mkdirSync(dataDir, { recursive: true });
+  makeDataDir(dataDir);
   const file = path.join(dataDir, 'history.db');
   let db: Database | null = null;
   try {

@@ -116,6 +116,31 @@ describe('a foreign history.db is refused untouched', () => {
     expect(snapshot(dir)).toEqual(before); // a read-write connection may checkpoint that WAL into history.db on close
   });
 
+  // Issue 48: the read-only probe of a cleanly closed WAL-mode database created an empty -wal and
+  // -shm beside it (the snapshot above ignores -shm, so the folder's listing is compared whole).
+  it("someone else's WAL-mode database, closed cleanly: refused, and no -wal or -shm appears beside it", () => {
+    const { dir } = dbWith((db) => db.exec('PRAGMA journal_mode = WAL; CREATE TABLE ledger (amount REAL); INSERT INTO ledger VALUES (1)'));
+    expect(fs.readdirSync(dir)).toEqual(['history.db']);
+    expect(openError(dir)).toMatchObject({ code: 'not_history', message: expect.stringContaining('(it holds tables ledger)') });
+    expect(fs.readdirSync(dir)).toEqual(['history.db']);
+  });
+
+  it('a data folder that is a file (or under one) is refused in words, not EEXIST; the file is untouched', () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 'not-a-folder');
+    fs.writeFileSync(file, 'mine');
+    for (const [where, why] of [
+      [file, 'a file is there'],
+      [path.join(file, 'data'), 'a file is on its path'],
+    ]) {
+      expect(openError(where)).toMatchObject({
+        code: 'bad_data_dir',
+        message: `The data folder ${where} is not a folder (${why}); give a folder with --data-dir (it is created if missing). Nothing was written.`,
+      });
+    }
+    expect(fs.readFileSync(file, 'utf8')).toBe('mine');
+  });
+
   it.each([
     ['with no tables (user_version 999 on an empty file)', (db: InstanceType<typeof DatabaseSync>) => db.exec('PRAGMA user_version = 999')],
     [

@@ -363,3 +363,31 @@ describe('"auto" filled with what DeepSpeed 0.19.8 accepts; scheduler values it 
     expect(plan(JSON.stringify({ ...base, scheduler: { type: 'StepLR', params: { step_size: 10 } } })).mapping.strategyId).toBeNull();
   });
 });
+
+// Issue 48: gradient_accumulation_steps 1e15 ran 60 s without a step. Out of range is refused with
+// key, value and range; in range but slower than the run's time limit is said before it runs.
+describe('numbers a run cannot survive', () => {
+  const base = JSON.parse(fixture('dsexamples-zero-offload.json')) as Record<string, unknown>;
+  const without = (extra: Record<string, unknown>) => {
+    const c: Record<string, unknown> = { ...base, train_micro_batch_size_per_gpu: 1, ...extra };
+    delete c.train_batch_size;
+    return JSON.stringify(c);
+  };
+  it('gradient_accumulation_steps 1e15 is refused with key, value and range', () => {
+    expect(refusal(without({ gradient_accumulation_steps: 1e15 }))).toMatchObject({
+      code: 'bad_config',
+      field: 'gradient_accumulation_steps',
+      message: expect.stringContaining('gradient_accumulation_steps is 1000000000000000; it must be a whole number from 1 to 1,048,576'),
+    });
+  });
+  it('a step slower than the time limit is warned about; a normal one is not', () => {
+    const warned = (gas: number) =>
+      plan(without({ gradient_accumulation_steps: gas })).mapping.notes.filter((n) => n.message.startsWith('warning:'));
+    expect(warned(1)).toEqual([]);
+    const [note] = warned(1_048_576);
+    expect(note.key).toBe('gradient_accumulation_steps');
+    expect(note.message).toMatch(
+      /^warning: one step is predicted to take \d+h \d+m; .* more than the run's time limit of 1h 0m \(--max-seconds\): it would be stopped before its first measured step/,
+    );
+  });
+});

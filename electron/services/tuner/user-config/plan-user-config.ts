@@ -13,7 +13,7 @@ import {
   type UserConfigSource,
   type WorkloadOverrides,
 } from '../../../contract';
-import { hasPrediction } from '../../../contract/format';
+import { formatDuration, hasPrediction } from '../../../contract/format';
 import { planConfiguration, planWorkload, type PlanOptions } from '../plan';
 import { resolveModel } from '../models';
 import { buildRunSpec, configHash } from '../run-spec';
@@ -124,6 +124,8 @@ export function planUserConfig(input: UserConfigInput, options: PlanOptions & { 
     yours.config = config;
     yours.validation = { ok: true, errors: [], warnings: semantic.warnings };
     spec = withConfig(yours.spec, config, { userConfig, runId: 'user-config' });
+    const late = stepsPastTimeLimit(spec);
+    if (late) notes.push({ key: 'gradient_accumulation_steps', kind: 'assumed', message: late });
   } else {
     // No strategy of the catalogue: the spec of the nearest engine, with the user's config and no prediction.
     const base = buildRunSpec({ ...workload, searchMicroBatch: false }, 'gpu-zero1');
@@ -180,4 +182,17 @@ export function planUserConfig(input: UserConfigInput, options: PlanOptions & { 
     tuned,
     measured: null,
   };
+}
+
+/**
+ * A run whose predicted steps (warm-up included) take longer than its time limit is stopped before
+ * it measures anything (gradient_accumulation_steps 1e15 once ran 60 s without a step): said before.
+ */
+function stepsPastTimeLimit(spec: RunSpec): string | null {
+  const step = spec.prediction?.stepSeconds;
+  if (!step || !Number.isFinite(step)) return null;
+  const first = step * (spec.warmup + 1);
+  if (first <= spec.maxSeconds && step * (spec.warmup + spec.steps) <= spec.maxSeconds) return null;
+  const s = (x: number) => (x < 60 ? `${x.toPrecision(3)} s` : formatDuration(x));
+  return `warning: one step is predicted to take ${s(step)}; ${spec.warmup} warm-up and ${spec.steps} measured steps need about ${s(step * (spec.warmup + spec.steps))}, more than the run's time limit of ${s(spec.maxSeconds)} (--max-seconds): it would be stopped ${first > spec.maxSeconds ? 'before its first measured step' : 'before it finishes'}. Lower gradient_accumulation_steps or the micro batch, or raise --max-seconds.`;
 }
