@@ -84,7 +84,10 @@ export class HistoryStore {
    * died since (a serve SIGKILLed beside this one) become 'interrupted' now, not at the next start.
    */
   recoverDeadOwners(): RecoveredRun[] {
-    return this.write(() => recoverOrphans(this.db));
+    // Runs every few seconds: the kept runs/list pages go only when a row changed.
+    const recovered = this.guard(() => recoverOrphans(this.db));
+    if (recovered.length) this.runsWrites++;
+    return recovered;
   }
 
   /** The owners ('host:pid:token') of a sweep's runs still queued or running. */
