@@ -81,7 +81,8 @@ export function ranWorkloadOf({ spec, config, hello }: RanDocuments): RanWorkloa
     worldSize: world,
     // The product where both counts are known, so it agrees with the world size above; the runner's
     // figure only for a run whose documents lack them.
-    globalBatch: microBatch !== null && gradAccum !== null ? microBatch * gradAccum * world : (c.globalBatch ?? null),
+    globalBatch:
+      microBatch !== null && gradAccum !== null ? globalBatch({ microBatch, gradAccum, worldSize: world }) : (c.globalBatch ?? null),
     precision: s.precision || c.precision || null,
     activationCheckpointing: s.activationCheckpointing ?? c.activationCheckpointing ?? null,
   };

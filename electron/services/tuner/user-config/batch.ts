@@ -39,10 +39,10 @@ export function deriveBatch(config: JsonObject, world: number, errors: Err[]): B
     return null;
   };
   if (tbs !== null && micro !== null && ga !== null) {
-    if (tbs !== micro * ga * world) {
+    if (tbs !== globalBatch({ microBatch: micro, gradAccum: ga, worldSize: world })) {
       errors.push({
         field: 'train_batch_size',
-        message: `${tbs} ≠ micro ${micro} × accumulation ${ga} × ${world} GPU(s) = ${micro * ga * world}: DeepSpeed refuses this; fix one of the three (or leave train_batch_size out)`,
+        message: `${tbs} ≠ micro ${micro} × accumulation ${ga} × ${world} GPU(s) = ${globalBatch({ microBatch: micro, gradAccum: ga, worldSize: world })}: DeepSpeed refuses this; fix one of the three (or leave train_batch_size out)`,
       });
       return null;
     }
