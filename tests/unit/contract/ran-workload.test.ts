@@ -29,17 +29,8 @@ function storeTwoNodeRun(config?: Record<string, unknown>) {
     runId: 'two-node',
   };
   const store = openHistory(tmpDir());
-  store.createRun({
-    id: 'two-node',
-    sweepId: null,
-    repeatIndex: 0,
-    model: 'llama-3.2-3b',
-    strategy: 'zero3-offload',
-    engine: 'deepspeed',
-    steps: 3,
-    warmup: 1,
-    spec,
-  });
+  const run = { id: spec.runId, model: spec.model.id, strategy: 'zero3-offload', engine: 'deepspeed' as const };
+  store.createRun({ ...run, sweepId: null, repeatIndex: 0, steps: 3, warmup: 1, spec });
   if (config) store.recordConfig('two-node', { type: 'config', ...config });
   const detail = store.getRun('two-node', 0)!;
   store.close();
