@@ -11,6 +11,7 @@ export * from './plan';
 export * from './workload-options';
 export * from './user-config';
 export * from './run-spec';
+export * from './ran-workload';
 export * from './engine';
 export * from './measure';
 export * from './tune';

@@ -3,7 +3,7 @@
 // --write-specs each strategy's RunSpec (what runs/start and `bench.py --spec` run unchanged).
 import fs from 'node:fs';
 import path from 'node:path';
-import { workloadDefaultsFor, type ModelArch, type PlanResult, type WorkloadOverrides } from '../../contract';
+import { workloadDefaultsFor, worldSize, type ModelArch, type PlanResult, type WorkloadOverrides } from '../../contract';
 import { UsageError } from '../../kernel';
 import { readRegularText } from '../../services/files';
 import { parseMachine } from '../../services/tuner';
@@ -93,7 +93,7 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
     // A CPU smoke run has no prediction: say so, not "0 TFLOPS, 0 tokens/s".
     if (hasPrediction(r.predicted))
       out(
-        `  aggregate ${formatFigureCli(r.predicted.tflopsAggregate, 0)} TFLOPS over ${w.gpus * w.nodes} GPU(s), ${formatFigureCli(r.predicted.tokensPerSecond, 0)} tokens/s`,
+        `  aggregate ${formatFigureCli(r.predicted.tflopsAggregate, 0)} TFLOPS over ${worldSize(w)} GPU(s), ${formatFigureCli(r.predicted.tokensPerSecond, 0)} tokens/s`,
       );
     else out('  no prediction (CPU run): it checks the engine end to end; its figures say nothing about a GPU');
     for (const why of r.knobReasons ?? []) out(`  · ${why}`);

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RequestOf, UserConfigPlan, WorkloadOverrides } from '../../contract';
+import { globalBatch } from '../../contract';
 import { hasPrediction } from '../../contract/format';
 import { strategyLabel } from '../../contract/charts/labels';
 import { readRegularText } from '../../services/files';
@@ -47,7 +48,7 @@ export function printUserConfigPlan(r: UserConfigPlan, out: (s: string) => void)
   const m = r.mapping;
   out(`${r.fileName} (sha256 ${r.sha256.slice(0, 12)}…) on ${r.plan.profile.machineLabel} (${PLANNED_FOR[r.plan.profile.machineSource]})`); // plan's words, not the source's id
   out(
-    `model ${r.plan.model.label}, seq ${r.spec.seqLen}; batch as DeepSpeed derives it: micro ${m.microBatch} × accumulation ${m.gradAccum} × ${m.worldSize} GPU(s) = ${m.microBatch * m.gradAccum * m.worldSize}; ${m.precision}`,
+    `model ${r.plan.model.label}, seq ${r.spec.seqLen}; batch as DeepSpeed derives it: micro ${m.microBatch} × accumulation ${m.gradAccum} × ${m.worldSize} GPU(s) = ${globalBatch(m)}; ${m.precision}`,
   );
   for (const a of r.resolved) out(`  auto  ${a.key} = ${JSON.stringify(a.value)}  (${a.from})`);
   for (const n of m.notes) out(`  ${n.kind.padEnd(20)} ${n.key}: ${n.message}`);

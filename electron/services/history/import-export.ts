@@ -13,6 +13,7 @@ import {
   RunsFileSchema,
   type ExportedRun,
   type ImportResult,
+  worldSize,
   type RunsFile,
 } from '../../contract';
 import { writeFileAtomic } from '../../kernel';
@@ -329,7 +330,7 @@ function checkDocuments(record: RunsFile['runs'][number], at: string, refuse: Re
   // The world size stored is GPUs × nodes: each in range is not enough.
   const spec = docs['details.spec'];
   if (isObject(spec) && typeof spec.gpus === 'number' && typeof spec.nodes === 'number')
-    checkNumber(`${at}.details.spec.gpus × nodes`, spec.gpus * spec.nodes, COUNT, refuse);
+    checkNumber(`${at}.details.spec.gpus × nodes`, worldSize({ gpus: spec.gpus, nodes: spec.nodes }), COUNT, refuse);
 }
 
 /**

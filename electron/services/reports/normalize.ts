@@ -2,6 +2,7 @@
 // lenient readings (contract stored.ts: parsed once where history reads them), so a field an old or
 // partial run lacks is simply absent here and the report shows "—" instead of failing.
 import { hasPrediction, predictedGpuPeakBytes, type RunDetail, type StoredMachine, type StoredPrediction } from '../../contract';
+import { ranWorkloadOf } from '../../contract';
 import { repeatStats } from '../history';
 import type { ReportFigures, ReportMachine, ReportRun, ReportVersions, ReportWorkload, Spread } from './types';
 
@@ -50,26 +51,23 @@ function parseMachine(m: StoredMachine | null): ReportMachine | null {
 
 /** The run's workload as the report's formula reads it (exported for its test). */
 export function workloadOf(detail: RunDetail): ReportWorkload {
-  const { config, spec, hello } = detail;
-  const worldSize = config?.worldSize ?? hello?.worldSize ?? spec?.gpus ?? 1;
-  const nodes = spec?.nodes ?? config?.nodes ?? 1;
-  const microBatch = config?.microBatch ?? spec?.microBatch ?? null;
-  const gradAccum = config?.gradAccum ?? spec?.gradAccum ?? null;
-  const globalBatch = config?.globalBatch ?? (microBatch !== null && gradAccum !== null ? microBatch * gradAccum * worldSize : null);
+  // One precedence for every reader of a stored run (contract ran-workload.ts): the spec first, so a
+  // two-node run without a config line counts both nodes' GPUs.
+  const w = ranWorkloadOf(detail);
   return {
     // N of the TFLOPS formula: what a token computes — a Mixture-of-Experts model's active
     // parameters (its spec's probe table), as the runner's measured TFLOPS count them; else the total.
-    params: spec?.model?.probed?.active ?? config?.params ?? null,
-    layers: config?.layers ?? spec?.model?.numLayers ?? null,
-    hidden: config?.hidden ?? spec?.model?.hiddenSize ?? null,
-    seqLen: config?.seqLen ?? spec?.seqLen ?? null,
-    globalBatch,
-    microBatch,
-    gradAccum,
-    worldSize,
-    nodes,
-    activationCheckpointing: config?.activationCheckpointing ?? spec?.activationCheckpointing ?? null,
-    precision: text(config?.precision) ?? text(spec?.precision),
+    params: w.params,
+    layers: w.layers,
+    hidden: w.hidden,
+    seqLen: w.seqLen,
+    globalBatch: w.globalBatch,
+    microBatch: w.microBatch,
+    gradAccum: w.gradAccum,
+    worldSize: w.worldSize,
+    nodes: w.nodes,
+    activationCheckpointing: w.activationCheckpointing,
+    precision: w.precision,
   };
 }
 

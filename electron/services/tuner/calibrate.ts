@@ -11,6 +11,8 @@
 // Pure: samples in, factors out.
 import {
   ModelArchSchema,
+  ranWorkloadOf,
+  worldSize,
   type HardwareProfile,
   type ModelArch,
   type StoredConfig,
@@ -236,7 +238,7 @@ function configKey(s: CalibrationSample): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
-  return `${workloadKey(w)} micro ${w.microBatch}×${w.gradAccum} ×${w.gpus * w.nodes}${knobs ? ` ${knobs}` : ''}`;
+  return `${workloadKey(w)} micro ${w.microBatch}×${w.gradAccum} ×${worldSize(w)}${knobs ? ` ${knobs}` : ''}`;
 }
 
 const rms = (values: number[]) => {
@@ -398,9 +400,11 @@ export function storedRunWorkload(
 ): { strategyId: string; workload: Workload; knobs: ThroughputKnobs } | null {
   const spec = run.spec ?? {};
   const config = run.config ?? {};
-  const id = spec.model?.id ?? config.modelId ?? run.model;
-  const seqLen = spec.seqLen ?? config.seqLen;
-  const microBatch = spec.microBatch ?? config.microBatch;
+  // The one precedence of every reader of a stored run (contract ran-workload.ts): the spec first.
+  const ran = ranWorkloadOf(run);
+  const id = ran.modelId ?? run.model;
+  const seqLen = ran.seqLen;
+  const microBatch = ran.microBatch;
   if (typeof id !== 'string' || !seqLen || !microBatch) return null;
   let model: string | ModelArch = id;
   try {
@@ -418,9 +422,7 @@ export function storedRunWorkload(
     if (!imported.success) return null;
     model = imported.data;
   }
-  const gradAccum = spec.gradAccum ?? config.gradAccum ?? 1;
-  const world = config.worldSize ?? spec.worldSize ?? (spec.gpus ?? 1) * (spec.nodes ?? 1);
-  const nodes = spec.nodes ?? 1;
+  const gradAccum = ran.gradAccum ?? 1;
   const effective = config.effectiveConfig ?? spec.dsConfig;
   const knobs = { ...knobsFromConfig(effective, spec.fsdp), ...(spec.knobs as ThroughputKnobs | undefined) };
   if (config.effectiveConfig) Object.assign(knobs, knobsFromConfig(config.effectiveConfig, spec.fsdp));
@@ -431,10 +433,10 @@ export function storedRunWorkload(
       seqLen,
       microBatch,
       gradAccum,
-      gpus: Math.max(1, Math.round(world / nodes)),
-      nodes,
-      precision: spec.precision === 'fp16' ? 'fp16' : 'bf16',
-      activationCheckpointing: spec.activationCheckpointing ?? config.activationCheckpointing ?? true,
+      gpus: ran.gpus,
+      nodes: ran.nodes,
+      precision: ran.precision === 'fp16' ? 'fp16' : 'bf16',
+      activationCheckpointing: ran.activationCheckpointing ?? true,
       gradientClipping: finite(obj(effective)?.gradient_clipping),
     });
   } catch {

@@ -3,6 +3,7 @@
 // deepspeed/runtime/zero/stage3.py::estimate_zero3_model_states_mem_needs (DeepSpeed 0.19.x).
 // Same arithmetic, same int() truncation, same defaults (additional_buffer_factor 1.5, zero_init true).
 // Host figures are per node, GPU figures per GPU.
+import { worldSize } from '../../contract';
 
 export interface EstimatorResult {
   cpuBytes: number;
@@ -16,7 +17,7 @@ export function estimateZero2(
   cpuOffload = true,
   additionalBufferFactor = 1.5,
 ): EstimatorResult {
-  const totalGpus = nodes * gpusPerNode;
+  const totalGpus = worldSize({ gpus: gpusPerNode, nodes });
   let gpu: number;
   let cpu: number;
   if (cpuOffload) {
@@ -40,7 +41,7 @@ export function estimateZero3(
   zeroInit = true,
   additionalBufferFactor = 1.5,
 ): EstimatorResult & { largestLayerBytes: number } {
-  const totalGpus = nodes * gpusPerNode;
+  const totalGpus = worldSize({ gpus: gpusPerNode, nodes });
   const gpusFactor = 1 / nodes;
   const largestLayerMemory = 4 * largestLayerParams;
   let gpu: number;

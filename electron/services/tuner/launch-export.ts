@@ -3,6 +3,7 @@
 // config file pointing at it, and the launch line for the spec's GPUs and nodes with each launcher.
 // argv is given beside each line: what a program should run (no shell); the line is for a terminal.
 import type { LaunchExport, RunSpec } from '../../contract';
+import { worldSize } from '../../contract';
 
 export interface LaunchOptions {
   /** The user's training script (default train.py). */
@@ -89,7 +90,7 @@ export function launchExport(spec: RunSpec, options: LaunchOptions = {}): Launch
         ['machine_rank', 0],
         ['main_training_function', 'main'],
         ['num_machines', nodes],
-        ['num_processes', gpus * nodes],
+        ['num_processes', worldSize({ gpus, nodes })],
         ['rdzv_backend', 'static'],
         ['same_network', true],
         ['use_cpu', false],

@@ -3,6 +3,7 @@
 // keeps whole, SuperOffload's GPU share of the optimizer, and a stated framework overhead.
 // GPU figures per GPU, host and NVMe figures per node. docs/tuner-model.md states every term.
 import type { MemoryEstimate, ModelArch, StrategyPreset, Workload } from '../../contract';
+import { worldSize } from '../../contract';
 import { SEED_ZERO_KEYS } from './config-defaults';
 import { mechanismOf } from './mechanisms';
 import type { ThroughputKnobs } from './throughput';
@@ -87,7 +88,7 @@ export function estimateMemory(
   knobs: ThroughputKnobs = {},
 ): MemoryEstimate {
   const P = p.total;
-  const G = w.gpus * w.nodes;
+  const G = worldSize(w);
   const states = modelStatesFor(s, p, w, label);
   const act = activationBytes(m, w);
   const mechanism = mechanismOf(s);

@@ -17,6 +17,7 @@ import type {
 } from '../../contract';
 import { strategyLabel } from '../../contract/charts/labels';
 import { formatFigure } from '../../contract/format';
+import { globalBatch } from '../../contract/ran-workload';
 import { DEFAULT_CPUADAM_CORES_PERC, generateConfig, resolveKnobs } from './ds-config';
 import { mechanismOf } from './mechanisms/registry';
 import { checkFit, cpuSmokeHostBytes, cpuSmokeRunnable, fitsQuick, memoryShortfall, type FitVerdict } from './fit';
@@ -285,7 +286,7 @@ function recommend(
   const accum = win.gradAccum ?? w.gradAccum;
   const batchNote =
     win.microBatch !== w.microBatch || accum !== w.gradAccum
-      ? `, micro batch ${win.microBatch} × accumulation ${accum} (searched; global batch ${win.microBatch * accum * w.gpus * w.nodes})`
+      ? `, micro batch ${win.microBatch} × accumulation ${accum} (searched; global batch ${globalBatch({ ...w, microBatch: win.microBatch, gradAccum: accum })})`
       : `, micro batch ${win.microBatch}`;
   const strategy = strategyById(win.id);
   return {

@@ -5,6 +5,7 @@
 // checked against memory and predicted by the (calibrated) throughput model; the fastest in tokens/s
 // wins, and each chosen knob comes with the reason it was chosen.
 import type { HardwareProfile, Machine, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
+import { worldSize } from '../../contract';
 import { MICRO_CANDIDATES, SEED_ZERO_KEYS } from './config-defaults';
 import { mechanismOf, type KnobSearchSpace } from './mechanisms';
 import { fitClass, gpuFitChance, type FitClass } from './fit';
@@ -71,7 +72,7 @@ function explain(
   };
   if (w.globalBatch)
     why.push(
-      `micro batch ${best.microBatch} × accumulation ${best.gradAccum} × ${w.gpus * w.nodes} GPU(s) keeps the global batch ${w.globalBatch}: the fastest split that fits`,
+      `micro batch ${best.microBatch} × accumulation ${best.gradAccum} × ${worldSize(w)} GPU(s) keeps the global batch ${w.globalBatch}: the fastest split that fits`,
     );
   else if (best.microBatch !== w.microBatch)
     why.push(
@@ -135,7 +136,7 @@ export function searchStrategy(
   evidence?: MemoryEvidence,
 ): SearchResult | null {
   // with a global batch to keep, micro batches that divide its per-GPU share, accumulation making up the rest
-  const perGpu = w.globalBatch ? w.globalBatch / (w.gpus * w.nodes) : null;
+  const perGpu = w.globalBatch ? w.globalBatch / worldSize(w) : null;
   const shapes: [number, number][] = perGpu
     ? Number.isInteger(perGpu)
       ? [...new Set([...MICRO_CANDIDATES, w.microBatch, perGpu])]
@@ -291,6 +292,6 @@ export function searchStrategy(
     tried,
     edge: edgeOut(),
   };
-  result.why = explain(s, result, w, hw, machine, alternatives, params.total / (w.gpus * w.nodes));
+  result.why = explain(s, result, w, hw, machine, alternatives, params.total / worldSize(w));
   return result;
 }

@@ -5,6 +5,7 @@
 // optimizer steps where, and which of it hides behind compute. docs/tuner-model.md states the
 // terms and the source of every constant.
 import type { HardwareProfile, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
+import { tokensPerStep, worldSize } from '../../contract';
 import { SEED_ZERO_KEYS } from './config-defaults';
 import { mechanismOf } from './mechanisms';
 import type { ParamCount } from './params';
@@ -179,7 +180,7 @@ export function hostCopyRate(hw: HardwareProfile, cores: number): number {
 export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   const { strategy: s, model: m, params: p, workload: w, profile: hw } = x;
   const knobs = x.knobs ?? {};
-  const G = w.gpus * w.nodes;
+  const G = worldSize(w);
   const A = w.gradAccum;
   const C = THROUGHPUT_CONSTANTS;
   const mechanism = mechanismOf(s);
@@ -303,14 +304,14 @@ export function stepSecondsFrom(t: PhaseTimes, f?: Partial<EfficiencyFactors>): 
 
 /** Tokens per second of a step time (0 where nothing is predicted). */
 export function tokensPerSecondOf(w: Workload, seconds: number): number {
-  return Number.isFinite(seconds) && seconds > 0 ? (w.seqLen * w.microBatch * w.gradAccum * w.gpus * w.nodes) / seconds : 0;
+  return Number.isFinite(seconds) && seconds > 0 ? tokensPerStep(w) / seconds : 0;
 }
 
 export function predictFrom(x: ThroughputInputs, factors?: Partial<EfficiencyFactors>): Prediction {
   const t = phaseTimes(x);
   const { seconds, terms } = stepSecondsFrom(t, factors);
   const w = x.workload;
-  const G = w.gpus * w.nodes;
+  const G = worldSize(w);
   const flops = w.microBatch * w.gradAccum * flopsPerSample(x.params, x.model, w.seqLen, w.activationCheckpointing);
   // no GPU (matmul rate 0): no prediction — every figure 0 rather than Infinity, which JSON cannot carry
   const finite = Number.isFinite(seconds) && seconds > 0;
@@ -321,7 +322,7 @@ export function predictFrom(x: ThroughputInputs, factors?: Partial<EfficiencyFac
     stepSeconds: finite ? seconds : 0,
     tflopsPerGpu,
     tflopsAggregate: tflopsPerGpu * G,
-    tokensPerSecond: finite ? (w.seqLen * w.microBatch * w.gradAccum * G) / seconds : 0,
+    tokensPerSecond: finite ? tokensPerStep(w) / seconds : 0,
     terms: Object.fromEntries(Object.entries({ ...terms, ...raw }).map(([key, v]) => [key, clean(v)])),
     formula: TFLOPS_FORMULA,
     calibrated: !!factors && factors !== UNIT_FACTORS,

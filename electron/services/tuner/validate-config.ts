@@ -5,6 +5,7 @@
 // micro batch, accumulation, precision).
 import type { ConfigValidation, Workload } from '../../contract';
 import { worldSize } from './ds-config';
+import { globalBatch } from '../../contract';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -62,8 +63,8 @@ export function validateDsConfig(
       err('gradient_accumulation_steps', `${ga} differs from the workload's gradient accumulation ${workload.gradAccum}`);
     const m = micro ?? workload.microBatch;
     const g = ga ?? workload.gradAccum;
-    if (tbs !== null && tbs !== m * g * world)
-      err('train_batch_size', `${tbs} ≠ micro ${m} × accumulation ${g} × GPUs ${world} = ${m * g * world}`);
+    const batch = globalBatch({ microBatch: m, gradAccum: g, worldSize: world });
+    if (tbs !== null && tbs !== batch) err('train_batch_size', `${tbs} ≠ micro ${m} × accumulation ${g} × GPUs ${world} = ${batch}`);
   } else if (tbs !== null && micro !== null && ga !== null && tbs % (micro * ga) !== 0) {
     err('train_batch_size', `${tbs} is not a multiple of micro ${micro} × accumulation ${ga}`);
   }

@@ -3,13 +3,13 @@
 // stage-3 CPU share (whole sub-groups), the communication buckets, the ZeRO-3 hook cost and the host
 // traffic of an optimizer stepped on the CPU. Each mechanism module composes these with what is its own.
 import type { Knobs, Machine, StrategyPreset, Workload } from '../../../contract';
+import { globalBatch, worldSize } from '../../../contract';
 import { DEFAULT_GRADIENT_CLIPPING, SEED_ZERO_KEYS } from '../config-defaults';
 import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../throughput-constants';
 import type { ConfigParts, JsonObject, KnobSearchSpace, MemoryContext, TimeContext, TimeTerms } from './types';
 
-export function worldSize(w: Pick<Workload, 'gpus' | 'nodes'>): number {
-  return w.gpus * w.nodes;
-}
+// The world size is the contract's (ran-workload.ts): one definition for the tuner and every reader.
+export { worldSize };
 
 /** The gradient_clipping a strategy runs with: SuperOffload 0.0 (to keep its overlap) unless overridden. */
 export function effectiveGradientClipping(s: StrategyPreset, w: Workload): number {
@@ -45,7 +45,7 @@ export function deepSpeedConfig(
   if (s.stage === 3) zero.sub_group_size = k.subGroupSize;
   Object.assign(zero, zeroExtras);
   const config: JsonObject = {
-    train_batch_size: w.microBatch * w.gradAccum * worldSize(w),
+    train_batch_size: globalBatch(w),
     train_micro_batch_size_per_gpu: w.microBatch,
     gradient_accumulation_steps: w.gradAccum,
     optimizer: { type: 'AdamW', params: { lr: 1e-5, betas: [0.9, 0.999], eps: 1e-8, weight_decay: 0.0 } },

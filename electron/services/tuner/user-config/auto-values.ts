@@ -6,6 +6,7 @@
 // each one with its source. An "auto" only accelerate's own config file can answer (the ZeRO stage,
 // offload devices) is refused with the key named: write the value into the ds_config.
 import type { ResolvedAuto } from '../../../contract';
+import { globalBatch } from '../../../contract';
 import { isObject, type JsonObject } from './json-text';
 
 export interface AutoContext {
@@ -184,7 +185,7 @@ export function resolveAutoValues(input: JsonObject, ctx: AutoContext): AutoResu
     if (Number.isFinite(micro) && Number.isFinite(accum))
       fill(
         'train_batch_size',
-        micro * accum * ctx.worldSize,
+        globalBatch({ microBatch: micro, gradAccum: accum, worldSize: ctx.worldSize }),
         `micro ${micro} × accumulation ${accum} × ${ctx.worldSize} GPU(s), as HF Trainer computes it`,
       );
   }

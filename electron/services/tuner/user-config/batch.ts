@@ -3,6 +3,7 @@
 // ones given. Done here so a config that DeepSpeed would refuse after initialising the process group is
 // refused before anything runs, with the key named.
 import type { JsonObject } from './json-text';
+import { globalBatch } from '../../../contract';
 
 export interface BatchResult {
   microBatch: number;
@@ -38,10 +39,10 @@ export function deriveBatch(config: JsonObject, world: number, errors: Err[]): B
     return null;
   };
   if (tbs !== null && micro !== null && ga !== null) {
-    if (tbs !== micro * ga * world) {
+    if (tbs !== globalBatch({ microBatch: micro, gradAccum: ga, worldSize: world })) {
       errors.push({
         field: 'train_batch_size',
-        message: `${tbs} ≠ micro ${micro} × accumulation ${ga} × ${world} GPU(s) = ${micro * ga * world}: DeepSpeed refuses this; fix one of the three (or leave train_batch_size out)`,
+        message: `${tbs} ≠ micro ${micro} × accumulation ${ga} × ${world} GPU(s) = ${globalBatch({ microBatch: micro, gradAccum: ga, worldSize: world })}: DeepSpeed refuses this; fix one of the three (or leave train_batch_size out)`,
       });
       return null;
     }
@@ -65,7 +66,7 @@ export function deriveBatch(config: JsonObject, world: number, errors: Err[]): B
   }
   if (micro !== null) {
     const g = ga ?? 1;
-    return { microBatch: micro, gradAccum: g, trainBatch: micro * g * world };
+    return { microBatch: micro, gradAccum: g, trainBatch: globalBatch({ microBatch: micro, gradAccum: g, worldSize: world }) };
   }
   if (tbs !== null) {
     const m = whole(tbs / world, 'train_batch_size', `${tbs} / ${world} GPU(s) = ${tbs / world} as micro batch`);

@@ -18,6 +18,7 @@ import { planConfiguration, planWorkload, type PlanOptions } from '../plan';
 import { resolveModel } from '../models';
 import { buildRunSpec, configHash } from '../run-spec';
 import { SPEC_EXECUTION_DEFAULTS } from '../../../contract';
+import { worldSize as worldSizeOf } from '../../../contract';
 import { validateDsConfig } from '../validate-config';
 import { resolveAutoValues } from './auto-values';
 import { deriveBatch } from './batch';
@@ -67,7 +68,7 @@ export function planUserConfig(input: UserConfigInput, options: PlanOptions & { 
   const raw = parseConfigText(text, fileName);
   checkValueRanges(raw, fileName);
   const model = resolveModel(w.model!);
-  const worldSize = (w.gpus ?? 1) * (w.nodes ?? 1);
+  const worldSize = worldSizeOf({ gpus: w.gpus ?? 1, nodes: w.nodes ?? 1 });
   const errors: Err[] = [];
   const notes: ConfigKeyNote[] = [];
 

@@ -6,6 +6,7 @@ import { useState, type DragEvent } from 'react';
 import type { LaunchExport, UserConfigPlan } from '../../../../electron/contract';
 import { strategyLabel } from '../../../../electron/contract/charts/labels';
 import { hasPrediction } from '../../../../electron/contract/format';
+import { globalBatch } from '../../../../electron/contract/ran-workload';
 import { api } from '../../api/client';
 import { Card, ErrorBox } from '../../components/ui';
 import { formatBytes, formatNumber } from '../../format';
@@ -79,8 +80,8 @@ function Result({ r, exports }: { r: UserConfigPlan; exports: { yours: LaunchExp
         <strong data-testid="user-config-strategy">
           {m.strategyId ? strategyLabel(m.strategyId) : 'a configuration the tuner does not model'}
         </strong>{' '}
-        — micro batch {m.microBatch} × accumulation {m.gradAccum} × {m.worldSize} GPU(s) = {m.microBatch * m.gradAccum * m.worldSize} per
-        step (as DeepSpeed derives it), {m.precision}.
+        — micro batch {m.microBatch} × accumulation {m.gradAccum} × {m.worldSize} GPU(s) = {globalBatch(m)} per step (as DeepSpeed derives
+        it), {m.precision}.
       </p>
       {m.unmodelled && (
         <p className="notice small" data-testid="user-config-unmodelled">
