@@ -23,6 +23,9 @@ def main(argv=None):
     import distenv
 
     distenv.ensure_single_process_env()  # torchrun / deepspeed set these; plain python gets one process
+    import opbuild_env
+
+    opbuild_env.default_extensions_dir()  # the ops setup-engine-venv.sh pre-built, not a JIT build per process
     import deepspeed
     import torch
 

@@ -6,7 +6,7 @@ one Python process (DeepSpeed and torch imported once):
 - the published config DeepSpeed refuses is refused by DeepSpeed with the key the app named;
 - every exported config the app would start on a machine without a GPU trains two real steps on
   this CPU with train_example.py's loop (what the export's launch lines run): yours/ each, tuned/
-  each distinct one. What the app refuses here up front (fp16, SuperOffload, NVMe) is not started,
+  once per distinct ZeRO layout. What the app refuses here up front (fp16, SuperOffload, NVMe) is not started,
   nor one the runner's pre-flight stops with a named reason (a monitor whose package is missing).
 """
 import contextlib
@@ -90,8 +90,9 @@ def test_what_runs_on_a_cpu_trains_two_steps(corpus):
                 continue
             config = read(os.path.join(entry[kind], "ds_config.json"))
             if kind == "tuned":
-                # the tuned configs of a tiny model converge on a few: each distinct one once
-                key = json.dumps(config, sort_keys=True)
+                # the tuned configs of a tiny model converge on a few ZeRO layouts (the user's other
+                # keys, trained above, are passed through unchanged): each layout once
+                key = json.dumps([config.get("zero_optimization"), config.get("bf16"), config.get("fp16")], sort_keys=True)
                 if key in seen or config.get("fp16", {}).get("enabled") is True:
                     continue
                 seen.add(key)
@@ -108,4 +109,4 @@ def test_what_runs_on_a_cpu_trains_two_steps(corpus):
             assert [ln["step"] for ln in lines[:-1]] == [1, 2]
             ran.append(f"{entry['name']}:{kind}")
     print(f"trained 2 steps: {len(ran)} configs: {ran}")
-    assert len(ran) >= 15
+    assert len(ran) >= 16
