@@ -3,7 +3,7 @@
 import { ApiError, type ModelArch } from '../../contract';
 import { checkHfConfigShapes } from './hf-config-bounds';
 import { countParams } from './params';
-import { MAX_JSON_DEPTH, scanJson } from './user-config/json-scan';
+import { MAX_JSON_DEPTH, scanJson } from './user-config/json-syntax';
 
 type Json = Record<string, unknown>;
 
@@ -46,31 +46,26 @@ function bool(cfg: Json, field: string, fallback: boolean): boolean {
 }
 
 /**
- * Text that is not JSON: say where (line, column) and in which field — the last key before the
- * break, or the first key when the text breaks before any — rather than '(root)'.
+ * Text that is not JSON: say where (line, column), what JSON expected there (our scanner's words, never
+ * V8's, which quote the file's text) and in which field — the last key before the break, or the file
+ * when the text breaks before any key — rather than '(root)'.
  */
-function failJson(text: string, message: string): never {
-  const m = /position (\d+)/.exec(message);
-  const at = m ? Number(m[1]) : text.length;
-  const before = text.slice(0, at);
+function failJson(text: string, offset: number, expected: string): never {
+  const before = text.slice(0, offset);
   const line = before.split('\n').length;
-  const column = at - before.lastIndexOf('\n');
+  const column = offset - before.lastIndexOf('\n');
   const keys = [...before.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)].map((k) => k[1]);
   const field = keys.at(-1);
-  const reason = message
-    .replace(/^JSON\.parse: /, '')
-    .replace(/ in JSON at position \d+.*$/, '')
-    .replace(/^Unexpected end of JSON input$/, 'the text ends early');
-  const where = m || /ends early/.test(reason) ? `at line ${line}, column ${column}: ` : '';
+  const where = `at line ${line}, column ${column}: JSON expected ${expected}`;
   if (field)
     throw new ApiError(
       'invalid_hf_config',
-      `config.json: field '${field}' is not valid JSON (${where}${reason}) — check its value and the comma after it`,
+      `config.json: field '${field}' is not valid JSON (${where}) — check its value and the comma after it`,
       field,
     );
   throw new ApiError(
     'invalid_hf_config',
-    `config.json is not valid JSON (${where}${reason}); save the model's config.json as it is on the Hub`,
+    `config.json is not valid JSON (${where}); save the model's config.json as it is on the Hub`,
     'config.json',
   );
 }
@@ -79,17 +74,18 @@ function failJson(text: string, message: string): never {
 export function parseHfConfigText(text: string): Json & { model_type: string } {
   // Nesting bounded before anything recursive (the probe's hash, the checks) walks it.
   const scan = scanJson(text);
-  if (!scan.ok && 'tooDeep' in scan)
+  if (scan.tooDeep)
     throw new ApiError(
       'invalid_hf_config',
       `config.json nests deeper than ${MAX_JSON_DEPTH} levels; a model's config.json is a few levels deep. Check that this is the right file.`,
       'config.json',
     );
+  if (scan.error) failJson(text, scan.error.offset, scan.error.expected);
   let cfg: unknown;
   try {
     cfg = JSON.parse(text);
-  } catch (error) {
-    failJson(text, (error as Error).message);
+  } catch {
+    failJson(text, 0, 'a JSON value'); // the scanner follows JSON.parse's grammar: not expected
   }
   if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg))
     throw new ApiError(

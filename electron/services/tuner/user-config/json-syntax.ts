@@ -3,6 +3,12 @@
 // between Node versions ("Unexpected token" has none on Node 20), and it quotes the text around the
 // error — a ds_config path that is a symlink to a secret file must not print the secret. This scanner
 // follows RFC 8259 and reports an offset and words about the syntax only, never the file's characters.
+// It also bounds the nesting: a file 2,000 levels deep parses, then overflows the stack of every
+// recursive reader after it ("Maximum call stack size exceeded"); the scan stops at MAX_JSON_DEPTH,
+// so its own recursion stays that shallow.
+
+/** Deeper than any real config (a ds_config is 3–4 levels, a config.json's text_config 3). */
+export const MAX_JSON_DEPTH = 64;
 
 export interface JsonSyntaxError {
   /** Character offset of the error in the text. */
@@ -16,10 +22,18 @@ export interface JsonScan {
   /** The first key given twice in one object (dotted path) and where its second one starts. DeepSpeed
    *  refuses a config file with one ("Duplicate keys in DeepSpeed config"); JSON.parse keeps the last. */
   duplicate: { key: string; offset: number } | null;
+  /** Where the text first nests deeper than MAX_JSON_DEPTH (the scan stops there), else null. */
+  tooDeep: { offset: number } | null;
 }
 
 const WS = new Set([' ', '\t', '\n', '\r']);
 const VALUE = 'a value (a string in double quotes, a number, an object, an array, true, false or null)';
+
+class TooDeep extends Error {
+  constructor(readonly offset: number) {
+    super('too deep');
+  }
+}
 
 class Stop extends Error {
   constructor(
@@ -30,12 +44,7 @@ class Stop extends Error {
   }
 }
 
-/** The first syntax error of `text`, or null when it is JSON. */
-export function findJsonSyntaxError(text: string): JsonSyntaxError | null {
-  return scanJson(text).error;
-}
-
-/** One pass over the text: its first syntax error and its first duplicate key. */
+/** One pass over the text: its first syntax error, its first duplicate key and whether it nests too deep. */
 export function scanJson(text: string): JsonScan {
   let i = 0;
   let duplicate: JsonScan['duplicate'] = null;
@@ -74,7 +83,7 @@ export function scanJson(text: string): JsonScan {
     if (i < text.length && /[0-9.eE]/.test(text[i])) fail(what, start);
   };
   const value = (depth: number, path: string) => {
-    if (depth > 512) fail('less nesting (over 512 levels)');
+    if (depth > MAX_JSON_DEPTH) throw new TooDeep(i);
     ws();
     const c = text[i];
     if (c === '{') {
@@ -139,9 +148,10 @@ export function scanJson(text: string): JsonScan {
     value(0, '');
     ws();
     if (i < text.length) fail('nothing after the end of the JSON value');
-    return { error: null, duplicate };
+    return { error: null, duplicate, tooDeep: null };
   } catch (error) {
-    if (error instanceof Stop) return { error: { offset: error.offset, expected: error.expected }, duplicate };
+    if (error instanceof TooDeep) return { error: null, duplicate, tooDeep: { offset: error.offset } };
+    if (error instanceof Stop) return { error: { offset: error.offset, expected: error.expected }, duplicate, tooDeep: null };
     throw error;
   }
 }

@@ -3,8 +3,7 @@
 // quote of the file's text, or nothing at all. The error's field is the file's name, which the message
 // starts with: the CLI and the Plan page print no field beside a message that already names it.
 import { ApiError } from '../../../contract';
-import { MAX_JSON_DEPTH, scanJson as scanDepth } from './json-scan';
-import { findJsonSyntaxError, scanJson } from './json-syntax';
+import { MAX_JSON_DEPTH, scanJson } from './json-syntax';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -22,24 +21,27 @@ export function lineColumn(text: string, offset: number): { line: number; column
 /** Parses a ds_config's text; a non-object or a syntax error is an ApiError naming line and column. */
 export function parseConfigText(text: string, fileName: string): JsonObject {
   const body = text.replace(/^\uFEFF/, ''); // a BOM from Windows editors is not an error
-  // Depth first, by an iterative scan (json-scan.ts): a file nested deeper than any config parses,
-  // then overflows the stack of every recursive reader after it ("Maximum call stack size exceeded").
-  const depth = scanDepth(body);
-  if (!depth.ok && 'tooDeep' in depth) {
-    const { line, column } = lineColumn(body, depth.offset);
+  // One scan before JSON.parse: the depth (a file nested deeper than any config parses, then overflows
+  // the stack of every recursive reader after it), the syntax and a key given twice.
+  const scan = scanJson(body);
+  if (scan.tooDeep) {
+    const { line, column } = lineColumn(body, scan.tooDeep.offset);
     throw new ApiError(
       'bad_config',
       `${fileName} nests deeper than ${MAX_JSON_DEPTH} levels (at line ${line}, column ${column}); a ds_config.json is a few levels deep. Check that this is the right file.`,
       fileName,
     );
   }
-  let value: unknown;
+  // where and what, from our own scanner: V8's message quotes the text (not shown: the file may be a
+  // secret behind a symlink) and gives no position for some errors
+  let value: unknown = undefined;
   try {
-    value = JSON.parse(body);
+    if (!scan.error) value = JSON.parse(body);
   } catch {
-    // where and what, from our own scanner: V8's message quotes the text (not shown: the file may be a
-    // secret behind a symlink) and gives no position for some errors
-    const found = findJsonSyntaxError(body) ?? { offset: 0, expected: 'a JSON value' };
+    // the scanner follows the same grammar; should V8 still refuse, the start is the place to look
+  }
+  if (scan.error || value === undefined) {
+    const found = scan.error ?? { offset: 0, expected: 'a JSON value' };
     const { line, column } = lineColumn(body, found.offset);
     throw new ApiError(
       'bad_config',
@@ -47,7 +49,7 @@ export function parseConfigText(text: string, fileName: string): JsonObject {
       fileName,
     );
   }
-  const { duplicate } = scanJson(body);
+  const { duplicate } = scan;
   if (duplicate) {
     const { line, column } = lineColumn(body, duplicate.offset);
     throw new ApiError(
