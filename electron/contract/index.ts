@@ -8,6 +8,7 @@ export * from './runs';
 export * from './compare';
 export * from './charts';
 export * from './plan';
+export * from './kernels';
 export * from './workload-options';
 export * from './user-config';
 export * from './run-spec';

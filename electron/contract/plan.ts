@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { MachineSchema } from './hardware';
 import { ModelArchSchema } from './model';
+import { PlanKernelsSchema } from './kernels';
 import { KnobsSchema, RunSpecSchema } from './run-spec';
 import { WORKLOAD_DEFAULTS, workloadOptionShape, workloadOverrideShape } from './workload-options';
 
@@ -303,6 +304,9 @@ export const PlanResultSchema = z.object({
   /** Seconds per step measured here for a strategy's exact configuration, by its spec's configHash: the
    *  median over its completed runs of each run's mean step. Absent without such runs. */
   measuredSteps: z.record(z.string(), z.object({ seconds: z.number().positive(), runs: z.number().int().positive() })).optional(),
+  /** What the step times and activation memory rest on: the workload's own kernels measured on this GPU
+   *  (kernel_probe.py), or the catalogue's constants and why (no GPU, a machine file, a failed probe). */
+  kernels: PlanKernelsSchema.optional(),
 });
 export type PlanResult = z.infer<typeof PlanResultSchema>;
 

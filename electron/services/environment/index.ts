@@ -21,6 +21,16 @@ export { chooseInterpreter, engineVenvs, venvPython, type InterpreterChoice } fr
 export { createProbeCache, interpreterFingerprint, type ProbeCache, type ProbeCacheOptions } from './probe-cache';
 export { archFromProbe, importProbedConfig } from './model-import';
 export { measureTorchAdam, torchAdamFromOutput } from './torch-adam-probe';
+export {
+  kernelCacheKey,
+  kernelProbeFromOutput,
+  probeKernels,
+  storedPresetConfig,
+  KERNEL_PROBE_BUDGET_SECONDS,
+  KERNEL_PROBE_TIMEOUT_MS,
+  type KernelProbeOutcome,
+  type KernelProbeRequest,
+} from './kernel-probe';
 export { modelConfigHash, probeModelConfig, type ModelProbeAnswer, type ModelProbeRefusal, type ModelProbeTable } from './model-probe';
 
 /** The interpreter remembered in <dataDir>/settings.json (environment/select), or null. */

@@ -5,12 +5,17 @@ import {
   firstIssue,
   ApiError,
   MachineSchema,
+  type KernelsInput,
   type Machine,
+  type ModelArch,
   type PlanResult,
+  type Workload,
   type WorkloadOverrides,
   type WorkloadInput,
 } from '../../contract';
+import { resolveModel } from './models';
 import { planWorkload } from './plan';
+import { parseWorkload } from './workload';
 import { scenarioById } from './presets';
 import type { EfficiencyFactors } from './throughput';
 import type { MemoryEvidence } from './memory-evidence';
@@ -25,6 +30,12 @@ export interface ComputePlanInput {
   measurements?: unknown;
   calibration?: Record<string, EfficiencyFactors>;
   memory?: MemoryEvidence;
+  /**
+   * The workload's own kernels for the machine planned for (the backend runs the kernel probe on this host's
+   * GPU, or says why not): asked once the workload and the machine are resolved. A catalogued machine is
+   * never probed. Its answer never fails the plan: a reason instead of figures leaves the catalogue's constants.
+   */
+  kernels?: (model: ModelArch, workload: Workload, machine: Machine, source: 'detected' | 'file') => Promise<KernelsInput>;
 }
 
 export function parseMachine(value: unknown, where = 'machine'): Machine {
@@ -50,12 +61,23 @@ export async function computePlan(input: ComputePlanInput): Promise<PlanResult> 
   else [machine, source] = [await input.detect(), 'detected'];
   // a catalogued machine was never measured: this host's measurements do not describe it
   const measurements = source === 'catalogued' ? undefined : input.measurements;
+  let kernels: KernelsInput | undefined;
+  if (source === 'catalogued') kernels = { reason: "the machine is the scenario's catalogued one: no GPU of it was probed" };
+  else if (input.kernels) {
+    const parsed = parseWorkload(workload);
+    try {
+      kernels = await input.kernels(resolveModel(parsed.model), parsed, machine, source);
+    } catch (error) {
+      kernels = { reason: `the kernel probe failed (${error instanceof Error ? error.message : String(error)})` };
+    }
+  }
   return planWorkload(workload, {
     machine,
     machineSource: source,
     measurements,
     calibration: input.calibration,
     memory: source === 'catalogued' ? undefined : input.memory,
+    kernels,
     scenario: scenario?.id ?? null,
   });
 }

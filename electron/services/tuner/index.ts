@@ -57,6 +57,17 @@ export {
   type MemoryPoint,
   type StoredRunOutcome,
 } from './memory-evidence';
+export {
+  atMicro,
+  kernelProbeMicros,
+  kernelsForPlan,
+  kernelsMismatch,
+  kernelsNote,
+  probedActivations,
+  probedMicroSeconds,
+  withKernels,
+  type WorkloadKernels,
+} from './kernels';
 export { planWorkload, predict, chooseCpuadamCoresPerc, specForKnobs, type PlanOptions } from './plan';
 export {
   calibrationNote,

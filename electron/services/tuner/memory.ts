@@ -8,6 +8,7 @@ import { SEED_ZERO_KEYS } from './config-defaults';
 import { mechanismOf } from './mechanisms';
 import type { ThroughputKnobs } from './throughput';
 import { estimateZero2, estimateZero3 } from './estimators';
+import { probedActivations, type WorkloadKernels } from './kernels';
 import type { ParamCount } from './params';
 
 export { MEMORY_CONSTANTS } from './memory-constants';
@@ -36,12 +37,31 @@ export interface ActivationBytes {
   logits: number;
 }
 
-export function activationBytes(m: ModelArch, w: Pick<Workload, 'seqLen' | 'microBatch' | 'activationCheckpointing'>): ActivationBytes {
+export function activationBytes(
+  m: ModelArch,
+  w: Pick<Workload, 'seqLen' | 'microBatch' | 'activationCheckpointing'>,
+  kernels?: WorkloadKernels,
+): ActivationBytes {
   const tokens = w.seqLen * w.microBatch;
+  const embeddings = 2 * m.hiddenSize * tokens;
+  if (kernels) {
+    // the workload's own layer and head on this GPU (kernels.ts): every layer keeps what the probed one
+    // kept for its backward (checkpointing: its bf16 output), one layer's backward needs its peak above
+    // that, the loss the head's peak (which holds the embedding output too, counted in `kept` as well:
+    // 2·h bytes a token against the logits' 12·V or more)
+    const probed = probedActivations(kernels, w.microBatch);
+    const layers = probed.kept + probed.recompute;
+    return {
+      total: layers + embeddings + probed.logits,
+      layers: layers + embeddings,
+      kept: probed.kept + embeddings,
+      recompute: probed.recompute,
+      logits: probed.logits,
+    };
+  }
   const perLayer = layerActivationBytesPerToken(m) * tokens;
   // checkpointing keeps each block's bf16 input and recomputes one block at a time in backward
   const layers = w.activationCheckpointing ? m.numLayers * 2 * m.hiddenSize * tokens + perLayer : m.numLayers * perLayer;
-  const embeddings = 2 * m.hiddenSize * tokens;
   const logits = MEMORY_CONSTANTS.logitBytes * m.vocabSize * tokens;
   const recompute = w.activationCheckpointing ? perLayer : 0;
   return { total: layers + embeddings + logits, layers: layers + embeddings, kept: layers + embeddings - recompute, recompute, logits };
@@ -90,7 +110,7 @@ export function estimateMemory(
   const P = p.total;
   const G = worldSize(w);
   const states = modelStatesFor(s, p, w, label);
-  const act = activationBytes(m, w);
+  const act = activationBytes(m, w, p.kernels);
   const mechanism = mechanismOf(s);
   const mt = mechanism.memory({
     s,

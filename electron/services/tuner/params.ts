@@ -2,6 +2,7 @@
 // the "largest layer" DeepSpeed's ZeRO-3 estimator uses (model_to_params: the most parameters
 // held directly by one module, recurse=False — for these models the embedding or the LM head).
 import type { ModelArch } from '../../contract';
+import type { WorkloadKernels } from './kernels';
 
 export interface ParamCount {
   total: number;
@@ -15,6 +16,9 @@ export interface ParamCount {
   active: number;
   /** A Mixture-of-Experts model's routed experts per layer and per token; absent when dense. */
   experts?: { count: number; perToken: number };
+  /** The workload's own kernels measured on this GPU, where the plan has them (kernels.ts withKernels): the
+   *  step-time and memory models read them instead of the catalogue's efficiencies and activation formula. */
+  kernels?: WorkloadKernels;
 }
 
 export function countParams(m: ModelArch): ParamCount {

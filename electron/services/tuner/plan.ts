@@ -3,6 +3,7 @@
 // recommendation. The CLI, the plan/compute channel and the Plan page all show its output.
 import type {
   HardwareProfile,
+  KernelsInput,
   Knobs,
   Machine,
   ModelArch,
@@ -34,6 +35,7 @@ import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './thr
 import { validateDsConfig, validateFsdpBlock } from './validate-config';
 import { parseWorkload } from './workload';
 import { edgeTrialFor } from './trial-worth';
+import { kernelsForPlan, kernelsNote, withKernels } from './kernels';
 
 export interface PlanOptions {
   machine: Machine;
@@ -47,6 +49,8 @@ export interface PlanOptions {
   strategies?: string[];
   /** What this machine kind's runs say about memory: measured fits and OOMs, the model's error per strategy (memory-evidence.ts). */
   memory?: MemoryEvidence;
+  /** The workload's own kernels measured on this GPU (kernel probe), or why there are none: kernels.ts. */
+  kernels?: KernelsInput;
 }
 
 /** The verdict's margin and what measured it, for the plan's row. */
@@ -367,13 +371,14 @@ function moeNote(p: ParamCount): string {
 export function planWorkload(input: WorkloadInput | Workload, options: PlanOptions): PlanResult {
   const workload = parseWorkload(input);
   const model = resolveModel(workload.model);
-  const params = countParams(model);
   // Mixture-of-Experts: the memory errors and speed factors measured here come from dense runs, whose
   // matmuls are not a routed expert's; until MoE runs exist its bands are the uncalibrated ones.
-  if (params.experts && (options.memory || options.calibration))
+  if (countParams(model).experts && (options.memory || options.calibration))
     return planWorkload(workload, { ...options, memory: undefined, calibration: undefined });
   const measurements: TunerMeasurements | undefined = normalizeMeasurements(options.measurements);
   const hw = buildProfile(options.machine, options.machineSource ?? 'detected', measurements);
+  const kernels = kernelsForPlan(options.kernels, model, workload, hw);
+  const params = withKernels(countParams(model), kernels.use);
   const perc =
     workload.cpuadamCoresPerc ??
     chooseCpuadamCoresPerc(hw, workload.gpus, !!measurements?.cpuAdam?.length, measurements?.recommendedCoresPerc);
@@ -428,6 +433,7 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
     "Memory: what DeepSpeed 0.19 / FSDP2 allocate, by phase (ZeRO without offload: bf16 parameters, fp32 master + Adam states, gradient partitions, one fp32 sub-group gradient; offload: DeepSpeed's estimator + the GPU share) + activations + logits + buffers, the allocator's free block and the CUDA context; GPU per GPU, host and NVMe per node. A GPU verdict carries the model's measured error as a band: within it, \"at the edge\" — a trial decides (docs/tuner-model.md).",
     memoryEvidenceNote(options.memory),
     speedSourcesNote(hw.sources),
+    kernelsNote(kernels.plan),
   ];
   if (options.machineSource === 'catalogued') notes.push('The machine is catalogued (a synthetic description), not detected.');
   if (params.experts) notes.push(moeNote(params));
@@ -475,6 +481,7 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
     recommended,
     scenario: options.scenario ?? null,
     notes,
+    kernels: kernels.plan,
   };
 }
 
@@ -489,7 +496,9 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
 export function specForKnobs(plan: PlanResult, strategyId: string, knobs: Knobs): { spec: RunSpec; doesNotFit: string | null } {
   const s = strategyById(strategyId);
   const w = plan.workload;
-  const params = countParams(plan.model);
+  // the plan's own kernel figures, where it had them: the spec reads like the plan's rows
+  const probed = plan.kernels?.source === 'probe' ? kernelsForPlan({ probe: plan.kernels.probe }, plan.model, w, plan.profile).use : null;
+  const params = withKernels(countParams(plan.model), probed);
   const resolved = resolveKnobs(s, w, knobs);
   const memory = estimateMemory(s, plan.model, params, w, true, resolved);
   const perc = resolved.cpuadamCoresPerc ?? w.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC;
@@ -538,9 +547,9 @@ export function predict(
 export function planConfiguration(input: WorkloadInput | Workload, options: PlanOptions, strategyId: string, knobs: Knobs): StrategyPlan {
   const workload = parseWorkload(input);
   const model = resolveModel(workload.model);
-  const params = countParams(model);
   const measurements = normalizeMeasurements(options.measurements);
   const hw = buildProfile(options.machine, options.machineSource ?? 'detected', measurements);
+  const params = withKernels(countParams(model), kernelsForPlan(options.kernels, model, workload, hw).use);
   const s = strategyById(strategyId);
   const perc = knobs.cpuadamCoresPerc ?? workload.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC;
   const row = evaluate(rowContext(model, params, hw, perc, options), s, workload, knobs);

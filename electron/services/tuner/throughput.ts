@@ -8,6 +8,7 @@ import type { HardwareProfile, ModelArch, Prediction, StrategyPreset, Workload }
 import { tokensPerStep, worldSize } from '../../contract';
 import { SEED_ZERO_KEYS } from './config-defaults';
 import { mechanismOf } from './mechanisms';
+import { probedMicroSeconds } from './kernels';
 import type { ParamCount } from './params';
 import { cpuAdamRate, rateAtThreads } from './profile';
 
@@ -85,6 +86,8 @@ export function microBatchSeconds(
   matmulTflops: number,
 ): number {
   if (!(matmulTflops > 0)) return Infinity;
+  // the workload's own layer and head, timed on this GPU (kernels.ts): no efficiency assumed
+  if (p.kernels) return probedMicroSeconds(p.kernels, w.microBatch);
   const C = THROUGHPUT_CONSTANTS;
   const tokens = w.seqLen * w.microBatch;
   const f = executedFlops(p, m, w.seqLen, w.activationCheckpointing);
@@ -128,6 +131,9 @@ export interface PhaseTimes {
   exposed: Record<FactorKey, number>;
   /** The part of the CPU step that can never hide (last sub-group), seconds. */
   cpuTail: number;
+  /** The compute term is the workload's own kernels timed on this GPU (kernels.ts), not the catalogue's
+   *  efficiencies: a calibrated compute factor — fitted against those efficiencies — does not scale it. */
+  computeMeasured?: boolean;
 }
 
 /**
@@ -262,6 +268,7 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
       nvme: 1 - s.transferOverlap * 0.5,
     },
     cpuTail,
+    ...(p.kernels ? { computeMeasured: true } : {}),
   };
 }
 
@@ -286,8 +293,13 @@ const TERM_NAMES: Record<FactorKey, string> = {
 /** Step seconds alone (the search's inner loop): Σ factor × exposed term. */
 export function stepSecondsOnly(t: PhaseTimes, f?: Partial<EfficiencyFactors>): number {
   let sum = 0;
-  for (const key of FACTOR_KEYS) sum += t[key] * t.exposed[key] * (f?.[key] ?? 1);
+  for (const key of FACTOR_KEYS) sum += t[key] * t.exposed[key] * factorOf(t, f, key);
   return sum;
+}
+
+/** The factor that scales a term: none on a compute term measured by the kernel probe. */
+function factorOf(t: PhaseTimes, f: Partial<EfficiencyFactors> | undefined, key: FactorKey): number {
+  return key === 'compute' && t.computeMeasured ? 1 : (f?.[key] ?? 1);
 }
 
 /** Step seconds from phase times and (calibrated) efficiency factors: each factor scales its term. */
@@ -295,7 +307,7 @@ export function stepSecondsFrom(t: PhaseTimes, f?: Partial<EfficiencyFactors>): 
   const terms: Record<string, number> = {};
   let seconds = 0;
   for (const key of FACTOR_KEYS) {
-    const v = t[key] * t.exposed[key] * (f?.[key] ?? 1);
+    const v = t[key] * t.exposed[key] * factorOf(t, f, key);
     terms[TERM_NAMES[key]] = v;
     seconds += v;
   }

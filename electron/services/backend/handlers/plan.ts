@@ -20,6 +20,7 @@ import {
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { forMachine, isFromFile } from './calibration';
+import { kernelsForPlan } from './kernels';
 import { enginePython, modelOfWorkload } from './model-guard';
 
 type PlanChannels = 'plan/presets' | 'plan/compute' | 'plan/import-hf-config' | 'plan/config';
@@ -69,6 +70,8 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
         measurements: own?.measurements,
         calibration: own?.calibration,
         memory: own?.memory,
+        // the workload's own kernels on this host's GPU, or why not (handlers/kernels.ts)
+        kernels: kernelsForPlan(ctx),
       });
       if (own) plan.notes.push(...own.notes);
       // Each spec's prediction says which machine it was made for: runs/start refuses one planned for
