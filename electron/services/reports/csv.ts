@@ -128,7 +128,7 @@ export function runsCsv(runs: ReportRun[], comparison: Comparison, baselineId?: 
       s.notes,
       s.errorClass,
       s.errorMessage,
-      w.worldSize,
+      Math.round(w.worldSize / Math.max(1, w.nodes)), // 'gpus' is per node, as the option (--gpus) is; 'nodes' beside it
       w.nodes,
       w.seqLen,
       w.globalBatch,

@@ -242,7 +242,7 @@ describe('the RunSpec, SQLite and the CSV', () => {
       for (const o of specOptions) {
         const column = header.indexOf(csvColumnOf(o.key));
         expect(column, `${o.key}: no column ${csvColumnOf(o.key)}`).toBeGreaterThanOrEqual(0);
-        // the run has no config message: the report's workload is the spec's (gpus: its world size, 3 × 1 process)
+        // the run has no config message: the report's workload is the spec's (gpus per node, as --gpus is)
         expect(row[column], o.key).toBe(String(sample(o).value));
       }
       expect(SPEC_OPTION_KEYS.length).toBe(specOptions.length);

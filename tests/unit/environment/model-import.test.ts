@@ -55,7 +55,9 @@ describe('plan/import-hf-config counts with the model itself', () => {
   it('without the engine environment the count is unavailable, not guessed', async () => {
     const e = await refusal(importProbedConfig(gemma, JSON.stringify(gemma), 'g', { python: '/nonexistent/python3', dataDir: tmp() }));
     expect(e?.code).toBe('params_unavailable');
-    expect(e?.message).toMatch(/^Parameter count unavailable — create the engine environment \(Setup\)/);
+    expect(e?.message).toMatch(
+      /^Parameter count unavailable — create the engine environment \(the app’s Setup, or: bash scripts\/setup-engine-venv\.sh\)/,
+    );
   });
 
   it.skipIf(!haveEngine)(

@@ -3,19 +3,32 @@
 // took the newest without a word. This keeps the spread of each figure and flags the newest where it
 // is far from the median of the others (the user then measures again, when the machine is quiet).
 import { median } from '../../../contract';
-import type { Measurement, MeasurementSpread } from '../../../contract';
+import type { MeasureKind, Measurement, MeasurementSpread } from '../../../contract';
 
 /** Off by more than this share of the earlier measurements' median: flagged. */
 export const DISAGREE_FRACTION = 0.3;
 
-const FIGURES: { figure: MeasurementSpread['figure']; unit: string; scale: number; of(m: Measurement): number | null }[] = [
+const FIGURES: {
+  figure: MeasurementSpread['figure'];
+  kind: MeasureKind;
+  unit: string;
+  scale: number;
+  of(m: Measurement): number | null;
+}[] = [
   {
     figure: 'CPU Adam',
+    kind: 'cpuAdam',
     unit: 'G params/s',
     scale: 1e9,
     of: (m) => (m.cpuAdam.length ? Math.max(...m.cpuAdam.map((p) => p.paramsPerSecond)) : null),
   },
-  { figure: 'memory bandwidth (triad)', unit: 'GB/s', scale: 1e9, of: (m) => m.memoryBandwidthBytesPerSecond || null },
+  {
+    figure: 'memory bandwidth (triad)',
+    kind: 'memoryBandwidth',
+    unit: 'GB/s',
+    scale: 1e9,
+    of: (m) => m.memoryBandwidthBytesPerSecond || null,
+  },
 ];
 
 /** Each figure of `latest` beside the same machine's earlier measurements (newest first in `history`, `latest` among them or not). */
@@ -25,6 +38,8 @@ export function measurementSpread(latest: Measurement, history: readonly Measure
   );
   const out: MeasurementSpread[] = [];
   for (const f of FIGURES) {
+    // a figure carried from an earlier measurement (`measure --only` another kind) is that one's, not new
+    if (latest.carried?.[f.kind]) continue;
     const value = f.of(latest);
     const others = earlier.map(f.of).filter((v): v is number => v !== null);
     if (value === null || others.length === 0) continue;
