@@ -63,10 +63,10 @@ describe("plan's table is the Plan page's table (issue 49.4, 49.5)", () => {
     // The pick runs at a searched micro batch, not the form's 1: its row says so, with that batch's speed.
     const pick = plan.strategies.find((s) => s.id === plan.recommended!.strategyId)!;
     expect(pick.spec.microBatch).toBeGreaterThan(1);
-    // A row the recommendation calls worth a trial reads "at the edge", not "needs more GPU memory".
+    // A row the recommendation names as the one trial to confirm reads "at the edge", not "needs more GPU memory".
     const edge = plan.recommended!.edgeTrial!;
     const edgeRow = text.find((l) => l.startsWith(`${strategyLabel(edge.strategyId)} (${edge.strategyId}) `))!;
     expect(edgeRow.slice(44)).toMatch(/^at the edge\s/);
-    expect(text.some((l) => l.startsWith(`worth a trial: ${strategyLabel(edge.strategyId)}`))).toBe(true);
+    expect(text.some((l) => l.startsWith(`fastest: one trial to confirm — ${strategyLabel(edge.strategyId)}`))).toBe(true);
   });
 });
