@@ -15,13 +15,14 @@ interface Option {
   choice: Choice;
 }
 
-/** One machine per machineId seen in history, from the snapshot of its latest run (at most 8). */
+/** One machine per machineId seen in history, from the snapshot of its latest run (at most 16: the bundled samples
+ *  alone come from nine instances, and at 8 a new one pushed the oldest, the H200 reference host, out of the list). */
 async function historyMachines(exclude: string | null): Promise<Option[]> {
   const { runs } = await api.invoke('runs/list', { limit: 100000 });
   const latest = new Map<string, string>();
   for (const r of runs) if (r.machineId && r.machineId !== exclude && !latest.has(r.machineId)) latest.set(r.machineId, r.id);
   const out: Option[] = [];
-  for (const [machineId, runId] of [...latest].slice(0, 8)) {
+  for (const [machineId, runId] of [...latest].slice(0, 16)) {
     try {
       const detail = await api.invoke('runs/get', { id: runId, logLines: 0 });
       const m = detail.snapshot as Machine | null;
