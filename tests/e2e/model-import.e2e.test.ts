@@ -83,6 +83,6 @@ describe('Plan page: import a config.json', () => {
     await page.setInputFiles('[data-testid="hf-import"]', configFile('gemma-2', gemma));
     await expect
       .poll(async () => (await page.textContent('[data-testid="hf-import-error"]').catch(() => null)) ?? '', { timeout: 60_000 })
-      .toMatch(/Parameter count unavailable — create the engine environment \(Setup\)/);
+      .toMatch(/Parameter count unavailable — create the engine environment \(the app’s Setup, or: bash scripts\/setup-engine-venv\.sh\)/);
   });
 });
