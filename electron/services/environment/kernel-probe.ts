@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KernelProbeFailureSchema, KernelProbeSchema, type KernelMicro, type KernelProbe } from '../../contract';
-import { writeJsonAtomic } from '../../kernel';
+import { createGate, writeJsonAtomic } from '../../kernel';
 import { enginePath } from '../resources';
 import { modelConfigHash } from './model-probe';
 import { run } from './run';
@@ -138,38 +138,31 @@ function merge(cached: KernelProbe | null, fresh: KernelProbe, oom: KernelProbe[
   return { ...fresh, micros, oom };
 }
 
-// One probe at a time on this host, and one child per identical request.
-let tail: Promise<unknown> = Promise.resolve();
-function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
-  const next = tail.then(fn, fn);
-  tail = next.catch(() => undefined);
-  return next;
-}
-const inFlight = new Map<string, Promise<KernelProbeOutcome>>();
+// One probe at a time on this host (two would share the GPU and time each other), one child per
+// identical request, and a short queue: past it a plan goes on without the probe rather than wait.
+const probes = createGate<KernelProbeOutcome>(
+  1,
+  8,
+  (active, waiting) => `${active} kernel probe(s) running and ${waiting} waiting on this host`,
+);
 
 /** The workload's kernels on this GPU: from the cache where measured, else probed (and cached). Never throws. */
 export async function probeKernels(req: KernelProbeRequest): Promise<KernelProbeOutcome> {
+  const failed = (what: string, error: unknown): KernelProbeOutcome => ({
+    class: 'error',
+    reason: `${what} (${error instanceof Error ? error.message : String(error)})`,
+  });
   let key: string;
   try {
     key = await kernelCacheKey(req);
   } catch (error) {
-    return {
-      class: 'error',
-      reason: `the kernel probe's cache key could not be made (${error instanceof Error ? error.message : String(error)})`,
-    };
+    return failed("the kernel probe's cache key could not be made", error);
   }
   const request = `${key}|${[...req.micros].sort((a, b) => a - b).join(',')}`;
-  const running = inFlight.get(request);
-  if (running) return running;
-  const job = oneAtATime(() => probeOnce(req, key)).catch((error: unknown): KernelProbeOutcome => ({
-    class: 'error',
-    reason: `the kernel probe failed (${error instanceof Error ? error.message : String(error)})`,
-  }));
-  inFlight.set(request, job);
   try {
-    return await job;
-  } finally {
-    inFlight.delete(request);
+    return await probes.run(request, () => probeOnce(req, key));
+  } catch (error) {
+    return failed('the kernel probe failed', error);
   }
 }
 
