@@ -23,7 +23,6 @@ import { deferredWritesFor } from './deferred-writes';
 import { assertRunnerBuilds } from './families';
 import { newSweepId, runIdFor } from './ids';
 import { sweepEta } from './sweep-eta';
-import { sizeRunHere } from './size-here';
 import type { Planner } from './planner';
 import { runGpuIndexes, startMonitor, type MonitorOptions, type ResourceMonitor } from '../monitor';
 
@@ -144,7 +143,7 @@ export function plannedNotes(request: StartRunsRequest, spec: RunSpec): string[]
 /** The specs a request runs: its own, or the planner's for its workload and strategies. */
 async function specsOf(request: StartRunsRequest, planner: Planner, machine: unknown): Promise<RunSpec[]> {
   const specs = request.specs ?? (await planner.specs(request.workload!, request.strategies!, machine, { force: request.force }));
-  // what can never run on this machine, whichever door the specs came through (tuner-planner.ts)
+  // what can never run on this machine, whichever door the specs came through (the planner's refuseSpecs)
   planner.refuseSpecs?.(specs, machine);
   return specs;
 }
@@ -197,12 +196,12 @@ function forThisHost(specs: RunSpec[], hostId: string | null): { spec: RunSpec; 
 }
 
 /**
- * The spec with this host's memory estimate for it (size-here.ts), which the runner's pre-flight checks
- * instead of the plan's figure, and a log line saying which figure that is; unchanged where the tuner
- * cannot size it (the runner then says whose figure it checks).
+ * The spec with this host's memory estimate for it (the planner's sizeHere), which the runner's pre-flight
+ * checks instead of the plan's figure, and a log line saying which figure that is; unchanged where the
+ * planner cannot size it (the runner then says whose figure it checks).
  */
-function sizedHere(p: { spec: RunSpec; notes: string[] }, machine: unknown): { spec: RunSpec; notes: string[] } {
-  const sized = sizeRunHere(p.spec, machine);
+function sizedHere(p: { spec: RunSpec; notes: string[] }, machine: unknown, planner: Planner): { spec: RunSpec; notes: string[] } {
+  const sized = planner.sizeHere?.(p.spec, machine) ?? null;
   if (!sized) return p;
   const planned = p.spec.prediction?.hostPeakBytes;
   const differs = planned !== undefined && Math.abs(planned - sized.hostBytes) > 0.05 * Math.max(planned, sized.hostBytes);
@@ -235,7 +234,7 @@ export async function startSweep(request: StartRunsRequest, deps: SweepDeps): Pr
   // Each then carries the memory it needs on this host, sized here, for the runner's pre-flight.
   const prepared = forThisHost(await specsOf(request, deps.planner, machine), machineIdOf(machine))
     .map((p) => ({ ...p, notes: [...plannedNotes(request, p.spec), ...p.notes] }))
-    .map((p) => sizedHere(p, machine));
+    .map((p) => sizedHere(p, machine, deps.planner));
   const specs = prepared.map((p) => p.spec);
   // A model the runner would refuse (family, positions) is refused here, before anything is queued.
   assertRunnerBuilds(specs);

@@ -47,14 +47,7 @@ export function userConfigHandlers(ctx: BackendContext): HandlerMap<'plan/user-c
         memory: own.memory,
       });
       result.plan.notes.push(...own.notes);
-      // every prediction says which machine it is for (runs/start refuses a loaded machine's)
-      const planned = {
-        machineId: target.machineId ?? null,
-        machineSource: source,
-        machineLabel: result.plan.profile.machineLabel,
-      } as const;
-      for (const spec of [result.spec, result.tuned?.spec, result.yours?.spec, ...result.plan.strategies.map((s) => s.spec)])
-        if (spec?.prediction) spec.prediction = { ...spec.prediction, ...planned };
+      // every prediction says which machine it is for as the tuner made it (runs/start refuses a loaded machine's)
       result.measured = measuredGain(ctx, result, own.runMachineIds);
       return result;
     },

@@ -2,13 +2,13 @@
 // prediction is what the Plan page showed for the machine it was planned for: a loaded H200's plan
 // said "~2.0 GiB host" for a 3B ZeRO-1 that then grew past 12 GB on a CPU box, and a plan for this
 // machine gives a strategy that needs a GPU only its host side (run --force puts it on the CPU).
-// runs/start therefore asks the tuner again, for THIS machine and the spec's own workload, micro
-// batch and knobs, and hands that figure to the runner's pre-flight (spec.preflightMemory), which
-// refuses (strict) or warns (warn) against MemAvailable with both numbers.
+// runs/start therefore asks the tuner again (the tuner planner's sizeHere, which the sweep calls),
+// for THIS machine and the spec's own workload, micro batch and knobs, and hands that figure to the
+// runner's pre-flight (spec.preflightMemory), which refuses (strict) or warns (warn) against
+// MemAvailable with both numbers.
 import { formatBytes, MachineSchema, type ModelArch, type RunSpec } from '../../contract';
+import type { PreflightMemory } from '../engine';
 import * as tuner from '../tuner';
-
-export type PreflightMemory = NonNullable<RunSpec['preflightMemory']>;
 
 /** The workload a spec runs: its preset model by id, else its own architecture (an imported config). */
 function workloadOf(spec: RunSpec) {
