@@ -14,11 +14,14 @@ import {
   type ExportedRun,
   type ImportResult,
   worldSize,
+  WORKLOAD_COLUMNS,
+  WORKLOAD_OPTION_LIST,
   type RunsFile,
 } from '../../contract';
 import { writeFileAtomic } from '../../kernel';
 import { inTransaction, schemaVersion, type Database } from './database';
-import { MAX_STORED_COUNT, workloadColumnsUpdate } from './migrations';
+import { MAX_STORED_COUNT } from './migrations';
+import { fillWorkloadColumns } from './workload-columns';
 
 type Row = Record<string, string | number | null>;
 
@@ -247,10 +250,8 @@ const COLUMN_RULES: Record<string, Record<string, NumberRule>> = {
     repeat_index: COUNT,
     steps: COUNT,
     warmup: COUNT,
-    micro_batch: COUNT,
-    seq_len: COUNT,
-    world_size: COUNT,
-    nodes: COUNT,
+    // the workload's counts (contract workload-options.ts `column`)
+    ...Object.fromEntries(WORKLOAD_COLUMNS.filter((c) => c.count).map((c) => [c.name, COUNT])),
     exit_code: SIGNED_INTEGER,
     tflops_per_gpu: FIGURE,
     tokens_per_second: FIGURE,
@@ -274,17 +275,19 @@ const COLUMN_RULES: Record<string, Record<string, NumberRule>> = {
   },
 };
 
-/** The numbers of the JSON documents that the app copies into columns (the spec's workload, see
- *  workloadColumnsUpdate) or computes with (Compare's capacity and NVMe figure); `[]` walks an array. */
+/** The numbers of the JSON documents that the app copies into columns (the workload's counts as the spec
+ *  names them, and the runner's world size: workload-columns.ts) or computes with (Compare's capacity and
+ *  NVMe figure); `[]` walks an array. */
 const DOCUMENT_RULES: [
   where: 'details.spec' | 'details.config' | 'details.result' | 'details.hello' | 'snapshot.body',
   path: string,
   rule: NumberRule,
 ][] = [
-  ['details.spec', 'microBatch', COUNT],
-  ['details.spec', 'seqLen', COUNT],
-  ['details.spec', 'nodes', COUNT],
-  ['details.spec', 'gpus', COUNT],
+  ...WORKLOAD_OPTION_LIST.filter((o) => o.column && o.kind === 'count').map((o): ['details.spec', string, NumberRule] => [
+    'details.spec',
+    o.key,
+    COUNT,
+  ]),
   ['details.config', 'worldSize', COUNT],
   ['details.result', 'peakNvmeBytes', BYTES],
   ['details.hello', 'devices[].memoryBytes', BYTES],
@@ -460,8 +463,8 @@ export function importRuns(db: Database, content: RunsFile, options: ImportOptio
         const stmt = db.prepare(`INSERT INTO samples (run_id, ${kept.join(', ')}) VALUES (?, ${placeholders(kept.length)})`);
         for (const r of record.samples.rows) stmt.run(id, ...r.filter((_, i) => usable[i]));
       }
-      // A file from before the workload columns: fill them from the run's spec.
-      db.prepare(workloadColumnsUpdate('id = ?')).run(id);
+      // A file from before the workload columns, or one whose columns say nothing: fill them from the run's documents.
+      fillWorkloadColumns(db, id);
       db.prepare('INSERT INTO run_imports (run_id, file, source_label, imported_at) VALUES (?, ?, ?, ?)').run(
         id,
         options.file,

@@ -22,99 +22,8 @@ import {
   type StoredMachine,
 } from '../../contract';
 import { inTransaction, storedDataError, type Database } from './database';
+import { SUMMARY_COLUMNS, summaryFromRow, summaryRowOf, type SummaryRow } from './summary-columns';
 import { deltaPercent, repeatStats, speedup } from './stats';
-
-/** The columns of `runs` a summary needs, as SQLite returns them. */
-export interface SummaryRow {
-  id: string;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  status: RunSummary['status'];
-  model: string;
-  strategy: string;
-  engine: string;
-  sweep_id: string | null;
-  repeat_index: number;
-  machine_id: string | null;
-  tags: string;
-  notes: string;
-  error_class: string | null;
-  error_message: string | null;
-  tflops_per_gpu: number | null;
-  tokens_per_second: number | null;
-  step_seconds: number | null;
-  peak_gpu_bytes: number | null;
-  peak_host_bytes: number | null;
-  micro_batch?: number | null;
-  seq_len?: number | null;
-  world_size?: number | null;
-  nodes?: number | null;
-  precision?: string | null;
-  config_hash?: string | null;
-}
-
-const RUN_STATUSES = new Set(['queued', 'running', 'completed', 'failed', 'cancelled', 'interrupted']);
-
-/**
- * A stored row → RunSummary, every value checked on the way: a damaged row is reported as a
- * stored-data error naming the run and the column (not a bad response, not a JSON parse error
- * that reads like the request's fault).
- */
-export function summaryFromRow(row: SummaryRow): RunSummary {
-  const bad = (column: string, why: string): never => {
-    throw storedDataError(row.id, column, why);
-  };
-  const text = (column: keyof SummaryRow, nullable: boolean): string | null => {
-    const v = row[column] as unknown;
-    if (v === null && nullable) return null;
-    if (typeof v !== 'string') bad(column, nullable ? 'not text or null' : 'not text');
-    return v as string;
-  };
-  const number = (column: keyof SummaryRow): number | null => {
-    const v = row[column] as unknown;
-    if (v === null || v === undefined) return null;
-    if (typeof v !== 'number' || !Number.isFinite(v)) bad(column, 'not a number');
-    return v as number;
-  };
-  let tags: unknown;
-  try {
-    tags = JSON.parse(text('tags', false)!);
-  } catch {
-    bad('tags', 'not JSON');
-  }
-  if (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string')) bad('tags', 'not a JSON array of strings');
-  if (!RUN_STATUSES.has(row.status)) bad('status', 'not a run status');
-  if (!Number.isSafeInteger(row.repeat_index)) bad('repeat_index', 'not an integer');
-  return {
-    id: text('id', false)!,
-    createdAt: text('created_at', false)!,
-    startedAt: text('started_at', true),
-    finishedAt: text('finished_at', true),
-    status: row.status,
-    model: text('model', false)!,
-    strategy: text('strategy', false)!,
-    engine: text('engine', false)!,
-    sweepId: text('sweep_id', true),
-    repeatIndex: row.repeat_index,
-    machineId: text('machine_id', true),
-    tags: tags as string[],
-    notes: text('notes', false)!,
-    errorClass: text('error_class', true),
-    errorMessage: text('error_message', true),
-    tflopsPerGpu: number('tflops_per_gpu'),
-    tokensPerSecond: number('tokens_per_second'),
-    stepSeconds: number('step_seconds'),
-    peakGpuBytes: number('peak_gpu_bytes'),
-    peakHostBytes: number('peak_host_bytes'),
-    microBatch: number('micro_batch'),
-    seqLen: number('seq_len'),
-    worldSize: number('world_size'),
-    nodes: number('nodes'),
-    precision: row.precision === undefined ? null : text('precision', true),
-    configHash: row.config_hash === undefined ? null : text('config_hash', true),
-  };
-}
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
@@ -156,38 +65,6 @@ export function filterClause(filter: RunFilter): { clause: string; params: (stri
 
 // ---------------------------------------------------------------- the list
 
-// Named columns read as arrays: the binding's cost is per value materialised, and a `SELECT *`
-// row object of the (now 30-column) runs table costs several times more than this (10,000 rows:
-// ~1 s vs ~0.1 s on the 2-core dev box).
-const SUMMARY_COLUMNS = [
-  'id',
-  'created_at',
-  'started_at',
-  'finished_at',
-  'status',
-  'model',
-  'strategy',
-  'engine',
-  'sweep_id',
-  'repeat_index',
-  'machine_id',
-  'tags',
-  'notes',
-  'error_class',
-  'error_message',
-  'tflops_per_gpu',
-  'tokens_per_second',
-  'step_seconds',
-  'peak_gpu_bytes',
-  'peak_host_bytes',
-  'micro_batch',
-  'seq_len',
-  'world_size',
-  'nodes',
-  'precision',
-  'config_hash',
-] as const;
-
 /** `runs/list`: newest first, filtered; `total` counts every match beyond the page. */
 export function listRuns(db: Database, filter: RunFilter = {}): { runs: RunSummary[]; total: number } {
   const { clause, params } = filterClause(filter);
@@ -196,36 +73,7 @@ export function listRuns(db: Database, filter: RunFilter = {}): { runs: RunSumma
   const stmt = db.prepare(`SELECT ${SUMMARY_COLUMNS.join(', ')} FROM runs ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`);
   stmt.setReturnArrays(true);
   const rows = stmt.all(...params, limit, offset) as unknown as unknown[][];
-  const runs = rows.map((v) =>
-    summaryFromRow({
-      id: v[0],
-      created_at: v[1],
-      started_at: v[2],
-      finished_at: v[3],
-      status: v[4],
-      model: v[5],
-      strategy: v[6],
-      engine: v[7],
-      sweep_id: v[8],
-      repeat_index: v[9],
-      machine_id: v[10],
-      tags: v[11],
-      notes: v[12],
-      error_class: v[13],
-      error_message: v[14],
-      tflops_per_gpu: v[15],
-      tokens_per_second: v[16],
-      step_seconds: v[17],
-      peak_gpu_bytes: v[18],
-      peak_host_bytes: v[19],
-      micro_batch: v[20],
-      seq_len: v[21],
-      world_size: v[22],
-      nodes: v[23],
-      precision: v[24],
-      config_hash: v[25],
-    } as SummaryRow),
-  );
+  const runs = rows.map((v) => summaryFromRow(summaryRowOf(v)));
   // The count only when the page may not hold every match.
   const total =
     offset === 0 && runs.length < limit
