@@ -36,7 +36,7 @@ import { exportRuns, importRuns, type ImportOptions } from './import-export';
 
 export { HistoryError } from './database';
 export { ownerAlive } from './owner';
-export { readRunsFile, parseRunsText, writeRunsFile, MAX_RUNS_FILE_BYTES } from './import-export';
+export { readRunsFile, parseRunsText, writeRunsFile, MAX_RUNS_FILE_BYTES } from './runs-file';
 export { convertRunnerSweep } from './raw-sweep';
 export { repeatStats, deltaPercent, speedup } from './stats';
 export type { NewRun, RecoveredRun, RunEnd, RunStart, FinalStatus, ResultLike } from './lifecycle';
