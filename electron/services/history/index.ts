@@ -30,7 +30,8 @@ import { repeatStats } from './stats';
 import { newOwner } from './owner';
 import { forgetStatements, insertSamples, readSamples } from './samples';
 import { readResources, storeResources } from './resource-samples';
-import { compareRuns, deleteRuns, listRepeatGroups, listRuns, updateRun } from './queries';
+import { compareRuns } from './compare';
+import { deleteRuns, listRepeatGroups, listRuns, updateRun } from './queries';
 import { summaryFromRow, type SummaryRow } from './summary-columns';
 import { exportRuns, importRuns, type ImportOptions } from './import-export';
 
