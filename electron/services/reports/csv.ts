@@ -44,6 +44,11 @@ const spread = (name: string, of: (f: ReportRun['figures']) => { median: number;
   col(`${name}_max`, (x) => of(x.run.figures)?.max),
 ];
 
+/** Fields of one part of the run, each a column named by the snake_case of its key (a prefix before it). */
+function fields<T>(of: (run: ReportRun) => T, keys: readonly (keyof T & string)[], prefix = ''): Column[] {
+  return keys.map((key) => col(`${prefix}${csvColumnOf(key)}`, (x) => of(x.run)[key] as Cell));
+}
+
 function specValue(spec: unknown, key: string): Cell {
   const v = spec && typeof spec === 'object' ? (spec as Record<string, unknown>)[key] : undefined;
   return typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' ? v : null;
@@ -58,55 +63,38 @@ const WORKLOAD_CSV_COLUMNS: Column[] = SPEC_OPTION_KEYS.map((key) =>
 );
 
 const RUN_CSV: Column[] = [
-  col('id', (x) => x.run.summary.id),
-  col('created_at', (x) => x.run.summary.createdAt),
-  col('started_at', (x) => x.run.summary.startedAt),
-  col('finished_at', (x) => x.run.summary.finishedAt),
-  col('status', (x) => x.run.summary.status),
-  col('model', (x) => x.run.summary.model),
-  col('strategy', (x) => x.run.summary.strategy),
-  col('engine', (x) => x.run.summary.engine),
-  col('sweep_id', (x) => x.run.summary.sweepId),
-  col('repeat_index', (x) => x.run.summary.repeatIndex),
-  col('machine_id', (x) => x.run.summary.machineId),
+  ...fields(
+    (r) => r.summary,
+    ['id', 'createdAt', 'startedAt', 'finishedAt', 'status', 'model', 'strategy', 'engine', 'sweepId', 'repeatIndex', 'machineId'],
+  ),
   col('hostname', (x) => x.run.machine?.hostname ?? null),
   col('tags', (x) => x.run.summary.tags.join(';')),
-  col('notes', (x) => x.run.summary.notes),
-  col('error_class', (x) => x.run.summary.errorClass),
-  col('error_message', (x) => x.run.summary.errorMessage),
+  ...fields((r) => r.summary, ['notes', 'errorClass', 'errorMessage']),
   ...WORKLOAD_CSV_COLUMNS,
   // the reading's products and the parameter count of the TFLOPS formula
-  col('global_batch', (x) => x.run.workload.globalBatch),
-  col('params', (x) => x.run.workload.params),
-  col('measured_steps', (x) => x.run.figures.measuredSteps),
+  ...fields((r) => r.workload, ['globalBatch', 'params']),
+  ...fields((r) => r.figures, ['measuredSteps']),
   col('figures_source', (x) => x.run.figures.source),
   ...spread('tflops_per_gpu', (f) => f.tflopsPerGpu),
   ...spread('tflops_aggregate', (f) => f.tflopsAggregate),
   ...spread('tokens_per_second', (f) => f.tokensPerSecond),
   ...spread('step_seconds', (f) => f.stepSeconds),
+  // the summary's older names, kept in the CSV (docs/architecture.md, "Names of figures")
   col('peak_gpu_bytes', (x) => x.run.figures.gpuPeakBytes),
   col('peak_host_bytes', (x) => x.run.figures.hostPeakBytes),
-  col('predicted_tflops_per_gpu', (x) => x.run.predicted.tflopsPerGpu),
-  col('predicted_step_seconds', (x) => x.run.predicted.stepSeconds),
-  col('predicted_gpu_peak_bytes', (x) => x.run.predicted.gpuPeakBytes),
-  col('predicted_host_peak_bytes', (x) => x.run.predicted.hostPeakBytes),
+  ...fields((r) => r.predicted, ['tflopsPerGpu', 'stepSeconds', 'gpuPeakBytes', 'hostPeakBytes'], 'predicted_'),
   // One baseline definition (Compare's, the CLI's, the HTML/PDF report's): the baseline repeat
   // group's median of its runs' medians; baseline_id is the run that chose it.
   col('repeat_group', (x) => groupOf(x.comparison, x.run.summary.id)?.label ?? null),
   col('baseline_id', (x) => x.baselineRun),
   col('baseline_group', (x) => x.base.group?.label ?? null),
   col('baseline_repeats', (x) => x.base.group?.runIds.length ?? null),
-  col('baseline_tflops_per_gpu', (x) => x.base.tflopsPerGpu),
-  col('baseline_step_seconds', (x) => x.base.stepSeconds),
+  ...(['tflopsPerGpu', 'stepSeconds'] as const).map((key) => col(`baseline_${csvColumnOf(key)}`, (x) => x.base[key])),
   col('delta_tflops_per_gpu_pct', (x) => x.deltas.tflopsPerGpuPct),
   col('delta_step_seconds_pct', (x) => x.deltas.stepSecondsPct),
   col('speedup_vs_baseline', (x) => x.deltas.speedup),
   col('runner_version', (x) => x.run.versions.runner),
-  col('python', (x) => x.run.versions.python),
-  col('torch', (x) => x.run.versions.torch),
-  col('deepspeed', (x) => x.run.versions.deepspeed),
-  col('cuda', (x) => x.run.versions.cuda),
-  col('driver', (x) => x.run.versions.driver),
+  ...fields((r) => r.versions, ['python', 'torch', 'deepspeed', 'cuda', 'driver']),
 ];
 
 export const RUN_COLUMNS = RUN_CSV.map((c) => c.header);
