@@ -9,39 +9,24 @@ import { repeatStats } from './stats';
 export const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 export const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 
+/** Each field of a run filter and its condition, in the order the clause lists them. */
+const FILTER_CONDITIONS: [field: 'model' | 'strategy' | 'status' | 'machineId' | 'since' | 'until' | 'tag', condition: string][] = [
+  ['model', 'model = ?'],
+  ['strategy', 'strategy = ?'],
+  ['status', 'status = ?'],
+  ['machineId', 'machine_id = ?'],
+  ['since', 'created_at >= ?'],
+  ['until', 'created_at <= ?'],
+  ['tag', 'EXISTS (SELECT 1 FROM json_each(runs.tags) WHERE value = ?)'],
+];
+
 /** WHERE clause of a run filter (the same fields `runs/list` takes). */
 export function filterClause(filter: RunFilter): { clause: string; params: (string | number)[] } {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  if (filter.model) {
-    where.push('model = ?');
-    params.push(filter.model);
-  }
-  if (filter.strategy) {
-    where.push('strategy = ?');
-    params.push(filter.strategy);
-  }
-  if (filter.status) {
-    where.push('status = ?');
-    params.push(filter.status);
-  }
-  if (filter.machineId) {
-    where.push('machine_id = ?');
-    params.push(filter.machineId);
-  }
-  if (filter.since) {
-    where.push('created_at >= ?');
-    params.push(filter.since);
-  }
-  if (filter.until) {
-    where.push('created_at <= ?');
-    params.push(filter.until);
-  }
-  if (filter.tag) {
-    where.push('EXISTS (SELECT 1 FROM json_each(runs.tags) WHERE value = ?)');
-    params.push(filter.tag);
-  }
-  return { clause: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+  const given = FILTER_CONDITIONS.filter(([field]) => filter[field]);
+  return {
+    clause: given.length ? `WHERE ${given.map(([, condition]) => condition).join(' AND ')}` : '',
+    params: given.map(([field]) => filter[field]!),
+  };
 }
 
 // ---------------------------------------------------------------- the list
