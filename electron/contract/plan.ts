@@ -255,6 +255,8 @@ export type Recommendation = z.infer<typeof RecommendationSchema>;
 export const HardwareProfileSchema = z.object({
   machineLabel: z.string(),
   machineSource: z.enum(['detected', 'file', 'catalogued']),
+  /** The machine's machineId, null for a catalogued one (never detected): each spec's prediction names it. */
+  machineId: z.string().nullable().optional(),
   gpuName: z.string().nullable(),
   gpuCount: z.number().int().nonnegative(),
   gpuMemoryBytes: bytes,

@@ -1,7 +1,9 @@
 // Run records as stored in history and listed by `runs/list`.
 import { z } from 'zod';
 import { RunStatusSchema } from './common';
+import type { RanWorkload } from './ran-workload';
 import { RunSampleSchema } from './step-sample';
+import { WORKLOAD_COLUMNS, type WorkloadColumnField } from './workload-options';
 import {
   StoredConfigSchema,
   StoredHelloSchema,
@@ -15,6 +17,17 @@ import {
 // The step sample and the stored-document readings are this domain's too (index.ts exports runs.ts).
 export * from './step-sample';
 export * from './stored';
+
+const countColumn = () => z.number().int().nullable().optional();
+const textColumn = () => z.string().nullable().optional();
+type ColumnSchema<K extends WorkloadColumnField> = RanWorkload[K] extends string | null
+  ? ReturnType<typeof textColumn>
+  : ReturnType<typeof countColumn>;
+
+/** The summary's workload fields, one per workload column (contract workload-options.ts `column`). */
+const workloadSummaryShape = Object.fromEntries(WORKLOAD_COLUMNS.map((c) => [c.reads, c.count ? countColumn() : textColumn()])) as {
+  [K in WorkloadColumnField]: ColumnSchema<K>;
+};
 
 export const RunSummarySchema = z.object({
   id: z.string(),
@@ -38,12 +51,8 @@ export const RunSummarySchema = z.object({
   stepSeconds: z.number().nullable(),
   peakGpuBytes: z.number().nullable(),
   peakHostBytes: z.number().nullable(),
-  // The workload it ran (from its RunSpec; null for runs stored before specs carried them).
-  microBatch: z.number().int().nullable().optional(),
-  seqLen: z.number().int().nullable().optional(),
-  worldSize: z.number().int().nullable().optional(),
-  nodes: z.number().int().nullable().optional(),
-  precision: z.string().nullable().optional(),
+  // The workload it ran, as its stored documents read (ranWorkloadOf); null where none says.
+  ...workloadSummaryShape,
   /** What determines speed, hashed (engine, config, model, batch shape): equal hash, same run setup. */
   configHash: z.string().nullable().optional(),
 });

@@ -1,15 +1,19 @@
 // The workload's options, each declared once: its key in the workload (and the RunSpec), the check of
 // its value, its default, and where it shows — the CLI flag of each command that takes it and its
 // help, the Plan form's field, the RunSpec (and so SQLite, where the spec is stored whole, and the
-// CSV export). WorkloadSchema / WorkloadOverridesSchema (plan.ts), the spec's workload fields
-// (run-spec.ts), the CLI's flag table, usage text and value checks (electron/cli/workload-flags.ts),
-// the Plan form (renderer stores/plan.ts, pages/PlanPage.tsx) and the CSV's columns
+// CSV export), and how a run's value of it is kept and shown (its column of the runs table, its
+// RunSummary field, its CSV header). WorkloadSchema / WorkloadOverridesSchema (plan.ts), the spec's
+// workload fields (run-spec.ts), the CLI's flag table, usage text and value checks
+// (electron/cli/workload-flags.ts), the Plan form (renderer stores/plan.ts, pages/PlanPage.tsx), the
+// runs table's workload columns with the list's summary and the import's number checks
+// (services/history/summary-columns.ts, workload-columns.ts) and the CSV's columns
 // (services/reports/csv.ts) are all made from this table: a new option is one entry here.
 // tests/unit/contract/workload-options.test.ts follows every entry to each of those places.
 //
 // The model is not an option here: it is what is planned (a preset id, a config.json, an inline
 // architecture), read by each command in its own way (cli/commands/plan.ts modelFlag).
 import { z } from 'zod';
+import type { RanWorkload } from './ran-workload';
 
 /** The precisions a plan takes (the Plan form's, the CLI's --precision). */
 export const PlanPrecisionSchema = z.enum(['bf16', 'fp16']);
@@ -58,7 +62,17 @@ export interface WorkloadOptionDecl {
   cli?: { flag: string; commands: readonly WorkloadCommand[]; help: string; placeholder?: string; negation?: string };
   /** Its Plan form field: the label, and the test id the end-to-end tests find it by. */
   form?: { label: string; testId?: string };
+  /**
+   * Its column of the `runs` table (`name`), for listing and grouping runs without reading their
+   * documents: it holds `reads`, the stored run's reading of it (contract ran-workload.ts), and is the
+   * RunSummary field of that name. The reading is what the column keeps, not the option's raw value:
+   * the GPUs column is the world size (GPUs × nodes), what a run's figures are per.
+   */
+  column?: { name: string; reads: WorkloadColumnField };
 }
+
+/** The readings of a stored run a runs column can keep: a count or a text. */
+export type WorkloadColumnField = keyof Pick<RanWorkload, 'seqLen' | 'microBatch' | 'worldSize' | 'nodes' | 'precision'>;
 
 /** Keeps each entry's own types (its schemas) while checking it is a declaration. */
 function option<const D extends WorkloadOptionDecl>(d: D): D {
@@ -77,6 +91,7 @@ export const WORKLOAD_OPTIONS = {
     spec: { schema: specCount(), hashed: true },
     cli: { flag: 'seq', commands: ALL, help: 'sequence length, tokens per sample (default 2048; 512 on a machine without a GPU)' },
     form: { label: 'Sequence length', testId: 'seq-len' },
+    column: { name: 'seq_len', reads: 'seqLen' },
   }),
   microBatch: option({
     value: count(),
@@ -90,6 +105,7 @@ export const WORKLOAD_OPTIONS = {
       help: "samples per GPU per forward pass (default 1; run: given, it runs as given, else the plan's searched micro batch)",
     },
     form: { label: 'Micro batch / GPU', testId: 'micro-batch' },
+    column: { name: 'micro_batch', reads: 'microBatch' },
   }),
   gradAccum: option({
     value: count(),
@@ -109,6 +125,7 @@ export const WORKLOAD_OPTIONS = {
     spec: { schema: specCount(), hashed: true },
     cli: { flag: 'gpus', commands: ALL, help: "GPUs per node (default: this machine's GPU count, 1 without a GPU)" },
     form: { label: 'GPUs per node', testId: 'gpus' },
+    column: { name: 'world_size', reads: 'worldSize' },
   }),
   nodes: option({
     value: count(),
@@ -118,6 +135,7 @@ export const WORKLOAD_OPTIONS = {
     spec: { schema: specCount(), hashed: true },
     cli: { flag: 'nodes', commands: ALL, help: 'nodes (default 1)' },
     form: { label: 'Nodes', testId: 'nodes' },
+    column: { name: 'nodes', reads: 'nodes' },
   }),
   precision: option({
     value: PlanPrecisionSchema,
@@ -127,6 +145,7 @@ export const WORKLOAD_OPTIONS = {
     spec: { schema: PrecisionSchema, hashed: true },
     cli: { flag: 'precision', commands: ALL, help: 'mixed precision (default bf16)' },
     form: { label: 'Precision' },
+    column: { name: 'precision', reads: 'precision' },
   }),
   activationCheckpointing: option({
     value: z.boolean(),
@@ -250,3 +269,15 @@ export function choicesOf(o: Pick<WorkloadOptionDecl, 'value'>): string[] {
 export function csvColumnOf(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
+
+/** A runs column of the workload: its name, the reading it keeps (also its RunSummary field), whether a count. */
+export interface WorkloadColumn {
+  name: string;
+  reads: WorkloadColumnField;
+  count: boolean;
+}
+
+/** The runs table's workload columns, in the table's order. */
+export const WORKLOAD_COLUMNS: readonly WorkloadColumn[] = WORKLOAD_OPTION_LIST.flatMap((o) =>
+  o.column ? [{ ...o.column, count: o.kind === 'count' }] : [],
+);

@@ -4,7 +4,8 @@
 //   catalogue's data, resources/presets/*.json (inlined by the bundlers);
 // - kernel (electron/kernel) imports the contract only;
 // - a service imports the contract, the kernel, its own folder, and another service only through
-//   its index (electron/services/<area> or …/<area>/index);
+//   its index (electron/services/<area> or …/<area>/index); the engine never the tuner (it never
+//   plans: the backend hands it the tuner's part as its Planner);
 // - server and cli import contract, kernel and services, never each other, main or preload;
 // - main imports contract, kernel and services (not server or cli); preload the contract only;
 // - the renderer imports the renderer and the contract only;
@@ -34,6 +35,11 @@ const ALLOWED = {
   renderer: ['renderer', 'contract'],
 };
 
+/** Services an area must not import at all, and why. */
+const AREAS_NOT_IMPORTED = {
+  engine: { tuner: 'the engine never plans: the tuner reaches it only as the Planner the backend hands it (engine/planner.ts)' },
+};
+
 function problem(fromRel, spec) {
   const from = layerOf(fromRel);
   if (!from) return null;
@@ -50,6 +56,8 @@ function problem(fromRel, spec) {
   if (!allowed) return null;
   if (!allowed.includes(to.layer)) return `${from.layer} may import ${allowed.join(', ')}; not ${to.layer} (${shown})`;
   if (from.layer === 'services' && to.layer === 'services' && to.area !== from.area) {
+    const why = AREAS_NOT_IMPORTED[from.area]?.[to.area];
+    if (why) return `${from.area} imports ${to.area} (${shown}): ${why}`;
     const parts = shown.split('/'); // electron/services/<area>[/index]
     const viaIndex = parts.length === 3 || (parts.length === 4 && parts[3] === 'index');
     if (!viaIndex) return `a service reaches another only through its index: import 'electron/services/${to.area}', not ${shown}`;

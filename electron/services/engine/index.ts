@@ -10,7 +10,6 @@ import { acquireSweepLock, clearStaleLock, endOrphanRunners, type SweepLock } fr
 import { buildLaunch } from './launch';
 import type { Planner } from './planner';
 import { startSweep, type RunEnd, type Sweep, type SweepDeps, type SweepEvents } from './sweep';
-import { tunerPlanner } from './tuner-planner';
 
 export { createStdoutParser, LineSplitter, parseProtocolLine, DEFAULT_MAX_LINE_BYTES, type ParsedLine } from './jsonl';
 export { classifyRun, classifyStderr, DEFAULT_FIX, type RunEvidence, type Verdict } from './classify';
@@ -26,8 +25,7 @@ export {
 export { chooseInterpreter, engineVenvs, venvPython, type InterpreterChoice } from '../environment';
 export { buildLaunch, type LaunchInput } from './launch';
 export { predictionElsewhere, startSweep, type RunEnd, type Sweep, type SweepDeps, type SweepEvents } from './sweep';
-export { createTunerPlanner, tunerPlanner, type TunerPlannerOptions } from './tuner-planner';
-export type { Planner } from './planner';
+export type { Planner, PreflightMemory } from './planner';
 export { acquireSweepLock, clearStaleLock, endOrphanRunners, type SweepLock } from './orphans';
 
 export interface EngineOptions {
@@ -35,7 +33,8 @@ export interface EngineOptions {
   dataDir: string;
   events: SweepEvents;
   machine(): Promise<unknown>;
-  planner?: Planner;
+  /** The tuner's part of a start (plan a workload, refuse a spec, size a run here): the backend's tuner planner. */
+  planner: Planner;
   /** The interpreter the user selected (environment service), consulted after request.python. */
   selectedPython?(): Promise<string | null> | string | null;
   /** The runner script; default: the bundled resources/engine/bench.py. */
@@ -135,7 +134,7 @@ export class EngineService {
     const sweep = await startSweep(request, {
       history: this.options.history,
       dataDir: this.options.dataDir,
-      planner: this.options.planner ?? tunerPlanner,
+      planner: this.options.planner,
       events: this.options.events,
       machine: this.options.machine,
       ...this.options.sweep,

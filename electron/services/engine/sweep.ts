@@ -6,15 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  ApiError,
-  toRunSample,
   type ResourceLiveEvent,
   type RunLogEvent,
   type RunProgressEvent,
-  type RunSample,
   type RunSpec,
   type RunStatusEvent,
-  type RunnerMessage,
   type StartRunsRequest,
 } from '../../contract';
 import type { HistoryStore } from '../history';
@@ -23,8 +19,10 @@ import { deferredWritesFor } from './deferred-writes';
 import { assertRunnerBuilds } from './families';
 import { newSweepId, runIdFor } from './ids';
 import { sweepEta } from './sweep-eta';
-import { sizeRunHere } from './size-here';
+import { guardEmit, RunRecorder } from './run-recorder';
+import { forThisHost, machineIdOf, plannedNotes, sizedHere, specsOf } from './sweep-specs';
 import type { Planner } from './planner';
+export { plannedNotes, predictionElsewhere } from './sweep-specs';
 import { runGpuIndexes, startMonitor, type MonitorOptions, type ResourceMonitor } from '../monitor';
 
 /** Predicted figures stored beside the measurement (tflopsPerGpu/stepSeconds are also columns). */
@@ -100,121 +98,6 @@ interface PlannedRun {
   notes: string[];
 }
 
-const LOG_BATCH_LINES = 200;
-
-/** Emits an event; a listener or validation error is reported on stderr, never thrown into a
- *  child's stdout handler or a timer (either would end the whole process). */
-function guardEmit(emitEvent: () => void): void {
-  try {
-    emitEvent();
-  } catch (error) {
-    console.error(`[offload-studio] an engine event was dropped: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
-  }
-}
-
-function machineIdOf(machine: unknown): string | null {
-  const id = (machine as { machineId?: unknown } | null)?.machineId;
-  return typeof id === 'string' ? id : null;
-}
-
-/**
- * What a workload request runs, in the run's log (and stored notes): the micro batch and knobs the plan chose
- * for the strategy on this machine — what `plan` shows for it — or, asked with a micro batch, that one, said
- * where the spec runs another (a global batch's split). Before issue 46 `run` without --micro-batch silently ran
- * another micro batch than `plan` showed (its plan lacked the kind's memory evidence).
- */
-export function plannedNotes(request: StartRunsRequest, spec: RunSpec): string[] {
-  const w = request.workload;
-  if (!w) return []; // specs run unchanged: their own words
-  const knobs = Object.entries(spec.knobs ?? {})
-    .map(([k, v]) => `${k} ${String(v)}`)
-    .join(', ');
-  const config = `micro batch ${spec.microBatch} × accumulation ${spec.gradAccum}${knobs ? ` (${knobs})` : ''}`;
-  if (w.searchMicroBatch === false)
-    return spec.microBatch === w.microBatch
-      ? []
-      : [
-          `[offload-studio] ${spec.strategy} runs ${config}, not the micro batch ${w.microBatch} asked for: the plan's split of the workload's global batch.`,
-        ];
-  return [
-    `[offload-studio] ${spec.strategy} runs ${config}: the plan's configuration for this strategy on this machine, as \`plan\` shows it (--micro-batch N runs another).`,
-  ];
-}
-
-/** The specs a request runs: its own, or the planner's for its workload and strategies. */
-async function specsOf(request: StartRunsRequest, planner: Planner, machine: unknown): Promise<RunSpec[]> {
-  const specs = request.specs ?? (await planner.specs(request.workload!, request.strategies!, machine, { force: request.force }));
-  // what can never run on this machine, whichever door the specs came through (tuner-planner.ts)
-  planner.refuseSpecs?.(specs, machine);
-  return specs;
-}
-
-const SOURCE_WORDS = { file: 'a loaded file', catalogued: 'a catalogued machine' } as const;
-
-/**
- * Whether a spec's prediction was made for another machine than `hostId`, the one it is about to run
- * on (its snapshot's machineId): 'refuse' for a plan of a loaded or catalogued machine (once, a
- * 3B ZeRO-1 planned for a loaded H200 was started on a CPU box), 'drop' for one planned on another
- * detected host (its host figure would size this host's pre-flight), null where it is this
- * machine's or cannot be told (a spec without the stamp: hand-written, or older than it).
- */
-export function predictionElsewhere(spec: RunSpec, hostId: string | null): { action: 'refuse' | 'drop'; words: string } | null {
-  const p = spec.prediction;
-  if (!p || (p.machineSource === undefined && (p.machineId === undefined || p.machineId === null))) return null;
-  const sameHost = hostId !== null && p.machineId === hostId;
-  if (sameHost) return null;
-  const label = p.machineLabel ?? p.machineId ?? 'another machine';
-  if (p.machineSource === 'file' || p.machineSource === 'catalogued')
-    return { action: 'refuse', words: `${label}, ${SOURCE_WORDS[p.machineSource]}` };
-  if (p.machineId && hostId !== null)
-    return { action: 'drop', words: `${label} (machine ${p.machineId}), not this host (machine ${hostId})` };
-  return null;
-}
-
-/**
- * The specs as they run on this host: one planned for a loaded or catalogued machine is refused
- * (plan for this machine to run here); one planned on another detected host runs without that
- * prediction, so the runner's pre-flight sizes it for this host with its own estimate rather than
- * taking the other host's hostPeakBytes as this one's — and the run's log says so.
- */
-function forThisHost(specs: RunSpec[], hostId: string | null): { spec: RunSpec; notes: string[] }[] {
-  return specs.map((spec, i) => {
-    const elsewhere = predictionElsewhere(spec, hostId);
-    if (!elsewhere) return { spec, notes: [] };
-    if (elsewhere.action === 'refuse')
-      throw new ApiError(
-        'planned_elsewhere',
-        `This plan is for ${elsewhere.words}, not this machine: plan for this machine to run here (the ${spec.strategy} spec's prediction${specs.length > 1 ? `, specs[${i}]` : ''} was made for it).`,
-        'specs',
-      );
-    return {
-      spec: { ...spec, prediction: null },
-      notes: [
-        `[offload-studio] the plan's prediction for ${spec.strategy} was made for ${elsewhere.words}: it is left out of this run, so the pre-flight sizes the run for this host and no prediction is stored beside the measurement.`,
-      ],
-    };
-  });
-}
-
-/**
- * The spec with this host's memory estimate for it (size-here.ts), which the runner's pre-flight checks
- * instead of the plan's figure, and a log line saying which figure that is; unchanged where the tuner
- * cannot size it (the runner then says whose figure it checks).
- */
-function sizedHere(p: { spec: RunSpec; notes: string[] }, machine: unknown): { spec: RunSpec; notes: string[] } {
-  const sized = sizeRunHere(p.spec, machine);
-  if (!sized) return p;
-  const planned = p.spec.prediction?.hostPeakBytes;
-  const differs = planned !== undefined && Math.abs(planned - sized.hostBytes) > 0.05 * Math.max(planned, sized.hostBytes);
-  return {
-    spec: { ...p.spec, preflightMemory: sized },
-    notes: [
-      ...p.notes,
-      `[offload-studio] pre-flight: this run needs ~${(sized.hostBytes / 1024 ** 3).toFixed(1)} GiB of host memory on this host (${sized.basis})${differs ? `; the plan's prediction said ${(planned / 1024 ** 3).toFixed(1)} GiB` : ''}.`,
-    ],
-  };
-}
-
 /** The prediction stored beside the measurement: the one the spec carries (what the plan showed). */
 function predictionOf(spec: RunSpec): Prediction | null {
   return spec.prediction ? { ...spec.prediction } : null;
@@ -235,7 +118,7 @@ export async function startSweep(request: StartRunsRequest, deps: SweepDeps): Pr
   // Each then carries the memory it needs on this host, sized here, for the runner's pre-flight.
   const prepared = forThisHost(await specsOf(request, deps.planner, machine), machineIdOf(machine))
     .map((p) => ({ ...p, notes: [...plannedNotes(request, p.spec), ...p.notes] }))
-    .map((p) => sizedHere(p, machine));
+    .map((p) => sizedHere(p, machine, deps.planner));
   const specs = prepared.map((p) => p.spec);
   // A model the runner would refuse (family, positions) is refused here, before anything is queued.
   assertRunnerBuilds(specs);
@@ -425,134 +308,80 @@ class SweepExecution implements Sweep {
       sweepDone: false,
     });
 
-    // Samples: batched into one transaction per flush (per step would cost a WAL commit each),
-    // every `sampleFlushMs`. A step that came `sampleFlushMs` or more after the previous one is
-    // stored at once: runs whose steps are slower than the interval keep every step as it comes
-    // (a kill loses none); fast ones still pay one commit per interval.
-    const sampleFlushMs = deps.sampleFlushMs ?? 1000;
-    let samples: RunSample[] = [];
-    let previousStepAt = Date.now();
-    const flushSamples = () => {
-      if (samples.length === 0) return;
-      const batch = samples;
-      samples = [];
-      try {
-        deps.history.appendSamples(p.id, batch);
-      } catch (error) {
-        samples = batch.concat(samples); // kept for the next flush (a full disk may free up); bounded by the spec's steps
-        throw error;
-      }
-    };
-    const sampleTimer = setInterval(() => safely(flushSamples), sampleFlushMs);
-    // Log lines: batched into events (a noisy op build prints thousands of lines).
-    let lines: string[] = [];
-    const flushLog = () => {
-      if (lines.length === 0) return;
-      const batch = lines;
-      lines = [];
-      guardEmit(() => deps.events.log({ sweepId: this.id, runId: p.id, lines: batch }));
-    };
-    const logTimer = setInterval(flushLog, deps.logFlushMs ?? 250);
-    const safely = (work: () => void) => {
-      try {
-        work();
-      } catch (error) {
-        lines.push(`[offload-studio] could not store: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    };
-
     const total = p.spec.steps;
-    let firstStepAt = 0;
-    let stepsSeen = 0;
-    let overflowNoted = false;
-    // A line of ours into the run's log file and the live log (once the runner is started).
-    let handleRef: RunnerHandle | null = null;
-    const note = (line: string) => (handleRef ? handleRef.note(line) : lines.push(line));
-    // An event a runner's values made invalid (the contract refuses it) is dropped with a log
-    // line: it must never throw out of the runner's stdout handler and take the process down.
-    let emitErrorNoted = false;
-    const emitSafely = (emitEvent: () => void) => {
-      try {
-        emitEvent();
-      } catch (error) {
-        if (emitErrorNoted) return;
-        emitErrorNoted = true;
-        note(
-          `[offload-studio] a progress event was dropped (the runner sent values outside the contract): ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`,
-        );
-      }
-    };
-    const onMessage = (m: RunnerMessage) => {
-      switch (m.type) {
-        case 'hello':
-          safely(() => deps.history.recordHello(p.id, m));
-          break;
-        case 'config':
-          safely(() => deps.history.recordConfig(p.id, m));
-          break;
-        case 'step': {
-          // A runner that reports more steps than the spec asked for (a bug, or a hostile runner
-          // printing a million lines) does not get them stored or streamed: the run has `total`.
-          if (m.step > total || stepsSeen >= total) {
-            if (!overflowNoted) {
-              overflowNoted = true;
-              note(
-                `[offload-studio] the runner reported more steps than the ${total} this run asked for; steps after ${total} were not stored.`,
-              );
-            }
-            break;
-          }
-          const sample = toRunSample(m);
-          samples.push(sample);
-          const now = Date.now();
-          // The step's end in the monitor's clock: the runner's own stamp when it is this host's clock (within 5 s), else arrival.
-          const at = Number.isFinite(m.t) && Math.abs(m.t * 1000 - now) < 5000 ? m.t * 1000 : now;
-          safely(() => monitor?.markStep(m, at));
-          const slowStep = now - previousStepAt >= sampleFlushMs;
-          previousStepAt = now;
-          if (slowStep || samples.length >= (deps.sampleBatch ?? 64)) safely(flushSamples);
-          stepsSeen++;
-          // A step time that is not a sane finite number of seconds does not start the clock.
-          if (stepsSeen === 1)
-            firstStepAt = now - (Number.isFinite(m.stepSeconds) && m.stepSeconds >= 0 ? Math.min(m.stepSeconds, 1e7) : 0) * 1000;
-          // The event carries the stored sample's fields, plus where the sweep stands.
-          emitSafely(() =>
-            deps.events.progress({
-              ...this.position(i),
-              ...sample,
-              total,
-              elapsedSeconds: (now - this.startedAt) / 1000,
-              etaSeconds: sweepEta({
-                runs: this.planned.map((r) => ({ configHash: r.spec.configHash, steps: r.spec.steps })),
-                index: i,
-                step: m.step,
-                wallPerStep: (now - firstStepAt) / stepsSeen / 1000,
-                runElapsed: (now - runStarted) / 1000,
-                startupHere: (firstStepAt - runStarted) / 1000,
-                finished: this.finished,
-                measuredStep: this.measuredStep,
-                startup: this.startup,
-              }),
-            }),
-          );
-          break;
-        }
-        case 'preflight':
-          // Shown in the log view as the runner's own checks, one line each.
-          for (const check of m.checks) {
-            const detail = typeof check.detail === 'string' ? ` — ${check.detail}` : '';
-            // A failed warning (memlock, GPU memory) does not stop the run: WARN, not FAIL.
-            const verdict = check.ok ? 'ok  ' : (check as { severity?: unknown }).severity === 'warning' ? 'WARN' : 'FAIL';
-            lines.push(`[preflight] ${verdict} ${check.name}${detail}`);
-          }
-          break;
-        default:
-          break;
-      }
-    };
+    const recorder = new RunRecorder({
+      runId: p.id,
+      total,
+      history: deps.history,
+      log: (lines) => deps.events.log({ sweepId: this.id, runId: p.id, lines }),
+      // The event carries the stored sample's fields, plus where the sweep stands.
+      progress: (sample, m, now, clock) => ({
+        ...this.position(i),
+        ...sample,
+        total,
+        elapsedSeconds: (now - this.startedAt) / 1000,
+        etaSeconds: sweepEta({
+          runs: this.planned.map((r) => ({ configHash: r.spec.configHash, steps: r.spec.steps })),
+          index: i,
+          step: m.step,
+          wallPerStep: (now - clock.firstStepAt) / clock.stepsSeen / 1000,
+          runElapsed: (now - runStarted) / 1000,
+          startupHere: (clock.firstStepAt - runStarted) / 1000,
+          finished: this.finished,
+          measuredStep: this.measuredStep,
+          startup: this.startup,
+        }),
+      }),
+      emitProgress: (event) => deps.events.progress(event),
+      sampleFlushMs: deps.sampleFlushMs,
+      sampleBatch: deps.sampleBatch,
+      logFlushMs: deps.logFlushMs,
+    });
+    const monitor = this.startMonitor(i, recorder);
 
-    // The resource monitor: sampling beside the runner, never in its way. Its start, its
-    // samples and its end are each guarded: nothing about sampling can fail or hold up a run.
+    const maxSeconds = p.spec.maxSeconds;
+    let handle: RunnerHandle;
+    try {
+      handle = startRunner({
+        launch: deps.launch(specFile, p.spec),
+        timeoutMs: deps.timeoutMs ?? (maxSeconds + (deps.timeoutSlackSeconds ?? 120)) * 1000,
+        graceMs: deps.graceMs,
+        logFile: logPath,
+        onMessage: (m) => recorder.onMessage(m),
+        onLog: (line) => recorder.onLog(line),
+      });
+    } catch (error) {
+      recorder.stopTimers();
+      recorder.safely(() => monitor?.stop()); // its nvidia-smi children must not outlive a run that never started
+      throw error;
+    }
+    this.current = handle;
+    recorder.attach(handle);
+    for (const line of p.notes) handle.note(line);
+    // A cancel that arrived while this run was being prepared.
+    if (this.stopRequested === 'cancel') handle.cancel();
+    if (this.stopRequested === 'kill') handle.kill();
+    let outcome: RunnerOutcome;
+    try {
+      outcome = await handle.done;
+    } finally {
+      this.current = null;
+      recorder.stopTimers();
+    }
+    recorder.finish();
+    // Only a completed run's wall time says how long its configuration takes (a failed one stopped early).
+    if (outcome.status === 'completed') this.finished.push({ configHash: p.spec.configHash, seconds: (Date.now() - runStarted) / 1000 });
+    return this.endWith(i, { status: outcome.status, errorClass: outcome.errorClass, message: outcome.message, fix: outcome.fix, outcome });
+  }
+
+  /**
+   * The resource monitor of run `i`: sampling beside the runner, never in its way. Its start, its
+   * samples and its end are each guarded: nothing about sampling can fail or hold up a run.
+   */
+  private startMonitor(i: number, recorder: RunRecorder): ResourceMonitor | null {
+    const p = this.planned[i];
+    const { deps } = this;
+    if (deps.monitor === null || !samplingOn()) return null;
     let lastLive = 0;
     let monitor: ResourceMonitor | null = null;
     const rawDir = process.env.OFFLOAD_STUDIO_RESOURCES_RAW_DIR;
@@ -569,61 +398,14 @@ class SweepExecution implements Sweep {
         );
       },
     };
-    if (deps.monitor !== null && samplingOn())
-      try {
-        monitor = (deps.monitor ?? ((_id: string, o: MonitorOptions) => startMonitor(o)))(p.id, monitorOptions);
-      } catch (error) {
-        lines.push(
-          `[offload-studio] resource sampling could not start (the run goes on without it): ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-
-    const maxSeconds = p.spec.maxSeconds;
-    let handle: RunnerHandle;
     try {
-      handle = startRunner({
-        launch: deps.launch(specFile, p.spec),
-        timeoutMs: deps.timeoutMs ?? (maxSeconds + (deps.timeoutSlackSeconds ?? 120)) * 1000,
-        graceMs: deps.graceMs,
-        logFile: logPath,
-        onMessage,
-        onLog: (line) => {
-          lines.push(line);
-          if (lines.length >= LOG_BATCH_LINES) flushLog();
-        },
-      });
+      monitor = (deps.monitor ?? ((_id: string, o: MonitorOptions) => startMonitor(o)))(p.id, monitorOptions);
     } catch (error) {
-      safely(() => monitor?.stop()); // its nvidia-smi children must not outlive a run that never started
-      throw error;
+      recorder.note(
+        `[offload-studio] resource sampling could not start (the run goes on without it): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
-    this.current = handle;
-    handleRef = handle;
-    for (const line of p.notes) handle.note(line);
-    // A cancel that arrived while this run was being prepared.
-    if (this.stopRequested === 'cancel') handle.cancel();
-    if (this.stopRequested === 'kill') handle.kill();
-    let outcome: RunnerOutcome;
-    try {
-      outcome = await handle.done;
-    } finally {
-      this.current = null;
-      clearInterval(sampleTimer);
-      clearInterval(logTimer);
-    }
-    if (monitor) {
-      const m = monitor;
-      safely(() => deps.history.storeResources(p.id, m.stop()));
-    }
-    safely(flushSamples);
-    if (samples.length > 0) {
-      // still not stored (a full disk): they wait, in order, ahead of the run's end (endWith)
-      const rest = samples;
-      samples = [];
-      deferredWritesFor(deps.history).run(`samples of ${p.id}`, () => deps.history.appendSamples(p.id, rest));
-    }
-    flushLog();
-    // Only a completed run's wall time says how long its configuration takes (a failed one stopped early).
-    if (outcome.status === 'completed') this.finished.push({ configHash: p.spec.configHash, seconds: (Date.now() - runStarted) / 1000 });
-    return this.endWith(i, { status: outcome.status, errorClass: outcome.errorClass, message: outcome.message, fix: outcome.fix, outcome });
+    if (monitor) recorder.watch(monitor);
+    return monitor;
   }
 }

@@ -30,12 +30,14 @@ import { repeatStats } from './stats';
 import { newOwner } from './owner';
 import { forgetStatements, insertSamples, readSamples } from './samples';
 import { readResources, storeResources } from './resource-samples';
-import { compareRuns, deleteRuns, listRepeatGroups, listRuns, summaryFromRow, updateRun, type SummaryRow } from './queries';
+import { compareRuns } from './compare';
+import { deleteRuns, listRepeatGroups, listRuns, updateRun } from './queries';
+import { summaryFromRow, type SummaryRow } from './summary-columns';
 import { exportRuns, importRuns, type ImportOptions } from './import-export';
 
 export { HistoryError } from './database';
 export { ownerAlive } from './owner';
-export { readRunsFile, parseRunsText, writeRunsFile, MAX_RUNS_FILE_BYTES } from './import-export';
+export { readRunsFile, parseRunsText, writeRunsFile, MAX_RUNS_FILE_BYTES } from './runs-file';
 export { convertRunnerSweep } from './raw-sweep';
 export { repeatStats, deltaPercent, speedup } from './stats';
 export type { NewRun, RecoveredRun, RunEnd, RunStart, FinalStatus, ResultLike } from './lifecycle';
@@ -275,13 +277,13 @@ export class HistoryStore {
   }
 
   /**
-   * The best completed tokens/s of one workload shape (sequence, GPUs, model width and depth) on these
-   * machines, split by whether the run's spec came from the user's file `sha256` (plan/user-config's
+   * The best completed tokens/s of one workload shape (sequence, world size, model width and depth) on
+   * these machines — the sequence and world size as the runs columns keep them (workload-columns.ts), split by whether the run's spec came from the user's file `sha256` (plan/user-config's
    * measured gain: the user's config against the best other configuration measured here).
    */
   bestTokensPerSecondByUserConfig(
     machineIds: readonly string[],
-    shape: { seqLen: number; gpus: number; hiddenSize: number; numLayers: number },
+    shape: { seqLen: number; worldSize: number; hiddenSize: number; numLayers: number },
     sha256: string,
   ): { yours: { tps: number | null; runs: number }; others: { tps: number | null; runs: number } } | null {
     if (machineIds.length === 0) return null;
@@ -291,11 +293,11 @@ export class HistoryStore {
           `SELECT json_extract(d.spec, '$.userConfig.sha256') IS ? AS mine, MAX(r.tokens_per_second) AS tps, COUNT(*) AS n
              FROM runs r JOIN run_details d ON d.run_id = r.id
             WHERE r.status = 'completed' AND r.tokens_per_second > 0 AND r.machine_id IN (${machineIds.map(() => '?').join(', ')})
-              AND json_extract(d.spec, '$.seqLen') = ? AND json_extract(d.spec, '$.gpus') = ?
+              AND r.seq_len = ? AND r.world_size = ?
               AND json_extract(d.spec, '$.model.hiddenSize') = ? AND json_extract(d.spec, '$.model.numLayers') = ?
             GROUP BY mine`,
         )
-        .all(sha256, ...machineIds, shape.seqLen, shape.gpus, shape.hiddenSize, shape.numLayers) as unknown as {
+        .all(sha256, ...machineIds, shape.seqLen, shape.worldSize, shape.hiddenSize, shape.numLayers) as unknown as {
         mine: number;
         tps: number | null;
         n: number;

@@ -4,8 +4,8 @@
 import crypto from 'node:crypto';
 import type { RunStatus, StoredResult } from '../../contract';
 import { inTransaction, type Database } from './database';
-import { workloadColumnsUpdate } from './migrations';
 import { ownerAlive } from './owner';
+import { fillWorkloadColumns } from './workload-columns';
 
 export interface NewRun {
   id: string;
@@ -73,8 +73,8 @@ export function createRun(db: Database, owner: string, run: NewRun): void {
       finite(run.predicted?.stepSeconds),
     );
     db.prepare('INSERT INTO run_details (run_id, spec, predicted) VALUES (?, ?, ?)').run(run.id, json(run.spec), json(run.predicted));
-    // Workload columns (micro batch, seq, world size, nodes, precision, config hash) from the spec.
-    db.prepare(workloadColumnsUpdate('id = ?')).run(run.id);
+    // Workload columns (seq, micro batch, world size, nodes, precision, config hash) from the spec.
+    fillWorkloadColumns(db, run.id);
   });
 }
 
@@ -141,6 +141,8 @@ export function finishRun(db: Database, id: string, end: RunEnd): boolean {
         id,
       ).changes;
     if (r) db.prepare('UPDATE run_details SET result = ? WHERE run_id = ?').run(json(r), id);
+    // what the spec did not say, from the runner's config line now stored beside it (a run older than the spec)
+    if (Number(changed) === 1) fillWorkloadColumns(db, id);
     return Number(changed) === 1;
   });
 }

@@ -24,7 +24,10 @@ const fromSpec = (path: string, types: string[], doc = 'spec') =>
 const countFromSpec = (path: string, doc = 'spec') => safeCount(fromSpec(path, ['integer'], doc));
 
 /** Fills the workload columns of runs (those matching `where`) from their stored spec, keeping
- *  values already there. One statement for the migration, new runs and imports alike. Counts out
+ *  values already there: the backfill of rows stored before the columns (migrations 3 and 4; a shipped
+ *  migration's SQL stays as it ran). New runs and imports fill them in TypeScript from the one reading
+ *  of a stored run (workload-columns.ts), in the same order: the spec's GPUs × nodes, then the
+ *  config line's world size. Counts out
  *  of range (and a GPUs × nodes product that is) stay NULL: imports refuse them, and this keeps a
  *  spec from any other source from storing one. (Migration 4 runs this too: the bound changes it
  *  only where it stored a value no read of the row survives.) */

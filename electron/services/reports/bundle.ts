@@ -28,7 +28,7 @@ export function runFolderName(run: ReportRun, index: number): string {
 export function launchCommand(run: ReportRun): { argv: string[]; env: Record<string, string>; launcher: string } {
   const w = run.workload;
   const gpus = run.machine ? run.machine.gpus.length > 0 : true;
-  const perNode = Math.max(1, Math.round(w.worldSize / Math.max(1, w.nodes)));
+  const perNode = w.gpus;
   const script = ['"$ENGINE/bench.py"', '--spec', 'spec.json'];
   if (!gpus && w.worldSize <= 1)
     return {
@@ -103,7 +103,7 @@ export function refusedHosts(run: ReportRun): RefusedHost[] {
 /** DeepSpeed's hostfile, or null on one node or when a host was refused (the run.sh then stops). */
 function hostfile(run: ReportRun): string | null {
   if (run.workload.nodes <= 1 || refusedHosts(run).length > 0) return null;
-  const slots = Math.max(1, Math.round(run.workload.worldSize / run.workload.nodes));
+  const slots = run.workload.gpus;
   const hosts = run.hosts.length ? run.hosts : Array.from({ length: run.workload.nodes }, (_, i) => `node${i + 1}`);
   return hosts.map((h) => `${h} slots=${slots}`).join('\n') + '\n';
 }

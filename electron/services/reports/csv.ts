@@ -22,158 +22,90 @@ export function toCsv(header: string[], rows: Cell[][]): string {
   return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
-const FIXED_RUN_COLUMNS = [
-  'id',
-  'created_at',
-  'started_at',
-  'finished_at',
-  'status',
-  'model',
-  'strategy',
-  'engine',
-  'sweep_id',
-  'repeat_index',
-  'machine_id',
-  'hostname',
-  'tags',
-  'notes',
-  'error_class',
-  'error_message',
-  'gpus',
-  'nodes',
-  'seq_len',
-  'global_batch',
-  'micro_batch',
-  'grad_accum',
-  'precision',
-  'activation_checkpointing',
-  'params',
-  'measured_steps',
-  'figures_source',
-  'tflops_per_gpu_median',
-  'tflops_per_gpu_min',
-  'tflops_per_gpu_max',
-  'tflops_aggregate_median',
-  'tflops_aggregate_min',
-  'tflops_aggregate_max',
-  'tokens_per_second_median',
-  'tokens_per_second_min',
-  'tokens_per_second_max',
-  'step_seconds_median',
-  'step_seconds_min',
-  'step_seconds_max',
-  'peak_gpu_bytes',
-  'peak_host_bytes',
-  'predicted_tflops_per_gpu',
-  'predicted_step_seconds',
-  'predicted_gpu_peak_bytes',
-  'predicted_host_peak_bytes',
-  // One baseline definition (Compare's, the CLI's, the HTML/PDF report's): the baseline repeat
-  // group's median of its runs' medians; baseline_id is the run that chose it.
-  'repeat_group',
-  'baseline_id',
-  'baseline_group',
-  'baseline_repeats',
-  'baseline_tflops_per_gpu',
-  'baseline_step_seconds',
-  'delta_tflops_per_gpu_pct',
-  'delta_step_seconds_pct',
-  'speedup_vs_baseline',
-  'runner_version',
-  'python',
-  'torch',
-  'deepspeed',
-  'cuda',
-  'driver',
+/** What a run's cells are read from: the report's run, and the baseline of the runs exported with it. */
+interface RowContext {
+  run: ReportRun;
+  comparison: Comparison;
+  base: ReturnType<typeof reportBaseline>;
+  deltas: ReturnType<typeof runDeltas>;
+  baselineRun: string | null;
+}
+
+/** One CSV column: its header and its cell, declared together so the two lists cannot drift apart. */
+interface Column {
+  header: string;
+  cell(row: RowContext): Cell;
+}
+
+const col = (header: string, cell: (row: RowContext) => Cell): Column => ({ header, cell });
+const spread = (name: string, of: (f: ReportRun['figures']) => { median: number; min: number; max: number } | null): Column[] => [
+  col(`${name}_median`, (x) => of(x.run.figures)?.median),
+  col(`${name}_min`, (x) => of(x.run.figures)?.min),
+  col(`${name}_max`, (x) => of(x.run.figures)?.max),
 ];
 
-/** Every workload option the RunSpec carries is a column (contract workload-options.ts: snake_case of its
- *  key); those not among the columns above (seq_len… read from the report's workload, which falls back
- *  to the runner's config message) come after them, read from the stored spec. */
-const SPEC_OPTION_COLUMNS = SPEC_OPTION_KEYS.map((key) => ({ key, column: csvColumnOf(key) })).filter(
-  (c) => !FIXED_RUN_COLUMNS.includes(c.column),
-);
-
-export const RUN_COLUMNS = [...FIXED_RUN_COLUMNS, ...SPEC_OPTION_COLUMNS.map((c) => c.column)];
+/** Fields of one part of the run, each a column named by the snake_case of its key (a prefix before it). */
+function fields<T>(of: (run: ReportRun) => T, keys: readonly (keyof T & string)[], prefix = ''): Column[] {
+  return keys.map((key) => col(`${prefix}${csvColumnOf(key)}`, (x) => of(x.run)[key] as Cell));
+}
 
 function specValue(spec: unknown, key: string): Cell {
   const v = spec && typeof spec === 'object' ? (spec as Record<string, unknown>)[key] : undefined;
-  if (typeof v === 'boolean') return String(v);
-  return typeof v === 'number' || typeof v === 'string' ? v : null;
+  return typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' ? v : null;
 }
+
+/** Every workload option the RunSpec carries is a column (contract workload-options.ts: snake_case of its
+ *  key, in the table's order), holding the run's reading of it (the report's workload, contract
+ *  ran-workload.ts: 'gpus' is per node, as --gpus is, 'nodes' beside it) or, for an option the reading
+ *  does not carry (the seed), the stored spec's value. */
+const WORKLOAD_CSV_COLUMNS: Column[] = SPEC_OPTION_KEYS.map((key) =>
+  col(csvColumnOf(key), ({ run }) => (key in run.workload ? run.workload[key as keyof ReportRun['workload']] : specValue(run.spec, key))),
+);
+
+const RUN_CSV: Column[] = [
+  ...fields(
+    (r) => r.summary,
+    ['id', 'createdAt', 'startedAt', 'finishedAt', 'status', 'model', 'strategy', 'engine', 'sweepId', 'repeatIndex', 'machineId'],
+  ),
+  col('hostname', (x) => x.run.machine?.hostname ?? null),
+  col('tags', (x) => x.run.summary.tags.join(';')),
+  ...fields((r) => r.summary, ['notes', 'errorClass', 'errorMessage']),
+  ...WORKLOAD_CSV_COLUMNS,
+  // the reading's products and the parameter count of the TFLOPS formula
+  ...fields((r) => r.workload, ['globalBatch', 'params']),
+  ...fields((r) => r.figures, ['measuredSteps']),
+  col('figures_source', (x) => x.run.figures.source),
+  ...spread('tflops_per_gpu', (f) => f.tflopsPerGpu),
+  ...spread('tflops_aggregate', (f) => f.tflopsAggregate),
+  ...spread('tokens_per_second', (f) => f.tokensPerSecond),
+  ...spread('step_seconds', (f) => f.stepSeconds),
+  // the summary's older names, kept in the CSV (docs/architecture.md, "Names of figures")
+  col('peak_gpu_bytes', (x) => x.run.figures.gpuPeakBytes),
+  col('peak_host_bytes', (x) => x.run.figures.hostPeakBytes),
+  ...fields((r) => r.predicted, ['tflopsPerGpu', 'stepSeconds', 'gpuPeakBytes', 'hostPeakBytes'], 'predicted_'),
+  // One baseline definition (Compare's, the CLI's, the HTML/PDF report's): the baseline repeat
+  // group's median of its runs' medians; baseline_id is the run that chose it.
+  col('repeat_group', (x) => groupOf(x.comparison, x.run.summary.id)?.label ?? null),
+  col('baseline_id', (x) => x.baselineRun),
+  col('baseline_group', (x) => x.base.group?.label ?? null),
+  col('baseline_repeats', (x) => x.base.group?.runIds.length ?? null),
+  ...(['tflopsPerGpu', 'stepSeconds'] as const).map((key) => col(`baseline_${csvColumnOf(key)}`, (x) => x.base[key])),
+  col('delta_tflops_per_gpu_pct', (x) => x.deltas.tflopsPerGpuPct),
+  col('delta_step_seconds_pct', (x) => x.deltas.stepSecondsPct),
+  col('speedup_vs_baseline', (x) => x.deltas.speedup),
+  col('runner_version', (x) => x.run.versions.runner),
+  ...fields((r) => r.versions, ['python', 'torch', 'deepspeed', 'cuda', 'driver']),
+];
+
+export const RUN_COLUMNS = RUN_CSV.map((c) => c.header);
 
 /** `comparison`: history's comparison of the same runs with the report's baseline (reports/index.ts). */
 export function runsCsv(runs: ReportRun[], comparison: Comparison, baselineId?: string): string {
   const base = reportBaseline(comparison);
   const baselineRun = baselineId ?? base.group?.runIds[0] ?? runs[0]?.summary.id ?? null;
-  const rows = runs.map((r) => {
-    const s = r.summary;
-    const f = r.figures;
-    const w = r.workload;
-    const d = runDeltas(r, base);
-    return [
-      s.id,
-      s.createdAt,
-      s.startedAt,
-      s.finishedAt,
-      s.status,
-      s.model,
-      s.strategy,
-      s.engine,
-      s.sweepId,
-      s.repeatIndex,
-      s.machineId,
-      r.machine?.hostname ?? null,
-      s.tags.join(';'),
-      s.notes,
-      s.errorClass,
-      s.errorMessage,
-      Math.round(w.worldSize / Math.max(1, w.nodes)), // 'gpus' is per node, as the option (--gpus) is; 'nodes' beside it
-      w.nodes,
-      w.seqLen,
-      w.globalBatch,
-      w.microBatch,
-      w.gradAccum,
-      w.precision,
-      w.activationCheckpointing === null ? null : String(w.activationCheckpointing),
-      w.params,
-      f.measuredSteps,
-      f.source,
-      f.tflopsPerGpu?.median,
-      f.tflopsPerGpu?.min,
-      f.tflopsPerGpu?.max,
-      f.tflopsAggregate?.median,
-      f.tflopsAggregate?.min,
-      f.tflopsAggregate?.max,
-      f.tokensPerSecond?.median,
-      f.tokensPerSecond?.min,
-      f.tokensPerSecond?.max,
-      f.stepSeconds?.median,
-      f.stepSeconds?.min,
-      f.stepSeconds?.max,
-      f.gpuPeakBytes,
-      f.hostPeakBytes,
-      r.predicted.tflopsPerGpu,
-      r.predicted.stepSeconds,
-      r.predicted.gpuPeakBytes,
-      r.predicted.hostPeakBytes,
-      groupOf(comparison, s.id)?.label ?? null,
-      baselineRun,
-      base.group?.label ?? null,
-      base.group?.runIds.length ?? null,
-      base.tflopsPerGpu,
-      base.stepSeconds,
-      d.tflopsPerGpuPct,
-      d.stepSecondsPct,
-      d.speedup,
-      r.versions.runner,
-      r.versions.python,
-      r.versions.torch,
-      r.versions.deepspeed,
-      r.versions.cuda,
-      r.versions.driver,
-      ...SPEC_OPTION_COLUMNS.map((c) => specValue(r.spec, c.key)),
-    ];
+  const rows = runs.map((run) => {
+    const row: RowContext = { run, comparison, base, deltas: runDeltas(run, base), baselineRun };
+    return RUN_CSV.map((c) => c.cell(row));
   });
   return toCsv(RUN_COLUMNS, rows);
 }

@@ -212,11 +212,7 @@ function launchSection(runs: ReportRun[]): Raw {
   const byLines = new Map<string, string>();
   for (const r of runs) {
     const launch = trainingLaunch(r);
-    if (launch)
-      byLines.set(
-        launch.files.launch.map((l) => l.line).join('\n'),
-        `${r.workload.worldSize / Math.max(1, r.workload.nodes)} GPU(s) × ${r.workload.nodes} node(s)`,
-      );
+    if (launch) byLines.set(launch.files.launch.map((l) => l.line).join('\n'), `${r.workload.gpus} GPU(s) × ${r.workload.nodes} node(s)`);
   }
   if (byLines.size === 0) return html``;
   return html`<p class="muted">Launch your training with one of these configs (saved as ds_config.json; your script takes --deepspeed ds_config.json, as HF Trainer does)${byLines.size > 1 ? '' : html` — ${[...byLines.values()][0]}`}:</p>${[...byLines].map(([lines, shape]) => html`${byLines.size > 1 ? html`<p class="muted">${shape}:</p>` : ''}<pre>${lines}</pre>`)}`;

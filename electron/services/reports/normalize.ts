@@ -53,22 +53,9 @@ function parseMachine(m: StoredMachine | null): ReportMachine | null {
 export function workloadOf(detail: RunDetail): ReportWorkload {
   // One precedence for every reader of a stored run (contract ran-workload.ts): the spec first, so a
   // two-node run without a config line counts both nodes' GPUs.
-  const w = ranWorkloadOf(detail);
-  return {
-    // N of the TFLOPS formula: what a token computes — a Mixture-of-Experts model's active
-    // parameters (its spec's probe table), as the runner's measured TFLOPS count them; else the total.
-    params: w.params,
-    layers: w.layers,
-    hidden: w.hidden,
-    seqLen: w.seqLen,
-    globalBatch: w.globalBatch,
-    microBatch: w.microBatch,
-    gradAccum: w.gradAccum,
-    worldSize: w.worldSize,
-    nodes: w.nodes,
-    activationCheckpointing: w.activationCheckpointing,
-    precision: w.precision,
-  };
+  // N of the TFLOPS formula is `params`: what a token computes — a Mixture-of-Experts model's active
+  // parameters (its spec's probe table), as the runner's measured TFLOPS count them; else the total.
+  return ranWorkloadOf(detail);
 }
 
 function versionsOf(detail: RunDetail, machine: ReportMachine | null): ReportVersions {

@@ -1,6 +1,6 @@
 // The report's own view of a run: everything every format needs, normalised once from the
 // history's RunDetail so the HTML, CSV and bundle writers never re-derive a figure differently.
-import type { RunSample, RunSummary } from '../../contract';
+import type { RanWorkload, RunSample, RunSummary } from '../../contract';
 
 /** The part of a system snapshot (contract Machine) a report shows, read leniently so snapshots
  *  from older or newer schema versions still show; `raw` is the stored document, for diffs. */
@@ -31,19 +31,9 @@ export interface Spread {
   n: number;
 }
 
-export interface ReportWorkload {
-  params: number | null; // N
-  layers: number | null; // L
-  hidden: number | null; // h
-  seqLen: number | null; // s
-  globalBatch: number | null;
-  microBatch: number | null;
-  gradAccum: number | null;
-  worldSize: number; // GPUs (processes) in the run
-  nodes: number;
-  activationCheckpointing: boolean | null;
-  precision: string | null;
-}
+/** What the run ran, as every reader of a stored run reads it (contract ran-workload.ts): N, L, h and s
+ *  of the TFLOPS formula are `params`, `layers`, `hidden`, `seqLen`; `gpus` is per node, `worldSize` all. */
+export type ReportWorkload = RanWorkload;
 
 export interface ReportVersions {
   runner: string | null;

@@ -30,7 +30,7 @@ import { countParams, type ParamCount } from './params';
 import { catalog, strategyById } from './presets';
 import { buildProfile, cpuAdamRate } from './profile';
 import { searchStrategy } from './search';
-import { buildRunSpec, planSpec, specPrediction } from './run-spec';
+import { buildRunSpec, planSpec, specPrediction, type PredictionMadeFor } from './run-spec';
 import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './throughput';
 import { validateDsConfig, validateFsdpBlock } from './validate-config';
 import { parseWorkload } from './workload';
@@ -349,6 +349,11 @@ function memoryEvidenceNote(e: MemoryEvidence | undefined): string {
   return `GPU memory verdicts: ${e.points.length - ooms} completed and ${ooms} out-of-memory run(s) of this machine kind; the model's worst error per strategy: ${bands.join(', ') || 'none measured'}; strategies without runs ±${(e.uncalibrated.relative * 100).toFixed(0)}% (uncalibrated).`;
 }
 
+/** Where a spec's prediction comes from: the profile's measured figures and the machine planned for. */
+function madeFor(hw: HardwareProfile): PredictionMadeFor {
+  return { measured: anyMeasured(hw), machineId: hw.machineId ?? null, machineSource: hw.machineSource, machineLabel: hw.machineLabel };
+}
+
 /** Whether any speed figure of the profile was measured on the machine (a spec's prediction says so). */
 function anyMeasured(hw: HardwareProfile): boolean {
   return Object.values(hw.sources).some((v) => v === 'measured');
@@ -437,7 +442,7 @@ export function planWorkload(input: WorkloadInput | Workload, options: PlanOptio
   ];
   if (options.machineSource === 'catalogued') notes.push('The machine is catalogued (a synthetic description), not detected.');
   if (params.experts) notes.push(moeNote(params));
-  const measured = anyMeasured(hw);
+  const measured = madeFor(hw);
   // Each strategy's RunSpec: the knobs its search chose and the prediction for exactly those (no GPU:
   // nothing was searched for real, the form's values run).
   for (const [i, s] of strategies.entries()) plans[i].knobReasons = (hw.gpuCount ? bestOf.get(s.id)?.why : undefined) ?? [];
@@ -513,7 +518,7 @@ export function specForKnobs(plan: PlanResult, strategyId: string, knobs: Knobs)
   });
   const spec = buildRunSpec({ ...w, model: plan.model }, strategyId, {
     knobs,
-    prediction: specPrediction(predicted, memory, params.total, anyMeasured(plan.profile)),
+    prediction: specPrediction(predicted, memory, params.total, madeFor(plan.profile)),
   });
   return { spec, doesNotFit: plan.profile.gpuCount ? (memoryShortfall(memory, plan.profile)?.reason ?? null) : null };
 }
@@ -553,6 +558,6 @@ export function planConfiguration(input: WorkloadInput | Workload, options: Plan
   const s = strategyById(strategyId);
   const perc = knobs.cpuadamCoresPerc ?? workload.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC;
   const row = evaluate(rowContext(model, params, hw, perc, options), s, workload, knobs);
-  const spec = planSpec(s, model, params, workload, null, row, knobs, anyMeasured(hw));
+  const spec = planSpec(s, model, params, workload, null, row, knobs, madeFor(hw));
   return { ...row, knobReasons: [], spec, edge: null };
 }

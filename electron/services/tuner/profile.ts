@@ -110,6 +110,7 @@ export function buildProfile(
   return {
     machineLabel: `${machine.hostname}${gpu0 ? ` — ${machine.gpus.length}× ${gpu0.name}` : ' — no GPU'}`,
     machineSource: source,
+    machineId: source === 'catalogued' ? null : (machine.machineId ?? null),
     gpuName: gpu0?.name ?? null,
     gpuCount: machine.gpus.length,
     gpuMemoryBytes: gpu0?.memoryBytes ?? 0,

@@ -30,7 +30,7 @@ import { parseWorkload } from './workload';
 /** The whole resolved architecture: what the runner builds is what the tuner counted. */
 export function specModel(m: ModelArch): SpecModel {
   // An import's probe table (`probed`) travels too: whatever sizes the spec later (runs/start's
-  // pre-flight, engine/size-here.ts) counts the model as the plan did, not by the formula.
+  // pre-flight, backend/size-here.ts) counts the model as the plan did, not by the formula.
   return { ...m };
 }
 
@@ -112,12 +112,16 @@ export function buildRunSpec(
   ) as RunSpec;
 }
 
-/** The prediction a spec carries: the plan's figures for exactly its micro batch and knobs. */
+/** What a prediction says of where it comes from: whether host measurements were used, and the machine
+ *  it was made for (runs/start refuses a spec planned for a loaded or catalogued machine). */
+export type PredictionMadeFor = Pick<SpecPrediction, 'measured' | 'machineId' | 'machineSource' | 'machineLabel'>;
+
+/** The prediction a spec carries: the plan's figures for exactly its micro batch and knobs, for the machine planned for. */
 export function specPrediction(
   predicted: Prediction,
   memory: Pick<MemoryEstimate, 'gpuBytes' | 'hostBytes' | 'gpuAllocatedBytes'>,
   params: number,
-  measured: boolean,
+  made: PredictionMadeFor,
 ): SpecPrediction {
   return {
     stepSeconds: predicted.stepSeconds,
@@ -128,8 +132,11 @@ export function specPrediction(
     gpuPeakBytes: memory.gpuAllocatedBytes ?? memory.gpuBytes,
     hostPeakBytes: memory.hostBytes,
     calibrated: predicted.calibrated,
-    measured,
+    measured: made.measured,
     params,
+    machineId: made.machineId,
+    machineSource: made.machineSource,
+    machineLabel: made.machineLabel,
   };
 }
 
@@ -143,10 +150,10 @@ export function planSpec(
   best: { microBatch: number; gradAccum?: number; predicted: Prediction; knobs?: Knobs } | null,
   fallback: { predicted: Prediction; memory: MemoryEstimate },
   knobs: Knobs,
-  measured: boolean,
+  made: PredictionMadeFor,
 ): RunSpec {
   const w = best ? { ...workload, microBatch: best.microBatch, gradAccum: best.gradAccum ?? workload.gradAccum } : workload;
   const memory = best ? estimateMemory(s, model, params, w, true, { ...knobs, ...best.knobs }) : fallback.memory;
-  const prediction = specPrediction(best?.predicted ?? fallback.predicted, memory, params.total, measured);
+  const prediction = specPrediction(best?.predicted ?? fallback.predicted, memory, params.total, made);
   return buildRunSpec({ ...w, model }, s.id, { knobs: { ...knobs, ...best?.knobs }, prediction });
 }

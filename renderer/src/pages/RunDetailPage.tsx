@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { runStepsOption, warmupOffScale } from '../../../electron/contract/charts/live-charts';
 import { failureLabel, STEP_STATISTIC, strategyLabel } from '../../../electron/contract/charts/labels';
 import type { RunDetail, StoredDocumentName } from '../../../electron/contract';
+import { ranWorkloadOf } from '../../../electron/contract/ran-workload';
 import { hasPrediction, NO_PREDICTION, NO_PREDICTION_WHY } from '../../../electron/contract/format';
 import { api } from '../api/client';
 import { Chart } from '../components/Chart';
@@ -88,6 +89,8 @@ export function RunDetailPage({ id }: { id: string }) {
   const allocRetries = detail.result?.gpuAllocRetries ?? 0;
   const config = spec?.dsConfig ?? spec?.fsdp ?? (detail.config ? (detail.config.config ?? detail.config) : null);
   const knobs = Object.entries(spec?.knobs ?? {});
+  // what the run ran, read by the rule the list, the report and the CSV read it by
+  const ran = ranWorkloadOf(detail);
   // A CPU smoke run's plan holds zeros where a GPU plan holds its prediction: no prediction, not 0 s.
   const speedPredicted = hasPrediction(predicted);
   const speed = (k: 'stepSeconds' | 'tflopsPerGpu' | 'tokensPerSecond') => (speedPredicted ? (predicted?.[k] ?? null) : null);
@@ -202,11 +205,11 @@ export function RunDetailPage({ id }: { id: string }) {
           <KeyValues
             rows={[
               ['Model', r.model],
-              ['Sequence length', String(spec?.seqLen ?? r.seqLen ?? '—')],
-              ['Micro batch / GPU', String(spec?.microBatch ?? r.microBatch ?? '—')],
-              ['Gradient accumulation', String(spec?.gradAccum ?? '—')],
-              ['GPUs × nodes', `${spec?.gpus ?? r.worldSize ?? '—'} × ${spec?.nodes ?? r.nodes ?? 1}`],
-              ['Precision', String(spec?.precision ?? r.precision ?? '—')],
+              ['Sequence length', String(ran.seqLen ?? r.seqLen ?? '—')],
+              ['Micro batch / GPU', String(ran.microBatch ?? r.microBatch ?? '—')],
+              ['Gradient accumulation', String(ran.gradAccum ?? '—')],
+              ['GPUs × nodes', `${ran.gpus} × ${ran.nodes}`],
+              ['Precision', String(ran.precision ?? r.precision ?? '—')],
               ['Knobs', knobs.length ? knobs.map(([k, v]) => `${k} ${String(v)}`).join(', ') : '—'],
               ['Config hash', <code>{spec?.configHash ?? r.configHash ?? '—'}</code>],
             ]}

@@ -1,8 +1,10 @@
 // What a run ran is read back by one rule (contract ran-workload.ts): the spec first, the runner's
-// config line only for what the spec lacks. Every reader — the report, the calibration, the stored
-// summary — must then give the same world size. Before, the report took the config line first and
-// fell back to the spec's GPUs per node, dropping its nodes: a two-node run without a config line
-// (one that failed before the runner said) reported half its GPUs.
+// config line only for what the spec lacks. Every reader — the runs list, the run's detail, the CSV,
+// the report, the calibration — must then give the same world size. Before, the report took the
+// config line first and fell back to the spec's GPUs per node, dropping its nodes: a two-node run
+// without a config line (one that failed before the runner said) reported half its GPUs. And the
+// list's columns were filled once, by SQL, when the run was created: a run older than the spec
+// listed no world size though its report read the runner's.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,14 +18,16 @@ import {
   type StoredHello,
   type StoredSpec,
 } from '../../../electron/contract';
-import { openHistory } from '../../../electron/services/history';
+import { openHistory, type HistoryStore } from '../../../electron/services/history';
+import { createReports, RUN_COLUMNS } from '../../../electron/services/reports';
 import { workloadOf } from '../../../electron/services/reports/normalize';
+import { parseCsv } from '../reports/csv-parse';
 import { buildRunSpec, storedRunWorkload } from '../../../electron/services/tuner';
 
 const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'os-ran-'));
 
-/** A two-node run of 4 GPUs each, stored with its spec and, where given, the runner's config line. */
-function storeTwoNodeRun(config?: Record<string, unknown>) {
+/** A two-node run of 4 GPUs each, stored with its spec and, where given, the runner's config line; it ends failed. */
+function storeTwoNodeRun(config?: Record<string, unknown>): HistoryStore {
   const spec = {
     ...buildRunSpec({ model: 'llama-3.2-3b', seqLen: 1024, microBatch: 2, gradAccum: 3, gpus: 4, nodes: 2 }, 'zero3-offload'),
     runId: 'two-node',
@@ -32,38 +36,75 @@ function storeTwoNodeRun(config?: Record<string, unknown>) {
   const run = { id: spec.runId, model: spec.model.id, strategy: 'zero3-offload', engine: 'deepspeed' as const };
   store.createRun({ ...run, sweepId: null, repeatIndex: 0, steps: 3, warmup: 1, spec });
   if (config) store.recordConfig('two-node', { type: 'config', ...config });
-  const detail = store.getRun('two-node', 0)!;
-  store.close();
-  return detail;
+  store.finishRun('two-node', { status: 'failed', errorClass: 'distributed', errorMessage: 'the rendezvous failed' });
+  return store;
 }
 
-/** The world size each reader of the stored run gives. */
-function everywhere(detail: ReturnType<typeof storeTwoNodeRun>) {
+/** The world size each reader of the stored run gives: history's list and detail, the CSV, the report, the calibration. */
+async function everywhere(store: HistoryStore) {
+  const detail = store.getRun('two-node', 0)!;
   const calibration = storedRunWorkload({
     runId: detail.summary.id,
     strategy: detail.summary.strategy,
     spec: detail.spec,
     config: detail.config,
   });
+  const reports = createReports({ getRun: (id) => store.getRun(id, 0), compare: (ids, b) => store.compare(ids, b) });
+  const csvPath = path.join(tmpDir(), 'runs.csv');
+  await reports.export({ runIds: ['two-node'], format: 'csv', path: csvPath });
+  const [header, row] = parseCsv(fs.readFileSync(csvPath, 'utf8'));
+  expect(header).toEqual(RUN_COLUMNS);
+  const cell = (name: string) => Number(row[header.indexOf(name)]);
   return {
+    list: store.listRuns({}).runs[0].worldSize,
+    detail: detail.summary.worldSize,
+    // the CSV's gpus is per node, as --gpus is; nodes beside it
+    csv: cell('gpus') * cell('nodes'),
     report: workloadOf(detail).worldSize,
     calibration: calibration ? worldSize(calibration.workload) : null,
-    summary: detail.summary.worldSize,
   };
 }
 
+const EIGHT = { list: 8, detail: 8, csv: 8, report: 8, calibration: 8 };
+
 describe('the workload a run ran', () => {
-  it('a two-node run without a config line is 2 × GPUs everywhere', () => {
-    const detail = storeTwoNodeRun();
+  it('a two-node run without a config line is 2 × GPUs everywhere', async () => {
+    const store = storeTwoNodeRun();
+    const detail = store.getRun('two-node', 0)!;
     expect(detail.config).toBeNull();
-    expect(everywhere(detail)).toEqual({ report: 8, calibration: 8, summary: 8 });
+    expect(await everywhere(store)).toEqual(EIGHT);
     expect(workloadOf(detail).globalBatch).toBe(2 * 3 * 8);
+    store.close();
   });
 
-  it('the spec wins over a config line that says otherwise, in every reader', () => {
+  it('the spec wins over a config line that says otherwise, in every reader', async () => {
     // Before, the report and the calibration took the config line's world size first.
-    const detail = storeTwoNodeRun({ worldSize: 4, microBatch: 2, gradAccum: 3, globalBatch: 24, seqLen: 1024 });
-    expect(everywhere(detail)).toEqual({ report: 8, calibration: 8, summary: 8 });
+    const store = storeTwoNodeRun({ worldSize: 4, microBatch: 2, gradAccum: 3, globalBatch: 24, seqLen: 1024 });
+    expect(await everywhere(store)).toEqual(EIGHT);
+    store.close();
+  });
+
+  it("a run older than the spec lists the runner's world size, as its report reads it", () => {
+    const store = openHistory(tmpDir());
+    // a flat spec of its time: no GPUs per node, no nodes; the runner's config line said the rest
+    const spec = { runId: 'old', seqLen: 512, microBatch: 2 };
+    store.createRun({
+      id: 'old',
+      model: 'gpt2',
+      strategy: 'zero3-offload',
+      engine: 'deepspeed',
+      sweepId: null,
+      repeatIndex: 0,
+      steps: 3,
+      warmup: 1,
+      spec,
+    });
+    store.recordConfig('old', { type: 'config', worldSize: 6, nodes: 2, microBatch: 2, gradAccum: 1, seqLen: 512, precision: 'fp16' });
+    store.finishRun('old', { status: 'completed', result: { stepSeconds: { median: 1 } } });
+    const detail = store.getRun('old', 0)!;
+    expect(workloadOf(detail)).toMatchObject({ worldSize: 6, gpus: 3, nodes: 2, precision: 'fp16' });
+    expect(store.listRuns({}).runs[0]).toMatchObject({ worldSize: 6, nodes: 2, seqLen: 512, microBatch: 2, precision: 'fp16' });
+    store.close();
   });
 
   it('the config line fills a run older than the spec, and a field the spec never carried', () => {

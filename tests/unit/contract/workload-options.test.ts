@@ -14,7 +14,9 @@ import {
   csvColumnOf,
   FORM_OPTION_KEYS,
   HASHED_OPTION_KEYS,
+  ranWorkloadOf,
   RunSpecSchema,
+  RunSummarySchema,
   SPEC_OPTION_KEYS,
   WORKLOAD_COMMANDS,
   WORKLOAD_DEFAULTS,
@@ -22,6 +24,7 @@ import {
   WorkloadOverridesSchema,
   WorkloadSchema,
   type RunSpec,
+  type StoredSpec,
   type WorkloadInput,
   type WorkloadOption,
 } from '../../../electron/contract';
@@ -246,6 +249,19 @@ describe('the RunSpec, SQLite and the CSV', () => {
         expect(row[column], o.key).toBe(String(sample(o).value));
       }
       expect(SPEC_OPTION_KEYS.length).toBe(specOptions.length);
+
+      // An option with a runs column: the list shows the run's reading of it in the summary field the
+      // column names (the GPUs' column keeps the world size, GPUs × nodes), as the report reads it.
+      const listed = store.listRuns({}).runs[0] as unknown as Record<string, unknown>;
+      const ran = ranWorkloadOf({ spec: stored as StoredSpec });
+      const columned = WORKLOAD_OPTION_LIST.filter((o) => o.column);
+      expect(columned.map((o) => o.key)).toEqual(['seqLen', 'microBatch', 'gpus', 'nodes', 'precision']);
+      for (const o of columned) {
+        expect(Object.keys(RunSummarySchema.shape), o.key).toContain(o.column!.reads);
+        expect(listed[o.column!.reads], o.key).toEqual(ran[o.column!.reads]);
+        expect(listed[o.column!.reads], o.key).not.toBeNull();
+      }
+      expect(listed.worldSize).toBe(9); // 3 GPUs per node × 3 nodes: each count option's sample is 3
     } finally {
       store.close();
     }

@@ -82,6 +82,41 @@ describe('workload columns', () => {
   });
 });
 
+describe("a user config's measured gain", () => {
+  it('counts the runs of its world size: a two-node run of as many GPUs per node is another workload', () => {
+    // The query matched the spec's GPUs per node: the two-node run's tokens/s (over twice the GPUs) stood
+    // as the best a one-node configuration had measured here.
+    const store = openHistory(tmpDir());
+    const add = (id: string, nodes: number, stepSeconds: number) => {
+      const spec = { ...buildRunSpec({ ...workload, nodes }, 'zero3-offload'), runId: id };
+      store.createRun({
+        id,
+        sweepId: 'sw-1',
+        repeatIndex: 0,
+        model: spec.model.id,
+        strategy: 'zero3-offload',
+        engine: spec.engine,
+        steps: 3,
+        warmup: 1,
+        spec,
+      });
+      store.startRun(id, { snapshot: machine('h200-a'), machineId: 'm-h200-a', logPath: null });
+      store.finishRun(id, {
+        status: 'completed',
+        result: { stepSeconds: { median: stepSeconds }, tokensPerSecond: { median: 1000 / stepSeconds } },
+      });
+      return spec;
+    };
+    const one = add('one-node', 1, 2);
+    add('two-node', 2, 1);
+    const shape = { seqLen: one.seqLen, hiddenSize: one.model.hiddenSize, numLayers: one.model.numLayers };
+    const best = (worldSize: number) => store.bestTokensPerSecondByUserConfig(['m-h200-a'], { ...shape, worldSize }, 'no-such-file');
+    expect(best(2)).toEqual({ yours: { tps: null, runs: 0 }, others: { tps: 500, runs: 1 } });
+    expect(best(4)).toEqual({ yours: { tps: null, runs: 0 }, others: { tps: 1000, runs: 1 } });
+    store.close();
+  });
+});
+
 describe('Compare groups by config hash', () => {
   it('one strategy at two micro batches is two groups named by the micro batch; repeats of one config one group', () => {
     const store = openHistory(tmpDir());

@@ -26,6 +26,23 @@ const plan = (w: Record<string, unknown>) =>
   planWorkload({ seqLen: 4096, microBatch: 1, gpus: 1, ...w } as never, { machine, measurements });
 const byId = (p: ReturnType<typeof plan>) => Object.fromEntries(p.strategies.map((s) => [s.id, s]));
 
+describe('the prediction names the machine it was made for', () => {
+  it('as the tuner made it: every spec, the edge trial spec too, carries the machine planned for', () => {
+    // The backend stamped these after the tuner returned; a planner that did not (runs/start's) stored
+    // predictions that named no machine.
+    const p = planWorkload(
+      { model: 'llama-3.2-3b', seqLen: 1024, microBatch: 1, gpus: 1 },
+      { machine, measurements, machineSource: 'file' },
+    );
+    const made = { machineId: machine.machineId, machineSource: 'file', machineLabel: p.profile.machineLabel };
+    expect(machine.machineId).toBeTruthy();
+    for (const row of p.strategies) {
+      if (row.spec.prediction) expect(row.spec.prediction).toMatchObject(made);
+      if (row.edge?.spec.prediction) expect(row.edge.spec.prediction).toMatchObject(made);
+    }
+  });
+});
+
 describe('fits on the H200 fixture host (1× H200 141 GB, 126 GiB host, no NVMe)', () => {
   it('uses the measured ceilings', () => {
     const hw = buildProfile(machine, 'detected', normalizeMeasurements(measurements));
@@ -226,6 +243,9 @@ describe('the seed scenario: Llama-70B on 4× GH200 (catalogued), SuperOffload v
   it('recommends SuperOffload, ZeRO-Offload the runner-up because its CPU step is serial', async () => {
     const p = await computePlan({ scenario: sc.id, detect: () => Promise.reject(new Error('must not detect')) });
     expect(p.profile.machineSource).toBe('catalogued');
+    // a catalogued machine was never detected: its predictions name no machineId, so runs/start refuses them
+    for (const row of p.strategies)
+      expect(row.spec.prediction).toMatchObject({ machineId: null, machineSource: 'catalogued', machineLabel: p.profile.machineLabel });
     // ZeRO-3's hook cost follows the parameters (11.8 ps per parameter per pass, 2.5 s a step for
     // 70B) where it was 1.5 ms per layer: SuperOffload and FSDP2 (its hooks a third of ZeRO-3's, an
     // assumption) are now within 10% on this unmeasured machine, FSDP2 ahead.

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MachineSchema, readStoredValue, type Machine, type ModelArch } from '../../../electron/contract';
-import { createTunerPlanner } from '../../../electron/services/engine/tuner-planner';
+import { createTunerPlanner } from '../../../electron/services/backend/tuner-planner';
 import {
   buildProfile,
   calibrationNote,

@@ -1,7 +1,8 @@
 // runs/start, runs/cancel, runs/get: the engine service wired to the contract. The sweep runs in
 // the background; its progress, status and log reach every transport as events.
 import { ApiError } from '../../../contract';
-import { createTunerPlanner, EngineService } from '../../engine';
+import { EngineService } from '../../engine';
+import { createTunerPlanner } from '../tuner-planner';
 import { selectedInterpreter } from '../../environment';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';

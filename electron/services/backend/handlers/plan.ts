@@ -74,14 +74,8 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
         kernels: kernelsForPlan(ctx),
       });
       if (own) plan.notes.push(...own.notes);
-      // Each spec's prediction says which machine it was made for: runs/start refuses one planned for
-      // a loaded or catalogued machine, and does not hand another host's figures to this host's pre-flight.
-      const planned = {
-        machineId: target?.machineId ?? null,
-        machineSource: plan.profile.machineSource,
-        machineLabel: plan.profile.machineLabel,
-      };
-      for (const s of plan.strategies) if (s.spec.prediction) s.spec.prediction = { ...s.spec.prediction, ...planned };
+      // Each spec's prediction says which machine it was made for, as the tuner made it (its profile's
+      // machine): runs/start refuses one planned for a loaded or catalogued machine.
       if (own && target) {
         // the time estimates' start-up per run: measured here (or on machines of its kind), not assumed
         const start = ctx.history.engineStartSeconds(own.runMachineIds, plan.model.id);

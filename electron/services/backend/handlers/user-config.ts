@@ -3,17 +3,17 @@
 // launch lines a spec leaves the app as. The machine is resolved as plan/compute resolves it.
 import { isFromFile, forMachine } from './calibration';
 import { launchExport, parseMachine, planUserConfig } from '../../tuner';
-import type { Machine, UserConfigPlan } from '../../../contract';
+import { worldSize, type Machine, type UserConfigPlan } from '../../../contract';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { modelOfWorkload } from './model-guard';
 
 /** What this machine's history measured of the user's file and of the workload's other configurations. */
 function measuredGain(ctx: BackendContext, result: UserConfigPlan, machineIds: string[]): UserConfigPlan['measured'] {
-  const { seqLen, gpus, model } = result.spec;
+  const { seqLen, model } = result.spec;
   const best = ctx.history.bestTokensPerSecondByUserConfig(
     machineIds,
-    { seqLen, gpus, hiddenSize: model.hiddenSize, numLayers: model.numLayers },
+    { seqLen, worldSize: worldSize(result.spec), hiddenSize: model.hiddenSize, numLayers: model.numLayers },
     result.sha256,
   );
   if (!best || (!best.yours.runs && !best.others.runs)) return null;
@@ -47,14 +47,7 @@ export function userConfigHandlers(ctx: BackendContext): HandlerMap<'plan/user-c
         memory: own.memory,
       });
       result.plan.notes.push(...own.notes);
-      // every prediction says which machine it is for (runs/start refuses a loaded machine's)
-      const planned = {
-        machineId: target.machineId ?? null,
-        machineSource: source,
-        machineLabel: result.plan.profile.machineLabel,
-      } as const;
-      for (const spec of [result.spec, result.tuned?.spec, result.yours?.spec, ...result.plan.strategies.map((s) => s.spec)])
-        if (spec?.prediction) spec.prediction = { ...spec.prediction, ...planned };
+      // every prediction says which machine it is for as the tuner made it (runs/start refuses a loaded machine's)
       result.measured = measuredGain(ctx, result, own.runMachineIds);
       return result;
     },

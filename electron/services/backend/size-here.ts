@@ -2,41 +2,13 @@
 // prediction is what the Plan page showed for the machine it was planned for: a loaded H200's plan
 // said "~2.0 GiB host" for a 3B ZeRO-1 that then grew past 12 GB on a CPU box, and a plan for this
 // machine gives a strategy that needs a GPU only its host side (run --force puts it on the CPU).
-// runs/start therefore asks the tuner again, for THIS machine and the spec's own workload, micro
-// batch and knobs, and hands that figure to the runner's pre-flight (spec.preflightMemory), which
-// refuses (strict) or warns (warn) against MemAvailable with both numbers.
-import { formatBytes, MachineSchema, type ModelArch, type RunSpec } from '../../contract';
+// runs/start therefore asks the tuner again (the tuner planner's sizeHere, which the sweep calls),
+// for THIS machine and the spec's own workload, micro batch and knobs, and hands that figure to the
+// runner's pre-flight (spec.preflightMemory), which refuses (strict) or warns (warn) against
+// MemAvailable with both numbers.
+import { formatBytes, MachineSchema, type RunSpec } from '../../contract';
+import type { PreflightMemory } from '../engine';
 import * as tuner from '../tuner';
-
-export type PreflightMemory = NonNullable<RunSpec['preflightMemory']>;
-
-/** The workload a spec runs: its preset model by id, else its own architecture (an imported config). */
-function workloadOf(spec: RunSpec) {
-  const common = {
-    seqLen: spec.seqLen,
-    microBatch: spec.microBatch,
-    gradAccum: spec.gradAccum,
-    gpus: spec.gpus,
-    nodes: spec.nodes,
-    precision: spec.precision === 'fp16' ? ('fp16' as const) : ('bf16' as const),
-    activationCheckpointing: spec.activationCheckpointing,
-  };
-  try {
-    return tuner.parseWorkload({ ...common, model: tuner.resolveModel(spec.model.id).id });
-  } catch {
-    // Not a preset: the spec carries the numbers the tuner needs (its descriptive fields are optional there).
-    const arch = {
-      label: spec.model.id,
-      source: null,
-      publishedParams: null,
-      maxPositionEmbeddings: spec.seqLen,
-      attentionBias: false,
-      ...spec.model,
-    };
-    // parseWorkload checks it at run time (a family the tuner does not know throws: not sized).
-    return tuner.parseWorkload({ ...common, model: arch as unknown as ModelArch });
-  }
-}
 
 /**
  * This host's memory estimate for `spec`, or null where the tuner cannot size it (no machine snapshot,
@@ -51,10 +23,13 @@ export function sizeRunHere(spec: RunSpec, machine: unknown): PreflightMemory | 
   if (!strategyId) return null;
   try {
     const strategy = tuner.strategyById(strategyId);
-    const workload = workloadOf(spec);
+    // the spec read as calibration reads a stored run: its workload (a preset by id, else the spec's own
+    // architecture) and the knobs of its config; null where the tuner cannot read it (not sized)
+    const ran = tuner.storedRunWorkload({ runId: spec.runId, strategy: strategyId, spec });
+    if (!ran) return null;
+    const { workload, knobs } = ran;
     const model = tuner.resolveModel(workload.model);
     const params = tuner.countParams(model);
-    const knobs = { ...tuner.knobsFromConfig(spec.dsConfig, spec.fsdp), ...spec.knobs };
     const memory = tuner.estimateMemory(strategy, model, params, workload, true, knobs);
     const onCpu = parsed.data.gpus.length === 0;
     const ranks = spec.gpus;

@@ -9,12 +9,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRequest, type Machine, type RunSpec } from '../../../electron/contract';
 import { startSweep, type SweepDeps } from '../../../electron/services/engine';
-import { sizeRunHere } from '../../../electron/services/engine/size-here';
+import { sizeRunHere } from '../../../electron/services/backend/size-here';
 import { buildMachine } from '../../../electron/services/hardware';
 import { openHistory, type HistoryStore } from '../../../electron/services/history';
 import { planWorkload } from '../../../electron/services/tuner';
 import { loadHost } from '../hardware/fixture-host';
-import { fakeLaunch, fixedPlanner, tmpDir } from './helpers';
+import { fakeLaunch, fixedPlanner, tmpDir } from '../engine/helpers';
 
 const GiB = 1024 ** 3;
 const stores: HistoryStore[] = [];
@@ -25,22 +25,13 @@ afterEach(() => {
 const cpuBox = buildMachine(loadHost('ci-vm-no-gpu'));
 const h200 = buildMachine(loadHost('h200-sxm-x86'));
 
-/** The plan's spec of `strategy` for a 3B model, as the Plan page made it for `machine` (stamped as plan/compute does). */
+/** The plan's spec of `strategy` for a 3B model, as the Plan page made it for `machine` (the tuner names the machine in its prediction). */
 function planned3b(strategy: string, machine: Machine, source: 'detected' | 'file'): RunSpec {
   const plan = planWorkload(
     { model: 'llama-3.2-3b', seqLen: 256, microBatch: 1, gpus: 1 },
     { machine, machineSource: source, strategies: [strategy] },
   );
-  const spec = plan.strategies.find((s) => s.id === strategy)!.spec;
-  return {
-    ...spec,
-    prediction: {
-      ...spec.prediction!,
-      machineId: machine.machineId ?? null,
-      machineSource: source,
-      machineLabel: plan.profile.machineLabel,
-    },
-  };
+  return plan.strategies.find((s) => s.id === strategy)!.spec;
 }
 
 async function runOnCpuBox(spec: RunSpec, mode = 'ok') {
@@ -51,7 +42,8 @@ async function runOnCpuBox(spec: RunSpec, mode = 'ok') {
   const deps: SweepDeps = {
     history,
     dataDir,
-    planner: fixedPlanner,
+    // the backend's sizing, handed to the sweep as the backend hands it
+    planner: { ...fixedPlanner, sizeHere: sizeRunHere },
     events: { progress: () => undefined, status: () => undefined, log: (e) => live.push(...e.lines) },
     machine: async () => cpuBox,
     launch: (specFile) => fakeLaunch(specFile, mode),

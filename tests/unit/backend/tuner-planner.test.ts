@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MachineSchema } from '../../../electron/contract';
-import { createTunerPlanner } from '../../../electron/services/engine/tuner-planner';
+import { createTunerPlanner } from '../../../electron/services/backend/tuner-planner';
 import { parseWorkload, planUserConfig } from '../../../electron/services/tuner';
 
 const h200 = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../fixtures/hosts/h200-sxm-x86/machine.json'), 'utf8'));

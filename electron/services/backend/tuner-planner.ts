@@ -1,9 +1,11 @@
-// The tuner service as the orchestrator's Planner: the plan's own specs (planWorkload), so a run
-// started from a workload executes what the Plan page shows for it. Without a machine snapshot
-// there is nothing to plan against: the specs carry no prediction.
+// The tuner service as the orchestrator's Planner, handed to the engine (which never plans itself): the
+// plan's own specs (planWorkload), so a run started from a workload executes what the Plan page shows
+// for it; the refusal of a spec that can never run here; and the sizing of a run on this host
+// (size-here.ts). Without a machine snapshot there is nothing to plan against: the specs carry no prediction.
 import * as tuner from '../tuner';
 import { ApiError, MachineSchema, type Machine, type RunSpec, type Workload } from '../../contract';
-import type { Planner } from './planner';
+import type { Planner } from '../engine';
+import { sizeRunHere } from './size-here';
 
 /** What a plan for a machine reads from the data folder — the same three plan/compute reads
  *  (handlers/calibration.ts forMachine), so `run` without --micro-batch runs what `plan` shows. */
@@ -63,6 +65,7 @@ function strategyOfSpec(spec: RunSpec): string | null {
 
 export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {
   return {
+    sizeHere: sizeRunHere,
     refuseSpecs(specs: RunSpec[], machine: unknown) {
       // A spec given as it is (run --ds-config, a spec file) meets the rule a strategy id meets: what
       // can never run on this machine (SuperOffload without CUDA, NVMe without a drive, FSDP2
@@ -131,5 +134,3 @@ export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {
     },
   };
 }
-
-export const tunerPlanner: Planner = createTunerPlanner();
