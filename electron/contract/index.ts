@@ -23,4 +23,5 @@ export * from './cluster';
 export * from './wizard';
 export * from './format';
 export * from './median';
+export * from './flops';
 export * from './resources';

@@ -1,5 +1,6 @@
 // The TFLOPS formula behind every figure (docs/engine-facts.md; DeepSpeedExamples finetune_zero3.py
 // `estimate_transformer_tflops`), written out with each run's own numbers.
+import { perSampleFlops } from '../../contract';
 import { fmt } from './format';
 import type { ReportRun } from './types';
 
@@ -13,8 +14,7 @@ export const FORMULA_CONVENTION =
 export function perSampleTflop(run: ReportRun): number | null {
   const { params: N, seqLen: s, layers: L, hidden: h, activationCheckpointing } = run.workload;
   if (N === null || s === null || L === null || h === null) return null;
-  const c = activationCheckpointing === false ? 3 : 4;
-  return (2 * c * N * s + 4 * c * L * h * s * s) / 1e12;
+  return perSampleFlops({ params: N, layers: L, hidden: h, seqLen: s, checkpointing: activationCheckpointing !== false }) / 1e12;
 }
 
 /** "c=4, N=70.6e9, s=4096, L=80, h=8192 → 2 418.4 TFLOP per sample; × 4 samples ÷ 12.3 s = …". */

@@ -5,7 +5,7 @@
 // optimizer steps where, and which of it hides behind compute. docs/tuner-model.md states the
 // terms and the source of every constant.
 import type { HardwareProfile, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
-import { tokensPerStep, worldSize } from '../../contract';
+import { perSampleFlops, tokensPerStep, worldSize } from '../../contract';
 import { SEED_ZERO_KEYS } from './config-defaults';
 import { mechanismOf } from './mechanisms';
 import { probedMicroSeconds } from './kernels';
@@ -57,8 +57,7 @@ import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from './throughput-constan
 /** docs/engine-facts.md (finetune_zero3.py estimate_transformer_tflops): per sample, c = 4 with checkpointing else 3.
  *  N is the parameters a token computes (`active`: a Mixture-of-Experts model's top-k experts, not all). */
 export function flopsPerSample(p: ParamCount, m: ModelArch, seqLen: number, checkpointing: boolean): number {
-  const c = checkpointing ? 4 : 3;
-  return 2 * c * p.active * seqLen + 4 * c * m.numLayers * m.hiddenSize * seqLen * seqLen;
+  return perSampleFlops({ params: p.active, layers: m.numLayers, hidden: m.hiddenSize, seqLen, checkpointing });
 }
 
 /**
