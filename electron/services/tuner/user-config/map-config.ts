@@ -1,10 +1,12 @@
-// A resolved ds_config as one strategy of the catalogue with knobs: the ZeRO stage and offload devices
-// pick the mechanism, DeepSpeed's own defaults fill what the config leaves out (not the app's
-// generator defaults: an absent sub_group_size is DeepSpeed's 1e9, an absent ratio is 1.0), and every
+// A resolved ds_config as one strategy of the catalogue with knobs: the registry's strategyOfConfig
+// picks the strategy (the one decision a stored run's config gets too), DeepSpeed's own defaults fill
+// what the config leaves out (not the app's generator defaults: an absent sub_group_size is DeepSpeed's
+// 1e9, an absent ratio is 1.0), and every
 // key the time and memory model cannot represent is named with what the prediction assumes instead.
 // A config that is no strategy of the catalogue (stage 0, fp32, pipeline or tensor parallelism…) maps
 // to none: it still runs unchanged, its prediction is unavailable and the reason says why.
 import type { ConfigKeyNote, ConfigMapping, Knobs } from '../../../contract';
+import { configParts, strategyOfConfig } from '../mechanisms';
 import { deepSpeedKeys, valueOf } from './deepspeed-keys';
 import { isObject, type JsonObject } from './json-text';
 import type { BatchResult } from './batch';
@@ -55,11 +57,11 @@ const UNMODELLED_FEATURES: [string, (c: JsonObject, zero: JsonObject) => boolean
 
 export function mapConfig(config: JsonObject, batch: BatchResult, worldSize: number, notes: ConfigKeyNote[]): ConfigMapping {
   const keys = deepSpeedKeys();
-  const zero: JsonObject = isObject(config.zero_optimization) ? config.zero_optimization : {};
+  const parts = configParts(config);
+  const zero: JsonObject = parts.zero ?? {};
   const stage = num(zero.stage) ?? 0;
-  // deprecated cpu_offload / cpu_offload_param: DeepSpeed maps them onto the offload blocks
-  const oo: JsonObject = isObject(zero.offload_optimizer) ? zero.offload_optimizer : zero.cpu_offload === true ? { device: 'cpu' } : {};
-  const op: JsonObject = isObject(zero.offload_param) ? zero.offload_param : zero.cpu_offload_param === true ? { device: 'cpu' } : {};
+  const oo: JsonObject = parts.offloadOptimizer ?? {};
+  const op: JsonObject = parts.offloadParam ?? {};
   const ooDevice = String(oo.device ?? 'none');
   const opDevice = String(op.device ?? 'none');
   const superOffload = oo.super_offload === true;
@@ -72,25 +74,10 @@ export function mapConfig(config: JsonObject, batch: BatchResult, worldSize: num
       return none(`${key}: ${words} is not something the tuner models (it runs as given; there is no prediction to set beside it)`);
   if (precision === 'fp32') return none('neither bf16 nor fp16 is enabled: fp32 training is not modelled (the tuner predicts bf16 / fp16)');
 
-  let strategyId: string | null = null;
-  if (stage === 0) return none('ZeRO stage 0 (plain data parallelism) is not a strategy of the catalogue');
-  if (ooDevice === 'none' && opDevice === 'none') strategyId = `gpu-zero${stage}`;
-  else if (stage < 3 && ooDevice === 'cpu') {
-    strategyId = 'zero2-offload';
-    if (stage === 1)
-      notes.push({
-        key: 'zero_optimization.stage',
-        kind: 'assumed',
-        message:
-          'stage 1 with CPU optimizer offload is modelled as ZeRO-2 offload (the same DeepSpeed optimizer class; gradients are not partitioned — identical on one GPU)',
-      });
-  } else if (stage === 3 && ooDevice === 'cpu' && opDevice === 'none') strategyId = superOffload ? 'superoffload' : 'zero3-offload';
-  else if (stage === 3 && ooDevice === 'cpu' && opDevice === 'cpu') strategyId = 'zero3-offload-param';
-  else if (stage === 3 && ooDevice === 'nvme' && opDevice === 'nvme') strategyId = 'zero-infinity-nvme';
-  else
-    return none(
-      `optimizer on "${ooDevice}" with parameters on "${opDevice}" is no strategy of the catalogue (modelled: optimizer and parameters both on CPU, both on NVMe, or the optimizer alone on CPU)`,
-    );
+  const decided = strategyOfConfig(parts);
+  if (!decided.strategy) return none(decided.why);
+  const strategyId = decided.strategy.id;
+  if (decided.assumed) notes.push({ key: 'zero_optimization.stage', kind: 'assumed', message: decided.assumed });
   notes.unshift({
     key: 'zero_optimization',
     kind: 'mapped',
