@@ -59,7 +59,6 @@ const TERM_LABELS: Record<string, string> = {
   commBuffers: 'communication buffers',
   framework: 'framework overhead',
   allocatorSlack: 'caching-allocator slack (reserved beyond allocated)',
-  pinnedGradientBuffers: 'pinned gradient buffers',
   pinnedSwapBuffers: 'pinned swap buffers',
   processes: 'processes',
   adamWorkers: 'CPU Adam workers',
@@ -311,12 +310,7 @@ export function checkFit(
       reason: `at the edge of GPU memory: needs ${need}, the GPU has ${gib(gpuUsable)} — within the model's error, so only a short trial can tell (tune tests it; not recommended unmeasured)`,
     };
 
-  const pinned =
-    (s.offloadOptimizer === 'cpu'
-      ? (mem.hostTerms.modelStates ?? mem.hostTerms.offloadedStates ?? mem.hostTerms.cpuOptimizerStates ?? 0)
-      : 0) +
-    (mem.hostTerms.pinnedGradientBuffers ?? 0) +
-    (mem.hostTerms.pinnedSwapBuffers ?? 0);
+  const pinned = mechanismOf(s).pinnedHostTerms.reduce((sum, term) => sum + (mem.hostTerms[term] ?? 0), 0);
   if (
     pinned > 0 &&
     !machine.memory.lockedMemoryUnlimited &&

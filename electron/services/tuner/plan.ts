@@ -32,7 +32,6 @@ import { buildProfile, cpuAdamRate } from './profile';
 import { searchStrategy } from './search';
 import { buildRunSpec, planSpec, specPrediction } from './run-spec';
 import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './throughput';
-import { validateDsConfig, validateFsdpBlock } from './validate-config';
 import { parseWorkload } from './workload';
 import { edgeTrialFor } from './trial-worth';
 import { kernelsForPlan, kernelsNote, withKernels } from './kernels';
@@ -122,7 +121,7 @@ function evaluate(
     factors,
   );
   const config = generateConfig(s, w, knobs);
-  const validation = s.engine === 'deepspeed' ? validateDsConfig(config, w) : validateFsdpBlock(config);
+  const validation = mechanismOf(s).validateConfig(config, w);
   const warnings = [...fit.warnings, ...validation.warnings.map((v) => `${v.field}: ${v.message}`)];
   warnings.push(...(mechanismOf(s).planWarnings?.(s, w, hw) ?? []));
   return {
@@ -260,9 +259,13 @@ function recommend(
   }
   if (bests.length === 0) return null;
   if (hw.gpuCount === 0) {
-    // No GPU: only CPU smoke runs fit, and the model predicts nothing for them. Prefer the
-    // configuration the engine's own CI path exercises (ZeRO-3 + CPU optimizer offload).
-    const pick = bests.find((b) => b.id === 'zero3-offload') ?? bests[0];
+    // No GPU: only CPU smoke runs fit, and the model predicts nothing for them; the mechanism names the
+    // configuration the engine's own CI path exercises.
+    const smokeFirst = (b: Candidate) => {
+      const s = all.find((x) => x.id === b.id);
+      return s !== undefined && mechanismOf(s).cpuSmokeFirst?.(s) === true;
+    };
+    const pick = bests.find(smokeFirst) ?? bests[0];
     const other = bests.find((b) => b !== pick);
     return {
       strategyId: pick.id,

@@ -197,12 +197,11 @@ export function phaseTimes(x: ThroughputInputs): PhaseTimes {
   const gpuStep = t.gpuStepBytes / C.gpuMemoryBytesPerSecond;
   const compute = hw.matmulTflops > 0 ? A * microBatchSeconds(p, m, w, hw.matmulTflops) + gpuStep : Infinity;
 
-  // GPU↔GPU collectives, bf16: ZeRO-1/2 reduce gradients every micro step and all-gather updated
-  // params once per step; ZeRO-3 / FSDP2 all-gather forward and backward and reduce-scatter every micro step.
+  // GPU↔GPU collectives, bf16, as the mechanism moves them (TimeTerms.collectives)
   let comm = 0;
   if (G > 1) {
     const ring = (2 * p.total * (G - 1)) / G;
-    const bytes = s.stage === 3 ? 3 * ring * A : ring * (A + 1);
+    const bytes = t.collectives === 'sharded' ? 3 * ring * A : ring * (A + 1);
     const bw = w.nodes > 1 ? Math.min(hw.peerLinkBytesPerSecond, hw.interNodeBytesPerSecond / w.gpus) : hw.peerLinkBytesPerSecond;
     comm = bytes / (bw * C.collectiveEfficiency);
   }

@@ -4,8 +4,7 @@
 // NVMe without a path) and what would silently make the run differ from the plan (the workload's
 // micro batch, accumulation, precision).
 import type { ConfigValidation, Workload } from '../../contract';
-import { worldSize } from './ds-config';
-import { globalBatch } from '../../contract';
+import { globalBatch, worldSize } from '../../contract';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);

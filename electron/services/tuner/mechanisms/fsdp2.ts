@@ -1,6 +1,7 @@
 // FSDP2 with CPUOffloadPolicy (torch): fp32 parameter, gradient and Adam shards on the CPU, stepped by
 // torch's AdamW there (fused by default, resources/engine/fsdp_engine.py); each layer's parameters are
 // copied up per unshard (forward, backward) and its gradients down. The runner's config is its `fsdp` block.
+import { validateFsdpBlock } from '../validate-config';
 import { MEMORY_CONSTANTS } from '../memory-constants';
 import type { HardwareProfile } from '../../../contract';
 import { cpuAdamRate } from '../profile';
@@ -39,6 +40,7 @@ export const fsdp2Offload: Mechanism = {
   withoutGpu: 'never',
   hasCoresKnob: false,
   resolveKnobs: (_s, _w, k) => ({ reshardAfterForward: k.reshardAfterForward ?? true }),
+  validateConfig: (config) => validateFsdpBlock(config),
   emitConfig: (_s, _w, k) => ({ cpuOffload: true, reshardAfterForward: k.reshardAfterForward ?? true }),
   readKnobs: ({ config, fsdp }) => {
     const knobs: ThroughputKnobs = {};
@@ -53,6 +55,7 @@ export const fsdp2Offload: Mechanism = {
     axes: [['reshardAfterForward', [true, false]]],
   }),
   cpuShare: () => 1,
+  pinnedHostTerms: ['offloadedStates'],
   memory: (ctx) => {
     const terms: Record<string, number> = { modelStates: ctx.estimator.gpuBytes };
     // without reshard-after-forward each layer's gathered parameters stay to backward
@@ -71,6 +74,7 @@ export const fsdp2Offload: Mechanism = {
     const impl = ctx.knobs.torchAdamImpl ?? FSDP_CPU_ADAM_IMPL_DEFAULT;
     return {
       ...NO_TIME_TERMS,
+      collectives: 'sharded',
       // fp32 shards up per unshard (forward, backward), fp32 grads down
       pinnedBytes: (4 * 2 * P * A + 4 * P * A) / ctx.G,
       // C++ all-gather/reshard hooks, no Python bookkeeping per parameter: a share of ZeRO-3's

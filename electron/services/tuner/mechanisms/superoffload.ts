@@ -1,6 +1,7 @@
 // SuperOffload (DeepSpeed 0.19 superoffload/): ZeRO-3 with the optimizer on the CPU, stepped per
 // sub-group by a CPU Adam worker process on `cpuadam_cores_perc` of the cores as backward completes
 // each sub-group (unless gradient clipping is on), with `ratio` of the optimizer on the CPU.
+import { validateDsConfig } from '../validate-config';
 import { MEMORY_CONSTANTS } from '../memory-constants';
 import {
   DEFAULT_CPUADAM_CORES_PERC,
@@ -49,6 +50,7 @@ export const superOffload: Mechanism = {
     ratio: k.ratio ?? SUPER_OFFLOAD_RATIO,
     cpuadamCoresPerc: k.cpuadamCoresPerc ?? w.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC,
   }),
+  validateConfig: (config, w) => validateDsConfig(config, w),
   emitConfig: (s, w, k) =>
     deepSpeedConfig(s, w, k, {
       offload_optimizer: {
@@ -81,6 +83,7 @@ export const superOffload: Mechanism = {
     return space;
   },
   cpuShare: (_s, knobs, perRank) => stage3CpuShare(knobs, perRank, SUPER_OFFLOAD_RATIO),
+  pinnedHostTerms: ['cpuOptimizerStates'],
   memory: (ctx) => ({
     gpu: { terms: { modelStates: ctx.estimator.gpuBytes, ...gpuOptimizerShare(ctx) }, backwardGradients: 0, stepGradients: 0 },
     commBytes: zeroCommBytes(ctx, true),
@@ -99,6 +102,7 @@ export const superOffload: Mechanism = {
     const A = w.gradAccum;
     return {
       ...NO_TIME_TERMS,
+      collectives: 'sharded',
       ...offloadedOptimizerTraffic(ctx),
       // partition_grads (superoffload_stage3.py) moves every gradient partition three times: down into the pinned
       // fp32 grad buffer, back up for its norm (`grad_buffer.to(grad_partition.device)`), and, for a CPU sub-group

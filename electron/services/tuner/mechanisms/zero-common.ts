@@ -180,8 +180,11 @@ export function zeroOverlaps(ctx: TimeContext): Pick<TimeTerms, 'cpuStepOverlap'
   };
 }
 
-/** A step with nothing of its own: the base every mechanism's time() fills in. */
-export const NO_TIME_TERMS: TimeTerms = {
+/** ZeRO-3 shards the parameters; ZeRO-1/2 keep a whole copy on every GPU. */
+export const zeroCollectives = (s: StrategyPreset): TimeTerms['collectives'] => (s.stage === 3 ? 'sharded' : 'replicated');
+
+/** A step with nothing of its own: the base every mechanism's time() fills in (each says its collectives). */
+export const NO_TIME_TERMS: Omit<TimeTerms, 'collectives'> = {
   gpuStepBytes: 0,
   fetchSeconds: 0,
   pinnedBytes: 0,
