@@ -22,9 +22,9 @@ import {
 } from '../../contract';
 import { DEFAULT_CPUADAM_CORES_PERC } from './ds-config';
 import { knobsOfConfig } from './mechanisms';
-import { resolveModel } from './models';
+import { resolveModel } from './catalogue/models';
 import { countParams } from './params';
-import { strategyById } from './presets';
+import { strategyById } from './catalogue/presets';
 import {
   completeFactors,
   exposedTerms,
@@ -37,7 +37,7 @@ import {
   type PhaseTimes,
   type ThroughputKnobs,
 } from './throughput';
-import { parseWorkload } from './workload';
+import { parseWorkload } from './catalogue/workload';
 
 export interface CalibrationSample {
   strategyId: string;

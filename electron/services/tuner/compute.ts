@@ -13,10 +13,10 @@ import {
   type WorkloadOverrides,
   type WorkloadInput,
 } from '../../contract';
-import { resolveModel } from './models';
+import { resolveModel } from './catalogue/models';
 import { planWorkload } from './plan';
-import { parseWorkload } from './workload';
-import { scenarioById } from './presets';
+import { parseWorkload } from './catalogue/workload';
+import { scenarioById } from './catalogue/presets';
 import type { EfficiencyFactors } from './throughput';
 import type { MemoryEvidence } from './memory-evidence';
 

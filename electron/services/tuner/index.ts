@@ -2,10 +2,10 @@
 // counts, memory (DeepSpeed's estimators + activations, buffers, overhead), throughput, ds_config
 // generation and validation, recommendation, calibration. Other services import only this index.
 export { countParams, type ParamCount } from './params';
-export { checkHfConfigFields, hfConfigName, importHfConfig, parseHfConfigText } from './hf-config';
-export { looksLikePath, resolveModel } from './models';
-export { catalog, strategyById, scenarioById, type Catalog } from './presets';
-export { parseWorkload } from './workload';
+export { checkHfConfigFields, hfConfigName, importHfConfig, parseHfConfigText } from './catalogue/hf-config';
+export { looksLikePath, resolveModel } from './catalogue/models';
+export { catalog, strategyById, scenarioById, type Catalog } from './catalogue/presets';
+export { parseWorkload } from './catalogue/workload';
 export { buildRunSpec, configHash, planSpec, specModel, specPrediction, type BuildRunSpecOptions } from './run-spec';
 export {
   generateConfig,
@@ -20,8 +20,8 @@ export {
 export { validateDsConfig, validateFsdpBlock } from './validate-config';
 export { estimateZero2, estimateZero3, type EstimatorResult } from './estimators';
 export { estimateMemory, activationBytes, layerActivationBytesPerToken, modelStatesFor, MEMORY_CONSTANTS } from './memory';
-export { normalizeMeasurements, type TunerMeasurements } from './measurements';
-export { buildProfile, cpuAdamRate, matchGpu, PROFILE_DEFAULTS } from './profile';
+export { normalizeMeasurements, type TunerMeasurements } from './catalogue/measurements';
+export { buildProfile, cpuAdamRate, matchGpu, PROFILE_DEFAULTS } from './catalogue/profile';
 export {
   completeFactors,
   cpuRatio,
@@ -100,7 +100,7 @@ export {
   type TuneTrial,
 } from './tune';
 
-import { catalog as catalogOf } from './presets';
+import { catalog as catalogOf } from './catalogue/presets';
 import { countParams as count } from './params';
 /** What plan/presets answers: models (with computed parameter counts), strategies, scenarios, GPUs. */
 export function presetsPayload() {

@@ -9,9 +9,9 @@
 import type { Workload } from '../../contract';
 import { storedRunWorkload, type StoredRunFacts } from './calibrate';
 import { estimateMemory } from './memory';
-import { resolveModel } from './models';
+import { resolveModel } from './catalogue/models';
 import { countParams } from './params';
-import { strategyById } from './presets';
+import { strategyById } from './catalogue/presets';
 import type { ThroughputKnobs } from './throughput';
 
 export type MemoryOutcome = 'fits' | 'cuda_oom' | 'host_oom';

@@ -23,16 +23,16 @@ import { DEFAULT_CPUADAM_CORES_PERC, generateConfig, resolveKnobs } from './ds-c
 import { mechanismOf } from './mechanisms/registry';
 import { checkFit, cpuSmokeHostBytes, cpuSmokeRunnable, fitsQuick, memoryShortfall, type FitVerdict } from './fit';
 import { bandFor, measuredFit, type MemoryEvidence } from './memory-evidence';
-import { normalizeMeasurements, type TunerMeasurements } from './measurements';
+import { normalizeMeasurements, type TunerMeasurements } from './catalogue/measurements';
 import { estimateMemory } from './memory';
-import { resolveModel } from './models';
+import { resolveModel } from './catalogue/models';
 import { countParams, type ParamCount } from './params';
-import { catalog, strategyById } from './presets';
-import { buildProfile, cpuAdamRate } from './profile';
+import { catalog, strategyById } from './catalogue/presets';
+import { buildProfile, cpuAdamRate } from './catalogue/profile';
 import { searchStrategy } from './search';
 import { buildRunSpec, planSpec, specPrediction } from './run-spec';
 import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './throughput';
-import { parseWorkload } from './workload';
+import { parseWorkload } from './catalogue/workload';
 import { edgeTrialFor } from './trial-worth';
 import { kernelsForPlan, kernelsNote, withKernels } from './kernels';
 

@@ -22,10 +22,10 @@ import {
 } from '../../contract';
 import { generateDsConfig, generateFsdpBlock, resolveKnobs } from './ds-config';
 import { estimateMemory } from './memory';
-import { resolveModel } from './models';
+import { resolveModel } from './catalogue/models';
 import type { ParamCount } from './params';
-import { strategyById } from './presets';
-import { parseWorkload } from './workload';
+import { strategyById } from './catalogue/presets';
+import { parseWorkload } from './catalogue/workload';
 
 /** The whole resolved architecture: what the runner builds is what the tuner counted. */
 export function specModel(m: ModelArch): SpecModel {

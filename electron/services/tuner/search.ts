@@ -12,7 +12,7 @@ import { fitClass, gpuFitChance, type FitClass } from './fit';
 import { estimateMemory } from './memory';
 import { bandFor, measuredFit, type MemoryEvidence } from './memory-evidence';
 import type { ParamCount } from './params';
-import { cpuAdamRate } from './profile';
+import { cpuAdamRate } from './catalogue/profile';
 import {
   cpuRatio,
   phaseTimes,

@@ -10,7 +10,7 @@ import { SEED_ZERO_KEYS } from './config-defaults';
 import { mechanismOf } from './mechanisms';
 import { probedMicroSeconds } from './kernels';
 import type { ParamCount } from './params';
-import { cpuAdamRate, rateAtThreads } from './profile';
+import { cpuAdamRate, rateAtThreads } from './catalogue/profile';
 
 /**
  * Efficiency factors the calibration fits (1 = the uncalibrated model); each scales one physical

@@ -6,7 +6,7 @@ import { MECHANISMS, configParts, knobsOfConfig, mechanismOf, strategyOfConfig }
 import { buildProfile, catalog, generateConfig, normalizeMeasurements, parseWorkload } from '../../../electron/services/tuner';
 import { phaseTimes } from '../../../electron/services/tuner/throughput';
 import { countParams } from '../../../electron/services/tuner/params';
-import { resolveModel } from '../../../electron/services/tuner/models';
+import { resolveModel } from '../../../electron/services/tuner/catalogue/models';
 import { h200Machine, h200Measurements } from './h200-machine';
 
 const strategies = catalog().strategies;

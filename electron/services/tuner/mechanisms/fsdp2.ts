@@ -4,7 +4,7 @@
 import { validateFsdpBlock } from '../validate-config';
 import { MEMORY_CONSTANTS } from '../memory-constants';
 import type { HardwareProfile } from '../../../contract';
-import { cpuAdamRate } from '../profile';
+import { cpuAdamRate } from '../catalogue/profile';
 import { FSDP_CPU_ADAM_IMPL_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs, type TorchAdamImpl } from '../throughput-constants';
 import type { Mechanism } from './types';
 import { bool, lockedMemoryOk, NO_TIME_TERMS } from './zero-common';

@@ -8,7 +8,7 @@ import { optimizerOffload } from './optimizer-offload';
 import { paramOffload } from './param-offload';
 import { superOffload } from './superoffload';
 import type { ConfigParts, JsonObject, Mechanism } from './types';
-import { catalog } from '../presets';
+import { catalog } from '../catalogue/presets';
 import { readZeroKnobs } from './zero-common';
 
 /** Order matters only for readability: `covers` never overlaps (tested). */

@@ -15,7 +15,7 @@ import {
 } from '../../../contract';
 import { formatDuration, hasPrediction } from '../../../contract/format';
 import { planConfiguration, planWorkload, type PlanOptions } from '../plan';
-import { resolveModel } from '../models';
+import { resolveModel } from '../catalogue/models';
 import { buildRunSpec, configHash } from '../run-spec';
 import { SPEC_EXECUTION_DEFAULTS } from '../../../contract';
 import { worldSize as worldSizeOf } from '../../../contract';

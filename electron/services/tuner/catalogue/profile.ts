@@ -1,7 +1,7 @@
 // A machine (detected, from a file, or catalogued) + optional host measurements → the rates the
 // throughput model uses, each with where it came from: measured > catalog (resources/presets/gpus.json)
 // > the machine's own nominal link figure > a stated default.
-import type { GpuCatalogEntry, HardwareProfile, Machine } from '../../contract';
+import type { GpuCatalogEntry, HardwareProfile, Machine } from '../../../contract';
 import type { TunerMeasurements } from './measurements';
 import { catalog } from './presets';
 

@@ -12,8 +12,8 @@ import {
   type ModelArch,
   type Scenario,
   type StrategyPreset,
-} from '../../contract';
-import { presetsPath } from '../resources';
+} from '../../../contract';
+import { presetsPath } from '../../resources';
 
 export interface Catalog {
   models: ModelArch[];

@@ -1,9 +1,9 @@
 // Import of a Hugging Face config.json (model_type llama / qwen2 / mistral / gpt2) into a ModelArch.
 // A malformed file is refused with the offending field named, never guessed around.
-import { ApiError, type ModelArch } from '../../contract';
+import { ApiError, type ModelArch } from '../../../contract';
 import { checkHfConfigShapes } from './hf-config-bounds';
-import { countParams } from './params';
-import { MAX_JSON_DEPTH, scanJson } from './user-config/json-syntax';
+import { countParams } from '../params';
+import { MAX_JSON_DEPTH, scanJson } from '../user-config/json-syntax';
 
 type Json = Record<string, unknown>;
 

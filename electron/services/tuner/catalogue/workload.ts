@@ -1,5 +1,5 @@
 // Workload input → a validated Workload (defaults filled), with the offending field named.
-import { describeIssue, firstIssue, ApiError, WorkloadSchema, type Workload, type WorkloadInput } from '../../contract';
+import { describeIssue, firstIssue, ApiError, WorkloadSchema, type Workload, type WorkloadInput } from '../../../contract';
 
 export function parseWorkload(input: WorkloadInput | Workload): Workload {
   const result = WorkloadSchema.safeParse(input);

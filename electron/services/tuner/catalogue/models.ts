@@ -1,8 +1,8 @@
 // Model resolution: a preset id, a path to a Hugging Face config.json, or an inline architecture.
 import fs from 'node:fs';
-import { ApiError, type ModelArch } from '../../contract';
+import { ApiError, type ModelArch } from '../../../contract';
 import { importHfConfig } from './hf-config';
-import { MODEL_CONFIG_MAX_BYTES, readRegularText } from '../files';
+import { MODEL_CONFIG_MAX_BYTES, readRegularText } from '../../files';
 import { catalog } from './presets';
 
 /** A model argument that names a file (a config.json) rather than a preset id. */

@@ -6,7 +6,7 @@
 //   trained by any strategy here (hidden_size, intermediate_size, vocab_size);
 // - what the probe builds module by module: layers and experts, far above any published model
 //   (the deepest decoders have ~130 layers, the widest MoE a few hundred experts).
-import { ApiError } from '../../contract';
+import { ApiError } from '../../../contract';
 import { catalog } from './presets';
 
 type Json = Record<string, unknown>;
