@@ -17,8 +17,8 @@ import { resolveModel } from './catalogue/models';
 import { planWorkload } from './plan';
 import { parseWorkload } from './catalogue/workload';
 import { scenarioById } from './catalogue/presets';
-import type { EfficiencyFactors } from './throughput';
-import type { MemoryEvidence } from './memory-evidence';
+import type { EfficiencyFactors } from './model/throughput';
+import type { MemoryEvidence } from './model/memory-evidence';
 
 export interface ComputePlanInput {
   workload?: WorkloadOverrides;

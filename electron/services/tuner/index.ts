@@ -1,7 +1,7 @@
 // services/tuner: the planning brain. Pure functions over data (resources/presets): parameter
 // counts, memory (DeepSpeed's estimators + activations, buffers, overhead), throughput, ds_config
 // generation and validation, recommendation, calibration. Other services import only this index.
-export { countParams, type ParamCount } from './params';
+export { countParams, type ParamCount } from './model/params';
 export { checkHfConfigFields, hfConfigName, importHfConfig, parseHfConfigText } from './catalogue/hf-config';
 export { looksLikePath, resolveModel } from './catalogue/models';
 export { catalog, strategyById, scenarioById, type Catalog } from './catalogue/presets';
@@ -18,8 +18,8 @@ export {
   type FsdpBlock,
 } from './ds-config';
 export { validateDsConfig, validateFsdpBlock } from './validate-config';
-export { estimateZero2, estimateZero3, type EstimatorResult } from './estimators';
-export { estimateMemory, activationBytes, layerActivationBytesPerToken, modelStatesFor, MEMORY_CONSTANTS } from './memory';
+export { estimateZero2, estimateZero3, type EstimatorResult } from './model/estimators';
+export { estimateMemory, activationBytes, layerActivationBytesPerToken, modelStatesFor, MEMORY_CONSTANTS } from './model/memory';
 export { normalizeMeasurements, type TunerMeasurements } from './catalogue/measurements';
 export { buildProfile, cpuAdamRate, matchGpu, PROFILE_DEFAULTS } from './catalogue/profile';
 export {
@@ -39,8 +39,8 @@ export {
   type PhaseTimes,
   type ThroughputInputs,
   type ThroughputKnobs,
-} from './throughput';
-export { checkFit, fitClass, gib, type FitClass, type FitVerdict } from './fit';
+} from './model/throughput';
+export { checkFit, fitClass, gib, type FitClass, type FitVerdict } from './model/fit';
 export {
   bandFor,
   gpuMemoryError,
@@ -56,7 +56,7 @@ export {
   type MemoryEvidence,
   type MemoryPoint,
   type StoredRunOutcome,
-} from './memory-evidence';
+} from './model/memory-evidence';
 export {
   atMicro,
   kernelProbeMicros,
@@ -67,7 +67,7 @@ export {
   probedMicroSeconds,
   withKernels,
   type WorkloadKernels,
-} from './kernels';
+} from './model/kernels';
 export { planWorkload, predict, chooseCpuadamCoresPerc, specForKnobs, type PlanOptions } from './plan';
 export {
   calibrationNote,
@@ -84,7 +84,7 @@ export {
   type CalibrationSample,
   type CalibrationResult,
   type StoredRunFacts,
-} from './calibrate';
+} from './model/calibrate';
 export { computePlan, parseMachine, type ComputePlanInput } from './compute';
 export { searchStrategy, coresPercCandidates, type SearchResult } from './search';
 export {
@@ -101,7 +101,7 @@ export {
 } from './tune';
 
 import { catalog as catalogOf } from './catalogue/presets';
-import { countParams as count } from './params';
+import { countParams as count } from './model/params';
 /** What plan/presets answers: models (with computed parameter counts), strategies, scenarios, GPUs. */
 export function presetsPayload() {
   const c = catalogOf();

@@ -21,20 +21,20 @@ import { formatFigure } from '../../contract/format';
 import { globalBatch } from '../../contract/ran-workload';
 import { DEFAULT_CPUADAM_CORES_PERC, generateConfig, resolveKnobs } from './ds-config';
 import { mechanismOf } from './mechanisms/registry';
-import { checkFit, cpuSmokeHostBytes, cpuSmokeRunnable, fitsQuick, memoryShortfall, type FitVerdict } from './fit';
-import { bandFor, measuredFit, type MemoryEvidence } from './memory-evidence';
+import { checkFit, cpuSmokeHostBytes, cpuSmokeRunnable, fitsQuick, memoryShortfall, type FitVerdict } from './model/fit';
+import { bandFor, measuredFit, type MemoryEvidence } from './model/memory-evidence';
 import { normalizeMeasurements, type TunerMeasurements } from './catalogue/measurements';
-import { estimateMemory } from './memory';
+import { estimateMemory } from './model/memory';
 import { resolveModel } from './catalogue/models';
-import { countParams, type ParamCount } from './params';
+import { countParams, type ParamCount } from './model/params';
 import { catalog, strategyById } from './catalogue/presets';
 import { buildProfile, cpuAdamRate } from './catalogue/profile';
 import { searchStrategy } from './search';
 import { buildRunSpec, planSpec, specPrediction } from './run-spec';
-import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './throughput';
+import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './model/throughput';
 import { parseWorkload } from './catalogue/workload';
 import { edgeTrialFor } from './trial-worth';
-import { kernelsForPlan, kernelsNote, withKernels } from './kernels';
+import { kernelsForPlan, kernelsNote, withKernels } from './model/kernels';
 
 export interface PlanOptions {
   machine: Machine;

@@ -21,9 +21,9 @@ import {
   type WorkloadInput,
 } from '../../contract';
 import { generateDsConfig, generateFsdpBlock, resolveKnobs } from './ds-config';
-import { estimateMemory } from './memory';
+import { estimateMemory } from './model/memory';
 import { resolveModel } from './catalogue/models';
-import type { ParamCount } from './params';
+import type { ParamCount } from './model/params';
 import { strategyById } from './catalogue/presets';
 import { parseWorkload } from './catalogue/workload';
 

@@ -8,10 +8,10 @@ import type { HardwareProfile, Machine, ModelArch, Prediction, StrategyPreset, W
 import { worldSize } from '../../contract';
 import { MICRO_CANDIDATES, SEED_ZERO_KEYS } from './config-defaults';
 import { mechanismOf, type KnobSearchSpace } from './mechanisms';
-import { fitClass, gpuFitChance, type FitClass } from './fit';
-import { estimateMemory } from './memory';
-import { bandFor, measuredFit, type MemoryEvidence } from './memory-evidence';
-import type { ParamCount } from './params';
+import { fitClass, gpuFitChance, type FitClass } from './model/fit';
+import { estimateMemory } from './model/memory';
+import { bandFor, measuredFit, type MemoryEvidence } from './model/memory-evidence';
+import type { ParamCount } from './model/params';
 import { cpuAdamRate } from './catalogue/profile';
 import {
   cpuRatio,
@@ -21,7 +21,7 @@ import {
   tokensPerSecondOf,
   type EfficiencyFactors,
   type ThroughputKnobs,
-} from './throughput';
+} from './model/throughput';
 
 export { MICRO_CANDIDATES, RATIO_CANDIDATES, SUB_GROUP_CANDIDATES } from './config-defaults';
 export { coresPercCandidates } from './mechanisms';

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { MECHANISMS, configParts, knobsOfConfig, mechanismOf, strategyOfConfig } from '../../../electron/services/tuner/mechanisms';
 import { buildProfile, catalog, generateConfig, normalizeMeasurements, parseWorkload } from '../../../electron/services/tuner';
-import { phaseTimes } from '../../../electron/services/tuner/throughput';
-import { countParams } from '../../../electron/services/tuner/params';
+import { phaseTimes } from '../../../electron/services/tuner/model/throughput';
+import { countParams } from '../../../electron/services/tuner/model/params';
 import { resolveModel } from '../../../electron/services/tuner/catalogue/models';
 import { h200Machine, h200Measurements } from './h200-machine';
 

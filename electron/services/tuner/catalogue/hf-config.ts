@@ -2,7 +2,7 @@
 // A malformed file is refused with the offending field named, never guessed around.
 import { ApiError, type ModelArch } from '../../../contract';
 import { checkHfConfigShapes } from './hf-config-bounds';
-import { countParams } from '../params';
+import { countParams } from '../model/params';
 import { MAX_JSON_DEPTH, scanJson } from '../user-config/json-syntax';
 
 type Json = Record<string, unknown>;

@@ -2,10 +2,10 @@
 // torch's AdamW there (fused by default, resources/engine/fsdp_engine.py); each layer's parameters are
 // copied up per unshard (forward, backward) and its gradients down. The runner's config is its `fsdp` block.
 import { validateFsdpBlock } from '../validate-config';
-import { MEMORY_CONSTANTS } from '../memory-constants';
+import { MEMORY_CONSTANTS } from '../model/memory-constants';
 import type { HardwareProfile } from '../../../contract';
 import { cpuAdamRate } from '../catalogue/profile';
-import { FSDP_CPU_ADAM_IMPL_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs, type TorchAdamImpl } from '../throughput-constants';
+import { FSDP_CPU_ADAM_IMPL_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs, type TorchAdamImpl } from '../model/throughput-constants';
 import type { Mechanism } from './types';
 import { bool, lockedMemoryOk, NO_TIME_TERMS } from './zero-common';
 

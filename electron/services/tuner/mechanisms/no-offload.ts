@@ -4,8 +4,8 @@
 import { validateDsConfig } from '../validate-config';
 import type { Knobs, StrategyPreset, Workload } from '../../../contract';
 import { SEED_ZERO_KEYS } from '../config-defaults';
-import type { ParamCount } from '../params';
-import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../throughput-constants';
+import type { ParamCount } from '../model/params';
+import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../model/throughput-constants';
 import type { GpuStates, Mechanism } from './types';
 import {
   deepSpeedConfig,

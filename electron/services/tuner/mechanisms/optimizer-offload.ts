@@ -2,7 +2,7 @@
 // DeepSpeedCPUAdam. Stage 2 (zero2-offload) keeps whole bf16 parameters on the GPU; stage 3
 // (zero3-offload) partitions them and may keep a share of the optimizer on the GPU (`ratio`).
 import { validateDsConfig } from '../validate-config';
-import { MEMORY_CONSTANTS } from '../memory-constants';
+import { MEMORY_CONSTANTS } from '../model/memory-constants';
 import { RATIO_CANDIDATES, SEED_ZERO_KEYS, SUB_GROUP_CANDIDATES } from '../config-defaults';
 import type { Mechanism, MemoryContext } from './types';
 import {

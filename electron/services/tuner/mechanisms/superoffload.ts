@@ -2,7 +2,7 @@
 // sub-group by a CPU Adam worker process on `cpuadam_cores_perc` of the cores as backward completes
 // each sub-group (unless gradient clipping is on), with `ratio` of the optimizer on the CPU.
 import { validateDsConfig } from '../validate-config';
-import { MEMORY_CONSTANTS } from '../memory-constants';
+import { MEMORY_CONSTANTS } from '../model/memory-constants';
 import {
   DEFAULT_CPUADAM_CORES_PERC,
   RATIO_CANDIDATES,

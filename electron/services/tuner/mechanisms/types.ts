@@ -4,8 +4,8 @@
 // search.ts, memory.ts, throughput.ts, calibrate.ts, user-config/map-config.ts) ask the strategy's
 // mechanism (registry.ts) instead of branching on its fields: adding a mechanism is one module here.
 import type { ConfigValidation, HardwareProfile, Knobs, Machine, ModelArch, StrategyPreset, Workload } from '../../../contract';
-import type { ParamCount } from '../params';
-import type { ThroughputKnobs } from '../throughput-constants';
+import type { ParamCount } from '../model/params';
+import type { ThroughputKnobs } from '../model/throughput-constants';
 
 export type MechanismId = 'no-offload' | 'optimizer-offload' | 'param-offload' | 'superoffload' | 'nvme' | 'fsdp2';
 

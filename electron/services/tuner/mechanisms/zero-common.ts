@@ -5,7 +5,7 @@
 import type { Knobs, Machine, StrategyPreset, Workload } from '../../../contract';
 import { globalBatch, worldSize } from '../../../contract';
 import { DEFAULT_GRADIENT_CLIPPING, SEED_ZERO_KEYS } from '../config-defaults';
-import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../throughput-constants';
+import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../model/throughput-constants';
 import type { ConfigParts, JsonObject, KnobSearchSpace, MemoryContext, TimeContext, TimeTerms } from './types';
 
 // The world size is the contract's (ran-workload.ts): one definition for the tuner and every reader.

@@ -3,7 +3,7 @@
 // deepspeed/runtime/zero/stage3.py::estimate_zero3_model_states_mem_needs (DeepSpeed 0.19.x).
 // Same arithmetic, same int() truncation, same defaults (additional_buffer_factor 1.5, zero_init true).
 // Host figures are per node, GPU figures per GPU.
-import { worldSize } from '../../contract';
+import { worldSize } from '../../../contract';
 
 export interface EstimatorResult {
   cpuBytes: number;

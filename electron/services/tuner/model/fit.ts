@@ -1,9 +1,9 @@
 // Does a strategy's memory fit the machine, and if not, which resource it exceeds and by how much.
-import type { HardwareProfile, LimitingResourceSchema, Machine, MemoryEstimate, StrategyPreset, Workload } from '../../contract';
+import type { HardwareProfile, LimitingResourceSchema, Machine, MemoryEstimate, StrategyPreset, Workload } from '../../../contract';
 import type { z } from 'zod';
-import { strategyLabel } from '../../contract/charts/labels';
+import { strategyLabel } from '../../../contract/charts/labels';
 import { MEMORY_CONSTANTS } from './memory';
-import { mechanismOf } from './mechanisms/registry';
+import { mechanismOf } from '../mechanisms/registry';
 import { UNCALIBRATED_BAND, type MemoryBand, type MeasuredFit } from './memory-evidence';
 
 export type LimitingResource = z.infer<typeof LimitingResourceSchema>;

@@ -6,12 +6,12 @@
 // headroom that covers its own error; a strategy without runs gets the worst error seen on the others, and
 // never less than the error measured with whole models and machine kinds held out).
 // Pure: points in, evidence out.
-import type { Workload } from '../../contract';
+import type { Workload } from '../../../contract';
 import { storedRunWorkload, type StoredRunFacts } from './calibrate';
 import { estimateMemory } from './memory';
-import { resolveModel } from './catalogue/models';
+import { resolveModel } from '../catalogue/models';
 import { countParams } from './params';
-import { strategyById } from './catalogue/presets';
+import { strategyById } from '../catalogue/presets';
 import type { ThroughputKnobs } from './throughput';
 
 export type MemoryOutcome = 'fits' | 'cuda_oom' | 'host_oom';

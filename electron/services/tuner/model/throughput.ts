@@ -4,13 +4,13 @@
 // cross which link (pinned or pageable), which host copies and casts run on how many cores, which
 // optimizer steps where, and which of it hides behind compute. docs/tuner-model.md states the
 // terms and the source of every constant.
-import type { HardwareProfile, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
-import { tokensPerStep, worldSize } from '../../contract';
-import { SEED_ZERO_KEYS } from './config-defaults';
-import { mechanismOf } from './mechanisms';
+import type { HardwareProfile, ModelArch, Prediction, StrategyPreset, Workload } from '../../../contract';
+import { tokensPerStep, worldSize } from '../../../contract';
+import { SEED_ZERO_KEYS } from '../config-defaults';
+import { mechanismOf } from '../mechanisms';
 import { probedMicroSeconds } from './kernels';
 import type { ParamCount } from './params';
-import { cpuAdamRate, rateAtThreads } from './catalogue/profile';
+import { cpuAdamRate, rateAtThreads } from '../catalogue/profile';
 
 /**
  * Efficiency factors the calibration fits (1 = the uncalibrated model); each scales one physical

@@ -2,10 +2,10 @@
 // plus what they leave out — activations, communication and pinned buffers, gradients ZeRO-1
 // keeps whole, SuperOffload's GPU share of the optimizer, and a stated framework overhead.
 // GPU figures per GPU, host and NVMe figures per node. docs/tuner-model.md states every term.
-import type { MemoryEstimate, ModelArch, StrategyPreset, Workload } from '../../contract';
-import { worldSize } from '../../contract';
-import { SEED_ZERO_KEYS } from './config-defaults';
-import { mechanismOf } from './mechanisms';
+import type { MemoryEstimate, ModelArch, StrategyPreset, Workload } from '../../../contract';
+import { worldSize } from '../../../contract';
+import { SEED_ZERO_KEYS } from '../config-defaults';
+import { mechanismOf } from '../mechanisms';
 import type { ThroughputKnobs } from './throughput';
 import { estimateZero2, estimateZero3 } from './estimators';
 import { probedActivations, type WorkloadKernels } from './kernels';
@@ -67,7 +67,7 @@ export function activationBytes(
   return { total: layers + embeddings + logits, layers: layers + embeddings, kept: layers + embeddings - recompute, recompute, logits };
 }
 
-export { zeroStatesWithoutOffload } from './mechanisms';
+export { zeroStatesWithoutOffload } from '../mechanisms';
 
 /** DeepSpeed's estimator for the strategy (FSDP2 CPU offload: the equivalent ZeRO-3 with optimizer + param offload). */
 export function modelStatesFor(s: StrategyPreset, p: ParamCount, w: Workload, label = true): MemoryEstimate['modelStates'] {

@@ -19,12 +19,12 @@ import {
   type StoredSpec,
   type Workload,
   type WorkloadInput,
-} from '../../contract';
-import { DEFAULT_CPUADAM_CORES_PERC } from './ds-config';
-import { knobsOfConfig } from './mechanisms';
-import { resolveModel } from './catalogue/models';
+} from '../../../contract';
+import { DEFAULT_CPUADAM_CORES_PERC } from '../ds-config';
+import { knobsOfConfig } from '../mechanisms';
+import { resolveModel } from '../catalogue/models';
 import { countParams } from './params';
-import { strategyById } from './catalogue/presets';
+import { strategyById } from '../catalogue/presets';
 import {
   completeFactors,
   exposedTerms,
@@ -37,7 +37,7 @@ import {
   type PhaseTimes,
   type ThroughputKnobs,
 } from './throughput';
-import { parseWorkload } from './catalogue/workload';
+import { parseWorkload } from '../catalogue/workload';
 
 export interface CalibrationSample {
   strategyId: string;

@@ -1,7 +1,7 @@
 // Parameter counts from the architecture, the way the Hugging Face modules allocate them, and
 // the "largest layer" DeepSpeed's ZeRO-3 estimator uses (model_to_params: the most parameters
 // held directly by one module, recurse=False — for these models the embedding or the LM head).
-import type { ModelArch } from '../../contract';
+import type { ModelArch } from '../../../contract';
 import type { WorkloadKernels } from './kernels';
 
 export interface ParamCount {
