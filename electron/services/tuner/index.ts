@@ -6,7 +6,7 @@ export { checkHfConfigFields, hfConfigName, importHfConfig, parseHfConfigText } 
 export { looksLikePath, resolveModel } from './catalogue/models';
 export { catalog, strategyById, scenarioById, type Catalog } from './catalogue/presets';
 export { parseWorkload } from './catalogue/workload';
-export { buildRunSpec, configHash, planSpec, specModel, specPrediction, type BuildRunSpecOptions } from './run-spec';
+export { buildRunSpec, configHash, planSpec, specModel, specPrediction, type BuildRunSpecOptions } from './config/run-spec';
 export {
   generateConfig,
   generateDsConfig,
@@ -16,8 +16,8 @@ export {
   worldSize,
   SEED_ZERO_KEYS,
   type FsdpBlock,
-} from './ds-config';
-export { validateDsConfig, validateFsdpBlock } from './validate-config';
+} from './config/ds-config';
+export { validateDsConfig, validateFsdpBlock } from './config/validate-config';
 export { estimateZero2, estimateZero3, type EstimatorResult } from './model/estimators';
 export { estimateMemory, activationBytes, layerActivationBytesPerToken, modelStatesFor, MEMORY_CONSTANTS } from './model/memory';
 export { normalizeMeasurements, type TunerMeasurements } from './catalogue/measurements';
@@ -125,5 +125,5 @@ export {
   deepSpeedKeys,
   type UserConfigInput,
 } from './user-config';
-export { launchExport } from './launch-export';
+export { launchExport } from './config/launch-export';
 export { mechanismOf, type Mechanism } from './mechanisms';

@@ -19,7 +19,7 @@ import type {
 import { strategyLabel } from '../../contract/charts/labels';
 import { formatFigure } from '../../contract/format';
 import { globalBatch } from '../../contract/ran-workload';
-import { DEFAULT_CPUADAM_CORES_PERC, generateConfig, resolveKnobs } from './ds-config';
+import { DEFAULT_CPUADAM_CORES_PERC, generateConfig, resolveKnobs } from './config/ds-config';
 import { mechanismOf } from './mechanisms/registry';
 import { checkFit, cpuSmokeHostBytes, cpuSmokeRunnable, fitsQuick, memoryShortfall, type FitVerdict } from './model/fit';
 import { bandFor, measuredFit, type MemoryEvidence } from './model/memory-evidence';
@@ -30,7 +30,7 @@ import { countParams, type ParamCount } from './model/params';
 import { catalog, strategyById } from './catalogue/presets';
 import { buildProfile, cpuAdamRate } from './catalogue/profile';
 import { searchStrategy } from './search';
-import { buildRunSpec, planSpec, specPrediction } from './run-spec';
+import { buildRunSpec, planSpec, specPrediction } from './config/run-spec';
 import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './model/throughput';
 import { parseWorkload } from './catalogue/workload';
 import { edgeTrialFor } from './trial-worth';

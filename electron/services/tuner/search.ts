@@ -6,7 +6,7 @@
 // wins, and each chosen knob comes with the reason it was chosen.
 import type { HardwareProfile, Machine, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
 import { worldSize } from '../../contract';
-import { MICRO_CANDIDATES, SEED_ZERO_KEYS } from './config-defaults';
+import { MICRO_CANDIDATES, SEED_ZERO_KEYS } from './config/config-defaults';
 import { mechanismOf, type KnobSearchSpace } from './mechanisms';
 import { fitClass, gpuFitChance, type FitClass } from './model/fit';
 import { estimateMemory } from './model/memory';
@@ -23,7 +23,7 @@ import {
   type ThroughputKnobs,
 } from './model/throughput';
 
-export { MICRO_CANDIDATES, RATIO_CANDIDATES, SUB_GROUP_CANDIDATES } from './config-defaults';
+export { MICRO_CANDIDATES, RATIO_CANDIDATES, SUB_GROUP_CANDIDATES } from './config/config-defaults';
 export { coresPercCandidates } from './mechanisms';
 
 export interface SearchResult {

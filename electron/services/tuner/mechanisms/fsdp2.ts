@@ -1,7 +1,7 @@
 // FSDP2 with CPUOffloadPolicy (torch): fp32 parameter, gradient and Adam shards on the CPU, stepped by
 // torch's AdamW there (fused by default, resources/engine/fsdp_engine.py); each layer's parameters are
 // copied up per unshard (forward, backward) and its gradients down. The runner's config is its `fsdp` block.
-import { validateFsdpBlock } from '../validate-config';
+import { validateFsdpBlock } from '../config/validate-config';
 import { MEMORY_CONSTANTS } from '../model/memory-constants';
 import type { HardwareProfile } from '../../../contract';
 import { cpuAdamRate } from '../catalogue/profile';

@@ -1,9 +1,9 @@
 // ZeRO-1/2/3 with everything on the GPU. Its memory is what DeepSpeed 0.19 allocates (the estimators'
 // 18 B/param count an fp32 gradient of every parameter for the whole step, which 0.19 does not hold);
 // its step time is GPU work alone plus, at stage 3, the parameter hooks.
-import { validateDsConfig } from '../validate-config';
+import { validateDsConfig } from '../config/validate-config';
 import type { Knobs, StrategyPreset, Workload } from '../../../contract';
-import { SEED_ZERO_KEYS } from '../config-defaults';
+import { SEED_ZERO_KEYS } from '../config/config-defaults';
 import type { ParamCount } from '../model/params';
 import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../model/throughput-constants';
 import type { GpuStates, Mechanism } from './types';

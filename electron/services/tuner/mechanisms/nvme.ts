@@ -1,8 +1,8 @@
 // ZeRO-Infinity: the optimizer states (and the parameters) swapped to NVMe through pinned host buffers
 // and libaio; the host keeps fp32 gradient partitions. DeepSpeed's estimator knows nothing of NVMe, so
 // the host and NVMe terms are what the swapper allocates (stage3.py, swap_tensor/).
-import { validateDsConfig } from '../validate-config';
-import { DEFAULT_NVME_PATH, SEED_ZERO_KEYS } from '../config-defaults';
+import { validateDsConfig } from '../config/validate-config';
+import { DEFAULT_NVME_PATH, SEED_ZERO_KEYS } from '../config/config-defaults';
 import type { JsonObject, Mechanism } from './types';
 import {
   deepSpeedConfig,

@@ -1,9 +1,9 @@
 // ZeRO-Offload: the optimizer (fp32 master, Adam m and v, fp32 gradients) on the CPU, stepped by
 // DeepSpeedCPUAdam. Stage 2 (zero2-offload) keeps whole bf16 parameters on the GPU; stage 3
 // (zero3-offload) partitions them and may keep a share of the optimizer on the GPU (`ratio`).
-import { validateDsConfig } from '../validate-config';
+import { validateDsConfig } from '../config/validate-config';
 import { MEMORY_CONSTANTS } from '../model/memory-constants';
-import { RATIO_CANDIDATES, SEED_ZERO_KEYS, SUB_GROUP_CANDIDATES } from '../config-defaults';
+import { RATIO_CANDIDATES, SEED_ZERO_KEYS, SUB_GROUP_CANDIDATES } from '../config/config-defaults';
 import type { Mechanism, MemoryContext } from './types';
 import {
   cpuOptimizerBlock,

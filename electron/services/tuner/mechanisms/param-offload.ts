@@ -1,6 +1,6 @@
 // ZeRO-3 with the optimizer and the bf16 parameters on the CPU: parameters stream host→GPU on every
 // pass (forward, backward), so the GPU holds little beyond a gathered layer and the activations.
-import { validateDsConfig } from '../validate-config';
+import { validateDsConfig } from '../config/validate-config';
 import type { Mechanism } from './types';
 import {
   cpuOptimizerBlock,
@@ -19,7 +19,7 @@ import {
   zeroKnobSpace,
   zeroOverlaps,
 } from './zero-common';
-import { SEED_ZERO_KEYS, SUB_GROUP_CANDIDATES } from '../config-defaults';
+import { SEED_ZERO_KEYS, SUB_GROUP_CANDIDATES } from '../config/config-defaults';
 
 export const paramOffload: Mechanism = {
   id: 'param-offload',

@@ -1,7 +1,7 @@
 // SuperOffload (DeepSpeed 0.19 superoffload/): ZeRO-3 with the optimizer on the CPU, stepped per
 // sub-group by a CPU Adam worker process on `cpuadam_cores_perc` of the cores as backward completes
 // each sub-group (unless gradient clipping is on), with `ratio` of the optimizer on the CPU.
-import { validateDsConfig } from '../validate-config';
+import { validateDsConfig } from '../config/validate-config';
 import { MEMORY_CONSTANTS } from '../model/memory-constants';
 import {
   DEFAULT_CPUADAM_CORES_PERC,
@@ -9,7 +9,7 @@ import {
   SEED_ZERO_KEYS,
   SUB_GROUP_CANDIDATES,
   SUPER_OFFLOAD_RATIO,
-} from '../config-defaults';
+} from '../config/config-defaults';
 import { coresPercCandidates } from './cores';
 import type { Mechanism } from './types';
 import { zero3CpuOptimizerHost } from './optimizer-offload';

@@ -4,7 +4,7 @@
 // traffic of an optimizer stepped on the CPU. Each mechanism module composes these with what is its own.
 import type { Knobs, Machine, StrategyPreset, Workload } from '../../../contract';
 import { globalBatch, worldSize } from '../../../contract';
-import { DEFAULT_GRADIENT_CLIPPING, SEED_ZERO_KEYS } from '../config-defaults';
+import { DEFAULT_GRADIENT_CLIPPING, SEED_ZERO_KEYS } from '../config/config-defaults';
 import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../model/throughput-constants';
 import type { ConfigParts, JsonObject, KnobSearchSpace, MemoryContext, TimeContext, TimeTerms } from './types';
 

@@ -20,7 +20,7 @@ import {
   type Workload,
   type WorkloadInput,
 } from '../../../contract';
-import { DEFAULT_CPUADAM_CORES_PERC } from '../ds-config';
+import { DEFAULT_CPUADAM_CORES_PERC } from '../config/ds-config';
 import { knobsOfConfig } from '../mechanisms';
 import { resolveModel } from '../catalogue/models';
 import { countParams } from './params';

@@ -11,7 +11,7 @@
 // probe's figures — no GPU, a machine file, a probe that failed or timed out — the plan rests on the
 // catalogue's constants and its notes say so and why. Pure.
 import type { HardwareProfile, KernelMicro, KernelProbe, KernelsInput, ModelArch, PlanKernels, Workload } from '../../../contract';
-import { MICRO_CANDIDATES } from '../config-defaults';
+import { MICRO_CANDIDATES } from '../config/config-defaults';
 import { MEMORY_CONSTANTS } from './memory-constants';
 import type { ParamCount } from './params';
 

@@ -4,7 +4,7 @@
 // GPU figures per GPU, host and NVMe figures per node. docs/tuner-model.md states every term.
 import type { MemoryEstimate, ModelArch, StrategyPreset, Workload } from '../../../contract';
 import { worldSize } from '../../../contract';
-import { SEED_ZERO_KEYS } from '../config-defaults';
+import { SEED_ZERO_KEYS } from '../config/config-defaults';
 import { mechanismOf } from '../mechanisms';
 import type { ThroughputKnobs } from './throughput';
 import { estimateZero2, estimateZero3 } from './estimators';

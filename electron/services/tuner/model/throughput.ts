@@ -6,7 +6,7 @@
 // terms and the source of every constant.
 import type { HardwareProfile, ModelArch, Prediction, StrategyPreset, Workload } from '../../../contract';
 import { tokensPerStep, worldSize } from '../../../contract';
-import { SEED_ZERO_KEYS } from '../config-defaults';
+import { SEED_ZERO_KEYS } from '../config/config-defaults';
 import { mechanismOf } from '../mechanisms';
 import { probedMicroSeconds } from './kernels';
 import type { ParamCount } from './params';

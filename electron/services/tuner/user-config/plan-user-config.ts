@@ -16,10 +16,10 @@ import {
 import { formatDuration, hasPrediction } from '../../../contract/format';
 import { planConfiguration, planWorkload, type PlanOptions } from '../plan';
 import { resolveModel } from '../catalogue/models';
-import { buildRunSpec, configHash } from '../run-spec';
+import { buildRunSpec, configHash } from '../config/run-spec';
 import { SPEC_EXECUTION_DEFAULTS } from '../../../contract';
 import { worldSize as worldSizeOf } from '../../../contract';
-import { validateDsConfig } from '../validate-config';
+import { validateDsConfig } from '../config/validate-config';
 import { resolveAutoValues } from './auto-values';
 import { deriveBatch } from './batch';
 import { checkKeys } from './check-keys';

@@ -3,8 +3,8 @@
 // bf16 xor fp16, offload_param outside stage 3, super_offload outside stage 3 + CPU optimizer,
 // NVMe without a path) and what would silently make the run differ from the plan (the workload's
 // micro batch, accumulation, precision).
-import type { ConfigValidation, Workload } from '../../contract';
-import { globalBatch, worldSize } from '../../contract';
+import type { ConfigValidation, Workload } from '../../../contract';
+import { globalBatch, worldSize } from '../../../contract';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -19,13 +19,13 @@ import {
   type StrategyPreset,
   type Workload,
   type WorkloadInput,
-} from '../../contract';
+} from '../../../contract';
 import { generateDsConfig, generateFsdpBlock, resolveKnobs } from './ds-config';
-import { estimateMemory } from './model/memory';
-import { resolveModel } from './catalogue/models';
-import type { ParamCount } from './model/params';
-import { strategyById } from './catalogue/presets';
-import { parseWorkload } from './catalogue/workload';
+import { estimateMemory } from '../model/memory';
+import { resolveModel } from '../catalogue/models';
+import type { ParamCount } from '../model/params';
+import { strategyById } from '../catalogue/presets';
+import { parseWorkload } from '../catalogue/workload';
 
 /** The whole resolved architecture: what the runner builds is what the tuner counted. */
 export function specModel(m: ModelArch): SpecModel {

@@ -1,8 +1,8 @@
 // ds_config.json generation: one config per strategy, from the strategy's data and the workload. The
 // strategy's mechanism (mechanisms/) writes its offload blocks; the seed scenario's keys
 // (config-defaults.ts) are applied to every DeepSpeed strategy so strategies compare on the same buckets.
-import type { Knobs, StrategyPreset, Workload } from '../../contract';
-import { mechanismOf } from './mechanisms';
+import type { Knobs, StrategyPreset, Workload } from '../../../contract';
+import { mechanismOf } from '../mechanisms';
 
 export {
   SEED_ZERO_KEYS,
@@ -11,7 +11,7 @@ export {
   DEFAULT_NVME_PATH,
   DEFAULT_GRADIENT_CLIPPING,
 } from './config-defaults';
-export { effectiveGradientClipping, worldSize } from './mechanisms';
+export { effectiveGradientClipping, worldSize } from '../mechanisms';
 
 export interface FsdpBlock {
   cpuOffload: boolean;
