@@ -68,7 +68,7 @@ export {
   withKernels,
   type WorkloadKernels,
 } from './model/kernels';
-export { planWorkload, predict, chooseCpuadamCoresPerc, specForKnobs, type PlanOptions } from './plan';
+export { planWorkload, predict, chooseCpuadamCoresPerc, specForKnobs, type PlanOptions } from './plan/plan';
 export {
   calibrationNote,
   calibrationTable,
@@ -85,8 +85,8 @@ export {
   type CalibrationResult,
   type StoredRunFacts,
 } from './model/calibrate';
-export { computePlan, parseMachine, type ComputePlanInput } from './compute';
-export { searchStrategy, coresPercCandidates, type SearchResult } from './search';
+export { computePlan, parseMachine, type ComputePlanInput } from './plan/compute';
+export { searchStrategy, coresPercCandidates, type SearchResult } from './plan/search';
 export {
   bestTrial,
   nextTrial,
@@ -98,7 +98,7 @@ export {
   type TuneCandidate,
   type TuneDecision,
   type TuneTrial,
-} from './tune';
+} from './plan/tune';
 
 import { catalog as catalogOf } from './catalogue/presets';
 import { countParams as count } from './model/params';
@@ -112,7 +112,7 @@ export function presetsPayload() {
     gpus: c.gpus,
   };
 }
-export { planConfiguration } from './plan';
+export { planConfiguration } from './plan/plan';
 export {
   planUserConfig,
   parseConfigText,

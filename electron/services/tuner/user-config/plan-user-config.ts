@@ -14,7 +14,7 @@ import {
   type WorkloadOverrides,
 } from '../../../contract';
 import { formatDuration, hasPrediction } from '../../../contract/format';
-import { planConfiguration, planWorkload, type PlanOptions } from '../plan';
+import { planConfiguration, planWorkload, type PlanOptions } from '../plan/plan';
 import { resolveModel } from '../catalogue/models';
 import { buildRunSpec, configHash } from '../config/run-spec';
 import { SPEC_EXECUTION_DEFAULTS } from '../../../contract';

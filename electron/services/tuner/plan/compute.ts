@@ -12,13 +12,13 @@ import {
   type Workload,
   type WorkloadOverrides,
   type WorkloadInput,
-} from '../../contract';
-import { resolveModel } from './catalogue/models';
+} from '../../../contract';
+import { resolveModel } from '../catalogue/models';
 import { planWorkload } from './plan';
-import { parseWorkload } from './catalogue/workload';
-import { scenarioById } from './catalogue/presets';
-import type { EfficiencyFactors } from './model/throughput';
-import type { MemoryEvidence } from './model/memory-evidence';
+import { parseWorkload } from '../catalogue/workload';
+import { scenarioById } from '../catalogue/presets';
+import type { EfficiencyFactors } from '../model/throughput';
+import type { MemoryEvidence } from '../model/memory-evidence';
 
 export interface ComputePlanInput {
   workload?: WorkloadOverrides;

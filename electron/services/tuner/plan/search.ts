@@ -4,15 +4,15 @@
 // sweep), overlap_comm, sub_group_size, pin_memory, FSDP2 reshard_after_forward. Every candidate is
 // checked against memory and predicted by the (calibrated) throughput model; the fastest in tokens/s
 // wins, and each chosen knob comes with the reason it was chosen.
-import type { HardwareProfile, Machine, ModelArch, Prediction, StrategyPreset, Workload } from '../../contract';
-import { worldSize } from '../../contract';
-import { MICRO_CANDIDATES, SEED_ZERO_KEYS } from './config/config-defaults';
-import { mechanismOf, type KnobSearchSpace } from './mechanisms';
-import { fitClass, gpuFitChance, type FitClass } from './model/fit';
-import { estimateMemory } from './model/memory';
-import { bandFor, measuredFit, type MemoryEvidence } from './model/memory-evidence';
-import type { ParamCount } from './model/params';
-import { cpuAdamRate } from './catalogue/profile';
+import type { HardwareProfile, Machine, ModelArch, Prediction, StrategyPreset, Workload } from '../../../contract';
+import { worldSize } from '../../../contract';
+import { MICRO_CANDIDATES, SEED_ZERO_KEYS } from '../config/config-defaults';
+import { mechanismOf, type KnobSearchSpace } from '../mechanisms';
+import { fitClass, gpuFitChance, type FitClass } from '../model/fit';
+import { estimateMemory } from '../model/memory';
+import { bandFor, measuredFit, type MemoryEvidence } from '../model/memory-evidence';
+import type { ParamCount } from '../model/params';
+import { cpuAdamRate } from '../catalogue/profile';
 import {
   cpuRatio,
   phaseTimes,
@@ -21,10 +21,10 @@ import {
   tokensPerSecondOf,
   type EfficiencyFactors,
   type ThroughputKnobs,
-} from './model/throughput';
+} from '../model/throughput';
 
-export { MICRO_CANDIDATES, RATIO_CANDIDATES, SUB_GROUP_CANDIDATES } from './config/config-defaults';
-export { coresPercCandidates } from './mechanisms';
+export { MICRO_CANDIDATES, RATIO_CANDIDATES, SUB_GROUP_CANDIDATES } from '../config/config-defaults';
+export { coresPercCandidates } from '../mechanisms';
 
 export interface SearchResult {
   microBatch: number;

@@ -3,7 +3,7 @@
 // more than the noise, or the budget does not cover another trial. The CLI drives the loop: plan
 // (calibrated from this machine's runs, the finished trials included) → run the next candidate as a
 // short trial through the real runner → plan again.
-import type { PlanResult, RunSpec } from '../../contract';
+import type { PlanResult, RunSpec } from '../../../contract';
 import { specForKnobs } from './plan';
 import { EDGE_MIN_FIT_CHANCE, TUNE_NOISE } from './trial-worth';
 

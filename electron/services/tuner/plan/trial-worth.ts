@@ -1,7 +1,7 @@
 // When a configuration is worth a short real trial rather than the plan's word: the bar `tune` applies to
 // its candidates, and the one the plan names beside its pick. A module of its own because the plan (which
 // names the trial) and the closed loop (tune.ts, which runs it) both use it, and tune.ts imports the plan.
-import type { EdgeTrial, StrategyPlan } from '../../contract';
+import type { EdgeTrial, StrategyPlan } from '../../../contract';
 
 /** Default noise: trials within this share of each other are not told apart (repeats of the H200 sample spread up to 10%; a short trial ±5%). */
 export const TUNE_NOISE = 0.05;

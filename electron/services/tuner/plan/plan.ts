@@ -15,26 +15,26 @@ import type {
   StrategyPreset,
   Workload,
   WorkloadInput,
-} from '../../contract';
-import { strategyLabel } from '../../contract/charts/labels';
-import { formatFigure } from '../../contract/format';
-import { globalBatch } from '../../contract/ran-workload';
-import { DEFAULT_CPUADAM_CORES_PERC, generateConfig, resolveKnobs } from './config/ds-config';
-import { mechanismOf } from './mechanisms/registry';
-import { checkFit, cpuSmokeHostBytes, cpuSmokeRunnable, fitsQuick, memoryShortfall, type FitVerdict } from './model/fit';
-import { bandFor, measuredFit, type MemoryEvidence } from './model/memory-evidence';
-import { normalizeMeasurements, type TunerMeasurements } from './catalogue/measurements';
-import { estimateMemory } from './model/memory';
-import { resolveModel } from './catalogue/models';
-import { countParams, type ParamCount } from './model/params';
-import { catalog, strategyById } from './catalogue/presets';
-import { buildProfile, cpuAdamRate } from './catalogue/profile';
+} from '../../../contract';
+import { strategyLabel } from '../../../contract/charts/labels';
+import { formatFigure } from '../../../contract/format';
+import { globalBatch } from '../../../contract/ran-workload';
+import { DEFAULT_CPUADAM_CORES_PERC, generateConfig, resolveKnobs } from '../config/ds-config';
+import { mechanismOf } from '../mechanisms/registry';
+import { checkFit, cpuSmokeHostBytes, cpuSmokeRunnable, fitsQuick, memoryShortfall, type FitVerdict } from '../model/fit';
+import { bandFor, measuredFit, type MemoryEvidence } from '../model/memory-evidence';
+import { normalizeMeasurements, type TunerMeasurements } from '../catalogue/measurements';
+import { estimateMemory } from '../model/memory';
+import { resolveModel } from '../catalogue/models';
+import { countParams, type ParamCount } from '../model/params';
+import { catalog, strategyById } from '../catalogue/presets';
+import { buildProfile, cpuAdamRate } from '../catalogue/profile';
 import { searchStrategy } from './search';
-import { buildRunSpec, planSpec, specPrediction } from './config/run-spec';
-import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './model/throughput';
-import { parseWorkload } from './catalogue/workload';
+import { buildRunSpec, planSpec, specPrediction } from '../config/run-spec';
+import { predictFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from '../model/throughput';
+import { parseWorkload } from '../catalogue/workload';
 import { edgeTrialFor } from './trial-worth';
-import { kernelsForPlan, kernelsNote, withKernels } from './model/kernels';
+import { kernelsForPlan, kernelsNote, withKernels } from '../model/kernels';
 
 export interface PlanOptions {
   machine: Machine;
