@@ -4,24 +4,16 @@
 // sweep), overlap_comm, sub_group_size, pin_memory, FSDP2 reshard_after_forward. Every candidate is
 // checked against memory and predicted by the (calibrated) throughput model; the fastest in tokens/s
 // wins, and each chosen knob comes with the reason it was chosen.
-import type { HardwareProfile, Machine, ModelArch, Prediction, StrategyPreset, Workload } from '../../../contract';
+import type { HardwareProfile, Machine, Prediction, StrategyPreset, Workload } from '../../../contract';
 import { worldSize } from '../../../contract';
 import { MICRO_CANDIDATES, SEED_ZERO_KEYS } from '../config/config-defaults';
 import { mechanismOf, type KnobSearchSpace } from '../mechanisms';
 import { fitClass, gpuFitChance, type FitClass } from '../model/fit';
 import { estimateMemory } from '../model/memory';
-import { bandFor, measuredFit, type MemoryEvidence } from '../model/memory-evidence';
-import type { ParamCount } from '../model/params';
+import { bandFor, measuredFit } from '../model/memory-evidence';
 import { cpuAdamRate } from '../catalogue/profile';
-import {
-  cpuRatio,
-  phaseTimes,
-  predictFrom,
-  stepSecondsOnly,
-  tokensPerSecondOf,
-  type EfficiencyFactors,
-  type ThroughputKnobs,
-} from '../model/throughput';
+import { factorsFor, type PlanContext } from './context';
+import { cpuRatio, phaseTimes, predictFrom, stepSecondsOnly, tokensPerSecondOf, type ThroughputKnobs } from '../model/throughput';
 
 export { MICRO_CANDIDATES, RATIO_CANDIDATES, SUB_GROUP_CANDIDATES } from '../config/config-defaults';
 export { coresPercCandidates } from '../mechanisms';
@@ -120,21 +112,14 @@ function explain(
 }
 
 /**
- * The best (micro batch, knobs) of one strategy, or null when nothing fits. `fixedPerc` (the user's
- * cpuadam_cores_perc) is kept as given; `searchMicro` false keeps the form's micro batch.
+ * The best (micro batch, knobs) of one strategy at workload `w` (the context's, or a variant of it), or
+ * null when nothing fits. The workload's own cpuadam_cores_perc is kept as given; `searchMicroBatch`
+ * false keeps its micro batch.
  */
-export function searchStrategy(
-  s: StrategyPreset,
-  model: ModelArch,
-  params: ParamCount,
-  w: Workload,
-  machine: Machine,
-  hw: HardwareProfile,
-  perc: number,
-  factors: EfficiencyFactors | undefined,
-  fixedPerc?: number,
-  evidence?: MemoryEvidence,
-): SearchResult | null {
+export function searchStrategy(ctx: PlanContext, s: StrategyPreset, w: Workload = ctx.workload): SearchResult | null {
+  const { model, params, machine, hw, perc, evidence } = ctx;
+  const factors = factorsFor(ctx, s.id);
+  const fixedPerc = w.cpuadamCoresPerc;
   // with a global batch to keep, micro batches that divide its per-GPU share, accumulation making up the rest
   const perGpu = w.globalBatch ? w.globalBatch / worldSize(w) : null;
   const shapes: [number, number][] = perGpu
