@@ -22,5 +22,6 @@ export * from './settings';
 export * from './cluster';
 export * from './wizard';
 export * from './format';
+export * from './numbers';
 export * from './median';
 export * from './resources';

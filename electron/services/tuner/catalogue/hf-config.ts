@@ -31,7 +31,7 @@ function checkTotal(arch: ModelArch, fields: Record<string, number>): ModelArch 
   fail(field, `makes the model too large to plan (${total.toExponential(2)} parameters, more than 2^53; ${field} is ${value})`);
 }
 
-function num(cfg: Json, field: string, fallback: number): number {
+function numberField(cfg: Json, field: string, fallback: number): number {
   const v = cfg[field];
   if (v === undefined || v === null) return fallback;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail(field, `must be a non-negative number (got ${JSON.stringify(v)})`);
@@ -149,7 +149,7 @@ export function importHfConfig(text: string, id?: string): ModelArch {
         vocabSize: int(c, 'vocab_size'),
         tieEmbeddings: bool(c, 'tie_word_embeddings', true),
         ropeTheta: 0,
-        rmsNormEps: num(c, 'layer_norm_epsilon', 1e-5) || 1e-5,
+        rmsNormEps: numberField(c, 'layer_norm_epsilon', 1e-5) || 1e-5,
         headDim: h / heads,
         maxPositionEmbeddings: int(c, 'n_positions', 1024),
         attentionBias: true,
@@ -171,7 +171,7 @@ export function importHfConfig(text: string, id?: string): ModelArch {
   }
   const headDim = int(c, 'head_dim', h / heads);
   const defaults = { llama: { eps: 1e-6, pos: 2048 }, qwen2: { eps: 1e-6, pos: 32768 }, mistral: { eps: 1e-6, pos: 131072 } }[type];
-  const eps = num(c, 'rms_norm_eps', defaults.eps);
+  const eps = numberField(c, 'rms_norm_eps', defaults.eps);
   if (eps <= 0) fail('rms_norm_eps', 'must be positive');
   return checkTotal(
     {
@@ -185,7 +185,7 @@ export function importHfConfig(text: string, id?: string): ModelArch {
       intermediateSize: int(c, 'intermediate_size'),
       vocabSize: int(c, 'vocab_size'),
       tieEmbeddings: bool(c, 'tie_word_embeddings', false),
-      ropeTheta: num(c, 'rope_theta', 10000),
+      ropeTheta: numberField(c, 'rope_theta', 10000),
       rmsNormEps: eps,
       headDim,
       maxPositionEmbeddings: int(c, 'max_position_embeddings', defaults.pos),

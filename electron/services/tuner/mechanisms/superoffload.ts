@@ -1,6 +1,7 @@
 // SuperOffload (DeepSpeed 0.19 superoffload/): ZeRO-3 with the optimizer on the CPU, stepped per
 // sub-group by a CPU Adam worker process on `cpuadam_cores_perc` of the cores as backward completes
 // each sub-group (unless gradient clipping is on), with `ratio` of the optimizer on the CPU.
+import { finiteNumber } from '../../../contract';
 import { validateDsConfig } from '../config/validate-config';
 import { MEMORY_CONSTANTS } from '../model/memory-constants';
 import {
@@ -19,7 +20,6 @@ import {
   gpuOptimizerShare,
   gpuStepBytes,
   NO_TIME_TERMS,
-  num,
   offloadedOptimizerTraffic,
   readZeroKnobs,
   stage3CpuShare,
@@ -64,8 +64,8 @@ export const superOffload: Mechanism = {
   readKnobs: (parts) => {
     const knobs = readZeroKnobs(parts);
     const off = parts.offloadOptimizer;
-    if (off && off.super_offload === true && num(off.cpuadam_cores_perc) !== undefined)
-      knobs.cpuadamCoresPerc = num(off.cpuadam_cores_perc);
+    if (off && off.super_offload === true && finiteNumber(off.cpuadam_cores_perc) !== undefined)
+      knobs.cpuadamCoresPerc = finiteNumber(off.cpuadam_cores_perc);
     return knobs;
   },
   knobSpace: ({ s, w, hw, machine, fixedPerc }) => {

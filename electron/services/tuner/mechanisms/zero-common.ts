@@ -3,7 +3,7 @@
 // stage-3 CPU share (whole sub-groups), the communication buckets, the ZeRO-3 hook cost and the host
 // traffic of an optimizer stepped on the CPU. Each mechanism module composes these with what is its own.
 import type { Knobs, Machine, StrategyPreset, Workload } from '../../../contract';
-import { globalBatch, worldSize } from '../../../contract';
+import { finiteNumber, globalBatch, worldSize } from '../../../contract';
 import { DEFAULT_GRADIENT_CLIPPING, SEED_ZERO_KEYS } from '../config/config-defaults';
 import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../model/throughput-constants';
 import type { ConfigParts, JsonObject, KnobSearchSpace, MemoryContext, TimeContext, TimeTerms } from './types';
@@ -67,7 +67,6 @@ export function cpuOptimizerBlock(k: Knobs): JsonObject {
   return block;
 }
 
-export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 export const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 
 /** The ZeRO keys every DeepSpeed mechanism has, and the offload_optimizer's ratio and pinning where present. */
@@ -76,10 +75,10 @@ export function readZeroKnobs(parts: ConfigParts): ThroughputKnobs {
   const { zero, offloadOptimizer: off } = parts;
   if (!zero) return knobs;
   if (bool(zero.overlap_comm) !== undefined) knobs.overlapComm = bool(zero.overlap_comm);
-  if (num(zero.reduce_bucket_size)) knobs.reduceBucketSize = num(zero.reduce_bucket_size);
-  if (num(zero.sub_group_size)) knobs.subGroupSize = num(zero.sub_group_size);
+  if (finiteNumber(zero.reduce_bucket_size)) knobs.reduceBucketSize = finiteNumber(zero.reduce_bucket_size);
+  if (finiteNumber(zero.sub_group_size)) knobs.subGroupSize = finiteNumber(zero.sub_group_size);
   if (off) {
-    if (num(off.ratio) !== undefined) knobs.ratio = num(off.ratio);
+    if (finiteNumber(off.ratio) !== undefined) knobs.ratio = finiteNumber(off.ratio);
     if (bool(off.pin_memory) !== undefined) knobs.pinMemory = bool(off.pin_memory);
   }
   return knobs;

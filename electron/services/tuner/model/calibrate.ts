@@ -10,6 +10,7 @@
 // stricter, without every run of the same configuration, its repeats included).
 // Pure: samples in, factors out.
 import {
+  finiteNumber,
   ModelArchSchema,
   ranWorkloadOf,
   worldSize,
@@ -373,7 +374,6 @@ export { completeFactors, stepSecondsFrom };
 // The config itself (ds_config / fsdp block) is the engine's document, not ours: read as JSON.
 const obj = (v: unknown): Record<string, unknown> | null =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-const finite = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /** The knobs a run really ran with, read from its config (the runner's effectiveConfig or the spec's dsConfig / fsdp block) by the mechanism it describes. */
 export function knobsFromConfig(config: unknown, fsdp?: unknown): ThroughputKnobs {
@@ -437,7 +437,7 @@ export function storedRunWorkload(
       nodes: ran.nodes,
       precision: ran.precision === 'fp16' ? 'fp16' : 'bf16',
       activationCheckpointing: ran.activationCheckpointing ?? true,
-      gradientClipping: finite(obj(effective)?.gradient_clipping),
+      gradientClipping: finiteNumber(obj(effective)?.gradient_clipping),
     });
   } catch {
     return null; // a stored spec this version cannot read as a workload

@@ -5,16 +5,11 @@
 // key the time and memory model cannot represent is named with what the prediction assumes instead.
 // A config that is no strategy of the catalogue (stage 0, fp32, pipeline or tensor parallelism…) maps
 // to none: it still runs unchanged, its prediction is unavailable and the reason says why.
-import type { ConfigKeyNote, ConfigMapping, Knobs } from '../../../contract';
+import { numericValue, type ConfigKeyNote, type ConfigMapping, type Knobs } from '../../../contract';
 import { configParts, strategyOfConfig } from '../mechanisms';
 import { deepSpeedKeys, valueOf } from './deepspeed-keys';
 import { isObject, type JsonObject } from './json-text';
 import type { BatchResult } from './batch';
-
-function num(v: unknown): number | null {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : null;
-}
 
 const enabled = (v: unknown) => isObject(v) && v.enabled === true;
 
@@ -37,13 +32,17 @@ const NOT_MODELLED_ZERO = [
 ];
 /** Features the tuner has no model of: the config still runs, without a prediction. */
 const UNMODELLED_FEATURES: [string, (c: JsonObject, zero: JsonObject) => boolean, string][] = [
-  ['pipeline', (c) => isObject(c.pipeline) && (num(c.pipeline.stages) ?? 1) > 1, 'pipeline parallelism'],
+  ['pipeline', (c) => isObject(c.pipeline) && (numericValue(c.pipeline.stages) ?? 1) > 1, 'pipeline parallelism'],
   [
     'tensor_parallel',
-    (c) => isObject(c.tensor_parallel) && (num(c.tensor_parallel.autotp_size) ?? num(c.tensor_parallel.tp_size) ?? 1) > 1,
+    (c) => isObject(c.tensor_parallel) && (numericValue(c.tensor_parallel.autotp_size) ?? numericValue(c.tensor_parallel.tp_size) ?? 1) > 1,
     'tensor parallelism',
   ],
-  ['zero_optimization.zero_hpz_partition_size', (_, z) => (num(z.zero_hpz_partition_size) ?? 1) > 1, 'ZeRO++ hierarchical partitioning'],
+  [
+    'zero_optimization.zero_hpz_partition_size',
+    (_, z) => (numericValue(z.zero_hpz_partition_size) ?? 1) > 1,
+    'ZeRO++ hierarchical partitioning',
+  ],
   [
     'zero_optimization.zero_quantized_weights',
     (_, z) => z.zero_quantized_weights === true || z.zero_quantized_gradients === true,
@@ -59,7 +58,7 @@ export function mapConfig(config: JsonObject, batch: BatchResult, worldSize: num
   const keys = deepSpeedKeys();
   const parts = configParts(config);
   const zero: JsonObject = parts.zero ?? {};
-  const stage = num(zero.stage) ?? 0;
+  const stage = numericValue(zero.stage) ?? 0;
   const oo: JsonObject = parts.offloadOptimizer ?? {};
   const op: JsonObject = parts.offloadParam ?? {};
   const ooDevice = String(oo.device ?? 'none');
@@ -89,13 +88,13 @@ export function mapConfig(config: JsonObject, batch: BatchResult, worldSize: num
   const knobs: Knobs = {};
   const overlap = zero.overlap_comm;
   knobs.overlapComm = typeof overlap === 'boolean' ? overlap : stage === 3; // DeepSpeed: None → true for stage 3
-  knobs.reduceBucketSize = Math.round(num(zero.reduce_bucket_size) ?? Number(dflt('reduce_bucket_size')));
-  if (stage === 3) knobs.subGroupSize = Math.round(num(zero.sub_group_size) ?? Number(dflt('sub_group_size')));
+  knobs.reduceBucketSize = Math.round(numericValue(zero.reduce_bucket_size) ?? Number(dflt('reduce_bucket_size')));
+  if (stage === 3) knobs.subGroupSize = Math.round(numericValue(zero.sub_group_size) ?? Number(dflt('sub_group_size')));
   if (ooDevice !== 'none' || opDevice !== 'none')
     knobs.pinMemory = [oo, op].some((b) => (b.device ?? 'none') !== 'none' && b.pin_memory !== false);
-  if (stage === 3 && ooDevice === 'cpu') knobs.ratio = num(oo.ratio) ?? Number(keys.offloadOptimizer.ratio.default);
+  if (stage === 3 && ooDevice === 'cpu') knobs.ratio = numericValue(oo.ratio) ?? Number(keys.offloadOptimizer.ratio.default);
   if (superOffload) {
-    const perc = num(oo.cpuadam_cores_perc) ?? Number(keys.offloadOptimizer.cpuadam_cores_perc.default);
+    const perc = numericValue(oo.cpuadam_cores_perc) ?? Number(keys.offloadOptimizer.cpuadam_cores_perc.default);
     // the knob is < 1 (some cores stay with the trainer); DeepSpeed takes 1.0 and leaves none
     knobs.cpuadamCoresPerc = Math.min(perc, 0.99);
     if (perc >= 1)
