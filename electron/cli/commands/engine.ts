@@ -111,7 +111,7 @@ export async function thisMachineDefaults({ backend, flags }: CommandContext): P
 const figure = (x: number | null | undefined, digits = 2) => formatFigureCli(x, digits);
 
 /** A step's line. Its memory is this run's: the GPU peak, else the runner's resident set ("run RSS") —
- *  not the machine's memory in use, which the [resources] lines say ("machine RAM used"); both once read "host". */
+ *  not the machine's memory in use, which the [resources] lines say ("machine RAM used"): two words for two figures. */
 export function progressLine(e: EventOf<'runs/progress'>): string {
   const where = `[${e.runIndex + 1}/${e.runCount} ${e.strategy}${e.repeatIndex ? ` #${e.repeatIndex + 1}` : ''}]`;
   const memory = e.gpuPeakBytes !== null ? `gpu peak ${formatBytes(e.gpuPeakBytes)}` : `run RSS ${formatBytes(e.hostRssBytes)}`;

@@ -67,7 +67,7 @@ export interface CalibrationRow {
   /** Predicted from a fit without any run of the same workload (model × sequence length), every strategy's. */
   leaveWorkloadOut: number;
   /** Predicted from a fit without any run of the same model (every sequence length, every strategy): the
-   *  headline test figure (issue 46) — a model's other sequence lengths say too much about it to count as unseen. */
+   *  headline test figure — a model's other sequence lengths say too much about it to count as unseen. */
   leaveModelOut: number;
 }
 

@@ -8,11 +8,10 @@ export const MEMORY_CONSTANTS = {
   /**
    * The caching allocator needs one free block as large as the largest transient tensor beyond the
    * allocated peak: blocks freed by earlier, smaller tensors cannot be merged into it. The largest
-   * transient is the fp32 logits of a micro batch (4 B per element). Issue 25's probes on one H200:
+   * transient is the fp32 logits of a micro batch (4 B per element). The memory probes on one H200:
    * Llama-3.2-1B at seq 16384 ran out with 113.7 GiB allocated while asking for its 31 GiB logits
    * block; Llama-3.1-8B at seq 4096, micro 2, ran at 134.5 GiB allocated of 140.4 (its block: 3.9 GiB).
-   * It replaces an earlier 5% fragmentation term + 35% of the transient bytes, which called both 8B
-   * runs "does not fit".
+   * A share of the transient bytes instead (5% fragmentation + 35%) calls both 8B runs "does not fit".
    */
   allocatorBlockBytesPerLogit: 4,
   /**
@@ -50,17 +49,17 @@ export const MEMORY_CONSTANTS = {
   superOffloadHostBytesPerCpuParam: 4,
   /**
    * SuperOffload's CPU Adam worker process, per rank: a spawned interpreter with torch and DeepSpeed imported.
-   * 0.5 GiB, chosen with the H200 runs in view (the excess above has no visible constant; was 2 GiB, which put
+   * 0.5 GiB, chosen with the H200 runs in view (the excess above has no visible constant; 2 GiB puts
    * every SuperOffload run 4–27% over).
    */
   hostAdamWorkerBytes: 0.5 * GiB,
   /**
-   * Bytes per logit element at the loss (counted from the runner's former model.py, deleted in 38463cd; transformers' Llama
+   * Bytes per logit element at the loss (counted from the runner's own Llama implementation; transformers' Llama, run now,
    * measured the same peak to 0.01 GiB, docs/models.md): the bf16 logits (2), the bf16 copy
    * the shifted slice makes (2), the fp32 upcast cross_entropy reads (4) and the fp32 log-softmax it saves
    * for backward (4); in its backward the fp32 gradient and its bf16 cast take the place of the copies.
-   * Issue 25's H200 probes moved 12.0 (Llama-3.2-1B, seq 16384) and 12.3 B (Llama-3.1-8B, seq 4096) per
-   * element per added sample — layer inputs included. The earlier 10 left out the slice's copy.
+   * The H200 memory probes moved 12.0 (Llama-3.2-1B, seq 16384) and 12.3 B (Llama-3.1-8B, seq 4096) per
+   * element per added sample — layer inputs included. Counting 10 would leave out the slice's copy.
    */
   logitBytes: 12,
   /** Headroom kept free when deciding "fits" on the host and NVMe (the GPU's margin is the memory error band: fit.ts). */

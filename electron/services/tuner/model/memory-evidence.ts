@@ -48,8 +48,8 @@ export const UNCALIBRATED_BAND = 0.1;
  * with the whole model and the machine kind held out — nothing in the memory model is fitted per run, so that is
  * its worst error over every stored run it was not built on: 6.48% (SuperOffload, Llama-3.2-1B seq 16384 on the
  * H200; `npx tsx bench/tuner-boundary.ts`, held to it by tests/unit/tuner/unseen-band.test.ts), rounded up to
- * 0.5%. Before issue 46 such a strategy took the worst band of the strategies that had runs here, which can be
- * far narrower: ZeRO-Offload micro 25 of Phi-3-mini on an H100 was "fits, ±3% (uncalibrated)" and ran out of memory.
+ * 0.5%. The worst band of the strategies that have runs here can be far narrower: with it, ZeRO-Offload micro 25
+ * of Phi-3-mini on an H100 reads "fits, ±3% (uncalibrated)", and it runs out of memory.
  */
 export const UNSEEN_KIND_BAND = 0.065;
 /** A band never narrower than this: repeats of one configuration differ by ~1% in peak allocated. */

@@ -69,14 +69,14 @@ export const THROUGHPUT_CONSTANTS = {
   gpuGradientCopyBytesPerParam: 12,
   /**
    * Bytes of element-wise GPU traffic per token per layer of one forward pass of the runner's Llama
-   * block (counted from the runner's former model.py, deleted in 38463cd; transformers' Llama measured the
+   * block (counted from the runner's own Llama implementation; transformers' Llama, which it runs now, measured the
    * same step time within 2 %, docs/models.md): two RMSNorms in fp32 (36·h each), two residual adds (6·h each),
    * rotary embeddings on q and k (≈ 20 B per element), the attention output's transpose copy (4·q), SiLU
    * and the gate product (10·I): 84h + 24q + 20kv + 10I. Recompute and backward: × (c − 1) more, c the
    * FLOP multiplier (4 with checkpointing, else 3).
    */
   elementwiseBytes: { h: 84, q: 24, kv: 20, I: 10 },
-  /** Bytes per logit per token of the loss (the former model.py `_loss`: slice copy, fp32 upcast, log-softmax and their backward). */
+  /** Bytes per logit per token of the loss (a causal LM's loss: slice copy, fp32 upcast, log-softmax and their backward). */
   lossBytesPerLogit: 42,
 } as const;
 

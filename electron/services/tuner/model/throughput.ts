@@ -65,7 +65,7 @@ export function flopsPerSample(p: ParamCount, m: ModelArch, seqLen: number, chec
  * What the GPU really executes per sample (not the reporting formula above): the block projections
  * 2·N_block·s per pass (c passes: forward, recompute with checkpointing, backward ×2), the LM head 2·V·h·s
  * three times (outside the checkpointed blocks; the embedding lookup is no matmul), and causal attention —
- * SDPA with is_causal (the runner's former model.py; transformers' classes, built since, measured the same: docs/models.md): 2·s²·q per layer forward (half of the full s × s product), backward
+ * SDPA with is_causal (transformers' classes, as the runner builds them: docs/models.md): 2·s²·q per layer forward (half of the full s × s product), backward
  * 2.5× forward (FlashAttention-2's five products against two), recomputed once more with checkpointing.
  */
 export function executedFlops(p: ParamCount, m: ModelArch, seqLen: number, checkpointing: boolean): { matmul: number; attention: number } {

@@ -38,8 +38,7 @@ export function evaluate(
   const estimated = estimateMemory(s, model, params, w, true, knobs);
   const fit = checkFit(s, estimated, w, machine, hw, { band: bandFor(evidence, s.id), measured: measuredFit(evidence, s.id, w, knobs) });
   // A CPU smoke run keeps what a GPU would hold in host memory: the row's host figure, the spec's
-  // (which the pre-flight checks) and the verdict's words are one number (they once said 2.0 GiB
-  // in the column and the pre-flight, 6.5 GiB in the note).
+  // (which the pre-flight checks) and the verdict's words are one number, so they cannot disagree.
   const memory = cpuSmokeRunnable(s, estimated, hw) ? { ...estimated, hostBytes: cpuSmokeHostBytes(estimated) } : estimated;
   const predicted = predictFrom(
     { strategy: s, model, params, workload: w, profile: hw, cpuadamCoresPerc: knobs.cpuadamCoresPerc ?? perc, knobs },
