@@ -56,6 +56,8 @@ export const fsdp2Offload: Mechanism = {
   }),
   cpuShare: () => 1,
   pinnedHostTerms: ['offloadedStates'],
+  // no estimator of its own: the equivalent ZeRO-3 with optimizer and parameters on the CPU
+  estimatorCall: () => ({ estimator: 'zero3', cpuOffload: true, cpuOffloadParams: true }),
   memory: (ctx) => {
     const terms: Record<string, number> = { modelStates: ctx.estimator.gpuBytes };
     // without reshard-after-forward each layer's gathered parameters stay to backward

@@ -76,6 +76,8 @@ export const noOffload: Mechanism = {
   knobSpace: ({ s, machine }) => zeroKnobSpace(s, machine),
   cpuShare: () => 0,
   pinnedHostTerms: [],
+  // DeepSpeed has no stage-1 estimator: ZeRO-1 reports the ZeRO-2 figure (memory adds its whole gradients)
+  estimatorCall: (s) => ({ estimator: s.stage === 3 ? 'zero3' : 'zero2', cpuOffload: false, cpuOffloadParams: false }),
   memory: (ctx) => {
     const host: Record<string, number> = {};
     // At engine init DeepSpeed 0.19 moves each rank's bf16 parameter partition into one flat GPU buffer

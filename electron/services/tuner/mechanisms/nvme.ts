@@ -52,6 +52,8 @@ export const nvmeOffload: Mechanism = {
   knobSpace: ({ s, machine }) => zeroKnobSpace(s, machine),
   cpuShare: () => 1,
   pinnedHostTerms: ['pinnedSwapBuffers'],
+  // the estimator knows no NVMe: it is asked as if the offloaded states were on the CPU
+  estimatorCall: (s) => ({ estimator: 'zero3', cpuOffload: true, cpuOffloadParams: s.offloadParam !== 'none' }),
   memory: (ctx) => {
     const { s, perNodeParams, w } = ctx;
     // The host keeps fp32 gradient partitions (+ bf16 params if they stay on CPU) and pinned swap buffers; the states live on NVMe.

@@ -70,6 +70,7 @@ export const optimizerOffload: Mechanism = {
   cpuShare: (s, knobs, perRank) => (s.stage === 3 ? stage3CpuShare(knobs, perRank, 1) : 1),
   // stage 2 holds the estimator's figure, stage 3 the CPU share's states (zero3CpuOptimizerHost)
   pinnedHostTerms: ['modelStates', 'cpuOptimizerStates'],
+  estimatorCall: (s) => ({ estimator: s.stage === 3 ? 'zero3' : 'zero2', cpuOffload: true, cpuOffloadParams: false }),
   memory: (ctx) => ({
     gpu: {
       terms: { modelStates: ctx.estimator.gpuBytes, ...(ctx.s.stage === 3 ? gpuOptimizerShare(ctx) : {}) },

@@ -50,6 +50,7 @@ export const paramOffload: Mechanism = {
   },
   cpuShare: (_s, knobs, perRank) => stage3CpuShare(knobs, perRank, 1),
   pinnedHostTerms: ['modelStates'],
+  estimatorCall: () => ({ estimator: 'zero3', cpuOffload: true, cpuOffloadParams: true }),
   memory: (ctx) => ({
     gpu: { terms: { modelStates: ctx.estimator.gpuBytes, ...gpuOptimizerShare(ctx) }, backwardGradients: 0, stepGradients: 0 },
     commBytes: zeroCommBytes(ctx, true),

@@ -84,6 +84,7 @@ export const superOffload: Mechanism = {
   },
   cpuShare: (_s, knobs, perRank) => stage3CpuShare(knobs, perRank, SUPER_OFFLOAD_RATIO),
   pinnedHostTerms: ['cpuOptimizerStates'],
+  estimatorCall: () => ({ estimator: 'zero3', cpuOffload: true, cpuOffloadParams: false }),
   memory: (ctx) => ({
     gpu: { terms: { modelStates: ctx.estimator.gpuBytes, ...gpuOptimizerShare(ctx) }, backwardGradients: 0, stepGradients: 0 },
     commBytes: zeroCommBytes(ctx, true),

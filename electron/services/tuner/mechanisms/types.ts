@@ -54,6 +54,12 @@ export interface MemoryContext {
   bucket: number;
 }
 
+export interface EstimatorCall {
+  estimator: 'zero2' | 'zero3';
+  cpuOffload: boolean;
+  cpuOffloadParams: boolean;
+}
+
 /** GPU model states, by what the engine allocates; the gradients that join the backward and step phases. */
 export interface GpuStates {
   terms: Record<string, number>;
@@ -141,6 +147,11 @@ export interface Mechanism {
   // ---- memory and time
   /** Share of the optimizer stepped on the CPU (0 none, 1 all). */
   cpuShare(s: StrategyPreset, knobs: ThroughputKnobs | undefined, paramsPerRank: number | undefined): number;
+  /**
+   * Which of DeepSpeed's model-state estimators reports this strategy, with its offload flags
+   * (memory.modelStatesFor): the figure shown as DeepSpeed's own, beside the model's.
+   */
+  estimatorCall(s: StrategyPreset): EstimatorCall;
   memory(ctx: MemoryContext): MemoryTerms;
   /** Which of its host terms (MemoryTerms.host) live in pinned memory: the locked-memory limit applies to them. */
   pinnedHostTerms: readonly string[];

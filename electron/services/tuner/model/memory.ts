@@ -69,11 +69,10 @@ export function activationBytes(
 
 export { zeroStatesWithoutOffload } from '../mechanisms';
 
-/** DeepSpeed's estimator for the strategy (FSDP2 CPU offload: the equivalent ZeRO-3 with optimizer + param offload). */
+/** DeepSpeed's estimator for the strategy, as its mechanism calls it (Mechanism.estimatorCall). */
 export function modelStatesFor(s: StrategyPreset, p: ParamCount, w: Workload, label = true): MemoryEstimate['modelStates'] {
-  const offload = s.offloadOptimizer !== 'none';
-  if (s.stage === 3) {
-    const params = s.offloadParam !== 'none';
+  const { estimator, cpuOffload: offload, cpuOffloadParams: params } = mechanismOf(s).estimatorCall(s);
+  if (estimator === 'zero3') {
     const r = estimateZero3(p.total, p.largestLayer, w.gpus, w.nodes, offload, params, true, 1.5);
     return {
       gpuBytes: r.gpuBytes,
@@ -83,7 +82,6 @@ export function modelStatesFor(s: StrategyPreset, p: ParamCount, w: Workload, la
         : `estimate_zero3_model_states_mem_needs(total_params=${p.total}, largest_layer_params=${p.largestLayer}, num_gpus_per_node=${w.gpus}, num_nodes=${w.nodes}, cpu_offload=${offload ? 'True' : 'False'}, cpu_offload_params=${params ? 'True' : 'False'}, zero_init=True, additional_buffer_factor=1.5)`,
     };
   }
-  // DeepSpeed has no stage-1 estimator: ZeRO-1 reports the ZeRO-2 figure and adds its whole gradients below.
   const r = estimateZero2(p.total, w.gpus, w.nodes, offload, 1.5);
   return {
     gpuBytes: r.gpuBytes,
