@@ -182,8 +182,14 @@ export function zeroOverlaps(ctx: TimeContext): Pick<TimeTerms, 'cpuStepOverlap'
 /** ZeRO-3 shards the parameters; ZeRO-1/2 keep a whole copy on every GPU. */
 export const zeroCollectives = (s: StrategyPreset): TimeTerms['collectives'] => (s.stage === 3 ? 'sharded' : 'replicated');
 
-/** A step with nothing of its own: the base every mechanism's time() fills in (each says its collectives). */
-export const NO_TIME_TERMS: Omit<TimeTerms, 'collectives'> = {
+/**
+ * A step with nothing of its own: the base every mechanism's time() fills in, each with its own
+ * collectives. Every key is here, collectives too, so the step-time objects all share the template's
+ * shape: a key added after the spread gave each mechanism's terms another shape and made the plan's
+ * search about a third slower (bench/tuner-plan.ts).
+ */
+export const NO_TIME_TERMS: TimeTerms = {
+  collectives: 'sharded',
   gpuStepBytes: 0,
   fetchSeconds: 0,
   pinnedBytes: 0,
