@@ -23,8 +23,8 @@ import {
   strategyById,
   withKernels,
 } from '../electron/services/tuner';
-import { activationBytes } from '../electron/services/tuner/memory';
-import { microBatchSeconds } from '../electron/services/tuner/throughput';
+import { activationBytes } from '../electron/services/tuner/model/memory';
+import { microBatchSeconds } from '../electron/services/tuner/model/throughput';
 import { h200Machine } from '../tests/unit/tuner/h200-machine';
 
 const args = process.argv.slice(2);

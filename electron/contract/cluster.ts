@@ -110,7 +110,6 @@ export const ClusterAssumptionsSchema = z.object({
   note: z.string(),
 });
 
-export type ClusterHost = z.infer<typeof ClusterHostSchema>;
 export type Cluster = z.infer<typeof ClusterSchema>;
 export type ClusterRecord = z.infer<typeof ClusterRecordSchema>;
 export type HostDetection = z.infer<typeof HostDetectionSchema>;

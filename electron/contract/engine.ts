@@ -147,14 +147,9 @@ export const RunnerMessageSchema = z.discriminatedUnion('type', [
   ErrorMessageSchema,
 ]);
 
-export type HelloMessage = z.infer<typeof HelloMessageSchema>;
-export type ConfigMessage = z.infer<typeof ConfigMessageSchema>;
-export type StepMessage = z.infer<typeof StepMessageSchema>;
-export type MemoryMessage = z.infer<typeof MemoryMessageSchema>;
 export type ResultMessage = z.infer<typeof ResultMessageSchema>;
 export type ErrorMessage = z.infer<typeof ErrorMessageSchema>;
 export type RunnerMessage = z.infer<typeof RunnerMessageSchema>;
-export type RunnerMessageType = keyof typeof runnerMessageSchemas;
 export type RunnerErrorClass = z.infer<typeof RunnerErrorClassSchema>;
 export type ErrorClass = z.infer<typeof ErrorClassSchema>;
 

@@ -22,6 +22,7 @@ export * from './settings';
 export * from './cluster';
 export * from './wizard';
 export * from './format';
+export * from './numbers';
 export * from './median';
 export * from './flops';
 export * from './resources';

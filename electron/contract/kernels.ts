@@ -71,7 +71,6 @@ export const KernelArchSchema = z.object({
   /** What the model's forward passed its layers as attention mask: none (SDPA's causal flash path) or a tensor. */
   attentionMask: z.string().nullable(),
 });
-export type KernelArch = z.infer<typeof KernelArchSchema>;
 
 /** kernel_probe.py's answer when it measured at least one micro batch. */
 export const KernelProbeSchema = z.object({

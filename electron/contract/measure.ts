@@ -95,9 +95,7 @@ export const MeasureProgressSchema = z.object({
 });
 
 export type MeasureKind = z.infer<typeof MeasureKindSchema>;
-export type MeasureRequest = z.infer<typeof MeasureRequestSchema>;
 export type CpuAdamPoint = z.infer<typeof CpuAdamPointSchema>;
-export type HostDevice = z.infer<typeof HostDeviceSchema>;
 export type TorchAdam = z.infer<typeof TorchAdamSchema>;
 export type Measurement = z.infer<typeof MeasurementSchema>;
 export type MeasureProgress = z.infer<typeof MeasureProgressSchema>;

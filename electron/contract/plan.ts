@@ -182,7 +182,6 @@ export const FitDetailSchema = z.object({
     })
     .nullable(),
 });
-export type FitDetail = z.infer<typeof FitDetailSchema>;
 
 /** A configuration at the edge of memory predicted faster than the strategy's fitting pick: worth a short trial. */
 export const EdgeCandidateSchema = z.object({

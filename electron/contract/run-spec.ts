@@ -181,15 +181,12 @@ export const RunSpecSchema = z.preprocess<
   z.input<typeof RunSpecObjectSchema> & { [K in (typeof RETIRED_SPEC_KEYS)[number]]?: unknown }
 >(withoutRetiredKeys, RunSpecObjectSchema);
 
-export type EngineKind = z.infer<typeof EngineKindSchema>;
 export type Precision = z.infer<typeof PrecisionSchema>;
 export type SpecModel = z.infer<typeof SpecModelSchema>;
 export type Knobs = z.infer<typeof KnobsSchema>;
 export type SpecPrediction = z.infer<typeof SpecPredictionSchema>;
-export type FsdpSettings = z.infer<typeof FsdpSettingsSchema>;
 export type SpecUserConfig = z.infer<typeof SpecUserConfigSchema>;
 export type RunSpec = z.infer<typeof RunSpecSchema>;
-export type RunSpecInput = z.input<typeof RunSpecSchema>;
 
 /** The JSON Schema the Python runner validates against (input side: defaulted fields are optional). */
 export function runSpecJsonSchema(): Record<string, unknown> {

@@ -53,7 +53,6 @@ export const SettingsViewSchema = z.object({
 export type Theme = z.infer<typeof ThemeSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
 export type SettingsUpdate = z.infer<typeof SettingsUpdateSchema>;
-export type DataDirState = z.infer<typeof DataDirStateSchema>;
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
 
 export const settingsRequests = {

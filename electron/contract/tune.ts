@@ -59,7 +59,6 @@ export const TuneProgressSchema = z.object({
   error: z.object({ message: z.string(), field: z.string().nullable() }).nullable(),
 });
 
-export type TuneTrialInfo = z.infer<typeof TuneTrialSchema>;
 export type TuneResultInfo = z.infer<typeof TuneResultSchema>;
 export type TuneProgress = z.infer<typeof TuneProgressSchema>;
 

@@ -7,3 +7,10 @@ export { formatBytes, formatDateTime, formatDelta, formatDuration, formatMetricV
 export function formatNumber(value: number | null | undefined, digits = 1): string {
   return formatFigure(value, digits);
 }
+
+/** "1.2 B params", "42 M params": readable at every size (tiny-llama is not "0.000 B"). */
+export function formatParams(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(n >= 1e10 ? 0 : 1)} B params`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(n >= 1e8 ? 0 : 1)} M params`;
+  return `${Math.round(n / 1e3)} K params`;
+}

@@ -108,21 +108,21 @@ export async function thisMachineDefaults({ backend, flags }: CommandContext): P
 }
 
 // Tiny CPU smoke runs give figures like 1.5e-5 TFLOPS: the shared formatter keeps three significant digits there.
-const num = (x: number | null | undefined, digits = 2) => formatFigureCli(x, digits);
+const figure = (x: number | null | undefined, digits = 2) => formatFigureCli(x, digits);
 
 /** A step's line. Its memory is this run's: the GPU peak, else the runner's resident set ("run RSS") —
- *  not the machine's memory in use, which the [resources] lines say ("machine RAM used"); both once read "host". */
+ *  not the machine's memory in use, which the [resources] lines say ("machine RAM used"): two words for two figures. */
 export function progressLine(e: EventOf<'runs/progress'>): string {
   const where = `[${e.runIndex + 1}/${e.runCount} ${e.strategy}${e.repeatIndex ? ` #${e.repeatIndex + 1}` : ''}]`;
   const memory = e.gpuPeakBytes !== null ? `gpu peak ${formatBytes(e.gpuPeakBytes)}` : `run RSS ${formatBytes(e.hostRssBytes)}`;
-  return `${where} step ${e.step}/${e.total}${e.warmup ? ' (warm-up)' : ''}  ${num(e.stepSeconds, 3)} s  ${num(e.tflopsPerGpu)} TFLOPS/GPU  ${num(e.tokensPerSecond, 0)} tok/s  loss ${num(e.loss, 4)}  ${memory}  ETA ${formatDuration(e.etaSeconds)}`;
+  return `${where} step ${e.step}/${e.total}${e.warmup ? ' (warm-up)' : ''}  ${figure(e.stepSeconds, 3)} s  ${figure(e.tflopsPerGpu)} TFLOPS/GPU  ${figure(e.tokensPerSecond, 0)} tok/s  loss ${figure(e.loss, 4)}  ${memory}  ETA ${formatDuration(e.etaSeconds)}`;
 }
 
 function statusLine(e: EventOf<'runs/status'>): string {
   const where = `[${e.runIndex + 1}/${e.runCount} ${e.strategy}${e.repeatIndex ? ` #${e.repeatIndex + 1}` : ''}]`;
   if (e.phase === 'started') return `${where} ${e.runId} started`;
   if (e.status === 'completed')
-    return `${where} ${e.runId} completed: ${num(e.tflopsPerGpu)} TFLOPS/GPU, ${num(e.stepSeconds, 3)} s/step (median)`;
+    return `${where} ${e.runId} completed: ${figure(e.tflopsPerGpu)} TFLOPS/GPU, ${figure(e.stepSeconds, 3)} s/step (median)`;
   return `${where} ${e.runId} ${e.status}${e.errorClass ? ` (${e.errorClass})` : ''}: ${e.message ?? ''}${e.fix ? `\n  fix: ${e.fix}` : ''}`;
 }
 

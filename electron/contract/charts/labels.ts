@@ -105,9 +105,9 @@ export function fitVerdict(s: { fits: boolean; fit?: { verdict: FitVerdict } | n
   return s.fits ? 'fits' : s.fit?.verdict === 'edge' ? 'edge' : 'does-not-fit';
 }
 /**
- * The verdict in words, the same in the Plan table's badge, its TFLOPS chart and the CLI's table: an
- * edge row once read "needs more GPU memory" beside the recommendation's "worth a trial, about 78%
- * likely to fit" for the same strategy.
+ * The verdict in words, the same in the Plan table's badge, its TFLOPS chart and the CLI's table, so an
+ * edge row never reads "needs more GPU memory" beside the recommendation's "worth a trial" for the same
+ * strategy.
  */
 export function verdictWords(
   s: { fits: boolean; fit?: { verdict: FitVerdict } | null; limitedBy: string | null },

@@ -118,5 +118,3 @@ export function createClusterService(options: ClusterServiceOptions) {
     },
   };
 }
-
-export type ClusterService = ReturnType<typeof createClusterService>;

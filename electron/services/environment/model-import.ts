@@ -11,7 +11,7 @@ import { probeModelConfig, type ModelProbeAnswer, type ModelProbeTable } from '.
 
 type Json = Record<string, unknown>;
 
-function num(c: Json, ...keys: string[]): number | null {
+function firstNumber(c: Json, ...keys: string[]): number | null {
   for (const k of keys) {
     const v = c[k];
     if (typeof v === 'number' && Number.isFinite(v)) return v;
@@ -53,7 +53,7 @@ export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer
   const h = need('hidden size', t.hiddenSize);
   const heads = need('attention heads', t.numHeads);
   const rope = (t as { ropeParameters?: Json | null }).ropeParameters;
-  const ropeTheta = num(rope ?? {}, 'rope_theta') ?? num(config, 'rope_theta') ?? (t.positionLimit ? 0 : 10000);
+  const ropeTheta = firstNumber(rope ?? {}, 'rope_theta') ?? firstNumber(config, 'rope_theta') ?? (t.positionLimit ? 0 : 10000);
   const layers = need('decoder layers', t.layers);
   // Layers of different sizes: the tuner's per-layer figure is their mean (the total stays exact).
   const each = t.perLayerParamsEach;
@@ -70,9 +70,9 @@ export function archFromProbe(config: Json, id: string, answer: ModelProbeAnswer
     vocabSize: need('vocabulary size', t.vocabSize),
     tieEmbeddings: t.tieEmbeddings,
     ropeTheta,
-    rmsNormEps: num(config, 'rms_norm_eps', 'layer_norm_epsilon', 'layer_norm_eps') || 1e-5,
+    rmsNormEps: firstNumber(config, 'rms_norm_eps', 'layer_norm_epsilon', 'layer_norm_eps') || 1e-5,
     headDim: need('head dimension', t.headDim),
-    maxPositionEmbeddings: t.positionLimit ?? num(config, 'max_position_embeddings') ?? 131072,
+    maxPositionEmbeddings: t.positionLimit ?? firstNumber(config, 'max_position_embeddings') ?? 131072,
     attentionBias: config.attention_bias === true || t.modelType === 'qwen2',
     publishedParams: null,
     source: `imported config.json: ${t.architecture}, counted by transformers ${t.transformers}`,

@@ -1,4 +1,4 @@
-// Probe answers kept between visits (14 interpreters once took 8–10 s on every Setup visit).
+// Probe answers kept between visits: probing 14 interpreters takes 8–10 s, too long for every Setup visit.
 // Each answer is kept with a fingerprint of what it depends on: the interpreter file (its link and
 // target: path, size, mtime, inode), its environment's pyvenv.cfg, the engine venv's marker, and
 // package folders (site-packages / dist-packages: their mtime and their entries, which change when

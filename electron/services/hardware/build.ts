@@ -39,7 +39,7 @@ export function normaliseArch(arch: string): string {
   return ({ x64: 'x86_64', arm64: 'aarch64', ia32: 'i686' } as Record<string, string>)[arch] ?? arch;
 }
 
-const num = (s: string | undefined) => (s !== undefined && s !== '' && Number.isFinite(Number(s)) ? Number(s) : null);
+const parsedNumber = (s: string | undefined) => (s !== undefined && s !== '' && Number.isFinite(Number(s)) ? Number(s) : null);
 
 export function buildCpu(raw: RawHost, problems: string[] = []): Cpu {
   // macOS / Windows: no lscpu, no /proc: systeminformation's cpu() is the source.
@@ -56,11 +56,11 @@ export function buildCpu(raw: RawHost, problems: string[] = []): Cpu {
   const vendor = lscpu['Vendor ID'] ?? info?.vendor ?? arm.vendor ?? raw.staticCpu?.vendor ?? 'unknown';
   const model = lscpu['Model name'] ?? info?.model ?? arm.model ?? raw.staticCpu?.brand ?? 'unknown CPU';
 
-  const logical = num(lscpu['CPU(s)']) ?? (info?.logical || raw.fallbackCores.logical);
-  const threadsPerCore = num(lscpu['Thread(s) per core']) ?? 1;
+  const logical = parsedNumber(lscpu['CPU(s)']) ?? (info?.logical || raw.fallbackCores.logical);
+  const threadsPerCore = parsedNumber(lscpu['Thread(s) per core']) ?? 1;
   // Some Arm servers report clusters instead of sockets ("Cluster(s)").
-  const sockets = num(lscpu['Socket(s)']) ?? num(lscpu['Cluster(s)']) ?? (info?.sockets || raw.staticCpu?.sockets || 1);
-  const perSocket = num(lscpu['Core(s) per socket']) ?? num(lscpu['Core(s) per cluster']);
+  const sockets = parsedNumber(lscpu['Socket(s)']) ?? parsedNumber(lscpu['Cluster(s)']) ?? (info?.sockets || raw.staticCpu?.sockets || 1);
+  const perSocket = parsedNumber(lscpu['Core(s) per socket']) ?? parsedNumber(lscpu['Core(s) per cluster']);
   const physical =
     perSocket !== null ? perSocket * sockets : info?.physicalCores || raw.fallbackCores.physical || Math.round(logical / threadsPerCore);
 
@@ -92,7 +92,7 @@ export function buildCpu(raw: RawHost, problems: string[] = []): Cpu {
     threadsPerCore,
     smt: threadsPerCore > 1,
     baseMHz: raw.staticCpu?.baseMHz ?? info?.mhz ?? null,
-    maxMHz: num(lscpu['CPU max MHz']) ?? raw.staticCpu?.maxMHz ?? null,
+    maxMHz: parsedNumber(lscpu['CPU max MHz']) ?? raw.staticCpu?.maxMHz ?? null,
     numaNodes,
     caches,
     simd,

@@ -1,4 +1,4 @@
-// The report's resource view (issue 31): per run, the stored lanes drawn server-side with the run
+// The report's resource view: per run, the stored lanes drawn server-side with the run
 // page's own option builder (resourceLanesOption → SVG), what they say over the measured steps, and
 // the tuner's predicted terms beside the lane that measures each. A run without stored samples says
 // why in one line; a lane none of the report's runs measured (GPU busy and PCIe on a machine without

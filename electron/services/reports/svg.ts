@@ -2,13 +2,6 @@
 // same option objects the renderer draws live, as static vector images.
 import * as echarts from 'echarts';
 
-export interface SvgChart {
-  title: string;
-  svg: string;
-  width: number;
-  height: number;
-}
-
 export function renderSvg(option: Record<string, unknown>, width = 860, height = 360): string {
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {

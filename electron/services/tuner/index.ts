@@ -1,46 +1,20 @@
 // services/tuner: the planning brain. Pure functions over data (resources/presets): parameter
 // counts, memory (DeepSpeed's estimators + activations, buffers, overhead), throughput, ds_config
 // generation and validation, recommendation, calibration. Other services import only this index.
-export { countParams, type ParamCount } from './params';
-export { checkHfConfigFields, hfConfigName, importHfConfig, parseHfConfigText } from './hf-config';
-export { looksLikePath, resolveModel } from './models';
-export { catalog, strategyById, scenarioById, type Catalog } from './presets';
-export { parseWorkload } from './workload';
-export { buildRunSpec, configHash, planSpec, specModel, specPrediction, type BuildRunSpecOptions } from './run-spec';
-export {
-  generateConfig,
-  generateDsConfig,
-  generateFsdpBlock,
-  resolveKnobs,
-  effectiveGradientClipping,
-  worldSize,
-  SEED_ZERO_KEYS,
-  type FsdpBlock,
-} from './ds-config';
-export { validateDsConfig, validateFsdpBlock } from './validate-config';
-export { estimateZero2, estimateZero3, type EstimatorResult } from './estimators';
-export { estimateMemory, activationBytes, layerActivationBytesPerToken, modelStatesFor, MEMORY_CONSTANTS } from './memory';
-export { normalizeMeasurements, type TunerMeasurements } from './measurements';
-export { buildProfile, cpuAdamRate, matchGpu, PROFILE_DEFAULTS } from './profile';
-export {
-  completeFactors,
-  cpuRatio,
-  exposedTerms,
-  FACTOR_KEYS,
-  flopsPerSample,
-  pageableRate,
-  phaseTimes,
-  predictFrom,
-  stepSecondsFrom,
-  TFLOPS_FORMULA,
-  THROUGHPUT_CONSTANTS,
-  UNIT_FACTORS,
-  type EfficiencyFactors,
-  type PhaseTimes,
-  type ThroughputInputs,
-  type ThroughputKnobs,
-} from './throughput';
-export { checkFit, fitClass, gib, type FitClass, type FitVerdict } from './fit';
+export { countParams, type ParamCount } from './model/params';
+export { checkHfConfigFields, hfConfigName, importHfConfig, parseHfConfigText } from './catalogue/hf-config';
+export { looksLikePath, resolveModel } from './catalogue/models';
+export { catalog, strategyById, scenarioById } from './catalogue/presets';
+export { parseWorkload } from './catalogue/workload';
+export { buildRunSpec, configHash } from './config/run-spec';
+export { generateConfig, worldSize } from './config/ds-config';
+export { validateDsConfig, validateFsdpBlock } from './config/validate-config';
+export { estimateZero2, estimateZero3 } from './model/estimators';
+export { estimateMemory, activationBytes, modelStatesFor } from './model/memory';
+export { normalizeMeasurements } from './catalogue/measurements';
+export { buildProfile, cpuAdamRate } from './catalogue/profile';
+export { phaseTimes, predictFrom, stepSecondsFrom, THROUGHPUT_CONSTANTS, type EfficiencyFactors } from './model/throughput';
+export { checkFit, gib, type FitVerdict } from './model/fit';
 export {
   bandFor,
   gpuMemoryError,
@@ -48,27 +22,20 @@ export {
   memoryEvidence,
   modelKey,
   pointFromRun,
-  predictedAllocated,
-  BAND_FLOOR,
-  UNCALIBRATED_BAND,
   UNSEEN_KIND_BAND,
-  type MemoryBand,
   type MemoryEvidence,
   type MemoryPoint,
-  type StoredRunOutcome,
-} from './memory-evidence';
+} from './model/memory-evidence';
 export {
   atMicro,
   kernelProbeMicros,
   kernelsForPlan,
   kernelsMismatch,
-  kernelsNote,
   probedActivations,
   probedMicroSeconds,
   withKernels,
-  type WorkloadKernels,
-} from './kernels';
-export { planWorkload, predict, chooseCpuadamCoresPerc, specForKnobs, type PlanOptions } from './plan';
+} from './model/kernels';
+export { planWorkload, predict, specForKnobs } from './plan/plan';
 export {
   calibrationNote,
   calibrationTable,
@@ -80,13 +47,10 @@ export {
   storedRunWorkload,
   summarizeCalibrationRows,
   workloadKey,
-  type CalibrationRow,
   type CalibrationSample,
   type CalibrationResult,
-  type StoredRunFacts,
-} from './calibrate';
-export { computePlan, parseMachine, type ComputePlanInput } from './compute';
-export { searchStrategy, coresPercCandidates, type SearchResult } from './search';
+} from './model/calibrate';
+export { computePlan, parseMachine } from './plan/compute';
 export {
   bestTrial,
   nextTrial,
@@ -95,13 +59,11 @@ export {
   trialSecondsEstimate,
   tuneCandidates,
   TUNE_NOISE,
-  type TuneCandidate,
-  type TuneDecision,
   type TuneTrial,
-} from './tune';
+} from './plan/tune';
 
-import { catalog as catalogOf } from './presets';
-import { countParams as count } from './params';
+import { catalog as catalogOf } from './catalogue/presets';
+import { countParams as count } from './model/params';
 /** What plan/presets answers: models (with computed parameter counts), strategies, scenarios, GPUs. */
 export function presetsPayload() {
   const c = catalogOf();
@@ -112,18 +74,7 @@ export function presetsPayload() {
     gpus: c.gpus,
   };
 }
-export { planConfiguration } from './plan';
-export {
-  planUserConfig,
-  parseConfigText,
-  resolveAutoValues,
-  deriveBatch,
-  checkKeys,
-  mapConfig,
-  configDiff,
-  tunedConfig,
-  deepSpeedKeys,
-  type UserConfigInput,
-} from './user-config';
-export { launchExport } from './launch-export';
-export { mechanismOf, type Mechanism } from './mechanisms';
+export { planConfiguration } from './plan/plan';
+export { planUserConfig, mapConfig, configDiff, tunedConfig } from './user-config';
+export { launchExport } from './config/launch-export';
+export { mechanismOf } from './mechanisms';

@@ -2,7 +2,7 @@
 // off each NUMA node below them, and the links between them with their bandwidth class.
 // Input is the detected Machine's `topology` (nodes + edges), drawn without re-deriving anything.
 import type { Topology, TopologyEdge, TopologyNode } from '../../../electron/contract';
-// the one byte format of the app: 23.5 GiB here as on every other page (the NUMA box once said 24)
+// the one byte format of the app: 23.5 GiB here as on every other page
 import { formatBytes } from '../../../electron/contract/format';
 
 const COL_W = 220;

@@ -200,6 +200,33 @@ function ConfigDiff({ c }: { c: Comparison }) {
   );
 }
 
+/** The charts below the medians, one card each: over the steps (as tall as their legends need), then per run. */
+const STEP_AND_RUN_CHARTS: {
+  key: 'stepTime' | 'tflops' | 'memory' | 'predicted';
+  title: string;
+  testId: string;
+  ariaLabel: string;
+  /** Fixed height; the step charts take the height of their legends. */
+  height?: number;
+}[] = [
+  { key: 'stepTime', title: 'Step time over steps', testId: 'chart-step-time', ariaLabel: 'Step time per measured step' },
+  { key: 'tflops', title: 'TFLOPS per GPU over steps', testId: 'chart-step-tflops', ariaLabel: 'TFLOPS per GPU per measured step' },
+  {
+    key: 'memory',
+    title: 'Memory per resource',
+    testId: 'chart-memory',
+    ariaLabel: 'Peak memory per resource against capacity',
+    height: 300,
+  },
+  {
+    key: 'predicted',
+    title: 'Predicted vs measured',
+    testId: 'chart-predicted',
+    ariaLabel: 'Predicted versus measured per run',
+    height: 300,
+  },
+];
+
 export function ComparePage() {
   const { ids, comparison: c, loading, error, load, baselineId, setBaseline, metric, setMetric, arrivedAt } = useCompare();
   const go = useApp((s) => s.go);
@@ -373,42 +400,17 @@ export function ComparePage() {
                 </div>
               </div>
             </Card>
-            <Card title="Step time over steps">
-              <Chart
-                option={options.stepTime}
-                height={stepHeight}
-                testId="chart-step-time"
-                ariaLabel="Step time per measured step"
-                onRendered={on.stepTime}
-              />
-            </Card>
-            <Card title="TFLOPS per GPU over steps">
-              <Chart
-                option={options.tflops}
-                height={stepHeight}
-                testId="chart-step-tflops"
-                ariaLabel="TFLOPS per GPU per measured step"
-                onRendered={on.tflops}
-              />
-            </Card>
-            <Card title="Memory per resource">
-              <Chart
-                option={options.memory}
-                height={300}
-                testId="chart-memory"
-                ariaLabel="Peak memory per resource against capacity"
-                onRendered={on.memory}
-              />
-            </Card>
-            <Card title="Predicted vs measured">
-              <Chart
-                option={options.predicted}
-                height={300}
-                testId="chart-predicted"
-                ariaLabel="Predicted versus measured per run"
-                onRendered={on.predicted}
-              />
-            </Card>
+            {STEP_AND_RUN_CHARTS.map((x) => (
+              <Card key={x.key} title={x.title}>
+                <Chart
+                  option={options[x.key]}
+                  height={x.height ?? stepHeight}
+                  testId={x.testId}
+                  ariaLabel={x.ariaLabel}
+                  onRendered={on[x.key]}
+                />
+              </Card>
+            ))}
             <ConfigDiff c={c} />
             <DiffTable title="System differences (machine and software)" entries={c.snapshotDiff} labels={runLabels} testId="system-diff" />
           </div>

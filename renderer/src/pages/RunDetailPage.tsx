@@ -12,7 +12,7 @@ import { Chart } from '../components/Chart';
 import { Card, ErrorBox, KeyValues, PageHeader, Skeleton } from '../components/ui';
 import { formatBytes, formatDateTime, formatDelta, formatDuration as formatSeconds, formatNumber } from '../format';
 import { useApp } from '../stores/app';
-import { StrategyName } from './PlanPage';
+import { StrategyName } from './plan/StrategyName';
 import { TrainingLaunch } from './run/TrainingLaunch';
 import { ResourcesCard } from './run/ResourcesCard';
 import { LossCard } from './run/LossCard';

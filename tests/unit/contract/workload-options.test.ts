@@ -181,7 +181,7 @@ describe('the Plan form', () => {
       addEventListener: () => undefined,
       matchMedia: () => ({ matches: false, addEventListener: () => undefined }),
     });
-    const { WorkloadForm } = await import('../../../renderer/src/pages/PlanPage');
+    const { WorkloadForm } = await import('../../../renderer/src/pages/plan/WorkloadForm');
     const html = renderToStaticMarkup(createElement(WorkloadForm));
     for (const o of WORKLOAD_OPTION_LIST.filter((x) => x.form)) {
       expect(html, o.key).toContain(`<span>${o.form!.label}</span>`);

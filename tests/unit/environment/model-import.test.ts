@@ -14,7 +14,7 @@ import type { ModelArch, PlanResult, RunSpec } from '../../../electron/contract'
 import { createBackend, type Backend } from '../../../electron/services/backend';
 import { chooseInterpreter, importProbedConfig } from '../../../electron/services/environment';
 import { refusalOf } from '../../../electron/services/engine/families';
-import { countParams } from '../../../electron/services/tuner/params';
+import { countParams } from '../../../electron/services/tuner/model/params';
 
 const haveEngine = chooseInterpreter(null).source !== 'path';
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'os-model-import-'));

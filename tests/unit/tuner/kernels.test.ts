@@ -28,8 +28,8 @@ import {
   strategyById,
   withKernels,
 } from '../../../electron/services/tuner';
-import { activationBytes } from '../../../electron/services/tuner/memory';
-import { microBatchSeconds } from '../../../electron/services/tuner/throughput';
+import { activationBytes } from '../../../electron/services/tuner/model/memory';
+import { microBatchSeconds } from '../../../electron/services/tuner/model/throughput';
 import { h200Machine, h200Measurements } from './h200-machine';
 
 const dir = path.resolve(import.meta.dirname, '../../fixtures/kernel-probe');

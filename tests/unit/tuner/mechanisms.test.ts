@@ -2,11 +2,11 @@
 // module, and what a mechanism writes into a config it reads back — the config a user's training takes
 // and the knobs a stored run is calibrated with are one description, not two that can drift.
 import { describe, expect, it } from 'vitest';
-import { MECHANISMS, configParts, knobsOfConfig, mechanismOf, mechanismOfConfig } from '../../../electron/services/tuner/mechanisms';
+import { MECHANISMS, configParts, knobsOfConfig, mechanismOf, strategyOfConfig } from '../../../electron/services/tuner/mechanisms';
 import { buildProfile, catalog, generateConfig, normalizeMeasurements, parseWorkload } from '../../../electron/services/tuner';
-import { phaseTimes } from '../../../electron/services/tuner/throughput';
-import { countParams } from '../../../electron/services/tuner/params';
-import { resolveModel } from '../../../electron/services/tuner/models';
+import { phaseTimes } from '../../../electron/services/tuner/model/throughput';
+import { countParams } from '../../../electron/services/tuner/model/params';
+import { resolveModel } from '../../../electron/services/tuner/catalogue/models';
 import { h200Machine, h200Measurements } from './h200-machine';
 
 const strategies = catalog().strategies;
@@ -44,7 +44,8 @@ describe('the tuner cut by mechanism: one mechanism per strategy, configs read b
       const knobs = unusualKnobs(s);
       const config = generateConfig(s, w, knobs);
       const parts = s.engine === 'fsdp2' ? configParts({}, config) : configParts(config);
-      expect(mechanismOfConfig(parts)?.id, s.id).toBe(mechanismOf(s).id);
+      expect(strategyOfConfig(parts).strategy?.id, s.id).toBe(s.id);
+      expect(strategyOfConfig(parts).mechanism?.id, s.id).toBe(mechanismOf(s).id);
       const read = s.engine === 'fsdp2' ? knobsOfConfig({}, config) : knobsOfConfig(config);
       expect(read, s.id).toMatchObject(knobs);
     }

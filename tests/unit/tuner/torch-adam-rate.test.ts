@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { buildProfile, catalog, normalizeMeasurements, parseWorkload } from '../../../electron/services/tuner';
 import { fsdp2Offload, torchAdamRateFactor } from '../../../electron/services/tuner/mechanisms/fsdp2';
 import type { JsonObject } from '../../../electron/services/tuner/mechanisms/types';
-import { cpuAdamRate } from '../../../electron/services/tuner/profile';
-import { THROUGHPUT_CONSTANTS, type TorchAdamImpl } from '../../../electron/services/tuner/throughput-constants';
-import { phaseTimes } from '../../../electron/services/tuner/throughput';
-import { countParams } from '../../../electron/services/tuner/params';
-import { resolveModel } from '../../../electron/services/tuner/models';
+import { cpuAdamRate } from '../../../electron/services/tuner/catalogue/profile';
+import { THROUGHPUT_CONSTANTS, type TorchAdamImpl } from '../../../electron/services/tuner/model/throughput-constants';
+import { phaseTimes } from '../../../electron/services/tuner/model/throughput';
+import { countParams } from '../../../electron/services/tuner/model/params';
+import { resolveModel } from '../../../electron/services/tuner/catalogue/models';
 import { h200Machine, h200Measurements } from './h200-machine';
 
 const fsdp = catalog().strategies.find((s) => s.engine === 'fsdp2')!;

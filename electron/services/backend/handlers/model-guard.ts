@@ -44,7 +44,7 @@ export async function modelOfWorkload<T>(ctx: BackendContext, model: T): Promise
     );
   }
   // Bounded and regular only: a folder's config.json linked to /dev/zero filled 16 GB here, a FIFO
-  // hung `run`/`tune` in open() past SIGINT and SIGTERM (issue 48).
+  // hung `run`/`tune` in open() past SIGINT and SIGTERM.
   const text = readRegularText(configFile, { label: 'model config', maxBytes: MODEL_CONFIG_MAX_BYTES, field: 'model' });
   const config = parseHfConfigText(text);
   checkHfConfigFields(config);

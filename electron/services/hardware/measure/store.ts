@@ -83,7 +83,7 @@ export function saveMeasurement(dataDir: string, measurement: Measurement, impor
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
+const nonNegativeNumber = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
 
 /**
  * A measurement file of another machine → a Measurement of that machine: the JSON `measure --json`
@@ -98,18 +98,20 @@ export function measurementFromFile(raw: unknown, machineId: string, measuredAt 
   const adam = isObj(raw.cpuAdam) && Array.isArray(raw.cpuAdam.points) ? raw.cpuAdam.points : Array.isArray(raw.cpuAdam) ? raw.cpuAdam : [];
   const cpuAdam = adam
     .filter(isObj)
-    .map((p) => ({ threads: num(p.threads) ?? 0, paramsPerSecond: num(p.paramsPerSecond) ?? 0 }))
+    .map((p) => ({ threads: nonNegativeNumber(p.threads) ?? 0, paramsPerSecond: nonNegativeNumber(p.paramsPerSecond) ?? 0 }))
     .filter((p) => p.threads > 0 && p.paramsPerSecond > 0);
-  const bw = isObj(raw.memoryBandwidth) ? num(raw.memoryBandwidth.bytesPerSecond) : num(raw.memoryBandwidthBytesPerSecond);
+  const bw = isObj(raw.memoryBandwidth)
+    ? nonNegativeNumber(raw.memoryBandwidth.bytesPerSecond)
+    : nonNegativeNumber(raw.memoryBandwidthBytesPerSecond);
   const bwPoints = (isObj(raw.memoryBandwidth) && Array.isArray(raw.memoryBandwidth.points) ? raw.memoryBandwidth.points : [])
     .filter(isObj)
-    .map((p) => ({ threads: num(p.threads) ?? 0, bytesPerSecond: num(p.bytesPerSecond) ?? 0 }))
+    .map((p) => ({ threads: nonNegativeNumber(p.threads) ?? 0, bytesPerSecond: nonNegativeNumber(p.bytesPerSecond) ?? 0 }))
     .filter((p) => p.threads > 0 && p.bytesPerSecond > 0)
     .sort((a, b) => a.threads - b.threads);
   const hd = isObj(raw.hostDevice) && raw.hostDevice.available !== false ? raw.hostDevice : null;
   const pair = (v: unknown) =>
     isObj(v)
-      ? { h2dBytesPerSecond: num(v.h2dBytesPerSecond) ?? 0, d2hBytesPerSecond: num(v.d2hBytesPerSecond) ?? 0 }
+      ? { h2dBytesPerSecond: nonNegativeNumber(v.h2dBytesPerSecond) ?? 0, d2hBytesPerSecond: nonNegativeNumber(v.d2hBytesPerSecond) ?? 0 }
       : { h2dBytesPerSecond: 0, d2hBytesPerSecond: 0 };
   const simd = String(raw.simdPath ?? 'scalar');
   const m: Measurement = {
@@ -117,7 +119,7 @@ export function measurementFromFile(raw: unknown, machineId: string, measuredAt 
     recommendedCoresPerc: null,
     recommendedThreads: null,
     simdPath: (['avx512', 'avx2', 'neon', 'scalar'].includes(simd) ? simd : 'scalar') as Measurement['simdPath'],
-    logicalCores: num(raw.logicalCores) ?? undefined,
+    logicalCores: nonNegativeNumber(raw.logicalCores) ?? undefined,
     memoryBandwidthBytesPerSecond: bw,
     ...(bwPoints.length ? { memoryBandwidthByThreads: bwPoints } : {}),
     hostDevice: hd

@@ -1,6 +1,6 @@
 // SuperOffload's cores split: the thread counts worth trying for its CPU Adam worker.
 import type { HardwareProfile } from '../../../contract';
-import { THROUGHPUT_CONSTANTS } from '../throughput-constants';
+import { THROUGHPUT_CONSTANTS } from '../model/throughput-constants';
 
 /** SuperOffload thread counts worth trying: the measured sweep's points and the "trainer keeps 2 cores per rank" point, within [1, cores − 1]. */
 export function coresPercCandidates(hw: HardwareProfile, gpusPerNode: number): number[] {

@@ -1,10 +1,11 @@
 // FSDP2 with CPUOffloadPolicy (torch): fp32 parameter, gradient and Adam shards on the CPU, stepped by
 // torch's AdamW there (fused by default, resources/engine/fsdp_engine.py); each layer's parameters are
 // copied up per unshard (forward, backward) and its gradients down. The runner's config is its `fsdp` block.
-import { MEMORY_CONSTANTS } from '../memory-constants';
+import { validateFsdpBlock } from '../config/validate-config';
+import { MEMORY_CONSTANTS } from '../model/memory-constants';
 import type { HardwareProfile } from '../../../contract';
-import { cpuAdamRate } from '../profile';
-import { FSDP_CPU_ADAM_IMPL_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs, type TorchAdamImpl } from '../throughput-constants';
+import { cpuAdamRate } from '../catalogue/profile';
+import { FSDP_CPU_ADAM_IMPL_DEFAULT, THROUGHPUT_CONSTANTS, type ThroughputKnobs, type TorchAdamImpl } from '../model/throughput-constants';
 import type { Mechanism } from './types';
 import { bool, lockedMemoryOk, NO_TIME_TERMS } from './zero-common';
 
@@ -39,6 +40,7 @@ export const fsdp2Offload: Mechanism = {
   withoutGpu: 'never',
   hasCoresKnob: false,
   resolveKnobs: (_s, _w, k) => ({ reshardAfterForward: k.reshardAfterForward ?? true }),
+  validateConfig: (config) => validateFsdpBlock(config),
   emitConfig: (_s, _w, k) => ({ cpuOffload: true, reshardAfterForward: k.reshardAfterForward ?? true }),
   readKnobs: ({ config, fsdp }) => {
     const knobs: ThroughputKnobs = {};
@@ -53,6 +55,9 @@ export const fsdp2Offload: Mechanism = {
     axes: [['reshardAfterForward', [true, false]]],
   }),
   cpuShare: () => 1,
+  pinnedHostTerms: ['offloadedStates'],
+  // no estimator of its own: the equivalent ZeRO-3 with optimizer and parameters on the CPU
+  estimatorCall: () => ({ estimator: 'zero3', cpuOffload: true, cpuOffloadParams: true }),
   memory: (ctx) => {
     const terms: Record<string, number> = { modelStates: ctx.estimator.gpuBytes };
     // without reshard-after-forward each layer's gathered parameters stay to backward
@@ -71,6 +76,7 @@ export const fsdp2Offload: Mechanism = {
     const impl = ctx.knobs.torchAdamImpl ?? FSDP_CPU_ADAM_IMPL_DEFAULT;
     return {
       ...NO_TIME_TERMS,
+      collectives: 'sharded',
       // fp32 shards up per unshard (forward, backward), fp32 grads down
       pinnedBytes: (4 * 2 * P * A + 4 * P * A) / ctx.G,
       // C++ all-gather/reshard hooks, no Python bookkeeping per parameter: a share of ZeRO-3's

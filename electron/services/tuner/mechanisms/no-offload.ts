@@ -1,15 +1,17 @@
 // ZeRO-1/2/3 with everything on the GPU. Its memory is what DeepSpeed 0.19 allocates (the estimators'
 // 18 B/param count an fp32 gradient of every parameter for the whole step, which 0.19 does not hold);
 // its step time is GPU work alone plus, at stage 3, the parameter hooks.
+import { validateDsConfig } from '../config/validate-config';
 import type { Knobs, StrategyPreset, Workload } from '../../../contract';
-import { SEED_ZERO_KEYS } from '../config-defaults';
-import type { ParamCount } from '../params';
-import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../throughput-constants';
+import { SEED_ZERO_KEYS } from '../config/config-defaults';
+import type { ParamCount } from '../model/params';
+import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../model/throughput-constants';
 import type { GpuStates, Mechanism } from './types';
 import {
   deepSpeedConfig,
   gpuStepBytes,
   NO_TIME_TERMS,
+  zeroCollectives,
   readZeroKnobs,
   zero3HookSeconds,
   zeroCommBytes,
@@ -68,10 +70,14 @@ export const noOffload: Mechanism = {
   withoutGpu: 'forced',
   hasCoresKnob: false,
   resolveKnobs: (s: StrategyPreset, _w: Workload, k: Knobs) => zeroCommonKnobs(s, k),
+  validateConfig: (config, w) => validateDsConfig(config, w),
   emitConfig: (s, w, k) => deepSpeedConfig(s, w, k),
   readKnobs: readZeroKnobs,
   knobSpace: ({ s, machine }) => zeroKnobSpace(s, machine),
   cpuShare: () => 0,
+  pinnedHostTerms: [],
+  // DeepSpeed has no stage-1 estimator: ZeRO-1 reports the ZeRO-2 figure (memory adds its whole gradients)
+  estimatorCall: (s) => ({ estimator: s.stage === 3 ? 'zero3' : 'zero2', cpuOffload: false, cpuOffloadParams: false }),
   memory: (ctx) => {
     const host: Record<string, number> = {};
     // At engine init DeepSpeed 0.19 moves each rank's bf16 parameter partition into one flat GPU buffer
@@ -83,6 +89,7 @@ export const noOffload: Mechanism = {
   },
   time: (ctx) => ({
     ...NO_TIME_TERMS,
+    collectives: zeroCollectives(ctx.s),
     ...zeroOverlaps(ctx),
     // the optimizer step on the GPU + every micro step's gradient copies into the reduce bucket and partition
     gpuStepBytes: gpuStepBytes(ctx) + ctx.w.gradAccum * ctx.p.total * THROUGHPUT_CONSTANTS.gpuGradientCopyBytesPerParam,

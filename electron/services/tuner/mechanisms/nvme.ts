@@ -1,7 +1,8 @@
 // ZeRO-Infinity: the optimizer states (and the parameters) swapped to NVMe through pinned host buffers
 // and libaio; the host keeps fp32 gradient partitions. DeepSpeed's estimator knows nothing of NVMe, so
 // the host and NVMe terms are what the swapper allocates (stage3.py, swap_tensor/).
-import { DEFAULT_NVME_PATH, SEED_ZERO_KEYS } from '../config-defaults';
+import { validateDsConfig } from '../config/validate-config';
+import { DEFAULT_NVME_PATH, SEED_ZERO_KEYS } from '../config/config-defaults';
 import type { JsonObject, Mechanism } from './types';
 import {
   deepSpeedConfig,
@@ -27,6 +28,7 @@ export const nvmeOffload: Mechanism = {
   withoutGpu: 'never',
   hasCoresKnob: false,
   resolveKnobs: (s, _w, k) => zeroCommonKnobs(s, k),
+  validateConfig: (config, w) => validateDsConfig(config, w),
   emitConfig: (s, w, k) => {
     const nvmePath = w.nvmePath ?? DEFAULT_NVME_PATH;
     const pin = k.pinMemory ?? true;
@@ -49,6 +51,9 @@ export const nvmeOffload: Mechanism = {
   readKnobs: readZeroKnobs,
   knobSpace: ({ s, machine }) => zeroKnobSpace(s, machine),
   cpuShare: () => 1,
+  pinnedHostTerms: ['pinnedSwapBuffers'],
+  // the estimator knows no NVMe: it is asked as if the offloaded states were on the CPU
+  estimatorCall: (s) => ({ estimator: 'zero3', cpuOffload: true, cpuOffloadParams: s.offloadParam !== 'none' }),
   memory: (ctx) => {
     const { s, perNodeParams, w } = ctx;
     // The host keeps fp32 gradient partitions (+ bf16 params if they stay on CPU) and pinned swap buffers; the states live on NVMe.
@@ -74,6 +79,7 @@ export const nvmeOffload: Mechanism = {
     const traffic = offloadedOptimizerTraffic(ctx);
     return {
       ...NO_TIME_TERMS,
+      collectives: 'sharded',
       ...zeroOverlaps(ctx),
       ...traffic,
       pinnedBytes: traffic.pinnedBytes + (s.offloadParam === 'cpu' ? (2 * 2 * P * w.gradAccum) / ctx.G : 0),

@@ -1,8 +1,9 @@
 // ZeRO-Offload: the optimizer (fp32 master, Adam m and v, fp32 gradients) on the CPU, stepped by
 // DeepSpeedCPUAdam. Stage 2 (zero2-offload) keeps whole bf16 parameters on the GPU; stage 3
 // (zero3-offload) partitions them and may keep a share of the optimizer on the GPU (`ratio`).
-import { MEMORY_CONSTANTS } from '../memory-constants';
-import { RATIO_CANDIDATES, SEED_ZERO_KEYS, SUB_GROUP_CANDIDATES } from '../config-defaults';
+import { validateDsConfig } from '../config/validate-config';
+import { MEMORY_CONSTANTS } from '../model/memory-constants';
+import { RATIO_CANDIDATES, SEED_ZERO_KEYS, SUB_GROUP_CANDIDATES } from '../config/config-defaults';
 import type { Mechanism, MemoryContext } from './types';
 import {
   cpuOptimizerBlock,
@@ -11,6 +12,7 @@ import {
   gpuOptimizerShare,
   gpuStepBytes,
   NO_TIME_TERMS,
+  zeroCollectives,
   offloadedOptimizerTraffic,
   readZeroKnobs,
   stage3CpuShare,
@@ -47,6 +49,7 @@ export const optimizerOffload: Mechanism = {
     if (s.stage === 3 && k.ratio !== undefined) out.ratio = k.ratio;
     return out;
   },
+  validateConfig: (config, w) => validateDsConfig(config, w),
   emitConfig: (s, w, k) => deepSpeedConfig(s, w, k, { offload_optimizer: cpuOptimizerBlock(k) }),
   readKnobs: readZeroKnobs,
   knobSpace: ({ s, machine }) => {
@@ -62,7 +65,12 @@ export const optimizerOffload: Mechanism = {
     }
     return space;
   },
+  // DeepSpeed's CPU-accelerator CI trains ZeRO-3 with the optimizer on the CPU
+  cpuSmokeFirst: (s) => s.stage === 3,
   cpuShare: (s, knobs, perRank) => (s.stage === 3 ? stage3CpuShare(knobs, perRank, 1) : 1),
+  // stage 2 holds the estimator's figure, stage 3 the CPU share's states (zero3CpuOptimizerHost)
+  pinnedHostTerms: ['modelStates', 'cpuOptimizerStates'],
+  estimatorCall: (s) => ({ estimator: s.stage === 3 ? 'zero3' : 'zero2', cpuOffload: true, cpuOffloadParams: false }),
   memory: (ctx) => ({
     gpu: {
       terms: { modelStates: ctx.estimator.gpuBytes, ...(ctx.s.stage === 3 ? gpuOptimizerShare(ctx) : {}) },
@@ -76,6 +84,7 @@ export const optimizerOffload: Mechanism = {
   }),
   time: (ctx) => ({
     ...NO_TIME_TERMS,
+    collectives: zeroCollectives(ctx.s),
     ...zeroOverlaps(ctx),
     ...offloadedOptimizerTraffic(ctx),
     gpuStepBytes: gpuStepBytes(ctx),

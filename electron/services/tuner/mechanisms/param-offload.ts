@@ -1,5 +1,6 @@
 // ZeRO-3 with the optimizer and the bf16 parameters on the CPU: parameters stream host→GPU on every
 // pass (forward, backward), so the GPU holds little beyond a gathered layer and the activations.
+import { validateDsConfig } from '../config/validate-config';
 import type { Mechanism } from './types';
 import {
   cpuOptimizerBlock,
@@ -18,7 +19,7 @@ import {
   zeroKnobSpace,
   zeroOverlaps,
 } from './zero-common';
-import { SEED_ZERO_KEYS, SUB_GROUP_CANDIDATES } from '../config-defaults';
+import { SEED_ZERO_KEYS, SUB_GROUP_CANDIDATES } from '../config/config-defaults';
 
 export const paramOffload: Mechanism = {
   id: 'param-offload',
@@ -31,6 +32,7 @@ export const paramOffload: Mechanism = {
     if (k.ratio !== undefined) out.ratio = k.ratio; // a user's config may carry one
     return out;
   },
+  validateConfig: (config, w) => validateDsConfig(config, w),
   emitConfig: (s, w, k) =>
     deepSpeedConfig(s, w, k, {
       offload_optimizer: cpuOptimizerBlock(k),
@@ -47,6 +49,8 @@ export const paramOffload: Mechanism = {
     return space;
   },
   cpuShare: (_s, knobs, perRank) => stage3CpuShare(knobs, perRank, 1),
+  pinnedHostTerms: ['modelStates'],
+  estimatorCall: () => ({ estimator: 'zero3', cpuOffload: true, cpuOffloadParams: true }),
   memory: (ctx) => ({
     gpu: { terms: { modelStates: ctx.estimator.gpuBytes, ...gpuOptimizerShare(ctx) }, backwardGradients: 0, stepGradients: 0 },
     commBytes: zeroCommBytes(ctx, true),
@@ -58,6 +62,7 @@ export const paramOffload: Mechanism = {
     const traffic = offloadedOptimizerTraffic(ctx);
     return {
       ...NO_TIME_TERMS,
+      collectives: 'sharded',
       ...zeroOverlaps(ctx),
       ...traffic,
       // bf16 parameters up on every pass, forward and backward, every micro step

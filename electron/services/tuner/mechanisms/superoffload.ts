@@ -1,14 +1,16 @@
 // SuperOffload (DeepSpeed 0.19 superoffload/): ZeRO-3 with the optimizer on the CPU, stepped per
 // sub-group by a CPU Adam worker process on `cpuadam_cores_perc` of the cores as backward completes
 // each sub-group (unless gradient clipping is on), with `ratio` of the optimizer on the CPU.
-import { MEMORY_CONSTANTS } from '../memory-constants';
+import { finiteNumber } from '../../../contract';
+import { validateDsConfig } from '../config/validate-config';
+import { MEMORY_CONSTANTS } from '../model/memory-constants';
 import {
   DEFAULT_CPUADAM_CORES_PERC,
   RATIO_CANDIDATES,
   SEED_ZERO_KEYS,
   SUB_GROUP_CANDIDATES,
   SUPER_OFFLOAD_RATIO,
-} from '../config-defaults';
+} from '../config/config-defaults';
 import { coresPercCandidates } from './cores';
 import type { Mechanism } from './types';
 import { zero3CpuOptimizerHost } from './optimizer-offload';
@@ -18,7 +20,6 @@ import {
   gpuOptimizerShare,
   gpuStepBytes,
   NO_TIME_TERMS,
-  num,
   offloadedOptimizerTraffic,
   readZeroKnobs,
   stage3CpuShare,
@@ -49,6 +50,7 @@ export const superOffload: Mechanism = {
     ratio: k.ratio ?? SUPER_OFFLOAD_RATIO,
     cpuadamCoresPerc: k.cpuadamCoresPerc ?? w.cpuadamCoresPerc ?? DEFAULT_CPUADAM_CORES_PERC,
   }),
+  validateConfig: (config, w) => validateDsConfig(config, w),
   emitConfig: (s, w, k) =>
     deepSpeedConfig(s, w, k, {
       offload_optimizer: {
@@ -62,8 +64,8 @@ export const superOffload: Mechanism = {
   readKnobs: (parts) => {
     const knobs = readZeroKnobs(parts);
     const off = parts.offloadOptimizer;
-    if (off && off.super_offload === true && num(off.cpuadam_cores_perc) !== undefined)
-      knobs.cpuadamCoresPerc = num(off.cpuadam_cores_perc);
+    if (off && off.super_offload === true && finiteNumber(off.cpuadam_cores_perc) !== undefined)
+      knobs.cpuadamCoresPerc = finiteNumber(off.cpuadam_cores_perc);
     return knobs;
   },
   knobSpace: ({ s, w, hw, machine, fixedPerc }) => {
@@ -81,6 +83,8 @@ export const superOffload: Mechanism = {
     return space;
   },
   cpuShare: (_s, knobs, perRank) => stage3CpuShare(knobs, perRank, SUPER_OFFLOAD_RATIO),
+  pinnedHostTerms: ['cpuOptimizerStates'],
+  estimatorCall: () => ({ estimator: 'zero3', cpuOffload: true, cpuOffloadParams: false }),
   memory: (ctx) => ({
     gpu: { terms: { modelStates: ctx.estimator.gpuBytes, ...gpuOptimizerShare(ctx) }, backwardGradients: 0, stepGradients: 0 },
     commBytes: zeroCommBytes(ctx, true),
@@ -99,6 +103,7 @@ export const superOffload: Mechanism = {
     const A = w.gradAccum;
     return {
       ...NO_TIME_TERMS,
+      collectives: 'sharded',
       ...offloadedOptimizerTraffic(ctx),
       // partition_grads (superoffload_stage3.py) moves every gradient partition three times: down into the pinned
       // fp32 grad buffer, back up for its norm (`grad_buffer.to(grad_partition.device)`), and, for a CPU sub-group

@@ -3,9 +3,9 @@
 // (GPU, host, NVMe) and the step-time terms it adds. The generic parts of the tuner (ds-config.ts,
 // search.ts, memory.ts, throughput.ts, calibrate.ts, user-config/map-config.ts) ask the strategy's
 // mechanism (registry.ts) instead of branching on its fields: adding a mechanism is one module here.
-import type { HardwareProfile, Knobs, Machine, ModelArch, StrategyPreset, Workload } from '../../../contract';
-import type { ParamCount } from '../params';
-import type { ThroughputKnobs } from '../throughput-constants';
+import type { ConfigValidation, HardwareProfile, Knobs, Machine, ModelArch, StrategyPreset, Workload } from '../../../contract';
+import type { ParamCount } from '../model/params';
+import type { ThroughputKnobs } from '../model/throughput-constants';
 
 export type MechanismId = 'no-offload' | 'optimizer-offload' | 'param-offload' | 'superoffload' | 'nvme' | 'fsdp2';
 
@@ -52,6 +52,12 @@ export interface MemoryContext {
   estimator: { gpuBytes: number; hostBytes: number };
   /** The reduce bucket (knob, else the seed keys'). */
   bucket: number;
+}
+
+export interface EstimatorCall {
+  estimator: 'zero2' | 'zero3';
+  cpuOffload: boolean;
+  cpuOffloadParams: boolean;
 }
 
 /** GPU model states, by what the engine allocates; the gradients that join the backward and step phases. */
@@ -101,6 +107,12 @@ export interface TimeTerms {
   cpuStepOverlap: number;
   streamOverlap: number;
   commOverlap: number;
+  /**
+   * How the engine moves parameters and gradients between GPUs: 'sharded' (ZeRO-3, FSDP2) all-gathers
+   * in forward and backward and reduce-scatters every micro step; 'replicated' (ZeRO-1/2) reduces every
+   * micro step and all-gathers the updated parameters once per step.
+   */
+  collectives: 'sharded' | 'replicated';
 }
 
 export interface Mechanism {
@@ -117,6 +129,8 @@ export interface Mechanism {
   withoutGpu: 'smoke' | 'forced' | 'never';
   /** Whether the mechanism has a CPU Adam worker whose share of the cores (cpuadam_cores_perc) is a knob. */
   hasCoresKnob: boolean;
+  /** The strategy a plan without a GPU picks first among those that fit: the one the engine's own CPU CI path exercises. */
+  cpuSmokeFirst?(s: StrategyPreset): boolean;
   /** What the plan says about this mechanism on this workload and GPU beyond fit and speed (none by default). */
   planWarnings?(s: StrategyPreset, w: Workload, hw: HardwareProfile): string[];
   // ---- config
@@ -124,6 +138,8 @@ export interface Mechanism {
   resolveKnobs(s: StrategyPreset, w: Workload, k: Knobs): Knobs;
   /** The config the engine takes (ds_config, or the runner's FSDP2 block). */
   emitConfig(s: StrategyPreset, w: Workload, k: Knobs): JsonObject;
+  /** That config checked as its engine would check it. */
+  validateConfig(config: JsonObject, w: Workload): ConfigValidation;
   /** A config read back into the knobs this mechanism has. */
   readKnobs(parts: ConfigParts): ThroughputKnobs;
   // ---- search
@@ -131,6 +147,13 @@ export interface Mechanism {
   // ---- memory and time
   /** Share of the optimizer stepped on the CPU (0 none, 1 all). */
   cpuShare(s: StrategyPreset, knobs: ThroughputKnobs | undefined, paramsPerRank: number | undefined): number;
+  /**
+   * Which of DeepSpeed's model-state estimators reports this strategy, with its offload flags
+   * (memory.modelStatesFor): the figure shown as DeepSpeed's own, beside the model's.
+   */
+  estimatorCall(s: StrategyPreset): EstimatorCall;
   memory(ctx: MemoryContext): MemoryTerms;
+  /** Which of its host terms (MemoryTerms.host) live in pinned memory: the locked-memory limit applies to them. */
+  pinnedHostTerms: readonly string[];
   time(ctx: TimeContext): TimeTerms;
 }

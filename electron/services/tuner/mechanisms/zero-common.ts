@@ -3,9 +3,9 @@
 // stage-3 CPU share (whole sub-groups), the communication buckets, the ZeRO-3 hook cost and the host
 // traffic of an optimizer stepped on the CPU. Each mechanism module composes these with what is its own.
 import type { Knobs, Machine, StrategyPreset, Workload } from '../../../contract';
-import { globalBatch, worldSize } from '../../../contract';
-import { DEFAULT_GRADIENT_CLIPPING, SEED_ZERO_KEYS } from '../config-defaults';
-import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../throughput-constants';
+import { finiteNumber, globalBatch, worldSize } from '../../../contract';
+import { DEFAULT_GRADIENT_CLIPPING, SEED_ZERO_KEYS } from '../config/config-defaults';
+import { THROUGHPUT_CONSTANTS, type ThroughputKnobs } from '../model/throughput-constants';
 import type { ConfigParts, JsonObject, KnobSearchSpace, MemoryContext, TimeContext, TimeTerms } from './types';
 
 // The world size is the contract's (ran-workload.ts): one definition for the tuner and every reader.
@@ -67,7 +67,6 @@ export function cpuOptimizerBlock(k: Knobs): JsonObject {
   return block;
 }
 
-export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 export const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 
 /** The ZeRO keys every DeepSpeed mechanism has, and the offload_optimizer's ratio and pinning where present. */
@@ -76,10 +75,10 @@ export function readZeroKnobs(parts: ConfigParts): ThroughputKnobs {
   const { zero, offloadOptimizer: off } = parts;
   if (!zero) return knobs;
   if (bool(zero.overlap_comm) !== undefined) knobs.overlapComm = bool(zero.overlap_comm);
-  if (num(zero.reduce_bucket_size)) knobs.reduceBucketSize = num(zero.reduce_bucket_size);
-  if (num(zero.sub_group_size)) knobs.subGroupSize = num(zero.sub_group_size);
+  if (finiteNumber(zero.reduce_bucket_size)) knobs.reduceBucketSize = finiteNumber(zero.reduce_bucket_size);
+  if (finiteNumber(zero.sub_group_size)) knobs.subGroupSize = finiteNumber(zero.sub_group_size);
   if (off) {
-    if (num(off.ratio) !== undefined) knobs.ratio = num(off.ratio);
+    if (finiteNumber(off.ratio) !== undefined) knobs.ratio = finiteNumber(off.ratio);
     if (bool(off.pin_memory) !== undefined) knobs.pinMemory = bool(off.pin_memory);
   }
   return knobs;
@@ -180,8 +179,17 @@ export function zeroOverlaps(ctx: TimeContext): Pick<TimeTerms, 'cpuStepOverlap'
   };
 }
 
-/** A step with nothing of its own: the base every mechanism's time() fills in. */
+/** ZeRO-3 shards the parameters; ZeRO-1/2 keep a whole copy on every GPU. */
+export const zeroCollectives = (s: StrategyPreset): TimeTerms['collectives'] => (s.stage === 3 ? 'sharded' : 'replicated');
+
+/**
+ * A step with nothing of its own: the base every mechanism's time() fills in, each with its own
+ * collectives. Every key is here, collectives too, so the step-time objects all share the template's
+ * shape: a key added after the spread gave each mechanism's terms another shape and made the plan's
+ * search about a third slower (bench/tuner-plan.ts).
+ */
 export const NO_TIME_TERMS: TimeTerms = {
+  collectives: 'sharded',
   gpuStepBytes: 0,
   fetchSeconds: 0,
   pinnedBytes: 0,

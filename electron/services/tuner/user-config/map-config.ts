@@ -1,18 +1,15 @@
-// A resolved ds_config as one strategy of the catalogue with knobs: the ZeRO stage and offload devices
-// pick the mechanism, DeepSpeed's own defaults fill what the config leaves out (not the app's
-// generator defaults: an absent sub_group_size is DeepSpeed's 1e9, an absent ratio is 1.0), and every
+// A resolved ds_config as one strategy of the catalogue with knobs: the registry's strategyOfConfig
+// picks the strategy (the one decision a stored run's config gets too), DeepSpeed's own defaults fill
+// what the config leaves out (not the app's generator defaults: an absent sub_group_size is DeepSpeed's
+// 1e9, an absent ratio is 1.0), and every
 // key the time and memory model cannot represent is named with what the prediction assumes instead.
 // A config that is no strategy of the catalogue (stage 0, fp32, pipeline or tensor parallelism…) maps
 // to none: it still runs unchanged, its prediction is unavailable and the reason says why.
-import type { ConfigKeyNote, ConfigMapping, Knobs } from '../../../contract';
+import { numericValue, type ConfigKeyNote, type ConfigMapping, type Knobs } from '../../../contract';
+import { configParts, strategyOfConfig } from '../mechanisms';
 import { deepSpeedKeys, valueOf } from './deepspeed-keys';
 import { isObject, type JsonObject } from './json-text';
 import type { BatchResult } from './batch';
-
-function num(v: unknown): number | null {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : null;
-}
 
 const enabled = (v: unknown) => isObject(v) && v.enabled === true;
 
@@ -35,13 +32,17 @@ const NOT_MODELLED_ZERO = [
 ];
 /** Features the tuner has no model of: the config still runs, without a prediction. */
 const UNMODELLED_FEATURES: [string, (c: JsonObject, zero: JsonObject) => boolean, string][] = [
-  ['pipeline', (c) => isObject(c.pipeline) && (num(c.pipeline.stages) ?? 1) > 1, 'pipeline parallelism'],
+  ['pipeline', (c) => isObject(c.pipeline) && (numericValue(c.pipeline.stages) ?? 1) > 1, 'pipeline parallelism'],
   [
     'tensor_parallel',
-    (c) => isObject(c.tensor_parallel) && (num(c.tensor_parallel.autotp_size) ?? num(c.tensor_parallel.tp_size) ?? 1) > 1,
+    (c) => isObject(c.tensor_parallel) && (numericValue(c.tensor_parallel.autotp_size) ?? numericValue(c.tensor_parallel.tp_size) ?? 1) > 1,
     'tensor parallelism',
   ],
-  ['zero_optimization.zero_hpz_partition_size', (_, z) => (num(z.zero_hpz_partition_size) ?? 1) > 1, 'ZeRO++ hierarchical partitioning'],
+  [
+    'zero_optimization.zero_hpz_partition_size',
+    (_, z) => (numericValue(z.zero_hpz_partition_size) ?? 1) > 1,
+    'ZeRO++ hierarchical partitioning',
+  ],
   [
     'zero_optimization.zero_quantized_weights',
     (_, z) => z.zero_quantized_weights === true || z.zero_quantized_gradients === true,
@@ -55,11 +56,11 @@ const UNMODELLED_FEATURES: [string, (c: JsonObject, zero: JsonObject) => boolean
 
 export function mapConfig(config: JsonObject, batch: BatchResult, worldSize: number, notes: ConfigKeyNote[]): ConfigMapping {
   const keys = deepSpeedKeys();
-  const zero: JsonObject = isObject(config.zero_optimization) ? config.zero_optimization : {};
-  const stage = num(zero.stage) ?? 0;
-  // deprecated cpu_offload / cpu_offload_param: DeepSpeed maps them onto the offload blocks
-  const oo: JsonObject = isObject(zero.offload_optimizer) ? zero.offload_optimizer : zero.cpu_offload === true ? { device: 'cpu' } : {};
-  const op: JsonObject = isObject(zero.offload_param) ? zero.offload_param : zero.cpu_offload_param === true ? { device: 'cpu' } : {};
+  const parts = configParts(config);
+  const zero: JsonObject = parts.zero ?? {};
+  const stage = numericValue(zero.stage) ?? 0;
+  const oo: JsonObject = parts.offloadOptimizer ?? {};
+  const op: JsonObject = parts.offloadParam ?? {};
   const ooDevice = String(oo.device ?? 'none');
   const opDevice = String(op.device ?? 'none');
   const superOffload = oo.super_offload === true;
@@ -72,25 +73,10 @@ export function mapConfig(config: JsonObject, batch: BatchResult, worldSize: num
       return none(`${key}: ${words} is not something the tuner models (it runs as given; there is no prediction to set beside it)`);
   if (precision === 'fp32') return none('neither bf16 nor fp16 is enabled: fp32 training is not modelled (the tuner predicts bf16 / fp16)');
 
-  let strategyId: string | null = null;
-  if (stage === 0) return none('ZeRO stage 0 (plain data parallelism) is not a strategy of the catalogue');
-  if (ooDevice === 'none' && opDevice === 'none') strategyId = `gpu-zero${stage}`;
-  else if (stage < 3 && ooDevice === 'cpu') {
-    strategyId = 'zero2-offload';
-    if (stage === 1)
-      notes.push({
-        key: 'zero_optimization.stage',
-        kind: 'assumed',
-        message:
-          'stage 1 with CPU optimizer offload is modelled as ZeRO-2 offload (the same DeepSpeed optimizer class; gradients are not partitioned — identical on one GPU)',
-      });
-  } else if (stage === 3 && ooDevice === 'cpu' && opDevice === 'none') strategyId = superOffload ? 'superoffload' : 'zero3-offload';
-  else if (stage === 3 && ooDevice === 'cpu' && opDevice === 'cpu') strategyId = 'zero3-offload-param';
-  else if (stage === 3 && ooDevice === 'nvme' && opDevice === 'nvme') strategyId = 'zero-infinity-nvme';
-  else
-    return none(
-      `optimizer on "${ooDevice}" with parameters on "${opDevice}" is no strategy of the catalogue (modelled: optimizer and parameters both on CPU, both on NVMe, or the optimizer alone on CPU)`,
-    );
+  const decided = strategyOfConfig(parts);
+  if (!decided.strategy) return none(decided.why);
+  const strategyId = decided.strategy.id;
+  if (decided.assumed) notes.push({ key: 'zero_optimization.stage', kind: 'assumed', message: decided.assumed });
   notes.unshift({
     key: 'zero_optimization',
     kind: 'mapped',
@@ -102,13 +88,13 @@ export function mapConfig(config: JsonObject, batch: BatchResult, worldSize: num
   const knobs: Knobs = {};
   const overlap = zero.overlap_comm;
   knobs.overlapComm = typeof overlap === 'boolean' ? overlap : stage === 3; // DeepSpeed: None → true for stage 3
-  knobs.reduceBucketSize = Math.round(num(zero.reduce_bucket_size) ?? Number(dflt('reduce_bucket_size')));
-  if (stage === 3) knobs.subGroupSize = Math.round(num(zero.sub_group_size) ?? Number(dflt('sub_group_size')));
+  knobs.reduceBucketSize = Math.round(numericValue(zero.reduce_bucket_size) ?? Number(dflt('reduce_bucket_size')));
+  if (stage === 3) knobs.subGroupSize = Math.round(numericValue(zero.sub_group_size) ?? Number(dflt('sub_group_size')));
   if (ooDevice !== 'none' || opDevice !== 'none')
     knobs.pinMemory = [oo, op].some((b) => (b.device ?? 'none') !== 'none' && b.pin_memory !== false);
-  if (stage === 3 && ooDevice === 'cpu') knobs.ratio = num(oo.ratio) ?? Number(keys.offloadOptimizer.ratio.default);
+  if (stage === 3 && ooDevice === 'cpu') knobs.ratio = numericValue(oo.ratio) ?? Number(keys.offloadOptimizer.ratio.default);
   if (superOffload) {
-    const perc = num(oo.cpuadam_cores_perc) ?? Number(keys.offloadOptimizer.cpuadam_cores_perc.default);
+    const perc = numericValue(oo.cpuadam_cores_perc) ?? Number(keys.offloadOptimizer.cpuadam_cores_perc.default);
     // the knob is < 1 (some cores stay with the trainer); DeepSpeed takes 1.0 and leaves none
     knobs.cpuadamCoresPerc = Math.min(perc, 0.99);
     if (perc >= 1)

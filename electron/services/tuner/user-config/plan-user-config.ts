@@ -14,12 +14,12 @@ import {
   type WorkloadOverrides,
 } from '../../../contract';
 import { formatDuration, hasPrediction } from '../../../contract/format';
-import { planConfiguration, planWorkload, type PlanOptions } from '../plan';
-import { resolveModel } from '../models';
-import { buildRunSpec, configHash } from '../run-spec';
-import { SPEC_EXECUTION_DEFAULTS } from '../../../contract';
+import { planConfiguration, planWorkload, type PlanOptions } from '../plan/plan';
+import { resolveModel } from '../catalogue/models';
+import { buildRunSpec, configHash } from '../config/run-spec';
+import { numericValue, SPEC_EXECUTION_DEFAULTS } from '../../../contract';
 import { worldSize as worldSizeOf } from '../../../contract';
-import { validateDsConfig } from '../validate-config';
+import { validateDsConfig } from '../config/validate-config';
 import { resolveAutoValues } from './auto-values';
 import { deriveBatch } from './batch';
 import { checkKeys } from './check-keys';
@@ -39,11 +39,6 @@ type Err = { field: string; message: string };
 function refuse(fileName: string, errors: Err[]): never {
   const lines = errors.map((e) => `${e.field}: ${e.message}`);
   throw new ApiError('bad_config', `${fileName} cannot be run as it is — ${lines.join('; ')}`, errors[0].field);
-}
-
-function num(v: unknown): number | null {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : null;
 }
 
 /** A spec's config swapped for `dsConfig`, its hash recomputed (the hash is of what runs). */
@@ -111,7 +106,7 @@ export function planUserConfig(input: UserConfigInput, options: PlanOptions & { 
     microBatch: batch.microBatch,
     gradAccum: batch.gradAccum,
     precision: mapping.precision === 'fp32' ? (w.precision ?? 'bf16') : mapping.precision,
-    gradientClipping: num(config.gradient_clipping) ?? 1.0, // DeepSpeed's default since 0.19.3
+    gradientClipping: numericValue(config.gradient_clipping) ?? 1.0, // DeepSpeed's default since 0.19.3
     ...(mapping.knobs.cpuadamCoresPerc !== undefined ? { cpuadamCoresPerc: mapping.knobs.cpuadamCoresPerc } : {}),
     ...(nvmePath ? { nvmePath } : {}),
   };

@@ -1,4 +1,4 @@
-// Compare's overlay of two runs' resource lanes (issue 31): pick run A and run B among the compared
+// Compare's overlay of two runs' resource lanes: pick run A and run B among the compared
 // runs; their stored lanes (runs/resources) are drawn on one time axis from each run's first
 // measured step (contract/charts/resource-overlay.ts). A lane a run did not measure says why.
 import { useEffect, useMemo, useState } from 'react';
