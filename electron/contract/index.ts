@@ -25,4 +25,5 @@ export * from './format';
 export * from './numbers';
 export * from './median';
 export * from './flops';
+export * from './run-time';
 export * from './resources';

@@ -5,7 +5,17 @@
 // no untried candidate is predicted to beat the best measured by more than the noise, the budget
 // does not cover another trial, or the trial limit is reached. The decisions are tuner/tune.ts.
 import { formatDuration, formatFigure } from '../../contract/format';
-import type { Channel, EventName, EventOf, PlanResult, RequestOf, ResponseOf, RunSpec, WorkloadOverrides } from '../../contract';
+import {
+  ENGINE_START_ASSUMED_SECONDS,
+  type Channel,
+  type EventName,
+  type EventOf,
+  type PlanResult,
+  type RequestOf,
+  type ResponseOf,
+  type RunSpec,
+  type WorkloadOverrides,
+} from '../../contract';
 import {
   bestTrial,
   nextTrial,
@@ -111,7 +121,7 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
     };
   };
 
-  let startup = 60; // seconds of engine start-up before the first step: the machine's runs say (plan.engineStart), then each trial
+  let startup = ENGINE_START_ASSUMED_SECONDS; // engine start-up before the first step, until the machine's runs say (plan.engineStart), then each trial
   let stopReason = '';
   let lastPlan: PlanResult | null = null;
   for (;;) {

@@ -3,7 +3,7 @@
 // more than the noise, or the budget does not cover another trial. The CLI drives the loop: plan
 // (calibrated from this machine's runs, the finished trials included) → run the next candidate as a
 // short trial through the real runner → plan again.
-import type { PlanResult, RunSpec } from '../../../contract';
+import { runSeconds, type PlanResult, type RunSpec } from '../../../contract';
 import { specForKnobs } from './plan';
 import { EDGE_MIN_FIT_CHANCE, TUNE_NOISE } from './trial-worth';
 
@@ -199,5 +199,5 @@ export function seedDefaultSpec(plan: PlanResult, strategyId: string): { spec: R
 
 /** Seconds one trial is expected to take: start-up (engine import, model build, DeepSpeed init) + its steps at the predicted step time. */
 export function trialSecondsEstimate(c: TuneCandidate, steps: number, warmup: number, startupSeconds: number): number {
-  return startupSeconds + (steps + warmup) * (c.predictedStepSeconds > 0 ? c.predictedStepSeconds : 1);
+  return runSeconds(startupSeconds, steps, warmup, c.predictedStepSeconds > 0 ? c.predictedStepSeconds : 1);
 }

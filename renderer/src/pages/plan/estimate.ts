@@ -1,9 +1,6 @@
 // The engine start-up a time estimate counts per run (the Run step's sweep, the Tune panel's outline):
 // measured on this machine when it has runs (plan/compute's engineStart), else assumed — and said which.
-import type { PlanResult } from '../../../../electron/contract';
-
-/** Engine start-up per run (interpreter, engine import, model build, init) when no run here has measured it. */
-export const ENGINE_START_ASSUMED_SECONDS = 45;
+import { ENGINE_START_ASSUMED_SECONDS, runSeconds, type PlanResult } from '../../../../electron/contract';
 
 /** The start-up a time estimate counts per run, and where that figure comes from, in words. */
 export function engineStartFigure(start: PlanResult['engineStart']): { seconds: number; words: string } {
@@ -39,7 +36,7 @@ export function sweepEstimate(
   const unpredicted = specs.some((s) => stepSeconds(s) === 0);
   const fromRuns = specs.filter((s) => measuredStep(s));
   const startup = engineStartFigure(start);
-  const seconds = repeats * specs.reduce((sum, s) => sum + startup.seconds + (steps + warmup) * stepSeconds(s), 0);
+  const seconds = repeats * specs.reduce((sum, s) => sum + runSeconds(startup.seconds, steps, warmup, stepSeconds(s)), 0);
   const time =
     seconds < 90
       ? `about ${Math.max(1, Math.round(seconds / 60))} min`
