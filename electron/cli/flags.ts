@@ -48,7 +48,7 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
   },
   'load-samples': {},
   settings: {},
-  cluster: { spec: 'string' },
+  cluster: { spec: 'string', export: 'string', overwrite: 'boolean' },
   measure: { import: 'string', machine: 'string', 'measured-at': 'string', 'budget-seconds': 'string', only: 'string' },
   run: {
     specs: 'string',
@@ -64,6 +64,7 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
     machine: 'string',
     force: 'boolean',
     watch: 'boolean',
+    slurm: 'string',
   },
   plan: {
     model: 'string',

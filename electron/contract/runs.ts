@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { RunStatusSchema } from './common';
 import { RunSampleSchema } from './step-sample';
+import { SlurmJobRecordSchema } from './slurm';
 import {
   StoredConfigSchema,
   StoredHelloSchema,
@@ -90,6 +91,8 @@ export const RunDetailSchema = z.object({
   samples: z.array(RunSampleSchema),
   logPath: z.string().nullable(),
   logTail: z.array(z.string()),
+  /** The Slurm job the run ran as (its id, nodes, last state); null for a run of this machine. */
+  job: SlurmJobRecordSchema.nullable().optional(),
 });
 
 export type RunDetail = z.infer<typeof RunDetailSchema>;

@@ -120,3 +120,4 @@ export function createClusterService(options: ClusterServiceOptions) {
 }
 
 export type ClusterService = ReturnType<typeof createClusterService>;
+export * from './slurm';

@@ -29,7 +29,7 @@ import { runGpuIndexes, startMonitor, type MonitorOptions, type ResourceMonitor 
 
 /** Predicted figures stored beside the measurement (tflopsPerGpu/stepSeconds are also columns). */
 type Prediction = { tflopsPerGpu?: number | null; stepSeconds?: number | null } & Record<string, unknown>;
-import { startRunner, type RunnerHandle, type RunnerLaunch, type RunnerOutcome } from './runner-process';
+import { startRunner, type RunnerHandle, type RunnerLaunch, type RunnerOptions, type RunnerOutcome } from './runner-process';
 
 export interface SweepEvents {
   progress(event: RunProgressEvent): void;
@@ -53,6 +53,8 @@ export interface SweepDeps {
   machine(): Promise<unknown>;
   /** The command line for one run (its spec already written to specFile). */
   launch(specFile: string, spec: RunSpec): RunnerLaunch;
+  /** Starts a run somewhere else than a child process here (a Slurm job); default startRunner. */
+  startRunner?(options: RunnerOptions, run: { id: string; spec: RunSpec; specFile: string }): RunnerHandle;
   graceMs?: number;
   /** Added to the spec's maxSeconds for the orchestrator's own hard limit (start-up, op builds). */
   timeoutSlackSeconds?: number;
@@ -581,8 +583,8 @@ class SweepExecution implements Sweep {
     const maxSeconds = p.spec.maxSeconds;
     let handle: RunnerHandle;
     try {
-      handle = startRunner({
-        launch: deps.launch(specFile, p.spec),
+      const runnerOptions: RunnerOptions = {
+        launch: deps.startRunner ? { command: '', args: [] } : deps.launch(specFile, p.spec),
         timeoutMs: deps.timeoutMs ?? (maxSeconds + (deps.timeoutSlackSeconds ?? 120)) * 1000,
         graceMs: deps.graceMs,
         logFile: logPath,
@@ -591,7 +593,8 @@ class SweepExecution implements Sweep {
           lines.push(line);
           if (lines.length >= LOG_BATCH_LINES) flushLog();
         },
-      });
+      };
+      handle = deps.startRunner ? deps.startRunner(runnerOptions, { id: p.id, spec: p.spec, specFile }) : startRunner(runnerOptions);
     } catch (error) {
       safely(() => monitor?.stop()); // its nvidia-smi children must not outlive a run that never started
       throw error;

@@ -19,7 +19,11 @@ import {
   interruptOwned,
   recordDocument,
   recoverOrphans,
+  readJob,
+  recordJob,
+  settleJobRun,
   startRun,
+  unsettledJobRuns,
   type NewRun,
   type RecoveredRun,
   type RunEnd,
@@ -143,6 +147,19 @@ export class HistoryStore {
   finishRun(id: string, end: RunEnd): boolean {
     return this.write(() => finishRun(this.db, id, end));
   }
+  /** The scheduler's job a run ran as (a Slurm job's id, nodes and state). */
+  recordJob(id: string, job: unknown): void {
+    this.guard(() => recordJob(this.db, id, job));
+  }
+  job(id: string): unknown {
+    return this.guard(() => readJob(this.db, id));
+  }
+  unsettledJobRuns(): { id: string; status: string; body: string }[] {
+    return this.guard(() => unsettledJobRuns(this.db));
+  }
+  settleJobRun(id: string, end: RunEnd): boolean {
+    return this.write(() => settleJobRun(this.db, id, end));
+  }
   samples(id: string): RunSample[] {
     return this.guard(() => readSamples(this.db, id));
   }
@@ -191,6 +208,7 @@ export class HistoryStore {
         samples: readSamples(this.db, id),
         logPath: d.log_path,
         logTail: readLogTail(d.log_path, logLines, path.join(this.dataDir, 'logs')),
+        job: readJob(this.db, id) as RunDetail['job'],
         ...(unparsed.length ? { unparsed } : {}),
       };
     });
