@@ -67,6 +67,7 @@ export class EngineService {
   readonly orphansEnded: number[];
 
   constructor(private readonly options: EngineOptions) {
+    this.jobsSettled = this.settleJobs();
     // Runs start-up recovery marked interrupted may still have their runner alive (the app was
     // SIGKILLed, or an SSH drop ended it): end those runners before anything new runs beside them.
     const { history, dataDir } = options;
@@ -117,7 +118,7 @@ export class EngineService {
    * (engine/slurm-settle.ts). Started once with the service; readers that must see the real
    * state (runs/get) wait for it.
    */
-  readonly jobsSettled: Promise<string[]> = this.settleJobs();
+  readonly jobsSettled: Promise<string[]>;
 
   settleJobs(): Promise<string[]> {
     const bundledEngineDir = this.options.benchScript ? path.dirname(this.options.benchScript) : enginePath();

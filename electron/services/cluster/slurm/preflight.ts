@@ -122,12 +122,14 @@ export async function slurmPreflight(run: SlurmRunner, target: SlurmTarget, opti
       ),
     );
     if (!shared) continue;
-    const ok = engine !== null && engine.startsWith('python ');
+    // DeepSpeed prints its own warnings on import; the versions line is ours.
+    const versions = engine?.split('\n').find((l) => l.startsWith('python ')) ?? null;
+    const ok = versions !== null;
     rows.push(
       row(
         'engine',
         ok,
-        ok ? `${node}: ${engine}` : `${node}: ${target.pythonPath} cannot import torch and DeepSpeed: ${(engine ?? 'no output').split('\n').slice(-2).join(' ')}`,
+        ok ? `${node}: ${versions}` : `${node}: ${target.pythonPath} cannot import torch and DeepSpeed: ${(engine ?? 'no output').split('\n').slice(-2).join(' ')}`,
         `Install the engine there (${target.pythonPath} -m pip install -r <engine>/requirements.txt), or add the module/conda line that provides it to the target's setup.`,
       ),
     );
