@@ -33,7 +33,9 @@ describe.skipIf(skipReason !== null)('Slurm on one host (real slurmctld + slurmd
   const dataDir = (name: string) => path.join(lab.dir, `data-${name}`);
 
   function cli(args: string[], data: string): Cli {
-    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['electron/cli/main.ts', ...args, '--data-dir', data], {
+    // node itself (tsx as a loader), not the tsx wrapper: a kill must reach the CLI, and this test,
+    // its parent, reaps it (a container's init may leave a zombie that still looks alive).
+    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args, '--data-dir', data], {
       cwd: root,
       env: { ...process.env, ...lab.env },
       stdio: ['ignore', 'pipe', 'pipe'],
