@@ -60,7 +60,7 @@ export async function startSlurmLab(options: { nodes: LabNode[]; controllerAddr:
   const base = 20000 + (process.pid % 2000) * 4;
   const munge = path.join(dir, 'munge');
   fs.mkdirSync(munge, { mode: 0o755 });
-  for (const sub of ['state', 'spool', 'log']) fs.mkdirSync(path.join(dir, sub));
+  for (const sub of ['state', 'spool', 'log', ...options.nodes.map((n) => path.join('spool', n.name))]) fs.mkdirSync(path.join(dir, sub));
   const socket = path.join(munge, 'socket');
   const conf = path.join(dir, 'slurm.conf');
   const partition = 'lab';

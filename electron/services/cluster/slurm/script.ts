@@ -108,7 +108,8 @@ export function buildSbatchScript(target: SlurmTarget, input: ScriptInput): stri
             '--master_addr "$MASTER_ADDR"',
             `--master_port ${target.masterPort}`,
             '--launcher slurm',
-            `--launcher_args ${shq(`--ntasks-per-node=${Math.max(1, gpus)}`)}`,
+            // One word with '=': argparse reads a separate value that starts with '--' as an option.
+            shq(`--launcher_args=--ntasks-per-node=${Math.max(1, gpus)}`),
             '--no_ssh_check',
             `${shq(bench)} --spec ${shq(files.specFile)}`,
           ].join(' \\\n  '),
