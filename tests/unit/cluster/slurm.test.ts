@@ -162,6 +162,22 @@ describe.skipIf(skipReason !== null)('Slurm on one host (real slurmctld + slurmd
     const script = fs.readFileSync(run.job.scriptPath as string, 'utf8');
     expect(script).toContain('#SBATCH --partition=lab');
     expect(script).toContain(`srun --ntasks=1 --nodes=1 '${VENV_PYTHON}' -u`);
+
+    // The report names the cluster, partition and job; the bundle carries the script as submitted.
+    const backend = createBackend({ dataDir: data, transport: 'cli' });
+    try {
+      const html = path.join(lab.dir, 'report.html');
+      await backend.invoke('reports/export', { runIds: [run.id], format: 'html', path: html });
+      const text = fs.readFileSync(html, 'utf8');
+      expect(text).toContain('Slurm jobs');
+      expect(text).toMatch(new RegExp(`<td>${run.id}</td><td>lab</td><td>lab</td><td>${run.job.jobId as string}</td><td>node1</td><td>COMPLETED</td>`));
+      const bundle = path.join(lab.dir, 'bundle');
+      await backend.invoke('reports/export', { runIds: [run.id], format: 'bundle', path: bundle });
+      const [folder] = fs.readdirSync(bundle).filter((f) => f !== 'README.md');
+      expect(fs.readFileSync(path.join(bundle, folder, 'job.sbatch'), 'utf8')).toBe(script);
+    } finally {
+      await backend.close();
+    }
   });
 
   it('Ctrl-C cancels the job with scancel: cancelled in history and in Slurm', { timeout: 120_000 }, async () => {
