@@ -100,6 +100,8 @@ export async function startSlurmLab(options: { nodes: LabNode[]; controllerAddr:
       'SlurmdTimeout=30',
       ...options.nodes.map((n) => `NodeName=${n.name} NodeAddr=${n.addr} CPUs=${n.cpus ?? 2} RealMemory=2000 State=UNKNOWN`),
       `PartitionName=${partition} Nodes=${options.nodes.map((n) => n.name).join(',')} Default=YES MaxTime=30 State=UP`,
+      // A partition that takes jobs and starts none: what a queue that never frees looks like.
+      `PartitionName=held Nodes=${options.nodes.map((n) => n.name).join(',')} MaxTime=30 State=DOWN`,
       '',
     ].join('\n'),
   );
@@ -149,7 +151,7 @@ export async function startSlurmLab(options: { nodes: LabNode[]; controllerAddr:
     start([...prefix, '/usr/sbin/slurmctld', '-D', '-i', '-f', conf], 'slurmctld.out');
     for (const n of options.nodes) start([...(n.prefix ?? []), '/usr/sbin/slurmd', '-D', '-N', n.name, '-f', conf], `slurmd-${n.name}.out`);
     const idle = () => {
-      const r = spawnSync(prefix[0] ?? 'sinfo', [...prefix.slice(1), ...(prefix.length ? ['sinfo'] : []), '-h', '-N', '-o', '%N %t'], {
+      const r = spawnSync(prefix[0] ?? 'sinfo', [...prefix.slice(1), ...(prefix.length ? ['sinfo'] : []), '-h', '-N', '-p', partition, '-o', '%N %t'], {
         encoding: 'utf8',
         env: { ...process.env, ...env },
       });

@@ -96,8 +96,10 @@ describe.skipIf(skipReason !== null)('Slurm on one host (real slurmctld + slurmd
   const fakeTarget = (args: string) => ({ engineDir: fakeEngine, env: { FAKE_RUNNER, FAKE_RUNNER_ARGS: args } });
   const RUN = ['run', '--model', 'tiny-llama', '--strategy', 'gpu-zero1', '--force', '--seq', '32', '--gpus', '1', '--json'];
 
-  // Started first: Slurm only ends a job at its time limit after a minute; the other tests run meanwhile.
+  // Started first: Slurm only ends a job at its time limit after a minute, and the app gives up on a
+  // pending job after maxPendingMinutes (at least one); the other tests run meanwhile.
   let timeLimited: Cli;
+  let pending: Cli;
 
   beforeAll(async () => {
     lab = await startSlurmLab({ nodes: [{ name: 'node1', addr: '127.0.0.1' }], controllerAddr: '127.0.0.1' });
@@ -108,10 +110,14 @@ describe.skipIf(skipReason !== null)('Slurm on one host (real slurmctld + slurmd
     const data = dataDir('limit');
     saveTarget(data, 'limit', { ...fakeTarget('--mode=hang'), timeLimitMinutes: 1 });
     timeLimited = cli([...RUN, '--steps', '3', '--warmup', '1', '--slurm', 'limit'], data);
+    const held = dataDir('held');
+    saveTarget(held, 'held', { ...fakeTarget('--mode=ok'), partition: 'held', maxPendingMinutes: 1 });
+    pending = cli([...RUN, '--steps', '1', '--warmup', '0', '--slurm', 'held'], held);
   }, 60_000);
 
   afterAll(() => {
     timeLimited?.child.kill('SIGKILL');
+    pending?.child.kill('SIGKILL');
     lab?.stop();
   });
 
@@ -236,6 +242,16 @@ describe.skipIf(skipReason !== null)('Slurm on one host (real slurmctld + slurmd
     expect(run.message).toContain('Slurm ended the job at its time limit (1 min, state TIMEOUT)');
     expect(run.job.state).toBe('TIMEOUT');
     expect(scontrolState(run.job.jobId)).toBe('TIMEOUT');
+  });
+
+  it("a job that waits in the queue past maxPendingMinutes is cancelled and recorded 'pending_too_long' with Slurm's reason", { timeout: 200_000 }, async () => {
+    const r = await pending.done;
+    expect(r.code, r.stderr.slice(-2000)).toBe(1);
+    const [run] = JSON.parse(r.stdout) as { status: string; errorClass: string; message: string; fix: string; job: { jobId: string } }[];
+    expect(run).toMatchObject({ status: 'failed', errorClass: 'pending_too_long' });
+    expect(run.message).toBe('The job waited in the queue more than 1 min (PartitionDown) and was cancelled.');
+    expect(run.fix).toMatch(/pending reason/);
+    expect(scontrolState(run.job.jobId)).toBe('CANCELLED');
   });
 });
 
