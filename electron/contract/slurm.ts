@@ -55,6 +55,10 @@ export const SlurmTargetSchema = z
     masterPort: z.number().int().min(1024).max(65535).default(29500),
     // A job that waits longer than this in the queue is cancelled and recorded 'pending_too_long'; null: wait.
     maxPendingMinutes: z.number().int().min(1).nullable().optional(),
+    // A sweep's runs as jobs: 'serial' submits each after the previous one ended (the app decides),
+    // 'chain' submits them all at once, each `--dependency=afterany:` the one before (Slurm keeps the
+    // order; one measures at a time), 'array' as one job array (Slurm runs as many at once as it can).
+    sweepMode: z.enum(['serial', 'chain', 'array']).default('serial'),
     // Extra environment for every rank (NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME, …).
     env: z
       .record(

@@ -9,6 +9,7 @@ import { enginePath } from '../resources';
 import { createSlurmService } from '../cluster';
 import { startSlurmJob } from './slurm-job';
 import { settleJobRuns } from './slurm-settle';
+import { submitAhead, type AheadSubmission } from './slurm-sweep';
 import { chooseInterpreter } from '../environment';
 import { acquireSweepLock, clearStaleLock, endOrphanRunners, type SweepLock } from './orphans';
 import { buildLaunch } from './launch';
@@ -167,7 +168,7 @@ export class EngineService {
       ...this.options.sweep,
       launch,
       // A job runs on the cluster's nodes: this machine's resources say nothing about it.
-      ...(slurm ? { startRunner: slurm, monitor: null } : {}),
+      ...(slurm ? { ...slurm, monitor: null } : {}),
     });
     this.active = sweep;
     this.sweeps.set(sweep.id, sweep);
@@ -178,28 +179,37 @@ export class EngineService {
     return sweep;
   }
 
-  /** Runs as jobs of a saved Slurm target: each spec one sbatch job, followed to its end. */
-  private slurmStart(name: string): NonNullable<SweepDeps['startRunner']> {
+  /** Runs as jobs of a saved Slurm target: each spec one sbatch job (or a task of the sweep's array), followed to its end. */
+  private slurmStart(name: string): Pick<SweepDeps, 'startRunner' | 'beforeRuns' | 'abandon'> {
     const bundledEngineDir = this.options.benchScript ? path.dirname(this.options.benchScript) : enginePath();
     const { target } = createSlurmService({ dataDir: this.options.dataDir, bundledEngineDir }).get(name);
     const history = this.options.history;
-    return (options, run) =>
-      startSlurmJob({
-        ...options,
-        // The job's own time limit stops it; the orchestrator's clock would count time in the queue.
-        timeoutMs: undefined,
-        target,
-        spec: run.spec,
-        bundledEngineDir,
-        pollMs: this.options.slurmPollMs,
-        onJob: (job) => {
-          try {
-            history.recordJob(run.id, job);
-          } catch {
-            // a busy database: the next state change writes it again
-          }
-        },
-      });
+    let ahead: AheadSubmission | null = null;
+    return {
+      // 'serial': each run is submitted when its turn comes; 'chain' and 'array': all at once, before the first.
+      beforeRuns: (sweepId, runs) => {
+        if (target.sweepMode !== 'serial') ahead = submitAhead(target, sweepId, runs, { bundledEngineDir });
+      },
+      abandon: (runId) => ahead?.abandon(runId),
+      startRunner: (options, run) =>
+        startSlurmJob({
+          ...options,
+          // The job's own time limit stops it; the orchestrator's clock would count time in the queue.
+          timeoutMs: undefined,
+          target,
+          spec: run.spec,
+          bundledEngineDir,
+          pollMs: this.options.slurmPollMs,
+          submitted: ahead?.jobOf(run.id),
+          onJob: (job) => {
+            try {
+              history.recordJob(run.id, job);
+            } catch {
+              // a busy database: the next state change writes it again
+            }
+          },
+        }),
+    };
   }
 
   cancel(sweepId: string, force = false): boolean {

@@ -30,6 +30,8 @@ export interface SlurmJobOptions extends Omit<RunnerOptions, 'launch' | 'stdin' 
   pollMs?: number;
   /** Called whenever what we know of the job changes (history keeps it with the run). */
   onJob?(job: SlurmJobRecord): void;
+  /** The job was submitted with the rest of its sweep (a chain or an array): follow it, do not submit. */
+  submitted?: Promise<{ jobId: string } | { refused: string }>;
 }
 
 /** Reads what was appended to a file since the last call. */
@@ -155,30 +157,37 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
   };
 
   const follow = async (): Promise<RunnerOutcome> => {
-    fs.mkdirSync(files.runDir, { recursive: true });
-    fs.writeFileSync(files.specFile, JSON.stringify(spec, null, 2));
-    fs.writeFileSync(files.scriptFile, buildSbatchScript(target, { runId: spec.runId, strategy: spec.strategy, files, nodes: spec.nodes }));
-    stageSlurmEngine(target, options.bundledEngineDir);
-    if (cancelRequested) {
-      stopReason = 'cancel';
-      return finish({ status: 'cancelled', errorClass: 'cancelled', message: 'Cancelled before the job was submitted.', fix: null }, null);
+    let said: string | null = null;
+    if (options.submitted) {
+      const ahead = await options.submitted;
+      if ('jobId' in ahead) jobId = ahead.jobId;
+      else said = ahead.refused;
+    } else {
+      fs.mkdirSync(files.runDir, { recursive: true });
+      fs.writeFileSync(files.specFile, JSON.stringify(spec, null, 2));
+      fs.writeFileSync(files.scriptFile, buildSbatchScript(target, { runId: spec.runId, strategy: spec.strategy, files, nodes: spec.nodes }));
+      stageSlurmEngine(target, options.bundledEngineDir);
+      if (cancelRequested) {
+        stopReason = 'cancel';
+        return finish({ status: 'cancelled', errorClass: 'cancelled', message: 'Cancelled before the job was submitted.', fix: null }, null);
+      }
+      const submit = await run('sbatch', ['--parsable', files.scriptFile]);
+      jobId = submit.code === 0 ? parseJobId(submit.stdout) : null;
+      if (!jobId) said = slurmMessage(submit);
     }
-    const submit = await run('sbatch', ['--parsable', files.scriptFile]);
-    jobId = submit.code === 0 ? parseJobId(submit.stdout) : null;
     if (!jobId) {
-      const said = slurmMessage(submit);
-      logLine(`[slurm] sbatch ${files.scriptFile}: ${said}`);
-      return finish({ status: 'failed', errorClass: 'job_refused', message: `Slurm refused the job: ${said}`, fix: DEFAULT_FIX.job_refused }, null);
+      logLine(`[slurm] sbatch ${files.scriptFile}: ${said ?? 'no job id'}`);
+      return finish({ status: 'failed', errorClass: 'job_refused', message: `Slurm refused the job: ${said ?? 'no job id'}`, fix: DEFAULT_FIX.job_refused }, null);
     }
     const id = jobId;
-    logLine(`[slurm] submitted job ${id} to partition ${target.partition} (script ${files.scriptFile})`);
+    logLine(`[slurm] ${options.submitted ? 'following' : 'submitted'} job ${id} on partition ${target.partition} (script ${files.scriptFile})`);
     options.onJob?.(jobRecord(target, id, null, files.runDir, files.scriptFile));
     if (cancelRequested) void scancel(cancelRequested === 'kill');
 
     const maxPendingMs = target.maxPendingMinutes ? target.maxPendingMinutes * 60_000 : null;
     let pendingSince: number | null = null;
     let pendingTooLong = false;
-    let said = '';
+    let seen = '';
     let snap: JobSnapshot | null = null;
     let missing = 0;
     for (;;) {
@@ -188,13 +197,14 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
       if (snap) {
         missing = 0;
         const now = `${snap.state}${snap.reason ? ` (${snap.reason})` : ''}${snap.nodes.length ? ` on ${snap.nodes.join(',')}` : ''}`;
-        if (now !== said) {
-          said = now;
+        if (now !== seen) {
+          seen = now;
           logLine(`[slurm] job ${id}: ${now}`);
           options.onJob?.(jobRecord(target, id, snap, files.runDir, files.scriptFile));
         }
         if (isTerminal(snap.state)) break;
-        if (snap.state.startsWith('PENDING')) {
+        // Waiting for the sweep's previous job (a chain) is not waiting for the cluster.
+        if (snap.state.startsWith('PENDING') && snap.reason !== 'Dependency') {
           pendingSince ??= Date.now();
           if (maxPendingMs !== null && Date.now() - pendingSince > maxPendingMs && !pendingTooLong) {
             pendingTooLong = true;

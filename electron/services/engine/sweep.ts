@@ -53,6 +53,10 @@ export interface SweepDeps {
   machine(): Promise<unknown>;
   /** The command line for one run (its spec already written to specFile). */
   launch(specFile: string, spec: RunSpec): RunnerLaunch;
+  /** Before the first run: submit every run ahead (a Slurm sweep as a chain or a job array). */
+  beforeRuns?(sweepId: string, runs: { id: string; spec: RunSpec }[]): void;
+  /** A run that will not be started (the sweep was cancelled): what was submitted for it goes. */
+  abandon?(runId: string): void;
   /** Starts a run somewhere else than a child process here (a Slurm job); default startRunner. */
   startRunner?(options: RunnerOptions, run: { id: string; spec: RunSpec; specFile: string }): RunnerHandle;
   graceMs?: number;
@@ -343,6 +347,11 @@ class SweepExecution implements Sweep {
 
   private async runAll(): Promise<RunEnd[]> {
     const ends: RunEnd[] = [];
+    try {
+      this.deps.beforeRuns?.(this.id, this.planned.map((p) => ({ id: p.id, spec: p.spec })));
+    } catch (error) {
+      console.error(`[offload-studio] submitting the sweep ahead failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
     for (let i = 0; i < this.planned.length; i++) {
       let end: RunEnd;
       try {
@@ -397,6 +406,11 @@ class SweepExecution implements Sweep {
   }
 
   private skip(i: number): RunEnd {
+    try {
+      this.deps.abandon?.(this.planned[i].id);
+    } catch {
+      // nothing was submitted for it
+    }
     return this.endWith(i, {
       status: 'cancelled',
       errorClass: 'cancelled',

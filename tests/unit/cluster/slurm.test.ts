@@ -253,6 +253,36 @@ describe.skipIf(skipReason !== null)('Slurm on one host (real slurmctld + slurmd
     expect(run.fix).toMatch(/pending reason/);
     expect(scontrolState(run.job.jobId)).toBe('CANCELLED');
   });
+
+  it('a sweep goes as a dependency chain or as one job array, the target says which; every run keeps its own job and folder', { timeout: 180_000 }, async () => {
+    const chainData = dataDir('chain');
+    saveTarget(chainData, 'chain', { ...fakeTarget('--mode=ok'), sweepMode: 'chain' });
+    const arrayData = dataDir('array');
+    saveTarget(arrayData, 'array', { ...fakeTarget('--mode=ok'), sweepMode: 'array' });
+    const [chain, array] = await Promise.all([
+      cli([...RUN, '--steps', '2', '--warmup', '0', '--repeats', '2', '--slurm', 'chain'], chainData).done,
+      cli([...RUN, '--steps', '2', '--warmup', '0', '--repeats', '2', '--slurm', 'array'], arrayData).done,
+    ]);
+    expect(chain.code, chain.stderr.slice(-2000)).toBe(0);
+    expect(array.code, array.stderr.slice(-2000)).toBe(0);
+    type Ran = { status: string; samples: number; job: { jobId: string; state: string; scriptPath: string } };
+    const chained = JSON.parse(chain.stdout) as Ran[];
+    expect(chained.map((r) => [r.status, r.samples, r.job.state])).toEqual([
+      ['completed', 2, 'COMPLETED'],
+      ['completed', 2, 'COMPLETED'],
+    ]);
+    // the second waits for the first: Slurm keeps the order, one measures at a time
+    expect(fs.readFileSync(chained[1].job.scriptPath, 'utf8')).toContain(`#SBATCH --dependency=afterany:${chained[0].job.jobId}`);
+    const arrayed = JSON.parse(array.stdout) as Ran[];
+    const arrayId = arrayed[0].job.jobId.split('_')[0];
+    expect(arrayed.map((r) => [r.status, r.samples, r.job.jobId, r.job.state])).toEqual([
+      ['completed', 2, `${arrayId}_0`, 'COMPLETED'],
+      ['completed', 2, `${arrayId}_1`, 'COMPLETED'],
+    ]);
+    const arrayScript = fs.readFileSync(path.join(work, 'sweeps', fs.readdirSync(path.join(work, 'sweeps'))[0], 'array.sbatch'), 'utf8');
+    expect(arrayScript).toContain('#SBATCH --array=0-1');
+    expect(arrayScript).toContain(`1) exec bash '${arrayed[1].job.scriptPath}'`);
+  });
 });
 
 function readOr(file: string): string {

@@ -13,9 +13,9 @@ import { openSlurmStore } from './store';
 
 export { runSlurm, slurmMessage, type SlurmCall, type SlurmRunner } from './commands';
 export { parseScontrolLine, parseScontrolRecords, parseGres, slurmBytes, expandNodeList } from './parse';
-export { queryJob, snapshotFromScontrol, snapshotFromSacct, slurmMinutes, type JobSnapshot } from './query';
+export { queryJob, recordOf, snapshotFromScontrol, snapshotFromSacct, slurmMinutes, type JobSnapshot } from './query';
 export { baseState, isTerminal, jobVerdict, type JobFacts, type JobVerdict } from './states';
-export { buildSbatchScript, jobFiles, engineDirOf, shq, type JobFiles } from './script';
+export { buildSbatchScript, buildArrayScript, jobFiles, engineDirOf, shq, type JobFiles } from './script';
 export { shapeOf } from './detect';
 export { parseJobId, waitForJob } from './wait';
 export { SLURM_TARGETS_FILE } from './store';

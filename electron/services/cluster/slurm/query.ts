@@ -63,12 +63,33 @@ export function snapshotFromSacct(jobId: string, text: string): JobSnapshot | nu
   };
 }
 
+/** The record of a job, or of one task of a job array (`12_3`): its own once it started, the
+ * array's pending remainder (`ArrayTaskId=3-7`) while it waits. */
+export function recordOf(records: Record<string, string>[], jobId: string): Record<string, string> | undefined {
+  const [base, task] = jobId.split('_');
+  if (task === undefined) return records.find((r) => r.JobId === base);
+  const own = records.find((r) => r.ArrayJobId === base && r.ArrayTaskId === task);
+  if (own) return own;
+  const t = Number(task);
+  return records.find(
+    (r) =>
+      r.ArrayJobId === base &&
+      (r.ArrayTaskId ?? '')
+        .split('%')[0]
+        .split(',')
+        .some((part) => {
+          const [a, b] = part.split('-').map(Number);
+          return b === undefined ? a === t : t >= a && t <= b;
+        }),
+  );
+}
+
 export async function queryJob(run: SlurmRunner, jobId: string): Promise<JobSnapshot | null> {
   const sc = await run('scontrol', ['-o', 'show', 'job', jobId]);
   let snapshot: JobSnapshot | null = null;
   if (sc.code === 0) {
-    const record = parseScontrolRecords(sc.stdout).find((r) => r.JobId === jobId.split('_')[0] || r.JobId === jobId);
-    if (record) snapshot = snapshotFromScontrol(record);
+    const record = recordOf(parseScontrolRecords(sc.stdout), jobId);
+    if (record) snapshot = { ...snapshotFromScontrol(record), jobId };
   }
   // sacct knows MaxRSS (and jobs the controller has forgotten) where accounting is kept.
   const terminalOrGone = !snapshot || !/^(PENDING|RUNNING|CONFIGURING|COMPLETING|SUSPENDED|REQUEUED)/.test(snapshot.state);

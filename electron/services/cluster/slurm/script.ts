@@ -78,6 +78,8 @@ export interface ScriptInput {
   files: JobFiles;
   /** The spec's own nodes and GPUs per node where it names them; else the target's. */
   nodes?: number;
+  /** A job this one waits for (a sweep submitted as a dependency chain). */
+  afterJob?: string;
 }
 
 export function buildSbatchScript(target: SlurmTarget, input: ScriptInput): string {
@@ -119,6 +121,7 @@ export function buildSbatchScript(target: SlurmTarget, input: ScriptInput): stri
     `# Offload Studio: run ${input.runId} (${input.strategy}) on the Slurm target '${target.name}'.`,
     `# Submit it yourself with: sbatch ${files.scriptFile}`,
     ...sbatchHeader(target, { jobName: `os-${input.runId}`, stdoutFile: files.stdoutFile, stderrFile: files.stderrFile, nodes }),
+    ...(input.afterJob ? [`#SBATCH --dependency=afterany:${input.afterJob}`] : []),
     '',
     ...environmentLines(target),
     `cd ${shq(engineDir)}`,
@@ -127,6 +130,32 @@ export function buildSbatchScript(target: SlurmTarget, input: ScriptInput): stri
     'status=$?',
     `echo "$status" > ${shq(files.exitFile)}`,
     'exit "$status"',
+    '',
+  ].join('\n');
+}
+
+/**
+ * A sweep as one job array: task i runs run i's own script (its #SBATCH lines are comments to bash;
+ * the array's header asks for the resources, the same target for every run) with its output in the
+ * run's folder, as when that run is submitted alone.
+ */
+export function buildArrayScript(target: SlurmTarget, input: { sweepId: string; runs: { runId: string; files: JobFiles }[]; nodes?: number; arrayDir: string }): string {
+  const last = input.runs.length - 1;
+  return [
+    '#!/bin/bash',
+    `# Offload Studio: sweep ${input.sweepId} (${input.runs.length} runs) as one job array on the Slurm target '${target.name}'.`,
+    ...sbatchHeader(target, {
+      jobName: `os-${input.sweepId}`,
+      stdoutFile: path.posix.join(input.arrayDir, 'task-%a.out'),
+      stderrFile: path.posix.join(input.arrayDir, 'task-%a.out'),
+      nodes: input.nodes,
+    }),
+    `#SBATCH --array=0-${last}`,
+    '',
+    'case "$SLURM_ARRAY_TASK_ID" in',
+    ...input.runs.map((r, i) => `  ${i}) exec bash ${shq(r.files.scriptFile)} > ${shq(r.files.stdoutFile)} 2> ${shq(r.files.stderrFile)} ;;`),
+    '  *) echo "no run for array task $SLURM_ARRAY_TASK_ID" >&2; exit 2 ;;',
+    'esac',
     '',
   ].join('\n');
 }
