@@ -90,6 +90,7 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
     noise: 'string',
     'no-baseline': 'boolean',
     python: 'string',
+    slurm: 'string',
   },
 };
 

@@ -283,6 +283,24 @@ describe.skipIf(skipReason !== null)('Slurm on one host (real slurmctld + slurmd
     expect(arrayScript).toContain('#SBATCH --array=0-1');
     expect(arrayScript).toContain(`1) exec bash '${arrayed[1].job.scriptPath}'`);
   });
+
+  it('tune runs its trials as jobs of the target (each trial its own runs/start, awaited before the refit)', { timeout: 180_000 }, async () => {
+    const data = dataDir('tune');
+    saveTarget(data, 'trials', fakeTarget('--mode=ok'));
+    const r = await cli(['tune', '--model', 'tiny-llama', '--seq', '32', '--gpus', '1', '--max-trials', '2', '--steps', '2', '--warmup', '0', '--slurm', 'trials'], data).done;
+    expect(r.code, `${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`).toBe(0);
+    const backend = createBackend({ dataDir: data, transport: 'cli' });
+    try {
+      const { runs } = await backend.invoke('runs/list', { tag: 'tune' });
+      expect(runs.length).toBeGreaterThanOrEqual(1);
+      const jobs = await Promise.all(runs.map(async (run) => (await backend.invoke('runs/get', { id: run.id })).job));
+      // every trial a job of its own, each submitted after the previous ended
+      expect(new Set(jobs.map((j) => j?.jobId)).size).toBe(runs.length);
+      expect(jobs.every((j) => j?.state === 'COMPLETED' && j.target === 'trials')).toBe(true);
+    } finally {
+      await backend.close();
+    }
+  });
 });
 
 function readOr(file: string): string {
