@@ -1,11 +1,13 @@
 // Two Slurm nodes for real: the network namespaces of the multi-node tests (tests/cluster/
 // netns-hosts.ts) each run one slurmd (`slurmd -N node1|node2`, NodeAddr 127.0.9.1 / .2), the
-// controller and the CLI run in the first (the login node). Pre-flight's tiny job runs on both nodes;
+// controller and the CLI run in the first (the login node). node2 also has a mount namespace of its own
+// where one folder is a tmpfs: a work folder there is not shared. Pre-flight's tiny job runs on both nodes;
 // a tiny training with the real runner runs on both through DeepSpeed's launcher with
 // `--launcher slurm` (srun starts the ranks; gloo on CPU across the veth).
 // Needs root, iproute2 and Debian's Slurm + munge (.ci/run installs them); skips otherwise.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineVenvs, venvPython } from '../../../electron/services/environment';
@@ -19,10 +21,18 @@ const skipReason =
   slurmUnavailable() ?? netnsUnavailable() ?? (fs.existsSync(VENV_PYTHON) ? null : `no engine interpreter at ${VENV_PYTHON} (run scripts/setup-engine-venv.sh)`);
 if (skipReason) console.log(`[slurm two-node test] skipped: ${skipReason}`);
 
+function run(argv: string[]): void {
+  const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${argv.join(' ')} failed: ${r.stderr || r.stdout}`);
+}
+
 describe.skipIf(skipReason !== null)('Slurm across two nodes (network namespaces)', () => {
   let net: NetnsLab;
   let lab: SlurmLab;
   let data: string;
+  // node2's own mount namespace, where `unshared` is a tmpfs: a work folder that is not shared.
+  let mnt: string;
+  let unshared: string;
 
   const cli = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -37,10 +47,25 @@ describe.skipIf(skipReason !== null)('Slurm across two nodes (network namespaces
 
   beforeAll(async () => {
     net = await createNetnsLab(2);
+    mnt = fs.mkdtempSync(path.join(os.tmpdir(), 'offload-slurm-mnt-'));
+    unshared = path.join(mnt, 'unshared');
+    fs.mkdirSync(unshared);
+    // A persistent mount namespace (bound to a file on a private mount), with a tmpfs over `unshared`.
+    const nsFile = path.join(mnt, 'ns', 'mnt');
+    fs.mkdirSync(path.dirname(nsFile));
+    run(['mount', '--bind', path.dirname(nsFile), path.dirname(nsFile)]);
+    run(['mount', '--make-private', path.dirname(nsFile)]);
+    fs.writeFileSync(nsFile, '');
+    run(['unshare', `--mount=${nsFile}`, '--propagation', 'private', 'true']);
+    run(['nsenter', `--mount=${nsFile}`, 'mount', '-t', 'tmpfs', 'tmpfs', unshared]);
     lab = await startSlurmLab({
       // nsenter joins the network namespace only: `ip netns exec` also remounts /sys, where slurmd
-      // then finds no cgroup filesystem and refuses to start.
-      nodes: net.hosts.map((h, i) => ({ name: `node${i + 1}`, addr: h.address, prefix: ['nsenter', `--net=/run/netns/${h.ns}`] })),
+      // then finds no cgroup filesystem and refuses to start. node2 also lives in the mount namespace above.
+      nodes: net.hosts.map((h, i) => ({
+        name: `node${i + 1}`,
+        addr: h.address,
+        prefix: ['nsenter', `--net=/run/netns/${h.ns}`, ...(i === 1 ? [`--mount=${nsFile}`] : [])],
+      })),
       controllerAddr: net.hosts[0].address,
       controllerPrefix: ['nsenter', `--net=/run/netns/${net.hosts[0].ns}`],
     });
@@ -68,6 +93,24 @@ describe.skipIf(skipReason !== null)('Slurm across two nodes (network namespaces
   afterAll(() => {
     lab?.stop();
     net?.destroy();
+    if (mnt) {
+      spawnSync('umount', [path.join(mnt, 'ns', 'mnt')]);
+      spawnSync('umount', [path.join(mnt, 'ns')]);
+      fs.rmSync(mnt, { recursive: true, force: true });
+    }
+  });
+
+  it('pre-flight names a node that does not see the work folder, before any run starts', { timeout: 120_000 }, async () => {
+    const file = path.join(lab.dir, 'island.json');
+    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(lab.dir, 'pair.json'), 'utf8')), name: 'island', workDir: unshared }));
+    expect((await cli(['cluster', 'save', file])).code).toBe(0);
+    const r = await cli(['cluster', 'preflight', 'island', '--json']);
+    expect(r.code).toBe(1);
+    const result = JSON.parse(r.stdout) as { ok: boolean; rows: { check: string; ok: boolean; detail: string; fix: string | null }[] };
+    const shared = result.rows.filter((row) => row.check === 'shared');
+    expect(shared.map((row) => row.ok)).toEqual([true, false]);
+    expect(shared[1].detail).toMatch(new RegExp(`^nothing node2 wrote in ${unshared}/preflight/\\S+ is visible here: ${unshared} is not shared with node2$`));
+    expect(shared[1].fix).toMatch(/every node mounts at the same path/);
   });
 
   it('pre-flight runs its tiny job on both nodes: the shared folder and the engine seen on each', { timeout: 120_000 }, async () => {
