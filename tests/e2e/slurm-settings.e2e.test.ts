@@ -44,10 +44,11 @@ describe.skipIf(skipReason !== null)('Settings → Slurm clusters', () => {
     await fill('gpusPerNode', '0');
     await fill('pythonPath', VENV_PYTHON);
     await fill('workDir', path.join(lab.dir, 'shared'));
+    await page.selectOption('[data-testid="slurm-sweepMode"]', 'chain');
     await page.click('[data-testid="slurm-save"]');
     await page.waitForSelector('[data-testid="slurm-lab"]');
     const stored = JSON.parse(fs.readFileSync(path.join(serve.dataDir, 'slurm-targets.json'), 'utf8')) as { targets: { target: Record<string, unknown> }[] };
-    expect(stored.targets[0].target).toMatchObject({ kind: 'slurm', name: 'lab', partition: 'lab', nodes: 1, gpusPerNode: 0, timeLimitMinutes: 5 });
+    expect(stored.targets[0].target).toMatchObject({ kind: 'slurm', name: 'lab', partition: 'lab', nodes: 1, gpusPerNode: 0, timeLimitMinutes: 5, sweepMode: 'chain' });
 
     await page.click('[data-testid="slurm-lab"] >> text=Detect nodes');
     await page.waitForSelector('[data-testid="slurm-detected-lab"]');

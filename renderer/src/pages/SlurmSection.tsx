@@ -9,7 +9,20 @@ import { formatBytes, formatDateTime } from '../format';
 import { useSlurm } from '../stores/slurm';
 
 type Draft = Record<
-  'name' | 'partition' | 'account' | 'qos' | 'timeLimitMinutes' | 'nodes' | 'gpusPerNode' | 'gpuType' | 'constraint' | 'pythonPath' | 'setup' | 'workDir' | 'maxPendingMinutes',
+  | 'name'
+  | 'partition'
+  | 'account'
+  | 'qos'
+  | 'timeLimitMinutes'
+  | 'nodes'
+  | 'gpusPerNode'
+  | 'gpuType'
+  | 'constraint'
+  | 'pythonPath'
+  | 'setup'
+  | 'workDir'
+  | 'maxPendingMinutes'
+  | 'sweepMode',
   string
 >;
 
@@ -27,6 +40,7 @@ const EMPTY: Draft = {
   setup: '',
   workDir: '',
   maxPendingMinutes: '',
+  sweepMode: 'serial',
 };
 
 /** The form's text → the target the backend checks (numbers stay text when they are not numbers: the backend names the field). */
@@ -51,6 +65,7 @@ export function draftToTarget(d: Draft): SlurmTargetInput {
       .filter(Boolean),
     workDir: d.workDir.trim(),
     maxPendingMinutes: d.maxPendingMinutes.trim() === '' ? null : (num(d.maxPendingMinutes) as number),
+    sweepMode: d.sweepMode as SlurmTargetInput['sweepMode'],
   };
 }
 
@@ -95,6 +110,7 @@ export function SlurmSection() {
       setup: (t.setup ?? []).join('\n'),
       workDir: t.workDir,
       maxPendingMinutes: t.maxPendingMinutes ? String(t.maxPendingMinutes) : '',
+      sweepMode: t.sweepMode ?? 'serial',
     });
 
   return (
@@ -172,6 +188,14 @@ export function SlurmSection() {
             />
           </label>
         ))}
+        <label>
+          <span>A sweep goes as</span>
+          <select value={draft.sweepMode} onChange={(e) => setDraft((d) => ({ ...d, sweepMode: e.target.value }))} data-testid="slurm-sweepMode">
+            <option value="serial">one job at a time (each submitted when the previous ended)</option>
+            <option value="chain">a dependency chain (all submitted, each after the previous)</option>
+            <option value="array">one job array (Slurm runs as many at once as it can)</option>
+          </select>
+        </label>
         <label>
           <span>Setup lines (module load …, conda activate …), one per line</span>
           <textarea
