@@ -75,6 +75,7 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
     'write-specs': 'string',
     steps: 'string',
     warmup: 'string',
+    slurm: 'string',
     'all-strategies': 'boolean',
     'ds-config': 'string',
     export: 'string',

@@ -4,6 +4,7 @@
 // script is held to a pattern here and quoted again by the script builder.
 import { z } from 'zod';
 import { ABSOLUTE_PATH_PATTERN, CLUSTER_NAME_PATTERN } from './cluster';
+import { MachineSchema } from './hardware';
 
 // Partition, account and QOS names: Slurm's own are plain words.
 export const SLURM_WORD_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
@@ -125,6 +126,8 @@ export const slurmRequests = {
   'slurm/delete': { request: ByName, response: z.object({ deleted: z.boolean() }) },
   /** Reads the partition's node shape (sinfo, scontrol show node) and stores it with the target. */
   'slurm/detect': { request: ByName, response: SlurmNodeShapeSchema },
+  /** The machine a plan for the target is for: one node of its partition as `slurm/detect` stored it. */
+  'slurm/machine': { request: ByName, response: MachineSchema },
   'slurm/preflight': { request: ByName, response: z.object({ ok: z.boolean(), rows: z.array(SlurmPreflightRowSchema) }) },
   /** The sbatch script a spec would run as (nothing is submitted). */
   'slurm/script': {

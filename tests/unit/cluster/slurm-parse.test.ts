@@ -13,12 +13,14 @@ import {
   parseJobId,
   parseScontrolRecords,
   shapeOf,
+  shapeToMachine,
   slurmBytes,
   slurmMinutes,
   snapshotFromSacct,
   snapshotFromScontrol,
 } from '../../../electron/services/cluster';
 import { jobRunVerdict, type JobEvidence } from '../../../electron/services/engine';
+import { parseMachine } from '../../../electron/services/tuner';
 
 const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, '../../fixtures/slurm', name), 'utf8');
 
@@ -44,6 +46,19 @@ describe('scontrol output', () => {
     const cancelled = snapshotFromScontrol(parseScontrolRecords(fixture('scontrol-job-cancelled.txt'))[0]);
     expect(cancelled.state).toBe('CANCELLED');
     expect(cancelled.exitCode).toBe('0:0');
+  });
+});
+
+describe('the machine a plan for a partition is for', () => {
+  it("is one node as Slurm describes it, its GPUs the catalogue's entry for the gres type", async () => {
+    const [node] = parseScontrolRecords(fixture('scontrol-node-drained-gres.txt'));
+    const shape = shapeOf('debug', '01:00:00', [node]);
+    const target = SlurmTargetSchema.parse({ kind: 'slurm', name: 'lab', partition: 'debug', timeLimitMinutes: 30, nodes: 2, gpusPerNode: 2, pythonPath: '/p/bin/python', workDir: '/shared/w' });
+    const machine = parseMachine(shapeToMachine(shape, target));
+    expect(machine.gpus.map((g) => g.name)).toEqual(['NVIDIA A100 SXM 80 GB', 'NVIDIA A100 SXM 80 GB']);
+    expect(machine.memory.totalBytes).toBe(4000 * 2 ** 20);
+    expect(machine.cpu.logicalCores).toBe(2);
+    expect(machine.gpuStatus.message).toContain('2 × gres gpu:a100 per node');
   });
 });
 

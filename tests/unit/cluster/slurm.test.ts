@@ -127,6 +127,10 @@ describe.skipIf(skipReason !== null)('Slurm on one host (real slurmctld + slurmd
     const detect = await cli(['cluster', 'detect', 'lab'], data).done;
     expect(detect.code, detect.stderr).toBe(0);
     expect(detect.stdout).toContain('partition lab: 1 node(s) (node1), per node 2 CPUs');
+    // the plan is for one node of the partition as Slurm describes it
+    const plan = await cli(['plan', '--model', 'tiny-llama', '--seq', '32', '--slurm', 'lab', '--json'], data).done;
+    expect(plan.code, plan.stderr.slice(-2000)).toBe(0);
+    expect((JSON.parse(plan.stdout) as { profile: { machineLabel: string } }).profile.machineLabel).toMatch(/^lab\/lab/);
     const ok = await cli(['cluster', 'preflight', 'lab', '--json'], data).done;
     const result = JSON.parse(ok.stdout) as { ok: boolean; rows: { check: string; ok: boolean; detail: string }[] };
     expect(result.rows.map((r) => [r.check, r.ok])).toEqual([

@@ -4,7 +4,7 @@ import { enginePath } from '../../resources';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 
-type SlurmChannels = 'slurm/list' | 'slurm/save' | 'slurm/delete' | 'slurm/detect' | 'slurm/preflight' | 'slurm/script';
+type SlurmChannels = 'slurm/list' | 'slurm/save' | 'slurm/delete' | 'slurm/detect' | 'slurm/machine' | 'slurm/preflight' | 'slurm/script';
 
 export function slurmHandlers(ctx: BackendContext): HandlerMap<SlurmChannels> {
   const service = createSlurmService({ dataDir: ctx.dataDir, bundledEngineDir: enginePath() });
@@ -13,6 +13,7 @@ export function slurmHandlers(ctx: BackendContext): HandlerMap<SlurmChannels> {
     'slurm/save': (target) => service.save(target),
     'slurm/delete': ({ name }) => ({ deleted: service.remove(name) }),
     'slurm/detect': ({ name }) => service.detect(name),
+    'slurm/machine': ({ name }) => service.machine(name),
     'slurm/preflight': async ({ name }) => {
       const rows = await service.preflight(name);
       return { ok: rows.every((r) => r.ok), rows };

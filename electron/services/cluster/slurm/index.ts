@@ -7,6 +7,7 @@ import { ApiError, RunSpecSchema, type SlurmTarget, type SlurmTargetRecord } fro
 import { isRunnerFile } from '../snippets';
 import { runSlurm, type SlurmRunner } from './commands';
 import { detectPartition } from './detect';
+import { shapeToMachine } from './machine';
 import { slurmPreflight, type SlurmPreflightOptions } from './preflight';
 import { buildSbatchScript, engineDirOf, jobFiles } from './script';
 import { openSlurmStore } from './store';
@@ -17,6 +18,7 @@ export { queryJob, recordOf, snapshotFromScontrol, snapshotFromSacct, slurmMinut
 export { baseState, isTerminal, jobVerdict, type JobFacts, type JobVerdict } from './states';
 export { buildSbatchScript, buildArrayScript, jobFiles, engineDirOf, shq, type JobFiles } from './script';
 export { shapeOf } from './detect';
+export { shapeToMachine } from './machine';
 export { parseJobId, waitForJob } from './wait';
 export { SLURM_TARGETS_FILE } from './store';
 
@@ -56,6 +58,12 @@ export function createSlurmService(options: SlurmServiceOptions) {
       const shape = await detectPartition(run, target);
       store.recordDetection(name, shape);
       return shape;
+    },
+    /** The machine a plan for the target is for (one node of its partition), from the stored detection. */
+    machine(name: string) {
+      const { target, detected } = need(name);
+      if (!detected) throw new ApiError('not_found', `Slurm target '${name}' has not been detected yet: run cluster detect ${name} first.`, 'name');
+      return shapeToMachine(detected, target);
     },
     async preflight(name: string) {
       const { target } = need(name);
