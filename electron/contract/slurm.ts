@@ -30,13 +30,23 @@ export const SlurmTargetSchema = z
     nodes: z.number().int().min(1).max(4096),
     // GPUs per node as gres (--gres=gpu[:type]:N); 0 runs on CPUs (one process per node).
     gpusPerNode: z.number().int().min(0).max(64),
-    gpuType: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be a gres type such as a100 or h100').nullable().optional(),
-    constraint: z.string().regex(SLURM_CONSTRAINT_PATTERN, 'must be a Slurm feature expression (letters, digits, & | , [ ] * :)').nullable().optional(),
+    gpuType: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be a gres type such as a100 or h100')
+      .nullable()
+      .optional(),
+    constraint: z
+      .string()
+      .regex(SLURM_CONSTRAINT_PATTERN, 'must be a Slurm feature expression (letters, digits, & | , [ ] * :)')
+      .nullable()
+      .optional(),
     cpusPerTask: z.number().int().min(1).max(1024).nullable().optional(),
     // --mem per node in MiB; null: the partition's default.
     memPerNodeMiB: z.number().int().min(1).nullable().optional(),
     // The engine's interpreter on the shared filesystem (a venv with torch and DeepSpeed).
-    pythonPath: z.string().regex(ABSOLUTE_PATH_PATTERN, 'must be an absolute path on the shared filesystem without spaces or shell characters'),
+    pythonPath: z
+      .string()
+      .regex(ABSOLUTE_PATH_PATTERN, 'must be an absolute path on the shared filesystem without spaces or shell characters'),
     // Lines the job runs before the interpreter, as the user wrote them (`module load cuda/12.4`,
     // `source /opt/conda/etc/profile.d/conda.sh && conda activate ds`). They are the user's own
     // shell, shown in the script; one line each.
@@ -50,7 +60,9 @@ export const SlurmTargetSchema = z
       .max(32)
       .optional(),
     // A folder every node sees at the same path: specs, scripts, the runner, the output of each job.
-    workDir: z.string().regex(ABSOLUTE_PATH_PATTERN, 'must be an absolute path on the shared filesystem without spaces or shell characters'),
+    workDir: z
+      .string()
+      .regex(ABSOLUTE_PATH_PATTERN, 'must be an absolute path on the shared filesystem without spaces or shell characters'),
     // Where the runner sits on the shared filesystem; default <workDir>/engine (staged there by the app).
     engineDir: z.string().regex(ABSOLUTE_PATH_PATTERN, 'must be an absolute path without spaces or shell characters').nullable().optional(),
     masterPort: z.number().int().min(1024).max(65535).default(29500),

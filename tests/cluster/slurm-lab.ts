@@ -27,7 +27,15 @@ export interface SlurmLab {
   stop(): void;
 }
 
-const BINARIES = ['/usr/sbin/munged', '/usr/sbin/slurmctld', '/usr/sbin/slurmd', '/usr/bin/sbatch', '/usr/bin/scontrol', '/usr/bin/squeue', '/usr/bin/scancel'];
+const BINARIES = [
+  '/usr/sbin/munged',
+  '/usr/sbin/slurmctld',
+  '/usr/sbin/slurmd',
+  '/usr/bin/sbatch',
+  '/usr/bin/scontrol',
+  '/usr/bin/squeue',
+  '/usr/bin/scancel',
+];
 
 /** Why Slurm cannot run here, or null when it can. */
 export function slurmUnavailable(): string | null {
@@ -151,10 +159,14 @@ export async function startSlurmLab(options: { nodes: LabNode[]; controllerAddr:
     start([...prefix, '/usr/sbin/slurmctld', '-D', '-i', '-f', conf], 'slurmctld.out');
     for (const n of options.nodes) start([...(n.prefix ?? []), '/usr/sbin/slurmd', '-D', '-N', n.name, '-f', conf], `slurmd-${n.name}.out`);
     const idle = () => {
-      const r = spawnSync(prefix[0] ?? 'sinfo', [...prefix.slice(1), ...(prefix.length ? ['sinfo'] : []), '-h', '-N', '-p', partition, '-o', '%N %t'], {
-        encoding: 'utf8',
-        env: { ...process.env, ...env },
-      });
+      const r = spawnSync(
+        prefix[0] ?? 'sinfo',
+        [...prefix.slice(1), ...(prefix.length ? ['sinfo'] : []), '-h', '-N', '-p', partition, '-o', '%N %t'],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, ...env },
+        },
+      );
       const lines = (r.stdout ?? '').trim().split('\n').filter(Boolean);
       return lines.length === options.nodes.length && lines.every((l) => /\bidle$/.test(l));
     };
@@ -164,7 +176,11 @@ export async function startSlurmLab(options: { nodes: LabNode[]; controllerAddr:
     const logs = ['slurmctld.log', ...options.nodes.map((n) => `slurmd-${n.name}.log`)]
       .map((f) => {
         try {
-          return `--- ${f}\n${fs.readFileSync(path.join(dir, 'log', f), 'utf8').split('\n').slice(-15).join('\n')}`;
+          return `--- ${f}\n${fs
+            .readFileSync(path.join(dir, 'log', f), 'utf8')
+            .split('\n')
+            .slice(-15)
+            .join('\n')}`;
         } catch {
           return '';
         }

@@ -47,12 +47,24 @@ describe.skipIf(skipReason !== null)('Settings → Slurm clusters', () => {
     await page.selectOption('[data-testid="slurm-sweepMode"]', 'chain');
     await page.click('[data-testid="slurm-save"]');
     await page.waitForSelector('[data-testid="slurm-lab"]');
-    const stored = JSON.parse(fs.readFileSync(path.join(serve.dataDir, 'slurm-targets.json'), 'utf8')) as { targets: { target: Record<string, unknown> }[] };
-    expect(stored.targets[0].target).toMatchObject({ kind: 'slurm', name: 'lab', partition: 'lab', nodes: 1, gpusPerNode: 0, timeLimitMinutes: 5, sweepMode: 'chain' });
+    const stored = JSON.parse(fs.readFileSync(path.join(serve.dataDir, 'slurm-targets.json'), 'utf8')) as {
+      targets: { target: Record<string, unknown> }[];
+    };
+    expect(stored.targets[0].target).toMatchObject({
+      kind: 'slurm',
+      name: 'lab',
+      partition: 'lab',
+      nodes: 1,
+      gpusPerNode: 0,
+      timeLimitMinutes: 5,
+      sweepMode: 'chain',
+    });
 
     await page.click('[data-testid="slurm-lab"] >> text=Detect nodes');
     await page.waitForSelector('[data-testid="slurm-detected-lab"]');
-    expect(await page.textContent('[data-testid="slurm-detected-lab"]')).toMatch(/^1 node\(s\) in lab: 2 CPUs, .* memory, 0 GPU\(s\) per node/);
+    expect(await page.textContent('[data-testid="slurm-detected-lab"]')).toMatch(
+      /^1 node\(s\) in lab: 2 CPUs, .* memory, 0 GPU\(s\) per node/,
+    );
 
     await page.click('[data-testid="slurm-lab"] >> text=Pre-flight');
     await page.waitForSelector('[data-testid="slurm-preflight-lab"]', { timeout: 90_000 });
@@ -74,6 +86,8 @@ describe.skipIf(skipReason !== null)('Settings → Slurm clusters', () => {
     await page.waitForSelector('[data-testid="slurm-wrong"]');
     await page.click('[data-testid="slurm-wrong"] >> text=Detect nodes');
     await page.waitForSelector('[data-testid="slurm-card"] [role="alert"]');
-    expect(await page.textContent('[data-testid="slurm-card"] [role="alert"]')).toMatch(/Slurm does not know partition 'nosuch': Partition nosuch not found\./);
+    expect(await page.textContent('[data-testid="slurm-card"] [role="alert"]')).toMatch(
+      /Slurm does not know partition 'nosuch': Partition nosuch not found\./,
+    );
   });
 });

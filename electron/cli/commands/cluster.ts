@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError, writeFileAtomic } from '../../kernel';
 import { readRegularText } from '../../services/files';
-import type { RequestOf } from '../../contract';
 import type { Command } from '../command';
 import { INPUT_LIMITS } from '../user-files';
 
@@ -63,7 +62,7 @@ export const clusterCommands: Record<string, Command> = {
             );
           }
           if ((definition as { kind?: unknown } | null)?.kind === 'slurm') {
-            const saved = await backend.invoke('slurm/save', definition as RequestOf<'slurm/save'>);
+            const saved = await backend.invoke('slurm/save', definition);
             if (json) return (print(saved), 0);
             out(`saved Slurm target '${saved.target.name}' (partition ${saved.target.partition}, ${saved.target.nodes} node(s))`);
             return 0;
@@ -130,14 +129,20 @@ export const clusterCommands: Record<string, Command> = {
           return 0;
         }
         case 'script': {
-          if (typeof flags.spec !== 'string') throw new UsageError(`cluster script needs --spec spec.json (plan --write-specs DIR writes them)\n${USAGE}`);
+          if (typeof flags.spec !== 'string')
+            throw new UsageError(`cluster script needs --spec spec.json (plan --write-specs DIR writes them)\n${USAGE}`);
           const specFile = path.resolve(flags.spec);
-          const spec = JSON.parse(readRegularText(specFile, { label: 'cluster script', maxBytes: INPUT_LIMITS.cluster, field: 'spec' })) as unknown;
+          const spec = JSON.parse(
+            readRegularText(specFile, { label: 'cluster script', maxBytes: INPUT_LIMITS.cluster, field: 'spec' }),
+          ) as unknown;
           const { script } = await backend.invoke('slurm/script', { name: arg, spec });
           if (typeof flags.export === 'string') {
             const target = path.resolve(flags.export);
             if (fs.existsSync(target) && flags.overwrite !== true)
-              throw Object.assign(new UsageError(`cluster script --export ${target}: the file exists; give another name or add --overwrite`), { field: 'export' });
+              throw Object.assign(
+                new UsageError(`cluster script --export ${target}: the file exists; give another name or add --overwrite`),
+                { field: 'export' },
+              );
             writeFileAtomic(target, script);
             out(`wrote ${target}`);
             return 0;

@@ -63,7 +63,13 @@ export class FileTail {
   }
 }
 
-export function jobRecord(target: SlurmTarget, jobId: string, snap: JobSnapshot | null, runDir: string, scriptPath: string): SlurmJobRecord {
+export function jobRecord(
+  target: SlurmTarget,
+  jobId: string,
+  snap: JobSnapshot | null,
+  runDir: string,
+  scriptPath: string,
+): SlurmJobRecord {
   return {
     scheduler: 'slurm',
     target: target.name,
@@ -93,7 +99,9 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
   let forced = false;
   let jobId: string | null = null;
   let cancelRequested: 'cancel' | 'kill' | null = null;
-  const log = options.logFile ? (fs.mkdirSync(path.dirname(options.logFile), { recursive: true }), fs.createWriteStream(options.logFile, { flags: 'a' })) : null;
+  const log = options.logFile
+    ? (fs.mkdirSync(path.dirname(options.logFile), { recursive: true }), fs.createWriteStream(options.logFile, { flags: 'a' }))
+    : null;
   log?.on('error', () => {});
   const logLine = (line: string) => {
     log?.write(line + '\n');
@@ -112,7 +120,9 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
         options.onMessage?.(message);
       } catch (error) {
         protocolErrors++;
-        logLine(`[offload-studio] a '${message.type}' message could not be handled: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
+        logLine(
+          `[offload-studio] a '${message.type}' message could not be handled: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`,
+        );
       }
     },
     log: logLine,
@@ -138,7 +148,10 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
     logLine(`[slurm] scancel ${jobId}${r.code === 0 ? '' : `: ${slurmMessage(r)}`}`);
   };
 
-  const finish = (verdict: Pick<RunnerOutcome, 'status' | 'errorClass' | 'message' | 'fix'>, exitCode: number | null): Promise<RunnerOutcome> => {
+  const finish = (
+    verdict: Pick<RunnerOutcome, 'status' | 'errorClass' | 'message' | 'fix'>,
+    exitCode: number | null,
+  ): Promise<RunnerOutcome> => {
     stdout.end();
     stderr.end();
     const outcome: RunnerOutcome = {
@@ -165,11 +178,17 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
     } else {
       fs.mkdirSync(files.runDir, { recursive: true });
       fs.writeFileSync(files.specFile, JSON.stringify(spec, null, 2));
-      fs.writeFileSync(files.scriptFile, buildSbatchScript(target, { runId: spec.runId, strategy: spec.strategy, files, nodes: spec.nodes }));
+      fs.writeFileSync(
+        files.scriptFile,
+        buildSbatchScript(target, { runId: spec.runId, strategy: spec.strategy, files, nodes: spec.nodes }),
+      );
       stageSlurmEngine(target, options.bundledEngineDir);
       if (cancelRequested) {
         stopReason = 'cancel';
-        return finish({ status: 'cancelled', errorClass: 'cancelled', message: 'Cancelled before the job was submitted.', fix: null }, null);
+        return finish(
+          { status: 'cancelled', errorClass: 'cancelled', message: 'Cancelled before the job was submitted.', fix: null },
+          null,
+        );
       }
       const submit = await run('sbatch', ['--parsable', files.scriptFile]);
       jobId = submit.code === 0 ? parseJobId(submit.stdout) : null;
@@ -177,10 +196,20 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
     }
     if (!jobId) {
       logLine(`[slurm] sbatch ${files.scriptFile}: ${said ?? 'no job id'}`);
-      return finish({ status: 'failed', errorClass: 'job_refused', message: `Slurm refused the job: ${said ?? 'no job id'}`, fix: DEFAULT_FIX.job_refused }, null);
+      return finish(
+        {
+          status: 'failed',
+          errorClass: 'job_refused',
+          message: `Slurm refused the job: ${said ?? 'no job id'}`,
+          fix: DEFAULT_FIX.job_refused,
+        },
+        null,
+      );
     }
     const id = jobId;
-    logLine(`[slurm] ${options.submitted ? 'following' : 'submitted'} job ${id} on partition ${target.partition} (script ${files.scriptFile})`);
+    logLine(
+      `[slurm] ${options.submitted ? 'following' : 'submitted'} job ${id} on partition ${target.partition} (script ${files.scriptFile})`,
+    );
     options.onJob?.(jobRecord(target, id, null, files.runDir, files.scriptFile));
     if (cancelRequested) void scancel(cancelRequested === 'kill');
 
@@ -208,7 +237,9 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
           pendingSince ??= Date.now();
           if (maxPendingMs !== null && Date.now() - pendingSince > maxPendingMs && !pendingTooLong) {
             pendingTooLong = true;
-            logLine(`[slurm] job ${id} pending for more than ${target.maxPendingMinutes} min (${snap.reason ?? 'no reason given'}): cancelling it`);
+            logLine(
+              `[slurm] job ${id} pending for more than ${target.maxPendingMinutes} min (${snap.reason ?? 'no reason given'}): cancelling it`,
+            );
             await scancel(false);
           }
         }
@@ -253,7 +284,15 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
   };
 
   const done = follow().catch((error: unknown) =>
-    finish({ status: 'failed', errorClass: 'spawn', message: `The job could not be submitted or followed: ${error instanceof Error ? error.message : String(error)}`, fix: DEFAULT_FIX.spawn }, null),
+    finish(
+      {
+        status: 'failed',
+        errorClass: 'spawn',
+        message: `The job could not be submitted or followed: ${error instanceof Error ? error.message : String(error)}`,
+        fix: DEFAULT_FIX.spawn,
+      },
+      null,
+    ),
   );
 
   return {

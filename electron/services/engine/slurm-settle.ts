@@ -96,7 +96,14 @@ export async function settleJobRuns(options: SettleOptions): Promise<string[]> {
       exitCode: jobExitCode({ exitText, slurmExitCode: snap?.exitCode ?? null }),
       result,
     });
-    history.recordJob(row.id, { ...job, state, reason: snap?.reason ?? null, exitCode: snap?.exitCode ?? job.exitCode, maxRssBytes: snap?.maxRssBytes ?? null, nodes: snap?.nodes.length ? snap.nodes : job.nodes });
+    history.recordJob(row.id, {
+      ...job,
+      state,
+      reason: snap?.reason ?? null,
+      exitCode: snap?.exitCode ?? job.exitCode,
+      maxRssBytes: snap?.maxRssBytes ?? null,
+      nodes: snap?.nodes.length ? snap.nodes : job.nodes,
+    });
     if (ended) settled.push(row.id);
   }
   return settled;

@@ -5,7 +5,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunSpec, SlurmTarget } from '../../contract';
-import { buildArrayScript, buildSbatchScript, jobFiles, parseJobId, runSlurm, slurmMessage, stageSlurmEngine, type SlurmRunner } from '../cluster';
+import {
+  buildArrayScript,
+  buildSbatchScript,
+  jobFiles,
+  parseJobId,
+  runSlurm,
+  slurmMessage,
+  stageSlurmEngine,
+  type SlurmRunner,
+} from '../cluster';
 
 export interface AheadSubmission {
   /** The job (or array task) of a run: its id, or why there is none (Slurm's words). */
@@ -31,11 +40,23 @@ export function submitAhead(
       fs.writeFileSync(r.files.specFile, JSON.stringify(r.spec, null, 2));
     }
     if (mode === 'array') {
-      for (const r of files) fs.writeFileSync(r.files.scriptFile, buildSbatchScript(target, { runId: r.id, strategy: r.spec.strategy, files: r.files, nodes: r.spec.nodes }));
+      for (const r of files)
+        fs.writeFileSync(
+          r.files.scriptFile,
+          buildSbatchScript(target, { runId: r.id, strategy: r.spec.strategy, files: r.files, nodes: r.spec.nodes }),
+        );
       const arrayDir = path.posix.join(target.workDir, 'sweeps', sweepId);
       fs.mkdirSync(arrayDir, { recursive: true });
       const script = path.posix.join(arrayDir, 'array.sbatch');
-      fs.writeFileSync(script, buildArrayScript(target, { sweepId, runs: files.map((r) => ({ runId: r.id, files: r.files })), nodes: runs[0]?.spec.nodes, arrayDir }));
+      fs.writeFileSync(
+        script,
+        buildArrayScript(target, {
+          sweepId,
+          runs: files.map((r) => ({ runId: r.id, files: r.files })),
+          nodes: runs[0]?.spec.nodes,
+          arrayDir,
+        }),
+      );
       const s = await run('sbatch', ['--parsable', script]);
       const arrayId = s.code === 0 ? parseJobId(s.stdout) : null;
       files.forEach((r, i) => ids.set(r.id, arrayId ? { jobId: `${arrayId}_${i}` } : { refused: slurmMessage(s) }));
@@ -45,7 +66,13 @@ export function submitAhead(
     for (const r of files) {
       fs.writeFileSync(
         r.files.scriptFile,
-        buildSbatchScript(target, { runId: r.id, strategy: r.spec.strategy, files: r.files, nodes: r.spec.nodes, afterJob: previous ?? undefined }),
+        buildSbatchScript(target, {
+          runId: r.id,
+          strategy: r.spec.strategy,
+          files: r.files,
+          nodes: r.spec.nodes,
+          afterJob: previous ?? undefined,
+        }),
       );
       const s = await run('sbatch', ['--parsable', r.files.scriptFile]);
       const jobId = s.code === 0 ? parseJobId(s.stdout) : null;

@@ -28,7 +28,13 @@ export function jobExitCode(e: Pick<JobEvidence, 'exitText' | 'slurmExitCode'>):
 }
 
 export function jobRunVerdict(e: JobEvidence): Verdict {
-  const jv = jobVerdict({ state: e.state, reason: e.reason, exitCode: e.slurmExitCode, maxRssBytes: e.maxRssBytes, timeLimitMinutes: e.timeLimitMinutes });
+  const jv = jobVerdict({
+    state: e.state,
+    reason: e.reason,
+    exitCode: e.slurmExitCode,
+    maxRssBytes: e.maxRssBytes,
+    timeLimitMinutes: e.timeLimitMinutes,
+  });
   if (jv.errorClass === 'cancelled' || (jv.errorClass === null && e.stopReason === 'cancel' && !e.resultSeen))
     return { status: 'cancelled', errorClass: 'cancelled', message: jv.message ?? 'The job was cancelled.', fix: null };
   // A result line and COMPLETED: the scheduler has nothing to add.

@@ -348,7 +348,10 @@ class SweepExecution implements Sweep {
   private async runAll(): Promise<RunEnd[]> {
     const ends: RunEnd[] = [];
     try {
-      this.deps.beforeRuns?.(this.id, this.planned.map((p) => ({ id: p.id, spec: p.spec })));
+      this.deps.beforeRuns?.(
+        this.id,
+        this.planned.map((p) => ({ id: p.id, spec: p.spec })),
+      );
     } catch (error) {
       console.error(`[offload-studio] submitting the sweep ahead failed: ${error instanceof Error ? error.message : String(error)}`);
     }

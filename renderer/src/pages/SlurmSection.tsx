@@ -159,7 +159,9 @@ export function SlurmSection() {
             </div>
             {pf && (
               <table className="table preflight" data-testid={`slurm-preflight-${t.name}`}>
-                <caption className={pf.ok ? 'ok-text' : 'bad-text'}>{pf.ok ? 'Ready for jobs.' : 'Not ready: fix the rows marked ✗.'}</caption>
+                <caption className={pf.ok ? 'ok-text' : 'bad-text'}>
+                  {pf.ok ? 'Ready for jobs.' : 'Not ready: fix the rows marked ✗.'}
+                </caption>
                 <tbody>
                   {pf.rows.map((r, i) => (
                     <tr key={`${r.check}/${i}`} className={r.ok ? '' : 'preflight-bad'}>
@@ -190,7 +192,11 @@ export function SlurmSection() {
         ))}
         <label>
           <span>A sweep goes as</span>
-          <select value={draft.sweepMode} onChange={(e) => setDraft((d) => ({ ...d, sweepMode: e.target.value }))} data-testid="slurm-sweepMode">
+          <select
+            value={draft.sweepMode}
+            onChange={(e) => setDraft((d) => ({ ...d, sweepMode: e.target.value }))}
+            data-testid="slurm-sweepMode"
+          >
             <option value="serial">one job at a time (each submitted when the previous ended)</option>
             <option value="chain">a dependency chain (all submitted, each after the previous)</option>
             <option value="array">one job array (Slurm runs as many at once as it can)</option>

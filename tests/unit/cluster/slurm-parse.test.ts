@@ -27,11 +27,26 @@ const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirna
 describe('scontrol output', () => {
   it('reads a drained node with GPUs as gres, its features and a reason with spaces', () => {
     const [node] = parseScontrolRecords(fixture('scontrol-node-drained-gres.txt'));
-    expect(node).toMatchObject({ NodeName: 'vm', CPUTot: '2', RealMemory: '4000', Gres: 'gpu:a100:2', AvailableFeatures: 'ib,zen3', State: 'UNKNOWN+DRAIN+INVALID_REG' });
+    expect(node).toMatchObject({
+      NodeName: 'vm',
+      CPUTot: '2',
+      RealMemory: '4000',
+      Gres: 'gpu:a100:2',
+      AvailableFeatures: 'ib,zen3',
+      State: 'UNKNOWN+DRAIN+INVALID_REG',
+    });
     // the last key takes the rest of the line, spaces included
     expect(node.Reason).toMatch(/^gres\/gpu count reported lower than configured \(0 < 2\) \[root@/);
     const shape = shapeOf('debug', '01:00:00', [node]);
-    expect(shape).toMatchObject({ nodes: ['vm'], cpus: 2, memBytes: 4000 * 2 ** 20, gpus: 2, gpuType: 'a100', features: ['ib', 'zen3'], maxTime: '01:00:00' });
+    expect(shape).toMatchObject({
+      nodes: ['vm'],
+      cpus: 2,
+      memBytes: 4000 * 2 ** 20,
+      gpus: 2,
+      gpuType: 'a100',
+      features: ['ib', 'zen3'],
+      maxTime: '01:00:00',
+    });
   });
 
   it('reads a partition', () => {
@@ -53,7 +68,16 @@ describe('the machine a plan for a partition is for', () => {
   it("is one node as Slurm describes it, its GPUs the catalogue's entry for the gres type", async () => {
     const [node] = parseScontrolRecords(fixture('scontrol-node-drained-gres.txt'));
     const shape = shapeOf('debug', '01:00:00', [node]);
-    const target = SlurmTargetSchema.parse({ kind: 'slurm', name: 'lab', partition: 'debug', timeLimitMinutes: 30, nodes: 2, gpusPerNode: 2, pythonPath: '/p/bin/python', workDir: '/shared/w' });
+    const target = SlurmTargetSchema.parse({
+      kind: 'slurm',
+      name: 'lab',
+      partition: 'debug',
+      timeLimitMinutes: 30,
+      nodes: 2,
+      gpusPerNode: 2,
+      pythonPath: '/p/bin/python',
+      workDir: '/shared/w',
+    });
     const machine = parseMachine(shapeToMachine(shape, target));
     expect(machine.gpus.map((g) => g.name)).toEqual(['NVIDIA A100 SXM 80 GB', 'NVIDIA A100 SXM 80 GB']);
     expect(machine.memory.totalBytes).toBe(4000 * 2 ** 20);
@@ -82,8 +106,14 @@ describe('Slurm words', () => {
   });
   it("sacct's MaxRSS is the largest of the job's steps", () => {
     // sacct -P -n -o JobID,State,ExitCode,NodeList,MaxRSS,Reason,Timelimit (the suite's Slurm has no accounting: no capture)
-    const text = '77|OUT_OF_MEMORY|0:125|gpu01|||01:00:00\n77.batch|OUT_OF_MEMORY|0:125|gpu01|3145728K||\n77.0|OUT_OF_MEMORY|0:125|gpu01|1048576K||\n';
-    expect(snapshotFromSacct('77', text)).toMatchObject({ state: 'OUT_OF_MEMORY', maxRssBytes: 3 * 2 ** 30, nodes: ['gpu01'], timeLimitMinutes: 60 });
+    const text =
+      '77|OUT_OF_MEMORY|0:125|gpu01|||01:00:00\n77.batch|OUT_OF_MEMORY|0:125|gpu01|3145728K||\n77.0|OUT_OF_MEMORY|0:125|gpu01|1048576K||\n';
+    expect(snapshotFromSacct('77', text)).toMatchObject({
+      state: 'OUT_OF_MEMORY',
+      maxRssBytes: 3 * 2 ** 30,
+      nodes: ['gpu01'],
+      timeLimitMinutes: 60,
+    });
   });
 });
 
@@ -115,7 +145,13 @@ describe("a job's end in the app's words", () => {
   });
   it("COMPLETED with a result is completed; FAILED leaves it to the runner's own error line", () => {
     expect(jobRunVerdict(base)).toMatchObject({ status: 'completed', errorClass: null });
-    const failed = jobRunVerdict({ ...base, state: 'FAILED', resultSeen: false, exitText: '3', errorLine: { class: 'cuda_oom', message: 'CUDA out of memory.', fix: 'Lower the micro batch.' } });
+    const failed = jobRunVerdict({
+      ...base,
+      state: 'FAILED',
+      resultSeen: false,
+      exitText: '3',
+      errorLine: { class: 'cuda_oom', message: 'CUDA out of memory.', fix: 'Lower the micro batch.' },
+    });
     expect(failed).toMatchObject({ status: 'failed', errorClass: 'cuda_oom', message: 'CUDA out of memory.' });
   });
 });

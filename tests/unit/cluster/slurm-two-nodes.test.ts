@@ -18,7 +18,9 @@ const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const [engineVenv] = engineVenvs();
 const VENV_PYTHON = process.env.OFFLOAD_STUDIO_TEST_PYTHON ?? (engineVenv ? venvPython(engineVenv) : 'no engine venv');
 const skipReason =
-  slurmUnavailable() ?? netnsUnavailable() ?? (fs.existsSync(VENV_PYTHON) ? null : `no engine interpreter at ${VENV_PYTHON} (run scripts/setup-engine-venv.sh)`);
+  slurmUnavailable() ??
+  netnsUnavailable() ??
+  (fs.existsSync(VENV_PYTHON) ? null : `no engine interpreter at ${VENV_PYTHON} (run scripts/setup-engine-venv.sh)`);
 if (skipReason) console.log(`[slurm two-node test] skipped: ${skipReason}`);
 
 function run(argv: string[]): void {
@@ -36,7 +38,17 @@ describe.skipIf(skipReason !== null)('Slurm across two nodes (network namespaces
 
   const cli = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const argv = ['nsenter', `--net=/run/netns/${net.hosts[0].ns}`, process.execPath, '--import', 'tsx', 'electron/cli/main.ts', ...args, '--data-dir', data];
+      const argv = [
+        'nsenter',
+        `--net=/run/netns/${net.hosts[0].ns}`,
+        process.execPath,
+        '--import',
+        'tsx',
+        'electron/cli/main.ts',
+        ...args,
+        '--data-dir',
+        data,
+      ];
       const child = spawn(argv[0], argv.slice(1), { cwd: root, env: { ...process.env, ...lab.env }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
@@ -102,14 +114,19 @@ describe.skipIf(skipReason !== null)('Slurm across two nodes (network namespaces
 
   it('pre-flight names a node that does not see the work folder, before any run starts', { timeout: 120_000 }, async () => {
     const file = path.join(lab.dir, 'island.json');
-    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(lab.dir, 'pair.json'), 'utf8')), name: 'island', workDir: unshared }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(lab.dir, 'pair.json'), 'utf8')), name: 'island', workDir: unshared }),
+    );
     expect((await cli(['cluster', 'save', file])).code).toBe(0);
     const r = await cli(['cluster', 'preflight', 'island', '--json']);
     expect(r.code).toBe(1);
     const result = JSON.parse(r.stdout) as { ok: boolean; rows: { check: string; ok: boolean; detail: string; fix: string | null }[] };
     const shared = result.rows.filter((row) => row.check === 'shared');
     expect(shared.map((row) => row.ok)).toEqual([true, false]);
-    expect(shared[1].detail).toMatch(new RegExp(`^nothing node2 wrote in ${unshared}/preflight/\\S+ is visible here: ${unshared} is not shared with node2$`));
+    expect(shared[1].detail).toMatch(
+      new RegExp(`^nothing node2 wrote in ${unshared}/preflight/\\S+ is visible here: ${unshared} is not shared with node2$`),
+    );
     expect(shared[1].fix).toMatch(/every node mounts at the same path/);
   });
 
@@ -122,9 +139,34 @@ describe.skipIf(skipReason !== null)('Slurm across two nodes (network namespaces
   });
 
   it('runs a tiny training on both nodes as one job (DeepSpeed --launcher slurm)', { timeout: 240_000 }, async () => {
-    const r = await cli(['run', '--model', 'tiny-llama', '--strategy', 'gpu-zero1', '--force', '--seq', '32', '--gpus', '1', '--nodes', '2', '--steps', '2', '--warmup', '1', '--slurm', 'pair', '--json']);
+    const r = await cli([
+      'run',
+      '--model',
+      'tiny-llama',
+      '--strategy',
+      'gpu-zero1',
+      '--force',
+      '--seq',
+      '32',
+      '--gpus',
+      '1',
+      '--nodes',
+      '2',
+      '--steps',
+      '2',
+      '--warmup',
+      '1',
+      '--slurm',
+      'pair',
+      '--json',
+    ]);
     expect(r.code, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`).toBe(0);
-    const [run] = JSON.parse(r.stdout) as { id: string; status: string; samples: number; job: { nodes: string[]; state: string; runDir: string; scriptPath: string } }[];
+    const [run] = JSON.parse(r.stdout) as {
+      id: string;
+      status: string;
+      samples: number;
+      job: { nodes: string[]; state: string; runDir: string; scriptPath: string };
+    }[];
     expect(run.status).toBe('completed');
     expect(run.samples).toBe(3);
     expect(run.job).toMatchObject({ nodes: ['node1', 'node2'], state: 'COMPLETED' });

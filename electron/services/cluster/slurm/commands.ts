@@ -21,8 +21,13 @@ export const runSlurm: SlurmRunner = (command, args, options = {}) =>
       (error, stdout, stderr) => {
         const errno = (error as NodeJS.ErrnoException | null)?.code;
         const missing = errno === 'ENOENT' || errno === 'EACCES';
-        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : null) : 0;
-        resolve({ code: missing ? null : code, stdout: stdout ?? '', stderr: (stderr ?? '').trim() || (missing ? `${command}: not found` : ''), missing });
+        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : null) : 0;
+        resolve({
+          code: missing ? null : code,
+          stdout: stdout ?? '',
+          stderr: (stderr ?? '').trim() || (missing ? `${command}: not found` : ''),
+          missing,
+        });
       },
     );
   });

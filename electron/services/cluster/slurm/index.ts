@@ -35,7 +35,8 @@ export function stageSlurmEngine(target: SlurmTarget, bundledEngineDir: string):
   if (target.engineDir) return engineDir; // the user's own: used as it is
   fs.mkdirSync(engineDir, { recursive: true, mode: 0o700 });
   for (const f of fs.readdirSync(bundledEngineDir))
-    if (isRunnerFile(f) && fs.statSync(path.join(bundledEngineDir, f)).isFile()) fs.copyFileSync(path.join(bundledEngineDir, f), path.join(engineDir, f));
+    if (isRunnerFile(f) && fs.statSync(path.join(bundledEngineDir, f)).isFile())
+      fs.copyFileSync(path.join(bundledEngineDir, f), path.join(engineDir, f));
   return engineDir;
 }
 
@@ -44,7 +45,12 @@ export function createSlurmService(options: SlurmServiceOptions) {
   const run = options.run ?? runSlurm;
   function need(name: string): SlurmTargetRecord {
     const record = store.get(name);
-    if (!record) throw new ApiError('not_found', `No Slurm target named '${name}'. Save it first (cluster save FILE.json with "kind": "slurm").`, 'name');
+    if (!record)
+      throw new ApiError(
+        'not_found',
+        `No Slurm target named '${name}'. Save it first (cluster save FILE.json with "kind": "slurm").`,
+        'name',
+      );
     return record;
   }
   return {
@@ -62,7 +68,8 @@ export function createSlurmService(options: SlurmServiceOptions) {
     /** The machine a plan for the target is for (one node of its partition), from the stored detection. */
     machine(name: string) {
       const { target, detected } = need(name);
-      if (!detected) throw new ApiError('not_found', `Slurm target '${name}' has not been detected yet: run cluster detect ${name} first.`, 'name');
+      if (!detected)
+        throw new ApiError('not_found', `Slurm target '${name}' has not been detected yet: run cluster detect ${name} first.`, 'name');
       return shapeToMachine(detected, target);
     },
     async preflight(name: string) {
@@ -74,9 +81,15 @@ export function createSlurmService(options: SlurmServiceOptions) {
     script(name: string, rawSpec: unknown): string {
       const { target } = need(name);
       const parsed = RunSpecSchema.safeParse(rawSpec);
-      if (!parsed.success) throw new ApiError('bad_request', `spec: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`, 'spec');
+      if (!parsed.success)
+        throw new ApiError('bad_request', `spec: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`, 'spec');
       const spec = parsed.data;
-      return buildSbatchScript(target, { runId: spec.runId, strategy: spec.strategy, files: jobFiles(target, spec.runId), nodes: spec.nodes });
+      return buildSbatchScript(target, {
+        runId: spec.runId,
+        strategy: spec.strategy,
+        files: jobFiles(target, spec.runId),
+        nodes: spec.nodes,
+      });
     },
   };
 }

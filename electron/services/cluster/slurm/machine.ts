@@ -27,10 +27,23 @@ export function shapeToMachine(shape: SlurmNodeShape & { detectedAt?: string }, 
     cpuAffinity: null,
     powerLimitWatts: null,
     links: entry
-      ? [{ kind: entry.hostLink.kind, peer: 'CPU', topo: null, count: null, bandwidthClass: entry.hostLink.label, bytesPerSecond: entry.hostLink.bytesPerSecond }]
+      ? [
+          {
+            kind: entry.hostLink.kind,
+            peer: 'CPU',
+            topo: null,
+            count: null,
+            bandwidthClass: entry.hostLink.label,
+            bytesPerSecond: entry.hostLink.bytesPerSecond,
+          },
+        ]
       : [],
   }));
-  const id = crypto.createHash('sha256').update(`slurm/${target.name}/${shape.partition}/${cpus}/${shape.memBytes}/${name}×${gpuCount}`).digest('hex').slice(0, 16);
+  const id = crypto
+    .createHash('sha256')
+    .update(`slurm/${target.name}/${shape.partition}/${cpus}/${shape.memBytes}/${name}×${gpuCount}`)
+    .digest('hex')
+    .slice(0, 16);
   return {
     schemaVersion: 1,
     detectedAt: shape.detectedAt ?? new Date().toISOString(),

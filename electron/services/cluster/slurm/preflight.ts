@@ -15,13 +15,27 @@ export interface SlurmPreflightOptions {
   jobTimeoutMs?: number;
 }
 
-const row = (check: SlurmPreflightRow['check'], ok: boolean, detail: string, fix: string | null = null): SlurmPreflightRow => ({ check, ok, detail, fix: ok ? null : fix });
+const row = (check: SlurmPreflightRow['check'], ok: boolean, detail: string, fix: string | null = null): SlurmPreflightRow => ({
+  check,
+  ok,
+  detail,
+  fix: ok ? null : fix,
+});
 
-export async function slurmPreflight(run: SlurmRunner, target: SlurmTarget, options: SlurmPreflightOptions = {}): Promise<SlurmPreflightRow[]> {
+export async function slurmPreflight(
+  run: SlurmRunner,
+  target: SlurmTarget,
+  options: SlurmPreflightOptions = {},
+): Promise<SlurmPreflightRow[]> {
   const rows: SlurmPreflightRow[] = [];
   const version = await run('sbatch', ['--version']);
   rows.push(
-    row('sbatch', version.code === 0, version.code === 0 ? version.stdout.trim() : slurmMessage(version), 'Run the app on a login node of the cluster, where sbatch, squeue and scancel are on PATH (module load slurm on some sites).'),
+    row(
+      'sbatch',
+      version.code === 0,
+      version.code === 0 ? version.stdout.trim() : slurmMessage(version),
+      'Run the app on a login node of the cluster, where sbatch, squeue and scancel are on PATH (module load slurm on some sites).',
+    ),
   );
   if (version.code !== 0) return rows;
 
@@ -31,7 +45,11 @@ export async function slurmPreflight(run: SlurmRunner, target: SlurmTarget, opti
     row(
       'partition',
       part.code === 0 && up,
-      part.code !== 0 ? `Slurm: ${slurmMessage(part)}` : up ? `partition ${target.partition} is up` : `partition ${target.partition} is not up (${/State=(\S+)/.exec(part.stdout)?.[1] ?? 'unknown'})`,
+      part.code !== 0
+        ? `Slurm: ${slurmMessage(part)}`
+        : up
+          ? `partition ${target.partition} is up`
+          : `partition ${target.partition} is not up (${/State=(\S+)/.exec(part.stdout)?.[1] ?? 'unknown'})`,
       'Pick a partition that `sinfo -s` lists as up, and save the target again.',
     ),
   );
@@ -43,7 +61,14 @@ export async function slurmPreflight(run: SlurmRunner, target: SlurmTarget, opti
     rows.push(row('workdir', true, `${target.workDir} is writable here`));
   } catch (error) {
     workOk = false;
-    rows.push(row('workdir', false, `${target.workDir}: ${(error as Error).message}`, 'Give a work folder on the shared filesystem that you can write (it holds specs, scripts and job output).'));
+    rows.push(
+      row(
+        'workdir',
+        false,
+        `${target.workDir}: ${(error as Error).message}`,
+        'Give a work folder on the shared filesystem that you can write (it holds specs, scripts and job output).',
+      ),
+    );
   }
   if (!workOk) return rows;
 
@@ -63,7 +88,12 @@ export async function slurmPreflight(run: SlurmRunner, target: SlurmTarget, opti
   const script = [
     '#!/bin/bash',
     `# Offload Studio pre-flight of the Slurm target '${target.name}'.`,
-    ...sbatchHeader(target, { jobName: 'os-preflight', stdoutFile: path.join(dir, 'job.out'), stderrFile: path.join(dir, 'job.out'), timeMinutes: Math.min(target.timeLimitMinutes, 10) }),
+    ...sbatchHeader(target, {
+      jobName: 'os-preflight',
+      stdoutFile: path.join(dir, 'job.out'),
+      stderrFile: path.join(dir, 'job.out'),
+      timeMinutes: Math.min(target.timeLimitMinutes, 10),
+    }),
     ...environmentLines(target),
     `srun --ntasks-per-node=1 bash ${shq(path.join(dir, 'node.sh'))}`,
     '',
@@ -86,14 +116,24 @@ export async function slurmPreflight(run: SlurmRunner, target: SlurmTarget, opti
   const submit = await run('sbatch', ['--parsable', scriptFile]);
   const jobId = submit.code === 0 ? parseJobId(submit.stdout) : null;
   if (!jobId) {
-    rows.push(row('engine', false, `sbatch refused the tiny job: ${slurmMessage(submit)}`, 'Fix what Slurm names and run preflight again.'));
+    rows.push(
+      row('engine', false, `sbatch refused the tiny job: ${slurmMessage(submit)}`, 'Fix what Slurm names and run preflight again.'),
+    );
     return rows;
   }
-  const ended = await waitForJob(run, jobId, { timeoutMs: options.jobTimeoutMs ?? 10 * 60_000, done: () => fs.existsSync(path.join(dir, 'job.out')) });
+  const ended = await waitForJob(run, jobId, {
+    timeoutMs: options.jobTimeoutMs ?? 10 * 60_000,
+    done: () => fs.existsSync(path.join(dir, 'job.out')),
+  });
   if (!ended || !/^COMPLETED|^FAILED/.test(ended.state)) {
     if (!ended || !/^(COMPLETED|FAILED|CANCELLED|TIMEOUT)/.test(ended.state)) await run('scancel', [jobId]);
     rows.push(
-      row('engine', false, `the tiny job ${jobId} did not finish (${ended ? `${ended.state}${ended.reason ? `, ${ended.reason}` : ''}` : 'Slurm forgot it'})`, 'Look at the queue (squeue -j ' + jobId + ') and run preflight when nodes are free.'),
+      row(
+        'engine',
+        false,
+        `the tiny job ${jobId} did not finish (${ended ? `${ended.state}${ended.reason ? `, ${ended.reason}` : ''}` : 'Slurm forgot it'})`,
+        'Look at the queue (squeue -j ' + jobId + ') and run preflight when nodes are free.',
+      ),
     );
     return rows;
   }
@@ -129,7 +169,9 @@ export async function slurmPreflight(run: SlurmRunner, target: SlurmTarget, opti
       row(
         'engine',
         ok,
-        ok ? `${node}: ${versions}` : `${node}: ${target.pythonPath} cannot import torch and DeepSpeed: ${(engine ?? 'no output').split('\n').slice(-2).join(' ')}`,
+        ok
+          ? `${node}: ${versions}`
+          : `${node}: ${target.pythonPath} cannot import torch and DeepSpeed: ${(engine ?? 'no output').split('\n').slice(-2).join(' ')}`,
         `Install the engine there (${target.pythonPath} -m pip install -r <engine>/requirements.txt), or add the module/conda line that provides it to the target's setup.`,
       ),
     );

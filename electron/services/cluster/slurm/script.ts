@@ -40,7 +40,10 @@ export function shq(value: string): string {
 }
 
 /** The #SBATCH lines every job of the target carries (also used by pre-flight's tiny jobs). */
-export function sbatchHeader(target: SlurmTarget, o: { jobName: string; stdoutFile: string; stderrFile: string; nodes?: number; timeMinutes?: number }): string[] {
+export function sbatchHeader(
+  target: SlurmTarget,
+  o: { jobName: string; stdoutFile: string; stderrFile: string; nodes?: number; timeMinutes?: number },
+): string[] {
   const nodes = o.nodes ?? target.nodes;
   const tasksPerNode = Math.max(1, target.gpusPerNode);
   const lines = [
@@ -66,7 +69,7 @@ export function environmentLines(target: SlurmTarget): string[] {
   return [
     // A pid of the app's machine means nothing on a compute node (the runner's parent watch would end it).
     'unset OFFLOAD_STUDIO_APP_PID',
-    ...(target.setup?.length ? ['# the target\'s setup lines, as written', ...target.setup] : []),
+    ...(target.setup?.length ? ["# the target's setup lines, as written", ...target.setup] : []),
     ...Object.entries(target.env ?? {}).map(([k, v]) => `export ${k}=${shq(v)}`),
     'export PYTHONUNBUFFERED=1',
   ];
@@ -96,7 +99,7 @@ export function buildSbatchScript(target: SlurmTarget, input: ScriptInput): stri
       : [
           // DeepSpeed's launcher reads the nodes from a hostfile; the job's own node list is the truth.
           'hosts=$(scontrol show hostnames "$SLURM_JOB_NODELIST")',
-          'first=${hosts%%$\'\\n\'*}',
+          "first=${hosts%%$'\\n'*}",
           // The first node's address as Slurm knows it (a NodeAddr may differ from the node's name).
           'MASTER_ADDR=$(scontrol -o show node "$first" | sed -n \'s/.* NodeAddr=\\([^ ]*\\).*/\\1/p\')',
           'export MASTER_ADDR="${MASTER_ADDR:-$first}"',
@@ -139,7 +142,10 @@ export function buildSbatchScript(target: SlurmTarget, input: ScriptInput): stri
  * the array's header asks for the resources, the same target for every run) with its output in the
  * run's folder, as when that run is submitted alone.
  */
-export function buildArrayScript(target: SlurmTarget, input: { sweepId: string; runs: { runId: string; files: JobFiles }[]; nodes?: number; arrayDir: string }): string {
+export function buildArrayScript(
+  target: SlurmTarget,
+  input: { sweepId: string; runs: { runId: string; files: JobFiles }[]; nodes?: number; arrayDir: string },
+): string {
   const last = input.runs.length - 1;
   return [
     '#!/bin/bash',
@@ -153,7 +159,9 @@ export function buildArrayScript(target: SlurmTarget, input: { sweepId: string; 
     `#SBATCH --array=0-${last}`,
     '',
     'case "$SLURM_ARRAY_TASK_ID" in',
-    ...input.runs.map((r, i) => `  ${i}) exec bash ${shq(r.files.scriptFile)} > ${shq(r.files.stdoutFile)} 2> ${shq(r.files.stderrFile)} ;;`),
+    ...input.runs.map(
+      (r, i) => `  ${i}) exec bash ${shq(r.files.scriptFile)} > ${shq(r.files.stdoutFile)} 2> ${shq(r.files.stderrFile)} ;;`,
+    ),
     '  *) echo "no run for array task $SLURM_ARRAY_TASK_ID" >&2; exit 2 ;;',
     'esac',
     '',

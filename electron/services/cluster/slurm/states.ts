@@ -3,7 +3,19 @@
 // said here is the job's own evidence: its state, reason, exit code, MaxRSS).
 
 /** States after which nothing more happens to the job. */
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMEOUT', 'NODE_FAIL', 'PREEMPTED', 'OUT_OF_MEMORY', 'BOOT_FAIL', 'DEADLINE', 'REVOKED', 'SPECIAL_EXIT']);
+const TERMINAL = new Set([
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+  'TIMEOUT',
+  'NODE_FAIL',
+  'PREEMPTED',
+  'OUT_OF_MEMORY',
+  'BOOT_FAIL',
+  'DEADLINE',
+  'REVOKED',
+  'SPECIAL_EXIT',
+]);
 
 /** `CANCELLED by 0`, `CANCELLED+` → `CANCELLED`. */
 export function baseState(state: string): string {
