@@ -92,6 +92,8 @@ export class EngineService {
     safeList(() => endOrphanRunners(this.options.dataDir, running));
     // The dead owner's lock goes too (ending any runner it names), unless a sweep here holds it.
     if (!this.active && !this.starting) safeList(() => clearStaleLock(this.options.dataDir));
+    // A dead process that was following Slurm jobs: ask Slurm how they ended.
+    if (running.length) void this.settleJobs();
     return recovered.map((r) => r.id);
   }
 
