@@ -195,6 +195,14 @@ describe.skipIf(skipReason !== null)('Slurm on one host (real slurmctld + slurmd
       const script = fs.readFileSync(run.job.scriptPath as string, 'utf8');
       expect(script).toContain('#SBATCH --partition=lab');
       expect(script).toContain(`srun --ntasks=1 --nodes=1 '${VENV_PYTHON}' -u`);
+      // `cluster script --export` writes the same script for a spec, without submitting it
+      const exported = path.join(lab.dir, 'exported.sbatch');
+      const written = await cli(
+        ['cluster', 'script', 'lab', '--spec', path.join(path.dirname(run.job.scriptPath as string), 'spec.json'), '--export', exported],
+        data,
+      ).done;
+      expect(written.code, written.stderr).toBe(0);
+      expect(fs.readFileSync(exported, 'utf8')).toBe(script);
 
       // The report names the cluster, partition and job; the bundle carries the script as submitted.
       const backend = createBackend({ dataDir: data, transport: 'cli' });
