@@ -50,6 +50,8 @@ export class FileTail {
     }
     try {
       const size = fs.fstatSync(fd).size;
+      // The file started over (a job someone requeued by hand): read it from its start.
+      if (size < this.offset) this.offset = 0;
       while (this.offset < size) {
         const buf = Buffer.alloc(Math.min(size - this.offset, 1 << 20));
         const n = fs.readSync(fd, buf, 0, buf.length, this.offset);

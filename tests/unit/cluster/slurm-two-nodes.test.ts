@@ -178,4 +178,90 @@ describe.skipIf(skipReason !== null)('Slurm across two nodes (network namespaces
     const hosts = fs.readFileSync(path.join(run.job.runDir, 'hostfile'), 'utf8');
     expect(hosts.trim().split('\n')).toEqual(['node1 slots=1', 'node2 slots=1']);
   });
+
+  it("a node that fails under a running job ends it as 'node_failure' with the job's nodes named", { timeout: 180_000 }, async () => {
+    // The fake runner (tests/fixtures/runner-fake) on both nodes: one step, then it waits.
+    const engine = path.join(lab.dir, 'fake-engine');
+    fs.mkdirSync(engine, { recursive: true });
+    fs.copyFileSync(path.join(root, 'tests/fixtures/slurm/fake-engine-bench.py'), path.join(engine, 'bench.py'));
+    const pair = JSON.parse(fs.readFileSync(path.join(lab.dir, 'pair.json'), 'utf8')) as { env: Record<string, string> };
+    const file = path.join(lab.dir, 'fragile.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        ...pair,
+        name: 'fragile',
+        engineDir: engine,
+        env: { ...pair.env, FAKE_RUNNER: path.join(root, 'tests/fixtures/runner-fake/fake_runner.py'), FAKE_RUNNER_ARGS: '--mode=hang' },
+      }),
+    );
+    expect((await cli(['cluster', 'save', file])).code).toBe(0);
+    const running = cli([
+      'run',
+      '--model',
+      'tiny-llama',
+      '--strategy',
+      'gpu-zero1',
+      '--force',
+      '--seq',
+      '32',
+      '--gpus',
+      '1',
+      '--nodes',
+      '2',
+      '--steps',
+      '3',
+      '--warmup',
+      '0',
+      '--slurm',
+      'fragile',
+      '--json',
+    ]);
+    const runs = path.join(lab.dir, 'shared', 'runs');
+    const started = () =>
+      fs.existsSync(runs) &&
+      fs
+        .readdirSync(runs)
+        .some(
+          (d) =>
+            fs.readFileSync(path.join(runs, d, 'job.sbatch'), 'utf8').includes("'fragile'") &&
+            /"type": "step"/.test(readOr(path.join(runs, d, 'stdout.jsonl'))),
+        );
+    const deadline = Date.now() + 90_000;
+    while (!started()) {
+      if (Date.now() > deadline) throw new Error('the job never ran a step');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // What an admin (or Slurm itself, when a node stops answering) does to a failed node: DOWN.
+    const down = spawnSync(
+      'nsenter',
+      [`--net=/run/netns/${net.hosts[0].ns}`, 'scontrol', 'update', 'NodeName=node2', 'State=DOWN', 'Reason=test-failure'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, ...lab.env },
+      },
+    );
+    expect(down.status, down.stderr).toBe(0);
+    const r = await running;
+    expect(r.code, r.stderr.slice(-2000)).toBe(1);
+    const [run] = JSON.parse(r.stdout) as {
+      status: string;
+      errorClass: string;
+      message: string;
+      fix: string;
+      job: { state: string; nodes: string[] };
+    }[];
+    expect(run).toMatchObject({ status: 'failed', errorClass: 'node_failure' });
+    expect(run.message).toMatch(/^A node of the job failed \(NODE_FAIL/);
+    expect(run.fix).toMatch(/drains the failed node/);
+    expect(run.job).toMatchObject({ state: 'NODE_FAIL', nodes: ['node1', 'node2'] });
+  });
 });
+
+function readOr(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}

@@ -60,6 +60,9 @@ export function sbatchHeader(
     ...(target.memPerNodeMiB ? [`--mem=${target.memPerNodeMiB}M`] : []),
     `--output=${o.stdoutFile}`,
     `--error=${o.stderrFile}`,
+    // A measurement that fails with its node is recorded as failed (node_failure), not rerun behind the
+    // app's back into a truncated output file (Slurm requeues batch jobs by default).
+    '--no-requeue',
   ];
   return lines.map((l) => `#SBATCH ${l}`);
 }
