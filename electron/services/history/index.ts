@@ -2,6 +2,7 @@
 import path from 'node:path';
 import {
   readStoredDocument,
+  SlurmJobRecordSchema,
   type Comparison,
   type ImportResult,
   type ResourceRecord,
@@ -208,7 +209,8 @@ export class HistoryStore {
         samples: readSamples(this.db, id),
         logPath: d.log_path,
         logTail: readLogTail(d.log_path, logLines, path.join(this.dataDir, 'logs')),
-        job: readJob(this.db, id) as RunDetail['job'],
+        // A job record that does not read as one (hand edit, another version) is left out, not fatal.
+        job: SlurmJobRecordSchema.safeParse(readJob(this.db, id)).data ?? null,
         ...(unparsed.length ? { unparsed } : {}),
       };
     });
