@@ -122,6 +122,18 @@ export async function startSlurmLab(options: { nodes: LabNode[]; controllerAddr:
     partition,
     prefix,
     stop() {
+      // Jobs a failed test left behind (their slurmstepd outlives slurmd): cancelled on this controller.
+      const ids = spawnSync(prefix[0] ?? 'squeue', [...prefix.slice(1), ...(prefix.length ? ['squeue'] : []), '-h', '-o', '%i'], {
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+      }).stdout;
+      const jobs = (ids ?? '').split('\n').filter((id) => /^[0-9_]+$/.test(id));
+      if (jobs.length) {
+        spawnSync(prefix[0] ?? 'scancel', [...prefix.slice(1), ...(prefix.length ? ['scancel'] : []), '--full', ...jobs], {
+          env: { ...process.env, ...env },
+        });
+        spawnSync('sleep', ['2']);
+      }
       for (const d of daemons) if (d.exitCode === null && d.signalCode === null) d.kill('SIGTERM');
       // The daemons we started wrote their pids; jobs' leftovers are their children.
       const deadline = Date.now() + 3000;
