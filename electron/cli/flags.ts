@@ -48,7 +48,7 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
   },
   'load-samples': {},
   settings: {},
-  cluster: { spec: 'string' },
+  cluster: { spec: 'string', export: 'string', overwrite: 'boolean' },
   measure: { import: 'string', machine: 'string', 'measured-at': 'string', 'budget-seconds': 'string', only: 'string' },
   run: {
     specs: 'string',
@@ -64,6 +64,7 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
     machine: 'string',
     force: 'boolean',
     watch: 'boolean',
+    slurm: 'string',
   },
   plan: {
     model: 'string',
@@ -74,6 +75,7 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
     'write-specs': 'string',
     steps: 'string',
     warmup: 'string',
+    slurm: 'string',
     'all-strategies': 'boolean',
     'ds-config': 'string',
     export: 'string',
@@ -89,6 +91,7 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
     noise: 'string',
     'no-baseline': 'boolean',
     python: 'string',
+    slurm: 'string',
   },
 };
 

@@ -14,6 +14,7 @@ import { environmentEvents, environmentRequests } from './environment';
 import { reportsEvents, reportsRequests } from './reports';
 import { settingsEvents, settingsRequests } from './settings';
 import { clusterEvents, clusterRequests } from './cluster';
+import { slurmEvents, slurmRequests } from './slurm';
 import { wizardEvents, wizardRequests } from './wizard';
 import { tuneEvents, tuneRequests } from './tune';
 import { resourcesEvents, resourcesRequests } from './resources';
@@ -64,6 +65,7 @@ export const requests = {
   ...runsRequests,
   ...settingsRequests,
   ...clusterRequests,
+  ...slurmRequests,
   ...compareRequests,
   ...reportsRequests,
   ...tuneRequests,
@@ -82,6 +84,7 @@ export const events = {
   ...runsEvents,
   ...settingsEvents,
   ...clusterEvents,
+  ...slurmEvents,
   ...compareEvents,
   ...reportsEvents,
   ...tuneEvents,

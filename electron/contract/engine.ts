@@ -7,6 +7,7 @@ import { RunStatusSchema } from './common';
 import { WorkloadSchema } from './plan';
 import { RunSampleSchema } from './step-sample';
 import { EngineKindSchema, PrecisionSchema, RunSpecSchema } from './run-spec';
+import { CLUSTER_NAME_PATTERN } from './cluster';
 
 // ---------------------------------------------------------------- the run spec: run-spec.ts
 
@@ -104,7 +105,18 @@ export const RunnerErrorClassSchema = z.enum([
 
 /** Every class a finished run can carry: the runner's, plus what only the orchestrator can see
  *  (a crash without an error line; a runner that broke the protocol; one that never started). */
-export const ErrorClassSchema = z.enum([...RunnerErrorClassSchema.options, 'crashed', 'protocol', 'spawn']);
+export const ErrorClassSchema = z.enum([
+  ...RunnerErrorClassSchema.options,
+  'crashed',
+  'protocol',
+  'spawn',
+  // A run that was a Slurm job: what only the scheduler can say (its time limit is 'timeout', its
+  // out-of-memory kill 'host_oom').
+  'pending_too_long',
+  'node_failure',
+  'preempted',
+  'job_refused',
+]);
 
 export const ErrorMessageSchema = z
   .object({
@@ -181,6 +193,8 @@ export const StartRunsRequestSchema = z
     // With workload + strategies: run a strategy the plan says needs a GPU on this machine's CPU all
     // the same (DeepSpeed's CPU accelerator runs ZeRO without offload too): CPU figures, no prediction.
     force: z.boolean().optional(),
+    // Run every spec as a job on this Slurm target (slurm/save) instead of a child process here.
+    slurm: z.string().regex(CLUSTER_NAME_PATTERN, 'must be the name of a saved Slurm target (slurm/list)').optional(),
   })
   .strict()
   .superRefine((r, ctx) => {

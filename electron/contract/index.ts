@@ -20,6 +20,7 @@ export * from './environment';
 export * from './reports';
 export * from './settings';
 export * from './cluster';
+export * from './slurm';
 export * from './wizard';
 export * from './format';
 export * from './numbers';

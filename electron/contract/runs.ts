@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { RunStatusSchema } from './common';
 import type { RanWorkload } from './ran-workload';
 import { RunSampleSchema } from './step-sample';
+import { SlurmJobRecordSchema } from './slurm';
 import { WORKLOAD_COLUMNS, type WorkloadColumnField } from './workload-options';
 import {
   StoredConfigSchema,
@@ -99,6 +100,8 @@ export const RunDetailSchema = z.object({
   samples: z.array(RunSampleSchema),
   logPath: z.string().nullable(),
   logTail: z.array(z.string()),
+  /** The Slurm job the run ran as (its id, nodes, last state); null for a run of this machine. */
+  job: SlurmJobRecordSchema.nullable().optional(),
 });
 
 export type RunDetail = z.infer<typeof RunDetailSchema>;

@@ -2,6 +2,7 @@
 // tune/start answers at once with an id; every line of progress, and the result at the end, comes
 // as a tune/progress event; tune/cancel stops the running trial and keeps the finished ones.
 import { z } from 'zod';
+import { CLUSTER_NAME_PATTERN } from './cluster';
 import { WorkloadOverridesSchema } from './plan';
 
 export const TuneTrialSchema = z.object({
@@ -47,6 +48,8 @@ export const TuneStartRequestSchema = z
     /** Also measure the winner's seed defaults. */
     baseline: z.boolean().default(true),
     python: z.string().min(1).optional(),
+    /** Run the trials as jobs of this saved Slurm target (slurm/save), one at a time, refitting between them. */
+    slurm: z.string().regex(CLUSTER_NAME_PATTERN, 'must be the name of a saved Slurm target (slurm/list)').optional(),
   })
   .strict();
 

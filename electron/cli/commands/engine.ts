@@ -20,7 +20,9 @@ const USAGE = `usage: npm run cli -- run --specs DIR|spec.json [--steps N] [--wa
    or: npm run cli -- run --model ID|config.json --strategy ID[,ID…]
   ${workloadSynopsis('run')}
   [--steps N] [--warmup N] [--repeats N]
-  [--max-seconds S] [--python PATH] [--force] [--watch] [--data-dir D] [--json]
+  [--max-seconds S] [--python PATH] [--force] [--watch] [--slurm TARGET] [--data-dir D] [--json]
+--slurm TARGET runs each spec as a job of that Slurm target (cluster save with "kind": "slurm"):
+one sbatch script per run on the target's work folder, followed to its end; Ctrl-C is scancel.
 --watch prints the machine's lanes once a second while a run runs (GPU %, memory, PCIe, CPU cores busy).
 --steps counts measured steps; warm-up steps come on top.
 --force runs a strategy that needs a GPU on this machine's CPU all the same (ZeRO without offload on
@@ -67,6 +69,7 @@ export function buildStartRequest(
     };
     if (typeof flags.python === 'string') request.python = path.resolve(flags.python);
     if (flags['max-seconds'] !== undefined) request.maxSeconds = Number(flags['max-seconds']);
+    if (typeof flags.slurm === 'string') request.slurm = flags.slurm;
     return request as RequestOf<'runs/start'>;
   }
   if (typeof flags.model !== 'string' || typeof flags.strategy !== 'string')
@@ -93,6 +96,7 @@ export function buildStartRequest(
   if (typeof flags.python === 'string') request.python = path.resolve(flags.python);
   if (flags['max-seconds'] !== undefined) request.maxSeconds = Number(flags['max-seconds']);
   if (flags.force === true) request.force = true;
+  if (typeof flags.slurm === 'string') request.slurm = flags.slurm;
   return request as RequestOf<'runs/start'>;
 }
 
@@ -140,6 +144,7 @@ function runJson(d: ResponseOf<'runs/get'>) {
     errorClass: s.errorClass,
     message: s.errorMessage,
     fix: d.errorFix,
+    ...(d.job ? { job: d.job } : {}),
     result:
       s.status === 'completed'
         ? {

@@ -17,7 +17,7 @@ import { exportUserConfig, printUserConfigPlan, userConfigRequest } from './user
 import { countFlag, wholeFlag } from '../flag-values';
 import { readWorkloadFlags, workloadHelp, workloadSynopsis } from '../workload-flags';
 
-const USAGE = `plan --model <preset|path/to/config.json> ${workloadSynopsis('plan')} [--scenario id] [--machine detect.json] [--write-configs DIR] [--write-specs DIR] [--steps N] [--warmup N] [--all-strategies] [--json]
+const USAGE = `plan --model <preset|path/to/config.json> ${workloadSynopsis('plan')} [--scenario id] [--machine detect.json | --slurm TARGET] [--write-configs DIR] [--write-specs DIR] [--steps N] [--warmup N] [--all-strategies] [--json]
    or: plan --ds-config ds_config.json --model <preset|config.json> --seq N [workload flags] [--machine detect.json] [--export DIR] [--json]  (your own DeepSpeed config: "auto" values filled as HF Trainer does, verdict, prediction, the tuned keys to change; --export writes ds_config.json, accelerate_config.yaml and launch lines for yours and the tuned one)
 ${workloadHelp('plan')}`;
 
@@ -201,6 +201,9 @@ export const planCommands: Record<string, Command> = {
           throw Object.assign(new UsageError(`--machine ${flags.machine}: not JSON (${(error as Error).message})`), { field: 'machine' });
         }
         machine = defaultsFrom = parseMachine(parsed, `--machine ${flags.machine}`);
+      } else if (typeof flags.slurm === 'string') {
+        // One node of the target's partition as Slurm describes it (cluster detect NAME stored it).
+        machine = defaultsFrom = await backend.invoke('slurm/machine', { name: flags.slurm });
       } else if (!scenario) defaultsFrom = await backend.invoke('hardware/detect', {});
       if (!scenario) {
         // the Plan form's defaults for the machine planned for (contract workloadDefaultsFor: its GPU

@@ -17,7 +17,8 @@ import { thisMachineDefaults } from './engine';
 
 const USAGE = `usage: npm run cli -- tune --model ID ${workloadSynopsis('tune')}
   [--budget-minutes T] [--max-trials N] [--strategies a,b] [--steps N] [--warmup N] [--noise 0.05]
-  [--no-baseline] [--python PATH] [--data-dir D] [--json]
+  [--no-baseline] [--python PATH] [--slurm TARGET] [--data-dir D] [--json]
+--slurm TARGET runs each trial as a job of that Slurm target, one at a time (the refit needs each figure).
 Runs short trials (warm-up + a few measured steps) of the plan's most promising configurations on this
 machine, refits the model from each, and stops when nothing untried is predicted to beat the best
 measured by more than the noise, or when the budget is spent. Every trial is stored (tag "tune").
@@ -97,6 +98,7 @@ export const tuneCommands: Record<string, Command> = {
             strategies: only,
             baseline,
             python: typeof flags.python === 'string' ? path.resolve(flags.python) : undefined,
+            slurm: typeof flags.slurm === 'string' ? flags.slurm : undefined,
             say,
             cancelled: () => cancelled,
           });

@@ -30,6 +30,7 @@ import { measureHandlers } from './handlers/measure';
 import { environmentHandlers } from './handlers/environment';
 import { settingsHandlers } from './handlers/settings';
 import { clusterHandlers } from './handlers/cluster';
+import { slurmHandlers } from './handlers/slurm';
 import { reportsHandlers } from './handlers/reports';
 import { tuneHandlers } from './handlers/tune';
 import { resourcesHandlers } from './handlers/resources';
@@ -88,6 +89,7 @@ export function createBackend(options: BackendOptions): Backend {
     ...environmentHandlers(ctx),
     ...settingsHandlers(ctx),
     ...clusterHandlers(ctx),
+    ...slurmHandlers(ctx),
     ...reportsHandlers(ctx, { pdfRenderer: options.reportsPdfRenderer }),
     // the tune loop drives the backend's own channels (plan/compute, runs/start…)
     ...tuneHandlers(ctx, () => self),

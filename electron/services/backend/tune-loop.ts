@@ -43,6 +43,8 @@ export interface TuneOptions {
   /** Also measure the winner's seed defaults (the form's micro batch, no searched knobs). */
   baseline?: boolean;
   python?: string;
+  /** Trials as jobs of this Slurm target, submitted one at a time (the refit needs each one's figure). */
+  slurm?: string;
   /** Progress lines for people. */
   say?: (line: string) => void;
   /** Set to stop: the running trial is cancelled, finished trials are kept. */
@@ -95,6 +97,7 @@ export async function runTuneLoop(bus: TuneBus, o: TuneOptions): Promise<TuneRes
       warmup: o.warmup,
       tags: ['tune'],
       ...(o.python ? { python: o.python } : {}),
+      ...(o.slurm ? { slurm: o.slurm } : {}),
     });
     sweepId = res.sweepId;
     const watch = setInterval(() => {

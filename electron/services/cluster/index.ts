@@ -118,3 +118,6 @@ export function createClusterService(options: ClusterServiceOptions) {
     },
   };
 }
+
+export type ClusterService = ReturnType<typeof createClusterService>;
+export * from './slurm';

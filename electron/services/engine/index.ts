@@ -2,9 +2,14 @@
 // run, parses its JSON-lines protocol, writes the run lifecycle and samples to history, streams
 // progress/status/log events, cancels gracefully, and names every failure.
 // Plain Node: never imports 'electron'; other services only through their index.
+import path from 'node:path';
 import { ApiError, type RunSpec, type StartRunsRequest } from '../../contract';
 import type { HistoryStore } from '../history';
 import { enginePath } from '../resources';
+import { createSlurmService } from '../cluster';
+import { startSlurmJob } from './slurm-job';
+import { settleJobRuns } from './slurm-settle';
+import { submitAhead, type AheadSubmission } from './slurm-sweep';
 import { chooseInterpreter } from '../environment';
 import { acquireSweepLock, clearStaleLock, endOrphanRunners, type SweepLock } from './orphans';
 import { buildLaunch } from './launch';
@@ -26,6 +31,9 @@ export { chooseInterpreter, engineVenvs, venvPython, type InterpreterChoice } fr
 export { buildLaunch, type LaunchInput } from './launch';
 export { predictionElsewhere, startSweep, type RunEnd, type Sweep, type SweepDeps, type SweepEvents } from './sweep';
 export type { Planner, PreflightMemory } from './planner';
+export { startSlurmJob, FileTail, jobRecord, type SlurmJobOptions } from './slurm-job';
+export { jobRunVerdict, jobExitCode, type JobEvidence } from './slurm-verdict';
+export { settleJobRuns } from './slurm-settle';
 export { acquireSweepLock, clearStaleLock, endOrphanRunners, type SweepLock } from './orphans';
 
 export interface EngineOptions {
@@ -39,6 +47,8 @@ export interface EngineOptions {
   selectedPython?(): Promise<string | null> | string | null;
   /** The runner script; default: the bundled resources/engine/bench.py. */
   benchScript?: string;
+  /** How often a Slurm job is asked about (default 1 s). */
+  slurmPollMs?: number;
   /** Overrides of the sweep's timing knobs and launch (tests). */
   sweep?: Partial<Pick<SweepDeps, 'graceMs' | 'timeoutMs' | 'timeoutSlackSeconds' | 'defaultMaxSeconds' | 'launch'>>;
 }
@@ -57,6 +67,7 @@ export class EngineService {
   readonly orphansEnded: number[];
 
   constructor(private readonly options: EngineOptions) {
+    this.jobsSettled = this.settleJobs();
     // Runs start-up recovery marked interrupted may still have their runner alive (the app was
     // SIGKILLed, or an SSH drop ended it): end those runners before anything new runs beside them.
     const { history, dataDir } = options;
@@ -80,6 +91,8 @@ export class EngineService {
     safeList(() => endOrphanRunners(this.options.dataDir, running));
     // The dead owner's lock goes too (ending any runner it names), unless a sweep here holds it.
     if (!this.active && !this.starting) safeList(() => clearStaleLock(this.options.dataDir));
+    // A dead process that was following Slurm jobs: ask Slurm how they ended.
+    if (running.length) void this.settleJobs();
     return recovered.map((r) => r.id);
   }
 
@@ -101,6 +114,21 @@ export class EngineService {
   }
 
   private readonly reaper = setInterval(() => this.reapDeadOwners(), REAP_MS).unref();
+
+  /**
+   * Runs that were Slurm jobs when a previous process stopped: Slurm is asked how each ended
+   * (engine/slurm-settle.ts). Started once with the service; readers that must see the real
+   * state (runs/get) wait for it.
+   */
+  readonly jobsSettled: Promise<string[]>;
+
+  settleJobs(): Promise<string[]> {
+    const bundledEngineDir = this.options.benchScript ? path.dirname(this.options.benchScript) : enginePath();
+    return settleJobRuns({ history: this.options.history, dataDir: this.options.dataDir, bundledEngineDir }).catch((error: unknown) => {
+      console.error(`[offload-studio] could not ask Slurm about earlier jobs: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    });
+  }
 
   async start(request: StartRunsRequest): Promise<Sweep> {
     if (this.active || this.starting)
@@ -131,6 +159,7 @@ export class EngineService {
     const benchScript = this.options.benchScript ?? enginePath('bench.py');
     const launch =
       this.options.sweep?.launch ?? ((specFile: string, spec: RunSpec) => buildLaunch({ python, benchScript, specFile, gpus: spec.gpus }));
+    const slurm = request.slurm ? this.slurmStart(request.slurm) : null;
     const sweep = await startSweep(request, {
       history: this.options.history,
       dataDir: this.options.dataDir,
@@ -139,6 +168,8 @@ export class EngineService {
       machine: this.options.machine,
       ...this.options.sweep,
       launch,
+      // A job runs on the cluster's nodes: this machine's resources say nothing about it.
+      ...(slurm ? { ...slurm, monitor: null } : {}),
     });
     this.active = sweep;
     this.sweeps.set(sweep.id, sweep);
@@ -147,6 +178,39 @@ export class EngineService {
       this.sweeps.delete(sweep.id);
     });
     return sweep;
+  }
+
+  /** Runs as jobs of a saved Slurm target: each spec one sbatch job (or a task of the sweep's array), followed to its end. */
+  private slurmStart(name: string): Pick<SweepDeps, 'startRunner' | 'beforeRuns' | 'abandon'> {
+    const bundledEngineDir = this.options.benchScript ? path.dirname(this.options.benchScript) : enginePath();
+    const { target } = createSlurmService({ dataDir: this.options.dataDir, bundledEngineDir }).get(name);
+    const history = this.options.history;
+    let ahead: AheadSubmission | null = null;
+    return {
+      // 'serial': each run is submitted when its turn comes; 'chain' and 'array': all at once, before the first.
+      beforeRuns: (sweepId, runs) => {
+        if (target.sweepMode !== 'serial') ahead = submitAhead(target, sweepId, runs, { bundledEngineDir });
+      },
+      abandon: (runId) => ahead?.abandon(runId),
+      startRunner: (options, run) =>
+        startSlurmJob({
+          ...options,
+          // The job's own time limit stops it; the orchestrator's clock would count time in the queue.
+          timeoutMs: undefined,
+          target,
+          spec: run.spec,
+          bundledEngineDir,
+          pollMs: this.options.slurmPollMs,
+          submitted: ahead?.jobOf(run.id),
+          onJob: (job) => {
+            try {
+              history.recordJob(run.id, job);
+            } catch {
+              // a busy database: the next state change writes it again
+            }
+          },
+        }),
+    };
   }
 
   cancel(sweepId: string, force = false): boolean {

@@ -27,7 +27,7 @@ import { runGpuIndexes, startMonitor, type MonitorOptions, type ResourceMonitor 
 
 /** Predicted figures stored beside the measurement (tflopsPerGpu/stepSeconds are also columns). */
 type Prediction = { tflopsPerGpu?: number | null; stepSeconds?: number | null } & Record<string, unknown>;
-import { startRunner, type RunnerHandle, type RunnerLaunch, type RunnerOutcome } from './runner-process';
+import { startRunner, type RunnerHandle, type RunnerLaunch, type RunnerOptions, type RunnerOutcome } from './runner-process';
 
 export interface SweepEvents {
   progress(event: RunProgressEvent): void;
@@ -51,6 +51,12 @@ export interface SweepDeps {
   machine(): Promise<unknown>;
   /** The command line for one run (its spec already written to specFile). */
   launch(specFile: string, spec: RunSpec): RunnerLaunch;
+  /** Before the first run: submit every run ahead (a Slurm sweep as a chain or a job array). */
+  beforeRuns?(sweepId: string, runs: { id: string; spec: RunSpec }[]): void;
+  /** A run that will not be started (the sweep was cancelled): what was submitted for it goes. */
+  abandon?(runId: string): void;
+  /** Starts a run somewhere else than a child process here (a Slurm job); default startRunner. */
+  startRunner?(options: RunnerOptions, run: { id: string; spec: RunSpec; specFile: string }): RunnerHandle;
   graceMs?: number;
   /** Added to the spec's maxSeconds for the orchestrator's own hard limit (start-up, op builds). */
   timeoutSlackSeconds?: number;
@@ -224,6 +230,14 @@ class SweepExecution implements Sweep {
 
   private async runAll(): Promise<RunEnd[]> {
     const ends: RunEnd[] = [];
+    try {
+      this.deps.beforeRuns?.(
+        this.id,
+        this.planned.map((p) => ({ id: p.id, spec: p.spec })),
+      );
+    } catch (error) {
+      console.error(`[offload-studio] submitting the sweep ahead failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
     for (let i = 0; i < this.planned.length; i++) {
       let end: RunEnd;
       try {
@@ -278,6 +292,11 @@ class SweepExecution implements Sweep {
   }
 
   private skip(i: number): RunEnd {
+    try {
+      this.deps.abandon?.(this.planned[i].id);
+    } catch {
+      // nothing was submitted for it
+    }
     return this.endWith(i, {
       status: 'cancelled',
       errorClass: 'cancelled',
@@ -342,14 +361,16 @@ class SweepExecution implements Sweep {
     const maxSeconds = p.spec.maxSeconds;
     let handle: RunnerHandle;
     try {
-      handle = startRunner({
-        launch: deps.launch(specFile, p.spec),
+      const runnerOptions: RunnerOptions = {
+        // a run started elsewhere (a Slurm job) has no local command line
+        launch: deps.startRunner ? { command: '', args: [] } : deps.launch(specFile, p.spec),
         timeoutMs: deps.timeoutMs ?? (maxSeconds + (deps.timeoutSlackSeconds ?? 120)) * 1000,
         graceMs: deps.graceMs,
         logFile: logPath,
         onMessage: (m) => recorder.onMessage(m),
         onLog: (line) => recorder.onLog(line),
-      });
+      };
+      handle = deps.startRunner ? deps.startRunner(runnerOptions, { id: p.id, spec: p.spec, specFile }) : startRunner(runnerOptions);
     } catch (error) {
       recorder.stopTimers();
       recorder.safely(() => monitor?.stop()); // its nvidia-smi children must not outlive a run that never started

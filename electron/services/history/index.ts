@@ -2,6 +2,7 @@
 import path from 'node:path';
 import {
   readStoredDocument,
+  SlurmJobRecordSchema,
   type Comparison,
   type ImportResult,
   type ResourceRecord,
@@ -19,7 +20,11 @@ import {
   interruptOwned,
   recordDocument,
   recoverOrphans,
+  readJob,
+  recordJob,
+  settleJobRun,
   startRun,
+  unsettledJobRuns,
   type NewRun,
   type RecoveredRun,
   type RunEnd,
@@ -145,6 +150,19 @@ export class HistoryStore {
   finishRun(id: string, end: RunEnd): boolean {
     return this.write(() => finishRun(this.db, id, end));
   }
+  /** The scheduler's job a run ran as (a Slurm job's id, nodes and state). */
+  recordJob(id: string, job: unknown): void {
+    this.guard(() => recordJob(this.db, id, job));
+  }
+  job(id: string): unknown {
+    return this.guard(() => readJob(this.db, id));
+  }
+  unsettledJobRuns(): { id: string; status: string; body: string }[] {
+    return this.guard(() => unsettledJobRuns(this.db));
+  }
+  settleJobRun(id: string, end: RunEnd): boolean {
+    return this.write(() => settleJobRun(this.db, id, end));
+  }
   samples(id: string): RunSample[] {
     return this.guard(() => readSamples(this.db, id));
   }
@@ -193,6 +211,8 @@ export class HistoryStore {
         samples: readSamples(this.db, id),
         logPath: d.log_path,
         logTail: readLogTail(d.log_path, logLines, path.join(this.dataDir, 'logs')),
+        // A job record that does not read as one (hand edit, another version) is left out, not fatal.
+        job: SlurmJobRecordSchema.safeParse(readJob(this.db, id)).data ?? null,
         ...(unparsed.length ? { unparsed } : {}),
       };
     });

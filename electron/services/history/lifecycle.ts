@@ -189,3 +189,36 @@ export function interruptOwned(db: Database, owner: string): number {
     .run(now(), owner);
   return Number(result.changes);
 }
+
+/** The scheduler's job a run ran as (replaced as its state changes). */
+export function recordJob(db: Database, id: string, job: unknown): void {
+  db.prepare('INSERT INTO run_jobs (run_id, body) VALUES (?, ?) ON CONFLICT(run_id) DO UPDATE SET body = excluded.body').run(id, json(job));
+}
+
+export function readJob(db: Database, id: string): unknown {
+  const row = db.prepare('SELECT body FROM run_jobs WHERE run_id = ?').get(id) as { body: string } | undefined;
+  if (!row) return null;
+  try {
+    return JSON.parse(row.body) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs that were jobs and whose end this app did not see (a restart marked them interrupted, or they still run). */
+export function unsettledJobRuns(db: Database): { id: string; status: string; body: string }[] {
+  return db
+    .prepare(
+      `SELECT r.id, r.status, j.body FROM runs r JOIN run_jobs j ON j.run_id = r.id
+       WHERE r.status IN ('interrupted', 'running', 'queued') ORDER BY r.created_at`,
+    )
+    .all() as unknown as { id: string; status: string; body: string }[];
+}
+
+/** The job's real end, learned after a restart: an interrupted (or orphaned) job run gets it. */
+export function settleJobRun(db: Database, id: string, end: RunEnd): boolean {
+  // Back to 'running' for finishRun's one rule of the final transition (its own transaction); a
+  // failure between the two leaves a running row of a dead owner, which recovery interrupts again.
+  db.prepare("UPDATE runs SET status = 'running', error_message = NULL WHERE id = ? AND status IN ('interrupted', 'queued')").run(id);
+  return finishRun(db, id, end);
+}

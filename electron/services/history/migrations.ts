@@ -192,4 +192,16 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    // A run that ran as a scheduler's job (Slurm): the job id, its nodes, its last known state.
+    // A table of its own: most runs have none, and a restart asks the scheduler about exactly these.
+    version: 7,
+    name: 'scheduler jobs',
+    sql: `
+      CREATE TABLE IF NOT EXISTS run_jobs (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        body TEXT NOT NULL                               -- JSON: contract SlurmJobRecord
+      );
+    `,
+  },
 ];

@@ -17,6 +17,7 @@ const RUN_FILES = new Set([
   'launch.txt',
   'accelerate_config.yaml',
   'your_ds_config.json',
+  'job.sbatch',
 ]);
 
 /** Why `folder` is not a previous bundle (null when it is one). */

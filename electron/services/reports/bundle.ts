@@ -127,6 +127,7 @@ Made ${generatedAt.toISOString()} by Offload Studio ${appVersion}: ${runs.length
 
 Each folder reruns one run exactly as Offload Studio ran it:
 
+- \`job.sbatch\` — for a run on a Slurm cluster, the batch script it was submitted as (\`sbatch job.sbatch\` there).
 - \`spec.json\` — the run spec the runner was given (model shape, sequence length, batch, steps, seed, config).
 - \`ds_config.json\` — the DeepSpeed config (absent for FSDP2 runs).
 - \`run.sh\` — the launch command (\`deepspeed\`, \`torchrun\` for FSDP2, or one \`python -u\` process on a machine without GPUs).
@@ -189,6 +190,8 @@ export function bundleEntries(
     }
     const hosts = hostfile(run);
     if (hosts) entries.push({ name: `${dir}/hostfile`, data: hosts });
+    // A Slurm run: the sbatch script it was submitted as (sbatch job.sbatch reruns it on that cluster).
+    if (run.job?.script) entries.push({ name: `${dir}/job.sbatch`, data: run.job.script });
     const v = run.versions;
     entries.push({
       name: `${dir}/runner-version.txt`,

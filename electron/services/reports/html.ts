@@ -178,6 +178,16 @@ function systemsSection(runs: ReportRun[]): Raw {
 }
 
 /** Runs with the same software versions share one row. */
+/** Runs that were Slurm jobs: the cluster (target), partition, job id and nodes of each. */
+function slurmSection(runs: ReportRun[]): Raw {
+  const jobs = runs.filter((r) => r.job);
+  if (jobs.length === 0) return html``;
+  return html`<div class="keep" data-testid="slurm-jobs"><h3>Slurm jobs</h3><p class="muted">These runs ran as batch jobs on a Slurm cluster; the system above is the machine the app ran on, not the compute nodes.</p>
+  <table><thead><tr><th>Run</th><th>Cluster</th><th>Partition</th><th>Job</th><th>Nodes</th><th>State</th></tr></thead><tbody>
+  ${jobs.map((r) => html`<tr><td>${r.summary.id}</td><td>${r.job!.target}</td><td>${r.job!.partition}</td><td>${r.job!.jobId}</td><td>${r.job!.nodes.join(', ') || '—'}</td><td>${r.job!.state}</td></tr>`)}
+  </tbody></table></div>`;
+}
+
 function versionGroups(runs: ReportRun[]): { v: ReportRun['versions']; ids: string[] }[] {
   const byKey = new Map<string, { v: ReportRun['versions']; ids: string[] }>();
   for (const r of runs) {
@@ -298,7 +308,7 @@ export function renderHtml(runs: ReportRun[], options: HtmlOptions): string {
     ${charts(runs, comparison)}</section>
     <section class="major runs"><h2>Runs</h2><p class="muted">Figures are the median of measured steps (warm-up steps not counted), min–max in parentheses; memory is measured, the tuner's prediction in parentheses. Δ: percent change of TFLOPS per GPU against the baseline (${base.label}: ${fmt(base.tflopsPerGpu)} TFLOPS per GPU), the same baseline as the summary.</p>${runsTable(runs, base)}</section>
     ${resources ? html`<section class="major resources"><h2>Resources during the runs</h2>${resources}</section>` : ''}
-    <section class="major system"><h2>System</h2>${systemsSection(runs)}</section>
+    <section class="major system"><h2>System</h2>${systemsSection(runs)}${slurmSection(runs)}</section>
     <section class="major formula"><h2>How the figures are computed</h2>${formulaSection(runs)}</section>
     <section class="appendix configs"><h2>Appendix: configurations</h2>${configsSection(runs)}${launchSection(runs)}</section>`;
   // (No footer: the header says when and by which version; a footer alone on a last page is waste.)

@@ -1,6 +1,7 @@
 // RunDetail (history's record of one run) → ReportRun. The documents in a RunDetail are typed,
 // lenient readings (contract stored.ts: parsed once where history reads them), so a field an old or
 // partial run lacks is simply absent here and the report shows "—" instead of failing.
+import fs from 'node:fs';
 import { hasPrediction, predictedGpuPeakBytes, type RunDetail, type StoredMachine, type StoredPrediction } from '../../contract';
 import { ranWorkloadOf } from '../../contract';
 import { repeatStats } from '../history';
@@ -168,5 +169,19 @@ export function toReportRun(detail: RunDetail): ReportRun {
     },
     hosts: hostsOf(detail),
     launchArgv: launchArgvOf(detail),
+    job: jobOf(detail),
   };
+}
+
+/** The run's Slurm job and the script it was submitted as (read from the shared work folder, where it stays). */
+function jobOf(detail: RunDetail): ReportRun['job'] {
+  const job = detail.job;
+  if (!job) return null;
+  let script: string | null = null;
+  try {
+    script = fs.readFileSync(job.scriptPath, 'utf8').slice(0, 256 * 1024);
+  } catch {
+    // the work folder was cleaned: the report still names the job
+  }
+  return { target: job.target, partition: job.partition, jobId: job.jobId, nodes: job.nodes, state: job.state, script };
 }

@@ -76,4 +76,6 @@ export interface ReportRun {
   hosts: string[];
   /** The runner's launch argv as stored, when the engine recorded it. */
   launchArgv: string[] | null;
+  /** The Slurm job the run ran as, with its sbatch script as submitted (null when the file is gone). */
+  job: { target: string; partition: string; jobId: string; nodes: string[]; state: string; script: string | null } | null;
 }

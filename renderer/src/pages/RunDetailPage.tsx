@@ -117,6 +117,15 @@ export function RunDetailPage({ id }: { id: string }) {
               ['Sweep', r.sweepId ? `${r.sweepId} · repeat ${r.repeatIndex + 1}` : '—'],
               ['Tags', r.tags.length ? r.tags.join(', ') : '—'],
               ...(r.notes ? [['Notes', r.notes] as [string, string]] : []),
+              // A run that was a Slurm job: where it ran, and Slurm's last word on it (pending reason included).
+              ...(detail.job
+                ? [
+                    [
+                      'Slurm job',
+                      `${detail.job.jobId} on ${detail.job.target} (partition ${detail.job.partition})${detail.job.nodes.length ? `, nodes ${detail.job.nodes.join(', ')}` : ''} — ${detail.job.state}${detail.job.reason && detail.job.reason !== 'None' ? ` (${detail.job.reason})` : ''}`,
+                    ] as [string, string],
+                  ]
+                : []),
             ]}
           />
         </Card>

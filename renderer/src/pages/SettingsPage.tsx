@@ -6,6 +6,7 @@ import type { Theme } from '../../../electron/contract';
 import { Card, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { useSettings } from '../stores/settings';
 import { ClusterSection } from './ClusterPage';
+import { SlurmSection } from './SlurmSection';
 
 interface Draft {
   pythonPath: string;
@@ -133,6 +134,7 @@ export function SettingsPage() {
         </Card>
       )}
       <ClusterSection />
+      <SlurmSection />
     </div>
   );
 }

@@ -49,7 +49,9 @@ export function engineHandlers(ctx: BackendContext): HandlerMap<'runs/start' | '
       return { sweepId: sweep.id, runIds: sweep.runIds, runs: sweep.runs };
     },
     'runs/cancel': (request) => ({ cancelled: engine.cancel(request.sweepId, request.force ?? false) }),
-    'runs/get': (request) => {
+    'runs/get': async (request) => {
+      // A run that was a Slurm job when the app last stopped: its real end first.
+      await engine.jobsSettled;
       const run = ctx.history.getRun(request.id, request.logLines ?? 200);
       if (!run) throw new ApiError('not_found', `No run '${request.id}' in this data folder.`, 'id');
       return run;

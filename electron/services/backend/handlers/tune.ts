@@ -34,6 +34,7 @@ export function tuneHandlers(ctx: BackendContext, bus: () => TuneBus): HandlerMa
         strategies: request.strategies,
         baseline: request.baseline,
         python: request.python,
+        slurm: request.slurm,
         say,
         cancelled: () => me.cancelled,
       })
