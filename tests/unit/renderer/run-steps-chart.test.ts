@@ -56,6 +56,29 @@ describe('run page per-step chart', () => {
     expect(svg).toContain('warm-up');
   });
 
+  it('draws the first (warm-up) step inside the plot, not on its left edge over the axis', () => {
+    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 800, height: 300 });
+    chart.setOption(option as unknown as EChartsOption);
+    // the plot's edges; the warm-up TFLOPS arrow once sat on the left one, in the corner over the axis
+    const grid = (
+      chart as unknown as { getModel(): { getComponent(t: string): { coordinateSystem: { getRect(): { x: number; width: number } } } } }
+    )
+      .getModel()
+      .getComponent('grid')
+      .coordinateSystem.getRect();
+    const [first] = chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 1 }, [1, option.yAxis[1].min]) as number[];
+    const [last] = chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, [8, 2.3]) as number[];
+    const [edge, end] = [grid.x, grid.x + grid.width];
+    const svg = chart.renderToSVGString();
+    chart.dispose();
+    expect(first - edge).toBeGreaterThanOrEqual(12);
+    expect(end - last).toBeGreaterThanOrEqual(12);
+    // the axis still says whole steps only
+    const labels = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(labels, labels.join('|')).toEqual(expect.arrayContaining(['2', '8']));
+    expect(labels.filter((l) => /^\d+\.5$/.test(l))).toEqual([]);
+  });
+
   it('rounds axis bounds to a readable grid', () => {
     expect(niceBounds(2.28, 2.34)).toEqual({ min: 2.2, max: 2.4, interval: 0.1 }); // 1 % noise does not fill the chart
     expect(niceBounds(0, 0).min).toBe(0);
