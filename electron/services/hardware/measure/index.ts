@@ -29,7 +29,10 @@ export {
   saveMeasurement,
   measurementsPath,
   measurementFromFile,
+  machineMeasurements,
+  pickMeasurement,
 } from './store';
+export { usedMeasurement, type UsedMeasurement } from './choice';
 export { recommendCoresPerc, recommendThreads, recommendWorkerThreads, KNEE_FRACTION } from './knee';
 export { planMeasurement, DEFAULT_BUDGET_SECONDS } from './plan';
 export { measurementSpread, DISAGREE_FRACTION } from './spread';
