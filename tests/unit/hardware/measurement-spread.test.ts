@@ -79,7 +79,7 @@ describe('a measurement beside the machine’s earlier ones', () => {
         /^Plans use the measurement of 7 Dec 2026, 20:05 UTC, the newest that agrees with this machine's others\. Passed over .*20:10 UTC: CPU Adam \d+% below the median/,
       );
       const figures = () => measurementsFor(dataDir, machine, true);
-      expect(figures().measurements?.measuredAt).toBe(at(5, 0, 0).measuredAt);
+      expect((figures().measurements as Measurement | undefined)?.measuredAt).toBe(at(5, 0, 0).measuredAt);
       expect(figures().note).toMatch(
         /measured 7 Dec 2026, 20:05 UTC: the newest that agrees with its others; newer, flagged: 7 Dec 2026, 20:10 UTC: CPU Adam/,
       );
@@ -87,7 +87,7 @@ describe('a measurement beside the machine’s earlier ones', () => {
       const picked = await backend.invoke('hardware/measurement-use', { measuredAt: at(10, 0, 0).measuredAt });
       expect(picked).toMatchObject({ picked: at(10, 0, 0).measuredAt, usedAt: at(10, 0, 0).measuredAt });
       expect(picked.words).toMatch(/picked although it is flagged/);
-      expect(figures().measurements?.measuredAt).toBe(at(10, 0, 0).measuredAt);
+      expect((figures().measurements as Measurement | undefined)?.measuredAt).toBe(at(10, 0, 0).measuredAt);
       expect(figures().note).toMatch(/20:10 UTC: the one picked\)\.$/);
       // a measurement that is not stored is refused by name; null goes back to the rule
       await expect(backend.invoke('hardware/measurement-use', { measuredAt: '2020-01-01T00:00:00Z' })).rejects.toThrow(
@@ -96,7 +96,7 @@ describe('a measurement beside the machine’s earlier ones', () => {
       expect((await backend.invoke('hardware/measurement-use', { measuredAt: null })).usedAt).toBe(at(5, 0, 0).measuredAt);
       // a quiet newer one is used as soon as it is stored
       saveMeasurement(dataDir, own(at(15, 1.25, 30)));
-      expect(figures().measurements?.measuredAt).toBe(at(15, 0, 0).measuredAt);
+      expect((figures().measurements as Measurement | undefined)?.measuredAt).toBe(at(15, 0, 0).measuredAt);
       expect(figures().note).toMatch(/20:15 UTC: the newest\)\.$/);
     } finally {
       await backend.close();
