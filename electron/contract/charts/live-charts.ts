@@ -5,6 +5,7 @@ import { formatCompact } from '../format';
 import type { RunSample } from '../step-sample';
 import { escapeHtml } from './escape';
 import { strategyColor } from './labels';
+import { stepXAxis } from './step-axis';
 
 export interface LiveSeriesInput {
   name: string;
@@ -183,19 +184,7 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
         ].join('<br/>');
       },
     },
-    // Half a step of room at both ends: the first step (a warm-up arrow, often) sat on the plot's left
-    // edge, over the y-axis, and the last on the right one. Only whole steps are labelled.
-    xAxis: {
-      type: 'value',
-      name: 'step',
-      nameLocation: 'middle',
-      nameGap: 22,
-      minInterval: 1,
-      min: (e: { min: number }) => e.min - 0.5,
-      max: (e: { max: number }) => e.max + 0.5,
-      axisLabel: { formatter: (v: number) => (Number.isInteger(v) ? String(v) : '') },
-      axisTick: { show: false },
-    },
+    xAxis: stepXAxis(),
     yAxis: [
       { type: 'value', name: 'step s', ...(stepBounds ?? { scale: true }), nameTextStyle: { align: 'left' } },
       ...(hasTflops
