@@ -48,6 +48,16 @@ describe('run page per-step chart', () => {
     expect(option.series[3].data[1]).toMatchObject({ value: [2, 100.2], symbol: 'emptyTriangle' }); // TFLOPS warm-up: its own shape
   });
 
+  it('names only the warm-up figures off the scale: a TFLOPS point drawn where it lies is not in the note', () => {
+    // this CPU VM's run: warm-up steps of 1.33 s over measured 0.2–0.6 s, their TFLOPS inside the TFLOPS scale
+    const cpu = [
+      { step: 1, warmup: true, stepSeconds: 0.74, tflopsPerGpu: 0.0016 },
+      { step: 2, warmup: true, stepSeconds: 1.33, tflopsPerGpu: 0.0009 },
+      ...[0.62, 0.36, 0.38, 0.22, 0.07].map((s, i) => ({ step: 3 + i, warmup: false, stepSeconds: s, tflopsPerGpu: 0.0012 / s })),
+    ].map((p) => ({ ...p, gpuPeakBytes: null, hostRssBytes: null }));
+    expect(warmupOffScale(cpu)).toEqual(['step 2: 1.33 s']);
+  });
+
   it('renders (echarts SSR) with a "warm-up" legend entry', () => {
     const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 800, height: 300 });
     chart.setOption(option as unknown as EChartsOption);
