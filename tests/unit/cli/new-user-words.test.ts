@@ -59,4 +59,12 @@ describe('CLI words for a new user', () => {
     ) as { classes: Record<string, { fix: string | null }> };
     expect(signatures.classes.spawn.fix).toContain('bash scripts/setup-engine-venv.sh');
   });
+
+  it('plan on this GPU-less machine: GPU memory and an unused NVMe read "—", as the Plan page shows them', async () => {
+    const text = await run('plan', [], { model: 'tiny-llama', seq: '512' });
+    const row = text.split('\n').find((l) => l.startsWith('ZeRO-Offload (zero2-offload)'))!;
+    // strategy, verdict, GPU/GPU, host/node, NVMe: the page's table has "—" where the CLI printed "4.5 GiB" and "0 B"
+    expect(row).toMatch(/^ZeRO-Offload \(zero2-offload\)\s+fits\s+—\s+6\.5 GiB\s+—\s+1\s/);
+    expect(text).not.toMatch(/\s0 B\s/);
+  });
 });
