@@ -40,6 +40,9 @@ describe('CLI words for a new user', () => {
     const text = await run('runs', ['show', ID]);
     expect(text).toMatch(new RegExp(`^${ID}  completed  llama-3.3-70b  ZeRO-3 Offload \\(zero3-offload, deepspeed\\)`));
     expect(text).toContain('steps: 4 measured after 1 warm-up');
+    // dates as the Run page writes them, not ISO stamps
+    expect(text).toMatch(/started \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/);
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
     expect(text).toMatch(/TFLOPS\/GPU, [\d.]+ s\/step, .* \(median of measured steps\)/);
     expect(text).toContain('tags: first');
     expect(text).toContain(`runs show ${ID} --resources`);
