@@ -88,6 +88,16 @@ describe('which measurement plans use, on the Hardware page', () => {
     }).catch((e: Error) => ({ notes: [e.message] }));
     expect(plan.notes.join('\n')).toMatch(/measured 7 Dec 2026, 20:10 UTC: the one picked/);
 
+    // the Plan page says it above its figures, not only in its folded notes
+    const planPage = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await planPage.goto(serve.url + '#/plan');
+    await planPage.waitForSelector('[data-testid="model-select"]');
+    await planPage.selectOption('[data-testid="model-select"]', 'tiny-llama');
+    await planPage.click('[data-testid="compute-plan"]');
+    await planPage.waitForSelector('[data-testid="host-figures"]', { timeout: 60_000 });
+    expect(await planPage.textContent('[data-testid="host-figures"]')).toMatch(/measured 7 Dec 2026, 20:10 UTC: the one picked/);
+    await planPage.close();
+
     // Automatic again
     await page.getByLabel('Automatic: the newest that agrees with the others').click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="measurement-row"]')[1]?.getAttribute('data-used') === 'true');

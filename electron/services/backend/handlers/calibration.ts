@@ -236,6 +236,8 @@ export interface MachineCalibration {
   calibration: Record<string, EfficiencyFactors> | undefined;
   fit: CalibrationResult | null;
   notes: string[];
+  /** Whose measurements and which one, in words (the first note). */
+  hostFigures: string;
   /** The machines whose runs count for this one: itself and those of its kind. */
   runMachineIds: string[];
   memory: MemoryEvidence | undefined;
@@ -268,6 +270,7 @@ export function forMachine(dataDir: string, history: HistoryStore, machine: Mach
     calibration: fit ? calibrationTable(fit) : undefined,
     fit,
     notes,
+    hostFigures: figures.note,
     runMachineIds: source.machineIds,
     memory: memoryEvidenceFor(history, machine, source, detailOf),
   };

@@ -73,7 +73,10 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
         // the workload's own kernels on this host's GPU, or why not (handlers/kernels.ts)
         kernels: kernelsForPlan(ctx),
       });
-      if (own) plan.notes.push(...own.notes);
+      if (own) {
+        plan.notes.push(...own.notes);
+        plan.hostFigures = own.hostFigures;
+      }
       // Each spec's prediction says which machine it was made for: runs/start refuses one planned for
       // a loaded or catalogued machine, and does not hand another host's figures to this host's pre-flight.
       const planned = {
