@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Measurement } from '../../../electron/contract';
 import { measurementsFor } from '../../../electron/services/backend/handlers/calibration';
-import { measurementSpread, saveMeasurement } from '../../../electron/services/hardware';
+import { measurementSpread, measureHost, nativeAvailable, saveMeasurement } from '../../../electron/services/hardware';
 
 const at = (minute: number, adam: number, triad: number): Measurement => ({
   cpuAdam: [
@@ -103,4 +103,18 @@ describe('a measurement beside the machine’s earlier ones', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it.skipIf(!nativeAvailable().available)(
+    'a measurement of one kind carries the other kinds from the measurement plans use, not from a busy newest one',
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'measure-carry-'));
+      for (const m of [at(0, 1.32, 32.6), at(5, 1.13, 25.3), at(10, 0.39, 8.8)]) saveMeasurement(dataDir, m);
+      // the real native triad, briefly; CPU Adam is not asked for
+      const m = await measureHost({ include: ['memoryBandwidth'], budgetSeconds: 2, dataDir, machineId: 'm-vm' });
+      expect(m.carried?.cpuAdam).toBe(at(5, 0, 0).measuredAt);
+      expect(Math.max(...m.cpuAdam.map((p) => p.paramsPerSecond))).toBe(1.13e9);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    60_000,
+  );
 });
