@@ -255,7 +255,7 @@ export function warmupOffScale(points: StepPoint[]): string[] {
       .map((p) => {
         const off = [
           out(p.stepSeconds, s) ? `${formatCompact(p.stepSeconds)} s` : null,
-          out(p.tflopsPerGpu, t) ? `${formatCompact(p.tflopsPerGpu!)} TFLOPS/GPU` : null,
+          out(p.tflopsPerGpu, t) ? `${formatCompact(p.tflopsPerGpu)} TFLOPS/GPU` : null,
         ];
         return `step ${p.step}: ${off.filter((x) => x !== null).join(', ')}`;
       })
