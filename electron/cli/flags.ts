@@ -49,7 +49,15 @@ export const COMMAND_FLAGS: Record<string, FlagSpec> = {
   'load-samples': {},
   settings: {},
   cluster: { spec: 'string', export: 'string', overwrite: 'boolean' },
-  measure: { import: 'string', machine: 'string', 'measured-at': 'string', 'budget-seconds': 'string', only: 'string' },
+  measure: {
+    import: 'string',
+    machine: 'string',
+    'measured-at': 'string',
+    'budget-seconds': 'string',
+    only: 'string',
+    list: 'boolean',
+    use: 'string',
+  },
   run: {
     specs: 'string',
     model: 'string',

@@ -98,12 +98,14 @@ function figureDecimals(value: number, digits: number): number {
  * A group's repeats of a compared metric, in run order, as Compare and the CLI's `compare` print
  * them: "0.000318, 0.000160" — formatMetricValue's figures, all with the decimals the smallest
  * needs (so 0.00016 reads "0.000160" beside "0.000318", not a shorter "0.00016" that looks like a
- * different precision). Bytes as formatBytes. '—' when there is none.
+ * different precision); a single repeat as formatMetricValue prints it. Bytes as formatBytes. '—' when there is none.
  */
 export function formatRepeats(values: readonly number[], unit: string, grouping = true): string {
   const xs = values.filter((v) => Number.isFinite(v));
   if (xs.length === 0) return '—';
   if (unit === 'bytes') return xs.map((v) => formatBytes(v)).join(', ');
+  // One repeat has nothing to line up with: it reads as its median does ("0.0029", not "0.00290").
+  if (xs.length === 1) return formatMetricValue(xs[0], unit, grouping);
   const digits = metricDigits(unit);
   const decimals = Math.max(...xs.map((v) => figureDecimals(v, digits)));
   return xs

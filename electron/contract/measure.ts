@@ -55,6 +55,8 @@ export const MeasurementSpreadSchema = z.object({
   earlier: z.array(z.number()),
   /** Far from the earlier measurements' median: the machine was probably busy. */
   disagrees: z.boolean(),
+  /** Its distance from the median of all (this one included), as a signed share: -0.49 is 49% below. */
+  off: z.number().optional(),
   words: z.string(),
 });
 export type MeasurementSpread = z.infer<typeof MeasurementSpreadSchema>;
@@ -88,6 +90,32 @@ export const MeasurementSchema = z.object({
   spread: z.array(MeasurementSpreadSchema).optional(),
 });
 
+/**
+ * Which of a machine's stored measurements its plans use (services/hardware/measure/choice.ts): the
+ * one the user picked, else the newest that no figure flags as far from the machine's others.
+ */
+export const MeasurementChoiceSchema = z.object({
+  machineId: z.string(),
+  /** The measuredAt the user picked; null: none (the rule decides). */
+  picked: z.string().nullable(),
+  /** The measuredAt of the one plans use; null: none stored. */
+  usedAt: z.string().nullable(),
+  /** Which one plans use and why, in words (the Plan page's and `plan`'s host-figures note say the same). */
+  words: z.string(),
+  /** Newest first. */
+  measurements: z.array(
+    z.object({
+      measuredAt: z.string(),
+      durationMs: z.number().nonnegative(),
+      cpuAdamParamsPerSecond: z.number().nullable(),
+      memoryBandwidthBytesPerSecond: z.number().nullable(),
+      /** The words of each figure far from the machine's other measurements; empty: it agrees. */
+      flagged: z.array(z.string()),
+    }),
+  ),
+});
+export type MeasurementChoice = z.infer<typeof MeasurementChoiceSchema>;
+
 export const MeasureProgressSchema = z.object({
   phase: z.enum(['cpuAdam', 'memoryBandwidth', 'hostDevice', 'torchAdam', 'done']),
   fraction: z.number().min(0).max(1), // of the whole measurement
@@ -108,6 +136,10 @@ export const measureRequests = {
   // The stored measurement of the machine shown (null: never measured), so the Hardware page shows
   // what Setup's Measure step or `measure` found instead of nothing.
   'hardware/measurement': { request: Empty, response: MeasurementSchema.nullable() },
+  // The stored measurements of the machine shown and which of them its plans use (null: none stored).
+  'hardware/measurements': { request: Empty, response: MeasurementChoiceSchema.nullable() },
+  // Pick the measurement the machine's plans use, by its measuredAt; null: back to the rule.
+  'hardware/measurement-use': { request: z.object({ measuredAt: z.string().nullable() }), response: MeasurementChoiceSchema },
 } as const;
 
 export const measureEvents = {

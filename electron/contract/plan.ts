@@ -305,6 +305,9 @@ export const PlanResultSchema = z.object({
   /** Seconds per step measured here for a strategy's exact configuration, by its spec's configHash: the
    *  median over its completed runs of each run's mean step. Absent without such runs. */
   measuredSteps: z.record(z.string(), z.object({ seconds: z.number().positive(), runs: z.number().int().positive() })).optional(),
+  /** Whose host measurement the figures rest on and which of that machine's measurements, in words ("Host
+   *  figures: measurements of this machine (id, measured …: the one picked)"); the Plan page shows it, a note repeats it. */
+  hostFigures: z.string().optional(),
   /** What the step times and activation memory rest on: the workload's own kernels measured on this GPU
    *  (kernel_probe.py), or the catalogue's constants and why (no GPU, a machine file, a failed probe). */
   kernels: PlanKernelsSchema.optional(),

@@ -62,6 +62,28 @@ describe("the first hour at 1280×800: the Plan table's pills, the Engine step, 
     await page.close();
   }, 120_000);
 
+  it("the Plan table's memory figures keep their unit on their line ('2.0 GiB', not '2.0' over 'GiB')", async () => {
+    const page = await open('#/plan');
+    await page.selectOption('[data-testid="model-select"]', 'tiny-llama');
+    await page.fill('[data-testid="seq-len"]', '512');
+    await page.click('[data-testid="compute-plan"]');
+    await page.waitForSelector('[data-testid="strategy-table"] [data-testid="strategy-host"]', { timeout: 60_000 });
+    const cells = await page.$$eval(
+      '[data-testid="strategy-table"] [data-testid="strategy-host"], [data-testid="strategy-table"] [data-testid="strategy-gpu"]',
+      (tds) =>
+        tds.map((td) => {
+          const range = document.createRange();
+          range.selectNodeContents(td);
+          // one line box per line the figure takes
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          return { text: td.textContent, lines: tops.size };
+        }),
+    );
+    expect(cells.length).toBeGreaterThan(5);
+    for (const c of cells) expect(c.lines, JSON.stringify(c)).toBe(1);
+    await page.close();
+  }, 120_000);
+
   it("the Engine step's Create environment stands apart from what follows it", async () => {
     const page = await open('#/setup');
     await page.click('[data-testid="wizard-next"]'); // Welcome → Hardware

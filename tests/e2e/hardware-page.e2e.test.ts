@@ -30,4 +30,22 @@ describe('the Hardware page: disks, no-GPU words, NUMA memory', () => {
     for (const b of numaBytes) expect(subs).toContain(formatBytes(b));
     await page.close();
   });
+
+  it("Hardware page at 1920: a disk's kind and size each on one line ('256.0' over 'GiB' in a third of the width)", async () => {
+    const page = await app.browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await page.goto(app.serve.url + '#/hardware');
+    await page.waitForSelector('[data-testid="disks-card"] tbody tr', { timeout: 60_000 });
+    const lines = await page.$$eval(
+      '[data-testid="disks-card"] tbody td:nth-child(2), [data-testid="disks-card"] tbody td:nth-child(3)',
+      (tds) =>
+        tds.map((td) => {
+          const range = document.createRange();
+          range.selectNodeContents(td);
+          return { text: td.textContent, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
+        }),
+    );
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) expect(l.lines, JSON.stringify(l)).toBe(1);
+    await page.close();
+  });
 });

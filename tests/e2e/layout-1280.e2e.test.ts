@@ -274,6 +274,32 @@ describe('the pages at 1280×800', () => {
     expect(await page.textContent('.empty-state')).not.toContain('Compare page');
     await page.click('[data-testid="reports-load-samples"]');
     await page.waitForSelector('[data-testid="reports-runs"] tbody tr', { timeout: 60_000 });
+    // each run's id, model, status and figure on one line, the table inside its card (the id broke over three
+    // lines and "tiny-llama" over two), all of them selected
+    await page.getByRole('button', { name: 'Select all' }).click();
+    await page.waitForSelector('[data-testid="reports-runs"] tbody tr input:checked');
+    const cells = await page.$$eval('[data-testid="reports-runs"] tbody tr', (trs) =>
+      trs.flatMap((tr) =>
+        [...tr.querySelectorAll('td')].slice(2).map((td) => {
+          // the lines its words take: one top per line box of each text node
+          const tops = new Set<number>();
+          const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const range = document.createRange();
+            range.selectNodeContents(n);
+            for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+          }
+          return { text: td.textContent, lines: tops.size };
+        }),
+      ),
+    );
+    expect(cells.filter((c) => c.lines > 1)).toEqual([]);
+    const fits = await page.$eval('[data-testid="reports-runs"]', (t) => {
+      const card = t.closest('.card')!.getBoundingClientRect();
+      return t.getBoundingClientRect().right <= card.right + 0.5;
+    });
+    expect(fits).toBe(true);
+    await page.screenshot({ path: path.join(artifacts, 'layout-reports-1280x800.png') });
     await page.close();
   }, 120_000);
 

@@ -10,19 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser';
 import { startServe, type ServeHandle } from '../helpers/serve';
-import { chooseInterpreter } from '../../electron/services/environment';
+import { haveEngine, TINY_GEMMA } from '../helpers/model-probe';
 
-const haveEngine = chooseInterpreter(null).source !== 'path';
-const gemma = {
-  model_type: 'gemma',
-  hidden_size: 64,
-  intermediate_size: 128,
-  num_hidden_layers: 2,
-  num_attention_heads: 4,
-  num_key_value_heads: 1,
-  head_dim: 16,
-  vocab_size: 256,
-};
+const gemma = TINY_GEMMA;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'os-e2e-model-import-'));
 function configFile(name: string, cfg: Record<string, unknown>): string {
   fs.mkdirSync(path.join(dir, name), { recursive: true });

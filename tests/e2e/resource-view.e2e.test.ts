@@ -1,7 +1,7 @@
 // The resource view of a real run in Chromium: a real tiny CPU run (tiny-llama, ZeRO-3 +
 // CPU optimizer offload, the bundled runner) through the CLI into a data folder, then its run page
 // under `serve`: the lanes chart is drawn, the CPU lane's per-core load is read from the stored
-// samples, and the GPU lanes say they are not available here instead of drawing zeros.
+// samples, and the GPU lanes are left out, one line saying they were not measured here and why (never zeros).
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -53,7 +53,7 @@ describe.skipIf(!haveEngine)('resource view of a real CPU run', () => {
   });
 
   it(
-    'draws the lanes from stored samples, with the per-core load and the GPU saying why it is not measured',
+    'draws the lanes from stored samples, with the per-core load; the GPU lanes left out, one line saying why',
     { timeout: 120_000 },
     async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -81,7 +81,11 @@ describe.skipIf(!haveEngine)('resource view of a real CPU run', () => {
       });
       expect(cpuPoints.cpu).toBeGreaterThan(2);
       expect(cpuPoints.gpuSeries).toBe(0); // not drawn as zeros
-      expect(cpuPoints.titles[0]).toMatch(/GPU busy \(%\): not available: /);
+      // the lanes this run did not measure are left out (as in the report), one line saying which and why
+      expect(cpuPoints.titles.filter((t) => /GPU busy|PCIe/.test(t))).toEqual([]);
+      expect(await page.textContent('[data-testid="run-resources-not-measured"]')).toMatch(
+        /^Not measured in this run: GPU busy, PCIe and NVLink \([^)]+\)/,
+      );
       await page.screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', 'resource-view.png'), fullPage: true });
     },
   );

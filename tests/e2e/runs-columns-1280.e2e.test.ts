@@ -132,4 +132,68 @@ describe('Runs columns at 1280×800', () => {
       await page.screenshot({ path: path.join(repoRoot, 'test-results', 'e2e', `runs-columns-${width}x${height}.png`) });
       await page.close();
     });
+
+  // A walk at both sizes: the status badge touched the model ("completedtiny-llama"), right-aligned headers
+  // touched the column before ("TAGS TFLOPS/GPU", "TFLOPS/GPU TOKENS/S"), and the hostname its GPUs ("vm· no GPU").
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ])
+    it(`keeps every cell's words apart from its neighbour's at ${width}×${height}`, async () => {
+      const page = await browser.newPage({ viewport: { width, height } });
+      await page.goto(serve.url + '#/runs');
+      await page.waitForSelector('[data-testid="run-row"] .machine-host');
+      const rows = await page.$$eval('[data-testid="run-row"], .runs-head', (rows) =>
+        rows.map((r) => {
+          const cells = [...r.querySelectorAll<HTMLElement>(':scope > [role="gridcell"], :scope > [role="columnheader"]')].filter(
+            (c) => getComputedStyle(c).display !== 'none',
+          );
+          const box = (e: Element) => {
+            const range = document.createRange();
+            range.selectNodeContents(e);
+            return range.getBoundingClientRect();
+          };
+          // a cell's words (and a status badge around them): the strategy's colour swatch is not words
+          const words = (c: Element) => {
+            const parts: DOMRect[] = [...c.querySelectorAll('.badge')].map((b) => b.getBoundingClientRect());
+            const walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.textContent?.trim()) parts.push(box(n as Element));
+            const left = Math.min(...parts.map((p) => p.left));
+            const right = Math.max(...parts.map((p) => p.right));
+            return { left, right, width: parts.length ? right - left : 0 };
+          };
+          const gaps: string[] = [];
+          // from the date on (the checkbox has no words)
+          for (let i = 1; i + 1 < cells.length; i++) {
+            // the words as drawn: what overflows a cell (an ellipsis) is cut at its content's edge
+            const seen = (c: HTMLElement) => {
+              const [t, e] = [words(c), c.getBoundingClientRect()];
+              const pad = parseFloat(getComputedStyle(c).paddingRight) || 0;
+              return { left: Math.max(t.left, e.left), right: Math.min(t.right, e.right - pad), width: t.width };
+            };
+            const [a, b] = [seen(cells[i]), seen(cells[i + 1])];
+            if (a.width === 0 || b.width === 0) continue;
+            if (b.left - a.right < 5)
+              gaps.push(`${cells[i].textContent} | ${cells[i + 1].textContent}: ${(b.left - a.right).toFixed(1)} px`);
+          }
+          // the "·" after the hostname, where it is drawn
+          const host = r.querySelector('.machine-host');
+          const text = r.querySelector('.machine-gpus')?.firstChild;
+          let hostToGpus: number | null = null;
+          if (host && text?.textContent?.includes('·')) {
+            const dot = document.createRange();
+            dot.setStart(text, text.textContent.indexOf('·'));
+            dot.setEnd(text, text.textContent.indexOf('·') + 1);
+            hostToGpus = dot.getBoundingClientRect().left - box(host).right;
+          }
+          return { gaps, hostToGpus };
+        }),
+      );
+      for (const r of rows) {
+        expect(r.gaps, `at ${width}`).toEqual([]);
+        // " · 4× GH200" keeps its leading space: the dot is not glued to the hostname
+        if (r.hostToGpus !== null) expect(r.hostToGpus, `hostname to its GPUs at ${width}`).toBeGreaterThanOrEqual(2);
+      }
+      await page.close();
+    });
 });

@@ -3,7 +3,7 @@ import type { Command } from '../command';
 import { STEP_STATISTIC, strategyLabel } from '../../contract/charts/labels';
 import { UsageError } from '../../kernel';
 import { formatBytes, formatFigureCli } from '../format';
-import type { RunSummary } from '../../contract';
+import { formatDateTime, type RunSummary } from '../../contract';
 import { parseWhen } from '../when';
 import { printResources } from '../resources-format';
 
@@ -18,7 +18,8 @@ function printRun(r: RunSummary, steps: number | null | undefined, warmup: numbe
   ].filter(Boolean);
   if (shape.length) out(`  workload: ${shape.join(', ')}`);
   out(
-    `  started ${r.startedAt ?? r.createdAt}${r.finishedAt ? `, finished ${r.finishedAt}` : ''}${r.machineId ? ` on machine ${r.machineId}` : ''}`,
+    // the app's one date format, as the Run page says them (an ISO stamp once)
+    `  started ${formatDateTime(r.startedAt ?? r.createdAt)}${r.finishedAt ? `, finished ${formatDateTime(r.finishedAt)}` : ''}${r.machineId ? ` on machine ${r.machineId}` : ''}`,
   );
   if (steps != null) out(`  steps: ${steps} measured after ${warmup ?? 0} warm-up`);
   if (r.status === 'completed')

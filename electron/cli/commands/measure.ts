@@ -1,7 +1,7 @@
 // `measure`: measure this host (CPU Adam rate per thread count, memory bandwidth, host<->GPU
 // copies) and store the result for the tuner. --json prints the hardware/measure response.
 import fs from 'node:fs';
-import type { Machine, MeasureKind } from '../../contract';
+import { formatDateTime, type Machine, type MeasureKind, type MeasurementChoice } from '../../contract';
 import { readRegularText } from '../../services/files';
 import { measurementFromFile, saveMeasurement } from '../../services/hardware';
 import { parseMachine } from '../../services/tuner';
@@ -13,10 +13,27 @@ import { formatRate } from '../format';
 const KINDS: MeasureKind[] = ['cpuAdam', 'memoryBandwidth', 'hostDevice', 'torchAdam'];
 const gb = (bytesPerSecond: number) => formatRate(bytesPerSecond, 'B');
 
+/** `measure --list`: this machine's measurements, newest first, the one plans use marked, the flagged ones said. */
+function choiceLines(c: MeasurementChoice): string[] {
+  return [
+    `measurements of machine ${c.machineId}, newest first (* = the one plans use):`,
+    ...c.measurements.map(
+      (m, i) =>
+        `${String(i + 1).padStart(3)} ${m.measuredAt === c.usedAt ? '*' : ' '} ${formatDateTime(m.measuredAt)}  CPU Adam ${
+          m.cpuAdamParamsPerSecond !== null ? formatRate(m.cpuAdamParamsPerSecond, ' params', 3) : '—'
+        }  triad ${m.memoryBandwidthBytesPerSecond ? gb(m.memoryBandwidthBytesPerSecond) : '—'}  took ${Math.round(m.durationMs / 1000)} s${
+          m.flagged.length ? `  flagged: ${m.flagged.join('; ')}` : ''
+        }`,
+    ),
+    c.words,
+    `pick one: measure --use N (its number above) · back to the rule: measure --use auto`,
+  ];
+}
+
 export const measureCommands: Record<string, Command> = {
   measure: {
     summary:
-      "measure the host: CPU Adam by thread count, memory and host-GPU bandwidth, torch's CPU AdamW in the engine environment (--budget-seconds N, --only cpuAdam,hostDevice,torchAdam); --import FILE [--machine detect.json] stores another machine's measurements under its id",
+      "measure the host: CPU Adam by thread count, memory and host-GPU bandwidth, torch's CPU AdamW in the engine environment (--budget-seconds N, --only cpuAdam,hostDevice,torchAdam); --import FILE [--machine detect.json] stores another machine's measurements under its id; --list shows this machine's measurements and which one plans use, --use N|auto picks it",
     async run({ backend, flags, json, out }) {
       if (typeof flags.import === 'string') {
         // Another machine's measurements (its `measure --json`, or the native driver's output), stored
@@ -55,6 +72,24 @@ export const measureCommands: Record<string, Command> = {
           out(
             `stored the measurements of machine ${machine.machineId} (${machine.hostname}) from ${flags.import}: ${m.cpuAdam.length} CPU Adam points${m.hostDevice ? ', host↔GPU copies' : ''}${m.memoryBandwidthBytesPerSecond ? ', memory bandwidth' : ''}`,
           );
+        return 0;
+      }
+      if (flags.list === true || typeof flags.use === 'string') {
+        // Which measurement this machine's plans use: listed, or picked by its number or its measuredAt.
+        let choice = await backend.invoke('hardware/measurements', {});
+        if (!choice) throw new UsageError('no measurements of this machine are stored: measure it first (measure)');
+        if (typeof flags.use === 'string') {
+          const text = flags.use.trim();
+          const n = /^\d+$/.test(text) ? Number(text) : null;
+          const measuredAt = text === 'auto' ? null : n !== null ? (choice.measurements[n - 1]?.measuredAt ?? '') : text;
+          if (measuredAt === '')
+            throw new UsageError(
+              `--use ${text}: there are ${choice.measurements.length} measurement(s); use 1 to ${choice.measurements.length}, a measuredAt, or auto (measure --list)`,
+            );
+          choice = await backend.invoke('hardware/measurement-use', { measuredAt });
+        }
+        if (json) out(JSON.stringify(choice, null, 2));
+        else for (const line of choiceLines(choice)) out(line);
         return 0;
       }
       const request: { budgetSeconds?: number; include?: MeasureKind[] } = {};

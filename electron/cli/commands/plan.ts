@@ -8,7 +8,7 @@ import { UsageError } from '../../kernel';
 import { readRegularText } from '../../services/files';
 import { parseMachine } from '../../services/tuner';
 import type { Command, CommandContext } from '../command';
-import { hasPrediction } from '../../contract/format';
+import { hasPrediction, NO_PREDICTION } from '../../contract/format';
 import { formatBytes, formatFigureCli } from '../format';
 import { INPUT_LIMITS } from '../user-files';
 import { strategyLabel, verdictWords } from '../../contract/charts/labels';
@@ -70,6 +70,8 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
   // this printed the form's micro 1 figures beside a recommendation at micro 9. A strategy that does
   // not fit has no speed: "—"; nor a CPU smoke run (no prediction).
   const verdictWidth = Math.max(7, ...plan.strategies.map((s) => verdictWords(s, plan.profile.gpuCount).length));
+  // the Plan page's cells: no GPU here has no GPU memory to predict, and no NVMe used is "—", not 0 B
+  const gpuCell = (bytes: number) => (plan.profile.gpuCount === 0 ? NO_PREDICTION : formatBytes(bytes));
   out(
     `${'strategy'.padEnd(43)} ${'verdict'.padEnd(verdictWidth)} ${'GPU/GPU'.padStart(10)} ${'host/node'.padStart(10)} ${'NVMe'.padStart(10)} ${'micro'.padStart(5)} ${'step s'.padStart(8)} ${'TFLOPS/GPU'.padStart(10)}  why`,
   );
@@ -77,7 +79,7 @@ function printPlan(plan: PlanResult, out: (s: string) => void): void {
     const p = rowPrediction(s);
     const speed = s.fits && hasPrediction(p);
     out(
-      `${`${strategyLabel(s.id)} (${s.id})`.padEnd(43)} ${verdictWords(s, plan.profile.gpuCount).padEnd(verdictWidth)} ${formatBytes(s.memory.gpuBytes).padStart(10)} ${formatBytes(s.memory.hostBytes).padStart(10)} ${formatBytes(s.memory.nvmeBytes).padStart(10)} ${String(s.spec.microBatch).padStart(5)} ${(speed ? formatFigureCli(p.stepSeconds, 2) : '—').padStart(8)} ${(speed ? formatFigureCli(p.tflopsPerGpu) : '—').padStart(10)}  ${s.reason}`,
+      `${`${strategyLabel(s.id)} (${s.id})`.padEnd(43)} ${verdictWords(s, plan.profile.gpuCount).padEnd(verdictWidth)} ${gpuCell(s.memory.gpuBytes).padStart(10)} ${formatBytes(s.memory.hostBytes).padStart(10)} ${(s.memory.nvmeBytes ? formatBytes(s.memory.nvmeBytes) : '—').padStart(10)} ${String(s.spec.microBatch).padStart(5)} ${(speed ? formatFigureCli(p.stepSeconds, 2) : '—').padStart(8)} ${(speed ? formatFigureCli(p.tflopsPerGpu) : '—').padStart(10)}  ${s.reason}`,
     );
   }
   out(

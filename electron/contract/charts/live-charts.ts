@@ -5,6 +5,7 @@ import { formatCompact } from '../format';
 import type { RunSample } from '../step-sample';
 import { escapeHtml } from './escape';
 import { strategyColor } from './labels';
+import { stepXAxis } from './step-axis';
 
 export interface LiveSeriesInput {
   name: string;
@@ -183,7 +184,7 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
         ].join('<br/>');
       },
     },
-    xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1, min: 'dataMin', max: 'dataMax' },
+    xAxis: stepXAxis(),
     yAxis: [
       { type: 'value', name: 'step s', ...(stepBounds ?? { scale: true }), nameTextStyle: { align: 'left' } },
       ...(hasTflops
@@ -241,16 +242,22 @@ export function runStepsOption(points: StepPoint[], strategy: string, muted = '#
   } as EChartsOption;
 }
 
-/** The warm-up steps off the measured steps' scale, for a note beside the chart: "step 1: 11.2 s, 0.9 TFLOPS/GPU". */
+/** The warm-up steps off the measured steps' scale, for a note beside the chart: "step 1: 11.2 s, 0.9 TFLOPS/GPU" (only the figures off it). */
 export function warmupOffScale(points: StepPoint[]): string[] {
   const option = runStepsOption(points, 'x') as { yAxis: { min?: number; max?: number }[] };
   const [s, t] = option.yAxis;
   const out = (v: number | null, b: { min?: number; max?: number } | undefined) =>
     v != null && b?.min != null && b.max != null && (v < b.min || v > b.max);
-  return points
-    .filter((p) => p.warmup && (out(p.stepSeconds, s) || out(p.tflopsPerGpu, t)))
-    .map(
-      (p) =>
-        `step ${p.step}: ${formatCompact(p.stepSeconds)} s${p.tflopsPerGpu != null ? `, ${formatCompact(p.tflopsPerGpu)} TFLOPS/GPU` : ''}`,
-    );
+  return (
+    points
+      .filter((p) => p.warmup && (out(p.stepSeconds, s) || out(p.tflopsPerGpu, t)))
+      // only the figures off the scale: one drawn where it lies needs no note
+      .map((p) => {
+        const off = [
+          out(p.stepSeconds, s) ? `${formatCompact(p.stepSeconds)} s` : null,
+          out(p.tflopsPerGpu, t) ? `${formatCompact(p.tflopsPerGpu)} TFLOPS/GPU` : null,
+        ];
+        return `step ${p.step}: ${off.filter((x) => x !== null).join(', ')}`;
+      })
+  );
 }

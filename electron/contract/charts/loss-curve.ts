@@ -3,6 +3,7 @@
 // named in `missing`, never drawn as 0. A run with no loss at all gets no chart, only why.
 import type { EChartsOption } from 'echarts';
 import { strategyColor } from './labels';
+import { stepXAxis } from './step-axis';
 
 export interface LossPoint {
   step: number;
@@ -45,7 +46,7 @@ export function lossCurve(points: LossPoint[], strategy?: string): LossCurve {
     animation: false,
     grid: { left: 16, right: 20, top: 28, bottom: 36, containLabel: true },
     tooltip: { trigger: 'axis' },
-    xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 22, minInterval: 1, min: 'dataMin', max: 'dataMax' },
+    xAxis: stepXAxis(),
     // The loss of a few steps moves by little: the axis fits the values, it does not start at 0.
     yAxis: { type: 'value', name: 'loss', nameGap: 12, scale: true },
     series: [

@@ -25,12 +25,16 @@ export function cpuAdamCurveOption(m: Measurement): EChartsOption {
         name: 'CPU Adam',
         data: m.cpuAdam.map((p) => [p.threads, p.paramsPerSecond / 1e9]),
         // A dot with its words beside it, not a pin: the pin rose over the y-axis name at 1 thread ("1 params/s").
+        // The words sit where the rising curve is not: below and to the right of the dot, or, at the last
+        // point, above and to its left (beside the dot, the line ran through them).
         markPoint: knee
           ? {
               symbol: 'circle',
               symbolSize: 10,
               label: {
-                position: knee >= Math.max(...m.cpuAdam.map((p) => p.threads)) ? 'left' : 'right',
+                ...(knee >= Math.max(...m.cpuAdam.map((p) => p.threads))
+                  ? { position: 'top' as const, align: 'right' as const }
+                  : { position: 'bottom' as const, align: 'left' as const }),
                 formatter: `${knee} thread${knee === 1 ? '' : 's'} (recommended)`,
                 fontSize: 11,
               },

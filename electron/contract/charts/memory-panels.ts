@@ -34,10 +34,17 @@ export function unitFor(maxBytes: number): { name: 'GiB' | 'TiB'; div: number } 
   return maxBytes >= TIB ? { name: 'TiB', div: TIB } : { name: 'GiB', div: GIB };
 }
 
-const nice = (v: number) => {
-  if (!(v > 0)) return 1;
-  const step = 10 ** (Math.floor(Math.log10(v)) - 1) * 5;
-  return Math.ceil(v / step) * step;
+/**
+ * A panel's end and its tick interval: about three steps of 1, 2 or 5 × 10^k, the end a whole number of
+ * them. The end alone rounded to 5s (25 for a 23.5 GiB host) left echarts' 10s one short step at the end:
+ * "0 10 20 25".
+ */
+const scaleTo = (v: number): { max: number; interval: number } => {
+  if (!(v > 0)) return { max: 1, interval: 0.5 };
+  const raw = v / 3;
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  const interval = [1, 2, 5, 10].map((m) => m * pow).find((s) => s >= raw)!;
+  return { max: Math.ceil(v / interval - 1e-9) * interval, interval };
 };
 // The shared figure formatter: a tiny model's 0.0023 GiB stays 0.0023, not toFixed(2)'s 0.00.
 const fmt = (v: number) => formatFigure(v, v >= 100 ? 0 : v >= 10 ? 1 : 2, false);
@@ -93,13 +100,13 @@ export function memoryPanelsOption(
     xAxis: panels.map((p, i) => {
       const values = rows.map((r) => (r[p.key] ?? 0) / units[i].div);
       const cap = capacity[p.key];
-      const max = nice(1.05 * Math.max(0, ...values, cap ? cap / units[i].div : 0));
+      const { max, interval } = scaleTo(1.05 * Math.max(0, ...values, cap ? cap / units[i].div : 0));
       return {
         type: 'value' as const,
         gridIndex: i,
         min: 0,
         max,
-        splitNumber: 3,
+        interval,
         // The capacity is named under its panel (the dashed line marks it): no label inside the bars.
         name: cap ? `${p.short}, ${units[i].name}\ncapacity ${fmt(cap / units[i].div)}` : `${p.short}, ${units[i].name}`,
         nameLocation: 'middle' as const,

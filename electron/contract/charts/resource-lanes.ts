@@ -4,7 +4,7 @@
 // may leave lanes out altogether (the report drops a lane none of its runs measured: `lanes`). Only the
 // parts echarts-parts.ts registers (line series, grids, title, legend, tooltip, markLine).
 import type { EChartsOption } from 'echarts';
-import type { ResourceRecord } from '../resources';
+import { LANES, type Lane, type ResourceRecord } from '../resources';
 
 export const RESOURCE_LANES = [
   { key: 'gpu', title: 'GPU busy (%)', name: 'GPU busy' },
@@ -12,6 +12,44 @@ export const RESOURCE_LANES = [
   { key: 'cpu', title: 'CPU cores at ≥ 90%', name: 'CPU cores' },
 ] as const;
 export type ResourceLaneKey = (typeof RESOURCE_LANES)[number]['key'];
+
+/** Each stored lane's name in sentences (the drawn ones as their charts' titles begin). */
+export const LANE_NAME: Record<Lane, string> = {
+  gpu: 'GPU busy',
+  pcie: 'PCIe',
+  nvlink: 'NVLink',
+  cpu: 'CPU cores',
+  memory: 'memory',
+  disk: 'disk',
+};
+
+/** "a", "a and b", "a, b and c". */
+export function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/**
+ * The lanes to draw for `records` (one run on its page, a report's runs): those any of them measured —
+ * a lane none measured (GPU busy, PCIe and NVLink on a machine without a GPU) is left out, not drawn
+ * empty under "not available" — and those lanes in one clause with why: "GPU busy, PCIe and NVLink (no
+ * NVIDIA GPU on this machine)" (null when every lane was measured by one of them).
+ */
+export function lanesToDraw(records: readonly ResourceRecord[]): { drawn: ResourceLaneKey[]; notMeasured: Lane[]; words: string | null } {
+  const measured = (lane: Lane) => records.some((r) => r.availability[lane].available);
+  const drawn = RESOURCE_LANES.filter((l) => measured(l.key)).map((l) => l.key);
+  const notMeasured = LANES.filter((lane) => !measured(lane));
+  // Lanes with the same reason(s) share them.
+  const byReason = new Map<string, string[]>();
+  for (const lane of notMeasured) {
+    const why = [...new Set(records.map((r) => r.availability[lane].reason ?? 'no reason recorded'))].join('; ');
+    byReason.set(why, [...(byReason.get(why) ?? []), LANE_NAME[lane]]);
+  }
+  const words = notMeasured.length ? [...byReason].map(([why, names]) => `${listOf(names)} (${why})`).join('; ') : null;
+  return { drawn, notMeasured, words };
+}
+
+/** The chart's height in px for `lanes` lanes: 360 for three, less for fewer, room above the first lane for its title. */
+export const lanesChartHeight = (lanes: number) => [0, 260, 300, 360][Math.min(3, lanes)];
 
 /** `lanes`: which lanes get a grid, in this order (default all three); the others are left out, not drawn empty. */
 export function resourceLanesOption(record: ResourceRecord, lanes: readonly ResourceLaneKey[] = ['gpu', 'pcie', 'cpu']): EChartsOption {

@@ -221,15 +221,19 @@ async function probeOnce(req: KernelProbeRequest, key: string): Promise<KernelPr
     });
   const parsed = kernelProbeFromOutput(result.stdout);
   if (!parsed.ok) {
-    if (parsed.class === 'error' && result.code !== 0 && /printed no JSON/.test(parsed.reason)) {
-      const why = result.stderr.trim().split('\n').slice(-1)[0] || `exit ${result.code}`;
-      if (/No module named '(torch|transformers)'/.test(why))
-        return fromCache({
-          class: 'unavailable',
-          reason: `${req.python} has no ${/transformers/.test(why) ? 'transformers' : 'torch'}: create the engine environment (Setup)`,
-        });
+    // torch or transformers missing (the script's own answer, or an import before it could answer):
+    // the interpreter is not the engine environment, and the words say the command that makes one
+    const why = /printed no JSON/.test(parsed.reason)
+      ? result.stderr.trim().split('\n').slice(-1)[0] || `exit ${result.code}`
+      : parsed.reason;
+    const missing = parsed.class === 'error' ? /No module named '(torch|transformers)/.exec(why) : null;
+    if (missing)
+      return fromCache({
+        class: 'unavailable',
+        reason: `${req.python} has no ${missing[1]}: create the engine environment (the app’s Setup, or: bash scripts/setup-engine-venv.sh)`,
+      });
+    if (parsed.class === 'error' && result.code !== 0 && /printed no JSON/.test(parsed.reason))
       return fromCache({ class: 'error', reason: `the kernel probe failed (${why.slice(0, 300)})` });
-    }
     if (parsed.class === 'oom' && parsed.oom) {
       // the smallest micro batch wanted ran out: kept, so no plan climbs there again
       const oom = smallerOom(cached?.oom ?? null, parsed.oom);

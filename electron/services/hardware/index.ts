@@ -20,6 +20,8 @@ export {
   measurementSpread,
   saveMeasurement,
   measurementFromFile,
+  pickMeasurement,
+  usedMeasurement,
   nativeAvailable,
   recommendCoresPerc,
 } from './measure';

@@ -4,8 +4,8 @@
 // why in one line; a lane none of the report's runs measured (GPU busy and PCIe on a machine without
 // a GPU) is left out of every chart, one line saying which lanes were not measured and why; a lane
 // measured in some runs but not in this one says "not available: why" in its title — never zeros.
-import { LANES, type Lane, type RunResources } from '../../contract';
-import { RESOURCE_LANES, resourceLanesOption, type ResourceLaneKey } from '../../contract/charts/resource-lanes';
+import { LANES, type RunResources } from '../../contract';
+import { lanesChartHeight, lanesToDraw, listOf, RESOURCE_LANES, resourceLanesOption } from '../../contract/charts/resource-lanes';
 import { html, raw, type Raw } from './escape';
 import { fmt, strategyName } from './format';
 import { renderSvg } from './svg';
@@ -23,21 +23,6 @@ function termsTable(r: RunResources): Raw {
     ${a.predicted.note ? html`<p class="muted">${a.predicted.note}</p>` : ''}`;
 }
 
-/** Each stored lane's name in the report's sentences (the drawn ones as their charts' captions say). */
-const LANE_NAME: Record<Lane, string> = {
-  gpu: 'GPU busy',
-  pcie: 'PCIe',
-  nvlink: 'NVLink',
-  cpu: 'CPU cores',
-  memory: 'memory',
-  disk: 'disk',
-};
-
-/** "a", "a and b", "a, b and c". */
-function listOf(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-
 /** The section, or null when no run of the report has stored samples (runs from before sampling, imported runs): no section then. */
 export function resourcesSection(runs: ReportRun[], resourcesOf: (id: string) => RunResources | null): Raw | null {
   const read = runs.map((run) => {
@@ -52,24 +37,14 @@ export function resourcesSection(runs: ReportRun[], resourcesOf: (id: string) =>
   // The lanes any run measured are drawn (in every chart, for runs to read alike); a lane no run
   // measured (GPU busy, PCIe and NVLink on a machine without a GPU) is left out, named once here.
   const records = read.flatMap(({ res }) => (res?.record && res.attribution ? [res.record] : []));
-  const measured = (lane: Lane) => records.some((r) => r.availability[lane].available);
-  const drawnLanes = RESOURCE_LANES.filter((l) => measured(l.key));
-  const drawn: ResourceLaneKey[] = drawnLanes.map((l) => l.key);
-  const notMeasured = LANES.filter((lane) => !measured(lane));
-  // Lanes with the same reason(s) share them: "GPU busy, PCIe and NVLink (no NVIDIA GPU on this machine)".
-  const byReason = new Map<string, string[]>();
-  for (const lane of notMeasured) {
-    const why = [...new Set(records.map((r) => r.availability[lane].reason ?? 'no reason recorded'))].join('; ');
-    byReason.set(why, [...(byReason.get(why) ?? []), LANE_NAME[lane]]);
-  }
-  const notMeasuredLine = notMeasured.length
-    ? html`<p class="muted" data-testid="resources-not-measured">
-        Not measured in any of these runs: ${[...byReason].map(([why, names]) => `${listOf(names)} (${why})`).join('; ')}.
-      </p>`
+  const { drawn, notMeasured, words } = lanesToDraw(records);
+  const drawnLanes = RESOURCE_LANES.filter((l) => drawn.includes(l.key));
+  const notMeasuredLine = words
+    ? html`<p class="muted" data-testid="resources-not-measured">Not measured in any of these runs: ${words}.</p>`
     : '';
   const caption = `${listOf(drawnLanes.map((l) => l.name))} over the run (dashed: warm-up ends)`;
   // 360 px for the three lanes; fewer get less, but room enough above the first lane for its title.
-  const svgHeight = [0, 260, 300, 360][drawn.length];
+  const svgHeight = lanesChartHeight(drawn.length);
   // The runs table's words: display name, and the repeat where there are several.
   const name = (run: ReportRun) =>
     `${strategyName(run.summary.strategy)}${run.summary.repeatIndex > 0 ? ` · repeat ${run.summary.repeatIndex + 1}` : ''}`;

@@ -35,7 +35,17 @@ export function MeasurementFigures({ measurement: m, when = false }: { measureme
             'Best CPU Adam rate',
             `${formatNumber(Math.max(...m.cpuAdam.map((p) => p.paramsPerSecond), 0) / 1e9, 2)} G params/s (${m.simdPath})`,
           ],
-          ['Recommended cpuadam_cores_perc', m.recommendedCoresPerc !== null ? String(m.recommendedCoresPerc) : '—'],
+          // with the threads DeepSpeed gives the Adam worker for it: int(perc × cores), 0.5 of 2 cores is 1
+          [
+            'Recommended cpuadam_cores_perc',
+            m.recommendedCoresPerc !== null
+              ? `${m.recommendedCoresPerc}${
+                  m.recommendedThreads
+                    ? ` (${m.recommendedThreads} thread${m.recommendedThreads === 1 ? '' : 's'}${m.logicalCores ? ` of ${m.logicalCores}` : ''})`
+                    : ''
+                }`
+              : '—',
+          ],
           [
             'Memory bandwidth (triad)',
             m.memoryBandwidthBytesPerSecond ? `${formatNumber(m.memoryBandwidthBytesPerSecond / 1e9)} GB/s` : '—',

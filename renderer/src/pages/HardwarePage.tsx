@@ -8,6 +8,7 @@ import { formatBytes, formatDateTime } from '../format';
 import { useApp } from '../stores/app';
 import { useHardware } from '../stores/hardware';
 import { useMeasure } from '../stores/measure';
+import { MeasurementPicker } from '../components/MeasurementPicker';
 import { useWizard } from '../stores/wizard';
 
 function warningText(w: unknown): string {
@@ -173,31 +174,34 @@ function MeasurementsCard() {
     if (!running) void loadStored();
   }, [running, loadStored]);
   return (
-    <Card title="Measurements" testId="measurements-card">
-      {stored ? (
-        <MeasurementFigures measurement={stored} when />
-      ) : (
-        <p className="muted">
-          {storedLoaded
-            ? 'Not measured yet: plans use catalogued figures for CPU Adam, memory bandwidth and host↔GPU copies.'
-            : 'Reading the stored measurement…'}{' '}
-          {storedLoaded && (
-            <button
-              type="button"
-              className="link"
-              onClick={() =>
-                void useWizard
-                  .getState()
-                  .goTo('measure')
-                  .then(() => go('setup'))
-              }
-            >
-              Measure in Setup
-            </button>
-          )}
-        </p>
-      )}
-    </Card>
+    <>
+      <Card title="Measurements" testId="measurements-card">
+        {stored ? (
+          <MeasurementFigures measurement={stored} when />
+        ) : (
+          <p className="muted">
+            {storedLoaded
+              ? 'Not measured yet: plans use catalogued figures for CPU Adam, memory bandwidth and host↔GPU copies.'
+              : 'Reading the stored measurement…'}{' '}
+            {storedLoaded && (
+              <button
+                type="button"
+                className="link"
+                onClick={() =>
+                  void useWizard
+                    .getState()
+                    .goTo('measure')
+                    .then(() => go('setup'))
+                }
+              >
+                Measure in Setup
+              </button>
+            )}
+          </p>
+        )}
+      </Card>
+      {stored && <MeasurementPicker stored={stored} />}
+    </>
   );
 }
 

@@ -12,6 +12,7 @@ import {
 import { api, transport } from '../api/client';
 import { Card, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { formatBytes, formatNumber } from '../format';
+import { idTail } from '../../../electron/contract/format';
 import { useApp } from '../stores/app';
 import { effectiveBaseline, useReports } from '../stores/reports';
 import { useRuns } from '../stores/runs';
@@ -164,7 +165,10 @@ export function ReportsPage() {
                         </span>
                       )}
                     </td>
-                    <td className="mono small">{run.id}</td>
+                    {/* The id's end, whole on one line (the full id in its title): at 1280 the whole id broke over three lines. */}
+                    <td className="mono small" title={run.id} data-testid="reports-run-id">
+                      {idTail(run.id, 16)}
+                    </td>
                     <td>{run.model}</td>
                     <td>
                       <span className={`badge badge-${run.status}`}>{run.status}</span>

@@ -40,6 +40,9 @@ describe('CLI words for a new user', () => {
     const text = await run('runs', ['show', ID]);
     expect(text).toMatch(new RegExp(`^${ID}  completed  llama-3.3-70b  ZeRO-3 Offload \\(zero3-offload, deepspeed\\)`));
     expect(text).toContain('steps: 4 measured after 1 warm-up');
+    // dates as the Run page writes them, not ISO stamps
+    expect(text).toMatch(/started \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/);
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
     expect(text).toMatch(/TFLOPS\/GPU, [\d.]+ s\/step, .* \(median of measured steps\)/);
     expect(text).toContain('tags: first');
     expect(text).toContain(`runs show ${ID} --resources`);
@@ -58,5 +61,13 @@ describe('CLI words for a new user', () => {
       fs.readFileSync(path.join(import.meta.dirname, '../../../resources/engine/error-signatures.json'), 'utf8'),
     ) as { classes: Record<string, { fix: string | null }> };
     expect(signatures.classes.spawn.fix).toContain('bash scripts/setup-engine-venv.sh');
+  });
+
+  it('plan on this GPU-less machine: GPU memory and an unused NVMe read "—", as the Plan page shows them', async () => {
+    const text = await run('plan', [], { model: 'tiny-llama', seq: '512' });
+    const row = text.split('\n').find((l) => l.startsWith('ZeRO-Offload (zero2-offload)'))!;
+    // strategy, verdict, GPU/GPU, host/node, NVMe: the page's table has "—" where the CLI printed "4.5 GiB" and "0 B"
+    expect(row).toMatch(/^ZeRO-Offload \(zero2-offload\)\s+fits\s+—\s+6\.5 GiB\s+—\s+1\s/);
+    expect(text).not.toMatch(/\s0 B\s/);
   });
 });

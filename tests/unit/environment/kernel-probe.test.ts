@@ -83,6 +83,15 @@ describe('probing and caching', () => {
     expect(fs.readdirSync(path.join(folder, 'kernel-probe'))).toEqual([]); // nothing cached, the config file removed
   });
 
+  it('an interpreter without torch names the script that creates the engine environment', async () => {
+    // the system python3 of this machine has no torch: the probe's own import fails there
+    const bare = spawnSync('python3', ['-c', 'import torch'], { encoding: 'utf8' });
+    if (bare.status === 0) return; // a python3 with torch cannot show this refusal
+    const answer = await probeKernels({ ...base, python: 'python3', dataDir: tmp(), micros: [1] });
+    expect(answer, JSON.stringify(answer)).toMatchObject({ class: 'unavailable' });
+    expect('reason' in answer && answer.reason).toMatch(/has no (torch|transformers): .*bash scripts\/setup-engine-venv\.sh/);
+  });
+
   it('caches per micro batch: a later plan probes only the micro batches not measured yet', async () => {
     const folder = tmp();
     const fake = fakePython(folder, text('tiny-phi3.cpu-s64.json'));

@@ -7,27 +7,17 @@
 // a real Mixtral config.json is planned with its total and active counts.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelArch, PlanResult, RunSpec } from '../../../electron/contract';
 import { createBackend, type Backend } from '../../../electron/services/backend';
-import { chooseInterpreter, importProbedConfig } from '../../../electron/services/environment';
+import { importProbedConfig } from '../../../electron/services/environment';
 import { refusalOf } from '../../../electron/services/engine/families';
 import { countParams } from '../../../electron/services/tuner/model/params';
+import { haveEngine, refusal, scratchDir, TINY_GEMMA } from '../../helpers/model-probe';
 
-const haveEngine = chooseInterpreter(null).source !== 'path';
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'os-model-import-'));
-const gemma = {
-  model_type: 'gemma',
-  hidden_size: 64,
-  intermediate_size: 128,
-  num_hidden_layers: 2,
-  num_attention_heads: 4,
-  num_key_value_heads: 1,
-  head_dim: 16,
-  vocab_size: 256,
-};
+const tmp = () => scratchDir('os-model-import-');
+const gemma = TINY_GEMMA;
 const llamaBias = {
   model_type: 'llama',
   hidden_size: 64,
@@ -39,11 +29,6 @@ const llamaBias = {
   attention_bias: true,
   tie_word_embeddings: false,
 };
-const refusal = (p: Promise<unknown>) =>
-  p.then(
-    () => null,
-    (e: unknown) => e as { code: string; field?: string; message: string },
-  );
 
 let backend: Backend;
 beforeAll(() => {

@@ -10,23 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBackend, type Backend } from '../../../electron/services/backend';
 import { chooseInterpreter, importProbedConfig, probeModelConfig } from '../../../electron/services/environment';
 import { MAX_MODEL_PROBES_RUNNING } from '../../../electron/services/environment/model-probe';
+import { refusal, scratchDir, TINY_GEMMA } from '../../helpers/model-probe';
 
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'os-probe-limits-'));
-const small = {
-  model_type: 'gemma',
-  hidden_size: 64,
-  intermediate_size: 128,
-  num_hidden_layers: 2,
-  num_attention_heads: 4,
-  num_key_value_heads: 1,
-  head_dim: 16,
-  vocab_size: 256,
-};
-const refusal = (p: Promise<unknown>) =>
-  p.then(
-    () => null,
-    (e: unknown) => e as { code: string; field?: string; message: string },
-  );
+const tmp = () => scratchDir('os-probe-limits-');
+const small = TINY_GEMMA;
 
 let backend: Backend;
 beforeAll(() => {

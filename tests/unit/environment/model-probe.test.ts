@@ -2,25 +2,15 @@
 // the engine environment, cached per config hash in the data folder; a refusal is passed on by
 // name; a Python without transformers says the count is unavailable instead of guessing.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chooseInterpreter, modelConfigHash, probeModelConfig } from '../../../electron/services/environment';
+import { modelConfigHash, probeModelConfig } from '../../../electron/services/environment';
+import { engineChoice, haveEngine, scratchDir, TINY_GEMMA } from '../../helpers/model-probe';
 
-const choice = chooseInterpreter(null);
-const haveEngine = choice.source !== 'path';
-const gemma = {
-  model_type: 'gemma',
-  hidden_size: 64,
-  intermediate_size: 128,
-  num_hidden_layers: 2,
-  num_attention_heads: 4,
-  num_key_value_heads: 1,
-  head_dim: 16,
-  vocab_size: 256,
-};
+const choice = engineChoice;
+const gemma = TINY_GEMMA;
 const fixtures = path.resolve(import.meta.dirname, '../../fixtures/model-configs');
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'os-model-probe-'));
+const tmp = () => scratchDir('os-model-probe-');
 
 describe('model probe', () => {
   it("hashes the file's text: 30.0 and 30 are different configs to transformers", async () => {

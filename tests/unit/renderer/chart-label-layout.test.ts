@@ -92,6 +92,64 @@ describe('the measure chart (CPU Adam by thread count)', () => {
   }
 });
 
+describe("the measure chart's recommended label beside the curve", () => {
+  // This 2-core VM's Setup measurement: 1.85 then 3.49 G params/s, the recommendation 1 thread (0.5 of 2
+  // cores); and a 64-core curve with its knee mid-way, then at its last point. The label once lay on the line.
+  for (const [name, points, knee] of [
+    [
+      '2-core, knee at the first point',
+      [
+        [1, 1.85],
+        [2, 3.49],
+      ],
+      1,
+    ],
+    [
+      '64-core, knee mid-way',
+      [
+        [1, 0.4],
+        [2, 0.8],
+        [4, 1.6],
+        [8, 3],
+        [16, 4.6],
+        [32, 4.9],
+        [64, 5],
+      ],
+      16,
+    ],
+    [
+      '64-core, knee at the last point',
+      [
+        [1, 0.4],
+        [8, 3],
+        [64, 5],
+      ],
+      64,
+    ],
+  ] as [string, [number, number][], number][])
+    it(`does not cross the line (${name})`, () => {
+      const m = { cpuAdam: points.map(([threads, g]) => ({ threads, paramsPerSecond: g * 1e9 })), recommendedThreads: knee } as never;
+      for (const width of [480, 900]) {
+        const { boxes, chart } = layout(cpuAdamCurveOption(m), width, 240);
+        const label = boxes.find((b) => b.text.includes('recommended'))!;
+        expect(label, `${width} px`).toBeDefined();
+        const px = points.map((p) => chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, p) as number[]);
+        // the line's height at each pixel across the label: never inside the label's box
+        for (let x = label.x; x <= label.x + label.w; x += 1) {
+          const i = px.findIndex((p, k) => k + 1 < px.length && p[0] <= x && px[k + 1][0] >= x);
+          if (i < 0) continue;
+          const [a, b] = [px[i], px[i + 1]];
+          const y = a[1] + ((b[1] - a[1]) * (x - a[0])) / (b[0] - a[0] || 1);
+          expect(y > label.y + 1 && y < label.y + label.h - 1, `${width} px: the line at x=${x.toFixed(0)} crosses "${label.text}"`).toBe(
+            false,
+          );
+        }
+        expect(labelProblems(boxes, width, 240), `${width} px`).toEqual([]);
+        chart.dispose();
+      }
+    });
+});
+
 describe('step lines with 10 runs (Compare)', () => {
   let backend: Backend;
   let c: Comparison;

@@ -1,7 +1,15 @@
 // The one date/time format and the one signed-percent format (contract/format): every page, the
 // reports and the CLI print these, whatever the browser's locale or time zone.
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatDelta, formatDuration, formatRate, MINUS } from '../../../electron/contract/format';
+import {
+  formatDateTime,
+  formatDelta,
+  formatDuration,
+  formatMetricValue,
+  formatRate,
+  formatRepeats,
+  MINUS,
+} from '../../../electron/contract/format';
 import { fmtPct, fmtTime } from '../../../electron/services/reports/format';
 
 describe('formatDateTime', () => {
@@ -60,5 +68,14 @@ describe('formatRate', () => {
     expect(formatRate(12.345e9, 'B')).toBe('12.35 GB/s');
     expect(formatRate(1.2346e9, ' params', 3)).toBe('1.235 G params/s');
     expect(formatRate(null, 'B')).toBe('—');
+  });
+});
+
+describe('a single repeat reads as its median', () => {
+  // Compare's delta table: "0.0029" in the Median column and "repeats: 0.00290" beside it (walk, three CPU runs)
+  it('one value is the figure formatMetricValue prints; several share the smallest one’s decimals', () => {
+    expect(formatRepeats([0.0029], 'TFLOPS')).toBe(formatMetricValue(0.0029, 'TFLOPS'));
+    expect(formatRepeats([1.5], 's')).toBe(formatMetricValue(1.5, 's'));
+    expect(formatRepeats([0.000318, 0.00016], 'TFLOPS')).toBe('0.000318, 0.000160');
   });
 });

@@ -25,6 +25,23 @@ describe('loss curve', () => {
     expect((option as { yAxis: { scale: boolean } }).yAxis.scale).toBe(true);
   });
 
+  it('draws the first and last steps inside the plot, not on its edges over the axes', () => {
+    const { option } = lossCurve([1, 2, 3, 4, 5, 6].map((step) => ({ step, warmup: step <= 2, loss: 5.55 - step / 1000 })));
+    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 800, height: 240 });
+    chart.setOption(option as EChartsOption);
+    const grid = (
+      chart as unknown as { getModel(): { getComponent(t: string): { coordinateSystem: { getRect(): { x: number; width: number } } } } }
+    )
+      .getModel()
+      .getComponent('grid')
+      .coordinateSystem.getRect();
+    const [first] = chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, [1, 5.549]) as number[];
+    const [last] = chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, [6, 5.544]) as number[];
+    chart.dispose();
+    expect(first - grid.x).toBeGreaterThanOrEqual(12);
+    expect(grid.x + grid.width - last).toBeGreaterThanOrEqual(12);
+  });
+
   it('leaves a NaN/inf step out as a gap and says which steps, instead of plotting 0', () => {
     const { option, missing } = lossCurve(
       [1, 2, 3, 4, 5].map((step) => ({ step, warmup: false, loss: step >= 3 && step <= 4 ? null : 5 - step / 10 })),

@@ -48,12 +48,45 @@ describe('run page per-step chart', () => {
     expect(option.series[3].data[1]).toMatchObject({ value: [2, 100.2], symbol: 'emptyTriangle' }); // TFLOPS warm-up: its own shape
   });
 
+  it('names only the warm-up figures off the scale: a TFLOPS point drawn where it lies is not in the note', () => {
+    // this CPU VM's run: warm-up steps of 1.33 s over measured 0.2–0.6 s, their TFLOPS inside the TFLOPS scale
+    const cpu = [
+      { step: 1, warmup: true, stepSeconds: 0.74, tflopsPerGpu: 0.0016 },
+      { step: 2, warmup: true, stepSeconds: 1.33, tflopsPerGpu: 0.0009 },
+      ...[0.62, 0.36, 0.38, 0.22, 0.07].map((s, i) => ({ step: 3 + i, warmup: false, stepSeconds: s, tflopsPerGpu: 0.0012 / s })),
+    ].map((p) => ({ ...p, gpuPeakBytes: null, hostRssBytes: null }));
+    expect(warmupOffScale(cpu)).toEqual(['step 2: 1.33 s']);
+  });
+
   it('renders (echarts SSR) with a "warm-up" legend entry', () => {
     const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 800, height: 300 });
     chart.setOption(option as unknown as EChartsOption);
     const svg = chart.renderToSVGString();
     chart.dispose();
     expect(svg).toContain('warm-up');
+  });
+
+  it('draws the first (warm-up) step inside the plot, not on its left edge over the axis', () => {
+    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 800, height: 300 });
+    chart.setOption(option as unknown as EChartsOption);
+    // the plot's edges; the warm-up TFLOPS arrow once sat on the left one, in the corner over the axis
+    const grid = (
+      chart as unknown as { getModel(): { getComponent(t: string): { coordinateSystem: { getRect(): { x: number; width: number } } } } }
+    )
+      .getModel()
+      .getComponent('grid')
+      .coordinateSystem.getRect();
+    const [first] = chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 1 }, [1, option.yAxis[1].min]) as number[];
+    const [last] = chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, [8, 2.3]) as number[];
+    const [edge, end] = [grid.x, grid.x + grid.width];
+    const svg = chart.renderToSVGString();
+    chart.dispose();
+    expect(first - edge).toBeGreaterThanOrEqual(12);
+    expect(end - last).toBeGreaterThanOrEqual(12);
+    // the axis still says whole steps only
+    const labels = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(labels, labels.join('|')).toEqual(expect.arrayContaining(['2', '8']));
+    expect(labels.filter((l) => /^\d+\.5$/.test(l))).toEqual([]);
   });
 
   it('rounds axis bounds to a readable grid', () => {

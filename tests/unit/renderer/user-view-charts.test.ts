@@ -98,6 +98,29 @@ describe('Plan charts', () => {
     expect(option.grid).toHaveLength(1);
   });
 
+  it("the host panel's ticks are evenly spaced up to its end (0 10 20 30, not 0 10 20 25)", () => {
+    // this 2-core VM's CPU runs: ~0.8 GiB each against 23.5 GiB of host memory (walk, Compare at 1280)
+    const option = memoryPanelsOption(
+      [{ label: 'ZeRO-3 Offload', color: '#000', gpuBytes: null, hostBytes: 0.75 * 2 ** 30, nvmeBytes: null }],
+      { gpuBytes: null, hostBytes: 23.5 * 2 ** 30, nvmeBytes: null },
+      { text: '#000', muted: '#666', grid: '#ddd' },
+    );
+    for (const width of [480, 900]) {
+      const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height: 240 });
+      chart.setOption(option);
+      const axis = (
+        chart as unknown as { getModel(): { getComponent(t: string, i: number): { axis: { scale: { getTicks(): { value: number }[] } } } } }
+      )
+        .getModel()
+        .getComponent('xAxis', 0).axis;
+      const ticks = axis.scale.getTicks().map((t) => t.value);
+      chart.dispose();
+      const steps = new Set(ticks.slice(1).map((v, i) => +(v - ticks[i]).toFixed(6)));
+      expect(steps.size, `${width} px: ${ticks.join(' ')}`).toBe(1);
+      expect(ticks.at(-1)).toBeGreaterThanOrEqual(23.5);
+    }
+  });
+
   it("a tiny model's memory keeps its digits in the tooltip (0.00244 GiB, not 0.00)", () => {
     const option = memoryPanelsOption(
       [{ label: 'tiny', color: '#000', gpuBytes: 2.62e6, hostBytes: 0.83 * 2 ** 30, nvmeBytes: null }],

@@ -7,7 +7,7 @@
 // new machineId) borrows from machines of the same kind seen in history (hardware/machine-kind.ts),
 // and its notes say whose figures and runs they are.
 import { formatDateTime, MachineSchema, type Machine } from '../../../contract';
-import { loadMeasurementFor, machineKindWords, sameMachineKind } from '../../hardware';
+import { loadMeasurementFor, machineKindWords, sameMachineKind, usedMeasurement } from '../../hardware';
 import {
   buildProfile,
   calibrationNote,
@@ -70,11 +70,18 @@ export function measurementsFor(dataDir: string, machine: Machine, thisHost: boo
       return null;
     }
   };
-  const m = load(machine.machineId, thisHost);
+  // the machine's own: the one picked, else the newest no figure flags as far from its others
+  let own: ReturnType<typeof usedMeasurement> | null = null;
+  try {
+    own = usedMeasurement(dataDir, machine.machineId, thisHost);
+  } catch {
+    own = null;
+  }
+  const m = own?.used;
   if (m)
     return {
       measurements: m,
-      note: `Host figures: measurements of this machine (${machine.machineId}, measured ${formatDateTime(m.measuredAt)}).`,
+      note: `Host figures: measurements of this machine (${machine.machineId}, measured ${formatDateTime(m.measuredAt)}${own?.reason ? `: ${own.reason}` : ''}).`,
     };
   // The newest measurement of its kind: every re-measure of identical hardware supersedes the
   // last (an imported file from an earlier instance must not shadow a later native measure).
@@ -229,6 +236,8 @@ export interface MachineCalibration {
   calibration: Record<string, EfficiencyFactors> | undefined;
   fit: CalibrationResult | null;
   notes: string[];
+  /** Whose measurements and which one, in words (the first note). */
+  hostFigures: string;
   /** The machines whose runs count for this one: itself and those of its kind. */
   runMachineIds: string[];
   memory: MemoryEvidence | undefined;
@@ -261,6 +270,7 @@ export function forMachine(dataDir: string, history: HistoryStore, machine: Mach
     calibration: fit ? calibrationTable(fit) : undefined,
     fit,
     notes,
+    hostFigures: figures.note,
     runMachineIds: source.machineIds,
     memory: memoryEvidenceFor(history, machine, source, detailOf),
   };

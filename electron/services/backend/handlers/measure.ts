@@ -5,7 +5,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError, type Measurement } from '../../../contract';
 import { measureTorchAdam, selectedInterpreter } from '../../environment';
-import { detectMachine, loadMeasurementFor, loadMeasurementHistory, measureHost, measurementSpread } from '../../hardware';
+import {
+  detectMachine,
+  loadMeasurementFor,
+  loadMeasurementHistory,
+  measureHost,
+  measurementSpread,
+  pickMeasurement,
+  usedMeasurement,
+} from '../../hardware';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { enginePython } from './model-guard';
@@ -47,7 +55,11 @@ function withSpread(dataDir: string, m: Measurement): Measurement {
   return spread.length ? { ...m, spread } : m;
 }
 
-export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measure' | 'hardware/measure-cancel' | 'hardware/measurement'> {
+export function measureHandlers(
+  ctx: BackendContext,
+): HandlerMap<
+  'hardware/measure' | 'hardware/measure-cancel' | 'hardware/measurement' | 'hardware/measurements' | 'hardware/measurement-use'
+> {
   let running: AbortController | null = null;
   ctx.onClose(() => running?.abort());
   return {
@@ -89,6 +101,25 @@ export function measureHandlers(ctx: BackendContext): HandlerMap<'hardware/measu
       // A machine loaded from a file (serve --machine) has only what was imported under its id.
       const stored = loadMeasurementFor(ctx.dataDir, shown.machineId, !shown.warnings.some((w) => w.id === 'machine-from-file'));
       return stored ? withSpread(ctx.dataDir, stored) : null;
+    },
+    'hardware/measurements': async () => {
+      const shown = await ctx.machine().catch(() => null);
+      if (!shown) return null;
+      const { choice } = usedMeasurement(ctx.dataDir, shown.machineId, !shown.warnings.some((w) => w.id === 'machine-from-file'));
+      return choice.measurements.length ? choice : null;
+    },
+    'hardware/measurement-use': async (request) => {
+      const shown = await ctx.machine();
+      const thisHost = !shown.warnings.some((w) => w.id === 'machine-from-file');
+      const { choice } = usedMeasurement(ctx.dataDir, shown.machineId, thisHost);
+      if (request.measuredAt !== null && !choice.measurements.some((m) => m.measuredAt === request.measuredAt))
+        throw new ApiError(
+          'not_found',
+          `No measurement of ${shown.machineId} was measured at ${request.measuredAt}; its measurements: ${choice.measurements.map((m) => m.measuredAt).join(', ') || 'none'}.`,
+          'measuredAt',
+        );
+      pickMeasurement(ctx.dataDir, shown.machineId, request.measuredAt);
+      return usedMeasurement(ctx.dataDir, shown.machineId, thisHost).choice;
     },
   };
 }

@@ -73,7 +73,10 @@ export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {
         // the workload's own kernels on this host's GPU, or why not (handlers/kernels.ts)
         kernels: kernelsForPlan(ctx),
       });
-      if (own) plan.notes.push(...own.notes);
+      if (own) {
+        plan.notes.push(...own.notes);
+        plan.hostFigures = own.hostFigures;
+      }
       // Each spec's prediction says which machine it was made for, as the tuner made it (its profile's
       // machine): runs/start refuses one planned for a loaded or catalogued machine.
       if (own && target) {

@@ -9,7 +9,8 @@ import { ApiError, type MeasureKind, type MeasureProgress, type Measurement, typ
 import { recommendCoresPerc, recommendWorkerThreads } from './knee';
 import { loadNative, NATIVE_NOT_BUILT, type NativeAddon } from './native';
 import { ALL_KINDS, planMeasurement } from './plan';
-import { loadMeasurementFor, saveMeasurement } from './store';
+import { usedMeasurement } from './choice';
+import { saveMeasurement } from './store';
 
 /** Measures torch's CPU AdamW rates (plain, foreach, fused) on one tensor of `params` elements at `threads`
  *  threads; rejects with an Error whose message says why it could not, in words. */
@@ -29,7 +30,10 @@ export {
   saveMeasurement,
   measurementsPath,
   measurementFromFile,
+  machineMeasurements,
+  pickMeasurement,
 } from './store';
+export { usedMeasurement, type UsedMeasurement } from './choice';
 export { recommendCoresPerc, recommendThreads, recommendWorkerThreads, KNEE_FRACTION } from './knee';
 export { planMeasurement, DEFAULT_BUDGET_SECONDS } from './plan';
 export { measurementSpread, DISAGREE_FRACTION } from './spread';
@@ -195,7 +199,8 @@ export async function measureHost(options: MeasureHostOptions = {}): Promise<Mea
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
-  if (options.dataDir && options.machineId) carryUnasked(result, asked, loadMeasurementFor(options.dataDir, options.machineId, true));
+  // from the measurement plans use: a newest one flagged as taken on a busy machine passes on no figure
+  if (options.dataDir && options.machineId) carryUnasked(result, asked, usedMeasurement(options.dataDir, options.machineId, true).used);
   result.durationMs = Date.now() - started;
   options.onProgress?.({ phase: 'done', fraction: 1, message: `measured in ${(result.durationMs / 1000).toFixed(1)} s` });
   if (options.dataDir) saveMeasurement(options.dataDir, result);

@@ -1,7 +1,8 @@
 // A measurement beside this machine's earlier ones: on a busy machine three measurements in 15
 // minutes gave CPU Adam 1.32 → 0.39 → 1.13 G params/s and triad 32.6 → 8.8 → 25.3 GB/s, and plans
 // took the newest without a word. This keeps the spread of each figure and flags the newest where it
-// is far from the median of the others (the user then measures again, when the machine is quiet).
+// is far from the median of the others: the plans then use the newest that is not flagged, unless the
+// user picks it (choice.ts).
 import { median } from '../../../contract';
 import type { MeasureKind, Measurement, MeasurementSpread } from '../../../contract';
 
@@ -54,9 +55,10 @@ export function measurementSpread(latest: Measurement, history: readonly Measure
       latest: value,
       earlier: others,
       disagrees,
+      off,
       words: `${f.figure} ${g(value)} ${f.unit}; this machine's ${others.length} earlier measurement(s): ${g(Math.min(...others))}–${g(Math.max(...others))} ${f.unit}; median of all ${others.length + 1}: ${g(mid)}${
         disagrees
-          ? ` — ${Math.round(Math.abs(off) * 100)}% ${off < 0 ? 'below' : 'above'} it: the machine may have been busy; plans use this newest measurement, so measure again when it is quiet`
+          ? ` — ${Math.round(Math.abs(off) * 100)}% ${off < 0 ? 'below' : 'above'} it: the machine may have been busy: plans use the newest measurement that is not flagged, unless you pick this one (Hardware page, or measure --use)`
           : ''
       }`,
     });

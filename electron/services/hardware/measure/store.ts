@@ -1,7 +1,8 @@
 // <dataDir>/measurements.json: the latest host measurement (for the tuner), a short history, and
 // the latest measurement of every machine by its machineId (this host's, and others' imported
 // with `measure --import FILE --machine detect.json`): a plan for a machine uses that machine's
-// figures, never another host's. Written through a temporary file and a rename, so a crash never
+// figures, never another host's; and which of a machine's measurements its plans use where the user
+// picked one (choice.ts says the rule without a pick). Written through a temporary file and a rename, so a crash never
 // leaves half a file.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,8 @@ interface StoreFile {
   history: Measurement[]; // newest first, latest included
   /** The latest measurement of each machine, by machineId. */
   byMachine: Record<string, Measurement>;
+  /** The measurement the user picked for a machine's plans (its measuredAt), by machineId; absent: the rule decides. */
+  use?: Record<string, string>;
 }
 
 export function measurementsPath(dataDir: string): string {
@@ -37,8 +40,10 @@ function readFile(dataDir: string): StoreFile | null {
       const parsed = MeasurementSchema.safeParse(m);
       if (parsed.success) byMachine[id] = parsed.data;
     }
+    const use: Record<string, string> = {};
+    for (const [id, at] of Object.entries(raw.use && typeof raw.use === 'object' ? raw.use : {})) if (typeof at === 'string') use[id] = at;
     if (!latest.success && Object.keys(byMachine).length === 0) return null;
-    return { schemaVersion: 1, latest: latest.success ? latest.data : null, history, byMachine };
+    return { schemaVersion: 1, latest: latest.success ? latest.data : null, history, byMachine, use };
   } catch {
     return null; // missing or unreadable: no measurement yet
   }
@@ -75,10 +80,49 @@ export function saveMeasurement(dataDir: string, measurement: Measurement, impor
   const old = readFile(dataDir);
   const byMachine = { ...(old?.byMachine ?? {}) };
   if (measurement.machineId) byMachine[measurement.machineId] = measurement;
+  const use = old?.use ?? {};
   const file: StoreFile = imported
-    ? { schemaVersion: 1, latest: old?.latest ?? null, history: old?.history ?? [], byMachine }
-    : { schemaVersion: 1, latest: measurement, history: [measurement, ...(old?.history ?? [])].slice(0, HISTORY_LIMIT), byMachine };
+    ? { schemaVersion: 1, latest: old?.latest ?? null, history: old?.history ?? [], byMachine, use }
+    : {
+        schemaVersion: 1,
+        latest: measurement,
+        history: [measurement, ...(old?.history ?? [])].slice(0, HISTORY_LIMIT),
+        byMachine,
+        use,
+      };
   writeJsonAtomic(measurementsPath(dataDir), file);
+}
+
+/**
+ * Every stored measurement of one machine, newest first: this host's history and the latest kept
+ * under its id (an imported machine has only that one). Those that never recorded their machine
+ * count as this host's only when `isThisHost`, as in loadMeasurementFor.
+ */
+export function machineMeasurements(dataDir: string, machineId: string, isThisHost = false): Measurement[] {
+  const file = readFile(dataDir);
+  if (!file) return [];
+  const mine = (m: Measurement) => m.machineId === machineId || (isThisHost && !m.machineId);
+  const all = [...file.history.filter(mine), ...(file.byMachine[machineId] ? [file.byMachine[machineId]] : [])];
+  if (file.latest && mine(file.latest)) all.push(file.latest);
+  const seen = new Set<string>();
+  return all
+    .filter((m) => !seen.has(m.measuredAt) && seen.add(m.measuredAt))
+    .sort((a, b) => Date.parse(b.measuredAt) - Date.parse(a.measuredAt));
+}
+
+/** The measurement picked for a machine's plans (its measuredAt), or null: none picked. */
+export function pickedMeasurement(dataDir: string, machineId: string): string | null {
+  return readFile(dataDir)?.use?.[machineId] ?? null;
+}
+
+/** Pick a machine's measurement for its plans by its measuredAt; null goes back to the rule. Needs a stored file. */
+export function pickMeasurement(dataDir: string, machineId: string, measuredAt: string | null): void {
+  const file = readFile(dataDir);
+  if (!file) throw new Error('no measurements are stored in this data folder');
+  const use = { ...(file.use ?? {}) };
+  if (measuredAt === null) delete use[machineId];
+  else use[machineId] = measuredAt;
+  writeJsonAtomic(measurementsPath(dataDir), { ...file, use });
 }
 
 type Obj = Record<string, unknown>;

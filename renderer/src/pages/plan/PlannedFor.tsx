@@ -59,34 +59,44 @@ export function PlannedFor() {
   const computing = usePlan((s) => s.computing);
   const planForThisMachine = usePlan((s) => s.planForThisMachine);
   const fileBacked = useFileBackedSession();
+  const hostFigures = usePlan((s) => s.plan?.hostFigures);
   if (!target) return null;
   return (
-    <p className={target.here ? 'small' : 'notice small'} data-testid="planned-for" data-here={target.here ? 'true' : 'false'}>
-      <span>
-        Planned for: <strong>{target.label}</strong> ({target.kind})
-        {!target.here && ' — its figures describe that machine, not this one; runs and tunes start here only from a plan for this machine.'}
-      </span>
-      {/* Under serve --machine FILE there is no "this machine" to plan for: say how to get one. */}
-      {!target.here && fileBacked && (
-        <span data-testid="file-backed-session">
-          {' '}
-          This session was started with --machine FILE: start it without --machine to plan and run for this machine.
+    <>
+      <p className={target.here ? 'small' : 'notice small'} data-testid="planned-for" data-here={target.here ? 'true' : 'false'}>
+        <span>
+          Planned for: <strong>{target.label}</strong> ({target.kind})
+          {!target.here &&
+            ' — its figures describe that machine, not this one; runs and tunes start here only from a plan for this machine.'}
         </span>
+        {/* Under serve --machine FILE there is no "this machine" to plan for: say how to get one. */}
+        {!target.here && fileBacked && (
+          <span data-testid="file-backed-session">
+            {' '}
+            This session was started with --machine FILE: start it without --machine to plan and run for this machine.
+          </span>
+        )}
+        {!target.here && !fileBacked && (
+          <>
+            {' '}
+            <button
+              type="button"
+              className="secondary"
+              disabled={computing}
+              onClick={() => void planForThisMachine()}
+              data-testid="plan-this-machine"
+            >
+              {computing ? 'Planning…' : 'Plan for this machine'}
+            </button>
+          </>
+        )}
+      </p>
+      {/* Which of the machine's measurements the figures rest on: a busy one passed over, or the one picked. */}
+      {hostFigures && (
+        <p className="muted small" data-testid="host-figures">
+          {hostFigures}
+        </p>
       )}
-      {!target.here && !fileBacked && (
-        <>
-          {' '}
-          <button
-            type="button"
-            className="secondary"
-            disabled={computing}
-            onClick={() => void planForThisMachine()}
-            data-testid="plan-this-machine"
-          >
-            {computing ? 'Planning…' : 'Plan for this machine'}
-          </button>
-        </>
-      )}
-    </p>
+    </>
   );
 }

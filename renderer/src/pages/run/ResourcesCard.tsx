@@ -1,10 +1,12 @@
 // The run page's resource view: the stored lanes (GPU busy, PCIe, CPU cores) over the
 // run's time with warm-up marked, what they say over the measured steps, and the tuner's predicted
-// terms beside the lane that measures each. A lane not measured says why; nothing is drawn as 0.
+// terms beside the lane that measures each. A lane the run did not measure (GPU busy and PCIe on a
+// machine without a GPU) is left out of the chart, as in the report, and one line says which and why;
+// nothing is drawn as 0.
 // While the run runs (nothing stored yet) it draws the live record the app has grown so far, and
 // reads the stored one when the run ends.
 import { useEffect, useMemo, useState } from 'react';
-import { resourceLanesOption } from '../../../../electron/contract/charts/resource-lanes';
+import { lanesChartHeight, lanesToDraw, resourceLanesOption } from '../../../../electron/contract/charts/resource-lanes';
 import type { RunResources } from '../../../../electron/contract';
 import { api } from '../../api/client';
 import { Chart } from '../../components/Chart';
@@ -29,7 +31,8 @@ export function ResourcesCard({ runId }: { runId: string }) {
   }, [runId, ended]);
   // The record is stored when the run ends: read it again then.
   useEffect(() => api.on('runs/status', (e) => e.runId === runId && e.phase === 'finished' && setEnded((n) => n + 1)), [runId]);
-  const option = useMemo(() => (data?.record ? resourceLanesOption(data.record) : null), [data]);
+  const lanes = useMemo(() => (data?.record ? lanesToDraw([data.record]) : null), [data]);
+  const option = useMemo(() => (data?.record && lanes ? resourceLanesOption(data.record, lanes.drawn) : null), [data, lanes]);
   const liveOption = useMemo(() => (!data?.record && growing ? resourceLanesOption(growing) : null), [data, growing]);
   if (error)
     return (
@@ -64,24 +67,23 @@ export function ResourcesCard({ runId }: { runId: string }) {
   const a = data.attribution;
   return (
     <Card title="Resources during the run (dashed: warm-up ends)" testId="run-resources">
-      {option && (
+      {option && lanes && lanes.drawn.length > 0 && (
         <Chart
           option={option}
-          height={360}
+          height={lanesChartHeight(lanes.drawn.length)}
           testId="chart-run-resources"
           ariaLabel="GPU busy, PCIe throughput and CPU cores busy over the run"
         />
       )}
+      {lanes?.words && (
+        <p className="muted small" data-testid="run-resources-not-measured">
+          Not measured in this run: {lanes.words}.
+        </p>
+      )}
       <p data-testid="run-resources-overall">
         <strong>Measured steps:</strong> {a.overall ? a.overall.text : 'no measured step'}
       </p>
-      {a.unavailable.length > 0 && (
-        <ul className="muted small" data-testid="run-resources-unavailable">
-          {a.unavailable.map((u) => (
-            <li key={u}>{u}</li>
-          ))}
-        </ul>
-      )}
+
       <table className="table" data-testid="run-resources-terms">
         <thead>
           <tr>
