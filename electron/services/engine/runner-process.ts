@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ErrorMessage, ResultMessage, RunnerMessage } from '../../contract';
 import { classifyRun, type RunEvidence, type Verdict } from './classify';
-import { LineSplitter, createStdoutParser } from './jsonl';
+import { createRunnerStreams } from './runner-streams';
 
 export interface RunnerLaunch {
   command: string;
@@ -83,13 +83,8 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
   const started = Date.now();
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const tailMax = options.stderrTailLines ?? 200;
-  const tail: string[] = [];
   let stopReason: RunnerOutcome['stopReason'] = null;
   let forced = false;
-  let result: ResultMessage | null = null;
-  let errorLine: ErrorMessage | null = null;
-  let nonFiniteLossStep: number | null = null;
-  let protocolErrors = 0;
   let spawnError: string | null = null;
   let log: fs.WriteStream | null = null;
   if (options.logFile) {
@@ -117,40 +112,8 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
     windowsHide: true,
   });
 
-  const stdout = createStdoutParser({
-    message(message) {
-      if (message.type === 'result') result = message;
-      if (message.type === 'error') errorLine = message;
-      // NaN/inf arrives as null (jsonl.ts); the first such step decides `diverged` (classify.ts).
-      if (message.type === 'step' && message.loss === null && nonFiniteLossStep === null) nonFiniteLossStep = message.step;
-      // Whatever the handler does with a runner's values, an exception must not escape the
-      // stdout 'data' listener: that would end the whole process (serve), not just this run.
-      try {
-        options.onMessage?.(message);
-      } catch (error) {
-        protocolErrors++;
-        logLine(
-          `[offload-studio] a '${message.type}' message could not be handled: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`,
-        );
-      }
-    },
-    log: logLine,
-    protocolError: () => protocolErrors++,
-  });
-  // stderr is the log as it is; split into lines only to keep a tail and stream events.
-  const stderr = new LineSplitter(
-    {
-      line(text) {
-        tail.push(text);
-        if (tail.length > tailMax) tail.shift();
-        logLine(text);
-      },
-      overflow(bytes) {
-        logLine(`[log] a stderr line of ${bytes} bytes was too long to keep`);
-      },
-    },
-    1024 * 1024,
-  );
+  const streams = createRunnerStreams((m) => options.onMessage?.(m), logLine, tailMax);
+  const { stdout, stderr } = streams;
   child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
   if (options.stdin !== undefined && child.stdin) {
@@ -194,13 +157,13 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
         const evidence: RunEvidence = {
           exitCode,
           signal,
-          errorLine,
-          resultSeen: result !== null,
-          stderrTail: tail,
+          errorLine: streams.errorLine,
+          resultSeen: streams.result !== null,
+          stderrTail: streams.tail,
           stopReason,
           limitSeconds: options.timeoutMs ? options.timeoutMs / 1000 : undefined,
           spawnError,
-          nonFiniteLossStep,
+          nonFiniteLossStep: streams.nonFiniteLossStep,
         };
         const verdict = classifyRun(evidence);
         const outcome: RunnerOutcome = {
@@ -209,10 +172,10 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
           signal,
           stopReason,
           forced,
-          result,
-          errorLine,
-          stderrTail: [...tail],
-          protocolErrors,
+          result: streams.result,
+          errorLine: streams.errorLine,
+          stderrTail: [...streams.tail],
+          protocolErrors: streams.protocolErrors,
           durationMs: Date.now() - started,
         };
         const close = log ? new Promise<void>((r) => log!.end(() => r())) : Promise.resolve();

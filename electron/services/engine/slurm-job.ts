@@ -4,7 +4,7 @@
 // ends with a verdict in the job's words. Cancel is scancel.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ErrorMessage, ResultMessage, RunSpec, SlurmJobRecord, SlurmTarget } from '../../contract';
+import type { RunSpec, SlurmJobRecord, SlurmTarget } from '../../contract';
 import {
   buildSbatchScript,
   isTerminal,
@@ -18,7 +18,7 @@ import {
   type SlurmRunner,
 } from '../cluster';
 import { DEFAULT_FIX } from './classify';
-import { createStdoutParser, LineSplitter } from './jsonl';
+import { createRunnerStreams } from './runner-streams';
 import type { RunnerHandle, RunnerOptions, RunnerOutcome } from './runner-process';
 import { jobExitCode, jobRunVerdict } from './slurm-verdict';
 
@@ -92,11 +92,6 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
   const { target, spec } = options;
   const started = Date.now();
   const files = jobFiles(target, spec.runId);
-  const tail: string[] = [];
-  let result: ResultMessage | null = null;
-  let errorLine: ErrorMessage | null = null;
-  let nonFiniteLossStep: number | null = null;
-  let protocolErrors = 0;
   let stopReason: RunnerOutcome['stopReason'] = null;
   let forced = false;
   let jobId: string | null = null;
@@ -113,34 +108,8 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
       // a log listener's failure must not end the follower
     }
   };
-  const stdout = createStdoutParser({
-    message(message) {
-      if (message.type === 'result') result = message;
-      if (message.type === 'error') errorLine = message;
-      if (message.type === 'step' && message.loss === null && nonFiniteLossStep === null) nonFiniteLossStep = message.step;
-      try {
-        options.onMessage?.(message);
-      } catch (error) {
-        protocolErrors++;
-        logLine(
-          `[offload-studio] a '${message.type}' message could not be handled: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`,
-        );
-      }
-    },
-    log: logLine,
-    protocolError: () => protocolErrors++,
-  });
-  const stderr = new LineSplitter(
-    {
-      line(text) {
-        tail.push(text);
-        if (tail.length > 200) tail.shift();
-        logLine(text);
-      },
-      overflow: (bytes) => logLine(`[log] a stderr line of ${bytes} bytes was too long to keep`),
-    },
-    1024 * 1024,
-  );
+  const streams = createRunnerStreams((m) => options.onMessage?.(m), logLine);
+  const { stdout, stderr } = streams;
   const outTail = new FileTail(files.stdoutFile, (c) => stdout.push(c));
   const errTail = new FileTail(files.stderrFile, (c) => stderr.push(c));
 
@@ -162,10 +131,10 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
       signal: null,
       stopReason,
       forced,
-      result,
-      errorLine,
-      stderrTail: [...tail],
-      protocolErrors,
+      result: streams.result,
+      errorLine: streams.errorLine,
+      stderrTail: [...streams.tail],
+      protocolErrors: streams.protocolErrors,
       durationMs: Date.now() - started,
     };
     return new Promise((resolve) => (log ? log.end(() => resolve(outcome)) : resolve(outcome)));
@@ -276,11 +245,11 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
       maxRssBytes: snap?.maxRssBytes ?? null,
       timeLimitMinutes: target.timeLimitMinutes,
       exitText,
-      resultSeen: result !== null,
-      errorLine,
-      stderrTail: tail,
+      resultSeen: streams.result !== null,
+      errorLine: streams.errorLine,
+      stderrTail: streams.tail,
       stopReason,
-      nonFiniteLossStep,
+      nonFiniteLossStep: streams.nonFiniteLossStep,
     });
     return finish(verdict, exitCode);
   };
