@@ -28,3 +28,4 @@ export * from './median';
 export * from './flops';
 export * from './run-time';
 export * from './resources';
+export * from './model-limits';

@@ -59,7 +59,10 @@ describe('Plan form: errors next to their field, from the contract; the plan sur
       ['0', /^Must be 1 or more\.$/],
       ['', /^Enter a number\.$/],
       ['2.5', /^Must be a whole number \(no fractions\)\.$/],
-      ['1000000', /^Llama 3\.2 3B reads at most 131,072 positions \(its max_position_embeddings\): use a shorter sequence\.$/],
+      [
+        '1000000',
+        /^field 'seqLen' 1,000,000 is longer than Llama 3\.2 3B reads: at most 131,072 positions \(its max_position_embeddings\); use a shorter sequence\.$/,
+      ],
     ];
     for (const [value, message] of cases) {
       await page.fill('[data-testid="seq-len"]', value);

@@ -4,7 +4,7 @@
 // anything is queued, with the reason and the field; the runner checks again before it starts.
 import fs from 'node:fs';
 import { z } from 'zod';
-import { ApiError, type RunSpec } from '../../contract';
+import { ApiError, seqBeyondModel, type RunSpec } from '../../contract';
 import { enginePath } from '../resources';
 
 const FamilySchema = z
@@ -37,7 +37,7 @@ export interface Refusal {
 /** Why the runner would refuse to build this spec's model at its sequence length, or null. */
 export function refusalOf(
   spec: Pick<RunSpec, 'seqLen'> & {
-    model: Pick<RunSpec['model'], 'id' | 'family' | 'ropeTheta'> & { maxPositionEmbeddings?: number; hfConfig?: unknown };
+    model: Pick<RunSpec['model'], 'id' | 'label' | 'family' | 'ropeTheta'> & { maxPositionEmbeddings?: number; hfConfig?: unknown };
   },
 ): Refusal | null {
   // A spec carrying its config.json is built from it by transformers, whatever its model_type; the
@@ -58,11 +58,8 @@ export function refusalOf(
   if (fam.positions === 'learned') {
     const fallback = fam.defaults.maxPositionEmbeddings;
     const positions = spec.model.maxPositionEmbeddings ?? (typeof fallback === 'number' ? fallback : undefined);
-    if (positions !== undefined && spec.seqLen > positions)
-      return {
-        field: 'seqLen',
-        message: `${spec.model.id} learns ${positions} positions; a sequence of ${spec.seqLen} tokens has no position embedding past ${positions}. Lower the sequence length to ${positions} or less.`,
-      };
+    const why = seqBeyondModel({ ...spec.model, maxPositionEmbeddings: positions }, spec.seqLen);
+    if (why) return { field: 'seqLen', message: why };
   }
   return null;
 }

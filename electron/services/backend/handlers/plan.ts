@@ -1,7 +1,7 @@
 // plan/* channels: the tuner's pure functions behind the contract. The machine defaults to the
 // detected one (through the hardware service); the plan uses that machine's measurements and
 // calibration (handlers/calibration.ts), never another host's.
-import { ApiError, type Machine } from '../../../contract';
+import { ApiError, seqBeyondModel, type Machine, type PositionLimited } from '../../../contract';
 import { importProbedConfig } from '../../environment';
 import {
   checkHfConfigFields,
@@ -29,16 +29,9 @@ type PlanChannels = 'plan/presets' | 'plan/compute' | 'plan/import-hf-config' | 
 function refuseLongSequence(workload: { model?: unknown; seqLen?: number } | undefined): void {
   if (!workload || typeof workload.seqLen !== 'number' || workload.model === undefined) return;
   const arch =
-    typeof workload.model === 'string'
-      ? presetsPayload().models.find((m) => m.id === workload.model)
-      : (workload.model as { label?: string; maxPositionEmbeddings?: number });
-  const max = arch?.maxPositionEmbeddings;
-  if (typeof max === 'number' && workload.seqLen > max)
-    throw new ApiError(
-      'bad_request',
-      `field 'seqLen' ${workload.seqLen.toLocaleString('en-US')} is longer than ${arch?.label ?? 'the model'} reads: at most ${max.toLocaleString('en-US')} (its max_position_embeddings)`,
-      'seqLen',
-    );
+    typeof workload.model === 'string' ? presetsPayload().models.find((m) => m.id === workload.model) : (workload.model as PositionLimited);
+  const why = arch ? seqBeyondModel(arch, workload.seqLen) : null;
+  if (why) throw new ApiError('bad_request', why, 'seqLen');
 }
 
 export function planHandlers(ctx: BackendContext): HandlerMap<PlanChannels> {

@@ -1,19 +1,7 @@
 // A number field checked by the contract's own schema as it is typed, the problem said beside it.
 import { useEffect, useState } from 'react';
-import { firstIssue } from '../../../../electron/contract';
 import { usePlan, type FormField } from '../../stores/plan';
-
-/** The contract's own check of a number field (its schema in workload-options.ts / StartRunsRequestSchema). */
-type NumberSchema = { safeParse(v: unknown): { success: boolean; error?: Parameters<typeof firstIssue>[0] } };
-
-const sentence = (s: string) => (s.endsWith('.') ? s : `${s}.`).replace(/^./, (c) => c.toUpperCase());
-
-function problemOf(schema: NumberSchema, text: string, max?: { value: number; message: string }): string | null {
-  if (text.trim() === '' || !Number.isFinite(Number(text))) return 'Enter a number.';
-  const r = schema.safeParse(Number(text));
-  if (!r.success) return r.error ? sentence(firstIssue(r.error).message) : 'Invalid.';
-  return max && Number(text) > max.value ? max.message : null;
-}
+import { problemOf, type NumberLimit, type NumberSchema } from './number-problem';
 
 /**
  * What is typed is what is used: nothing is clamped; the contract's schema says what is wrong, next
@@ -27,7 +15,7 @@ export function NumberField({
   onChange,
   testId,
   field,
-  max,
+  limit,
 }: {
   label: string;
   value: number;
@@ -35,7 +23,7 @@ export function NumberField({
   onChange: (v: number) => void;
   testId?: string;
   field?: FormField;
-  max?: { value: number; message: string };
+  limit?: NumberLimit;
 }) {
   const [text, setText] = useState(String(value));
   useEffect(() => {
@@ -43,7 +31,7 @@ export function NumberField({
     if (Number(text) !== value) setText(String(value));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- typing changes text; only a change of value may reset it
   }, [value]);
-  const own = problemOf(schema, text, max);
+  const own = problemOf(schema, text, limit);
   const setFieldProblem = usePlan((s) => s.setFieldProblem);
   const server = usePlan((s) => (field ? s.serverProblems[field] : undefined));
   useEffect(() => {

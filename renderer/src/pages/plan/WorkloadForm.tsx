@@ -1,6 +1,6 @@
 // The Plan page's workload form: the model, its sequence and batch, the machine's GPUs and the options the
 // contract lists for the form (workload-options.ts).
-import { choicesOf, FORM_OPTION_KEYS, WORKLOAD_OPTIONS } from '../../../../electron/contract';
+import { choicesOf, FORM_OPTION_KEYS, seqBeyondModel, WORKLOAD_OPTIONS } from '../../../../electron/contract';
 import { usePlan } from '../../stores/plan';
 import { formatParams } from '../../format';
 import { NumberField } from './NumberField';
@@ -9,13 +9,8 @@ export function WorkloadForm() {
   const { presets, workload, setWorkload, imported, importConfig, importError, serverProblems } = usePlan();
   const models = [...(presets?.models ?? []), ...imported.map((m) => ({ ...m, params: 0 }))];
   const model = models.find((m) => m.id === workload.model);
-  // The model's own limit (max_position_embeddings): 1,000,000 is not planned for a 131,072 model.
-  const seqMax = model
-    ? {
-        value: model.maxPositionEmbeddings,
-        message: `${model.label} reads at most ${model.maxPositionEmbeddings.toLocaleString('en-US')} positions (its max_position_embeddings): use a shorter sequence.`,
-      }
-    : undefined;
+  // The model's own limit, in the contract's words (the plan refuses the same sequence with them).
+  const seqLimit = model ? (seqLen: number) => seqBeyondModel(model, seqLen) : undefined;
   return (
     <div className="form-grid" data-testid="workload-form">
       <label className="field wide">
@@ -103,7 +98,7 @@ export function WorkloadForm() {
             onChange={(v) => setWorkload({ [key]: v })}
             testId={'testId' in o.form ? o.form.testId : undefined}
             field={key}
-            max={key === 'seqLen' ? seqMax : undefined}
+            limit={key === 'seqLen' ? seqLimit : undefined}
           />
         );
       })}
