@@ -29,3 +29,4 @@ export * from './flops';
 export * from './run-time';
 export * from './resources';
 export * from './model-limits';
+export * from './launch-export';

@@ -5,7 +5,8 @@
 // - kernel (electron/kernel) imports the contract only;
 // - a service imports the contract, the kernel, its own folder, and another service only through
 //   its index (electron/services/<area> or …/<area>/index); the engine never the tuner (it never
-//   plans: the backend hands it the tuner's part as its Planner);
+//   plans: the backend hands it the tuner's part as its Planner); reports never the tuner either (a report
+//   reads what ran; the launch lines of a stored spec are the contract's launchExport);
 // - server and cli import contract, kernel and services, never each other, main or preload;
 // - main imports contract, kernel and services (not server or cli); preload the contract only;
 // - the renderer imports the renderer and the contract only;
@@ -38,6 +39,7 @@ const ALLOWED = {
 /** Services an area must not import at all, and why. */
 const AREAS_NOT_IMPORTED = {
   engine: { tuner: 'the engine never plans: the tuner reaches it only as the Planner the backend hands it (engine/planner.ts)' },
+  reports: { tuner: "a report reads what ran (its stored spec), never plans: the launch lines are the contract's launchExport" },
 };
 
 function problem(fromRel, spec) {

@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError, MachineSchema, type Machine, type RunSpec, type UserConfigPlan } from '../../electron/contract';
 import { createTunerPlanner } from '../../electron/services/backend/tuner-planner';
-import { launchExport, planUserConfig } from '../../electron/services/tuner';
+import { launchExport } from '../../electron/contract';
+import { planUserConfig } from '../../electron/services/tuner';
 import { h200Machine, h200Measurements } from '../unit/tuner/h200-machine';
 
 export const CORPUS = path.resolve(import.meta.dirname, '..', 'fixtures', 'ds-configs');

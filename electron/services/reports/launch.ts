@@ -1,8 +1,7 @@
 // What a report and a bundle hand the user's own training for a run: the launch lines and the
-// accelerate config for its ds_config (services/tuner launchExport), from the stored spec. A spec
+// accelerate config for its ds_config (the contract's launchExport), from the stored spec. A spec
 // that does not parse (older, hand-written) gives nothing rather than a guess.
-import { RunSpecSchema, type LaunchExport, type SpecUserConfig } from '../../contract';
-import { launchExport } from '../tuner';
+import { launchExport, RunSpecSchema, type LaunchExport, type SpecUserConfig } from '../../contract';
 import type { ReportRun } from './types';
 
 export function trainingLaunch(run: ReportRun): { files: LaunchExport; userConfig: SpecUserConfig | null } | null {

@@ -76,5 +76,4 @@ export function presetsPayload() {
 }
 export { planConfiguration } from './plan/plan';
 export { planUserConfig, mapConfig, configDiff, tunedConfig } from './user-config';
-export { launchExport } from './config/launch-export';
 export { mechanismOf } from './mechanisms';

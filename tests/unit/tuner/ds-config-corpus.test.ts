@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { launchExport } from '../../../electron/services/tuner';
+import { launchExport } from '../../../electron/contract';
 import { CORPUS, corpusSources, planCorpusConfig } from '../../helpers/ds-config-corpus';
 
 const sources = corpusSources();

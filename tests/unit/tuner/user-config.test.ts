@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError, RunSpecSchema } from '../../../electron/contract';
-import { configDiff, launchExport, planUserConfig, tunedConfig } from '../../../electron/services/tuner';
+import { launchExport } from '../../../electron/contract';
+import { configDiff, planUserConfig, tunedConfig } from '../../../electron/services/tuner';
 import { h200Machine, h200Measurements } from './h200-machine';
 
 const dir = path.resolve(__dirname, '../../fixtures/ds-configs');

@@ -2,8 +2,8 @@
 // one), with what this machine's history measured of it and of the tuned alternative; and the files and
 // launch lines a spec leaves the app as. The machine is resolved as plan/compute resolves it.
 import { isFromFile, forMachine } from './calibration';
-import { launchExport, parseMachine, planUserConfig } from '../../tuner';
-import { worldSize, type Machine, type UserConfigPlan } from '../../../contract';
+import { parseMachine, planUserConfig } from '../../tuner';
+import { launchExport, worldSize, type Machine, type UserConfigPlan } from '../../../contract';
 import type { BackendContext } from '../context';
 import type { HandlerMap } from '../handler-types';
 import { modelOfWorkload } from './model-guard';

@@ -2,8 +2,10 @@
 // "auto" filled, the keys HF Trainer's `--deepspeed` and deepspeed.initialize read), an accelerate
 // config file pointing at it, and the launch line for the spec's GPUs and nodes with each launcher.
 // argv is given beside each line: what a program should run (no shell); the line is for a terminal.
-import type { LaunchExport, RunSpec } from '../../../contract';
-import { worldSize } from '../../../contract';
+// Pure over the RunSpec: the contract's, so a report turns a stored spec into these lines without the tuner.
+import type { RunSpec } from './run-spec';
+import { worldSize } from './ran-workload';
+import type { LaunchExport } from './user-config';
 
 export interface LaunchOptions {
   /** The user's training script (default train.py). */
