@@ -54,13 +54,16 @@ function cannotRunHere(
 
 /**
  * The catalogue strategy whose engine a given spec needs: its own, or for a user's config that maps
- * to none ("custom"), SuperOffload where the config turns it on (super_offload: true asserts CUDA
- * whatever else the config says).
+ * to none ("custom"), the one its config has the shape of (the registry's strategyOfConfig, the one
+ * decision); failing that, SuperOffload where the config turns it on (super_offload: true asserts
+ * CUDA whatever else the config says).
  */
 function strategyOfSpec(spec: RunSpec): string | null {
   if (spec.strategy !== 'custom') return spec.strategy;
-  const zero = spec.dsConfig?.zero_optimization as { offload_optimizer?: { super_offload?: unknown } } | undefined;
-  return zero?.offload_optimizer?.super_offload === true ? 'superoffload' : null;
+  const parts = tuner.configParts(spec.dsConfig, spec.fsdp);
+  const shaped = tuner.strategyOfConfig(parts).strategy;
+  if (shaped) return shaped.id;
+  return parts.offloadOptimizer?.super_offload === true ? 'superoffload' : null;
 }
 
 export function createTunerPlanner(options: TunerPlannerOptions = {}): Planner {

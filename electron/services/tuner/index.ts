@@ -76,4 +76,4 @@ export function presetsPayload() {
 }
 export { planConfiguration } from './plan/plan';
 export { planUserConfig, mapConfig, configDiff, tunedConfig } from './user-config';
-export { mechanismOf } from './mechanisms';
+export { configParts, mechanismOf, strategyOfConfig } from './mechanisms';

@@ -60,4 +60,17 @@ describe('a spec given as it is (run --ds-config) meets the same rule (issue 47 
     expect(() => planner.refuseSpecs!([userSpec(zeroOffload)], noGpu)).not.toThrow();
     expect(() => planner.refuseSpecs!([userSpec(guide)], MachineSchema.parse(h200))).not.toThrow();
   });
+  it("a custom spec runs as the registry's strategyOfConfig says: NVMe for both is refused without a GPU, NVMe for one device only is no strategy", () => {
+    const planner = createTunerPlanner();
+    const nvme = fs.readFileSync(path.resolve(__dirname, '../../fixtures/ds-configs/zero-infinity-nvme.json'), 'utf8');
+    const spec = { ...userSpec(nvme), strategy: 'custom' };
+    const zero = spec.dsConfig!.zero_optimization as Record<string, Record<string, unknown>>;
+    expect([zero.offload_optimizer.device, zero.offload_param.device]).toEqual(['nvme', 'nvme']);
+    expect(() => planner.refuseSpecs!([spec], noGpu)).toThrow(/\(zero-infinity-nvme\) cannot run on this machine: no GPU/);
+    const oneDevice = {
+      ...spec,
+      dsConfig: { ...spec.dsConfig, zero_optimization: { ...zero, offload_param: { ...zero.offload_param, device: 'cpu' } } },
+    };
+    expect(() => planner.refuseSpecs!([oneDevice], noGpu)).not.toThrow();
+  });
 });
