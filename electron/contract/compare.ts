@@ -48,9 +48,9 @@ export const ExportedRunSchema = z.object({
   snapshot: z.object({ id: z.string(), body: z.unknown() }).catchall(Scalar).nullable(),
   // Columnar: a million samples stay a compact file. Values in `columns` order.
   samples: z.object({ columns: z.array(z.string()), rows: z.array(z.array(z.number().nullable())) }),
-  // The Slurm job the run ran as (history's run_jobs). Absent for a run of this machine, and in a
+  // The Slurm job the run ran as (history's run_jobs). Absent (or null) for a run of this machine, and in a
   // file written before runs files carried it.
-  job: SlurmJobRecordSchema.optional(),
+  job: SlurmJobRecordSchema.nullable().optional(),
 });
 export type ExportedRun = z.infer<typeof ExportedRunSchema>;
 
