@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { RunStatusSchema } from './common';
 import { RunSummarySchema } from './runs';
+import { SlurmJobRecordSchema } from './slurm';
 
 // ---- metrics: each says its unit and whether higher or lower is better (Phoronix style) ----
 export const MetricIdSchema = z.enum(['tflopsPerGpu', 'tokensPerSecond', 'stepSeconds', 'peakGpuBytes', 'peakHostBytes', 'peakNvmeBytes']);
@@ -47,6 +48,9 @@ export const ExportedRunSchema = z.object({
   snapshot: z.object({ id: z.string(), body: z.unknown() }).catchall(Scalar).nullable(),
   // Columnar: a million samples stay a compact file. Values in `columns` order.
   samples: z.object({ columns: z.array(z.string()), rows: z.array(z.array(z.number().nullable())) }),
+  // The Slurm job the run ran as (history's run_jobs). Absent (or null) for a run of this machine, and in a
+  // file written before runs files carried it.
+  job: SlurmJobRecordSchema.nullable().optional(),
 });
 export type ExportedRun = z.infer<typeof ExportedRunSchema>;
 

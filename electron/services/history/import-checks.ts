@@ -1,7 +1,16 @@
 // What an imported runs file may carry, checked before anything is written: every value of every row
 // against the column it goes into, and the numbers of the documents the app copies into columns or
 // computes with. A wrong value is refused with its place in the file named.
-import { ApiError, worldSize, WORKLOAD_COLUMNS, WORKLOAD_OPTION_LIST, type RunsFile } from '../../contract';
+import path from 'node:path';
+import {
+  ABSOLUTE_PATH_PATTERN,
+  ApiError,
+  SLURM_JOB_ID_PATTERN,
+  worldSize,
+  WORKLOAD_COLUMNS,
+  WORKLOAD_OPTION_LIST,
+  type RunsFile,
+} from '../../contract';
 import type { Database } from './database';
 import { MAX_STORED_COUNT } from './migrations';
 
@@ -132,6 +141,18 @@ function checkDocuments(record: RunsFile['runs'][number], at: string, refuse: Re
     checkNumber(`${at}.details.spec.gpus × nodes`, worldSize({ gpus: spec.gpus, nodes: spec.nodes }), COUNT, refuse);
 }
 
+/** The job record a run ran as (the file's schema has checked its shape). The report reads the
+ *  sbatch script at scriptPath, so an imported record may name only the job.sbatch of its run
+ *  folder, never any other file of this machine; the job id is Slurm's form (the app quotes it to
+ *  squeue/sacct/scancel). */
+function checkJob(job: NonNullable<RunsFile['runs'][number]['job']>, at: string, refuse: Refuse): void {
+  if (!SLURM_JOB_ID_PATTERN.test(job.jobId)) refuse(`${at}.job.jobId`, 'must be a Slurm job id (digits, an array task as 123_4)');
+  if (!ABSOLUTE_PATH_PATTERN.test(job.runDir) || job.runDir.split('/').includes('..'))
+    refuse(`${at}.job.runDir`, 'must be an absolute path without .. or shell characters');
+  if (job.scriptPath !== path.posix.join(job.runDir, 'job.sbatch')) refuse(`${at}.job.scriptPath`, 'must be the job.sbatch of its runDir');
+  if (job.maxRssBytes !== null) checkNumber(`${at}.job.maxRssBytes`, job.maxRssBytes, BYTES, refuse);
+}
+
 /**
  * Every value of every row against the column it goes into (the declared type and NOT NULL of
  * this database's schema, and the range of its numbers: COLUMN_RULES), the document numbers the
@@ -180,6 +201,7 @@ export function checkRows(db: Database, content: RunsFile, label: string, field:
         refuse(`${at}.run.snapshot_id`, `does not match ${at}.snapshot.id`);
     }
     checkDocuments(record, at, refuse);
+    if (record.job) checkJob(record.job, at, refuse);
     const { columns: cols, rows } = record.samples;
     if (new Set(cols).size !== cols.length) refuse(`${at}.samples.columns`, 'names a column twice');
     for (const required of ['step', 'warmup', 'step_seconds'])

@@ -1,8 +1,9 @@
 // Runs as a JSON file, so results move between machines. The file holds the stored rows column by
 // column (runs, run_details, snapshots, samples), so export → import → export gives the same
 // runs whatever columns the schema has grown; a column this database lacks is named, not hidden.
+// A run that ran as a Slurm job carries its job record (run_jobs) beside it.
 // Import is one transaction: a full disk or a bad file leaves the database as it was.
-import { ApiError, RUNS_FILE_FORMAT, type ExportedRun, type ImportResult, type RunsFile } from '../../contract';
+import { ApiError, RUNS_FILE_FORMAT, SlurmJobRecordSchema, type ExportedRun, type ImportResult, type RunsFile } from '../../contract';
 import { inTransaction, schemaVersion, type Database } from './database';
 import { checkRows } from './import-checks';
 import { fillWorkloadColumns } from './workload-columns';
@@ -43,6 +44,7 @@ export function exportRuns(db: Database, ids?: readonly string[], source: RunsFi
   const sampleColumns = columns(db, 'samples').filter((c) => c !== 'run_id');
   const detailStmt = db.prepare('SELECT * FROM run_details WHERE run_id = ?');
   const snapshotStmt = db.prepare('SELECT * FROM snapshots WHERE id = ?');
+  const jobStmt = db.prepare('SELECT body FROM run_jobs WHERE run_id = ?');
   const sampleStmt = db.prepare(`SELECT ${sampleColumns.join(', ')} FROM samples WHERE run_id = ? ORDER BY step`);
   sampleStmt.setReturnArrays?.(true);
   const runs: ExportedRun[] = runRows.map((row) => {
@@ -60,7 +62,10 @@ export function exportRuns(db: Database, ids?: readonly string[], source: RunsFi
     const snapshot = snapRow ? ({ ...snapRow, id: String(snapRow.id), body: parseDoc(snapRow.body) } as ExportedRun['snapshot']) : null;
     const raw = sampleStmt.all(row.id) as unknown[];
     const rows = raw.map((r) => (Array.isArray(r) ? (r as (number | null)[]) : sampleColumns.map((c) => (r as Row)[c] as number | null)));
-    return { run: run as ExportedRun['run'], details, snapshot, samples: { columns: sampleColumns, rows } };
+    // A record that does not read as one (hand edit, another version) stays behind, as runs/get leaves it out.
+    const jobRow = jobStmt.get(row.id) as unknown as { body: string } | undefined;
+    const job = jobRow ? SlurmJobRecordSchema.safeParse(parseDoc(jobRow.body)).data : undefined;
+    return { run: run as ExportedRun['run'], details, snapshot, samples: { columns: sampleColumns, rows }, ...(job ? { job } : {}) };
   });
   return { format: RUNS_FILE_FORMAT, version: 1, schemaVersion: schemaVersion(db), exportedAt: new Date().toISOString(), source, runs };
 }
@@ -144,6 +149,11 @@ export function importRuns(db: Database, content: RunsFile, options: ImportOptio
         const stmt = db.prepare(`INSERT INTO samples (run_id, ${kept.join(', ')}) VALUES (?, ${placeholders(kept.length)})`);
         for (const r of record.samples.rows) stmt.run(id, ...r.filter((_, i) => usable[i]));
       }
+      if (record.job)
+        insert('run_jobs', [
+          ['run_id', id],
+          ['body', toText(record.job)],
+        ]);
       // A file from before the workload columns, or one whose columns say nothing: fill them from the run's documents.
       fillWorkloadColumns(db, id);
       db.prepare('INSERT INTO run_imports (run_id, file, source_label, imported_at) VALUES (?, ?, ?, ?)').run(

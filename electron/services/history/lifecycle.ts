@@ -205,12 +205,14 @@ export function readJob(db: Database, id: string): unknown {
   }
 }
 
-/** Runs that were jobs and whose end this app did not see (a restart marked them interrupted, or they still run). */
+/** Runs that were jobs and whose end this app did not see (a restart marked them interrupted, or they still run).
+ *  An imported run is never one: its job id is another cluster's, and this machine's Slurm would answer about a stranger. */
 export function unsettledJobRuns(db: Database): { id: string; status: string; body: string }[] {
   return db
     .prepare(
       `SELECT r.id, r.status, j.body FROM runs r JOIN run_jobs j ON j.run_id = r.id
-       WHERE r.status IN ('interrupted', 'running', 'queued') ORDER BY r.created_at`,
+       WHERE r.status IN ('interrupted', 'running', 'queued')
+         AND NOT EXISTS (SELECT 1 FROM run_imports i WHERE i.run_id = r.id) ORDER BY r.created_at`,
     )
     .all() as unknown as { id: string; status: string; body: string }[];
 }

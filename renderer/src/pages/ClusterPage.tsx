@@ -3,6 +3,7 @@
 // then checked host by host (pre-flight), detected over ssh, and its launch command previewed.
 import { useEffect, useState } from 'react';
 import type { Cluster } from '../../../electron/contract';
+import { TargetButtons } from '../components/TargetButtons';
 import { Card, EmptyState, ErrorBox } from '../components/ui';
 import { formatDateTime } from '../format';
 import { useCluster } from '../stores/cluster';
@@ -78,23 +79,20 @@ export function ClusterSection() {
                 );
               })}
             </ul>
-            <div className="button-row">
-              <button type="button" disabled={busy !== null} onClick={() => void runPreflight(cluster.name)}>
-                {busy === `preflight:${cluster.name}` ? 'Checking…' : 'Pre-flight'}
-              </button>
-              <button type="button" className="secondary" disabled={busy !== null} onClick={() => void detect(cluster.name)}>
-                {busy === `detect:${cluster.name}` ? 'Detecting…' : 'Detect hardware'}
-              </button>
+            <TargetButtons
+              name={cluster.name}
+              busy={busy}
+              checking="Checking…"
+              detectLabel="Detect hardware"
+              onPreflight={() => void runPreflight(cluster.name)}
+              onDetect={() => void detect(cluster.name)}
+              onEdit={() => setText(JSON.stringify(cluster, null, 2))}
+              onDelete={() => void remove(cluster.name)}
+            >
               <button type="button" className="secondary" disabled={busy !== null} onClick={() => void preview(cluster.name)}>
                 Launch command
               </button>
-              <button type="button" className="secondary" onClick={() => setText(JSON.stringify(cluster, null, 2))}>
-                Edit
-              </button>
-              <button type="button" className="danger" disabled={busy !== null} onClick={() => void remove(cluster.name)}>
-                Delete
-              </button>
-            </div>
+            </TargetButtons>
             {pf && (
               <table className="table preflight" data-testid={`preflight-${cluster.name}`}>
                 <caption className={pf.ok ? 'ok-text' : 'bad-text'}>

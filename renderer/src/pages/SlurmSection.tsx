@@ -4,6 +4,7 @@
 // runs a tiny job. The backend checks every field and names the one it refuses.
 import { useEffect, useState, type FormEvent } from 'react';
 import type { SlurmTargetInput } from '../../../electron/contract';
+import { TargetButtons } from '../components/TargetButtons';
 import { Card, EmptyState, ErrorBox } from '../components/ui';
 import { formatBytes, formatDateTime } from '../format';
 import { useSlurm } from '../stores/slurm';
@@ -143,20 +144,16 @@ export function SlurmSection() {
                 {detected.gpuType ? ` (${detected.gpuType})` : ''} per node — detected {formatDateTime(detected.detectedAt)}
               </p>
             )}
-            <div className="button-row">
-              <button type="button" disabled={busy !== null} onClick={() => void runPreflight(t.name)}>
-                {busy === `preflight:${t.name}` ? 'Checking (a tiny job)…' : 'Pre-flight'}
-              </button>
-              <button type="button" className="secondary" disabled={busy !== null} onClick={() => void detect(t.name)}>
-                {busy === `detect:${t.name}` ? 'Detecting…' : 'Detect nodes'}
-              </button>
-              <button type="button" className="secondary" onClick={() => edit(t)}>
-                Edit
-              </button>
-              <button type="button" className="danger" disabled={busy !== null} onClick={() => void remove(t.name)}>
-                Delete
-              </button>
-            </div>
+            <TargetButtons
+              name={t.name}
+              busy={busy}
+              checking="Checking (a tiny job)…"
+              detectLabel="Detect nodes"
+              onPreflight={() => void runPreflight(t.name)}
+              onDetect={() => void detect(t.name)}
+              onEdit={() => edit(t)}
+              onDelete={() => void remove(t.name)}
+            />
             {pf && (
               <table className="table preflight" data-testid={`slurm-preflight-${t.name}`}>
                 <caption className={pf.ok ? 'ok-text' : 'bad-text'}>

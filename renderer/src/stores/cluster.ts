@@ -2,6 +2,7 @@
 import { create } from 'zustand';
 import type { Cluster, ClusterRecord, Launch, PreflightRow } from '../../../electron/contract';
 import { api } from '../api/client';
+import { busyGuard, savedTargetActions } from './saved-targets';
 
 interface ClusterState {
   clusters: ClusterRecord[];
@@ -19,16 +20,7 @@ interface ClusterState {
 }
 
 export const useCluster = create<ClusterState>((set, get) => {
-  const guard = async (what: string, fn: () => Promise<void>) => {
-    set({ busy: what, error: null });
-    try {
-      await fn();
-    } catch (error) {
-      set({ error: (error as Error).message });
-    } finally {
-      set({ busy: null });
-    }
-  };
+  const guard = busyGuard(set);
   return {
     clusters: [],
     loaded: false,
@@ -39,27 +31,13 @@ export const useCluster = create<ClusterState>((set, get) => {
     async load() {
       await guard('load', async () => set({ clusters: (await api.invoke('cluster/list', {})).clusters, loaded: true }));
     },
-    async save(cluster) {
-      let ok = false;
-      await guard('save', async () => {
-        await api.invoke('cluster/save', cluster);
-        ok = true;
-        await get().load();
-      });
-      return ok;
-    },
-    async remove(name) {
-      await guard('delete', async () => {
-        await api.invoke('cluster/delete', { name });
-        await get().load();
-      });
-    },
-    async runPreflight(name) {
-      await guard(`preflight:${name}`, async () => {
-        const result = await api.invoke('cluster/preflight', { name });
-        set({ preflight: { ...get().preflight, [name]: result } });
-      });
-    },
+    ...savedTargetActions(guard, {
+      save: (cluster: Cluster) => api.invoke('cluster/save', cluster),
+      remove: (name) => api.invoke('cluster/delete', { name }),
+      preflight: (name) => api.invoke('cluster/preflight', { name }),
+      keepPreflight: (name, result) => set({ preflight: { ...get().preflight, [name]: result } }),
+      reload: () => get().load(),
+    }),
     async detect(name) {
       await guard(`detect:${name}`, async () => {
         await api.invoke('cluster/detect', { name });

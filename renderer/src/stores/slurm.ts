@@ -2,6 +2,7 @@
 import { create } from 'zustand';
 import type { SlurmNodeShape, SlurmPreflightRow, SlurmTargetInput, SlurmTargetRecord } from '../../../electron/contract';
 import { api } from '../api/client';
+import { busyGuard, savedTargetActions } from './saved-targets';
 
 interface SlurmState {
   targets: SlurmTargetRecord[];
@@ -17,16 +18,7 @@ interface SlurmState {
 }
 
 export const useSlurm = create<SlurmState>((set, get) => {
-  const guard = async (what: string, fn: () => Promise<void>) => {
-    set({ busy: what, error: null });
-    try {
-      await fn();
-    } catch (error) {
-      set({ error: (error as Error).message });
-    } finally {
-      set({ busy: null });
-    }
-  };
+  const guard = busyGuard(set);
   return {
     targets: [],
     loaded: false,
@@ -36,27 +28,13 @@ export const useSlurm = create<SlurmState>((set, get) => {
     async load() {
       await guard('load', async () => set({ targets: (await api.invoke('slurm/list', {})).targets, loaded: true }));
     },
-    async save(target) {
-      let ok = false;
-      await guard('save', async () => {
-        await api.invoke('slurm/save', target);
-        ok = true;
-        await get().load();
-      });
-      return ok;
-    },
-    async remove(name) {
-      await guard('delete', async () => {
-        await api.invoke('slurm/delete', { name });
-        await get().load();
-      });
-    },
-    async runPreflight(name) {
-      await guard(`preflight:${name}`, async () => {
-        const result = await api.invoke('slurm/preflight', { name });
-        set({ preflight: { ...get().preflight, [name]: result } });
-      });
-    },
+    ...savedTargetActions(guard, {
+      save: (target: SlurmTargetInput) => api.invoke('slurm/save', target),
+      remove: (name) => api.invoke('slurm/delete', { name }),
+      preflight: (name) => api.invoke('slurm/preflight', { name }),
+      keepPreflight: (name, result) => set({ preflight: { ...get().preflight, [name]: result } }),
+      reload: () => get().load(),
+    }),
     async detect(name) {
       let shape: SlurmNodeShape | null = null;
       await guard(`detect:${name}`, async () => {

@@ -1,5 +1,6 @@
-// Starting a sweep of the selected strategies, with its estimated length.
-import { useState } from 'react';
+// Starting a sweep of the selected strategies, with its estimated length, here or as jobs of a saved
+// Slurm target (runs/start's `slurm`).
+import { useEffect, useState } from 'react';
 import { strategyLabel } from '../../../../electron/contract/charts/labels';
 import { StartRunsRequestSchema } from '../../../../electron/contract';
 import { usePlanTarget } from './PlannedFor';
@@ -9,6 +10,7 @@ import { Card, ErrorBox } from '../../components/ui';
 import { useApp } from '../../stores/app';
 import { useEngine } from '../../stores/engine';
 import { usePlan } from '../../stores/plan';
+import { useSlurm } from '../../stores/slurm';
 import { NumberField } from './NumberField';
 
 export function RunControls({ onStarted }: { onStarted?: () => void }) {
@@ -22,6 +24,14 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
   const [steps, setSteps] = useState<number | null>(null);
   const [warmup, setWarmup] = useState<number | null>(null);
   const [repeats, setRepeats] = useState<number | null>(null);
+  // '' runs here; a name runs every spec as a job of that saved Slurm target.
+  const [runOn, setRunOn] = useState('');
+  const slurmTargets = useSlurm((s) => s.targets);
+  const slurmLoaded = useSlurm((s) => s.loaded);
+  const loadSlurm = useSlurm((s) => s.load);
+  useEffect(() => {
+    if (!slurmLoaded) void loadSlurm();
+  }, [slurmLoaded, loadSlurm]);
   if (!plan) return null;
   const runSteps = steps ?? defaults?.defaultSteps ?? 10;
   const runWarmup = warmup ?? defaults?.defaultWarmupSteps ?? 3;
@@ -59,6 +69,19 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
           testId="run-repeats"
         />
       </div>
+      {slurmTargets.length > 0 && (
+        <label className="small">
+          <span>Run on </span>
+          <select value={runOn} onChange={(e) => setRunOn(e.target.value)} data-testid="run-on">
+            <option value="">this machine</option>
+            {slurmTargets.map(({ target: t }) => (
+              <option key={t.name} value={t.name}>
+                Slurm {t.name} — partition {t.partition}, {t.nodes} node(s) × {t.gpusPerNode} GPU(s)
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {specs.length > 0 && (
         <p className="small" data-testid="sweep-summary">
           Will run {selected.map((id) => strategyLabel(id)).join(', ')}
@@ -78,7 +101,7 @@ export function RunControls({ onStarted }: { onStarted?: () => void }) {
         disabled={starting || specs.length === 0 || !runValid || !!target?.reason}
         title={target?.reason ?? undefined}
         onClick={async () => {
-          const ok = await start({ specs, repeats: runRepeats, steps: runSteps, warmup: runWarmup });
+          const ok = await start({ specs, repeats: runRepeats, steps: runSteps, warmup: runWarmup, ...(runOn ? { slurm: runOn } : {}) });
           if (ok) {
             onStarted?.();
             go('run');
