@@ -25,13 +25,7 @@ export function useMeasurementChoice(stored: Measurement | null) {
 }
 
 /** A card of its own across the page's grid; `choice` and `setChoice` come from useMeasurementChoice. */
-export function MeasurementPicker({
-  choice,
-  setChoice,
-}: {
-  choice: MeasurementChoice | null;
-  setChoice: (c: MeasurementChoice) => void;
-}) {
+export function MeasurementPicker({ choice, setChoice }: { choice: MeasurementChoice | null; setChoice: (c: MeasurementChoice) => void }) {
   const [error, setError] = useState<string | null>(null);
   // one measurement leaves nothing to choose; its figures are shown above
   if (!choice || choice.measurements.length < 2) return null;
