@@ -77,12 +77,19 @@ describe('which measurement plans use, on the Hardware page', () => {
     expect(await page.textContent('[data-testid="measurement-used-words"]')).toMatch(/Plans use the measurement of 7 Dec 2026, 20:05 UTC/);
     // the recommended share says its thread count: 0.5 of 2 cores is 1 thread
     expect(await page.textContent('[data-testid="measurements-card"]')).toContain('0.5 (1 thread of 2)');
+    // the Measurements card above shows the newest's figures: it says they are not the ones plans use
+    expect(await page.textContent('[data-testid="measurement-not-used"]')).toMatch(
+      /newest measurement's figures \(flagged\); plans do not use it: they use the measurement of 7 Dec 2026, 20:05 UTC/,
+    );
+    await page.locator('[data-testid="measurements-card"]').screenshot({ path: path.join(artifacts, 'measurement-not-used-1280x800.png') });
     await page.locator('[data-testid="measurement-picker"]').screenshot({ path: path.join(artifacts, 'measurement-pick-1280x800.png') });
 
     // pick the busy one anyway: the page and the plan say so
     await page.getByLabel('Use the measurement of 7 Dec 2026, 20:10 UTC').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="measurement-row"]')?.getAttribute('data-used') === 'true');
     expect(await page.textContent('[data-testid="measurement-used-words"]')).toMatch(/20:10 UTC, picked although it is flagged/);
+    // the newest is now the one used: no warning above its figures
+    expect(await page.locator('[data-testid="measurement-not-used"]').count()).toBe(0);
     const plan = await invokeOverServe<{ notes: string[] }>(serve, 'plan/compute', {
       workload: { model: 'tiny-llama', seqLen: 64, microBatch: 1, gradAccum: 1, gpus: 1 },
     }).catch((e: Error) => ({ notes: [e.message] }));
@@ -101,6 +108,7 @@ describe('which measurement plans use, on the Hardware page', () => {
     // Automatic again
     await page.getByLabel('Automatic: the newest that agrees with the others').click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="measurement-row"]')[1]?.getAttribute('data-used') === 'true');
+    await page.waitForSelector('[data-testid="measurement-not-used"]');
     await page.close();
   });
 });

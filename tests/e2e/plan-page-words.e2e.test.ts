@@ -73,6 +73,11 @@ describe("the Plan page: a loaded machine's GPUs, plain words, one name per stra
     const card = (await page.textContent('[data-testid="recommendation"]'))!;
     expect(card).not.toMatch(/matmulTflops|hostLink|peerLink|catalog:|: default\b/);
     expect(card).toMatch(/GPU compute — no GPU/);
+    // The pick and its reason say "CPU smoke run" once between them (the folded notes aside).
+    const said = await page.$$eval('[data-testid="recommendation"] p', (ps) =>
+      ps.filter((p) => !p.closest('details')).map((p) => p.textContent ?? ''),
+    );
+    expect(said.join(' ').match(/CPU smoke run\b/g)).toHaveLength(1);
     // One name per strategy: the catalogue's long labels do not appear beside the display names.
     expect(card).not.toMatch(/ZeRO-3 \+ CPU optimizer offload|ZeRO-Offload \(ZeRO-2 \+ CPU optimizer\)/);
     // Fit reasons in words, not codes; the no-GPU sentence once, above the table, not in each row.

@@ -24,6 +24,14 @@ afterAll(async () => {
 });
 
 describe('Settings page', () => {
+  it('shows the data folder this session uses when started with --data-dir, not the default one', async () => {
+    const page = await browser.newPage();
+    await page.goto(serve.url + '#/settings');
+    await page.waitForSelector('[data-testid="settings-card"]');
+    await expect.poll(() => page.inputValue('[data-testid="settings-datadir"]')).toBe(serve.dataDir);
+    await page.close();
+  });
+
   it('saves the theme and applies it, and refuses a bad value naming the field', async () => {
     const page = await browser.newPage();
     await page.goto(serve.url + '#/settings');

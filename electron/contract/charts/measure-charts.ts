@@ -6,7 +6,7 @@ export function cpuAdamCurveOption(m: Measurement): EChartsOption {
   const knee = m.recommendedThreads ?? null;
   return {
     animation: false,
-    // Room above for the knee's marker and label; the x-axis starts at the first thread count measured.
+    // Room above for the knee's marker and label; the x-axis starts one thread before the first measured.
     grid: { left: 16, right: 24, top: 48, bottom: 40, containLabel: true },
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} G params/s` },
     xAxis: {
@@ -15,7 +15,9 @@ export function cpuAdamCurveOption(m: Measurement): EChartsOption {
       nameLocation: 'middle',
       nameGap: 24,
       minInterval: 1,
-      min: m.cpuAdam.length ? Math.min(...m.cpuAdam.map((p) => p.threads)) : 0,
+      // One thread before the first measured: the first point (often the recommended dot, at 1 thread)
+      // stands clear of the y-axis instead of sitting on it.
+      min: m.cpuAdam.length ? Math.max(0, Math.min(...m.cpuAdam.map((p) => p.threads)) - 1) : 0,
       max: 'dataMax',
     },
     yAxis: { type: 'value', name: 'G params/s', nameTextStyle: { align: 'left' } },

@@ -61,16 +61,17 @@ export function resourceLanesOption(record: ResourceRecord, lanes: readonly Reso
   // Three lanes: 22 % of the chart each, 9 % apart; fewer lanes share the same span.
   const height = 93 / Math.max(LANES.length, 1) - 9; // percent of the chart per lane
   const top = (i: number) => 8 + i * (height + 9);
-  const grid = LANES.map((_, i) => ({ left: 56, right: 16, top: `${top(i)}%`, height: `${height}%` }));
+  // Room on the right for half the last time label ("17.55 s"), which sits at the axis' end.
+  const grid = LANES.map((_, i) => ({ left: 56, right: 28, top: `${top(i)}%`, height: `${height}%` }));
   // One time scale for every lane (each axis would otherwise round its own end): the last sample's time.
   const end = record.samples.length ? x(record.samples[record.samples.length - 1].t) : undefined;
   const xAxis = LANES.map((_, i) => ({
     type: 'value' as const,
     gridIndex: i,
-    name: i === LANES.length - 1 ? 's' : '',
     min: 0,
     max: end,
-    axisLabel: { show: i === LANES.length - 1 },
+    // The unit on each time label: an axis name "s" after the last one sat against it ("17.55 s" read as one label, or "17.55s").
+    axisLabel: { show: i === LANES.length - 1, formatter: (v: number) => `${v} s` },
   }));
   const yAxis = LANES.map((l, i) => ({
     type: 'value' as const,

@@ -7,10 +7,10 @@ import { api } from '../api/client';
 import { formatDateTime, formatNumber } from '../format';
 import { Card } from './ui';
 
-/** A card of its own across the page's grid; `stored` is the page's stored measurement: a new one (measured here) reloads the list. */
-export function MeasurementPicker({ stored }: { stored: Measurement | null }) {
+/** This machine's measurement choice, reloaded when `stored` changes (a new one measured here): the
+ *  Hardware page's Measurements card reads it too, to say when its figures are not the ones plans use. */
+export function useMeasurementChoice(stored: Measurement | null) {
   const [choice, setChoice] = useState<MeasurementChoice | null>(null);
-  const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
     api
@@ -21,6 +21,12 @@ export function MeasurementPicker({ stored }: { stored: Measurement | null }) {
       live = false;
     };
   }, [stored?.measuredAt]);
+  return [choice, setChoice] as const;
+}
+
+/** A card of its own across the page's grid; `choice` and `setChoice` come from useMeasurementChoice. */
+export function MeasurementPicker({ choice, setChoice }: { choice: MeasurementChoice | null; setChoice: (c: MeasurementChoice) => void }) {
+  const [error, setError] = useState<string | null>(null);
   // one measurement leaves nothing to choose; its figures are shown above
   if (!choice || choice.measurements.length < 2) return null;
   const use = (measuredAt: string | null) =>

@@ -8,7 +8,7 @@ import { formatBytes, formatDateTime } from '../format';
 import { useApp } from '../stores/app';
 import { useHardware } from '../stores/hardware';
 import { useMeasure } from '../stores/measure';
-import { MeasurementPicker } from '../components/MeasurementPicker';
+import { MeasurementPicker, useMeasurementChoice } from '../components/MeasurementPicker';
 import { useWizard } from '../stores/wizard';
 
 function warningText(w: unknown): string {
@@ -170,12 +170,24 @@ function DisksCard({ machine }: { machine: Machine }) {
 function MeasurementsCard() {
   const { stored, storedLoaded, loadStored, running } = useMeasure();
   const go = useApp((s) => s.go);
+  const [choice, setChoice] = useMeasurementChoice(stored);
   useEffect(() => {
     if (!running) void loadStored();
   }, [running, loadStored]);
+  // The stored measurement is the newest; plans may use another (the newest flagged, or one picked):
+  // the card then says so above the figures, so they are not read as the ones plans use.
+  const usedAt = choice?.usedAt ?? null;
+  const notUsed = stored !== null && usedAt !== null && usedAt !== stored.measuredAt;
+  const newestFlagged = Boolean(choice?.measurements.find((m) => m.measuredAt === stored?.measuredAt)?.flagged.length);
   return (
     <>
       <Card title="Measurements" testId="measurements-card">
+        {notUsed && usedAt && (
+          <p className="warn-text small" data-testid="measurement-not-used">
+            These are the newest measurement&apos;s figures{newestFlagged ? ' (flagged)' : ''}; plans do not use it: they use the
+            measurement of {formatDateTime(usedAt)} (below).
+          </p>
+        )}
         {stored ? (
           <MeasurementFigures measurement={stored} when />
         ) : (
@@ -200,7 +212,7 @@ function MeasurementsCard() {
           </p>
         )}
       </Card>
-      {stored && <MeasurementPicker stored={stored} />}
+      {stored && <MeasurementPicker choice={choice} setChoice={setChoice} />}
     </>
   );
 }

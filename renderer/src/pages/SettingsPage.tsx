@@ -2,7 +2,7 @@
 // clusters used for multi-node runs (ClusterSection). Values are validated by the backend, which
 // names the field it refuses; the message is shown next to the form.
 import { useEffect, useState, type FormEvent } from 'react';
-import type { Theme } from '../../../electron/contract';
+import type { SettingsView, Theme } from '../../../electron/contract';
 import { Card, ErrorBox, PageHeader, Skeleton } from '../components/ui';
 import { useSettings } from '../stores/settings';
 import { ClusterSection } from './ClusterPage';
@@ -15,6 +15,13 @@ interface Draft {
   defaultRepeats: string;
   theme: Theme;
   dataDir: string;
+}
+
+/** The data folder the field shows: the one a restart moves to while a move is pending, else the one this
+ *  session uses (a session started with --data-dir showed the default folder here, which it does not use).
+ *  Saving with it unchanged writes no pointer. */
+function shownDataDir(view: SettingsView): string {
+  return view.dataDir.restartRequired ? view.dataDir.next : view.dataDir.current;
 }
 
 export function SettingsPage() {
@@ -35,7 +42,7 @@ export function SettingsPage() {
         defaultWarmupSteps: String(view.settings.defaultWarmupSteps),
         defaultRepeats: String(view.settings.defaultRepeats),
         theme: view.settings.theme,
-        dataDir: view.dataDir.next,
+        dataDir: shownDataDir(view),
       });
       setDraftFrom(savedAt);
     }
@@ -51,7 +58,7 @@ export function SettingsPage() {
       defaultWarmupSteps: Number(draft.defaultWarmupSteps),
       defaultRepeats: Number(draft.defaultRepeats),
       theme: draft.theme,
-      ...(draft.dataDir.trim() !== view.dataDir.next
+      ...(draft.dataDir.trim() !== shownDataDir(view)
         ? { dataDir: draft.dataDir.trim() === view.dataDir.default ? null : draft.dataDir.trim() }
         : {}),
     };

@@ -5,7 +5,14 @@
 import * as echarts from 'echarts';
 import type { EChartsOption } from 'echarts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpuAdamCurveOption, stepLinesOption, type Comparison } from '../../../electron/contract';
+import {
+  appendLiveSample,
+  cpuAdamCurveOption,
+  resourceLanesOption,
+  stepLinesOption,
+  type Comparison,
+  type LiveRecord,
+} from '../../../electron/contract';
 import { createBackend, type Backend } from '../../../electron/services/backend';
 import { tmpDir } from '../history-queries/helpers';
 
@@ -69,7 +76,7 @@ describe('the measure chart (CPU Adam by thread count)', () => {
     [1, 2],
     [1, 2, 4, 8, 16, 24, 32, 48, 64],
   ]) {
-    it(`keeps its top label inside the chart and starts x at the first thread count (${threads.length} points)`, () => {
+    it(`keeps its top label inside the chart and its first point off the y-axis (${threads.length} points)`, () => {
       const m = {
         cpuAdam: threads.map((t) => ({ threads: t, paramsPerSecond: Math.min(t, 32) * 0.3e9 })),
         recommendedThreads: threads[threads.length - 1],
@@ -85,7 +92,13 @@ describe('the measure chart (CPU Adam by thread count)', () => {
         )
           .getModel()
           .getComponent('xAxis', 0);
-        expect(xAxis.axis.scale.getExtent()[0]).toBe(threads[0]);
+        // The first point (the recommended dot, on a 2-core machine) stands clear of the y-axis, more than
+        // the dot's radius (5 px) from it, and the axis does not start below 0 threads.
+        const start = xAxis.axis.scale.getExtent()[0];
+        expect(start).toBeGreaterThanOrEqual(0);
+        const [axisX] = chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, [start, 0]) as number[];
+        const [dotX] = chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, [threads[0], 0]) as number[];
+        expect(dotX - axisX, `${width} px`).toBeGreaterThan(5);
         chart.dispose();
       }
     });
@@ -193,6 +206,46 @@ describe('step lines with 10 runs (Compare)', () => {
         expect(xAxis.axis.scale.getExtent()[0]).toBe(firstStep);
         chart.dispose();
       }
+    }
+  });
+});
+
+describe('the resource lanes (Run page, run page, report)', () => {
+  it('says the time unit on its labels, not as an axis name against the last one ("17.55 s")', () => {
+    const off = { available: false, reason: 'no NVIDIA GPU on this machine' };
+    const on = { available: true, reason: null };
+    let live: LiveRecord | null = null;
+    for (let i = 0; i <= 13; i++)
+      live = appendLiveSample(
+        live,
+        {
+          sweepId: 's',
+          runId: 'r',
+          availability: { gpu: off, pcie: off, nvlink: off, cpu: on, memory: on, disk: on },
+          sample: {
+            t: i * 1350,
+            gpus: [],
+            cpuBusyPct: [100, 40],
+            memUsedBytes: 4e9,
+            memTotalBytes: 16e9,
+            swapUsedBytes: 0,
+            diskReadBps: 0,
+            diskWriteBps: 0,
+          },
+        },
+        1e6 + i * 1350,
+      );
+    for (const width of [520, 1200]) {
+      const { boxes, chart } = layout(resourceLanesOption(live!.record), width, 360);
+      expect(labelProblems(boxes, width, 360), `${width} px`).toEqual([]);
+      // What is drawn under the last lane (it ends at 92 % of the height; its y-axis "0" reaches a little below): the time axis' labels and any name.
+      const times = boxes.filter((b) => b.y > 0.93 * 360).map((b) => b.text);
+      expect(times, `${width} px`).toContain('17.55 s');
+      expect(
+        times.filter((t) => !t.endsWith(' s')),
+        `${width} px: a time label without its unit, or the unit alone`,
+      ).toEqual([]);
+      chart.dispose();
     }
   });
 });

@@ -3,7 +3,7 @@
 // ended), and a cancelled sweep says it was cancelled instead of "finished: 12/12, 100 %".
 import { describe, expect, it } from 'vitest';
 import type { RunProgressEvent } from '../../../electron/contract';
-import { sweepProgress } from '../../../renderer/src/pages/run/progress';
+import { liveRunName, sweepProgress } from '../../../renderer/src/pages/run/progress';
 import type { LiveRun } from '../../../renderer/src/stores/engine';
 
 const STEPS = 15;
@@ -107,5 +107,10 @@ describe('sweep progress', () => {
     });
     runs = ended(runs, 'r-2', 'completed');
     expect(sweepProgress(ids, runs, true).label).toBe('Sweep finished: 3/3 run(s) completed');
+  });
+
+  it("names a run without a repeat mark where it is a sweep's only repeat, as the Runs table does", () => {
+    expect(liveRunName({ strategy: 'zero3-offload', repeatIndex: 0 })).not.toMatch(/#/);
+    expect(liveRunName({ strategy: 'zero3-offload', repeatIndex: 2 })).toMatch(/ #3$/);
   });
 });

@@ -142,7 +142,7 @@ describe('empty and edge charts', () => {
     expect(option.graphic[0].style.text).toMatch(/No run here has both a prediction and a measurement/);
   });
 
-  it('starts the CPU Adam curve at the first thread count measured', () => {
+  it('starts the CPU Adam curve one thread before the first measured (not at 0, not on the first point)', () => {
     const option = cpuAdamCurveOption({
       cpuAdam: [
         { threads: 2, paramsPerSecond: 1e9 },
@@ -150,7 +150,7 @@ describe('empty and edge charts', () => {
       ],
       recommendedThreads: 8,
     } as never) as { xAxis: { min: number } };
-    expect(option.xAxis.min).toBe(2);
+    expect(option.xAxis.min).toBe(1);
   });
 
   it('marks the recommended threads with a dot and words beside it, not a pin over the axis name (issue 49.8)', () => {

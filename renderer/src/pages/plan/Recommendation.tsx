@@ -19,10 +19,10 @@ export function Recommendation() {
             <strong>{strategyLabel(rec.strategyId)}</strong> at micro batch {rec.microBatch}
             {rec.cpuadamCoresPerc !== null
               ? `, ${Math.round(rec.cpuadamCoresPerc * 100)} % of the CPU cores on the optimizer step`
-              : ''} —{' '}
+              : ''} — {/* No prediction (a CPU smoke run): the reason below says what the run is for; said once, there. */}
             {rec.predicted.stepSeconds > 0
               ? `predicted ${formatNumber(rec.predicted.tflopsPerGpu)} TFLOPS/GPU, ${formatNumber(rec.predicted.stepSeconds, 2)} s/step.`
-              : 'no GPU prediction (a CPU smoke run measures the engine, not GPU speed).'}
+              : 'no GPU prediction.'}
           </p>
           <p>{rec.reason}</p>
           {rec.knobReasons?.length ? (

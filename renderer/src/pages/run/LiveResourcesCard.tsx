@@ -3,13 +3,13 @@
 // far. A lane that is not measured here says why in its title; nothing is drawn as 0.
 import { useMemo } from 'react';
 import { resourceLanesOption } from '../../../../electron/contract/charts/resource-lanes';
-import { strategyLabel } from '../../../../electron/contract/charts/labels';
 import { Chart } from '../../components/Chart';
 import { Card } from '../../components/ui';
 import { formatBytes } from '../../format';
 import { useEngine } from '../../stores/engine';
 import { useResourcesLive } from '../../stores/resources-live';
 import { LossCard } from './LossCard';
+import { liveRunName } from './progress';
 
 export function LiveResourcesCard() {
   const { sweepId, runs } = useEngine();
@@ -22,7 +22,7 @@ export function LiveResourcesCard() {
   if (!record || !run) return null;
   const last = record.samples.at(-1);
   const busy = last ? last.cpuBusyPct.filter((p) => p >= 90).length : null;
-  const name = `${strategyLabel(run.strategy)} #${run.repeatIndex + 1}`;
+  const name = liveRunName(run);
   return (
     <>
       <Card

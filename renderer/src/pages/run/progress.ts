@@ -7,6 +7,12 @@ import type { RunProgressEvent } from '../../../../electron/contract';
 import { strategyLabel } from '../../../../electron/contract/charts/labels';
 import type { LiveRun } from '../../stores/engine';
 
+/** A run's name on the Run page: its strategy, and "#n" for a repeat after the first, as the Runs table
+ *  marks it (a sweep of one repeat has no mark anywhere). */
+export function liveRunName(run: Pick<LiveRun, 'strategy' | 'repeatIndex'>): string {
+  return `${strategyLabel(run.strategy)}${run.repeatIndex > 0 ? ` #${run.repeatIndex + 1}` : ''}`;
+}
+
 export interface SweepProgress {
   /** 0…1: runs ended by themselves, plus the share of its steps each other run made; never goes back. */
   fraction: number;
@@ -66,7 +72,7 @@ export function sweepProgress(runIds: readonly string[], runs: Readonly<Record<s
   const position = current ? runIds.indexOf(current.runId) + 1 : Math.min(ended + 1, n);
   const what =
     current && last
-      ? ` — ${strategyLabel(current.strategy)}${current.repeatIndex ? ` #${current.repeatIndex + 1}` : ''}, step ${last.step}/${last.total}${last.warmup ? ' (warm-up)' : ''}`
+      ? ` — ${liveRunName(current)}, step ${last.step}/${last.total}${last.warmup ? ' (warm-up)' : ''}`
       : ' — starting the engine…';
   return { fraction, label: `Run ${position} of ${n}${what}`, etaSeconds: last?.etaSeconds ?? null };
 }
