@@ -154,7 +154,7 @@ describe('sweeps', () => {
     await expect(startSweep(request({ workload: undefined, strategies: undefined, specs: [gpt2, long] }), deps)).rejects.toMatchObject({
       code: 'unsupported_model',
       field: 'seqLen',
-      message: expect.stringMatching(/1024 positions/),
+      message: expect.stringMatching(/at most 1,024 positions/),
     });
     const noTheta = { ...gpt2, model: { ...gpt2.model, ropeTheta: 0 } };
     await expect(startSweep(request({ workload: undefined, strategies: undefined, specs: [noTheta] }), deps)).rejects.toMatchObject({
