@@ -2,8 +2,8 @@
 // the engine's start-up, then warm-up and measured steps at one step time.
 
 /** Engine start-up per run (interpreter, engine import, model build, DeepSpeed's init) where no run on the
- *  machine has measured it: the median over the bundled GPU sample runs (resources/samples, 94 completed
- *  runs: wall time less steps × step time) is 43.5 s, the middle half 25–60 s. */
+ *  machine has measured it: near the median over the bundled GPU sample runs (`npx tsx bench/engine-startup.ts`:
+ *  94 completed runs, median 43.7 s, middle half 25–60 s). */
 export const ENGINE_START_ASSUMED_SECONDS = 45;
 
 /** Seconds of one run: start-up + (warm-up + measured steps) × step time. */
