@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ErrorMessage, ResultMessage, RunnerMessage } from '../../contract';
 import { classifyRun, type RunEvidence, type Verdict } from './classify';
-import { createRunnerStreams } from './runner-streams';
+import { createRunnerStreams, streamsOutcome } from './runner-streams';
 
 export interface RunnerLaunch {
   command: string;
@@ -172,10 +172,7 @@ export function startRunner(options: RunnerOptions): RunnerHandle {
           signal,
           stopReason,
           forced,
-          result: streams.result,
-          errorLine: streams.errorLine,
-          stderrTail: [...streams.tail],
-          protocolErrors: streams.protocolErrors,
+          ...streamsOutcome(streams),
           durationMs: Date.now() - started,
         };
         const close = log ? new Promise<void>((r) => log!.end(() => r())) : Promise.resolve();

@@ -3,6 +3,7 @@
 // log, of which a tail is kept for the failure classes. One reader, so a job and a child are judged alike.
 import type { ErrorMessage, ResultMessage, RunnerMessage } from '../../contract';
 import { LineSplitter, createStdoutParser } from './jsonl';
+import type { RunnerOutcome } from './runner-process';
 
 export interface RunnerStreams {
   stdout: LineSplitter;
@@ -57,4 +58,9 @@ export function createRunnerStreams(
     1024 * 1024,
   );
   return Object.assign(s, { stdout, stderr });
+}
+
+/** The streams' part of a run's outcome (runner-process.ts RunnerOutcome), the tail copied as it is now. */
+export function streamsOutcome(s: RunnerStreams): Pick<RunnerOutcome, 'result' | 'errorLine' | 'stderrTail' | 'protocolErrors'> {
+  return { result: s.result, errorLine: s.errorLine, stderrTail: [...s.tail], protocolErrors: s.protocolErrors };
 }

@@ -18,7 +18,7 @@ import {
   type SlurmRunner,
 } from '../cluster';
 import { DEFAULT_FIX } from './classify';
-import { createRunnerStreams } from './runner-streams';
+import { createRunnerStreams, streamsOutcome } from './runner-streams';
 import type { RunnerHandle, RunnerOptions, RunnerOutcome } from './runner-process';
 import { jobExitCode, jobRunVerdict } from './slurm-verdict';
 
@@ -131,10 +131,7 @@ export function startSlurmJob(options: SlurmJobOptions): RunnerHandle {
       signal: null,
       stopReason,
       forced,
-      result: streams.result,
-      errorLine: streams.errorLine,
-      stderrTail: [...streams.tail],
-      protocolErrors: streams.protocolErrors,
+      ...streamsOutcome(streams),
       durationMs: Date.now() - started,
     };
     return new Promise((resolve) => (log ? log.end(() => resolve(outcome)) : resolve(outcome)));
